@@ -1,0 +1,1 @@
+"""What crosses process boundaries: card names, options, commands, events, codecs."""

@@ -1,0 +1,162 @@
+"""Commands: what a seat (or the system) asks the table to do.
+
+Wire form: a JSON object with a ``type`` tag and its parameters (API.md). ``seat`` is never sent by
+a client: the table service fills it from the bearer token. System commands (lobby, start,
+deadline passed) are issued by the services themselves.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from gcbc.contract.options import Deadlines, Deal, TableOptions
+
+
+class Command(
+    msgspec.Struct,
+    frozen=True,
+    kw_only=True,
+    tag_field="type",
+    forbid_unknown_fields=True,
+    omit_defaults=True,
+):
+    seat: int = -1
+    command_id: str | None = None
+
+
+# --- lobby (system and seats) -------------------------------------------------------------------
+class OpenTable(Command, tag="open_table"):
+    table_id: str
+    seats: int
+    options: TableOptions = TableOptions()
+    deadlines: Deadlines = Deadlines()
+    deal: Deal | None = None
+    first_seat: int | None = None
+
+
+class TakeSeat(Command, tag="take_seat"):
+    name: str
+
+
+class LeaveSeat(Command, tag="leave_seat"):
+    pass
+
+
+class StartGame(Command, tag="start"):
+    random_seed: int
+
+
+# --- the game -----------------------------------------------------------------------------------
+class Arrange(Command, tag="arrange"):
+    """RULES §1: new order of the seat's three cards; positions[i] is the old position now at i+1."""
+
+    positions: tuple[int, ...]
+
+
+class Investigate(Command, tag="investigate"):
+    target: int
+    position: int
+
+
+class Equip(Command, tag="equip"):
+    position: int | None = None  # the own face-down card to turn face up (if any)
+
+
+class Arm(Command, tag="arm"):
+    target: int  # where the gun aims at once
+    position: int | None = None  # the own face-down card to turn face up (if any)
+
+
+class Shoot(Command, tag="shoot"):
+    pass
+
+
+class Bite(Command, tag="bite"):
+    pass
+
+
+class Aim(Command, tag="aim"):
+    target: int
+
+
+class PlayEquipment(Command, tag="play_equipment"):
+    card: str
+    target: int | None = None
+    targets: tuple[int, ...] = ()
+    position: int | None = None
+    positions: tuple[int, ...] = ()
+    choice: str | None = None
+    aim: int | None = None
+
+
+class Pass(Command, tag="pass"):
+    pass
+
+
+class Choose(Command, tag="choose"):
+    """The answer to a prompt: the values the prompt asks for."""
+
+    target: int | None = None
+    position: int | None = None
+    card: str | None = None
+
+
+class Discard(Command, tag="discard"):
+    card: str
+
+
+class SetAutoPass(Command, tag="set_auto_pass"):
+    enabled: bool
+
+
+class Resume(Command, tag="resume"):
+    """An absent seat (RULES §10) takes its seat back from the autopilot."""
+
+
+class PostChat(Command, tag="chat"):
+    text: str
+
+
+class DeadlinePassed(Command, tag="deadline_passed"):
+    """System: the deadline of wait ``wait`` expired; the autopilot acts (RULES §10)."""
+
+    wait: int
+
+
+GameCommand = (
+    Arrange
+    | Investigate
+    | Equip
+    | Arm
+    | Shoot
+    | Bite
+    | Aim
+    | PlayEquipment
+    | Pass
+    | Choose
+    | Discard
+    | SetAutoPass
+    | Resume
+)
+
+AnyCommand = (
+    OpenTable
+    | TakeSeat
+    | LeaveSeat
+    | StartGame
+    | Arrange
+    | Investigate
+    | Equip
+    | Arm
+    | Shoot
+    | Bite
+    | Aim
+    | PlayEquipment
+    | Pass
+    | Choose
+    | Discard
+    | SetAutoPass
+    | Resume
+    | PostChat
+    | DeadlinePassed
+)

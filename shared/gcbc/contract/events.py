@@ -1,0 +1,323 @@
+"""Events: the public record of a table, as past-tense facts.
+
+Some fields are secrets (a card's identity, a hand, the seed). They live in the log, which is for
+operators; what a seat may see of each event is decided in one place, ``gcbc.rules.log``.
+Events evolve only by adding optional fields; tags never change.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from gcbc.contract.options import Deadlines, Deal, TableOptions
+
+
+class Event(
+    msgspec.Struct,
+    frozen=True,
+    kw_only=True,
+    tag_field="type",
+    forbid_unknown_fields=False,
+    omit_defaults=True,
+):
+    pass
+
+
+# --- lobby --------------------------------------------------------------------------------------
+class TableOpened(Event, tag="table_opened"):
+    table_id: str
+    seats: int
+    options: TableOptions = TableOptions()
+    deadlines: Deadlines = Deadlines()
+    deal: Deal | None = None  # secret until the end (a scenario table's deal)
+    first_seat: int | None = None
+
+
+class SeatTaken(Event, tag="seat_taken"):
+    seat: int
+    name: str
+
+
+class SeatLeft(Event, tag="seat_left"):
+    seat: int
+
+
+class GameStarted(Event, tag="game_started"):
+    random_seed: int  # secret: nobody learns the seed before the end (RULES §11)
+    first_seat: int
+
+
+class CardsDealt(Event, tag="cards_dealt"):
+    """RULES §1. Every field is secret; each seat learns its own three cards."""
+
+    identities: tuple[str, ...]  # card id -> integrity card
+    hands: tuple[tuple[int, ...], ...]  # seat -> card ids by position
+    burned: tuple[int, ...]
+    equipment: tuple[tuple[str, ...], ...]  # seat -> equipment hand
+    deck: tuple[str, ...]  # equipment deck, top first
+
+
+class CardsArranged(Event, tag="cards_arranged"):
+    seat: int
+    positions: tuple[int, ...]  # private to the seat
+
+
+class ArrangementClosed(Event, tag="arrangement_closed"):
+    pass
+
+
+# --- turns, windows, prompts --------------------------------------------------------------------
+class TurnBegan(Event, tag="turn_began"):
+    seat: int
+    turn: int
+    direction: int  # +1 clockwise, -1 counter-clockwise
+
+
+class ActionDeclared(Event, tag="action_declared"):
+    seat: int
+    action: str  # investigate | equip | arm | shoot | bite
+    target: int | None = None
+    position: int | None = None
+
+
+class ActionCancelled(Event, tag="action_cancelled"):
+    seat: int
+    reason: str  # impossible | reconsider
+
+
+class ActionResolved(Event, tag="action_resolved"):
+    seat: int
+
+
+class AimRequested(Event, tag="aim_requested"):
+    seat: int
+
+
+class WindowOpened(Event, tag="window_opened"):
+    kind: str  # start_of_game | investigate | shoot | end_of_turn
+    asked: tuple[int, ...]
+
+
+class WindowReopened(Event, tag="window_reopened"):
+    kind: str
+    asked: tuple[int, ...]
+
+
+class ReactionPassed(Event, tag="reaction_passed"):
+    seat: int  # private to the seat: nobody learns who has passed (RULES §6)
+    auto: bool = False
+
+
+class WindowClosed(Event, tag="window_closed"):
+    kind: str
+
+
+class PromptOpened(Event, tag="prompt_opened"):
+    seat: int
+    kind: str  # discard | riot_shield | restraining_order | surveillance_camera
+    options: tuple[int, ...] = ()  # public choices (seats or positions)
+    about: int | None = None
+
+
+class PromptAnswered(Event, tag="prompt_answered"):
+    seat: int
+    kind: str
+    target: int | None = None
+    position: int | None = None
+
+
+# --- guns ---------------------------------------------------------------------------------------
+class GunTaken(Event, tag="gun_taken"):
+    seat: int
+    from_seat: int | None = None  # None: from the centre
+    locked: bool = False  # may not shoot it this turn (Taser)
+
+
+class GunAimed(Event, tag="gun_aimed"):
+    seat: int
+    target: int
+
+
+class GunDropped(Event, tag="gun_dropped"):
+    seat: int  # the gun returns to the centre
+
+
+# --- integrity cards ----------------------------------------------------------------------------
+class CardViewed(Event, tag="card_viewed"):
+    viewer: int
+    seat: int
+    position: int
+    card_id: int
+    card: str  # private to the viewer
+    means: str  # investigate | metal_detector | wiretap | polygraph | surveillance_camera
+
+
+class CardRevealed(Event, tag="card_revealed"):
+    seat: int
+    position: int
+    card_id: int
+    card: str  # public: the card is face up
+
+
+class CardsExchanged(Event, tag="cards_exchanged"):
+    """Two cards swap places, each keeping its face. Each receiving seat learns what it got."""
+
+    seats: tuple[int, int]
+    positions: tuple[int, int]
+    card_ids: tuple[int, int]
+    cards: tuple[str, str]  # secret: cards[0] is learned by seats[1], cards[1] by seats[0]
+
+
+# --- shots, wounds, elimination -----------------------------------------------------------------
+class SeatShot(Event, tag="seat_shot"):
+    shooter: int
+    target: int
+
+
+class ShotRedirected(Event, tag="shot_redirected"):
+    target: int
+    forced: bool = True
+
+
+class LeaderWounded(Event, tag="leader_wounded"):
+    seat: int
+    card_id: int
+
+
+class WoundHealed(Event, tag="wound_healed"):
+    seat: int
+    card_id: int
+
+
+class SeatEliminated(Event, tag="seat_eliminated"):
+    seat: int  # its hand goes to the bottom of the deck, its gun to the centre
+
+
+class SeatRevived(Event, tag="seat_revived"):
+    seat: int
+
+
+# --- equipment ----------------------------------------------------------------------------------
+class EquipmentDrawn(Event, tag="equipment_drawn"):
+    seat: int
+    card: str  # private to the seat
+
+
+class EquipmentDiscarded(Event, tag="equipment_discarded"):
+    seat: int
+    card: str  # private to the seat; goes to the bottom of the deck
+
+
+class EquipmentPlayed(Event, tag="equipment_played"):
+    seat: int
+    card: str
+    target: int | None = None
+    targets: tuple[int, ...] = ()
+    position: int | None = None
+    positions: tuple[int, ...] = ()
+    choice: str | None = None
+    aim: int | None = None
+    placed_on: int | None = None  # stays in play in front of this seat
+
+
+class EquipmentMoved(Event, tag="equipment_moved"):
+    from_seat: int
+    to_seat: int
+    card: str  # private to both seats unless in_play
+    in_play: bool = False
+
+
+class TurnOrderReversed(Event, tag="turn_order_reversed"):
+    seat: int  # takes effect at the end of the current turn
+
+
+class NextTurnClaimed(Event, tag="next_turn_claimed"):
+    seat: int
+
+
+# --- deadlines, absence, preferences, talk ------------------------------------------------------
+class AutopilotActed(Event, tag="autopilot_acted"):
+    seat: int
+    missed: bool = True  # a missed deadline (False: the seat is away)
+
+
+class SeatAbsent(Event, tag="seat_absent"):
+    seat: int
+
+
+class SeatReturned(Event, tag="seat_returned"):
+    seat: int
+
+
+class AutoPassSet(Event, tag="auto_pass_set"):
+    seat: int  # private to the seat
+    enabled: bool
+
+
+class ChatPosted(Event, tag="chat_posted"):
+    seat: int
+    text: str
+
+
+# --- the end ------------------------------------------------------------------------------------
+class GameWon(Event, tag="game_won"):
+    winners: tuple[int, ...]
+    team: str  # honest | crooked | solo
+    reason: str
+
+
+class AllRevealed(Event, tag="all_revealed"):
+    """RULES §10: when the game ends every card is revealed to everyone."""
+
+    identities: tuple[str, ...]
+    hands: tuple[tuple[int, ...], ...]
+    burned: tuple[int, ...]
+    equipment: tuple[tuple[str, ...], ...]
+    random_seed: int
+
+
+AnyEvent = (
+    TableOpened
+    | SeatTaken
+    | SeatLeft
+    | GameStarted
+    | CardsDealt
+    | CardsArranged
+    | ArrangementClosed
+    | TurnBegan
+    | ActionDeclared
+    | ActionCancelled
+    | ActionResolved
+    | AimRequested
+    | WindowOpened
+    | WindowReopened
+    | ReactionPassed
+    | WindowClosed
+    | PromptOpened
+    | PromptAnswered
+    | GunTaken
+    | GunAimed
+    | GunDropped
+    | CardViewed
+    | CardRevealed
+    | CardsExchanged
+    | SeatShot
+    | ShotRedirected
+    | LeaderWounded
+    | WoundHealed
+    | SeatEliminated
+    | SeatRevived
+    | EquipmentDrawn
+    | EquipmentDiscarded
+    | EquipmentPlayed
+    | EquipmentMoved
+    | TurnOrderReversed
+    | NextTurnClaimed
+    | AutopilotActed
+    | SeatAbsent
+    | SeatReturned
+    | AutoPassSet
+    | ChatPosted
+    | GameWon
+    | AllRevealed
+)

@@ -1,0 +1,104 @@
+"""A view (API.md "A view"): what one seat, or a spectator, may know of a table. Hidden values
+are null. Produced only by ``gcbc.rules.knowledge``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from gcbc.contract.options import TableOptions
+
+
+class Waiting(msgspec.Struct, frozen=True, omit_defaults=True):
+    seat: int
+    reason: str  # arrange | turn | aim | reaction | prompt
+    wait: int  # the wait's id (a deadline names it)
+    seconds: float  # how long the wait lasts
+    deadline: str | None = None  # ISO time, filled in by a service that knows the clock
+    prompt: str | None = None
+
+
+class Seen(msgspec.Struct, frozen=True):
+    seat: int
+    by: str  # investigate | metal_detector | wiretap | polygraph | surveillance_camera | held
+
+
+class CardView(msgspec.Struct, frozen=True):
+    position: int
+    face_up: bool
+    card: str | None
+    seen_by: list[int]
+    seen: list[Seen]
+    wounded: bool = False
+
+
+class GunView(msgspec.Struct, frozen=True):
+    aimed_at: int | None
+    locked: bool = False
+
+
+class SeatView(msgspec.Struct, frozen=True):
+    seat: int
+    name: str | None
+    eliminated: bool
+    wounded: bool
+    zombie: bool
+    gun: GunView | None
+    equipment_count: int
+    in_play: list[str]
+    cards: list[CardView]
+    absent: bool = False
+
+
+class You(msgspec.Struct, frozen=True):
+    seat: int
+    team: str | None
+    hand: list[str]
+    auto_pass: bool = False
+
+
+class WindowView(msgspec.Struct, frozen=True):
+    kind: str  # start_of_game | investigate | shoot | end_of_turn
+    asked: list[int]
+    wait: int
+
+
+class PromptView(msgspec.Struct, frozen=True):
+    seat: int
+    kind: str
+    options: list[int]
+    about: int | None = None
+
+
+class DeclaredView(msgspec.Struct, frozen=True):
+    seat: int
+    action: str
+    target: int | None = None
+    position: int | None = None
+    forced: bool = False
+
+
+class View(msgspec.Struct, frozen=True):
+    table_id: str
+    version: int
+    status: str  # waiting | playing | finished
+    phase: str  # lobby | arrange | action | reaction | aim | finished
+    options: TableOptions
+    turn: int | None  # the seat whose turn it is
+    turn_number: int
+    direction: str  # clockwise | counter_clockwise
+    waiting_for: list[Waiting]
+    window: WindowView | None
+    prompt: PromptView | None
+    declared: DeclaredView | None
+    you: You | None
+    seats: list[SeatView]
+    guns_in_centre: int
+    deck_count: int
+    legal_commands: list[dict[str, Any]]
+    log: list[dict[str, Any]]
+    chat: list[dict[str, Any]]
+    winners: list[int] | None
+    win_team: str | None = None
+    win_reason: str | None = None

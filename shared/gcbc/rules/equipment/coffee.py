@@ -1,0 +1,22 @@
+"""Coffee (RULES §7.1): when the current turn ends, your turn comes next."""
+
+from __future__ import annotations
+
+from gcbc.contract.events import NextTurnClaimed
+from gcbc.rules.equipment.base import ANY, Card
+from gcbc.rules.equipment.registry import register
+
+
+@register
+class Coffee(Card):
+    name = "coffee"
+    timing = ANY
+
+    def options(self, s, seat):
+        return [self.play(seat)]
+
+    def check(self, s, seat, cmd):
+        pass
+
+    def resolve(self, s, seat, cmd):
+        return [NextTurnClaimed(seat=seat)]

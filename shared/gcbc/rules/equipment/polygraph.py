@@ -1,0 +1,32 @@
+"""Polygraph (RULES §7.1): another seat not protected by Disguise sees all your integrity cards,
+then you see all of its."""
+
+from __future__ import annotations
+
+from gcbc.rules.effects import view_card
+from gcbc.rules.equipment import checks
+from gcbc.rules.equipment.base import ANY, Card
+from gcbc.rules.equipment.registry import register
+from gcbc.rules.query import can_investigate, face_down, others_alive
+
+
+@register
+class Polygraph(Card):
+    name = "polygraph"
+    timing = ANY
+    params = frozenset({"target"})
+
+    def options(self, s, seat):
+        return [self.play(seat, target=t) for t in others_alive(s, seat) if can_investigate(s, seat, t)]
+
+    def check(self, s, seat, cmd):
+        checks.investigable(s, seat, cmd.target)
+
+    def resolve(self, s, seat, cmd):
+        t = cmd.target
+        events = []
+        for p in face_down(s, seat):
+            events += view_card(s, t, seat, p, self.name)
+        for p in face_down(s, t):
+            events += view_card(s, seat, t, p, self.name)
+        return events

@@ -1,0 +1,37 @@
+"""Riot Shield (RULES §7.1): shoot window only. The target of the shot names a living seat on its
+left or right (its nearest living neighbours; the shooter may be one): that seat is shot
+instead. A prompt to the target. Forces the shot."""
+
+from __future__ import annotations
+
+from gcbc.contract.events import PromptAnswered, PromptOpened, ShotRedirected
+from gcbc.rules.equipment.base import SHOOT_WINDOW, Card
+from gcbc.rules.equipment.registry import register
+from gcbc.rules.errors import refuse
+from gcbc.rules.query import neighbours, pending_shot
+
+
+@register
+class RiotShield(Card):
+    name = "riot_shield"
+    timing = SHOOT_WINDOW
+
+    def options(self, s, seat):
+        return [self.play(seat)] if pending_shot(s) is not None else []
+
+    def check(self, s, seat, cmd):
+        if pending_shot(s) is None:
+            raise refuse("no_effect", "no shot can happen now")
+
+    def resolve(self, s, seat, cmd):
+        _, target = pending_shot(s)
+        sides = tuple(sorted(set(neighbours(s, target)) - {target}))
+        return [PromptOpened(seat=target, kind=self.name, options=sides)]
+
+    def answer(self, s, prompt, cmd):
+        if cmd.position is not None or cmd.card is not None or cmd.target not in prompt.options:
+            raise refuse("invalid_choice", f"name a seat beside you: {list(prompt.options)}")
+        return [
+            PromptAnswered(seat=prompt.seat, kind=self.name, target=cmd.target),
+            ShotRedirected(target=cmd.target),
+        ]

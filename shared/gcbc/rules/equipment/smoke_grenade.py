@@ -1,0 +1,22 @@
+"""Smoke Grenade (RULES §7.1): the turn order reverses, permanently, from the end of this turn."""
+
+from __future__ import annotations
+
+from gcbc.contract.events import TurnOrderReversed
+from gcbc.rules.equipment.base import ANY, Card
+from gcbc.rules.equipment.registry import register
+
+
+@register
+class SmokeGrenade(Card):
+    name = "smoke_grenade"
+    timing = ANY
+
+    def options(self, s, seat):
+        return [self.play(seat)]
+
+    def check(self, s, seat, cmd):
+        pass
+
+    def resolve(self, s, seat, cmd):
+        return [TurnOrderReversed(seat=seat)]

@@ -1,0 +1,52 @@
+"""Surveillance Camera (RULES §7.1): stays in play in front of you; whenever someone investigates
+one of your cards (Investigate, Metal Detector, Wiretap), you view one face-down card of theirs,
+your choice: a prompt to you. Decision: Polygraph is an exchange, not an investigation."""
+
+from __future__ import annotations
+
+from gcbc.contract.commands import Choose
+from gcbc.contract.events import PromptAnswered, PromptOpened
+from gcbc.rules.effects import view_card
+from gcbc.rules.equipment.base import ANY, Card
+from gcbc.rules.equipment.registry import register
+from gcbc.rules.errors import refuse
+from gcbc.rules.query import face_down
+
+
+@register
+class SurveillanceCamera(Card):
+    name = "surveillance_camera"
+    timing = ANY
+    stays_in_play = True
+
+    def options(self, s, seat):
+        return [self.play(seat)]
+
+    def check(self, s, seat, cmd):
+        pass
+
+    def placed_on(self, s, seat, cmd):
+        return seat
+
+    def resolve(self, s, seat, cmd):
+        return []
+
+    def on_investigated(self, s, owner, investigator):
+        if investigator == owner or s.seat(owner).eliminated:
+            return []
+        positions = tuple(face_down(s, investigator))
+        if not positions:
+            return []
+        return [PromptOpened(seat=owner, kind=self.name, options=positions, about=investigator)]
+
+    def prompt_options(self, s, prompt):
+        return [Choose(seat=prompt.seat, position=p) for p in prompt.options]
+
+    def answer(self, s, prompt, cmd):
+        if cmd.target is not None or cmd.card is not None or cmd.position not in prompt.options:
+            raise refuse("invalid_choice", f"choose a position among {list(prompt.options)}")
+        investigator = prompt.about
+        events = [PromptAnswered(seat=prompt.seat, kind=self.name, position=cmd.position)]
+        if s.seat(investigator).face_up[cmd.position - 1]:
+            return events  # turned face up meanwhile: everyone sees it already
+        return events + view_card(s, prompt.seat, investigator, cmd.position, self.name)

@@ -1,0 +1,42 @@
+"""Taser (RULES §7.1): your own turn only, not your action. You hold no gun: take another living
+seat's gun and aim it at once (``aim``); it cannot shoot this turn."""
+
+from __future__ import annotations
+
+from gcbc.contract.events import GunAimed, GunTaken
+from gcbc.rules.equipment import checks
+from gcbc.rules.equipment.base import OWN_TURN, Card
+from gcbc.rules.equipment.registry import register
+from gcbc.rules.errors import refuse
+from gcbc.rules.query import armed, others_alive
+
+
+@register
+class Taser(Card):
+    name = "taser"
+    timing = OWN_TURN
+    params = frozenset({"target", "aim"})
+
+    def options(self, s, seat):
+        if s.seat(seat).gun:
+            return []
+        return [
+            self.play(seat, target=t, aim=a)
+            for t in armed(s)
+            if t != seat
+            for a in others_alive(s, seat)
+        ]
+
+    def check(self, s, seat, cmd):
+        if s.seat(seat).gun:
+            raise refuse("has_gun", "you already hold a gun")
+        t = checks.other_living(s, seat, cmd.target)
+        if not s.seat(t).gun:
+            raise refuse("no_gun", f"seat {t} holds no gun")
+        checks.other_living(s, seat, cmd.aim)
+
+    def resolve(self, s, seat, cmd):
+        return [
+            GunTaken(seat=seat, from_seat=cmd.target, locked=True),
+            GunAimed(seat=seat, target=cmd.aim),
+        ]

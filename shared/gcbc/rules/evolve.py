@@ -1,0 +1,431 @@
+"""evolve(state, event) -> state: total over every event, pure, no decisions taken here."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from msgspec.structs import replace
+
+from gcbc.contract import events as E
+from gcbc.rules.state import (
+    ACTION,
+    AFTER_ACTION,
+    AIM,
+    ARRANGE,
+    DECLARED,
+    FINISHED,
+    RESOLVE,
+    TURN_END,
+    TURN_START,
+    WINDOW,
+    Declared,
+    Prompt,
+    Seat,
+    State,
+    Window,
+)
+
+
+def _set_seat(s: State, i: int, seat: Seat, **changes: Any) -> State:
+    seats = list(s.seats)
+    seats[i] = seat
+    return replace(s, seats=tuple(seats), **changes)
+
+
+def _update(s: State, i: int, **fields: Any) -> State:
+    return _set_seat(s, i, replace(s.seats[i], **fields))
+
+
+def _learn(s: State, viewer: int, card_id: int, card: str) -> tuple[dict[int, str], ...]:
+    known = s.knowledge[viewer]
+    if known.get(card_id) == card:
+        return s.knowledge
+    k = list(s.knowledge)
+    k[viewer] = {**known, card_id: card}
+    return tuple(k)
+
+
+def _saw(s: State, card_id: int, seat: int, means: str) -> dict[int, tuple[tuple[int, str], ...]]:
+    prior = s.seen.get(card_id, ())
+    if any(who == seat for who, _ in prior):
+        return s.seen
+    return {**s.seen, card_id: (*prior, (seat, means))}
+
+
+# --- lobby --------------------------------------------------------------------------------------
+def _table_opened(s: State, e: E.TableOpened) -> State:
+    return replace(
+        s,
+        table_id=e.table_id,
+        seat_count=e.seats,
+        options=e.options,
+        deadlines=e.deadlines,
+        deal=e.deal,
+        first_seat_choice=e.first_seat,
+        seats=(None,) * e.seats,
+    )
+
+
+def _seat_taken(s: State, e: E.SeatTaken) -> State:
+    seats = list(s.seats)
+    seats[e.seat] = Seat(name=e.name)
+    return replace(s, seats=tuple(seats))
+
+
+def _seat_left(s: State, e: E.SeatLeft) -> State:
+    seats = list(s.seats)
+    seats[e.seat] = None
+    return replace(s, seats=tuple(seats))
+
+
+def _game_started(s: State, e: E.GameStarted) -> State:
+    return replace(s, random_seed=e.random_seed, turn_seat=e.first_seat)
+
+
+def _cards_dealt(s: State, e: E.CardsDealt) -> State:
+    seats = []
+    knowledge = []
+    for i, st in enumerate(s.seats):
+        cards = e.hands[i]
+        seats.append(replace(st, cards=cards, face_up=(False,) * len(cards), hand=e.equipment[i]))
+        knowledge.append({c: e.identities[c] for c in cards})
+    return replace(
+        s,
+        seats=tuple(seats),
+        knowledge=tuple(knowledge),
+        identities=e.identities,
+        burned=e.burned,
+        deck=e.deck,
+        guns_in_centre=len(seats) if s.options.edition == "fourth" else s.guns_in_centre,
+        step=ARRANGE,
+        arrange_since=s.version,
+    )
+
+
+def _cards_arranged(s: State, e: E.CardsArranged) -> State:
+    st = s.seat(e.seat)
+    cards = tuple(st.cards[p - 1] for p in e.positions)
+    face_up = tuple(st.face_up[p - 1] for p in e.positions)
+    return _update(s, e.seat, cards=cards, face_up=face_up, arranged=True)
+
+
+def _arrangement_closed(s: State, e: E.ArrangementClosed) -> State:
+    return s
+
+
+# --- turns, windows, prompts --------------------------------------------------------------------
+def _turn_began(s: State, e: E.TurnBegan) -> State:
+    return replace(
+        s,
+        step=ACTION,
+        turn_seat=e.seat,
+        turn_number=e.turn,
+        direction=e.direction,
+        reverse_pending=False,
+        coffee_seat=None,
+        gun_locked=None,
+        declared=None,
+        turn_since=s.version,
+    )
+
+
+def _action_declared(s: State, e: E.ActionDeclared) -> State:
+    return replace(
+        s, step=DECLARED, declared=Declared(action=e.action, target=e.target, position=e.position)
+    )
+
+
+def _action_cancelled(s: State, e: E.ActionCancelled) -> State:
+    # the seat chooses again, with a fresh deadline
+    return replace(s, step=ACTION, declared=None, turn_since=s.version)
+
+
+def _action_resolved(s: State, e: E.ActionResolved) -> State:
+    return replace(s, step=AFTER_ACTION, declared=None)
+
+
+def _aim_requested(s: State, e: E.AimRequested) -> State:
+    return replace(s, step=AIM, aim_since=s.version)
+
+
+def _window_opened(s: State, e: E.WindowOpened | E.WindowReopened) -> State:
+    pending = frozenset(i for i in e.asked if not s.seat(i).auto_pass and not s.seat(i).absent)
+    plays = s.window.plays if s.window is not None and s.window.kind == e.kind else 0
+    window = Window(kind=e.kind, asked=e.asked, pending=pending, since=s.version, plays=plays)
+    return replace(s, step=WINDOW, window=window)
+
+
+def _reaction_passed(s: State, e: E.ReactionPassed) -> State:
+    w = s.window
+    assert w is not None
+    return replace(s, window=replace(w, pending=w.pending - {e.seat}))
+
+
+def _window_closed(s: State, e: E.WindowClosed) -> State:
+    nxt = {"start_of_game": TURN_START, "end_of_turn": TURN_END}.get(e.kind, RESOLVE)
+    return replace(s, step=nxt, window=None)
+
+
+def _prompt_opened(s: State, e: E.PromptOpened) -> State:
+    prompt = Prompt(seat=e.seat, kind=e.kind, options=e.options, about=e.about, since=s.version)
+    return replace(s, prompts=(*s.prompts, prompt))
+
+
+def _prompt_answered(s: State, e: E.PromptAnswered) -> State:
+    return replace(s, prompts=s.prompts[1:])
+
+
+# --- guns ---------------------------------------------------------------------------------------
+def _gun_taken(s: State, e: E.GunTaken) -> State:
+    if e.from_seat is None:
+        s = replace(s, guns_in_centre=s.guns_in_centre - 1)
+    else:
+        s = _update(s, e.from_seat, gun=False, aim=None)
+    s = _update(s, e.seat, gun=True)
+    if e.locked:
+        s = replace(s, gun_locked=e.seat)
+    return s
+
+
+def _gun_aimed(s: State, e: E.GunAimed) -> State:
+    return _update(s, e.seat, aim=e.target)
+
+
+def _gun_dropped(s: State, e: E.GunDropped) -> State:
+    s = _update(s, e.seat, gun=False, aim=None)
+    return replace(s, guns_in_centre=s.guns_in_centre + 1)
+
+
+# --- integrity cards ----------------------------------------------------------------------------
+def _card_viewed(s: State, e: E.CardViewed) -> State:
+    return replace(
+        s,
+        knowledge=_learn(s, e.viewer, e.card_id, e.card),
+        seen=_saw(s, e.card_id, e.viewer, e.means),
+    )
+
+
+def _card_revealed(s: State, e: E.CardRevealed) -> State:
+    st = s.seat(e.seat)
+    face_up = list(st.face_up)
+    face_up[e.position - 1] = True
+    s = _update(s, e.seat, face_up=tuple(face_up))
+    return replace(s, public_cards={**s.public_cards, e.card_id: e.card})
+
+
+def _cards_exchanged(s: State, e: E.CardsExchanged) -> State:
+    (a, b), (pa, pb) = e.seats, e.positions
+    ca, cb = e.card_ids
+    sa, sb = s.seat(a), s.seat(b)
+    cards_a, up_a = list(sa.cards), list(sa.face_up)
+    cards_b, up_b = list(sb.cards), list(sb.face_up)
+    cards_a[pa - 1], cards_b[pb - 1] = cb, ca
+    up_a[pa - 1], up_b[pb - 1] = sb.face_up[pb - 1], sa.face_up[pa - 1]
+    s = _update(s, a, cards=tuple(cards_a), face_up=tuple(up_a))
+    s = _update(s, b, cards=tuple(cards_b), face_up=tuple(up_b))
+    s = replace(s, knowledge=_learn(s, b, ca, e.cards[0]))
+    s = replace(s, knowledge=_learn(s, a, cb, e.cards[1]))
+    # the seat that gave a card away keeps knowing it, wherever it goes (RULES §11)
+    s = replace(s, seen=_saw(s, ca, a, "held"))
+    return replace(s, seen=_saw(s, cb, b, "held"))
+
+
+# --- shots, wounds, elimination -----------------------------------------------------------------
+def _seat_shot(s: State, e: E.SeatShot) -> State:
+    return s
+
+
+def _shot_redirected(s: State, e: E.ShotRedirected) -> State:
+    d = s.declared
+    assert d is not None
+    return replace(s, declared=replace(d, forced_target=e.target))
+
+
+def _leader_wounded(s: State, e: E.LeaderWounded) -> State:
+    return replace(s, wounds=s.wounds | {e.card_id})
+
+
+def _wound_healed(s: State, e: E.WoundHealed) -> State:
+    return replace(s, wounds=s.wounds - {e.card_id})
+
+
+def _seat_eliminated(s: State, e: E.SeatEliminated) -> State:
+    st = s.seat(e.seat)
+    centre = s.guns_in_centre + (1 if st.gun else 0)
+    prompts = tuple(p for p in s.prompts if p.seat != e.seat or p.kind != "discard")
+    s = _update(s, e.seat, eliminated=True, gun=False, aim=None, hand=())
+    return replace(s, deck=s.deck + st.hand, guns_in_centre=centre, prompts=prompts)
+
+
+def _seat_revived(s: State, e: E.SeatRevived) -> State:
+    return _update(s, e.seat, eliminated=False)
+
+
+# --- equipment ----------------------------------------------------------------------------------
+def _equipment_drawn(s: State, e: E.EquipmentDrawn) -> State:
+    st = s.seat(e.seat)
+    s = _update(s, e.seat, hand=(*st.hand, e.card))
+    d = s.declared
+    if d is not None and d.action == "equip" and not d.drawn and e.seat == s.turn_seat:
+        s = replace(s, declared=replace(d, drawn=True))
+    return replace(s, deck=s.deck[1:])
+
+
+def _without(cards: tuple[str, ...], card: str) -> tuple[str, ...]:
+    i = cards.index(card)
+    return cards[:i] + cards[i + 1 :]
+
+
+def _equipment_discarded(s: State, e: E.EquipmentDiscarded) -> State:
+    st = s.seat(e.seat)
+    s = _update(s, e.seat, hand=_without(st.hand, e.card))
+    return replace(s, deck=(*s.deck, e.card))
+
+
+def _equipment_played(s: State, e: E.EquipmentPlayed) -> State:
+    st = s.seat(e.seat)
+    s = _update(s, e.seat, hand=_without(st.hand, e.card))
+    if e.placed_on is not None:
+        on = s.seat(e.placed_on)
+        s = _update(s, e.placed_on, in_play=(*on.in_play, e.card))
+    else:
+        s = replace(s, deck=(*s.deck, e.card))
+    w = s.window
+    if w is not None and s.step == WINDOW:
+        s = replace(s, window=replace(w, pending=frozenset(), plays=w.plays + 1, reask=True))
+        d = s.declared
+        if d is not None:
+            s = replace(s, declared=replace(d, reacted=True))
+    return s
+
+
+def _equipment_moved(s: State, e: E.EquipmentMoved) -> State:
+    giver, receiver = s.seat(e.from_seat), s.seat(e.to_seat)
+    if e.in_play:
+        s = _update(s, e.from_seat, in_play=_without(giver.in_play, e.card))
+        return _update(s, e.to_seat, in_play=(*receiver.in_play, e.card))
+    s = _update(s, e.from_seat, hand=_without(giver.hand, e.card))
+    return _update(s, e.to_seat, hand=(*receiver.hand, e.card))
+
+
+def _turn_order_reversed(s: State, e: E.TurnOrderReversed) -> State:
+    return replace(s, reverse_pending=not s.reverse_pending)
+
+
+def _next_turn_claimed(s: State, e: E.NextTurnClaimed) -> State:
+    return replace(s, coffee_seat=e.seat)
+
+
+# --- deadlines, absence, preferences, talk ------------------------------------------------------
+def _autopilot_acted(s: State, e: E.AutopilotActed) -> State:
+    s = replace(s, rng_draws=s.rng_draws + 1)
+    if e.missed:
+        s = _update(s, e.seat, missed=s.seat(e.seat).missed + 1)
+    return s
+
+
+def _seat_absent(s: State, e: E.SeatAbsent) -> State:
+    s = _update(s, e.seat, absent=True)
+    return _drop_pending(s, e.seat)
+
+
+def _drop_pending(s: State, seat: int) -> State:
+    w = s.window
+    if w is not None and seat in w.pending:
+        s = replace(s, window=replace(w, pending=w.pending - {seat}))
+    return s
+
+
+def _seat_returned(s: State, e: E.SeatReturned) -> State:
+    return _update(s, e.seat, absent=False, missed=0)
+
+
+def _auto_pass_set(s: State, e: E.AutoPassSet) -> State:
+    s = _update(s, e.seat, auto_pass=e.enabled)
+    return _drop_pending(s, e.seat) if e.enabled else s
+
+
+def _chat_posted(s: State, e: E.ChatPosted) -> State:
+    return replace(s, chat=s.chat.append((e.seat, e.text)))
+
+
+# --- the end ------------------------------------------------------------------------------------
+def _game_won(s: State, e: E.GameWon) -> State:
+    return replace(
+        s,
+        step=FINISHED,
+        winners=e.winners,
+        win_team=e.team,
+        win_reason=e.reason,
+        window=None,
+        prompts=(),
+    )
+
+
+def _all_revealed(s: State, e: E.AllRevealed) -> State:
+    revealed = {c: e.identities[c] for c in range(len(e.identities))}
+    return replace(s, public_cards=revealed)
+
+
+_HANDLERS: dict[type, Callable[[State, Any], State]] = {
+    E.TableOpened: _table_opened,
+    E.SeatTaken: _seat_taken,
+    E.SeatLeft: _seat_left,
+    E.GameStarted: _game_started,
+    E.CardsDealt: _cards_dealt,
+    E.CardsArranged: _cards_arranged,
+    E.ArrangementClosed: _arrangement_closed,
+    E.TurnBegan: _turn_began,
+    E.ActionDeclared: _action_declared,
+    E.ActionCancelled: _action_cancelled,
+    E.ActionResolved: _action_resolved,
+    E.AimRequested: _aim_requested,
+    E.WindowOpened: _window_opened,
+    E.WindowReopened: _window_opened,
+    E.ReactionPassed: _reaction_passed,
+    E.WindowClosed: _window_closed,
+    E.PromptOpened: _prompt_opened,
+    E.PromptAnswered: _prompt_answered,
+    E.GunTaken: _gun_taken,
+    E.GunAimed: _gun_aimed,
+    E.GunDropped: _gun_dropped,
+    E.CardViewed: _card_viewed,
+    E.CardRevealed: _card_revealed,
+    E.CardsExchanged: _cards_exchanged,
+    E.SeatShot: _seat_shot,
+    E.ShotRedirected: _shot_redirected,
+    E.LeaderWounded: _leader_wounded,
+    E.WoundHealed: _wound_healed,
+    E.SeatEliminated: _seat_eliminated,
+    E.SeatRevived: _seat_revived,
+    E.EquipmentDrawn: _equipment_drawn,
+    E.EquipmentDiscarded: _equipment_discarded,
+    E.EquipmentPlayed: _equipment_played,
+    E.EquipmentMoved: _equipment_moved,
+    E.TurnOrderReversed: _turn_order_reversed,
+    E.NextTurnClaimed: _next_turn_claimed,
+    E.AutopilotActed: _autopilot_acted,
+    E.SeatAbsent: _seat_absent,
+    E.SeatReturned: _seat_returned,
+    E.AutoPassSet: _auto_pass_set,
+    E.ChatPosted: _chat_posted,
+    E.GameWon: _game_won,
+    E.AllRevealed: _all_revealed,
+}
+
+assert set(_HANDLERS) == set(E.AnyEvent.__args__), "evolve must be total over every event"
+
+
+def evolve(state: State, event: Any) -> State:
+    s = _HANDLERS[type(event)](state, event)
+    return replace(s, version=s.version + 1, log=s.log.append(event))
+
+
+def fold(events: Any, state: State | None = None) -> State:
+    from gcbc.rules.state import initial_state
+
+    s = state if state is not None else initial_state()
+    for e in events:
+        s = evolve(s, e)
+    return s

@@ -1,0 +1,172 @@
+"""What follows from a state by itself: windows closing, actions resolving, turns passing, the
+hand limit, wins. ``advance`` emits those events until the table waits for someone (or ends)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gcbc.contract import events as E
+from gcbc.rules.effects import draw, get_shot, reveal, view_card
+from gcbc.rules.evolve import evolve, fold
+from gcbc.rules.query import alive, can_investigate, card_at, knows, next_living
+from gcbc.rules.state import (
+    ACTION,
+    AFTER_ACTION,
+    AIM,
+    ARRANGE,
+    DECLARED,
+    FINISHED,
+    LOBBY,
+    RESOLVE,
+    TURN_END,
+    TURN_START,
+    WINDOW,
+    State,
+)
+from gcbc.rules.teams import winner
+
+
+def holders(s: State) -> tuple[int, ...]:
+    """Every living seat holding equipment: all are asked in a window (RULES §6)."""
+    return tuple(i for i, st in enumerate(s.seats) if st.hand and not st.eliminated)
+
+
+def _resolve_action(s: State) -> list[Any]:
+    d = s.declared
+    t = s.turn_seat
+    assert d is not None
+    st = s.seat(t)
+    if st.eliminated:  # the acting seat fell while its action waited: nothing happens
+        return [E.ActionResolved(seat=t)]
+    if d.action == "investigate":
+        target, position = d.target, d.position
+        assert target is not None and position is not None
+        if (
+            can_investigate(s, t, target)
+            and not s.seat(target).face_up[position - 1]
+            and not knows(s, t, card_at(s, target, position))
+        ):
+            return [*view_card(s, t, target, position, "investigate"), E.ActionResolved(seat=t)]
+        return [E.ActionCancelled(seat=t, reason="impossible")]
+    if d.action == "shoot":
+        if d.forced_target is not None:
+            target = d.forced_target
+        elif d.reacted:  # equipment changed the situation: the shooter may choose again
+            return [E.ActionCancelled(seat=t, reason="reconsider")]
+        else:
+            target = st.aim
+        if not st.gun or target is None or not alive(s, target) or s.gun_locked == t:
+            return [E.ActionCancelled(seat=t, reason="impossible")]
+        events = get_shot(s, t, target)
+        if fold(events, s).seat(t).gun:
+            events.append(E.GunDropped(seat=t))
+        events.append(E.ActionResolved(seat=t))
+        return events
+    if d.action == "equip":
+        if not d.drawn and s.deck:
+            return draw(s, t)
+        events: list[Any] = []
+        if d.position is not None and not st.face_up[d.position - 1]:
+            events.append(reveal(s, t, d.position))
+        return [*events, E.ActionResolved(seat=t)]
+    if d.action == "arm":
+        assert d.target is not None
+        if st.gun or s.guns_in_centre <= 0:
+            return [E.ActionCancelled(seat=t, reason="impossible")]
+        events = [E.GunTaken(seat=t), E.GunAimed(seat=t, target=d.target)]
+        if d.position is not None and not st.face_up[d.position - 1]:
+            events.append(reveal(s, t, d.position))
+        return [*events, E.ActionResolved(seat=t)]
+    raise AssertionError(d.action)
+
+
+def _game_over(s: State, won: tuple[tuple[int, ...], str, str]) -> list[Any]:
+    seats, team, reason = won
+    return [
+        E.GameWon(winners=seats, team=team, reason=reason),
+        E.AllRevealed(
+            identities=s.identities,
+            hands=tuple(st.cards for st in s.seats),
+            burned=s.burned,
+            equipment=tuple(st.hand for st in s.seats),
+            random_seed=s.random_seed,
+        ),
+    ]
+
+
+def next_events(s: State) -> list[Any]:
+    """The events that follow from ``s`` by itself; empty when the table waits (or is over)."""
+    step = s.step
+    if step == LOBBY or step == FINISHED:
+        return []
+    won = winner(s)
+    if won is not None:
+        return _game_over(s, won)
+    for i, st in enumerate(s.seats):  # hand limit: discard before anything else (RULES §6)
+        if len(st.hand) > 1 and not st.eliminated:
+            if not any(p.seat == i and p.kind == "discard" for p in s.prompts):
+                return [E.PromptOpened(seat=i, kind="discard")]
+    if s.prompts:
+        p = s.prompts[0]
+        if s.seat(p.seat).absent:
+            return _autopilot(s, p.seat, missed=False)
+        return []
+    if step == ACTION or step == AIM:
+        if s.seat(s.turn_seat).absent:
+            return _autopilot(s, s.turn_seat, missed=False)
+        return []
+    if step == WINDOW:
+        w = s.window
+        assert w is not None
+        if w.pending:
+            return []
+        if w.reask:
+            asked = holders(s)
+            if asked:
+                return [E.WindowReopened(kind=w.kind, asked=asked)]
+        return [E.WindowClosed(kind=w.kind)]
+    if step == ARRANGE:
+        if all(st.arranged or st.absent for st in s.seats):
+            return [E.ArrangementClosed(), E.WindowOpened(kind="start_of_game", asked=holders(s))]
+        return []
+    if step == TURN_START:
+        return [E.TurnBegan(seat=s.turn_seat, turn=1, direction=1)]
+    if step == DECLARED:
+        d = s.declared
+        assert d is not None
+        if d.action in ("investigate", "shoot"):
+            return [E.WindowOpened(kind=d.action, asked=holders(s))]
+        return _resolve_action(s)
+    if step == RESOLVE:
+        return _resolve_action(s)
+    if step == AFTER_ACTION:
+        t = s.turn_seat
+        if alive(s, t) and s.seat(t).gun:
+            return [E.AimRequested(seat=t)]
+        return [E.WindowOpened(kind="end_of_turn", asked=holders(s))]
+    if step == TURN_END:
+        direction = -s.direction if s.reverse_pending else s.direction
+        if s.coffee_seat is not None and alive(s, s.coffee_seat):
+            nxt = s.coffee_seat
+        else:
+            nxt = next_living(s, s.turn_seat, direction)
+        return [E.TurnBegan(seat=nxt, turn=s.turn_number + 1, direction=direction)]
+    raise AssertionError(f"unknown step {step}")
+
+
+def _autopilot(s: State, seat: int, missed: bool) -> list[Any]:
+    from gcbc.rules.autopilot import autopilot_events
+
+    return autopilot_events(s, seat, missed)
+
+
+def advance(s: State) -> tuple[State, list[Any]]:
+    """Fold the automatic consequences of ``s`` until someone must act."""
+    out: list[Any] = []
+    while True:
+        events = next_events(s)
+        if not events:
+            return s, out
+        for e in events:
+            s = evolve(s, e)
+            out.append(e)

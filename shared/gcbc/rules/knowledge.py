@@ -1,0 +1,160 @@
+"""Views (RULES §11): what one seat, or the public, knows of a table: the one place a view is
+produced. A card's identity comes only from what the viewer learned (its knowledge, filled by
+events it witnessed) or from what everyone saw (face-up cards); never from the true deal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from gcbc.contract.views import (
+    CardView,
+    DeclaredView,
+    GunView,
+    PromptView,
+    Seen as SeenView,
+    SeatView,
+    View,
+    Waiting,
+    WindowView,
+    You,
+)
+from gcbc.rules.legal import legal_commands
+from gcbc.rules.log import render
+from gcbc.rules.state import FINISHED, LOBBY, State
+from gcbc.rules.teams import team_from
+from gcbc.rules.waits import current_wait
+
+_PHASES = {"window": "reaction"}
+
+
+def _identity(s: State, viewer: int | None, card_id: int) -> str | None:
+    card = s.public_cards.get(card_id)
+    if card is None and viewer is not None:
+        card = s.knowledge[viewer].get(card_id)
+    return card
+
+
+def _card_views(s: State, viewer: int | None, seat: int) -> list[CardView]:
+    st = s.seat(seat)
+    out = []
+    for p, cid in enumerate(st.cards):
+        seen = [SeenView(seat=w, by=by) for w, by in s.seen.get(cid, ()) if w != seat]
+        out.append(
+            CardView(
+                position=p + 1,
+                face_up=st.face_up[p],
+                card=_identity(s, viewer, cid),
+                seen_by=[x.seat for x in seen],
+                seen=seen,
+                wounded=cid in s.wounds,
+            )
+        )
+    return out
+
+
+def _seat_views(s: State, viewer: int | None) -> list[SeatView]:
+    out = []
+    for i, st in enumerate(s.seats):
+        if st is None:
+            out.append(SeatView(i, None, False, False, False, None, 0, [], []))
+            continue
+        cards = _card_views(s, viewer, i) if st.cards else []
+        out.append(
+            SeatView(
+                seat=i,
+                name=st.name,
+                eliminated=st.eliminated,
+                wounded=any(c.wounded for c in cards),
+                zombie=False,
+                gun=GunView(aimed_at=st.aim, locked=s.gun_locked == i) if st.gun else None,
+                equipment_count=len(st.hand),
+                in_play=list(st.in_play),
+                cards=cards,
+                absent=st.absent,
+            )
+        )
+    return out
+
+
+def _waiting(s: State, viewer: int | None) -> list[Waiting]:
+    w = current_wait(s)
+    if w is None:
+        return []
+    if w.kind == "reaction":
+        # everyone asked is shown until the window closes: who has passed stays private (§6)
+        assert s.window is not None
+        seats = [i for i in s.window.asked if i != viewer or i in s.window.pending]
+    elif w.kind == "arrange":
+        seats = [i for i in range(len(s.seats)) if i != viewer or not s.seat(i).arranged]
+    else:
+        seats = list(w.seats)
+    return [Waiting(seat=i, reason=w.kind, wait=w.id, seconds=w.seconds, prompt=w.prompt) for i in seats]
+
+
+def _command_json(c: Any) -> dict[str, Any]:
+    d = c if isinstance(c, dict) else msgspec.to_builtins(c)
+    return {k: v for k, v in d.items() if k != "seat"}
+
+
+def view(s: State, seat: int | None, log: bool = True, log_limit: int | None = None) -> View:
+    """The view of ``seat`` (None: the public, spectator view)."""
+    if seat is not None and (not 0 <= seat < len(s.seats) or s.seats[seat] is None):
+        seat = None
+    over = s.step == FINISHED
+    status = "waiting" if s.step == LOBBY else "finished" if over else "playing"
+    you = None
+    if seat is not None and s.seats[seat] is not None:
+        st = s.seat(seat)
+        known = s.knowledge[seat] if s.knowledge else {}
+        team = team_from((known.get(c) for c in st.cards), st.in_play) if st.cards else None
+        you = You(seat=seat, team=team, hand=list(st.hand), auto_pass=st.auto_pass)
+    entries: list[dict[str, Any]] = []
+    if log:
+        events = s.log.tail(log_limit) if log_limit is not None else s.log
+        first = len(s.log) - len(events) + 1
+        for n, e in enumerate(events, first):
+            entry = render(e, seat, everything=over)
+            if entry is not None:
+                entry["v"] = n
+                entries.append(entry)
+    w = s.window
+    p = s.prompts[0] if s.prompts else None
+    d = s.declared
+    return View(
+        table_id=s.table_id,
+        version=s.version,
+        status=status,
+        phase=_PHASES.get(s.step, s.step),
+        options=s.options,
+        turn=s.turn_seat if s.turn_seat >= 0 and s.step not in (LOBBY,) else None,
+        turn_number=s.turn_number,
+        direction="clockwise" if s.direction == 1 else "counter_clockwise",
+        waiting_for=_waiting(s, seat),
+        window=WindowView(kind=w.kind, asked=list(w.asked), wait=w.since) if w else None,
+        prompt=PromptView(p.seat, p.kind, list(p.options), p.about) if p else None,
+        declared=DeclaredView(
+            seat=s.turn_seat,
+            action=d.action,
+            target=d.target,
+            position=d.position,
+            forced=d.forced_target is not None,
+        )
+        if d
+        else None,
+        you=you,
+        seats=_seat_views(s, seat),
+        guns_in_centre=s.guns_in_centre,
+        deck_count=len(s.deck),
+        legal_commands=[_command_json(c) for c in legal_commands(s, seat)] if seat is not None else [],
+        log=entries,
+        chat=[{"seat": who, "text": text} for who, text in s.chat],
+        winners=list(s.winners) if s.winners is not None else None,
+        win_team=s.win_team,
+        win_reason=s.win_reason,
+    )
+
+
+def public_view(s: State, log: bool = True, log_limit: int | None = None) -> View:
+    return view(s, None, log=log, log_limit=log_limit)

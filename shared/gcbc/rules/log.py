@@ -1,0 +1,65 @@
+"""The public log, rendered per viewer: the one place that decides what each event shows to whom.
+
+An event's secret fields are shown only to their audience; some events are shown to one seat
+only. Once the game is over, everything is public (RULES §10).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from gcbc.contract import events as E
+
+Viewer = int | None  # a seat, or None for the public
+_never: Callable[[Any, Viewer], bool] = lambda e, v: False  # noqa: E731
+
+# event type -> {secret field: who may see it}
+SECRET_FIELDS: dict[type, dict[str, Callable[[Any, Viewer], bool]]] = {
+    E.TableOpened: {"deal": _never},
+    E.GameStarted: {"random_seed": _never},
+    E.CardsDealt: {"identities": _never, "hands": _never, "burned": _never, "equipment": _never,
+                   "deck": _never},
+    E.CardViewed: {"card": lambda e, v: v == e.viewer, "card_id": _never},
+    E.CardsExchanged: {
+        "cards": _never,  # rendered per receiver below
+        "card_ids": _never,
+    },
+    E.CardRevealed: {"card_id": _never},
+    E.LeaderWounded: {"card_id": _never},
+    E.WoundHealed: {"card_id": _never},
+    E.EquipmentDrawn: {"card": lambda e, v: v == e.seat},
+    E.EquipmentDiscarded: {"card": lambda e, v: v == e.seat},
+    E.EquipmentMoved: {"card": lambda e, v: e.in_play or v in (e.from_seat, e.to_seat)},
+}
+
+# event type -> who sees the event at all
+ONLY_FOR: dict[type, Callable[[Any, Viewer], bool]] = {
+    E.CardsArranged: lambda e, v: v == e.seat,
+    E.ReactionPassed: lambda e, v: v == e.seat,
+    E.AutoPassSet: lambda e, v: v == e.seat,
+    E.ChatPosted: _never,  # shown in the chat, not the log
+}
+
+
+def render(event: Any, viewer: Viewer, everything: bool = False) -> dict[str, Any] | None:
+    """The log entry ``viewer`` may see for ``event``, or None. ``everything``: game over."""
+    kind = type(event)
+    if kind is E.ChatPosted:
+        return None
+    entry = msgspec.to_builtins(event)
+    if everything:
+        return entry
+    only = ONLY_FOR.get(kind)
+    if only is not None and not only(event, viewer):
+        return None
+    for name, allowed in SECRET_FIELDS.get(kind, {}).items():
+        if name in entry and not allowed(event, viewer):
+            del entry[name]
+    if kind is E.CardsExchanged and viewer in event.seats:
+        # each receiver learns the card it received
+        received = event.cards[0] if viewer == event.seats[1] else event.cards[1]
+        entry["received"] = received
+    return entry

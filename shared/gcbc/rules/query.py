@@ -1,0 +1,86 @@
+"""Small questions about a state, shared by the rules, the cards and the views."""
+
+from __future__ import annotations
+
+from gcbc.rules.equipment.registry import CARDS
+from gcbc.rules.state import State
+
+
+def alive(s: State, seat: int) -> bool:
+    return 0 <= seat < len(s.seats) and not s.seat(seat).eliminated
+
+
+def living(s: State) -> list[int]:
+    return [i for i, st in enumerate(s.seats) if not st.eliminated]
+
+
+def others_alive(s: State, seat: int) -> list[int]:
+    return [i for i, st in enumerate(s.seats) if i != seat and not st.eliminated]
+
+
+def face_down(s: State, seat: int) -> list[int]:
+    """Positions (1-3) of the seat's face-down integrity cards."""
+    return [p + 1 for p, up in enumerate(s.seat(seat).face_up) if not up]
+
+
+def card_at(s: State, seat: int, position: int) -> int:
+    return s.seat(seat).cards[position - 1]
+
+
+def knows(s: State, viewer: int, card_id: int) -> bool:
+    return card_id in s.knowledge[viewer] or card_id in s.public_cards
+
+
+def protected(s: State, seat: int) -> bool:
+    """Cannot be investigated (Disguise in play in front of it)."""
+    return any(CARDS[c].protects_from_investigation for c in s.seat(seat).in_play)
+
+
+def armed(s: State) -> list[int]:
+    return [i for i, st in enumerate(s.seats) if st.gun]
+
+
+def neighbours(s: State, seat: int) -> tuple[int, int]:
+    """The nearest living seat on the left and on the right (RULES §7.1 Riot Shield)."""
+    n = len(s.seats)
+    left = right = seat
+    for step in range(1, n):
+        cand = (seat - step) % n
+        if not s.seat(cand).eliminated:
+            left = cand
+            break
+    for step in range(1, n):
+        cand = (seat + step) % n
+        if not s.seat(cand).eliminated:
+            right = cand
+            break
+    return left, right
+
+
+def next_living(s: State, seat: int, direction: int) -> int:
+    n = len(s.seats)
+    for step in range(1, n + 1):
+        cand = (seat + direction * step) % n
+        if not s.seat(cand).eliminated:
+            return cand
+    return seat
+
+
+def can_investigate(s: State, viewer: int, target: int) -> bool:
+    """A seat another seat may investigate: alive, not the viewer, not protected."""
+    return target != viewer and alive(s, target) and not protected(s, target)
+
+
+def pending_shot(s: State) -> tuple[int, int] | None:
+    """(shooter, target) of the shot waiting in the open shoot window, if it can still happen."""
+    w, d = s.window, s.declared
+    if w is None or w.kind != "shoot" or d is None or d.action != "shoot":
+        return None
+    shooter = s.turn_seat
+    st = s.seat(shooter)
+    if not st.gun or st.eliminated:
+        return None
+    target = d.forced_target if d.forced_target is not None else st.aim
+    if target is None or not alive(s, target):
+        return None
+    return shooter, target

@@ -1,0 +1,158 @@
+"""The folded state of one table: plain frozen values, changed only by ``evolve``."""
+
+from __future__ import annotations
+
+from msgspec import Struct, field
+
+from gcbc.contract.options import Deadlines, Deal, TableOptions
+
+# Steps. Stable steps wait for someone; transient steps are left at once by ``flow.advance``.
+LOBBY = "lobby"
+ARRANGE = "arrange"
+ACTION = "action"
+WINDOW = "window"
+AIM = "aim"
+FINISHED = "finished"
+DECLARED = "declared"  # transient: an action was declared
+RESOLVE = "resolve"  # transient: the declared action resolves
+AFTER_ACTION = "after_action"  # transient
+TURN_START = "turn_start"  # transient
+TURN_END = "turn_end"  # transient
+STABLE_STEPS = frozenset({LOBBY, ARRANGE, ACTION, WINDOW, AIM, FINISHED})
+
+
+class Trail:
+    """An append-only sequence that states share: appending is O(1) and never changes older states.
+
+    Each state sees the first ``len`` items of a list that later states may extend.
+    """
+
+    __slots__ = ("_items", "_n")
+
+    def __init__(self, items: list | None = None, n: int = 0) -> None:
+        self._items = items if items is not None else []
+        self._n = n
+
+    def append(self, item: object) -> Trail:
+        items = self._items
+        if len(items) != self._n:  # a branch: an older state is being extended
+            items = items[: self._n]
+        items.append(item)
+        return Trail(items, self._n + 1)
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __iter__(self):  # noqa: ANN204
+        return iter(self._items[: self._n])
+
+    def __getitem__(self, index):  # noqa: ANN001, ANN204
+        return self._items[: self._n][index]
+
+    def tail(self, count: int) -> list:
+        return self._items[max(0, self._n - count) : self._n]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Trail):
+            return NotImplemented
+        return self._n == other._n and self._items[: self._n] == other._items[: other._n]
+
+    def __repr__(self) -> str:
+        return f"Trail({self._n} items)"
+
+
+class Seat(Struct, frozen=True, gc=False):
+    name: str
+    cards: tuple[int, ...] = ()  # integrity card ids, by position (index 0 = position 1)
+    face_up: tuple[bool, ...] = (False, False, False)
+    hand: tuple[str, ...] = ()  # equipment in hand
+    in_play: tuple[str, ...] = ()  # equipment in play in front of the seat
+    gun: bool = False
+    aim: int | None = None
+    eliminated: bool = False
+    arranged: bool = False
+    auto_pass: bool = False
+    missed: int = 0  # deadlines missed in a row
+    absent: bool = False
+
+
+class Window(Struct, frozen=True, gc=False):
+    kind: str
+    asked: tuple[int, ...]  # public: every holder asked at (re)opening
+    pending: frozenset[int]  # who still has to answer
+    since: int  # version at (re)opening: the wait id
+    plays: int = 0
+    reask: bool = False
+
+
+class Declared(Struct, frozen=True, gc=False):
+    action: str
+    target: int | None = None
+    position: int | None = None
+    forced_target: int | None = None  # a forced shot (Restraining Order, Riot Shield)
+    reacted: bool = False  # equipment was played in its window
+    drawn: bool = False  # Equip: the card has been drawn
+
+
+class Prompt(Struct, frozen=True, gc=False):
+    seat: int
+    kind: str
+    options: tuple[int, ...] = ()
+    about: int | None = None
+    since: int = 0
+
+
+class State(Struct, frozen=True, gc=False):
+    version: int = 0
+    step: str = LOBBY
+    table_id: str = ""
+    seat_count: int = 0
+    options: TableOptions = TableOptions()
+    deadlines: Deadlines = Deadlines()
+    deal: Deal | None = None
+    first_seat_choice: int | None = None
+    seats: tuple[Seat | None, ...] = ()  # None: empty seat in the lobby
+    # the game
+    random_seed: int = 0
+    rng_draws: int = 0
+    identities: tuple[str, ...] = ()  # true identity of each integrity card id (rules only)
+    burned: tuple[int, ...] = ()
+    wounds: frozenset[int] = frozenset()  # card ids carrying a Wounded token (fourth edition)
+    deck: tuple[str, ...] = ()  # equipment deck, top first
+    guns_in_centre: int = 0
+    # knowledge (RULES §11): assembled from events, never derived from the true identities
+    knowledge: tuple[dict[int, str], ...] = ()  # seat -> card id -> identity it learned
+    public_cards: dict[int, str] = field(default_factory=dict)  # face-up / revealed to all
+    seen: dict[int, tuple[tuple[int, str], ...]] = field(default_factory=dict)  # card -> (seat, means)
+    # turn
+    turn_seat: int = -1
+    turn_number: int = 0
+    direction: int = 1
+    reverse_pending: bool = False
+    coffee_seat: int | None = None
+    gun_locked: int | None = None  # seat whose gun may not shoot this turn (Taser)
+    turn_since: int = 0
+    declared: Declared | None = None
+    window: Window | None = None
+    prompts: tuple[Prompt, ...] = ()
+    aim_since: int = 0
+    arrange_since: int = 0
+    # the end
+    winners: tuple[int, ...] | None = None
+    win_team: str | None = None
+    win_reason: str | None = None
+    chat: Trail = field(default_factory=lambda: Trail())  # (seat, text)
+    log: Trail = field(default_factory=lambda: Trail())  # every event folded, rendered per viewer
+
+    def seat(self, i: int) -> Seat:
+        s = self.seats[i]
+        assert s is not None
+        return s
+
+
+def initial_state() -> State:
+    return State()
+
+
+def is_terminal(state: State) -> bool:
+    return state.step == FINISHED

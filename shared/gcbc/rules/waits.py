@@ -1,0 +1,37 @@
+"""Who the table is waiting for, and how long they may take (RULES §10). Deadlines are data here:
+the engine never reads a clock; a service times each wait and sends ``deadline_passed``."""
+
+from __future__ import annotations
+
+from msgspec import Struct
+
+from gcbc.rules.state import ACTION, AIM, ARRANGE, WINDOW, State
+
+
+class Wait(Struct, frozen=True, gc=False):
+    id: int  # the version at which the wait began: ``deadline_passed`` names it
+    kind: str  # arrange | reaction | turn | aim | prompt
+    seats: tuple[int, ...]  # who must still answer
+    seconds: float
+    prompt: str | None = None
+
+
+def current_wait(s: State) -> Wait | None:
+    if s.prompts:
+        p = s.prompts[0]
+        return Wait(p.since, "prompt", (p.seat,), s.deadlines.prompt, p.kind)
+    step = s.step
+    if step == ACTION:
+        return Wait(s.turn_since, "turn", (s.turn_seat,), s.deadlines.turn)
+    if step == WINDOW:
+        w = s.window
+        assert w is not None
+        return Wait(w.since, "reaction", tuple(sorted(w.pending)), s.deadlines.reaction)
+    if step == AIM:
+        return Wait(s.aim_since, "aim", (s.turn_seat,), s.deadlines.prompt)
+    if step == ARRANGE:
+        waiting = tuple(
+            i for i, st in enumerate(s.seats) if not st.arranged and not st.absent
+        )
+        return Wait(s.arrange_since, "arrange", waiting, s.deadlines.arrange)
+    return None
