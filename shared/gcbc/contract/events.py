@@ -128,7 +128,10 @@ class PromptAnswered(Event, tag="prompt_answered"):
 
 # --- guns ---------------------------------------------------------------------------------------
 class GunTaken(Event, tag="gun_taken"):
+    """A seat gains a gun and aims it at once (RULES §5)."""
+
     seat: int
+    aim: int
     from_seat: int | None = None  # None: from the centre
     locked: bool = False  # may not shoot it this turn (Taser)
 
@@ -199,6 +202,8 @@ class SeatRevived(Event, tag="seat_revived"):
 
 # --- equipment ----------------------------------------------------------------------------------
 class EquipmentDrawn(Event, tag="equipment_drawn"):
+    """Over the hand limit, the seat is prompted to discard at once (RULES §6)."""
+
     seat: int
     card: str  # private to the seat
 

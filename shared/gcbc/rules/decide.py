@@ -315,8 +315,8 @@ def _discard(s: State, c: C.Discard) -> list[Any]:
     if c.card not in s.seat(c.seat).hand:
         raise refuse("card_not_in_hand", f"you do not hold {c.card}")
     return [
-        E.PromptAnswered(seat=c.seat, kind="discard"),
         E.EquipmentDiscarded(seat=c.seat, card=c.card),
+        E.PromptAnswered(seat=c.seat, kind="discard"),
     ]
 
 

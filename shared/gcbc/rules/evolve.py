@@ -173,7 +173,10 @@ def _prompt_opened(s: State, e: E.PromptOpened) -> State:
 
 
 def _prompt_answered(s: State, e: E.PromptAnswered) -> State:
-    return replace(s, prompts=s.prompts[1:])
+    prompts = s.prompts[1:]
+    if prompts and prompts[0].since < s.version:  # the next prompt's wait starts now
+        prompts = (replace(prompts[0], since=s.version), *prompts[1:])
+    return replace(s, prompts=prompts)
 
 
 # --- guns ---------------------------------------------------------------------------------------
@@ -182,7 +185,7 @@ def _gun_taken(s: State, e: E.GunTaken) -> State:
         s = replace(s, guns_in_centre=s.guns_in_centre - 1)
     else:
         s = _update(s, e.from_seat, gun=False, aim=None)
-    s = _update(s, e.seat, gun=True)
+    s = _update(s, e.seat, gun=True, aim=e.aim)
     if e.locked:
         s = replace(s, gun_locked=e.seat)
     return s
@@ -263,9 +266,19 @@ def _seat_revived(s: State, e: E.SeatRevived) -> State:
 
 
 # --- equipment ----------------------------------------------------------------------------------
+def _hand_limit(s: State, seat: int) -> State:
+    """A seat over the hand limit must discard before anything else (RULES §6)."""
+    if len(s.seat(seat).hand) > 1 and not any(
+        p.seat == seat and p.kind == "discard" for p in s.prompts
+    ):
+        prompt = Prompt(seat=seat, kind="discard", since=s.version)
+        s = replace(s, prompts=(prompt, *s.prompts))
+    return s
+
+
 def _equipment_drawn(s: State, e: E.EquipmentDrawn) -> State:
     st = s.seat(e.seat)
-    s = _update(s, e.seat, hand=(*st.hand, e.card))
+    s = _hand_limit(_update(s, e.seat, hand=(*st.hand, e.card)), e.seat)
     d = s.declared
     if d is not None and d.action == "equip" and not d.drawn and e.seat == s.turn_seat:
         s = replace(s, declared=replace(d, drawn=True))
@@ -306,7 +319,7 @@ def _equipment_moved(s: State, e: E.EquipmentMoved) -> State:
         s = _update(s, e.from_seat, in_play=_without(giver.in_play, e.card))
         return _update(s, e.to_seat, in_play=(*receiver.in_play, e.card))
     s = _update(s, e.from_seat, hand=_without(giver.hand, e.card))
-    return _update(s, e.to_seat, hand=(*receiver.hand, e.card))
+    return _hand_limit(_update(s, e.to_seat, hand=(*receiver.hand, e.card)), e.to_seat)
 
 
 def _turn_order_reversed(s: State, e: E.TurnOrderReversed) -> State:

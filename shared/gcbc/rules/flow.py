@@ -73,7 +73,7 @@ def _resolve_action(s: State) -> list[Any]:
         assert d.target is not None
         if st.gun or s.guns_in_centre <= 0:
             return [E.ActionCancelled(seat=t, reason="impossible")]
-        events = [E.GunTaken(seat=t), E.GunAimed(seat=t, target=d.target)]
+        events = [E.GunTaken(seat=t, aim=d.target)]
         if d.position is not None and not st.face_up[d.position - 1]:
             events.append(reveal(s, t, d.position))
         return [*events, E.ActionResolved(seat=t)]
@@ -102,10 +102,6 @@ def next_events(s: State) -> list[Any]:
     won = winner(s)
     if won is not None:
         return _game_over(s, won)
-    for i, st in enumerate(s.seats):  # hand limit: discard before anything else (RULES §6)
-        if len(st.hand) > 1 and not st.eliminated:
-            if not any(p.seat == i and p.kind == "discard" for p in s.prompts):
-                return [E.PromptOpened(seat=i, kind="discard")]
     if s.prompts:
         p = s.prompts[0]
         if s.seat(p.seat).absent:

@@ -3,7 +3,7 @@ seat's gun and aim it at once (``aim``); it cannot shoot this turn."""
 
 from __future__ import annotations
 
-from gcbc.contract.events import GunAimed, GunTaken
+from gcbc.contract.events import GunTaken
 from gcbc.rules.equipment import checks
 from gcbc.rules.equipment.base import OWN_TURN, Card
 from gcbc.rules.equipment.registry import register
@@ -36,7 +36,4 @@ class Taser(Card):
         checks.other_living(s, seat, cmd.aim)
 
     def resolve(self, s, seat, cmd):
-        return [
-            GunTaken(seat=seat, from_seat=cmd.target, locked=True),
-            GunAimed(seat=seat, target=cmd.aim),
-        ]
+        return [GunTaken(seat=seat, aim=cmd.aim, from_seat=cmd.target, locked=True)]
