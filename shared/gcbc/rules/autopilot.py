@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from msgspec.structs import replace
+
 from gcbc.contract import commands as C
 from gcbc.contract import events as E
-from gcbc.rules.evolve import evolve
+from gcbc.rules.evolve import peek
 from gcbc.rules.legal import actions, expand, is_template, legal_commands
 from gcbc.rules.rng import Rng
 from gcbc.rules.state import AIM, State
@@ -21,10 +23,14 @@ def choose(s: State, seat: int, rng: Rng) -> Any:
         aim = s.seat(seat).aim
         if aim is not None and aim != seat and not s.seat(aim).eliminated:
             return C.Aim(seat=seat, target=aim)  # keep a valid aim
+    # an absent seat's legal commands are only Resume and SetAutoPass: ask as if it were present
+    present = replace(
+        s, seats=tuple(replace(x, absent=False) if i == seat else x for i, x in enumerate(s.seats))
+    )
     if s.prompts:
-        options = [c for c in legal_commands(s, seat) if isinstance(c, (C.Choose, C.Discard))]
+        options = [c for c in legal_commands(present, seat) if isinstance(c, (C.Choose, C.Discard))]
     elif s.step == AIM:
-        options = [c for c in legal_commands(s, seat) if isinstance(c, C.Aim)]
+        options = [c for c in legal_commands(present, seat) if isinstance(c, C.Aim)]
     else:
         options = actions(s, seat)
         kinds = sorted({type(c).__name__ for c in options})
@@ -40,8 +46,8 @@ def autopilot_events(s: State, seat: int, missed: bool) -> list[Any]:
     rng = Rng(s.random_seed, AUTOPILOT_STREAM + s.rng_draws)
     command = choose(s, seat, rng)
     events: list[Any] = [E.AutopilotActed(seat=seat, missed=missed)]
-    after = evolve(s, events[0])
+    after = peek(s, events)
     if missed and not after.seat(seat).absent and after.seat(seat).missed >= ABSENT_AFTER:
         events.append(E.SeatAbsent(seat=seat))
-        after = evolve(after, events[-1])
+        after = peek(after, events[-1:])
     return events + direct_events(after, command, autopilot=True)

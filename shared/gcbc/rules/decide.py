@@ -18,7 +18,7 @@ from gcbc.rules import setup
 from gcbc.rules.equipment.base import ANY, OWN_TURN, SHOOT_WINDOW
 from gcbc.rules.equipment.registry import CARDS
 from gcbc.rules.errors import refuse
-from gcbc.rules.evolve import evolve, fold
+from gcbc.rules.evolve import evolve, fold, peek
 from gcbc.rules.flow import advance, holders
 from gcbc.rules.query import alive, can_investigate, card_at, face_down, knows
 from gcbc.rules.state import ACTION, AIM, ARRANGE, FINISHED, LOBBY, WINDOW, State
@@ -283,7 +283,7 @@ def _play_equipment(s: State, c: C.PlayEquipment) -> list[Any]:
         aim=c.aim,
         placed_on=card.placed_on(s, c.seat, c) if card.stays_in_play else None,
     )
-    return [played, *card.resolve(evolve(s, played), c.seat, c)]
+    return [played, *card.resolve(peek(s, (played,)), c.seat, c)]
 
 
 def _pass(s: State, c: C.Pass) -> list[Any]:
@@ -394,13 +394,20 @@ def direct_events(s: State, command: Any, autopilot: bool = False) -> list[Any]:
 def decide(state: State, command: Any) -> list[Any]:
     """All events a command causes, or RuleViolation. Pure: same inputs, same events."""
     events = direct_events(state, command)
-    _, more = advance(fold(events, state))
+    _, more = advance(fold(events, state), after=events)
     return events + more
 
 
-def run(state: State, command: Any) -> tuple[State, list[Any]]:
-    """decide and evolve in one go: the new state and the events (what a worker or bot loop needs)."""
+def run(
+    state: State, command: Any, observe: Callable[[State], None] | None = None
+) -> tuple[State, list[Any]]:
+    """decide and evolve in one go: the new state and the events (what a worker or bot loop
+    needs). ``observe`` is called with the state after every event (the simulator's checks)."""
     events = direct_events(state, command)
-    s = fold(events, state)
-    s, more = advance(s)
+    s = state
+    for e in events:
+        s = evolve(s, e)
+        if observe is not None:
+            observe(s)
+    s, more = advance(s, observe, events)
     return s, events + more

@@ -8,6 +8,7 @@ from typing import Any
 from msgspec.structs import replace
 
 from gcbc.contract import events as E
+from gcbc.contract.cards import AGENT, KINGPIN
 from gcbc.rules.state import (
     ACTION,
     AFTER_ACTION,
@@ -95,6 +96,7 @@ def _cards_dealt(s: State, e: E.CardsDealt) -> State:
         seats=tuple(seats),
         knowledge=tuple(knowledge),
         identities=e.identities,
+        leader_ids=(e.identities.index(AGENT), e.identities.index(KINGPIN)),
         burned=e.burned,
         deck=e.deck,
         guns_in_centre=len(seats) if s.options.edition == "fourth" else s.guns_in_centre,
@@ -433,6 +435,14 @@ assert set(_HANDLERS) == set(E.AnyEvent.__args__), "evolve must be total over ev
 def evolve(state: State, event: Any) -> State:
     s = _HANDLERS[type(event)](state, event)
     return replace(s, version=s.version + 1, log=s.log.append(event))
+
+
+def peek(s: State, events: Any) -> State:
+    """The state after ``events`` for a look-ahead inside a decision: not logged (so the shared
+    log is never branched), version unchanged."""
+    for e in events:
+        s = _HANDLERS[type(e)](s, e)
+    return s
 
 
 def fold(events: Any, state: State | None = None) -> State:

@@ -3,11 +3,12 @@ hand limit, wins. ``advance`` emits those events until the table waits for someo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from gcbc.contract import events as E
 from gcbc.rules.effects import draw, get_shot, reveal, view_card
-from gcbc.rules.evolve import evolve, fold
+from gcbc.rules.evolve import evolve, peek
 from gcbc.rules.query import alive, can_investigate, card_at, knows, next_living
 from gcbc.rules.state import (
     ACTION,
@@ -58,7 +59,7 @@ def _resolve_action(s: State) -> list[Any]:
         if not st.gun or target is None or not alive(s, target) or s.gun_locked == t:
             return [E.ActionCancelled(seat=t, reason="impossible")]
         events = get_shot(s, t, target)
-        if fold(events, s).seat(t).gun:
+        if peek(s, events).seat(t).gun:
             events.append(E.GunDropped(seat=t))
         events.append(E.ActionResolved(seat=t))
         return events
@@ -94,14 +95,22 @@ def _game_over(s: State, won: tuple[tuple[int, ...], str, str]) -> list[Any]:
     ]
 
 
-def next_events(s: State) -> list[Any]:
-    """The events that follow from ``s`` by itself; empty when the table waits (or is over)."""
+# events after which the game may be won (RULES §2: after every shot and card movement)
+WIN_EVENTS = frozenset(
+    {E.CardsDealt, E.CardsArranged, E.CardsExchanged, E.SeatEliminated, E.SeatRevived}
+)
+
+
+def next_events(s: State, check_win: bool = True) -> list[Any]:
+    """The events that follow from ``s`` by itself; empty when the table waits (or is over).
+    ``check_win``: whether the events since the last check could have decided the game."""
     step = s.step
     if step == LOBBY or step == FINISHED:
         return []
-    won = winner(s)
-    if won is not None:
-        return _game_over(s, won)
+    if check_win:
+        won = winner(s)
+        if won is not None:
+            return _game_over(s, won)
     if s.prompts:
         p = s.prompts[0]
         if s.seat(p.seat).absent:
@@ -156,13 +165,22 @@ def _autopilot(s: State, seat: int, missed: bool) -> list[Any]:
     return autopilot_events(s, seat, missed)
 
 
-def advance(s: State) -> tuple[State, list[Any]]:
-    """Fold the automatic consequences of ``s`` until someone must act."""
+def advance(
+    s: State,
+    observe: Callable[[State], None] | None = None,
+    after: list[Any] | None = None,
+) -> tuple[State, list[Any]]:
+    """Fold the automatic consequences of ``s`` until someone must act. ``after``: the events
+    just folded into ``s`` (None: unknown, so the win is checked)."""
     out: list[Any] = []
+    check_win = after is None or any(type(e) in WIN_EVENTS for e in after)
     while True:
-        events = next_events(s)
+        events = next_events(s, check_win)
         if not events:
             return s, out
+        check_win = any(type(e) in WIN_EVENTS for e in events)
         for e in events:
             s = evolve(s, e)
             out.append(e)
+            if observe is not None:
+                observe(s)

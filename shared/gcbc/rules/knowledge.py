@@ -93,9 +93,12 @@ def _waiting(s: State, viewer: int | None) -> list[Waiting]:
     return [Waiting(seat=i, reason=w.kind, wait=w.id, seconds=w.seconds, prompt=w.prompt) for i in seats]
 
 
-def _command_json(c: Any) -> dict[str, Any]:
-    d = c if isinstance(c, dict) else msgspec.to_builtins(c)
-    return {k: v for k, v in d.items() if k != "seat"}
+def commands_json(commands: list[Any]) -> list[dict[str, Any]]:
+    """Commands as a client sends them: JSON objects without ``seat`` (the token names it)."""
+    out = msgspec.to_builtins(commands)
+    for d in out:
+        d.pop("seat", None)
+    return out
 
 
 def view(s: State, seat: int | None, log: bool = True, log_limit: int | None = None) -> View:
@@ -147,7 +150,7 @@ def view(s: State, seat: int | None, log: bool = True, log_limit: int | None = N
         seats=_seat_views(s, seat),
         guns_in_centre=s.guns_in_centre,
         deck_count=len(s.deck),
-        legal_commands=[_command_json(c) for c in legal_commands(s, seat)] if seat is not None else [],
+        legal_commands=commands_json(legal_commands(s, seat)) if seat is not None else [],
         log=entries,
         chat=[{"seat": who, "text": text} for who, text in s.chat],
         winners=list(s.winners) if s.winners is not None else None,

@@ -116,6 +116,7 @@ class State(Struct, frozen=True, gc=False):
     random_seed: int = 0
     rng_draws: int = 0
     identities: tuple[str, ...] = ()  # true identity of each integrity card id (rules only)
+    leader_ids: tuple[int, int] = (-1, -1)  # the Agent's and the Kingpin's card ids (rules only)
     burned: tuple[int, ...] = ()
     wounds: frozenset[int] = frozenset()  # card ids carrying a Wounded token (fourth edition)
     deck: tuple[str, ...] = ()  # equipment deck, top first

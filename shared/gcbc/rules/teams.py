@@ -57,18 +57,18 @@ def is_wounded(s: State, seat: int) -> bool:
 
 def winner(s: State) -> tuple[tuple[int, ...], str, str] | None:
     """(winners, team, reason) if the game is won now, else None. Checked after every event."""
-    ids = s.identities
+    agent, kingpin = s.leader_ids
     for i, st in enumerate(s.seats):
-        held = [ids[c] for c in st.cards]
-        if AGENT in held and KINGPIN in held:
-            return (i,), "solo", "both_leaders"
-    for i, st in enumerate(s.seats):
-        if not st.eliminated:
-            continue
-        for c in st.cards:
-            card = ids[c]
-            if card == KINGPIN or card == AGENT:
-                team = TEAM_HONEST if card == KINGPIN else TEAM_CROOKED
-                seats = tuple(j for j in range(len(s.seats)) if true_team(s, j) == team)
-                return seats, team, f"{card}_eliminated"
+        cards = st.cards
+        if agent in cards:
+            if kingpin in cards:
+                return (i,), "solo", "both_leaders"
+            if st.eliminated:
+                return _team_wins(s, TEAM_CROOKED, f"{AGENT}_eliminated")
+        elif kingpin in cards and st.eliminated:
+            return _team_wins(s, TEAM_HONEST, f"{KINGPIN}_eliminated")
     return None
+
+
+def _team_wins(s: State, team: str, reason: str) -> tuple[tuple[int, ...], str, str]:
+    return tuple(j for j in range(len(s.seats)) if true_team(s, j) == team), team, reason

@@ -1,0 +1,79 @@
+"""``python -m gcbc bench``: the engine's speed on this machine (one core, one process).
+
+- decide + evolve per command (``rules.run``), over every command of random 6-seat games:
+  p50 / p99 / max in microseconds (target: p99 < 200 µs);
+- the simulator: complete 6-seat games per second with random bots (target: >= 200), with and
+  without the per-event invariant checks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import platform
+import random
+import time
+
+from gcbc.bots import Observation, RandomBot
+from gcbc.contract import commands as C
+from gcbc.contract.codec import command_from_json_object
+from gcbc.rules import current_wait, initial_state, is_terminal, legal_commands, run
+from gcbc.rules.knowledge import commands_json
+from gcbc.simulate import simulate
+
+
+def command_latency(games: int, seats: int = 6, seed: int = 1) -> dict[str, float]:
+    samples: list[int] = []
+    clock = time.perf_counter_ns
+    for g in range(games):
+        s = initial_state()
+        s, _ = run(s, C.OpenTable(table_id="bench", seats=seats))
+        for i in range(seats):
+            s, _ = run(s, C.TakeSeat(name=f"b{i}"))
+        s, _ = run(s, C.StartGame(random_seed=seed + g))
+        rng = random.Random(g)
+        bot = RandomBot(g)
+        while not is_terminal(s):
+            wait = current_wait(s)
+            seat = rng.choice(wait.seats)
+            legal = commands_json(legal_commands(s, seat))
+            answer = bot.act(Observation(seat, lambda: None, lambda legal=legal: legal))
+            command = command_from_json_object({**answer, "seat": seat})
+            t0 = clock()
+            s, _ = run(s, command)
+            samples.append(clock() - t0)
+    samples.sort()
+
+    def q(p: float) -> float:
+        return round(samples[min(len(samples) - 1, int(p * len(samples)))] / 1000, 1)
+
+    return {"commands": len(samples), "p50_us": q(0.50), "p99_us": q(0.99),
+            "max_us": round(samples[-1] / 1000, 1)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="gcbc bench", description=__doc__)
+    p.add_argument("--games", type=int, default=300, help="simulator games per measurement")
+    p.add_argument("--latency-games", type=int, default=100)
+    args = p.parse_args(argv)
+    gc.collect()
+    latency = command_latency(args.latency_games)
+    best_plain = max(
+        simulate(args.games, [6], seed, "random", check=False)["games_per_second"]
+        for seed in (1, 2, 3)
+    )
+    checked = simulate(args.games, [6], 1, "random", check=True)["games_per_second"]
+    result = {
+        "decide_evolve": latency,
+        "simulator_6_seats_random_games_per_second": best_plain,
+        "simulator_6_seats_random_games_per_second_with_invariants": checked,
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+    }
+    print(f"decide+evolve per command: p50 {latency['p50_us']} µs, p99 {latency['p99_us']} µs "
+          f"(target p99 < 200 µs) over {latency['commands']} commands")
+    print(f"simulator, 6 seats, random bots: {best_plain} games/s (target >= 200); "
+          f"{checked} games/s checking invariants after every event")
+    print(json.dumps(result))
+    return 0

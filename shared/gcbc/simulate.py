@@ -1,0 +1,165 @@
+"""The simulator: complete games in-process, bots on every seat, invariants checked after every
+event. Prints one JSON object (its last line) with the figures."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from typing import Any
+
+import msgspec
+
+from gcbc.bots import BOTS, Bot, Observation
+from gcbc.contract.codec import command_from_json_object
+from gcbc.contract import commands as C
+from gcbc.rules import current_wait, is_terminal, run, view
+from gcbc.rules.invariants import violations
+from gcbc.rules.knowledge import commands_json
+from gcbc.rules.legal import legal_commands
+from gcbc.rules.rng import Rng
+from gcbc.rules.state import State, initial_state
+
+MAX_COMMANDS = 20_000  # a game still running after this many commands counts as unfinished
+
+
+def parse_players(text: str) -> list[int]:
+    if "-" in text:
+        lo, hi = (int(x) for x in text.split("-", 1))
+        return list(range(lo, hi + 1))
+    return [int(x) for x in text.split(",")]
+
+
+class GameResult(msgspec.Struct):
+    seats: int
+    finished: bool
+    turns: int
+    commands: int
+    events: int
+    team: str | None
+    violations: list[str]
+
+
+def play_game(
+    seats: int,
+    seed: int,
+    bot: str = "random",
+    check: bool = True,
+    miss_rate: float = 0.0,
+) -> tuple[GameResult, State]:
+    """One complete game; ``miss_rate``: chance a wait runs out instead (the autopilot acts)."""
+    rng = Rng(seed, 99)
+    bots: list[Bot] = [BOTS[bot](seed * 31 + i) for i in range(seats)]
+    s = initial_state()
+    s, _ = run(s, C.OpenTable(table_id=f"sim-{seed}", seats=seats))
+    for i in range(seats):
+        s, _ = run(s, C.TakeSeat(name=f"{bot}-{i}"))
+    found: list[str] = []
+
+    def observe(state: State) -> None:
+        for v in violations(state):
+            found.append(f"v{state.version}: {v}")
+
+    s, _ = run(s, C.StartGame(random_seed=seed), observe if check else None)
+    commands = 0
+    while not is_terminal(s) and commands < MAX_COMMANDS:
+        wait = current_wait(s)
+        assert wait is not None, "a started game always waits for someone"
+        if miss_rate and rng.below(1_000_000) < miss_rate * 1_000_000:
+            command: Any = C.DeadlinePassed(wait=wait.id)
+        else:
+            seat = wait.seats[rng.below(len(wait.seats))]
+            st = s
+
+            def legal(st: State = st, seat: int = seat) -> list[dict[str, Any]]:
+                return commands_json(legal_commands(st, seat))
+
+            obs = Observation(seat, lambda st=st, seat=seat: view(st, seat, log=False), legal)
+            answer = bots[seat].act(obs)
+            command = command_from_json_object({**answer, "seat": seat})
+        s, _ = run(s, command, observe if check else None)
+        commands += 1
+    return (
+        GameResult(
+            seats=seats,
+            finished=is_terminal(s),
+            turns=s.turn_number,
+            commands=commands,
+            events=s.version,
+            team=s.win_team,
+            violations=found,
+        ),
+        s,
+    )
+
+
+def simulate(
+    games: int,
+    players: list[int],
+    seed: int,
+    bot: str,
+    check: bool = True,
+    miss_rate: float = 0.0,
+    progress: bool = False,
+) -> dict[str, Any]:
+    wins: Counter[str] = Counter()
+    turns: list[int] = []
+    finished = 0
+    violation_count = 0
+    examples: list[str] = []
+    events = 0
+    started = time.perf_counter()
+    for g in range(games):
+        n = players[g % len(players)]
+        result, _ = play_game(n, seed * 1_000_003 + g, bot, check, miss_rate)
+        finished += result.finished
+        events += result.events
+        if result.team:
+            wins[result.team] += 1
+        turns.append(result.turns)
+        violation_count += len(result.violations)
+        examples += [f"game {g}: {v}" for v in result.violations[:2]]
+        if progress and games >= 10 and (g + 1) % max(1, games // 10) == 0:
+            print(f"  {g + 1}/{games} games", file=sys.stderr)
+    elapsed = time.perf_counter() - started
+    return {
+        "games": games,
+        "finished": finished,
+        "wins": {team: wins.get(team, 0) for team in ("honest", "crooked", "solo")},
+        "mean_turns": round(sum(turns) / len(turns), 2) if turns else 0,
+        "max_turns": max(turns, default=0),
+        "invariant_violations": violation_count,
+        "violation_examples": examples[:5],
+        "games_per_second": round(games / elapsed, 1) if elapsed else None,
+        "events": events,
+        "players": players,
+        "bot": bot,
+        "seed": seed,
+        "invariants_checked": check,
+        "miss_rate": miss_rate,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="gcbc simulate", description=__doc__)
+    p.add_argument("--games", type=int, default=1000)
+    p.add_argument("--players", default="4-8", help="e.g. 6, 4-8 or 4,6,8")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--bot", choices=sorted(BOTS), default="random")
+    p.add_argument("--no-check", action="store_true", help="skip the invariant checks")
+    p.add_argument("--miss-rate", type=float, default=0.0,
+                   help="chance that a wait runs out and the autopilot acts")
+    args = p.parse_args(argv)
+    result = simulate(
+        args.games,
+        parse_players(args.players),
+        args.seed,
+        args.bot,
+        check=not args.no_check,
+        miss_rate=args.miss_rate,
+        progress=True,
+    )
+    print(json.dumps(result))
+    return 0 if result["finished"] == result["games"] and not result["invariant_violations"] else 1
