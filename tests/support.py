@@ -75,4 +75,17 @@ def types(events: list[Any]) -> list[str]:
     return [type(e).__name__ for e in events]
 
 
-__all__ = ["A", "C", "E", "H", "K", "KP", "act", "of_type", "pass_window", "refused", "table", "types"]
+__all__ = [
+    "A",
+    "C",
+    "E",
+    "H",
+    "K",
+    "KP",
+    "act",
+    "of_type",
+    "pass_window",
+    "refused",
+    "table",
+    "types",
+]

@@ -48,8 +48,12 @@ def command_latency(games: int, seats: int = 6, seed: int = 1) -> dict[str, floa
     def q(p: float) -> float:
         return round(samples[min(len(samples) - 1, int(p * len(samples)))] / 1000, 1)
 
-    return {"commands": len(samples), "p50_us": q(0.50), "p99_us": q(0.99),
-            "max_us": round(samples[-1] / 1000, 1)}
+    return {
+        "commands": len(samples),
+        "p50_us": q(0.50),
+        "p99_us": q(0.99),
+        "max_us": round(samples[-1] / 1000, 1),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -71,9 +75,13 @@ def main(argv: list[str] | None = None) -> int:
         "python": platform.python_version(),
         "machine": platform.machine(),
     }
-    print(f"decide+evolve per command: p50 {latency['p50_us']} µs, p99 {latency['p99_us']} µs "
-          f"(target p99 < 200 µs) over {latency['commands']} commands")
-    print(f"simulator, 6 seats, random bots: {best_plain} games/s (target >= 200); "
-          f"{checked} games/s checking invariants after every event")
+    print(
+        f"decide+evolve per command: p50 {latency['p50_us']} µs, p99 {latency['p99_us']} µs "
+        f"(target p99 < 200 µs) over {latency['commands']} commands"
+    )
+    print(
+        f"simulator, 6 seats, random bots: {best_plain} games/s (target >= 200); "
+        f"{checked} games/s checking invariants after every event"
+    )
     print(json.dumps(result))
     return 0

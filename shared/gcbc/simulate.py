@@ -13,8 +13,8 @@ from typing import Any
 import msgspec
 
 from gcbc.bots import BOTS, Bot, Observation
-from gcbc.contract.codec import command_from_json_object
 from gcbc.contract import commands as C
+from gcbc.contract.codec import command_from_json_object
 from gcbc.rules import current_wait, is_terminal, run, view
 from gcbc.rules.invariants import violations
 from gcbc.rules.knowledge import commands_json
@@ -149,8 +149,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--bot", choices=sorted(BOTS), default="random")
     p.add_argument("--no-check", action="store_true", help="skip the invariant checks")
-    p.add_argument("--miss-rate", type=float, default=0.0,
-                   help="chance that a wait runs out and the autopilot acts")
+    p.add_argument(
+        "--miss-rate",
+        type=float,
+        default=0.0,
+        help="chance that a wait runs out and the autopilot acts",
+    )
     args = p.parse_args(argv)
     result = simulate(
         args.games,

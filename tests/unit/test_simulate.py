@@ -32,6 +32,13 @@ def test_cli_prints_one_json_object_last(capsys):
     result = json.loads(out[-1])
     assert code == 0
     assert result["games"] == 4  # a later --games wins
-    for key in ("games", "finished", "wins", "mean_turns", "max_turns",
-                "invariant_violations", "games_per_second"):
+    for key in (
+        "games",
+        "finished",
+        "wins",
+        "mean_turns",
+        "max_turns",
+        "invariant_violations",
+        "games_per_second",
+    ):
         assert key in result

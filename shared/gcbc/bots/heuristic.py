@@ -78,8 +78,16 @@ class HeuristicBot(Bot):
 
     def _prompt(self, v: View, by_type, b):
         if "discard" in by_type:
-            value = {"riot_shield": 5, "restraining_order": 5, "k9_unit": 4, "med_kit": 4,
-                     "wiretap": 3, "metal_detector": 3, "truth_serum": 3, "taser": 3}
+            value = {
+                "riot_shield": 5,
+                "restraining_order": 5,
+                "k9_unit": 4,
+                "med_kit": 4,
+                "wiretap": 3,
+                "metal_detector": 3,
+                "truth_serum": 3,
+                "taser": 3,
+            }
             return min(by_type["discard"], key=lambda c: value.get(c["card"], 1))
         if "choose" in by_type:
             options = by_type["choose"]
@@ -105,7 +113,9 @@ class HeuristicBot(Bot):
         plays = by_type.get("play_equipment", [])
         d = v.declared
         threatened = (
-            d is not None and d.action == "shoot" and (d.target == me.seat or b.get(d.target or -1, 0) >= SURE)
+            d is not None
+            and d.action == "shoot"
+            and (d.target == me.seat or b.get(d.target or -1, 0) >= SURE)
         )
         for c in plays:
             card = c["card"]
@@ -123,8 +133,10 @@ class HeuristicBot(Bot):
         if not any(t in by_type for t in ("investigate", "equip", "arm", "shoot")):
             return None
         plays = by_type.get("play_equipment", [])
-        enemies = sorted((s for s, x in b.items() if x <= -SURE and not v.seats[s].eliminated),
-                         key=lambda s: b[s])
+        enemies = sorted(
+            (s for s, x in b.items() if x <= -SURE and not v.seats[s].eliminated),
+            key=lambda s: b[s],
+        )
         for c in plays:
             card = c["card"]
             if card in ("wiretap", "metal_detector", "polygraph") and self.rng.random() < 0.7:
@@ -135,7 +147,12 @@ class HeuristicBot(Bot):
                 return c
             if card == "defibrillator" and b.get(c["target"], 0) >= SURE:
                 return c
-            if card == "taser" and enemies and c["aim"] == enemies[0] and b.get(c["target"], 0) <= 0:
+            if (
+                card == "taser"
+                and enemies
+                and c["aim"] == enemies[0]
+                and b.get(c["target"], 0) <= 0
+            ):
                 return c
             if card == "truth_serum" and b.get(c["target"], 0) < 0 and self.rng.random() < 0.5:
                 return c

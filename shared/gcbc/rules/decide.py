@@ -379,8 +379,18 @@ _HANDLERS: dict[type, Callable[[State, Any], list[Any]]] = {
 }
 assert set(_HANDLERS) == set(C.AnyCommand.__args__)
 
-_ACTING = (C.Arrange, C.Investigate, C.Equip, C.Arm, C.Shoot, C.Aim, C.PlayEquipment, C.Pass,
-           C.Choose, C.Discard)
+_ACTING = (
+    C.Arrange,
+    C.Investigate,
+    C.Equip,
+    C.Arm,
+    C.Shoot,
+    C.Aim,
+    C.PlayEquipment,
+    C.Pass,
+    C.Choose,
+    C.Discard,
+)
 
 
 def direct_events(s: State, command: Any, autopilot: bool = False) -> list[Any]:

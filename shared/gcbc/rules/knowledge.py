@@ -13,12 +13,14 @@ from gcbc.contract.views import (
     DeclaredView,
     GunView,
     PromptView,
-    Seen as SeenView,
     SeatView,
     View,
     Waiting,
     WindowView,
     You,
+)
+from gcbc.contract.views import (
+    Seen as SeenView,
 )
 from gcbc.rules.legal import legal_commands
 from gcbc.rules.log import render
@@ -90,7 +92,9 @@ def _waiting(s: State, viewer: int | None) -> list[Waiting]:
         seats = [i for i in range(len(s.seats)) if i != viewer or not s.seat(i).arranged]
     else:
         seats = list(w.seats)
-    return [Waiting(seat=i, reason=w.kind, wait=w.id, seconds=w.seconds, prompt=w.prompt) for i in seats]
+    return [
+        Waiting(seat=i, reason=w.kind, wait=w.id, seconds=w.seconds, prompt=w.prompt) for i in seats
+    ]
 
 
 def commands_json(commands: list[Any]) -> list[dict[str, Any]]:

@@ -43,7 +43,9 @@ def actions(s: State, seat: int) -> list[Any]:
     if s.deck:
         out += [C.Equip(seat=seat, position=p) for p in reveal]
     if not st.gun and s.guns_in_centre > 0:
-        out += [C.Arm(seat=seat, target=t, position=p) for t in others_alive(s, seat) for p in reveal]
+        out += [
+            C.Arm(seat=seat, target=t, position=p) for t in others_alive(s, seat) for p in reveal
+        ]
     if st.gun and st.aim is not None and alive(s, st.aim) and s.gun_locked != seat:
         out.append(C.Shoot(seat=seat))
     return out

@@ -20,8 +20,13 @@ _never: Callable[[Any, Viewer], bool] = lambda e, v: False  # noqa: E731
 SECRET_FIELDS: dict[type, dict[str, Callable[[Any, Viewer], bool]]] = {
     E.TableOpened: {"deal": _never},
     E.GameStarted: {"random_seed": _never},
-    E.CardsDealt: {"identities": _never, "hands": _never, "burned": _never, "equipment": _never,
-                   "deck": _never},
+    E.CardsDealt: {
+        "identities": _never,
+        "hands": _never,
+        "burned": _never,
+        "equipment": _never,
+        "deck": _never,
+    },
     E.CardViewed: {"card": lambda e, v: v == e.viewer, "card_id": _never},
     E.CardsExchanged: {
         "cards": _never,  # rendered per receiver below

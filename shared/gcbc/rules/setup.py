@@ -118,7 +118,9 @@ def scenario_deal(options: TableOptions, n: int, deal: Deal, seed: int) -> Cards
     identities += burned_cards
     full = Counter(equipment_deck(options, n))
     equipment = deal.equipment or tuple(() for _ in range(n))
-    rest = sorted((full - Counter(c for h in equipment for c in h) - Counter(deal.equipment_deck)).elements())
+    rest = sorted(
+        (full - Counter(c for h in equipment for c in h) - Counter(deal.equipment_deck)).elements()
+    )
     rng.shuffle(rest)
     return CardsDealt(
         identities=tuple(identities),

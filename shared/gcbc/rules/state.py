@@ -124,7 +124,9 @@ class State(Struct, frozen=True, gc=False):
     # knowledge (RULES §11): assembled from events, never derived from the true identities
     knowledge: tuple[dict[int, str], ...] = ()  # seat -> card id -> identity it learned
     public_cards: dict[int, str] = field(default_factory=dict)  # face-up / revealed to all
-    seen: dict[int, tuple[tuple[int, str], ...]] = field(default_factory=dict)  # card -> (seat, means)
+    seen: dict[int, tuple[tuple[int, str], ...]] = field(
+        default_factory=dict
+    )  # card -> (seat, means)
     # turn
     turn_seat: int = -1
     turn_number: int = 0

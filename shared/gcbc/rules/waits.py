@@ -30,8 +30,6 @@ def current_wait(s: State) -> Wait | None:
     if step == AIM:
         return Wait(s.aim_since, "aim", (s.turn_seat,), s.deadlines.prompt)
     if step == ARRANGE:
-        waiting = tuple(
-            i for i, st in enumerate(s.seats) if not st.arranged and not st.absent
-        )
+        waiting = tuple(i for i, st in enumerate(s.seats) if not st.arranged and not st.absent)
         return Wait(s.arrange_since, "arrange", waiting, s.deadlines.arrange)
     return None

@@ -43,7 +43,9 @@ class MetalDetector(Card):
         if not targets:
             raise refuse("no_effect", "no other armed seat can be investigated")
         if list(cmd.targets) != targets:
-            raise refuse("invalid_target", f"targets must be every armed seat you may investigate: {targets}")
+            raise refuse(
+                "invalid_target", f"targets must be every armed seat you may investigate: {targets}"
+            )
         if len(cmd.positions) != len(targets):
             raise refuse("bad_parameters", "name one position for each target")
         for t, p in zip(targets, cmd.positions, strict=True):

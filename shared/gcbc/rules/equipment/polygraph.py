@@ -17,7 +17,9 @@ class Polygraph(Card):
     params = frozenset({"target"})
 
     def options(self, s, seat):
-        return [self.play(seat, target=t) for t in others_alive(s, seat) if can_investigate(s, seat, t)]
+        return [
+            self.play(seat, target=t) for t in others_alive(s, seat) if can_investigate(s, seat, t)
+        ]
 
     def check(self, s, seat, cmd):
         checks.investigable(s, seat, cmd.target)

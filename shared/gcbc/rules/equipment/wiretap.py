@@ -18,7 +18,9 @@ class Wiretap(Card):
     params = frozenset({"targets", "positions"})
 
     def options(self, s, seat):
-        seats = [t for t in others_alive(s, seat) if can_investigate(s, seat, t) and face_down(s, t)]
+        seats = [
+            t for t in others_alive(s, seat) if can_investigate(s, seat, t) and face_down(s, t)
+        ]
         return [
             self.play(seat, targets=(a, b), positions=(pa, pb))
             for i, a in enumerate(seats)
