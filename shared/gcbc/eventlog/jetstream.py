@@ -1,0 +1,155 @@
+"""The JetStream adapter of the event log: one stream, one subject per table.
+
+Optimistic concurrency is JetStream's own ``Nats-Expected-Last-Subject-Sequence`` (a stale
+expectation is refused with error 10071) and idempotence its ``Nats-Msg-Id`` deduplication.
+Reads use direct gets for short catch-ups and an ordered consumer for long ones.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import nats
+from nats.js import api
+from nats.js.errors import APIError, NotFoundError
+
+from gcbc.eventlog.port import AppendResult, Stored, WrongExpectedSequence
+
+STREAM = "GCBC_TABLES"
+PREFIX = "gcbc.table"
+WRONG_LAST_SEQUENCE = 10071
+DIRECT_READS = 16  # past this many entries, a catch-up uses an ordered consumer
+
+
+def subject(table: str) -> str:
+    return f"{PREFIX}.{table}"
+
+
+def table_of(subj: str) -> str:
+    return subj[len(PREFIX) + 1 :]
+
+
+def stream_config(replicas: int = 1, sync_always: bool = False) -> api.StreamConfig:
+    return api.StreamConfig(
+        name=STREAM,
+        subjects=[f"{PREFIX}.*"],
+        storage=api.StorageType.FILE,
+        retention=api.RetentionPolicy.LIMITS,
+        num_replicas=replicas,
+        duplicate_window=120.0,
+        allow_direct=True,
+    )
+
+
+class JetStreamEventLog:
+    def __init__(self, nc: nats.NATS, stream: str = STREAM) -> None:
+        self.nc = nc
+        self.js = nc.jetstream()
+        self.stream = stream
+
+    @classmethod
+    async def connect(cls, url: str, replicas: int = 1) -> JetStreamEventLog:
+        nc = await nats.connect(url, max_reconnect_attempts=-1, reconnect_time_wait=0.2)
+        log = cls(nc)
+        await log.ensure_stream(replicas)
+        return log
+
+    async def ensure_stream(self, replicas: int = 1) -> None:
+        try:
+            await self.js.stream_info(self.stream)
+        except NotFoundError:
+            await self.js.add_stream(stream_config(replicas))
+
+    async def close(self) -> None:
+        await self.nc.drain()
+
+    async def append(
+        self, table: str, data: bytes, expected: int, msg_id: str | None = None
+    ) -> AppendResult:
+        headers = {"Nats-Expected-Last-Subject-Sequence": str(expected)}
+        if msg_id is not None:
+            headers["Nats-Msg-Id"] = msg_id
+        try:
+            ack = await self.js.publish(subject(table), data, headers=headers)
+        except APIError as e:
+            if e.err_code == WRONG_LAST_SEQUENCE:
+                raise WrongExpectedSequence(table, expected) from None
+            raise
+        return AppendResult(seq=ack.seq, duplicate=bool(ack.duplicate))
+
+    async def last(self, table: str) -> Stored | None:
+        try:
+            msg = await self.js.get_last_msg(self.stream, subject(table), direct=True)
+        except NotFoundError:
+            return None
+        return _stored(msg)
+
+    async def get(self, seq: int) -> Stored | None:
+        try:
+            msg = await self.js.get_msg(self.stream, seq=seq, direct=True)
+        except NotFoundError:
+            return None
+        return _stored(msg)
+
+    async def read(self, table: str, after: int = 0) -> list[Stored]:
+        last = await self.last(table)
+        if last is None or last.seq <= after:
+            return []
+        out: list[Stored] = []
+        seq = after + 1
+        for _ in range(DIRECT_READS):
+            try:
+                msg = await self.js.get_msg(
+                    self.stream, seq=seq, subject=subject(table), next=True, direct=True
+                )
+            except NotFoundError:
+                return out
+            stored = _stored(msg)
+            out.append(stored)
+            if stored.seq >= last.seq:
+                return out
+            seq = stored.seq + 1
+        return out + await self._read_ordered(table, seq, last.seq)
+
+    async def _read_ordered(self, table: str, start: int, until: int) -> list[Stored]:
+        out: list[Stored] = []
+        done = asyncio.get_running_loop().create_future()
+
+        async def on_msg(msg: nats.aio.msg.Msg) -> None:
+            meta = msg.metadata
+            out.append(
+                Stored(
+                    seq=meta.sequence.stream,
+                    table=table,
+                    data=msg.data,
+                    at=meta.timestamp.timestamp(),
+                )
+            )
+            if meta.sequence.stream >= until and not done.done():
+                done.set_result(None)
+
+        sub = await self.js.subscribe(
+            subject(table),
+            cb=on_msg,
+            ordered_consumer=True,
+            config=api.ConsumerConfig(
+                deliver_policy=api.DeliverPolicy.BY_START_SEQUENCE,
+                opt_start_seq=start,
+            ),
+        )
+        try:
+            await asyncio.wait_for(done, timeout=30)
+        finally:
+            await sub.unsubscribe()
+        return [s for s in out if s.seq <= until]
+
+    async def tables(self) -> AsyncIterator[str]:
+        info = await self.js.stream_info(self.stream, subjects_filter=f"{PREFIX}.*")
+        for subj in sorted((info.state.subjects or {}).keys()):
+            yield table_of(subj)
+
+
+def _stored(msg: api.RawStreamMsg) -> Stored:
+    at = msg.time.timestamp() if getattr(msg, "time", None) else 0.0
+    return Stored(seq=msg.seq, table=table_of(msg.subject), data=msg.data or b"", at=at)

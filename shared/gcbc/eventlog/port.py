@@ -1,0 +1,51 @@
+"""The event log port: per-table append with optimistic concurrency and idempotence, and reads.
+
+``append(table, data, expected, msg_id)``: ``expected`` is the sequence of the table's last
+entry the writer saw (0: none); a stale expectation raises WrongExpectedSequence and stores
+nothing (JetStream checks it first, even for a duplicate). With a current expectation, an
+``msg_id`` already stored is not stored again: the first sequence comes back with
+``duplicate=True``. So a writer that retries re-reads the table first. Sequences are the stream's (global, increasing); each table's entries are
+totally ordered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Protocol
+
+from msgspec import Struct
+
+
+class Stored(Struct, frozen=True):
+    seq: int
+    table: str
+    data: bytes
+    at: float = 0.0  # seconds since the epoch, as stored
+
+
+class AppendResult(Struct, frozen=True):
+    seq: int
+    duplicate: bool = False
+
+
+class WrongExpectedSequence(Exception):
+    """Someone appended to the table since the writer looked (JetStream error 10071)."""
+
+    def __init__(self, table: str, expected: int) -> None:
+        super().__init__(f"table {table}: last sequence is not {expected}")
+        self.table = table
+        self.expected = expected
+
+
+class EventLog(Protocol):
+    async def append(
+        self, table: str, data: bytes, expected: int, msg_id: str | None = None
+    ) -> AppendResult: ...
+
+    async def last(self, table: str) -> Stored | None: ...
+
+    async def read(self, table: str, after: int = 0) -> list[Stored]:
+        """The table's entries with a sequence greater than ``after``, in order."""
+        ...
+
+    def tables(self) -> AsyncIterator[str]: ...
