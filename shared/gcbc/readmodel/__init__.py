@@ -1,0 +1,1 @@
+"""Read models: a port, an in-memory twin and the Redis adapter."""

@@ -1,0 +1,41 @@
+"""An in-memory twin of the Redis read model (same skip-if-not-newer rule)."""
+
+from __future__ import annotations
+
+import asyncio
+
+
+class MemoryReadModel:
+    def __init__(self) -> None:
+        self._tables: dict[str, tuple[int, dict[str, bytes]]] = {}
+        self._changed: dict[str, asyncio.Event] = {}
+
+    async def put(self, table: str, views: dict[str, bytes], position: int) -> bool:
+        current = self._tables.get(table)
+        if current is not None and current[0] >= position:
+            return False
+        self._tables[table] = (position, dict(views))
+        event = self._changed.pop(table, None)
+        if event is not None:
+            event.set()
+        return True
+
+    async def get(self, table: str, viewer: str) -> tuple[int, bytes] | None:
+        current = self._tables.get(table)
+        if current is None or viewer not in current[1]:
+            return None
+        return current[0], current[1][viewer]
+
+    async def position(self, table: str) -> int:
+        current = self._tables.get(table)
+        return current[0] if current else 0
+
+    async def delete(self, table: str) -> None:
+        self._tables.pop(table, None)
+
+    async def wait_change(self, table: str, timeout: float) -> None:
+        event = self._changed.setdefault(table, asyncio.Event())
+        try:
+            await asyncio.wait_for(event.wait(), timeout)
+        except TimeoutError:
+            pass

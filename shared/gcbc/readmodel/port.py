@@ -1,0 +1,28 @@
+"""The read model port: every view of a table (one per seat, plus the public one), stamped with
+the log position it reflects, written in one atomic step.
+
+``put(table, views, position)`` stores all ``views`` (viewer key -> encoded view) unless the
+stored position is already >= ``position`` (a redelivery is harmless): True if written.
+``get(table, viewer)`` returns (position, view) or None. Viewer keys: "public", "seat:<n>".
+Writers announce each change on ``changes(table)``: a wake-up signal only, never the data.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+PUBLIC = "public"
+
+
+def seat_key(seat: int) -> str:
+    return f"seat:{seat}"
+
+
+class ReadModel(Protocol):
+    async def put(self, table: str, views: dict[str, bytes], position: int) -> bool: ...
+
+    async def get(self, table: str, viewer: str) -> tuple[int, bytes] | None: ...
+
+    async def position(self, table: str) -> int: ...
+
+    async def delete(self, table: str) -> None: ...

@@ -1,0 +1,53 @@
+"""The Redis adapter of the read model: one hash per table (position + every view), replaced by
+one Lua script run (atomic), which refuses a position not newer than the stored one and then
+publishes a wake-up on the table's channel."""
+
+from __future__ import annotations
+
+import redis.asyncio as aioredis
+
+KEY = "gcbc:views:{table}"
+CHANNEL = "gcbc:changed:{table}"
+
+# KEYS[1] = the table's hash; ARGV[1] = position; ARGV[2] = channel; ARGV[3..] = field, value, ...
+_PUT = """
+local stored = tonumber(redis.call('HGET', KEYS[1], 'position') or '0')
+local position = tonumber(ARGV[1])
+if stored >= position then return 0 end
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], 'position', ARGV[1], unpack(ARGV, 3))
+redis.call('PUBLISH', ARGV[2], ARGV[1])
+return 1
+"""
+
+
+class RedisReadModel:
+    def __init__(self, client: aioredis.Redis) -> None:
+        self.redis = client
+        self._put = client.register_script(_PUT)
+
+    @classmethod
+    def connect(cls, url: str) -> RedisReadModel:
+        return cls(aioredis.Redis.from_url(url, decode_responses=False))
+
+    async def close(self) -> None:
+        await self.redis.aclose()
+
+    async def put(self, table: str, views: dict[str, bytes], position: int) -> bool:
+        args: list[bytes | str | int] = [position, CHANNEL.format(table=table)]
+        for viewer, data in views.items():
+            args += [viewer, data]
+        return bool(await self._put(keys=[KEY.format(table=table)], args=args))
+
+    async def get(self, table: str, viewer: str) -> tuple[int, bytes] | None:
+        position, data = await self.redis.hmget(KEY.format(table=table), ["position", viewer])
+        if position is None or data is None:
+            return None
+        return int(position), data
+
+    async def position(self, table: str) -> int:
+        position = await self.redis.hget(KEY.format(table=table), "position")
+        return int(position) if position is not None else 0
+
+    async def delete(self, table: str) -> None:
+        await self.redis.delete(KEY.format(table=table))
