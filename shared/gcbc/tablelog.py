@@ -22,6 +22,7 @@ class Table:
         "command_ids",
         "pending",
         "pending_command",
+        "answers",
         "refusals",
         "seq",
         "state",
@@ -40,6 +41,7 @@ class Table:
         self.tokens: dict[int, str] = {}  # seat -> token hash
         self.command_ids: dict[tuple[int, str], int] = {}  # (seat, command_id) -> its sequence
         self.refusals: dict[int, RefusalEntry] = {}  # command sequence -> its refusal
+        self.answers: dict[int, int] = {}  # command sequence -> its answer's sequence
         self.wait_id: int | None = None
         self.wait_started = 0.0
 
@@ -59,6 +61,8 @@ class Table:
                 self.command_ids[(c.seat, c.command_id)] = stored.seq
             return entry
         command = self.pending_command
+        if self.pending is not None:
+            self.answers[self.pending] = stored.seq
         self.pending = None
         self.pending_command = None
         if isinstance(entry, RefusalEntry):

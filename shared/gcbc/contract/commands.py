@@ -32,6 +32,7 @@ class OpenTable(Command, tag="open_table"):
     deadlines: Deadlines = Deadlines()
     deal: Deal | None = None
     first_seat: int | None = None
+    random_seed: int | None = None  # the creator's seed (tests, tutorials): else drawn at start
 
 
 class TakeSeat(Command, tag="take_seat"):

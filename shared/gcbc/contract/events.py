@@ -31,6 +31,7 @@ class TableOpened(Event, tag="table_opened"):
     deadlines: Deadlines = Deadlines()
     deal: Deal | None = None  # secret until the end (a scenario table's deal)
     first_seat: int | None = None
+    random_seed: int | None = None  # secret: the creator's seed, if any
 
 
 class SeatTaken(Event, tag="seat_taken"):

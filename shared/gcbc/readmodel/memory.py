@@ -9,6 +9,7 @@ class MemoryReadModel:
     def __init__(self) -> None:
         self._tables: dict[str, tuple[int, dict[str, bytes]]] = {}
         self._changed: dict[str, asyncio.Event] = {}
+        self._lobby: dict[str, bytes] = {}
 
     async def put(self, table: str, views: dict[str, bytes], position: int) -> bool:
         current = self._tables.get(table)
@@ -39,3 +40,12 @@ class MemoryReadModel:
             await asyncio.wait_for(event.wait(), timeout)
         except TimeoutError:
             pass
+
+    async def set_open(self, table: str, summary: bytes | None) -> None:
+        if summary is None:
+            self._lobby.pop(table, None)
+        else:
+            self._lobby[table] = summary
+
+    async def open_tables(self) -> list[bytes]:
+        return list(self._lobby.values())

@@ -7,6 +7,7 @@ from __future__ import annotations
 import redis.asyncio as aioredis
 
 KEY = "gcbc:views:{table}"
+LOBBY = "gcbc:lobby"  # table id -> summary of a table waiting for players
 CHANNEL = "gcbc:changed:{table}"
 
 # KEYS[1] = the table's hash; ARGV[1] = position; ARGV[2] = channel; ARGV[3..] = field, value, ...
@@ -51,3 +52,12 @@ class RedisReadModel:
 
     async def delete(self, table: str) -> None:
         await self.redis.delete(KEY.format(table=table))
+
+    async def set_open(self, table: str, summary: bytes | None) -> None:
+        if summary is None:
+            await self.redis.hdel(LOBBY, table)
+        else:
+            await self.redis.hset(LOBBY, table, summary)
+
+    async def open_tables(self) -> list[bytes]:
+        return list((await self.redis.hgetall(LOBBY)).values())

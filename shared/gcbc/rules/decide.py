@@ -111,6 +111,7 @@ def _open_table(s: State, c: C.OpenTable) -> list[Any]:
             deadlines=c.deadlines,
             deal=c.deal,
             first_seat=c.first_seat,
+            random_seed=c.random_seed,
         )
     ]
 
@@ -143,7 +144,8 @@ def _start(s: State, c: C.StartGame) -> list[Any]:
         raise refuse("game_already_started", "the game has started")
     if any(st is None for st in s.seats):
         raise refuse("seats_not_filled", "every seat must be taken before the start")
-    n, seed = len(s.seats), c.random_seed
+    n = len(s.seats)
+    seed = s.requested_seed if s.requested_seed is not None else c.random_seed
     if s.deal is not None:
         dealt = setup.scenario_deal(s.options, n, s.deal, seed)
         named = s.deal.first_seat if s.deal.first_seat is not None else s.first_seat_choice

@@ -64,6 +64,7 @@ def _table_opened(s: State, e: E.TableOpened) -> State:
         deadlines=e.deadlines,
         deal=e.deal,
         first_seat_choice=e.first_seat,
+        requested_seed=e.random_seed,
         seats=(None,) * e.seats,
     )
 

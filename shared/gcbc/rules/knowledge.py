@@ -4,6 +4,7 @@ events it witnessed) or from what everyone saw (face-up cards); never from the t
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 import msgspec
@@ -80,7 +81,11 @@ def _seat_views(s: State, viewer: int | None) -> list[SeatView]:
     return out
 
 
-def _waiting(s: State, viewer: int | None) -> list[Waiting]:
+def _iso(t: float) -> str:
+    return datetime.fromtimestamp(t, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _waiting(s: State, viewer: int | None, wait_started: float | None) -> list[Waiting]:
     w = current_wait(s)
     if w is None:
         return []
@@ -92,8 +97,12 @@ def _waiting(s: State, viewer: int | None) -> list[Waiting]:
         seats = [i for i in range(len(s.seats)) if i != viewer or not s.seat(i).arranged]
     else:
         seats = list(w.seats)
+    deadline = _iso(wait_started + w.seconds) if wait_started else None
     return [
-        Waiting(seat=i, reason=w.kind, wait=w.id, seconds=w.seconds, prompt=w.prompt) for i in seats
+        Waiting(
+            seat=i, reason=w.kind, wait=w.id, seconds=w.seconds, deadline=deadline, prompt=w.prompt
+        )
+        for i in seats
     ]
 
 
@@ -105,8 +114,16 @@ def commands_json(commands: list[Any]) -> list[dict[str, Any]]:
     return out
 
 
-def view(s: State, seat: int | None, log: bool = True, log_limit: int | None = None) -> View:
-    """The view of ``seat`` (None: the public, spectator view)."""
+def view(
+    s: State,
+    seat: int | None,
+    log: bool = True,
+    log_limit: int | None = None,
+    wait_started: float | None = None,
+) -> View:
+    """The view of ``seat`` (None: the public, spectator view). ``wait_started``: when the
+    current wait began (seconds since the epoch), known to services, never to the engine: it
+    only turns into the deadline shown."""
     if seat is not None and (not 0 <= seat < len(s.seats) or s.seats[seat] is None):
         seat = None
     over = s.step == FINISHED
@@ -138,7 +155,7 @@ def view(s: State, seat: int | None, log: bool = True, log_limit: int | None = N
         turn=s.turn_seat if s.turn_seat >= 0 and s.step not in (LOBBY,) else None,
         turn_number=s.turn_number,
         direction="clockwise" if s.direction == 1 else "counter_clockwise",
-        waiting_for=_waiting(s, seat),
+        waiting_for=_waiting(s, seat, wait_started),
         window=WindowView(kind=w.kind, asked=list(w.asked), wait=w.since) if w else None,
         prompt=PromptView(p.seat, p.kind, list(p.options), p.about) if p else None,
         declared=DeclaredView(
@@ -163,5 +180,7 @@ def view(s: State, seat: int | None, log: bool = True, log_limit: int | None = N
     )
 
 
-def public_view(s: State, log: bool = True, log_limit: int | None = None) -> View:
-    return view(s, None, log=log, log_limit=log_limit)
+def public_view(
+    s: State, log: bool = True, log_limit: int | None = None, wait_started: float | None = None
+) -> View:
+    return view(s, None, log=log, log_limit=log_limit, wait_started=wait_started)

@@ -18,7 +18,7 @@ _never: Callable[[Any, Viewer], bool] = lambda e, v: False  # noqa: E731
 
 # event type -> {secret field: who may see it}
 SECRET_FIELDS: dict[type, dict[str, Callable[[Any, Viewer], bool]]] = {
-    E.TableOpened: {"deal": _never},
+    E.TableOpened: {"deal": _never, "random_seed": _never},
     E.GameStarted: {"random_seed": _never},
     E.CardsDealt: {
         "identities": _never,

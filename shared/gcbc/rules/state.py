@@ -111,6 +111,7 @@ class State(Struct, frozen=True, gc=False):
     deadlines: Deadlines = Deadlines()
     deal: Deal | None = None
     first_seat_choice: int | None = None
+    requested_seed: int | None = None
     seats: tuple[Seat | None, ...] = ()  # None: empty seat in the lobby
     # the game
     random_seed: int = 0

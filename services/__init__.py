@@ -1,0 +1,1 @@
+"""The services: table service (HTTP), rules worker, projection service, ops CLI."""

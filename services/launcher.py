@@ -1,0 +1,148 @@
+"""Start the whole system on one machine: NATS (JetStream) and Redis processes, then the three
+services, each its own process. ``make run`` uses it; so do the end-to-end tests."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from gcbc import devservers
+
+ROOT = Path(__file__).resolve().parent.parent
+SERVICES = {
+    "rules": "services.rules.worker",
+    "projection": "services.projection.service",
+    "table": "services.table.app",
+}
+
+
+class Stack:
+    def __init__(self, data_dir: Path, http_port: int | None = None, allow_scenarios: bool = False,
+                 nats_url: str | None = None, redis_url: str | None = None,
+                 env: dict[str, str] | None = None) -> None:
+        self.data_dir = data_dir
+        self.http_port = http_port or devservers.free_port()
+        self.allow_scenarios = allow_scenarios
+        self.nats_url, self.redis_url = nats_url, redis_url
+        self.servers: list[devservers.ServerProcess] = []
+        self.procs: dict[str, subprocess.Popen] = {}
+        self.extra_env = env or {}
+
+    @property
+    def api(self) -> str:
+        return f"http://127.0.0.1:{self.http_port}"
+
+    def env(self) -> dict[str, str]:
+        return {
+            **os.environ,
+            "GCBC_NATS_URL": self.nats_url or "",
+            "GCBC_REDIS_URL": self.redis_url or "",
+            "GCBC_HTTP_PORT": str(self.http_port),
+            "GCBC_ALLOW_SCENARIOS": "1" if self.allow_scenarios else "",
+            "PYTHONUNBUFFERED": "1",
+            **self.extra_env,
+        }
+
+    def start_servers(self) -> None:
+        if self.nats_url is None:
+            nats = devservers.start_nats(self.data_dir / "nats")
+            self.servers.append(nats)
+            self.nats_url = nats.url
+        if self.redis_url is None:
+            redis = devservers.start_redis(self.data_dir / "redis")
+            self.servers.append(redis)
+            self.redis_url = redis.url
+
+    def start_service(self, name: str) -> subprocess.Popen:
+        logs = self.data_dir / "logs"
+        logs.mkdir(parents=True, exist_ok=True)
+        out = (logs / f"{name}.log").open("ab")
+        proc = subprocess.Popen(
+            [sys.executable, "-m", SERVICES[name]], cwd=ROOT, env=self.env(), stdout=out,
+            stderr=subprocess.STDOUT, start_new_session=True,
+            preexec_fn=devservers.die_with_parent,
+        )
+        self.procs[name] = proc
+        return proc
+
+    def kill(self, name: str) -> None:
+        """kill -9 one service (crash tests)."""
+        proc = self.procs.pop(name)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+
+    def start(self) -> Stack:
+        self.start_servers()
+        for name in SERVICES:
+            self.start_service(name)
+        self.wait_http()
+        return self
+
+    def wait_http(self, timeout: float = 30) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            proc = self.procs.get("table")
+            if proc is not None and proc.poll() is not None:
+                log = (self.data_dir / "logs" / "table.log").read_text()[-3000:]
+                raise RuntimeError(f"the table service exited:\n{log}")
+            with contextlib.suppress(OSError), socket.create_connection(
+                ("127.0.0.1", self.http_port), 0.2
+            ):
+                return
+            time.sleep(0.05)
+        raise RuntimeError("the table service did not start listening")
+
+    def stop(self) -> None:
+        for proc in self.procs.values():
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        for proc in self.procs.values():
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        self.procs.clear()
+        for server in self.servers:
+            server.stop()
+        self.servers.clear()
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m services.launcher", description=__doc__)
+    p.add_argument("--data", default=str(ROOT / ".data"), help="where NATS and Redis keep data")
+    p.add_argument("--port", type=int, default=int(os.environ.get("GCBC_HTTP_PORT", "8000")))
+    p.add_argument("--scenarios", action="store_true", help="accept scenario tables")
+    args = p.parse_args(argv)
+    stack = Stack(Path(args.data), args.port, args.scenarios or
+                  os.environ.get("GCBC_ALLOW_SCENARIOS") == "1")
+    try:
+        stack.start()
+        print(f"NATS (JetStream) : {stack.nats_url}")
+        print(f"Redis            : {stack.redis_url}")
+        print(f"API              : {stack.api}")
+        print(f"OpenAPI          : {stack.api}/schema  (JSON: {stack.api}/schema/openapi.json)")
+        print(f"logs             : {stack.data_dir / 'logs'}")
+        print("Ctrl-C stops everything.", flush=True)
+        signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt))
+        while True:
+            for name, proc in stack.procs.items():
+                if proc.poll() is not None:
+                    print(f"{name} exited ({proc.returncode}); restarting it", flush=True)
+                    stack.start_service(name)
+            time.sleep(1)
+    except KeyboardInterrupt:
+        print("stopping…", flush=True)
+    finally:
+        stack.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

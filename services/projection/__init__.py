@@ -1,0 +1,1 @@
+"""The projection service: per-seat and public views in Redis."""

@@ -1,0 +1,137 @@
+"""The projection service: a durable consumer that folds each table's entries and writes every
+seat's view and the public view to Redis, stamped with the log position, in one atomic step.
+Anything at or below the stored position is skipped, so redelivery is harmless. Views come from
+the engine's view functions only."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import msgspec
+import nats
+from nats.js import api
+
+from gcbc.contract.entries import CommandEntry
+from gcbc.eventlog.jetstream import PREFIX, STREAM, JetStreamEventLog, table_of
+from gcbc.eventlog.port import EventLog, Stored
+from gcbc.readmodel.port import PUBLIC, ReadModel, seat_key
+from gcbc.readmodel.redis import RedisReadModel
+from gcbc.rules import view
+from gcbc.tablelog import Table
+from services.tables import TableCache
+
+log = logging.getLogger("gcbc.projection")
+DURABLE = "projection"
+_encode = msgspec.json.Encoder().encode
+
+
+def render_views(t: Table, log_limit: int | None) -> dict[str, bytes]:
+    """Every view of a table, from the engine's view function (the one place views are made)."""
+    s = t.state
+    started = t.wait_started or None
+    views = {PUBLIC: _encode(view(s, None, log_limit=log_limit, wait_started=started))}
+    for i, seat in enumerate(s.seats):
+        if seat is not None:
+            views[seat_key(i)] = _encode(view(s, i, log_limit=log_limit, wait_started=started))
+    return views
+
+
+def lobby_summary(t: Table) -> bytes | None:
+    """A table waiting for players, as GET /tables lists it; None once it started."""
+    s = t.state
+    if s.step != "lobby" or not s.table_id:
+        return None
+    return _encode(
+        {
+            "table_id": s.table_id,
+            "seats": len(s.seats),
+            "taken": sum(1 for x in s.seats if x is not None),
+            "options": s.options,
+            "deadlines": s.deadlines,
+        }
+    )
+
+
+class Projection:
+    def __init__(self, events: EventLog, model: ReadModel, log_limit: int | None = 200) -> None:
+        self.cache = TableCache(events)
+        self.model = model
+        self.log_limit = log_limit
+        self.written = 0
+
+    async def handle(self, stored: Stored) -> bool:
+        t = await self.cache.get(stored.table, through=stored.seq)
+        if t.seq < stored.seq:
+            return False  # not in the log (cannot happen): nothing to show
+        if t.seq == stored.seq and not t.settled:
+            return False  # a command: views change with its answer
+        if await self.model.position(stored.table) >= t.seq:
+            return False
+        views = render_views(t, self.log_limit)
+        written = await self.model.put(stored.table, views, t.seq)
+        self.written += written
+        if written:
+            await self.model.set_open(stored.table, lobby_summary(t))
+        return written
+
+    async def rebuild(self, table_id: str) -> None:
+        """Wipe a table's views and write them again from the log."""
+        self.cache.drop(table_id)
+        await self.model.delete(table_id)
+        t = await self.cache.get(table_id)
+        if t.seq:
+            await self.model.put(table_id, render_views(t, self.log_limit), t.seq)
+
+
+async def consume(p: Projection, js, stop: asyncio.Event, batch: int = 128) -> None:
+    sub = await js.pull_subscribe(
+        f"{PREFIX}.*",
+        durable=DURABLE,
+        stream=STREAM,
+        config=api.ConsumerConfig(ack_policy=api.AckPolicy.EXPLICIT, max_ack_pending=20_000,
+                                  ack_wait=30),
+    )
+    while not stop.is_set():
+        try:
+            msgs = await sub.fetch(batch, timeout=0.5)
+        except (nats.errors.TimeoutError, TimeoutError):
+            continue
+        for msg in msgs:
+            meta = msg.metadata
+            stored = Stored(seq=meta.sequence.stream, table=table_of(msg.subject), data=msg.data,
+                            at=meta.timestamp.timestamp())
+            try:
+                await p.handle(stored)
+            except Exception as e:  # noqa: BLE001  (logged; redelivered)
+                log.exception("entry %s failed: %s (%s)", stored.seq, e, getattr(e, "err_code", ""))
+                await msg.nak(delay=0.5)
+                continue
+            await msg.ack()
+
+
+async def main_async(nats_url: str, redis_url: str, stop: asyncio.Event,
+                     log_limit: int | None = 200) -> None:
+    events = await JetStreamEventLog.connect(nats_url)
+    model = RedisReadModel.connect(redis_url)
+    p = Projection(events, model, log_limit)
+    log.info("projection ready")
+    try:
+        await consume(p, events.js, stop)
+    finally:
+        await events.close()
+        await model.close()
+
+
+def main() -> None:
+    from services.runner import run_service
+    from services.settings import Settings
+
+    s = Settings.from_env()
+    run_service("projection", lambda stop: main_async(s.nats_url, s.redis_url, stop, s.log_limit))
+
+
+if __name__ == "__main__":
+    main()
+
+__all__ = ["CommandEntry", "Projection", "render_views"]

@@ -1,0 +1,1 @@
+"""The rules worker: the only writer of outcomes."""

@@ -1,0 +1,159 @@
+"""The rules worker: pulls entries from a durable JetStream consumer, answers each command with
+the engine's outcome (one message: all or nothing) or a refusal, appended right after the command
+with optimistic concurrency; and owns deadlines: when a wait expires it appends ``deadline
+passed`` so the autopilot acts. Any number of instances may run: an answer or a deadline lands
+only if the table is still where the instance saw it, so nothing is ever decided twice."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+
+import nats
+from nats.js import api
+
+from gcbc.contract import commands as C
+from gcbc.contract.entries import CommandEntry, OutcomeEntry, RefusalEntry, encode_entry
+from gcbc.eventlog.jetstream import PREFIX, STREAM, JetStreamEventLog, table_of
+from gcbc.eventlog.port import Stored, WrongExpectedSequence
+from gcbc.rules import RuleViolation, decide
+from gcbc.tablelog import Table
+from services.tables import TableCache
+
+log = logging.getLogger("gcbc.rules")
+DURABLE = "rules-worker"
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def answer(table: Table, command: CommandEntry, seq: int, at: int) -> OutcomeEntry | RefusalEntry:
+    try:
+        events = decide(table.state, command.command)
+    except RuleViolation as v:
+        return RefusalEntry(answers=seq, code=v.code, message=v.message, at=at)
+    return OutcomeEntry(answers=seq, events=events, at=at)
+
+
+class RulesWorker:
+    def __init__(self, events: JetStreamEventLog, clock: Callable[[], float] = time.time) -> None:
+        self.events = events
+        self.cache = TableCache(events)
+        self.clock = clock
+        self.decided = 0
+
+    async def handle(self, stored: Stored) -> None:
+        """One entry from the consumer: answer it if it is a command nobody answered yet."""
+        t = await self.cache.get(stored.table, through=stored.seq)
+        if t.pending != stored.seq:
+            return  # not a command, or answered already (by this or another instance)
+        command = t.pending_command
+        assert command is not None
+        reply = answer(t, command, stored.seq, now_ms())
+        data = encode_entry(reply)
+        try:
+            result = await self.events.append(
+                stored.table, data, expected=stored.seq, msg_id=f"answer:{stored.seq}"
+            )
+        except WrongExpectedSequence:
+            return  # another instance answered first
+        if not result.duplicate:
+            self.decided += 1
+            if t.seq == stored.seq:  # not caught up by someone else meanwhile
+                t.apply(Stored(seq=result.seq, table=stored.table, data=data))
+
+    async def sweep_deadlines(self) -> int:
+        """Append ``deadline passed`` for every expired wait this instance knows of."""
+        fired = 0
+        now = self.clock()
+        for table_id, t in list(self.cache.tables.items()):
+            due = t.deadline()
+            if due is None or now < due[1]:
+                continue
+            wait_id = due[0]
+            entry = CommandEntry(command=C.DeadlinePassed(wait=wait_id), at=now_ms())
+            try:
+                await self.events.append(
+                    table_id, encode_entry(entry), expected=t.seq,
+                    msg_id=f"deadline:{table_id}:{wait_id}",
+                )
+                fired += 1
+            except WrongExpectedSequence:
+                await self.cache.get(table_id)  # stale: catch up, decide again next sweep
+        return fired
+
+    async def load_all(self) -> None:
+        """At start: fold every table from the log, so deadlines survive a restart."""
+        async for table_id in self.events.tables():
+            await self.cache.get(table_id)
+
+
+async def consume(worker: RulesWorker, stop: asyncio.Event, batch: int = 64) -> None:
+    js = worker.events.js
+    sub = await js.pull_subscribe(
+        f"{PREFIX}.*",
+        durable=DURABLE,
+        stream=STREAM,
+        config=api.ConsumerConfig(ack_policy=api.AckPolicy.EXPLICIT, max_ack_pending=10_000,
+                                  ack_wait=30),
+    )
+    while not stop.is_set():
+        try:
+            msgs = await sub.fetch(batch, timeout=0.5)
+        except (nats.errors.TimeoutError, TimeoutError):
+            continue
+        for msg in msgs:
+            meta = msg.metadata
+            stored = Stored(seq=meta.sequence.stream, table=table_of(msg.subject), data=msg.data,
+                            at=meta.timestamp.timestamp())
+            try:
+                await worker.handle(stored)
+            except Exception as e:  # noqa: BLE001  (logged; the message is redelivered)
+                log.exception("entry %s failed: %s (%s)", stored.seq, e, getattr(e, "err_code", ""))
+                await msg.nak(delay=0.5)
+                continue
+            await msg.ack()
+
+
+async def deadlines(worker: RulesWorker, stop: asyncio.Event, every: float = 0.1) -> None:
+    rescan = 0.0
+    while not stop.is_set():
+        try:
+            await worker.sweep_deadlines()
+            if worker.clock() - rescan > 5:  # tables whose entries went to another instance
+                rescan = worker.clock()
+                await worker.load_all()
+        except Exception as e:  # noqa: BLE001
+            log.warning("deadline sweep failed: %s", e)
+        try:
+            await asyncio.wait_for(stop.wait(), every)
+        except TimeoutError:
+            pass
+
+
+async def main_async(nats_url: str, stop: asyncio.Event | None = None, replicas: int = 1) -> None:
+    stop = stop or asyncio.Event()
+    events = await JetStreamEventLog.connect(nats_url, replicas)
+    worker = RulesWorker(events)
+    await worker.load_all()
+    log.info("rules worker ready (%d tables)", len(worker.cache.tables))
+    try:
+        await asyncio.gather(consume(worker, stop), deadlines(worker, stop))
+    finally:
+        await events.close()
+
+
+def main() -> None:
+    from services.runner import run_service
+    from services.settings import Settings
+
+    settings = Settings.from_env()
+    run_service("rules worker", lambda stop: main_async(settings.nats_url, stop,
+                                                         settings.stream_replicas))
+
+
+if __name__ == "__main__":
+    main()

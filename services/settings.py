@@ -1,0 +1,33 @@
+"""Settings from the environment, shared by the services."""
+
+from __future__ import annotations
+
+import os
+
+from msgspec import Struct
+
+DEFAULT_NATS = "nats://127.0.0.1:4222"
+DEFAULT_REDIS = "redis://127.0.0.1:6379/0"
+
+
+class Settings(Struct, frozen=True):
+    nats_url: str = DEFAULT_NATS
+    redis_url: str = DEFAULT_REDIS
+    http_host: str = "127.0.0.1"
+    http_port: int = 8000
+    allow_scenarios: bool = False
+    stream_replicas: int = 1
+    log_limit: int = 200  # log entries carried in each view (the history endpoint has them all)
+
+    @classmethod
+    def from_env(cls) -> Settings:
+        env = os.environ
+        return cls(
+            nats_url=env.get("GCBC_NATS_URL", DEFAULT_NATS),
+            redis_url=env.get("GCBC_REDIS_URL", DEFAULT_REDIS),
+            http_host=env.get("GCBC_HTTP_HOST", "127.0.0.1"),
+            http_port=int(env.get("GCBC_HTTP_PORT", "8000")),
+            allow_scenarios=env.get("GCBC_ALLOW_SCENARIOS", "") in ("1", "true", "yes"),
+            stream_replicas=int(env.get("GCBC_STREAM_REPLICAS", "1")),
+            log_limit=int(env.get("GCBC_LOG_LIMIT", "200")),
+        )

@@ -1,0 +1,1 @@
+"""The table service: the public HTTP/JSON API (API.md)."""

@@ -1,0 +1,140 @@
+"""The table service's core, without HTTP: validate a command against the table's current state
+(the engine's decide), append it with optimistic concurrency and idempotence, wait for its answer
+and for the views that reflect it."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import time
+import uuid
+from typing import Any
+
+import msgspec
+
+from gcbc.contract import commands as C
+from gcbc.contract.entries import CommandEntry, OutcomeEntry, RefusalEntry, encode_entry
+from gcbc.eventlog.port import EventLog, Stored, WrongExpectedSequence
+from gcbc.readmodel.port import PUBLIC, ReadModel, seat_key
+from gcbc.rules import RuleViolation, decide
+from gcbc.tablelog import Table
+from services.table.notifier import Notifier
+from services.table.problems import ApiError, from_violation
+from services.tables import TableCache
+
+RETRIES = 8
+
+
+class _Version(msgspec.Struct):
+    version: int
+
+
+_version = msgspec.json.Decoder(_Version)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+class Accepted(msgspec.Struct):
+    command_seq: int
+    answer_seq: int | None = None
+    refusal: RefusalEntry | None = None
+    outcome: OutcomeEntry | None = None
+
+
+class TableService:
+    def __init__(self, events: EventLog, model: ReadModel, notifier: Notifier) -> None:
+        self.events = events
+        self.model = model
+        self.notifier = notifier
+        self.cache = TableCache(events)
+
+    # --- reading ------------------------------------------------------------------------------
+    async def table(self, table_id: str) -> Table:
+        t = await self.cache.get(table_id)
+        if t.seq == 0 or not t.state.table_id:
+            raise ApiError(404, "no_table", f"there is no table {table_id}")
+        return t
+
+    def seat_of(self, t: Table, token: str | None) -> int | None:
+        if not token:
+            return None
+        digest = token_hash(token)
+        for seat, known in t.tokens.items():
+            if hmac.compare_digest(known, digest):
+                return seat
+        return None
+
+    async def view_bytes(self, table_id: str, seat: int | None) -> tuple[int, bytes] | None:
+        return await self.model.get(table_id, PUBLIC if seat is None else seat_key(seat))
+
+    async def view_after(
+        self, table_id: str, seat: int | None, after: int | None, timeout: float, position: int = 0
+    ) -> bytes | None:
+        """The view once its version is > ``after`` and its position >= ``position``, or the
+        current one when ``timeout`` runs out (long-poll)."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while True:
+            got = await self.view_bytes(table_id, seat)
+            if got is not None:
+                pos, data = got
+                if pos >= position and (after is None or _version.decode(data).version > after):
+                    return data
+            left = deadline - asyncio.get_running_loop().time()
+            if left <= 0:
+                return got[1] if got else None
+            await self.notifier.wait(table_id, min(left, 1.0))
+
+    # --- writing ------------------------------------------------------------------------------
+    async def submit(
+        self, table_id: str, command: Any, token_hash_: str | None = None, new_table: bool = False
+    ) -> int:
+        """Append ``command`` once the rules accept it on the table's current state: its
+        sequence. Refused commands raise (and record nothing)."""
+        for _ in range(RETRIES):
+            t = await self.cache.get(table_id)
+            if not new_table and t.seq == 0:
+                raise ApiError(404, "no_table", f"there is no table {table_id}")
+            if not t.settled:
+                await self.notifier.wait(table_id, 0.05)
+                continue
+            cid = getattr(command, "command_id", None)
+            if cid is not None and (command.seat, cid) in t.command_ids:
+                return t.command_ids[(command.seat, cid)]
+            try:
+                decide(t.state, command)
+            except RuleViolation as v:
+                raise from_violation(v) from None
+            expected = t.seq
+            entry = CommandEntry(command=command, token_hash=token_hash_, at=now_ms())
+            data = encode_entry(entry)
+            msg_id = f"cmd:{table_id}:{command.seat}:{cid}" if cid else uuid.uuid4().hex
+            try:
+                result = await self.events.append(table_id, data, expected=expected, msg_id=msg_id)
+            except WrongExpectedSequence:
+                continue  # someone else got there first: re-read, re-validate
+            if not result.duplicate and t.seq == expected:
+                t.apply(Stored(seq=result.seq, table=table_id, data=data))
+            return result.seq
+        raise ApiError(409, "table_busy", "the table is busy: try again")
+
+    async def answer(self, table_id: str, command_seq: int, timeout: float) -> Accepted:
+        """Wait (up to ``timeout``) for the rules worker's answer to a command."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            t = await self.cache.get(table_id)
+            if t.seq > command_seq:
+                if command_seq in t.refusals:
+                    return Accepted(command_seq, t.answers.get(command_seq), t.refusals[command_seq])
+                return Accepted(command_seq, t.answers.get(command_seq))
+            left = deadline - loop.time()
+            if left <= 0:
+                return Accepted(command_seq)
+            await self.notifier.wait(table_id, min(left, 0.05))
