@@ -1,0 +1,43 @@
+"""The whole system for end-to-end tests: the three services as processes, on the session's real
+NATS and Redis (tests/conftest.py), scenario tables allowed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from services.launcher import Stack
+
+
+@pytest.fixture(scope="session")
+def stack(tmp_path_factory, nats_url, redis_url) -> Iterator[Stack]:
+    s = Stack(tmp_path_factory.mktemp("stack"), allow_scenarios=True, nats_url=nats_url,
+              redis_url=redis_url)
+    s.start()
+    yield s
+    s.stop()
+
+
+@pytest.fixture
+def http(stack) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=stack.api, timeout=30) as client:
+        yield client
+
+
+def seated_table(http: httpx.Client, seats: int = 4, **body) -> tuple[str, list[str]]:
+    r = http.post("/tables", json={"seats": seats, **body})
+    assert r.status_code == 201, r.text
+    table_id = r.json()["table_id"]
+    tokens = []
+    for i in range(seats):
+        r = http.post(f"/tables/{table_id}/seats", json={"name": f"p{i}"})
+        assert r.status_code == 201, r.text
+        assert r.json()["seat"] == i
+        tokens.append(r.json()["token"])
+    return table_id, tokens
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}

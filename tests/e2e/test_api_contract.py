@@ -1,0 +1,196 @@
+"""The public HTTP contract (API.md) against the real services: auth, bad input, idempotency,
+races. Every refused request leaves the table's log unchanged."""
+
+from __future__ import annotations
+
+import concurrent.futures
+
+import httpx
+
+from tests.e2e.conftest import auth, seated_table
+
+H, K, A, KP = "honest", "crooked", "agent", "kingpin"
+DEAL = {"integrity": [[A, H, H], [KP, K, K], [H, K, H], [K, H, K]],
+        "equipment": [["coffee"], ["riot_shield"], ["k9_unit"], ["med_kit"]],
+        "first_seat": 0}
+
+
+def started(http, **body):
+    table_id, tokens = seated_table(http, 4, **body)
+    r = http.post(f"/tables/{table_id}/start", headers=auth(tokens[0]))
+    assert r.status_code == 200, r.text
+    return table_id, tokens
+
+
+def version(http, table_id):
+    return http.get(f"/tables/{table_id}").json()["version"]
+
+
+def play_setup(http, table_id, tokens):
+    """Everyone keeps its order, then passes the start-of-game window."""
+    for t in tokens:
+        r = http.post(f"/tables/{table_id}/commands", headers=auth(t),
+                      json={"type": "arrange", "positions": [1, 2, 3]})
+        assert r.status_code == 200, r.text
+    for t in tokens:
+        r = http.post(f"/tables/{table_id}/commands", headers=auth(t), json={"type": "pass"})
+        assert r.status_code == 200, r.text
+
+
+def test_lobby_then_start_and_a_409_before_every_seat_is_taken(http):
+    r = http.post("/tables", json={"seats": 5})
+    table_id = r.json()["table_id"]
+    assert any(t["table_id"] == table_id for t in http.get("/tables").json())
+    r = http.post(f"/tables/{table_id}/seats", json={"name": "ann"})
+    token = r.json()["token"]
+    r = http.post(f"/tables/{table_id}/start", headers=auth(token))
+    assert r.status_code == 409 and r.json()["code"] == "seats_not_filled"
+    assert r.headers["content-type"].startswith("application/problem+json")
+    r = http.delete(f"/tables/{table_id}/seats/0", headers=auth(token))
+    assert r.status_code == 204
+    assert http.get(f"/tables/{table_id}").json()["seats"][0]["name"] is None
+
+
+def test_options_not_offered_are_refused_with_422(http):
+    for options in ({"zombies": True}, {"edition": "classic"}, {"bombers_traitors": True},
+                    {"extra_equipment": True}):
+        r = http.post("/tables", json={"seats": 4, "options": options})
+        assert r.status_code == 422, (options, r.text)
+        assert r.json()["code"] == "option_not_offered"
+
+
+def test_scenario_deal_validated(http):
+    bad = {**DEAL, "integrity": [[A, KP, H], [H, K, K], [H, K, H], [K, H, K]]}
+    r = http.post("/tables", json={"seats": 4, "deal": bad})
+    assert r.status_code == 422 and r.json()["code"] == "invalid_deal"
+    table_id, tokens = started(http, deal=DEAL)
+    v = http.get(f"/tables/{table_id}/view", headers=auth(tokens[1])).json()
+    assert [c["card"] for c in v["seats"][1]["cards"]] == [KP, K, K]
+    assert v["you"]["hand"] == ["riot_shield"]
+    assert all(c["card"] is None for c in v["seats"][0]["cards"])
+
+
+def test_auth_matrix(http):
+    table_id, tokens = started(http)
+    other_table, other_tokens = started(http)
+    url = f"/tables/{table_id}/commands"
+    before = version(http, table_id)
+    body = {"type": "arrange", "positions": [1, 2, 3]}
+    r = http.post(url, json=body)
+    assert r.status_code == 401 and r.json()["code"] == "unauthorized"
+    r = http.post(url, json=body, headers=auth(other_tokens[0]))
+    assert r.status_code == 403 and r.json()["code"] == "forbidden"
+    r = http.post(url, json=body, headers=auth("not-a-token"))
+    assert r.status_code == 403
+    r = http.delete(f"/tables/{table_id}/seats/1", headers=auth(tokens[0]))
+    assert r.status_code == 403
+    # a spectator sees the public view only, and cannot act
+    spectator = http.get(f"/tables/{table_id}/view").json()
+    assert spectator["you"] is None and spectator["legal_commands"] == []
+    assert all(c["card"] is None for s in spectator["seats"] for c in s["cards"])
+    # one seat's token acts for that seat only: its view is its own
+    mine = http.get(f"/tables/{table_id}/view", headers=auth(tokens[2])).json()
+    assert mine["you"]["seat"] == 2
+    assert version(http, table_id) == before
+
+
+def test_bad_input_is_a_4xx_with_a_code_and_records_nothing(http):
+    table_id, tokens = started(http)
+    url = f"/tables/{table_id}/commands"
+    h = {**auth(tokens[0]), "content-type": "application/json"}
+    before = version(http, table_id)
+    cases = [
+        (b"{not json", {400, 422}),
+        (b'{"type": "arrange", "positions": [1, 2, 3], "extra": 1}', {400, 422}),
+        (b'{"type": "arrange", "positions": "123"}', {400, 422}),
+        (b'{"type": "teleport"}', {400, 422}),
+        (b'{"type": "arrange", "positions": [1, 1, 2]}', {422}),
+        (b'{"type": "arrange", "positions": [1, 2, 3], "seat": 3}', {422}),
+        (b'{"type": "shoot"}', {409}),
+        (b"[" * 100_000, {413}),
+    ]
+    for body, statuses in cases:
+        r = http.post(url, content=body, headers=h)
+        assert r.status_code in statuses, (body[:40], r.status_code, r.text[:200])
+        problem = r.json()
+        assert problem["code"] and problem["detail"] is not None
+    r = http.post("/tables/nope/commands", json={"type": "pass"}, headers=auth(tokens[0]))
+    assert r.status_code == 404 and r.json()["code"] == "no_table"
+    assert version(http, table_id) == before
+
+
+def test_same_command_id_twice_records_one_event(http):
+    table_id, tokens = started(http)
+    body = {"type": "arrange", "positions": [2, 1, 3], "command_id": "c-1"}
+    url = f"/tables/{table_id}/commands"
+    first = http.post(url, json=body, headers=auth(tokens[0]))
+    assert first.status_code == 200
+    v1 = version(http, table_id)
+    again = http.post(url, json=body, headers=auth(tokens[0]))
+    assert again.status_code == 200
+    assert version(http, table_id) == v1
+    log = http.get(f"/tables/{table_id}/view", headers=auth(tokens[0])).json()["log"]
+    assert sum(1 for e in log if e["type"] == "cards_arranged") == 1
+
+
+def test_two_commands_validated_against_the_same_state_never_both_land(http):
+    """Two seats race to act where only one may: exactly one lands, the other is refused."""
+    table_id, tokens = started(http, deal=DEAL)
+    play_setup(http, table_id, tokens)
+    # seat 0's turn: it declares a shot? It holds no gun. Race two different actions of seat 0.
+    url = f"/tables/{table_id}/commands"
+    bodies = [{"type": "equip", "position": 2}, {"type": "investigate", "target": 1, "position": 1}]
+
+    def send(body):
+        with httpx.Client(base_url=str(http.base_url), timeout=30) as c:
+            return c.post(url, json=body, headers=auth(tokens[0]))
+
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        results = list(pool.map(send, bodies))
+    statuses = sorted(r.status_code for r in results)
+    assert statuses[0] in (200, 202) and statuses[1] == 409, [r.text for r in results]
+    log = http.get(f"/tables/{table_id}/view", headers=auth(tokens[0])).json()["log"]
+    assert sum(1 for e in log if e["type"] == "action_declared") == 1
+
+
+def test_long_poll_answers_on_change_and_times_out_otherwise(http):
+    table_id, tokens = started(http)
+    v = http.get(f"/tables/{table_id}/view", headers=auth(tokens[1])).json()
+    r = http.get(f"/tables/{table_id}/view", params={"after": v["version"], "timeout": 0.3},
+                 headers=auth(tokens[1]))
+    assert r.status_code == 200 and r.json()["version"] == v["version"]
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        waiting = pool.submit(
+            lambda: httpx.get(f"{str(http.base_url).rstrip('/')}/tables/{table_id}/view",
+                              params={"after": v["version"], "timeout": 10},
+                              headers=auth(tokens[1]), timeout=30)
+        )
+        http.post(f"/tables/{table_id}/commands", headers=auth(tokens[0]),
+                  json={"type": "arrange", "positions": [1, 2, 3]})
+        assert waiting.result().json()["version"] > v["version"]
+
+
+def test_chat_appears_in_every_view(http):
+    table_id, tokens = started(http)
+    r = http.post(f"/tables/{table_id}/chat", json={"text": "seat 2 is crooked"},
+                  headers=auth(tokens[0]))
+    assert r.status_code == 202
+    v = http.get(f"/tables/{table_id}/view", params={"after": 0, "timeout": 5}).json()
+    for _ in range(50):
+        v = http.get(f"/tables/{table_id}").json()
+        if v["chat"]:
+            break
+        http.get(f"/tables/{table_id}/view", params={"after": v["version"], "timeout": 1})
+    assert v["chat"] == [{"seat": 0, "text": "seat 2 is crooked"}]
+
+
+def test_history_only_once_the_game_is_over(http):
+    table_id, _ = started(http)
+    r = http.get(f"/tables/{table_id}/history")
+    assert r.status_code in (404, 409) and r.json()["code"] == "not_finished_yet"
+
+
+def test_openapi_is_generated(http):
+    schema = http.get("/schema/openapi.json").json()
+    assert "/tables/{table_id}/commands" in schema["paths"]
