@@ -50,14 +50,12 @@ def _resolve_action(s: State) -> list[Any]:
             return [*view_card(s, t, target, position, "investigate"), E.ActionResolved(seat=t)]
         return [E.ActionCancelled(seat=t, reason="impossible")]
     if d.action == "shoot":
-        if d.forced_target is not None:
-            target = d.forced_target
-        elif d.reacted:  # equipment changed the situation: the shooter may choose again
-            return [E.ActionCancelled(seat=t, reason="reconsider")]
-        else:
-            target = st.aim
+        target = d.forced_target if d.forced_target is not None else st.aim
         if not st.gun or target is None or not alive(s, target) or s.gun_locked == t:
             return [E.ActionCancelled(seat=t, reason="impossible")]
+        if d.forced_target is None and d.reacted:
+            # equipment changed the situation: the shooter may choose again (RULES §6)
+            return [E.ActionCancelled(seat=t, reason="reconsider")]
         events = get_shot(s, t, target)
         if peek(s, events).seat(t).gun:
             events.append(E.GunDropped(seat=t))
@@ -135,7 +133,10 @@ def next_events(s: State, check_win: bool = True) -> list[Any]:
             return [E.ArrangementClosed(), E.WindowOpened(kind="start_of_game", asked=holders(s))]
         return []
     if step == TURN_START:
-        return [E.TurnBegan(seat=s.turn_seat, turn=1, direction=1)]
+        # Coffee or Smoke Grenade played before the first turn: the first turn is "the next"
+        direction = -1 if s.reverse_pending else 1
+        first = s.coffee_seat if s.coffee_seat is not None else s.turn_seat
+        return [E.TurnBegan(seat=first, turn=1, direction=direction)]
     if step == DECLARED:
         d = s.declared
         assert d is not None

@@ -28,6 +28,8 @@ class Blackmail(Card):
         ]
 
     def check(self, s, seat, cmd):
+        if len(others_alive(s, seat)) < 2:
+            raise refuse("not_enough_seats", "needs two other living seats")
         checks.two_seats(cmd.targets, cmd.positions)
         if cmd.targets[0] > cmd.targets[1]:
             raise refuse("bad_parameters", "list the two seats in increasing order")
