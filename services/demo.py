@@ -75,7 +75,7 @@ async def play_seat(client: SeatClient, bot_name: str, seed: int, max_commands: 
     (its deadlines then pass and the autopilot plays for it)."""
     bot = BOTS[bot_name](seed)
     v = await client.view()
-    sent = 0
+    sent = refused = 0
     while v.status != "finished" and sent < max_commands:
         mine = any(w.seat == client.seat for w in v.waiting_for)
         actionable = [c for c in v.legal_commands if c["type"] != "set_auto_pass"]
@@ -85,9 +85,18 @@ async def play_seat(client: SeatClient, bot_name: str, seed: int, max_commands: 
             sent += 1
             if r.status_code == 200:
                 v = _view.decode(r.content)
+                refused = 0
                 continue
-            if r.status_code not in (202, 409):
+            if r.status_code in (409, 422):
+                # another seat acted first and our view was stale: look again
+                refused += 1
+                if refused > 50:
+                    raise RuntimeError(f"seat {client.seat}: {command} -> {r.status_code} {r.text}")
+                v = await client.view()
+                continue
+            if r.status_code != 202:
                 raise RuntimeError(f"seat {client.seat}: {command} -> {r.status_code} {r.text}")
+            refused = 0
         v = await client.view(after=v.version, timeout=10)
 
 

@@ -9,6 +9,7 @@ from msgspec.structs import replace
 
 from gcbc.contract import events as E
 from gcbc.contract.cards import AGENT, KINGPIN
+from gcbc.rules.log import PRIVATE
 from gcbc.rules.state import (
     ACTION,
     AFTER_ACTION,
@@ -66,6 +67,7 @@ def _table_opened(s: State, e: E.TableOpened) -> State:
         first_seat_choice=e.first_seat,
         requested_seed=e.random_seed,
         seats=(None,) * e.seats,
+        unseen=(0,) * (e.seats + 1),
     )
 
 
@@ -435,7 +437,12 @@ assert set(_HANDLERS) == set(E.AnyEvent.__args__), "evolve must be total over ev
 
 def evolve(state: State, event: Any) -> State:
     s = _HANDLERS[type(event)](state, event)
-    return replace(s, version=s.version + 1, log=s.log.append(event))
+    field = PRIVATE.get(type(event))
+    if field is None:
+        return replace(s, version=s.version + 1, log=s.log.append(event))
+    owner = getattr(event, field)
+    unseen = tuple(c + (i != owner) for i, c in enumerate(s.unseen))
+    return replace(s, version=s.version + 1, log=s.log.append(event), unseen=unseen)
 
 
 def peek(s: State, events: Any) -> State:

@@ -24,7 +24,7 @@ from gcbc.contract.views import (
     Seen as SeenView,
 )
 from gcbc.rules.legal import legal_commands
-from gcbc.rules.log import render
+from gcbc.rules.log import render, sees
 from gcbc.rules.state import FINISHED, LOBBY, State
 from gcbc.rules.teams import team_from
 from gcbc.rules.waits import current_wait
@@ -134,11 +134,16 @@ def view(
         known = s.knowledge[seat] if s.knowledge else {}
         team = team_from((known.get(c) for c in st.cards), st.in_play) if st.cards else None
         you = You(seat=seat, team=team, hand=list(st.hand), auto_pass=st.auto_pass)
+    # the version and the log's numbering count only the events this viewer sees (log.PRIVATE)
+    hidden = 0 if over or not s.unseen else s.unseen[len(s.seats) if seat is None else seat]
+    version = s.version - hidden
     entries: list[dict[str, Any]] = []
     if log:
-        events = s.log.tail(log_limit) if log_limit is not None else s.log
-        first = len(s.log) - len(events) + 1
-        for n, e in enumerate(events, first):
+        events = s.log.tail(log_limit) if log_limit is not None else list(s.log)
+        shown = [e for e in events if over or sees(e, seat)]
+        n = version - len(shown)
+        for e in shown:
+            n += 1
             entry = render(e, seat, everything=over)
             if entry is not None:
                 entry["v"] = n
@@ -148,7 +153,7 @@ def view(
     d = s.declared
     return View(
         table_id=s.table_id,
-        version=s.version,
+        version=version,
         status=status,
         phase=_PHASES.get(s.step, s.step),
         options=s.options,

@@ -40,13 +40,19 @@ SECRET_FIELDS: dict[type, dict[str, Callable[[Any, Viewer], bool]]] = {
     E.EquipmentMoved: {"card": lambda e, v: e.in_play or v in (e.from_seat, e.to_seat)},
 }
 
-# event type -> who sees the event at all
-ONLY_FOR: dict[type, Callable[[Any, Viewer], bool]] = {
-    E.CardsArranged: lambda e, v: v == e.seat,
-    E.ReactionPassed: lambda e, v: v == e.seat,
-    E.AutoPassSet: lambda e, v: v == e.seat,
-    E.ChatPosted: _never,  # shown in the chat, not the log
+# events only one seat sees at all (the field naming it): for everyone else they never happened,
+# so they do not even bump the version a viewer sees (a pass must not show as a change, §6)
+PRIVATE: dict[type, str] = {
+    E.CardsArranged: "seat",
+    E.ReactionPassed: "seat",
+    E.AutoPassSet: "seat",
 }
+
+
+def sees(event: Any, viewer: Viewer) -> bool:
+    """Whether ``viewer`` sees that ``event`` happened at all (before the game is over)."""
+    field = PRIVATE.get(type(event))
+    return field is None or getattr(event, field) == viewer
 
 
 def render(event: Any, viewer: Viewer, everything: bool = False) -> dict[str, Any] | None:
@@ -57,8 +63,7 @@ def render(event: Any, viewer: Viewer, everything: bool = False) -> dict[str, An
     entry = msgspec.to_builtins(event)
     if everything:
         return entry
-    only = ONLY_FOR.get(kind)
-    if only is not None and not only(event, viewer):
+    if not sees(event, viewer):
         return None
     for name, allowed in SECRET_FIELDS.get(kind, {}).items():
         if name in entry and not allowed(event, viewer):

@@ -147,6 +147,7 @@ class State(Struct, frozen=True, gc=False):
     win_reason: str | None = None
     chat: Trail = field(default_factory=lambda: Trail())  # (seat, text)
     log: Trail = field(default_factory=lambda: Trail())  # every event folded, rendered per viewer
+    unseen: tuple[int, ...] = ()  # per seat, then the public: events it never sees (log.PRIVATE)
 
     def seat(self, i: int) -> Seat:
         s = self.seats[i]

@@ -1,0 +1,109 @@
+"""Whole games over HTTP (DESIGN properties 1 and 3): bot tables play to the end concurrently;
+each seat's final view is the engine's view of the folded log; the history matches; and every
+response a seat received revealed only what that seat had learned (an independent oracle)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import defaultdict
+
+import httpx
+import msgspec
+
+from gcbc.contract.events import AnyEvent
+from gcbc.contract.views import View
+from gcbc.rules import fold, view
+from services.demo import play_table
+from tests.property.knowledge_oracle import Oracle
+from tests.property.test_no_leaks import (
+    PRIVATE_EVENTS,
+    check_cards,
+    check_entry,
+    check_equipment,
+)
+
+TABLES = 20
+_history = msgspec.json.Decoder(dict[str, msgspec.Raw])
+_events = msgspec.json.Decoder(list[AnyEvent])
+_view = msgspec.json.Decoder(View)
+
+
+def history_events(http: httpx.Client, table_id: str) -> list:
+    r = http.get(f"/tables/{table_id}/history")
+    assert r.status_code == 200, r.text
+    return _events.decode(_history.decode(r.content)["events"])
+
+
+def check_response(events: list, seat: int | None, body: bytes) -> None:
+    """A view a seat received, against the oracle replayed to that view's version. Before the
+    end a view counts only the events its seat sees (private ones of others are not there)."""
+    v = _view.decode(body)
+    entries = defaultdict(list)
+    for entry in v.log:
+        entries[entry["v"]].append(entry)
+    o = Oracle()
+    if v.status == "finished":
+        for e in events:
+            o.apply(e)
+    else:
+        seen = 0
+        for e in events:
+            if seen == v.version:
+                break
+            o.apply(e)
+            private = PRIVATE_EVENTS.get(type(e))
+            if private is not None and getattr(e, private) != seat:
+                continue
+            seen += 1
+            for entry in entries.get(seen, ()):
+                check_entry(o, seat, e, entry)
+        assert seen == v.version
+    if o.dealt:
+        check_cards(o, seat, v)
+        check_equipment(o, seat, v)
+
+
+def test_twenty_tables_of_bots_play_to_the_end(stack):
+    responses: dict[int, list[tuple[int | None, str, int, bytes]]] = defaultdict(list)
+
+    def recorder(i):
+        return lambda seat, what, status, body: responses[i].append((seat, what, status, body))
+
+    async def play_all():
+        return await asyncio.gather(
+            *(
+                play_table(stack.api, 4 + i % 5, "heuristic" if i % 2 else "random", seed=100 + i,
+                           record=recorder(i))
+                for i in range(TABLES)
+            )
+        )
+
+    table_ids = asyncio.run(play_all())
+    with httpx.Client(base_url=stack.api, timeout=30) as http:
+        checked = 0
+        for i, table_id in enumerate(table_ids):
+            events = history_events(http, table_id)
+            state = fold(events)
+            assert state.step == "finished" and state.winners is not None
+            for seat in range(len(state.seats)):
+                r = http.get(f"/tables/{table_id}/view",
+                             headers={"Authorization": f"Bearer {_token(responses[i], seat)}"})
+                expected = msgspec.json.encode(view(state, seat, log_limit=200))
+                assert r.content == expected, f"table {table_id} seat {seat}: view != engine view"
+            public = http.get(f"/tables/{table_id}").content
+            assert public == msgspec.json.encode(view(state, None, log_limit=200))
+            for seat, what, status, body in responses[i]:
+                if status == 200 and what in ("view", "command", "start"):
+                    check_response(events, seat, body)
+                    checked += 1
+                assert status < 500, body
+        assert checked > TABLES * 50
+
+
+def _token(records, seat):
+    for s, what, _, body in records:
+        if what == "seat":
+            got = msgspec.json.decode(body)
+            if got["seat"] == seat:
+                return got["token"]
+    raise AssertionError(f"no token for seat {seat}")
