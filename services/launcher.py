@@ -105,9 +105,10 @@ class Stack:
                 proc.send_signal(signal.SIGTERM)
         for proc in self.procs.values():
             try:
-                proc.wait(10)
+                proc.wait(5)
             except subprocess.TimeoutExpired:
                 proc.kill()
+                proc.wait(5)
         self.procs.clear()
         for server in self.servers:
             server.stop()

@@ -307,7 +307,7 @@ def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s table: %(message)s")
     settings = Settings.from_env()
     uvicorn.run(create_app(settings), host=settings.http_host, port=settings.http_port,
-                log_level="warning")
+                log_level="warning", timeout_graceful_shutdown=2)
 
 
 if __name__ == "__main__":

@@ -62,7 +62,10 @@ class JetStreamEventLog:
             await self.js.add_stream(stream_config(replicas))
 
     async def close(self) -> None:
-        await self.nc.drain()
+        try:
+            await asyncio.wait_for(self.nc.drain(), 2)
+        except (TimeoutError, nats.errors.Error):
+            await self.nc.close()
 
     async def append(
         self, table: str, data: bytes, expected: int, msg_id: str | None = None

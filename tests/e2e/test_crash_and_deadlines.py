@@ -1,0 +1,156 @@
+"""Crash safety and deadlines, each on a system of its own (own NATS, Redis and services):
+kill -9 the rules worker and the projection mid-game and restart them (DESIGN property 4); a
+table where a seat never acts still finishes on autopilot, across a worker restart, and its log
+replays to the same outcomes (properties 1 and 6)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import msgspec
+import pytest
+
+from gcbc.contract.entries import CommandEntry, OutcomeEntry, RefusalEntry, decode_entry
+from gcbc.eventlog.jetstream import JetStreamEventLog
+from gcbc.readmodel.memory import MemoryReadModel
+from gcbc.readmodel.port import PUBLIC, seat_key
+from gcbc.readmodel.redis import RedisReadModel
+from gcbc.rules import RuleViolation, decide, fold, initial_state
+from services.demo import play_table
+from services.launcher import Stack
+from services.projection.service import Projection
+
+FAST = {"turn": 0.4, "reaction": 0.3, "prompt": 0.3, "arrange": 0.4}
+
+
+@pytest.fixture
+def own_stack(tmp_path):
+    s = Stack(tmp_path).start()
+    yield s
+    s.stop()
+
+
+async def entries(nats_url: str, table_id: str):
+    log = await JetStreamEventLog.connect(nats_url)
+    try:
+        return [(s.seq, decode_entry(s.data)) for s in await log.read(table_id)]
+    finally:
+        await log.close()
+
+
+def check_log_shape(stored) -> None:
+    """Every command is answered exactly once, right after it: nothing lost, nothing twice."""
+    assert isinstance(stored[0][1], CommandEntry)
+    for (seq, entry), (_, answer) in zip(stored[::2], stored[1::2], strict=False):
+        assert isinstance(entry, CommandEntry), seq
+        assert isinstance(answer, OutcomeEntry | RefusalEntry), seq
+        assert answer.answers == seq
+    assert len(stored) % 2 == 0, "a command was left unanswered"
+
+
+def replay(stored) -> list:
+    """Decide every recorded command again from the start: the same answers come out."""
+    state = initial_state()
+    events = []
+    for (_, entry), (_, answer) in zip(stored[::2], stored[1::2], strict=True):
+        try:
+            decided = decide(state, entry.command)
+        except RuleViolation as v:
+            assert isinstance(answer, RefusalEntry) and answer.code == v.code
+            continue
+        assert isinstance(answer, OutcomeEntry)
+        assert decided == answer.events
+        state = fold(decided, state)
+        events += decided
+    return events
+
+
+async def views_match_a_rebuild(stack: Stack, table_ids: list[str]) -> None:
+    log = await JetStreamEventLog.connect(stack.nats_url)
+    live = RedisReadModel.connect(stack.redis_url)
+    rebuilt = MemoryReadModel()
+    try:
+        p = Projection(log, rebuilt, log_limit=200)
+        for t in table_ids:
+            await p.rebuild(t)
+            state = (await p.cache.get(t)).state
+            for key in [PUBLIC, *(seat_key(i) for i in range(len(state.seats)))]:
+                assert await live.get(t, key) == await rebuilt.get(t, key), (t, key)
+    finally:
+        await log.close()
+        await live.close()
+
+
+def test_killing_the_worker_and_the_projection_mid_game_loses_nothing(own_stack):
+    stack = own_stack
+
+    async def chaos():
+        await asyncio.sleep(1.5)
+        stack.kill("rules")
+        stack.kill("projection")
+        await asyncio.sleep(1.0)
+        stack.start_service("rules")
+        stack.start_service("projection")
+        await asyncio.sleep(2.0)
+        stack.kill("projection")
+        stack.start_service("projection")
+
+    async def go():
+        games = asyncio.gather(*(play_table(stack.api, 4 + i, "random", seed=500 + i)
+                                 for i in range(4)))
+        _, table_ids = await asyncio.gather(chaos(), games)
+        return table_ids
+
+    table_ids = asyncio.run(go())
+    for t in table_ids:
+        stored = asyncio.run(entries(stack.nats_url, t))
+        check_log_shape(stored)
+        state = fold(replay(stored))
+        assert state.step == "finished"
+    asyncio.run(_settle(stack, table_ids))
+    asyncio.run(views_match_a_rebuild(stack, table_ids))
+
+
+async def _settle(stack: Stack, table_ids: list[str], timeout: float = 30) -> None:
+    """Wait until the projection has caught up with the end of each table's log."""
+    log = await JetStreamEventLog.connect(stack.nats_url)
+    live = RedisReadModel.connect(stack.redis_url)
+    try:
+        deadline = time.monotonic() + timeout
+        for t in table_ids:
+            last = (await log.last(t)).seq
+            while await live.position(t) < last:
+                assert time.monotonic() < deadline, "the projection did not catch up"
+                await asyncio.sleep(0.05)
+    finally:
+        await log.close()
+        await live.close()
+
+
+def test_a_seat_that_never_acts_is_played_by_the_autopilot_and_the_log_replays(own_stack):
+    stack = own_stack
+
+    async def restart_worker_meanwhile():
+        await asyncio.sleep(2.0)
+        stack.kill("rules")  # deadlines are recomputed from the log by the new worker
+        await asyncio.sleep(0.5)
+        stack.start_service("rules")
+
+    async def go():
+        game = play_table(stack.api, 5, "random", seed=77, idle=lambda seat: seat == 1,
+                          deadlines=FAST)
+        _, table_id = await asyncio.gather(restart_worker_meanwhile(), game)
+        return table_id
+
+    table_id = asyncio.run(go())
+    stored = asyncio.run(entries(stack.nats_url, table_id))
+    check_log_shape(stored)
+    events = replay(stored)
+    state = fold(events)
+    assert state.step == "finished"
+    assert any(getattr(e, "seat", None) == 1 and type(e).__name__ == "AutopilotActed"
+               for e in events)
+    assert any(type(entry.command).__name__ == "DeadlinePassed" for _, entry in stored
+               if isinstance(entry, CommandEntry))
+    assert msgspec.json.encode(events) == msgspec.json.encode(replay(stored))
