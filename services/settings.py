@@ -18,6 +18,7 @@ class Settings(Struct, frozen=True):
     allow_scenarios: bool = False
     stream_replicas: int = 1
     log_limit: int = 200  # log entries carried in each view (the history endpoint has them all)
+    noop_rules: bool = False  # benchmarks only: game commands skip the rules (same hops, no work)
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -30,4 +31,5 @@ class Settings(Struct, frozen=True):
             allow_scenarios=env.get("GCBC_ALLOW_SCENARIOS", "") in ("1", "true", "yes"),
             stream_replicas=int(env.get("GCBC_STREAM_REPLICAS", "1")),
             log_limit=int(env.get("GCBC_LOG_LIMIT", "200")),
+            noop_rules=env.get("GCBC_NOOP_RULES", "") == "1",
         )

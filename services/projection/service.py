@@ -9,16 +9,15 @@ import asyncio
 import logging
 
 import msgspec
-import nats
-from nats.js import api
 
 from gcbc.contract.entries import CommandEntry
-from gcbc.eventlog.jetstream import PREFIX, STREAM, JetStreamEventLog, table_of
+from gcbc.eventlog.jetstream import JetStreamEventLog
 from gcbc.eventlog.port import EventLog, Stored
 from gcbc.readmodel.port import PUBLIC, ReadModel, seat_key
 from gcbc.readmodel.redis import RedisReadModel
 from gcbc.rules import view
 from gcbc.tablelog import Table
+from services.consumer import consume
 from services.tables import TableCache
 
 log = logging.getLogger("gcbc.projection")
@@ -59,6 +58,7 @@ class Projection:
         self.model = model
         self.log_limit = log_limit
         self.written = 0
+        self._rendered: dict[str, tuple[int, dict[str, bytes]]] = {}  # table -> (version, views)
 
     async def handle(self, stored: Stored) -> bool:
         t = await self.cache.get(stored.table, through=stored.seq)
@@ -68,46 +68,33 @@ class Projection:
             return False  # a command: views change with its answer
         if await self.model.position(stored.table) >= t.seq:
             return False
-        views = render_views(t, self.log_limit)
+        views = self._views(t)
         written = await self.model.put(stored.table, views, t.seq)
         self.written += written
         if written:
             await self.model.set_open(stored.table, lobby_summary(t))
         return written
 
+    def _views(self, t: Table) -> dict[str, bytes]:
+        """The table's views, rendered again only if its state changed (a refusal or a command
+        changes no view; the deadlines shown depend on the wait, which only events change)."""
+        cached = self._rendered.get(t.table_id)
+        if cached is not None and cached[0] == t.state.version:
+            return cached[1]
+        views = render_views(t, self.log_limit)
+        self._rendered[t.table_id] = (t.state.version, views)
+        if len(self._rendered) > 10_000:
+            self._rendered.pop(next(iter(self._rendered)))
+        return views
+
     async def rebuild(self, table_id: str) -> None:
         """Wipe a table's views and write them again from the log."""
         self.cache.drop(table_id)
+        self._rendered.pop(table_id, None)
         await self.model.delete(table_id)
         t = await self.cache.get(table_id)
         if t.seq:
             await self.model.put(table_id, render_views(t, self.log_limit), t.seq)
-
-
-async def consume(p: Projection, js, stop: asyncio.Event, batch: int = 128) -> None:
-    sub = await js.pull_subscribe(
-        f"{PREFIX}.*",
-        durable=DURABLE,
-        stream=STREAM,
-        config=api.ConsumerConfig(ack_policy=api.AckPolicy.EXPLICIT, max_ack_pending=20_000,
-                                  ack_wait=30),
-    )
-    while not stop.is_set():
-        try:
-            msgs = await sub.fetch(batch, timeout=0.5)
-        except (nats.errors.TimeoutError, TimeoutError):
-            continue
-        for msg in msgs:
-            meta = msg.metadata
-            stored = Stored(seq=meta.sequence.stream, table=table_of(msg.subject), data=msg.data,
-                            at=meta.timestamp.timestamp())
-            try:
-                await p.handle(stored)
-            except Exception as e:  # noqa: BLE001  (logged; redelivered)
-                log.exception("entry %s failed: %s (%s)", stored.seq, e, getattr(e, "err_code", ""))
-                await msg.nak(delay=0.5)
-                continue
-            await msg.ack()
 
 
 async def main_async(nats_url: str, redis_url: str, stop: asyncio.Event,
@@ -117,7 +104,7 @@ async def main_async(nats_url: str, redis_url: str, stop: asyncio.Event,
     p = Projection(events, model, log_limit)
     log.info("projection ready")
     try:
-        await consume(p, events.js, stop)
+        await consume(events, DURABLE, p.handle, stop)
     finally:
         await events.close()
         await model.close()

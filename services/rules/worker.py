@@ -11,15 +11,13 @@ import logging
 import time
 from collections.abc import Callable
 
-import nats
-from nats.js import api
-
 from gcbc.contract import commands as C
 from gcbc.contract.entries import CommandEntry, OutcomeEntry, RefusalEntry, encode_entry
-from gcbc.eventlog.jetstream import PREFIX, STREAM, JetStreamEventLog, table_of
+from gcbc.eventlog.jetstream import JetStreamEventLog
 from gcbc.eventlog.port import Stored, WrongExpectedSequence
 from gcbc.rules import RuleViolation, decide
 from gcbc.tablelog import Table
+from services.consumer import consume as consume_entries
 from services.tables import TableCache
 
 log = logging.getLogger("gcbc.rules")
@@ -30,7 +28,14 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
-def answer(table: Table, command: CommandEntry, seq: int, at: int) -> OutcomeEntry | RefusalEntry:
+GAME_COMMANDS = C.GameCommand.__args__
+
+
+def answer(
+    table: Table, command: CommandEntry, seq: int, at: int, noop: bool = False
+) -> OutcomeEntry | RefusalEntry:
+    if noop and isinstance(command.command, GAME_COMMANDS):
+        return OutcomeEntry(answers=seq, events=[], at=at)  # benchmarks: the rules as a no-op
     try:
         events = decide(table.state, command.command)
     except RuleViolation as v:
@@ -39,8 +44,11 @@ def answer(table: Table, command: CommandEntry, seq: int, at: int) -> OutcomeEnt
 
 
 class RulesWorker:
-    def __init__(self, events: JetStreamEventLog, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, events: JetStreamEventLog, clock: Callable[[], float] = time.time, noop: bool = False
+    ) -> None:
         self.events = events
+        self.noop = noop
         self.cache = TableCache(events)
         self.clock = clock
         self.decided = 0
@@ -52,7 +60,7 @@ class RulesWorker:
             return  # not a command, or answered already (by this or another instance)
         command = t.pending_command
         assert command is not None
-        reply = answer(t, command, stored.seq, now_ms())
+        reply = answer(t, command, stored.seq, now_ms(), self.noop)
         data = encode_entry(reply)
         try:
             result = await self.events.append(
@@ -91,31 +99,8 @@ class RulesWorker:
             await self.cache.get(table_id)
 
 
-async def consume(worker: RulesWorker, stop: asyncio.Event, batch: int = 64) -> None:
-    js = worker.events.js
-    sub = await js.pull_subscribe(
-        f"{PREFIX}.*",
-        durable=DURABLE,
-        stream=STREAM,
-        config=api.ConsumerConfig(ack_policy=api.AckPolicy.EXPLICIT, max_ack_pending=10_000,
-                                  ack_wait=30),
-    )
-    while not stop.is_set():
-        try:
-            msgs = await sub.fetch(batch, timeout=0.5)
-        except (nats.errors.TimeoutError, TimeoutError):
-            continue
-        for msg in msgs:
-            meta = msg.metadata
-            stored = Stored(seq=meta.sequence.stream, table=table_of(msg.subject), data=msg.data,
-                            at=meta.timestamp.timestamp())
-            try:
-                await worker.handle(stored)
-            except Exception as e:  # noqa: BLE001  (logged; the message is redelivered)
-                log.exception("entry %s failed: %s (%s)", stored.seq, e, getattr(e, "err_code", ""))
-                await msg.nak(delay=0.5)
-                continue
-            await msg.ack()
+async def consume(worker: RulesWorker, stop: asyncio.Event) -> None:
+    await consume_entries(worker.events, DURABLE, worker.handle, stop)
 
 
 async def deadlines(worker: RulesWorker, stop: asyncio.Event, every: float = 0.1) -> None:
@@ -134,10 +119,12 @@ async def deadlines(worker: RulesWorker, stop: asyncio.Event, every: float = 0.1
             pass
 
 
-async def main_async(nats_url: str, stop: asyncio.Event | None = None, replicas: int = 1) -> None:
+async def main_async(
+    nats_url: str, stop: asyncio.Event | None = None, replicas: int = 1, noop: bool = False
+) -> None:
     stop = stop or asyncio.Event()
     events = await JetStreamEventLog.connect(nats_url, replicas)
-    worker = RulesWorker(events)
+    worker = RulesWorker(events, noop=noop)
     await worker.load_all()
     log.info("rules worker ready (%d tables)", len(worker.cache.tables))
     try:
@@ -151,8 +138,12 @@ def main() -> None:
     from services.settings import Settings
 
     settings = Settings.from_env()
-    run_service("rules worker", lambda stop: main_async(settings.nats_url, stop,
-                                                         settings.stream_replicas))
+    run_service(
+        "rules worker",
+        lambda stop: main_async(
+            settings.nats_url, stop, settings.stream_replicas, settings.noop_rules
+        ),
+    )
 
 
 if __name__ == "__main__":

@@ -280,7 +280,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         notifier = Notifier(model.redis)
         await notifier.start()
         app.state.settings = settings
-        app.state.service = TableService(events, model, notifier)
+        app.state.service = TableService(events, model, notifier, settings.noop_rules)
         try:
             yield
         finally:

@@ -1,0 +1,262 @@
+"""``python -m services.bench``: the whole system's speed on this machine, everything measured in
+one run. The load generator runs on the same machine (an honest handicap).
+
+The same hops are measured twice: with the real rules, and with the rules replaced by a no-op
+(``GCBC_NOOP_RULES=1``: game commands are neither validated nor decided; the physical limit of this
+design here). Each timing is from sending the POST to the acting seat's view reflecting the
+outcome (the POST's 200 answer); in the scale run, also to every long-polling seat whose view
+changed having received it.
+
+- saturation: N tables, closed loop (each sends its next command when the previous answer came);
+- latency: one table, closed loop;
+- scale: 500 tables of 4-8 seats, every seat long-polling, one command per table every 2 s on
+  average; the services' resident memory;
+- JetStream's sync policy: the saturation run again with ``sync_interval: always``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import msgspec
+
+from gcbc.bots import Observation, RandomBot
+from gcbc.contract.views import View
+from services.launcher import Stack
+
+_view = msgspec.json.Decoder(View)
+
+
+def pct(samples: list[float], p: float) -> float:
+    if not samples:
+        return float("nan")
+    s = sorted(samples)
+    return round(s[min(len(s) - 1, int(p * len(s)))] * 1000, 2)
+
+
+def summary(samples: list[float], elapsed: float) -> dict[str, float]:
+    return {
+        "commands": len(samples),
+        "commands_per_second": round(len(samples) / elapsed, 1),
+        "p50_ms": pct(samples, 0.50),
+        "p95_ms": pct(samples, 0.95),
+        "p99_ms": pct(samples, 0.99),
+    }
+
+
+class BenchTable:
+    """One table driven by bots: knows every seat's token, sends the waiting seat's choice."""
+
+    def __init__(self, http: httpx.AsyncClient, table_id: str, tokens: list[str], seed: int,
+                 noop: bool) -> None:
+        self.http, self.table_id, self.tokens, self.noop = http, table_id, tokens, noop
+        self.bots = [RandomBot(seed * 10 + i) for i in range(len(tokens))]
+        self.rng = random.Random(seed)
+        self.waiting: list[int] = list(range(len(tokens)))
+        self.finished = False
+
+    def headers(self, seat: int) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.tokens[seat]}"}
+
+    async def next_command(self) -> tuple[int, dict[str, Any]]:
+        seat = self.rng.choice(self.waiting) if self.waiting else 0
+        r = await self.http.get(f"/tables/{self.table_id}/view", headers=self.headers(seat))
+        v = _view.decode(r.content)
+        if self.noop:
+            return seat, {"type": "pass"}
+        if v.status == "finished":
+            self.finished = True
+        mine = [c for c in v.legal_commands if c["type"] != "set_auto_pass"]
+        if not mine:
+            self.waiting = sorted({w.seat for w in v.waiting_for})
+            return await self.next_command() if self.waiting and not self.finished else (seat, {})
+        return seat, self.bots[seat].act(Observation(seat, lambda: v))
+
+    async def step(self) -> float | None:
+        """One command; the seconds from POST to the acting seat's updated view."""
+        seat, command = await self.next_command()
+        if not command:
+            return None
+        t0 = time.perf_counter()
+        r = await self.http.post(f"/tables/{self.table_id}/commands", json=command,
+                                 headers=self.headers(seat))
+        elapsed = time.perf_counter() - t0
+        if r.status_code == 200:
+            v = _view.decode(r.content)
+            self.finished = v.status == "finished"
+            self.waiting = sorted({w.seat for w in v.waiting_for})
+            return elapsed
+        self.waiting = list(range(len(self.tokens)))
+        return None
+
+
+async def new_table(http: httpx.AsyncClient, seats: int, seed: int, noop: bool) -> BenchTable:
+    r = await http.post("/tables", json={"seats": seats, "seed": seed})
+    r.raise_for_status()
+    table_id = r.json()["table_id"]
+    tokens = []
+    for i in range(seats):
+        r = await http.post(f"/tables/{table_id}/seats", json={"name": f"b{i}"})
+        r.raise_for_status()
+        tokens.append(r.json()["token"])
+    r = await http.post(f"/tables/{table_id}/start", headers={"Authorization": f"Bearer {tokens[0]}"})
+    r.raise_for_status()
+    return BenchTable(http, table_id, tokens, seed, noop)
+
+
+async def closed_loop(api: str, tables: int, seconds: float, noop: bool, seed: int) -> dict:
+    limits = httpx.Limits(max_connections=tables * 2 + 10, max_keepalive_connections=tables * 2)
+    async with httpx.AsyncClient(base_url=api, timeout=60, limits=limits) as http:
+        pool = await asyncio.gather(*(new_table(http, 4 + (seed + i) % 5, seed + i, noop)
+                                      for i in range(tables)))
+        samples: list[float] = []
+        stop = time.perf_counter() + seconds
+        started = time.perf_counter()
+
+        async def drive(t: BenchTable) -> None:
+            while time.perf_counter() < stop:
+                if t.finished:
+                    nt = await new_table(http, len(t.tokens), t.rng.randrange(1 << 30), noop)
+                    t.__dict__.update(nt.__dict__)
+                took = await t.step()
+                if took is not None:
+                    samples.append(took)
+
+        await asyncio.gather(*(drive(t) for t in pool))
+        return summary(samples, time.perf_counter() - started)
+
+
+async def scale(api: str, tables: int, seconds: float, interval: float, seed: int) -> dict:
+    limits = httpx.Limits(max_connections=tables * 10, max_keepalive_connections=tables * 10)
+    async with httpx.AsyncClient(base_url=api, timeout=120, limits=limits) as http:
+        pool: list[BenchTable] = []
+        for i in range(0, tables, 50):
+            pool += await asyncio.gather(*(new_table(http, 4 + (seed + j) % 5, seed + j, False)
+                                           for j in range(i, min(tables, i + 50))))
+        arrivals: dict[str, list[float]] = {t.table_id: [] for t in pool}
+        stop_at = time.perf_counter() + seconds + 2
+
+        async def watch(t: BenchTable, seat: int) -> None:
+            version = -1
+            while time.perf_counter() < stop_at:
+                r = await t.http.get(f"/tables/{t.table_id}/view", headers=t.headers(seat),
+                                     params={"after": max(version, 0), "timeout": 5})
+                v = msgspec.json.decode(r.content, type=dict)["version"]
+                if v > version:
+                    if version >= 0:
+                        arrivals[t.table_id].append(time.perf_counter())
+                    version = v
+
+        post_samples: list[float] = []
+        all_samples: list[float] = []
+        rng = random.Random(seed)
+
+        async def drive(t: BenchTable) -> None:
+            await asyncio.sleep(rng.random() * interval * 2)
+            end = time.perf_counter() + seconds
+            while time.perf_counter() < end and not t.finished:
+                sent = time.perf_counter()
+                took = await t.step()
+                if took is not None:
+                    post_samples.append(took)
+                    await asyncio.sleep(0.3)  # long-polls that answer come in meanwhile
+                    got = [a for a in arrivals[t.table_id] if a >= sent]
+                    arrivals[t.table_id].clear()
+                    if got:
+                        all_samples.append(max(got) - sent)
+                await asyncio.sleep(max(0.0, rng.expovariate(1 / interval) - 0.3))
+
+        watchers = [asyncio.create_task(watch(t, s)) for t in pool for s in range(len(t.tokens))]
+        await asyncio.sleep(1.0)
+        started = time.perf_counter()
+        await asyncio.gather(*(drive(t) for t in pool))
+        elapsed = time.perf_counter() - started
+        for w in watchers:
+            w.cancel()
+        await asyncio.gather(*watchers, return_exceptions=True)
+        result = summary(post_samples, elapsed)
+        result["long_polls"] = len(watchers)
+        result["all_views_p50_ms"] = pct(all_samples, 0.50)
+        result["all_views_p99_ms"] = pct(all_samples, 0.99)
+        return result
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return round(int(line.split()[1]) / 1024, 1)
+    return float("nan")
+
+
+def with_stack(noop: bool, sync_always: bool, fn) -> Any:
+    with tempfile.TemporaryDirectory(prefix="gcbc-bench-") as tmp:
+        stack = Stack(Path(tmp), env={"GCBC_NOOP_RULES": "1" if noop else "",
+                                      "GCBC_LOG_LIMIT": "200"})
+        if sync_always:
+            from gcbc import devservers
+
+            nats = devservers.start_nats(Path(tmp) / "nats", sync_always=True)
+            stack.servers.append(nats)
+            stack.nats_url = nats.url
+        try:
+            stack.start()
+            return fn(stack)
+        finally:
+            stack.stop()
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m services.bench", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--seconds", type=float, default=20)
+    p.add_argument("--tables", type=int, default=50)
+    p.add_argument("--scale-tables", type=int, default=500)
+    p.add_argument("--scale-seconds", type=float, default=30)
+    p.add_argument("--skip-scale", action="store_true")
+    args = p.parse_args(argv)
+    out: dict[str, Any] = {}
+    for label, noop in (("noop", True), ("rules", False)):
+        def run(stack: Stack, noop: bool = noop) -> dict:
+            asyncio.run(closed_loop(stack.api, 2, 3, noop, 1))  # warm-up
+            return {
+                "saturation": asyncio.run(closed_loop(stack.api, args.tables, args.seconds, noop, 7)),
+                "latency": asyncio.run(closed_loop(stack.api, 1, args.seconds / 2, noop, 9)),
+            }
+        out[label] = with_stack(noop, False, run)
+        print(f"{label}: {out[label]}", file=sys.stderr, flush=True)
+    out["rules"]["saturation_vs_noop"] = round(
+        out["rules"]["saturation"]["commands_per_second"]
+        / out["noop"]["saturation"]["commands_per_second"], 2)
+    out["rules"]["latency_p99_vs_noop"] = round(
+        out["rules"]["latency"]["p99_ms"] / out["noop"]["latency"]["p99_ms"], 2)
+    out["sync_always"] = with_stack(False, True, lambda stack: {
+        "saturation": asyncio.run(closed_loop(stack.api, args.tables, args.seconds / 2, False, 7)),
+        "latency": asyncio.run(closed_loop(stack.api, 1, args.seconds / 4, False, 9)),
+    })
+    print(f"sync_always: {out['sync_always']}", file=sys.stderr, flush=True)
+    if not args.skip_scale:
+        def run_scale(stack: Stack) -> dict:
+            result = asyncio.run(scale(stack.api, args.scale_tables, args.scale_seconds, 2.0, 3))
+            result["rss_mb"] = {name: rss_mb(proc.pid) for name, proc in stack.procs.items()}
+            result["rss_mb"].update({s.name: rss_mb(s.proc.pid) for s in stack.servers})
+            return result
+        out["scale"] = with_stack(False, False, run_scale)
+        print(f"scale: {out['scale']}", file=sys.stderr, flush=True)
+    print(json.dumps(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+
+__all__ = ["statistics"]
