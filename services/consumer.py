@@ -8,6 +8,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
+import msgspec
 from nats.js import api
 
 from gcbc.eventlog.jetstream import PREFIX, STREAM, JetStreamEventLog, table_of
@@ -28,6 +29,10 @@ async def consume(
                         at=meta.timestamp.timestamp())
         try:
             await handle(stored)
+        except msgspec.DecodeError as e:
+            # not an entry of ours: redelivering it would never help; keep going
+            log.error("%s: entry %s of %s is not an entry, skipped: %s", durable, stored.seq,
+                      stored.table, e)
         except Exception as e:  # noqa: BLE001  (logged; the entry is redelivered)
             log.exception("%s: entry %s failed: %s (%s)", durable, stored.seq, e,
                           getattr(e, "err_code", ""))

@@ -69,10 +69,10 @@ class Projection:
         if await self.model.position(stored.table) >= t.seq:
             return False
         views = self._views(t)
+        # the lobby listing first: once the views say so, GET /tables agrees
+        await self.model.set_open(stored.table, lobby_summary(t))
         written = await self.model.put(stored.table, views, t.seq)
         self.written += written
-        if written:
-            await self.model.set_open(stored.table, lobby_summary(t))
         return written
 
     def _views(self, t: Table) -> dict[str, bytes]:

@@ -127,7 +127,9 @@ async def create_table(data: CreateTable, state: AppState) -> TableCreated:
         random_seed=data.seed,
     )
     seq = await service.submit(table_id, command, new_table=True)
-    await _refused_or(service, table_id, seq)
+    answer = await _refused_or(service, table_id, seq)
+    # read-your-writes: the table is visible (GET /tables, its view) once this answers
+    await service.view_after(table_id, None, None, ANSWER_WAIT, answer.answer_seq or seq)
     return TableCreated(table_id=table_id, seats=data.seats, options=data.options,
                         deadlines=command.deadlines, view_url=f"/tables/{table_id}")
 
@@ -155,7 +157,8 @@ async def take_seat(table_id: str, data: TakeSeatBody, state: AppState) -> SeatG
     token = secrets.token_urlsafe(24)
     digest = token_hash(token)
     seq = await service.submit(table_id, C.TakeSeat(name=data.name), token_hash_=digest)
-    await _refused_or(service, table_id, seq)
+    answer = await _refused_or(service, table_id, seq)
+    await service.view_after(table_id, None, None, ANSWER_WAIT, answer.answer_seq or seq)
     t = await service.table(table_id)
     seat = service.seat_of(t, token)
     if seat is None:

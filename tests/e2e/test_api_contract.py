@@ -166,9 +166,14 @@ def test_long_poll_answers_on_change_and_times_out_otherwise(http):
                               params={"after": v["version"], "timeout": 10},
                               headers=auth(tokens[1]), timeout=30)
         )
+        # seat 0 arranging is private: seat 1 sees no change (its long-poll must not answer)...
         http.post(f"/tables/{table_id}/commands", headers=auth(tokens[0]),
                   json={"type": "arrange", "positions": [1, 2, 3]})
-        assert waiting.result().json()["version"] > v["version"]
+        # ...but a chat message is public
+        http.post(f"/tables/{table_id}/chat", headers=auth(tokens[0]), json={"text": "hi"})
+        got = waiting.result().json()
+        assert got["version"] == v["version"] + 1
+        assert got["chat"] == [{"seat": 0, "text": "hi"}]
 
 
 def test_chat_appears_in_every_view(http):

@@ -22,18 +22,18 @@ WRONG_LAST_SEQUENCE = 10071
 DIRECT_READS = 16  # past this many entries, a catch-up uses an ordered consumer
 
 
-def subject(table: str) -> str:
-    return f"{PREFIX}.{table}"
+def subject(table: str, prefix: str = PREFIX) -> str:
+    return f"{prefix}.{table}"
 
 
 def table_of(subj: str) -> str:
-    return subj[len(PREFIX) + 1 :]
+    return subj.rsplit(".", 1)[1]
 
 
-def stream_config(replicas: int = 1, sync_always: bool = False) -> api.StreamConfig:
+def stream_config(replicas: int = 1, stream: str = STREAM, prefix: str = PREFIX) -> api.StreamConfig:
     return api.StreamConfig(
-        name=STREAM,
-        subjects=[f"{PREFIX}.*"],
+        name=stream,
+        subjects=[f"{prefix}.*"],
         storage=api.StorageType.FILE,
         retention=api.RetentionPolicy.LIMITS,
         num_replicas=replicas,
@@ -43,23 +43,30 @@ def stream_config(replicas: int = 1, sync_always: bool = False) -> api.StreamCon
 
 
 class JetStreamEventLog:
-    def __init__(self, nc: nats.NATS, stream: str = STREAM) -> None:
+    def __init__(self, nc: nats.NATS, stream: str = STREAM, prefix: str = PREFIX) -> None:
         self.nc = nc
         self.js = nc.jetstream()
         self.stream = stream
+        self.prefix = prefix
 
     @classmethod
-    async def connect(cls, url: str, replicas: int = 1) -> JetStreamEventLog:
-        nc = await nats.connect(url, max_reconnect_attempts=-1, reconnect_time_wait=0.2)
-        log = cls(nc)
+    async def connect(
+        cls, url: str, replicas: int = 1, stream: str = STREAM, prefix: str = PREFIX
+    ) -> JetStreamEventLog:
+        servers = [u.strip() for u in url.split(",") if u.strip()]  # a cluster: several URLs
+        nc = await nats.connect(servers, max_reconnect_attempts=-1, reconnect_time_wait=0.2)
+        log = cls(nc, stream, prefix)
         await log.ensure_stream(replicas)
         return log
+
+    def subject(self, table: str) -> str:
+        return subject(table, self.prefix)
 
     async def ensure_stream(self, replicas: int = 1) -> None:
         try:
             await self.js.stream_info(self.stream)
         except NotFoundError:
-            await self.js.add_stream(stream_config(replicas))
+            await self.js.add_stream(stream_config(replicas, self.stream, self.prefix))
 
     async def close(self) -> None:
         try:
@@ -74,7 +81,7 @@ class JetStreamEventLog:
         if msg_id is not None:
             headers["Nats-Msg-Id"] = msg_id
         try:
-            ack = await self.js.publish(subject(table), data, headers=headers)
+            ack = await self.js.publish(self.subject(table), data, headers=headers)
         except APIError as e:
             if e.err_code == WRONG_LAST_SEQUENCE:
                 raise WrongExpectedSequence(table, expected) from None
@@ -83,7 +90,7 @@ class JetStreamEventLog:
 
     async def last(self, table: str) -> Stored | None:
         try:
-            msg = await self.js.get_last_msg(self.stream, subject(table), direct=True)
+            msg = await self.js.get_last_msg(self.stream, self.subject(table), direct=True)
         except NotFoundError:
             return None
         return _stored(msg)
@@ -104,7 +111,7 @@ class JetStreamEventLog:
         for _ in range(DIRECT_READS):
             try:
                 msg = await self.js.get_msg(
-                    self.stream, seq=seq, subject=subject(table), next=True, direct=True
+                    self.stream, seq=seq, subject=self.subject(table), next=True, direct=True
                 )
             except NotFoundError:
                 return out
@@ -133,7 +140,7 @@ class JetStreamEventLog:
                 done.set_result(None)
 
         sub = await self.js.subscribe(
-            subject(table),
+            self.subject(table),
             cb=on_msg,
             ordered_consumer=True,
             config=api.ConsumerConfig(
@@ -148,7 +155,7 @@ class JetStreamEventLog:
         return [s for s in out if s.seq <= until]
 
     async def tables(self) -> AsyncIterator[str]:
-        info = await self.js.stream_info(self.stream, subjects_filter=f"{PREFIX}.*")
+        info = await self.js.stream_info(self.stream, subjects_filter=f"{self.prefix}.*")
         for subj in sorted((info.state.subjects or {}).keys()):
             yield table_of(subj)
 
