@@ -88,11 +88,12 @@ async def play_seat(client: SeatClient, bot_name: str, seed: int, max_commands: 
                 refused = 0
                 continue
             if r.status_code in (409, 422):
-                # another seat acted first and our view was stale: look again
+                # our view was stale (another seat acted first, or the views are catching up
+                # after a restart): wait for it to change, then look again
                 refused += 1
-                if refused > 50:
+                if refused > 200:
                     raise RuntimeError(f"seat {client.seat}: {command} -> {r.status_code} {r.text}")
-                v = await client.view()
+                v = await client.view(after=v.version, timeout=1 if refused < 5 else 3)
                 continue
             if r.status_code != 202:
                 raise RuntimeError(f"seat {client.seat}: {command} -> {r.status_code} {r.text}")
