@@ -4,6 +4,7 @@ event. Prints one JSON object (its last line) with the figures."""
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import sys
 import time
@@ -42,6 +43,14 @@ class GameResult(msgspec.Struct):
     violations: list[str]
 
 
+def _observation(s: State, seat: int) -> Observation:
+    return Observation(
+        seat,
+        lambda: view(s, seat, log=False),
+        lambda: commands_json(legal_commands(s, seat)),
+    )
+
+
 def play_game(
     seats: int,
     seed: int,
@@ -70,14 +79,11 @@ def play_game(
         if miss_rate and rng.below(1_000_000) < miss_rate * 1_000_000:
             command: Any = C.DeadlinePassed(wait=wait.id)
         else:
-            seat = wait.seats[rng.below(len(wait.seats))]
-            st = s
-
-            def legal(st: State = st, seat: int = seat) -> list[dict[str, Any]]:
-                return commands_json(legal_commands(st, seat))
-
-            obs = Observation(seat, lambda st=st, seat=seat: view(st, seat, log=False), legal)
-            answer = bots[seat].act(obs)
+            seats_waiting = wait.seats
+            seat = seats_waiting[rng.below(len(seats_waiting))] if len(seats_waiting) > 1 else (
+                seats_waiting[0]
+            )
+            answer = bots[seat].act(_observation(s, seat))
             command = command_from_json_object({**answer, "seat": seat})
         s, _ = run(s, command, observe if check else None)
         commands += 1
@@ -111,9 +117,14 @@ def simulate(
     examples: list[str] = []
     events = 0
     started = time.perf_counter()
+    gc.freeze()  # the long-lived objects (modules, tables) need no more scanning
     for g in range(games):
         n = players[g % len(players)]
-        result, _ = play_game(n, seed * 1_000_003 + g, bot, check, miss_rate)
+        gc.disable()  # a game makes many short-lived tuples and no reference cycles
+        try:
+            result, _ = play_game(n, seed * 1_000_003 + g, bot, check, miss_rate)
+        finally:
+            gc.enable()
         finished += result.finished
         events += result.events
         if result.team:

@@ -11,9 +11,13 @@ class RandomBot(Bot):
     name = "random"
 
     def act(self, obs: Observation) -> dict[str, Any]:
-        legal = [c for c in obs.legal_commands if c["type"] != "set_auto_pass"]
-        if not legal:
-            legal = obs.legal_commands
-        kinds = sorted({c["type"] for c in legal})
-        kind = self.rng.choice(kinds)
-        return concrete(self.rng.choice([c for c in legal if c["type"] == kind]), self.rng)
+        legal = obs.legal_commands
+        by_kind: dict[str, list[dict[str, Any]]] = {}
+        for c in legal:
+            kind = c["type"]
+            if kind != "set_auto_pass":
+                by_kind.setdefault(kind, []).append(c)
+        if not by_kind:
+            return concrete(self.rng.choice(legal), self.rng)
+        kinds = sorted(by_kind)
+        return concrete(self.rng.choice(by_kind[self.rng.choice(kinds)]), self.rng)

@@ -99,6 +99,13 @@ WIN_EVENTS = frozenset(
 )
 
 
+def _may_win(events: list[Any]) -> bool:
+    for e in events:
+        if type(e) in WIN_EVENTS:
+            return True
+    return False
+
+
 def next_events(s: State, check_win: bool = True) -> list[Any]:
     """The events that follow from ``s`` by itself; empty when the table waits (or is over).
     ``check_win``: whether the events since the last check could have decided the game."""
@@ -174,12 +181,12 @@ def advance(
     """Fold the automatic consequences of ``s`` until someone must act. ``after``: the events
     just folded into ``s`` (None: unknown, so the win is checked)."""
     out: list[Any] = []
-    check_win = after is None or any(type(e) in WIN_EVENTS for e in after)
+    check_win = after is None or _may_win(after)
     while True:
         events = next_events(s, check_win)
         if not events:
             return s, out
-        check_win = any(type(e) in WIN_EVENTS for e in events)
+        check_win = _may_win(events)
         for e in events:
             s = evolve(s, e)
             out.append(e)
