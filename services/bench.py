@@ -57,8 +57,9 @@ def summary(samples: list[float], elapsed: float) -> dict[str, float]:
 class BenchTable:
     """One table driven by bots: knows every seat's token, sends the waiting seat's choice."""
 
-    def __init__(self, http: httpx.AsyncClient, table_id: str, tokens: list[str], seed: int,
-                 noop: bool) -> None:
+    def __init__(
+        self, http: httpx.AsyncClient, table_id: str, tokens: list[str], seed: int, noop: bool
+    ) -> None:
         self.http, self.table_id, self.tokens, self.noop = http, table_id, tokens, noop
         self.bots = [RandomBot(seed * 10 + i) for i in range(len(tokens))]
         self.rng = random.Random(seed)
@@ -88,8 +89,9 @@ class BenchTable:
         if not command:
             return None
         t0 = time.perf_counter()
-        r = await self.http.post(f"/tables/{self.table_id}/commands", json=command,
-                                 headers=self.headers(seat))
+        r = await self.http.post(
+            f"/tables/{self.table_id}/commands", json=command, headers=self.headers(seat)
+        )
         elapsed = time.perf_counter() - t0
         if r.status_code == 200:
             v = _view.decode(r.content)
@@ -109,7 +111,9 @@ async def new_table(http: httpx.AsyncClient, seats: int, seed: int, noop: bool) 
         r = await http.post(f"/tables/{table_id}/seats", json={"name": f"b{i}"})
         r.raise_for_status()
         tokens.append(r.json()["token"])
-    r = await http.post(f"/tables/{table_id}/start", headers={"Authorization": f"Bearer {tokens[0]}"})
+    r = await http.post(
+        f"/tables/{table_id}/start", headers={"Authorization": f"Bearer {tokens[0]}"}
+    )
     r.raise_for_status()
     return BenchTable(http, table_id, tokens, seed, noop)
 
@@ -117,8 +121,9 @@ async def new_table(http: httpx.AsyncClient, seats: int, seed: int, noop: bool) 
 async def closed_loop(api: str, tables: int, seconds: float, noop: bool, seed: int) -> dict:
     limits = httpx.Limits(max_connections=tables * 2 + 10, max_keepalive_connections=tables * 2)
     async with httpx.AsyncClient(base_url=api, timeout=60, limits=limits) as http:
-        pool = await asyncio.gather(*(new_table(http, 4 + (seed + i) % 5, seed + i, noop)
-                                      for i in range(tables)))
+        pool = await asyncio.gather(
+            *(new_table(http, 4 + (seed + i) % 5, seed + i, noop) for i in range(tables))
+        )
         samples: list[float] = []
         stop = time.perf_counter() + seconds
         started = time.perf_counter()
@@ -141,16 +146,23 @@ async def scale(api: str, tables: int, seconds: float, interval: float, seed: in
     async with httpx.AsyncClient(base_url=api, timeout=120, limits=limits) as http:
         pool: list[BenchTable] = []
         for i in range(0, tables, 50):
-            pool += await asyncio.gather(*(new_table(http, 4 + (seed + j) % 5, seed + j, False)
-                                           for j in range(i, min(tables, i + 50))))
+            pool += await asyncio.gather(
+                *(
+                    new_table(http, 4 + (seed + j) % 5, seed + j, False)
+                    for j in range(i, min(tables, i + 50))
+                )
+            )
         arrivals: dict[str, list[float]] = {t.table_id: [] for t in pool}
         stop_at = time.perf_counter() + seconds + 2
 
         async def watch(t: BenchTable, seat: int) -> None:
             version = -1
             while time.perf_counter() < stop_at:
-                r = await t.http.get(f"/tables/{t.table_id}/view", headers=t.headers(seat),
-                                     params={"after": max(version, 0), "timeout": 5})
+                r = await t.http.get(
+                    f"/tables/{t.table_id}/view",
+                    headers=t.headers(seat),
+                    params={"after": max(version, 0), "timeout": 5},
+                )
                 v = msgspec.json.decode(r.content, type=dict)["version"]
                 if v > version:
                     if version >= 0:
@@ -200,8 +212,9 @@ def rss_mb(pid: int) -> float:
 
 def with_stack(noop: bool, sync_always: bool, fn) -> Any:
     with tempfile.TemporaryDirectory(prefix="gcbc-bench-") as tmp:
-        stack = Stack(Path(tmp), env={"GCBC_NOOP_RULES": "1" if noop else "",
-                                      "GCBC_LOG_LIMIT": "200"})
+        stack = Stack(
+            Path(tmp), env={"GCBC_NOOP_RULES": "1" if noop else "", "GCBC_LOG_LIMIT": "200"}
+        )
         if sync_always:
             from gcbc import devservers
 
@@ -216,8 +229,11 @@ def with_stack(noop: bool, sync_always: bool, fn) -> Any:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m services.bench", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        prog="python -m services.bench",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("--seconds", type=float, default=20)
     p.add_argument("--tables", type=int, default=50)
     p.add_argument("--scale-tables", type=int, default=500)
@@ -226,30 +242,45 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     out: dict[str, Any] = {}
     for label, noop in (("noop", True), ("rules", False)):
+
         def run(stack: Stack, noop: bool = noop) -> dict:
             asyncio.run(closed_loop(stack.api, 2, 3, noop, 1))  # warm-up
             return {
-                "saturation": asyncio.run(closed_loop(stack.api, args.tables, args.seconds, noop, 7)),
+                "saturation": asyncio.run(
+                    closed_loop(stack.api, args.tables, args.seconds, noop, 7)
+                ),
                 "latency": asyncio.run(closed_loop(stack.api, 1, args.seconds / 2, noop, 9)),
             }
+
         out[label] = with_stack(noop, False, run)
         print(f"{label}: {out[label]}", file=sys.stderr, flush=True)
     out["rules"]["saturation_vs_noop"] = round(
         out["rules"]["saturation"]["commands_per_second"]
-        / out["noop"]["saturation"]["commands_per_second"], 2)
+        / out["noop"]["saturation"]["commands_per_second"],
+        2,
+    )
     out["rules"]["latency_p99_vs_noop"] = round(
-        out["rules"]["latency"]["p99_ms"] / out["noop"]["latency"]["p99_ms"], 2)
-    out["sync_always"] = with_stack(False, True, lambda stack: {
-        "saturation": asyncio.run(closed_loop(stack.api, args.tables, args.seconds / 2, False, 7)),
-        "latency": asyncio.run(closed_loop(stack.api, 1, args.seconds / 4, False, 9)),
-    })
+        out["rules"]["latency"]["p99_ms"] / out["noop"]["latency"]["p99_ms"], 2
+    )
+    out["sync_always"] = with_stack(
+        False,
+        True,
+        lambda stack: {
+            "saturation": asyncio.run(
+                closed_loop(stack.api, args.tables, args.seconds / 2, False, 7)
+            ),
+            "latency": asyncio.run(closed_loop(stack.api, 1, args.seconds / 4, False, 9)),
+        },
+    )
     print(f"sync_always: {out['sync_always']}", file=sys.stderr, flush=True)
     if not args.skip_scale:
+
         def run_scale(stack: Stack) -> dict:
             result = asyncio.run(scale(stack.api, args.scale_tables, args.scale_seconds, 2.0, 3))
             result["rss_mb"] = {name: rss_mb(proc.pid) for name, proc in stack.procs.items()}
             result["rss_mb"].update({s.name: rss_mb(s.proc.pid) for s in stack.servers})
             return result
+
         out["scale"] = with_stack(False, False, run_scale)
         print(f"scale: {out['scale']}", file=sys.stderr, flush=True)
     print(json.dumps(out))

@@ -25,17 +25,27 @@ async def consume(
 ) -> None:
     async def on_msg(msg) -> None:  # noqa: ANN001
         meta = msg.metadata
-        stored = Stored(seq=meta.sequence.stream, table=table_of(msg.subject), data=msg.data,
-                        at=meta.timestamp.timestamp())
+        stored = Stored(
+            seq=meta.sequence.stream,
+            table=table_of(msg.subject),
+            data=msg.data,
+            at=meta.timestamp.timestamp(),
+        )
         try:
             await handle(stored)
         except msgspec.DecodeError as e:
             # not an entry of ours: redelivering it would never help; keep going
-            log.error("%s: entry %s of %s is not an entry, skipped: %s", durable, stored.seq,
-                      stored.table, e)
+            log.error(
+                "%s: entry %s of %s is not an entry, skipped: %s",
+                durable,
+                stored.seq,
+                stored.table,
+                e,
+            )
         except Exception as e:  # noqa: BLE001  (logged; the entry is redelivered)
-            log.exception("%s: entry %s failed: %s (%s)", durable, stored.seq, e,
-                          getattr(e, "err_code", ""))
+            log.exception(
+                "%s: entry %s failed: %s (%s)", durable, stored.seq, e, getattr(e, "err_code", "")
+            )
             await msg.nak(delay=0.5)
             return
         await msg.ack()

@@ -22,8 +22,14 @@ Recorder = Callable[[int | None, str, int, bytes], None]  # (seat, what, status,
 
 
 class SeatClient:
-    def __init__(self, http: httpx.AsyncClient, table_id: str, seat: int, token: str,
-                 record: Recorder | None = None) -> None:
+    def __init__(
+        self,
+        http: httpx.AsyncClient,
+        table_id: str,
+        seat: int,
+        token: str,
+        record: Recorder | None = None,
+    ) -> None:
         self.http, self.table_id, self.seat, self.token = http, table_id, seat, token
         self.headers = {"Authorization": f"Bearer {token}"}
         self.record = record
@@ -34,21 +40,28 @@ class SeatClient:
 
     async def view(self, after: int | None = None, timeout: float = 0) -> View:
         params = {} if after is None else {"after": after, "timeout": timeout}
-        r = await self.http.get(f"/tables/{self.table_id}/view", params=params,
-                                headers=self.headers)
+        r = await self.http.get(
+            f"/tables/{self.table_id}/view", params=params, headers=self.headers
+        )
         self._note("view", r)
         r.raise_for_status()
         return _view.decode(r.content)
 
     async def send(self, command: dict[str, Any]) -> httpx.Response:
-        r = await self.http.post(f"/tables/{self.table_id}/commands", json=command,
-                                 headers=self.headers)
+        r = await self.http.post(
+            f"/tables/{self.table_id}/commands", json=command, headers=self.headers
+        )
         self._note("command", r)
         return r
 
 
-async def open_table(http: httpx.AsyncClient, seats: int, seed: int | None = None,
-                     record: Recorder | None = None, **extra: Any) -> tuple[str, list[SeatClient]]:
+async def open_table(
+    http: httpx.AsyncClient,
+    seats: int,
+    seed: int | None = None,
+    record: Recorder | None = None,
+    **extra: Any,
+) -> tuple[str, list[SeatClient]]:
     body: dict[str, Any] = {"seats": seats, **extra}
     if seed is not None:
         body["seed"] = seed
@@ -69,8 +82,13 @@ async def open_table(http: httpx.AsyncClient, seats: int, seed: int | None = Non
     return table_id, clients
 
 
-async def play_seat(client: SeatClient, bot_name: str, seed: int, max_commands: int = 5000,
-                    idle: Callable[[int], bool] | None = None) -> None:
+async def play_seat(
+    client: SeatClient,
+    bot_name: str,
+    seed: int,
+    max_commands: int = 5000,
+    idle: Callable[[int], bool] | None = None,
+) -> None:
     """Play one seat to the end of the game. ``idle(seat)``: True makes the seat never act
     (its deadlines then pass and the autopilot plays for it)."""
     bot = BOTS[bot_name](seed)
@@ -101,9 +119,15 @@ async def play_seat(client: SeatClient, bot_name: str, seed: int, max_commands: 
         v = await client.view(after=v.version, timeout=10)
 
 
-async def play_table(api: str, seats: int, bot: str = "heuristic", seed: int = 1,
-                     record: Recorder | None = None, idle: Callable[[int], bool] | None = None,
-                     **extra: Any) -> str:
+async def play_table(
+    api: str,
+    seats: int,
+    bot: str = "heuristic",
+    seed: int = 1,
+    record: Recorder | None = None,
+    idle: Callable[[int], bool] | None = None,
+    **extra: Any,
+) -> str:
     async with httpx.AsyncClient(base_url=api, timeout=60) as http:
         table_id, clients = await open_table(http, seats, seed, record, **extra)
         await asyncio.gather(*(play_seat(c, bot, seed * 10 + c.seat, idle=idle) for c in clients))

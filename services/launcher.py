@@ -24,9 +24,15 @@ SERVICES = {
 
 
 class Stack:
-    def __init__(self, data_dir: Path, http_port: int | None = None, allow_scenarios: bool = False,
-                 nats_url: str | None = None, redis_url: str | None = None,
-                 env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        data_dir: Path,
+        http_port: int | None = None,
+        allow_scenarios: bool = False,
+        nats_url: str | None = None,
+        redis_url: str | None = None,
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.data_dir = data_dir
         self.http_port = http_port or devservers.free_port()
         self.allow_scenarios = allow_scenarios
@@ -65,8 +71,12 @@ class Stack:
         logs.mkdir(parents=True, exist_ok=True)
         out = (logs / f"{name}.log").open("ab")
         proc = subprocess.Popen(
-            [sys.executable, "-m", SERVICES[name]], cwd=ROOT, env=self.env(), stdout=out,
-            stderr=subprocess.STDOUT, start_new_session=True,
+            [sys.executable, "-m", SERVICES[name]],
+            cwd=ROOT,
+            env=self.env(),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
             preexec_fn=devservers.die_with_parent,
         )
         self.procs[name] = proc
@@ -92,8 +102,9 @@ class Stack:
             if proc is not None and proc.poll() is not None:
                 log = (self.data_dir / "logs" / "table.log").read_text()[-3000:]
                 raise RuntimeError(f"the table service exited:\n{log}")
-            with contextlib.suppress(OSError), socket.create_connection(
-                ("127.0.0.1", self.http_port), 0.2
+            with (
+                contextlib.suppress(OSError),
+                socket.create_connection(("127.0.0.1", self.http_port), 0.2),
             ):
                 return
             time.sleep(0.05)
@@ -121,8 +132,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--port", type=int, default=int(os.environ.get("GCBC_HTTP_PORT", "8000")))
     p.add_argument("--scenarios", action="store_true", help="accept scenario tables")
     args = p.parse_args(argv)
-    stack = Stack(Path(args.data), args.port, args.scenarios or
-                  os.environ.get("GCBC_ALLOW_SCENARIOS") == "1")
+    stack = Stack(
+        Path(args.data), args.port, args.scenarios or os.environ.get("GCBC_ALLOW_SCENARIOS") == "1"
+    )
     try:
         stack.start()
         print(f"NATS (JetStream) : {stack.nats_url}")

@@ -18,4 +18,6 @@ def run_service(name: str, main: Callable[[asyncio.Event], Awaitable[None]]) -> 
             loop.add_signal_handler(sig, stop.set)
         await main(stop)
 
-    asyncio.run(go())
+    import uvloop
+
+    uvloop.run(go())

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
-from gcbc.eventlog.port import EventLog
+from gcbc.contract.entries import decode_entry
+from gcbc.eventlog.port import EventLog, Stored
 from gcbc.tablelog import Table
 
 
@@ -14,6 +15,29 @@ class TableCache:
         self.log = log
         self.tables: dict[str, Table] = {}
         self._locks: dict[str, asyncio.Lock] = {}
+        self._changed: dict[str, asyncio.Event] = {}
+
+    def _signal(self, table_id: str) -> None:
+        event = self._changed.pop(table_id, None)
+        if event is not None:
+            event.set()
+
+    def waiter(self, table_id: str) -> asyncio.Event:
+        """The event the table's next folded entry sets (take it before looking)."""
+        event = self._changed.get(table_id)
+        if event is None:
+            event = self._changed[table_id] = asyncio.Event()
+        return event
+
+    async def changed(
+        self, table_id: str, timeout: float, event: asyncio.Event | None = None
+    ) -> None:
+        """Wait until an entry of the table is folded (or ``timeout``)."""
+        event = event or self.waiter(table_id)
+        try:
+            await asyncio.wait_for(event.wait(), timeout)
+        except TimeoutError:
+            pass
 
     async def get(self, table_id: str, through: int | None = None) -> Table:
         """The table with every entry folded (``through``: stop after that sequence)."""
@@ -31,7 +55,24 @@ class TableCache:
                     break
                 if stored.seq > t.seq:
                     t.apply(stored)
+                    self._signal(table_id)
         return t
+
+    async def deliver(self, stored: Stored) -> Table:
+        """Fold an entry handed over by a consumer: directly when it follows what the cache has
+        (its ``prev``), else by catching up from the log."""
+        t = self.tables.get(stored.table)
+        if t is not None and t.seq >= stored.seq:
+            return t
+        prev = decode_entry(stored.data).prev
+        if t is None and prev == 0:
+            t = self.tables[stored.table] = Table(stored.table)
+        lock = self._locks.get(stored.table)
+        if t is not None and t.seq == prev and (lock is None or not lock.locked()):
+            t.apply(stored)
+            self._signal(stored.table)
+            return t
+        return await self.get(stored.table, through=stored.seq)
 
     def drop(self, table_id: str) -> None:
         self.tables.pop(table_id, None)

@@ -44,11 +44,17 @@ async def inspect(events: JetStreamEventLog, table_id: str, out=sys.stdout) -> i
         if isinstance(entry, CommandEntry):
             print(f"#{s.seq:<7} {_when(entry.at)} COMMAND  {_fields(entry.command)}", file=out)
         elif isinstance(entry, RefusalEntry):
-            print(f"#{s.seq:<7} {_when(entry.at)} REFUSED  #{entry.answers} {entry.code}: "
-                  f"{entry.message}", file=out)
+            print(
+                f"#{s.seq:<7} {_when(entry.at)} REFUSED  #{entry.answers} {entry.code}: "
+                f"{entry.message}",
+                file=out,
+            )
         elif isinstance(entry, OutcomeEntry):
-            print(f"#{s.seq:<7} {_when(entry.at)} OUTCOME  of #{entry.answers}: "
-                  f"{len(entry.events)} events", file=out)
+            print(
+                f"#{s.seq:<7} {_when(entry.at)} OUTCOME  of #{entry.answers}: "
+                f"{len(entry.events)} events",
+                file=out,
+            )
             for e in entry.events:
                 version += 1
                 print(f"          v{version:<5} {_fields(e)}", file=out)
@@ -59,12 +65,21 @@ def _bar(done: int, total: int, started: float, out=sys.stderr) -> None:
     width = 30
     filled = int(width * done / total) if total else width
     rate = done / max(time.monotonic() - started, 1e-6)
-    print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} tables {rate:.0f}/s",
-          end="", file=out, flush=True)
+    print(
+        f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} tables {rate:.0f}/s",
+        end="",
+        file=out,
+        flush=True,
+    )
 
 
-async def rebuild(events: JetStreamEventLog, model: RedisReadModel, tables: list[str] | None,
-                  log_limit: int, progress: bool = True) -> int:
+async def rebuild(
+    events: JetStreamEventLog,
+    model: RedisReadModel,
+    tables: list[str] | None,
+    log_limit: int,
+    progress: bool = True,
+) -> int:
     if tables is None:
         tables = [t async for t in events.tables()]
     p = Projection(events, model, log_limit)
@@ -79,8 +94,11 @@ async def rebuild(events: JetStreamEventLog, model: RedisReadModel, tables: list
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m services.ops", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        prog="python -m services.ops",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     sub = p.add_subparsers(dest="command", required=True)
     i = sub.add_parser("inspect", help="print a table's event timeline (shows secrets)")
     i.add_argument("table")
@@ -99,8 +117,9 @@ def main(argv: list[str] | None = None) -> int:
                 p.error("rebuild needs a table or --all")
             model = RedisReadModel.connect(settings.redis_url)
             try:
-                n = await rebuild(events, model, None if args.all else [args.table],
-                                  settings.log_limit)
+                n = await rebuild(
+                    events, model, None if args.all else [args.table], settings.log_limit
+                )
                 print(f"rebuilt {n} table(s)")
                 return 0
             finally:

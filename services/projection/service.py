@@ -59,18 +59,24 @@ class Projection:
         self.log_limit = log_limit
         self.written = 0
         self._rendered: dict[str, tuple[int, dict[str, bytes]]] = {}  # table -> (version, views)
+        self._listed: set[str] = set()  # tables this instance listed in the lobby
 
     async def handle(self, stored: Stored) -> bool:
-        t = await self.cache.get(stored.table, through=stored.seq)
+        t = await self.cache.deliver(stored)
         if t.seq < stored.seq:
             return False  # not in the log (cannot happen): nothing to show
         if t.seq == stored.seq and not t.settled:
             return False  # a command: views change with its answer
-        if await self.model.position(stored.table) >= t.seq:
-            return False
         views = self._views(t)
-        # the lobby listing first: once the views say so, GET /tables agrees
-        await self.model.set_open(stored.table, lobby_summary(t))
+        # the lobby listing first (once the views say so, GET /tables agrees); only tables in
+        # the lobby, or just out of it, touch it
+        summary = lobby_summary(t)
+        if summary is not None or stored.table in self._listed:
+            await self.model.set_open(stored.table, summary)
+            if summary is None:
+                self._listed.discard(stored.table)
+            else:
+                self._listed.add(stored.table)
         written = await self.model.put(stored.table, views, t.seq)
         self.written += written
         return written
@@ -97,8 +103,9 @@ class Projection:
             await self.model.put(table_id, render_views(t, self.log_limit), t.seq)
 
 
-async def main_async(nats_url: str, redis_url: str, stop: asyncio.Event,
-                     log_limit: int | None = 200) -> None:
+async def main_async(
+    nats_url: str, redis_url: str, stop: asyncio.Event, log_limit: int | None = 200
+) -> None:
     events = await JetStreamEventLog.connect(nats_url)
     model = RedisReadModel.connect(redis_url)
     p = Projection(events, model, log_limit)

@@ -11,6 +11,8 @@ import logging
 import time
 from collections.abc import Callable
 
+import msgspec
+
 from gcbc.contract import commands as C
 from gcbc.contract.entries import CommandEntry, OutcomeEntry, RefusalEntry, encode_entry
 from gcbc.eventlog.jetstream import JetStreamEventLog
@@ -55,12 +57,14 @@ class RulesWorker:
 
     async def handle(self, stored: Stored) -> None:
         """One entry from the consumer: answer it if it is a command nobody answered yet."""
-        t = await self.cache.get(stored.table, through=stored.seq)
+        t = await self.cache.deliver(stored)
         if t.pending != stored.seq:
             return  # not a command, or answered already (by this or another instance)
         command = t.pending_command
         assert command is not None
-        reply = answer(t, command, stored.seq, now_ms(), self.noop)
+        reply = msgspec.structs.replace(
+            answer(t, command, stored.seq, now_ms(), self.noop), prev=stored.seq
+        )
         data = encode_entry(reply)
         try:
             result = await self.events.append(
@@ -82,10 +86,12 @@ class RulesWorker:
             if due is None or now < due[1]:
                 continue
             wait_id = due[0]
-            entry = CommandEntry(command=C.DeadlinePassed(wait=wait_id), at=now_ms())
+            entry = CommandEntry(command=C.DeadlinePassed(wait=wait_id), at=now_ms(), prev=t.seq)
             try:
                 await self.events.append(
-                    table_id, encode_entry(entry), expected=t.seq,
+                    table_id,
+                    encode_entry(entry),
+                    expected=t.seq,
                     msg_id=f"deadline:{table_id}:{wait_id}",
                 )
                 fired += 1

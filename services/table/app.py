@@ -68,8 +68,19 @@ class Position(msgspec.Struct):
 
 
 ClientCommand = (
-    C.Arrange | C.Investigate | C.Equip | C.Arm | C.Shoot | C.Bite | C.Aim | C.PlayEquipment
-    | C.Pass | C.Choose | C.Discard | C.SetAutoPass | C.Resume
+    C.Arrange
+    | C.Investigate
+    | C.Equip
+    | C.Arm
+    | C.Shoot
+    | C.Bite
+    | C.Aim
+    | C.PlayEquipment
+    | C.Pass
+    | C.Choose
+    | C.Discard
+    | C.SetAutoPass
+    | C.Resume
 )
 
 
@@ -88,9 +99,16 @@ def _bearer(request: Request) -> str | None:
     return None
 
 
-async def _seat(service: TableService, table_id: str, request: Request, required: bool) -> int | None:
-    t = await service.table(table_id)
+async def _seat(
+    service: TableService, table_id: str, request: Request, required: bool
+) -> int | None:
     token = _bearer(request)
+    cached = service.cache.tables.get(table_id)
+    if token is not None and cached is not None:
+        seat = service.seat_of(cached, token)  # a known token needs no trip to the log
+        if seat is not None:
+            return seat
+    t = await service.table(table_id)
     if token is None:
         if required:
             raise ApiError(401, "unauthorized", "this needs your seat's bearer token")
@@ -117,21 +135,33 @@ async def create_table(data: CreateTable, state: AppState) -> TableCreated:
     service = _service(state)
     settings: Settings = state.settings
     if data.deal is not None and not settings.allow_scenarios:
-        raise ApiError(403, "scenarios_not_allowed",
-                       "scenario tables need the services to run with GCBC_ALLOW_SCENARIOS=1",
-                       "deal")
+        raise ApiError(
+            403,
+            "scenarios_not_allowed",
+            "scenario tables need the services to run with GCBC_ALLOW_SCENARIOS=1",
+            "deal",
+        )
     table_id = secrets.token_hex(8)
     command = C.OpenTable(
-        table_id=table_id, seats=data.seats, options=data.options,
-        deadlines=data.deadlines or Deadlines(), deal=data.deal, first_seat=data.first_seat,
+        table_id=table_id,
+        seats=data.seats,
+        options=data.options,
+        deadlines=data.deadlines or Deadlines(),
+        deal=data.deal,
+        first_seat=data.first_seat,
         random_seed=data.seed,
     )
     seq = await service.submit(table_id, command, new_table=True)
     answer = await _refused_or(service, table_id, seq)
     # read-your-writes: the table is visible (GET /tables, its view) once this answers
     await service.view_after(table_id, None, None, ANSWER_WAIT, answer.answer_seq or seq)
-    return TableCreated(table_id=table_id, seats=data.seats, options=data.options,
-                        deadlines=command.deadlines, view_url=f"/tables/{table_id}")
+    return TableCreated(
+        table_id=table_id,
+        seats=data.seats,
+        options=data.options,
+        deadlines=command.deadlines,
+        view_url=f"/tables/{table_id}",
+    )
 
 
 @get("/tables", summary="Tables waiting for players")
@@ -166,7 +196,9 @@ async def take_seat(table_id: str, data: TakeSeatBody, state: AppState) -> SeatG
     return SeatGranted(seat=seat, token=token)
 
 
-@delete("/tables/{table_id:str}/seats/{seat:int}", status_code=204, summary="Leave before the start")
+@delete(
+    "/tables/{table_id:str}/seats/{seat:int}", status_code=204, summary="Leave before the start"
+)
 async def leave_seat(table_id: str, seat: int, request: Request, state: AppState) -> None:
     service = _service(state)
     mine = await _seat(service, table_id, request, required=True)
@@ -187,8 +219,11 @@ async def start(table_id: str, request: Request, state: AppState) -> Response[by
 
 
 # --- playing ------------------------------------------------------------------------------------
-@get("/tables/{table_id:str}/view", summary="Your view (long-poll with after/timeout)",
-     response_model=View)
+@get(
+    "/tables/{table_id:str}/view",
+    summary="Your view (long-poll with after/timeout)",
+    response_model=View,
+)
 async def seat_view(
     table_id: str,
     request: Request,
@@ -225,10 +260,15 @@ async def stream(table_id: str, request: Request, state: AppState) -> ServerSent
     return ServerSentEvent(events())
 
 
-@post("/tables/{table_id:str}/commands", status_code=200, summary="Send a command",
-      response_model=View)
-async def send_command(table_id: str, data: ClientCommand, request: Request,
-                       state: AppState) -> Response[bytes]:
+@post(
+    "/tables/{table_id:str}/commands",
+    status_code=200,
+    summary="Send a command",
+    response_model=View,
+)
+async def send_command(
+    table_id: str, data: ClientCommand, request: Request, state: AppState
+) -> Response[bytes]:
     service = _service(state)
     seat = await _seat(service, table_id, request, required=True)
     if data.seat != -1:
@@ -283,17 +323,32 @@ def create_app(settings: Settings | None = None) -> Litestar:
         notifier = Notifier(model.redis)
         await notifier.start()
         app.state.settings = settings
-        app.state.service = TableService(events, model, notifier, settings.noop_rules)
+        app.state.service = service = TableService(events, model, notifier, settings.noop_rules)
+        stop = asyncio.Event()
+        follower = asyncio.create_task(service.follow(stop))
         try:
             yield
         finally:
+            stop.set()
+            await asyncio.gather(follower, return_exceptions=True)
             await notifier.stop()
             await events.close()
             await model.close()
 
     return Litestar(
-        route_handlers=[create_table, list_tables, public_view, take_seat, leave_seat, start,
-                        seat_view, stream, send_command, chat, history],
+        route_handlers=[
+            create_table,
+            list_tables,
+            public_view,
+            take_seat,
+            leave_seat,
+            start,
+            seat_view,
+            stream,
+            send_command,
+            chat,
+            history,
+        ],
         lifespan=[lifespan],
         exception_handlers=HANDLERS,
         request_max_body_size=MAX_BODY,
@@ -309,8 +364,15 @@ def main() -> None:
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s table: %(message)s")
     settings = Settings.from_env()
-    uvicorn.run(create_app(settings), host=settings.http_host, port=settings.http_port,
-                log_level="warning", timeout_graceful_shutdown=2)
+    uvicorn.run(
+        create_app(settings),
+        host=settings.http_host,
+        port=settings.http_port,
+        log_level="warning",
+        timeout_graceful_shutdown=2,
+        loop="uvloop",
+        http="httptools",
+    )
 
 
 if __name__ == "__main__":

@@ -42,7 +42,7 @@ class Notifier:
                     channel = msg["channel"]
                     if isinstance(channel, bytes):
                         channel = channel.decode()
-                    self.wake(channel[len(PREFIX):])
+                    self.wake(channel[len(PREFIX) :])
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # noqa: BLE001
@@ -56,9 +56,15 @@ class Notifier:
         if event is not None:
             event.set()
 
-    async def wait(self, table: str, timeout: float) -> None:
+    def waiter(self, table: str) -> asyncio.Event:
+        """The event the table's next change sets. Take it *before* reading the views, then
+        wait on it: a change between the read and the wait is not lost."""
         event = self._events.get(table)
         if event is None:
             event = self._events[table] = asyncio.Event()
+        return event
+
+    async def wait(self, table: str, timeout: float, event: asyncio.Event | None = None) -> None:
+        event = event or self.waiter(table)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(event.wait(), timeout)

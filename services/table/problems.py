@@ -11,11 +11,24 @@ from litestar.exceptions import HTTPException, ValidationException
 from gcbc.rules import RuleViolation
 
 # rule violations about timing (the table is not there yet) are 409; the rest are 422
-CONFLICT = frozenset({
-    "game_already_started", "seats_not_filled", "table_full", "not_your_turn", "wrong_phase",
-    "prompt_pending", "must_discard", "not_waiting_for_you", "game_over", "game_not_started",
-    "stale_deadline", "already_arranged", "table_busy", "not_absent",
-})
+CONFLICT = frozenset(
+    {
+        "game_already_started",
+        "seats_not_filled",
+        "table_full",
+        "not_your_turn",
+        "wrong_phase",
+        "prompt_pending",
+        "must_discard",
+        "not_waiting_for_you",
+        "game_over",
+        "game_not_started",
+        "stale_deadline",
+        "already_arranged",
+        "table_busy",
+        "not_absent",
+    }
+)
 NOT_FOUND = frozenset({"no_table", "not_finished_yet"})
 
 
@@ -41,10 +54,17 @@ def status_for(code: str) -> int:
 
 
 def problem(status: int, code: str, detail: str, field: str | None = None) -> Response[Any]:
-    body = Problem(type=f"https://gcbc.example/problems/{code}", title=code.replace("_", " "),
-                   status=status, code=code, detail=detail, field=field)
-    return Response(content=msgspec.json.encode(body), status_code=status,
-                    media_type="application/problem+json")
+    body = Problem(
+        type=f"https://gcbc.example/problems/{code}",
+        title=code.replace("_", " "),
+        status=status,
+        code=code,
+        detail=detail,
+        field=field,
+    )
+    return Response(
+        content=msgspec.json.encode(body), status_code=status, media_type="application/problem+json"
+    )
 
 
 def from_violation(v: RuleViolation) -> ApiError:
@@ -66,22 +86,33 @@ def handle_validation(_: Request, e: ValidationException) -> Response[Any]:
     if extra and isinstance(extra[0], dict):
         field = extra[0].get("key")
         detail = str(extra[0].get("message", detail))
-    code = "malformed_json" if "JSON" in str(detail) and "malformed" in str(detail).lower() else "invalid_body"
+    code = (
+        "malformed_json"
+        if "JSON" in str(detail) and "malformed" in str(detail).lower()
+        else "invalid_body"
+    )
     return problem(400 if code == "malformed_json" else 422, code, detail, field)
 
 
 def handle_http(_: Request, e: HTTPException) -> Response[Any]:
-    codes = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large", 401: "unauthorized"}
+    codes = {
+        404: "not_found",
+        405: "method_not_allowed",
+        413: "body_too_large",
+        401: "unauthorized",
+    }
     return problem(e.status_code, codes.get(e.status_code, "http_error"), str(e.detail))
 
 
 def handle_unexpected(request: Request, e: Exception) -> Response[Any]:
     import logging
 
-    logging.getLogger("gcbc.table").exception("%s %s failed: %s (%s)", request.method,
-                                              request.url.path, e, getattr(e, "err_code", ""))
-    return problem(500, "internal_error", "the server failed; nothing was recorded unless an "
-                   "answer said so")
+    logging.getLogger("gcbc.table").exception(
+        "%s %s failed: %s (%s)", request.method, request.url.path, e, getattr(e, "err_code", "")
+    )
+    return problem(
+        500, "internal_error", "the server failed; nothing was recorded unless an answer said so"
+    )
 
 
 HANDLERS = {

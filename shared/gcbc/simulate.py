@@ -80,8 +80,10 @@ def play_game(
             command: Any = C.DeadlinePassed(wait=wait.id)
         else:
             seats_waiting = wait.seats
-            seat = seats_waiting[rng.below(len(seats_waiting))] if len(seats_waiting) > 1 else (
-                seats_waiting[0]
+            seat = (
+                seats_waiting[rng.below(len(seats_waiting))]
+                if len(seats_waiting) > 1
+                else (seats_waiting[0])
             )
             answer = bots[seat].act(_observation(s, seat))
             command = command_from_json_object({**answer, "seat": seat})

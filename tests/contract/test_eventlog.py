@@ -20,7 +20,9 @@ def log_factory(request, nats_url):
             return MemoryEventLog()
         # a stream of its own: the services' consumers never see these test entries
         name = uuid.uuid4().hex[:12]
-        return await JetStreamEventLog.connect(nats_url, stream=f"TEST_{name}", prefix=f"test.{name}")
+        return await JetStreamEventLog.connect(
+            nats_url, stream=f"TEST_{name}", prefix=f"test.{name}"
+        )
 
     return make
 

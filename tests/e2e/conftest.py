@@ -13,8 +13,12 @@ from services.launcher import Stack
 
 @pytest.fixture(scope="session")
 def stack(tmp_path_factory, nats_url, redis_url) -> Iterator[Stack]:
-    s = Stack(tmp_path_factory.mktemp("stack"), allow_scenarios=True, nats_url=nats_url,
-              redis_url=redis_url)
+    s = Stack(
+        tmp_path_factory.mktemp("stack"),
+        allow_scenarios=True,
+        nats_url=nats_url,
+        redis_url=redis_url,
+    )
     s.start()
     yield s
     s.stop()

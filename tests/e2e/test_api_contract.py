@@ -10,9 +10,11 @@ import httpx
 from tests.e2e.conftest import auth, seated_table
 
 H, K, A, KP = "honest", "crooked", "agent", "kingpin"
-DEAL = {"integrity": [[A, H, H], [KP, K, K], [H, K, H], [K, H, K]],
-        "equipment": [["coffee"], ["riot_shield"], ["k9_unit"], ["med_kit"]],
-        "first_seat": 0}
+DEAL = {
+    "integrity": [[A, H, H], [KP, K, K], [H, K, H], [K, H, K]],
+    "equipment": [["coffee"], ["riot_shield"], ["k9_unit"], ["med_kit"]],
+    "first_seat": 0,
+}
 
 
 def started(http, **body):
@@ -29,8 +31,11 @@ def version(http, table_id):
 def play_setup(http, table_id, tokens):
     """Everyone keeps its order, then passes the start-of-game window."""
     for t in tokens:
-        r = http.post(f"/tables/{table_id}/commands", headers=auth(t),
-                      json={"type": "arrange", "positions": [1, 2, 3]})
+        r = http.post(
+            f"/tables/{table_id}/commands",
+            headers=auth(t),
+            json={"type": "arrange", "positions": [1, 2, 3]},
+        )
         assert r.status_code == 200, r.text
     for t in tokens:
         r = http.post(f"/tables/{table_id}/commands", headers=auth(t), json={"type": "pass"})
@@ -52,8 +57,12 @@ def test_lobby_then_start_and_a_409_before_every_seat_is_taken(http):
 
 
 def test_options_not_offered_are_refused_with_422(http):
-    for options in ({"zombies": True}, {"edition": "classic"}, {"bombers_traitors": True},
-                    {"extra_equipment": True}):
+    for options in (
+        {"zombies": True},
+        {"edition": "classic"},
+        {"bombers_traitors": True},
+        {"extra_equipment": True},
+    ):
         r = http.post("/tables", json={"seats": 4, "options": options})
         assert r.status_code == 422, (options, r.text)
         assert r.json()["code"] == "option_not_offered"
@@ -156,19 +165,28 @@ def test_two_commands_validated_against_the_same_state_never_both_land(http):
 def test_long_poll_answers_on_change_and_times_out_otherwise(http):
     table_id, tokens = started(http)
     v = http.get(f"/tables/{table_id}/view", headers=auth(tokens[1])).json()
-    r = http.get(f"/tables/{table_id}/view", params={"after": v["version"], "timeout": 0.3},
-                 headers=auth(tokens[1]))
+    r = http.get(
+        f"/tables/{table_id}/view",
+        params={"after": v["version"], "timeout": 0.3},
+        headers=auth(tokens[1]),
+    )
     assert r.status_code == 200 and r.json()["version"] == v["version"]
 
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         waiting = pool.submit(
-            lambda: httpx.get(f"{str(http.base_url).rstrip('/')}/tables/{table_id}/view",
-                              params={"after": v["version"], "timeout": 10},
-                              headers=auth(tokens[1]), timeout=30)
+            lambda: httpx.get(
+                f"{str(http.base_url).rstrip('/')}/tables/{table_id}/view",
+                params={"after": v["version"], "timeout": 10},
+                headers=auth(tokens[1]),
+                timeout=30,
+            )
         )
         # seat 0 arranging is private: seat 1 sees no change (its long-poll must not answer)...
-        http.post(f"/tables/{table_id}/commands", headers=auth(tokens[0]),
-                  json={"type": "arrange", "positions": [1, 2, 3]})
+        http.post(
+            f"/tables/{table_id}/commands",
+            headers=auth(tokens[0]),
+            json={"type": "arrange", "positions": [1, 2, 3]},
+        )
         # ...but a chat message is public
         http.post(f"/tables/{table_id}/chat", headers=auth(tokens[0]), json={"text": "hi"})
         got = waiting.result().json()
@@ -178,8 +196,9 @@ def test_long_poll_answers_on_change_and_times_out_otherwise(http):
 
 def test_chat_appears_in_every_view(http):
     table_id, tokens = started(http)
-    r = http.post(f"/tables/{table_id}/chat", json={"text": "seat 2 is crooked"},
-                  headers=auth(tokens[0]))
+    r = http.post(
+        f"/tables/{table_id}/chat", json={"text": "seat 2 is crooked"}, headers=auth(tokens[0])
+    )
     assert r.status_code == 202
     v = http.get(f"/tables/{table_id}/view", params={"after": 0, "timeout": 5}).json()
     for _ in range(50):

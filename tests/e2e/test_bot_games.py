@@ -72,8 +72,13 @@ def test_twenty_tables_of_bots_play_to_the_end(stack):
     async def play_all():
         return await asyncio.gather(
             *(
-                play_table(stack.api, 4 + i % 5, "heuristic" if i % 2 else "random", seed=100 + i,
-                           record=recorder(i))
+                play_table(
+                    stack.api,
+                    4 + i % 5,
+                    "heuristic" if i % 2 else "random",
+                    seed=100 + i,
+                    record=recorder(i),
+                )
                 for i in range(TABLES)
             )
         )
@@ -86,8 +91,10 @@ def test_twenty_tables_of_bots_play_to_the_end(stack):
             state = fold(events)
             assert state.step == "finished" and state.winners is not None
             for seat in range(len(state.seats)):
-                r = http.get(f"/tables/{table_id}/view",
-                             headers={"Authorization": f"Bearer {_token(responses[i], seat)}"})
+                r = http.get(
+                    f"/tables/{table_id}/view",
+                    headers={"Authorization": f"Bearer {_token(responses[i], seat)}"},
+                )
                 expected = msgspec.json.encode(view(state, seat, log_limit=200))
                 assert r.content == expected, f"table {table_id} seat {seat}: view != engine view"
             public = http.get(f"/tables/{table_id}").content
@@ -101,7 +108,7 @@ def test_twenty_tables_of_bots_play_to_the_end(stack):
 
 
 def _token(records, seat):
-    for s, what, _, body in records:
+    for _seat, what, _, body in records:
         if what == "seat":
             got = msgspec.json.decode(body)
             if got["seat"] == seat:

@@ -97,8 +97,9 @@ def test_killing_the_worker_and_the_projection_mid_game_loses_nothing(own_stack)
         stack.start_service("projection")
 
     async def go():
-        games = asyncio.gather(*(play_table(stack.api, 4 + i, "random", seed=500 + i)
-                                 for i in range(4)))
+        games = asyncio.gather(
+            *(play_table(stack.api, 4 + i, "random", seed=500 + i) for i in range(4))
+        )
         _, table_ids = await asyncio.gather(chaos(), games)
         return table_ids
 
@@ -138,8 +139,9 @@ def test_a_seat_that_never_acts_is_played_by_the_autopilot_and_the_log_replays(o
         stack.start_service("rules")
 
     async def go():
-        game = play_table(stack.api, 5, "random", seed=77, idle=lambda seat: seat == 1,
-                          deadlines=FAST)
+        game = play_table(
+            stack.api, 5, "random", seed=77, idle=lambda seat: seat == 1, deadlines=FAST
+        )
         _, table_id = await asyncio.gather(restart_worker_meanwhile(), game)
         return table_id
 
@@ -149,8 +151,12 @@ def test_a_seat_that_never_acts_is_played_by_the_autopilot_and_the_log_replays(o
     events = replay(stored)
     state = fold(events)
     assert state.step == "finished"
-    assert any(getattr(e, "seat", None) == 1 and type(e).__name__ == "AutopilotActed"
-               for e in events)
-    assert any(type(entry.command).__name__ == "DeadlinePassed" for _, entry in stored
-               if isinstance(entry, CommandEntry))
+    assert any(
+        getattr(e, "seat", None) == 1 and type(e).__name__ == "AutopilotActed" for e in events
+    )
+    assert any(
+        type(entry.command).__name__ == "DeadlinePassed"
+        for _, entry in stored
+        if isinstance(entry, CommandEntry)
+    )
     assert msgspec.json.encode(events) == msgspec.json.encode(replay(stored))

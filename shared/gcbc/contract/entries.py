@@ -16,6 +16,7 @@ from gcbc.contract.events import AnyEvent
 
 class Entry(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind", omit_defaults=True):
     at: int = 0  # milliseconds since the epoch, stamped by the writer (the engine never reads it)
+    prev: int = 0  # the sequence of the table's entry this one was appended after (0: the first)
 
 
 class CommandEntry(Entry, tag="command"):

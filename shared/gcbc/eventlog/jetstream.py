@@ -30,7 +30,9 @@ def table_of(subj: str) -> str:
     return subj.rsplit(".", 1)[1]
 
 
-def stream_config(replicas: int = 1, stream: str = STREAM, prefix: str = PREFIX) -> api.StreamConfig:
+def stream_config(
+    replicas: int = 1, stream: str = STREAM, prefix: str = PREFIX
+) -> api.StreamConfig:
     return api.StreamConfig(
         name=stream,
         subjects=[f"{prefix}.*"],
