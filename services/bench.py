@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import aiohttp
 import msgspec
 
 from gcbc.bots import Observation, RandomBot
@@ -35,6 +35,35 @@ from gcbc.contract.views import View
 from services.launcher import Stack
 
 _view = msgspec.json.Decoder(View)
+
+
+class _Version(msgspec.Struct):
+    version: int
+
+
+_version = msgspec.json.Decoder(_Version)
+
+
+class Http:
+    """The load generator's client (aiohttp: far cheaper per request than httpx)."""
+
+    def __init__(self, api: str, connections: int) -> None:
+        self.session = aiohttp.ClientSession(
+            api,
+            connector=aiohttp.TCPConnector(limit=connections),
+            timeout=aiohttp.ClientTimeout(total=120),
+        )
+
+    async def get(self, path: str, headers=None, params=None) -> tuple[int, bytes]:  # noqa: ANN001
+        async with self.session.get(path, headers=headers, params=params) as r:
+            return r.status, await r.read()
+
+    async def post(self, path: str, json=None, headers=None) -> tuple[int, bytes]:  # noqa: ANN001
+        async with self.session.post(path, json=json, headers=headers) as r:
+            return r.status, await r.read()
+
+    async def close(self) -> None:
+        await self.session.close()
 
 
 def pct(samples: list[float], p: float) -> float:
@@ -57,9 +86,7 @@ def summary(samples: list[float], elapsed: float) -> dict[str, float]:
 class BenchTable:
     """One table driven by bots: knows every seat's token, sends the waiting seat's choice."""
 
-    def __init__(
-        self, http: httpx.AsyncClient, table_id: str, tokens: list[str], seed: int, noop: bool
-    ) -> None:
+    def __init__(self, http: Http, table_id: str, tokens: list[str], seed: int, noop: bool) -> None:
         self.http, self.table_id, self.tokens, self.noop = http, table_id, tokens, noop
         self.bots = [RandomBot(seed * 10 + i) for i in range(len(tokens))]
         self.rng = random.Random(seed)
@@ -71,8 +98,12 @@ class BenchTable:
 
     async def next_command(self) -> tuple[int, dict[str, Any]]:
         seat = self.rng.choice(self.waiting) if self.waiting else 0
-        r = await self.http.get(f"/tables/{self.table_id}/view", headers=self.headers(seat))
-        v = _view.decode(r.content)
+        status, body = await self.http.get(
+            f"/tables/{self.table_id}/view", headers=self.headers(seat)
+        )
+        if status != 200:
+            raise RuntimeError(f"GET view: {status} {body[:300]!r}")
+        v = _view.decode(body)
         if self.noop:
             return seat, {"type": "pass"}
         if v.status == "finished":
@@ -89,12 +120,12 @@ class BenchTable:
         if not command:
             return None
         t0 = time.perf_counter()
-        r = await self.http.post(
+        status, body = await self.http.post(
             f"/tables/{self.table_id}/commands", json=command, headers=self.headers(seat)
         )
         elapsed = time.perf_counter() - t0
-        if r.status_code == 200:
-            v = _view.decode(r.content)
+        if status == 200:
+            v = _view.decode(body)
             self.finished = v.status == "finished"
             self.waiting = sorted({w.seat for w in v.waiting_for})
             return elapsed
@@ -102,25 +133,25 @@ class BenchTable:
         return None
 
 
-async def new_table(http: httpx.AsyncClient, seats: int, seed: int, noop: bool) -> BenchTable:
-    r = await http.post("/tables", json={"seats": seats, "seed": seed})
-    r.raise_for_status()
-    table_id = r.json()["table_id"]
+async def new_table(http: Http, seats: int, seed: int, noop: bool) -> BenchTable:
+    status, body = await http.post("/tables", json={"seats": seats, "seed": seed})
+    assert status == 201, body
+    table_id = msgspec.json.decode(body)["table_id"]
     tokens = []
     for i in range(seats):
-        r = await http.post(f"/tables/{table_id}/seats", json={"name": f"b{i}"})
-        r.raise_for_status()
-        tokens.append(r.json()["token"])
-    r = await http.post(
+        status, body = await http.post(f"/tables/{table_id}/seats", json={"name": f"b{i}"})
+        assert status == 201, body
+        tokens.append(msgspec.json.decode(body)["token"])
+    status, body = await http.post(
         f"/tables/{table_id}/start", headers={"Authorization": f"Bearer {tokens[0]}"}
     )
-    r.raise_for_status()
+    assert status == 200, body
     return BenchTable(http, table_id, tokens, seed, noop)
 
 
 async def closed_loop(api: str, tables: int, seconds: float, noop: bool, seed: int) -> dict:
-    limits = httpx.Limits(max_connections=tables * 2 + 10, max_keepalive_connections=tables * 2)
-    async with httpx.AsyncClient(base_url=api, timeout=60, limits=limits) as http:
+    http = Http(api, tables * 2 + 10)
+    try:
         pool = await asyncio.gather(
             *(new_table(http, 4 + (seed + i) % 5, seed + i, noop) for i in range(tables))
         )
@@ -139,11 +170,13 @@ async def closed_loop(api: str, tables: int, seconds: float, noop: bool, seed: i
 
         await asyncio.gather(*(drive(t) for t in pool))
         return summary(samples, time.perf_counter() - started)
+    finally:
+        await http.close()
 
 
 async def scale(api: str, tables: int, seconds: float, interval: float, seed: int) -> dict:
-    limits = httpx.Limits(max_connections=tables * 10, max_keepalive_connections=tables * 10)
-    async with httpx.AsyncClient(base_url=api, timeout=120, limits=limits) as http:
+    http = Http(api, tables * 10)
+    try:
         pool: list[BenchTable] = []
         for i in range(0, tables, 50):
             pool += await asyncio.gather(
@@ -153,21 +186,24 @@ async def scale(api: str, tables: int, seconds: float, interval: float, seed: in
                 )
             )
         arrivals: dict[str, list[float]] = {t.table_id: [] for t in pool}
-        stop_at = time.perf_counter() + seconds + 2
+        errors: list[int] = []
 
         async def watch(t: BenchTable, seat: int) -> None:
-            version = -1
-            while time.perf_counter() < stop_at:
-                r = await t.http.get(
-                    f"/tables/{t.table_id}/view",
-                    headers=t.headers(seat),
-                    params={"after": max(version, 0), "timeout": 5},
-                )
-                v = msgspec.json.decode(r.content, type=dict)["version"]
-                if v > version:
-                    if version >= 0:
-                        arrivals[t.table_id].append(time.perf_counter())
-                    version = v
+            """One seat's Server-Sent Events stream: each event is a new view."""
+            async with t.http.session.get(
+                f"/tables/{t.table_id}/stream",
+                headers=t.headers(seat),
+                timeout=aiohttp.ClientTimeout(total=None, sock_read=None),
+            ) as r:
+                if r.status != 200:
+                    errors.append(r.status)
+                    return
+                first = True
+                async for line in r.content:
+                    if line.startswith(b"data:"):
+                        if not first:
+                            arrivals[t.table_id].append(time.perf_counter())
+                        first = False
 
         post_samples: list[float] = []
         all_samples: list[float] = []
@@ -197,10 +233,13 @@ async def scale(api: str, tables: int, seconds: float, interval: float, seed: in
             w.cancel()
         await asyncio.gather(*watchers, return_exceptions=True)
         result = summary(post_samples, elapsed)
-        result["long_polls"] = len(watchers)
+        result["sse_streams"] = len(watchers)
+        result["stream_errors"] = len(errors)
         result["all_views_p50_ms"] = pct(all_samples, 0.50)
         result["all_views_p99_ms"] = pct(all_samples, 0.99)
         return result
+    finally:
+        await http.close()
 
 
 def rss_mb(pid: int) -> float:
@@ -212,9 +251,7 @@ def rss_mb(pid: int) -> float:
 
 def with_stack(noop: bool, sync_always: bool, fn) -> Any:
     with tempfile.TemporaryDirectory(prefix="gcbc-bench-") as tmp:
-        stack = Stack(
-            Path(tmp), env={"GCBC_NOOP_RULES": "1" if noop else "", "GCBC_LOG_LIMIT": "200"}
-        )
+        stack = Stack(Path(tmp), env={"GCBC_NOOP_RULES": "1" if noop else ""})
         if sync_always:
             from gcbc import devservers
 
@@ -240,6 +277,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--scale-seconds", type=float, default=30)
     p.add_argument("--skip-scale", action="store_true")
     args = p.parse_args(argv)
+    from services.launcher import raise_open_files_limit
+
+    raise_open_files_limit()
     out: dict[str, Any] = {}
     for label, noop in (("noop", True), ("rules", False)):
 

@@ -23,6 +23,16 @@ SERVICES = {
 }
 
 
+def raise_open_files_limit() -> None:
+    """Thousands of long-polls need thousands of sockets: lift the soft limit to the hard one
+    (services started from here inherit it)."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
 class Stack:
     def __init__(
         self,
@@ -89,6 +99,7 @@ class Stack:
         proc.wait(10)
 
     def start(self) -> Stack:
+        raise_open_files_limit()
         self.start_servers()
         for name in SERVICES:
             self.start_service(name)

@@ -8,6 +8,7 @@ from msgspec import Struct
 
 DEFAULT_NATS = "nats://127.0.0.1:4222"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/0"
+LOG_LIMIT = 50  # the most recent log entries a view carries (the history has them all)
 
 
 class Settings(Struct, frozen=True):
@@ -17,7 +18,7 @@ class Settings(Struct, frozen=True):
     http_port: int = 8000
     allow_scenarios: bool = False
     stream_replicas: int = 1
-    log_limit: int = 200  # log entries carried in each view (the history endpoint has them all)
+    log_limit: int = LOG_LIMIT
     noop_rules: bool = False  # benchmarks only: game commands skip the rules (same hops, no work)
 
     @classmethod
@@ -30,6 +31,6 @@ class Settings(Struct, frozen=True):
             http_port=int(env.get("GCBC_HTTP_PORT", "8000")),
             allow_scenarios=env.get("GCBC_ALLOW_SCENARIOS", "") in ("1", "true", "yes"),
             stream_replicas=int(env.get("GCBC_STREAM_REPLICAS", "1")),
-            log_limit=int(env.get("GCBC_LOG_LIMIT", "200")),
+            log_limit=int(env.get("GCBC_LOG_LIMIT", str(LOG_LIMIT))),
             noop_rules=env.get("GCBC_NOOP_RULES", "") == "1",
         )

@@ -18,6 +18,7 @@ from gcbc.readmodel.redis import RedisReadModel
 from gcbc.rules import view
 from gcbc.tablelog import Table
 from services.consumer import consume
+from services.settings import LOG_LIMIT
 from services.tables import TableCache
 
 log = logging.getLogger("gcbc.projection")
@@ -53,7 +54,9 @@ def lobby_summary(t: Table) -> bytes | None:
 
 
 class Projection:
-    def __init__(self, events: EventLog, model: ReadModel, log_limit: int | None = 200) -> None:
+    def __init__(
+        self, events: EventLog, model: ReadModel, log_limit: int | None = LOG_LIMIT
+    ) -> None:
         self.cache = TableCache(events)
         self.model = model
         self.log_limit = log_limit
@@ -67,7 +70,7 @@ class Projection:
             return False  # not in the log (cannot happen): nothing to show
         if t.seq == stored.seq and not t.settled:
             return False  # a command: views change with its answer
-        views = self._views(t)
+        views, changed = self._views(t)
         # the lobby listing first (once the views say so, GET /tables agrees); only tables in
         # the lobby, or just out of it, touch it
         summary = lobby_summary(t)
@@ -77,21 +80,26 @@ class Projection:
                 self._listed.discard(stored.table)
             else:
                 self._listed.add(stored.table)
-        written = await self.model.put(stored.table, views, t.seq)
+        written = await self.model.put(stored.table, views, t.seq, changed)
         self.written += written
         return written
 
-    def _views(self, t: Table) -> dict[str, bytes]:
+    def _views(self, t: Table) -> tuple[dict[str, bytes], list[str] | None]:
         """The table's views, rendered again only if its state changed (a refusal or a command
-        changes no view; the deadlines shown depend on the wait, which only events change)."""
+        changes no view; the deadlines shown depend on the wait, which only events change), and
+        which of them differ from the previous ones (None: unknown, maybe all)."""
         cached = self._rendered.get(t.table_id)
         if cached is not None and cached[0] == t.state.version:
-            return cached[1]
+            return cached[1], []
         views = render_views(t, self.log_limit)
+        changed = None
+        if cached is not None:
+            before = cached[1]
+            changed = [k for k, v in views.items() if before.get(k) != v]
         self._rendered[t.table_id] = (t.state.version, views)
         if len(self._rendered) > 10_000:
             self._rendered.pop(next(iter(self._rendered)))
-        return views
+        return views, changed
 
     async def rebuild(self, table_id: str) -> None:
         """Wipe a table's views and write them again from the log."""
@@ -104,7 +112,7 @@ class Projection:
 
 
 async def main_async(
-    nats_url: str, redis_url: str, stop: asyncio.Event, log_limit: int | None = 200
+    nats_url: str, redis_url: str, stop: asyncio.Event, log_limit: int | None = LOG_LIMIT
 ) -> None:
     events = await JetStreamEventLog.connect(nats_url)
     model = RedisReadModel.connect(redis_url)

@@ -26,7 +26,7 @@ from gcbc.readmodel.redis import RedisReadModel
 from services.settings import Settings
 from services.table.notifier import Notifier
 from services.table.problems import HANDLERS, ApiError
-from services.table.service import TableService, token_hash
+from services.table.service import TableService, token_hash, view_version
 
 MAX_BODY = 64 * 1024
 ANSWER_WAIT = 1.0  # API.md: 200 with the view, or 202 if the outcome takes longer than ~1 s
@@ -250,7 +250,7 @@ async def stream(table_id: str, request: Request, state: AppState) -> ServerSent
             data = await service.view_after(table_id, seat, version, 15)
             if data is None:
                 return
-            current = msgspec.json.decode(data, type=dict)["version"]
+            current = view_version(data)
             if current > version:
                 version = current
                 yield data.decode()

@@ -19,7 +19,7 @@ PREFIX = CHANNEL.format(table="")
 class Notifier:
     def __init__(self, client: aioredis.Redis) -> None:
         self.redis = client
-        self._events: dict[str, asyncio.Event] = {}
+        self._events: dict[str, dict[str, asyncio.Event]] = {}  # table -> viewer -> event
         self._task: asyncio.Task | None = None
 
     async def start(self) -> None:
@@ -51,20 +51,32 @@ class Notifier:
                     self.wake(table)  # waiters re-read rather than miss a change
                 await asyncio.sleep(0.2)
 
-    def wake(self, table: str) -> None:
-        event = self._events.pop(table, None)
-        if event is not None:
-            event.set()
+    def wake(self, table: str, viewers: list[str] | None = None) -> None:
+        """Wake the table's waiters: those of ``viewers`` (None: all of them)."""
+        waiting = self._events.get(table)
+        if not waiting:
+            return
+        if viewers is None:
+            del self._events[table]
+            for event in waiting.values():
+                event.set()
+            return
+        for viewer in viewers:
+            event = waiting.pop(viewer, None)
+            if event is not None:
+                event.set()
 
-    def waiter(self, table: str) -> asyncio.Event:
-        """The event the table's next change sets. Take it *before* reading the views, then
+    def waiter(self, table: str, viewer: str) -> asyncio.Event:
+        """The event the next change of this view sets. Take it *before* reading the view, then
         wait on it: a change between the read and the wait is not lost."""
-        event = self._events.get(table)
+        waiting = self._events.get(table)
+        if waiting is None:
+            waiting = self._events[table] = {}
+        event = waiting.get(viewer)
         if event is None:
-            event = self._events[table] = asyncio.Event()
+            event = waiting[viewer] = asyncio.Event()
         return event
 
-    async def wait(self, table: str, timeout: float, event: asyncio.Event | None = None) -> None:
-        event = event or self.waiter(table)
+    async def wait(self, event: asyncio.Event, timeout: float) -> None:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(event.wait(), timeout)

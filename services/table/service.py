@@ -33,6 +33,11 @@ class _Version(msgspec.Struct):
 _version = msgspec.json.Decoder(_Version)
 
 
+def view_version(data: bytes) -> int:
+    """A view's version, without decoding the rest of it."""
+    return _version.decode(data).version
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -84,7 +89,7 @@ class TableService:
         current one when ``timeout`` runs out (long-poll)."""
         deadline = asyncio.get_running_loop().time() + timeout
         while True:
-            changed = self.notifier.waiter(table_id)
+            changed = self.notifier.waiter(table_id, PUBLIC if seat is None else seat_key(seat))
             got = await self.view_bytes(table_id, seat)
             if got is not None:
                 pos, data = got
@@ -93,7 +98,9 @@ class TableService:
             left = deadline - asyncio.get_running_loop().time()
             if left <= 0:
                 return got[1] if got else None
-            await self.notifier.wait(table_id, min(left, 1.0), changed)
+            # a wake-up names the views that changed; the timeout is only a safety net (a lost
+            # signal), so it can be long: thousands of long-polls must not poll Redis
+            await self.notifier.wait(changed, min(left, 10.0))
 
     # --- writing ------------------------------------------------------------------------------
     async def submit(
@@ -125,7 +132,9 @@ class TableService:
             except RuleViolation as v:
                 raise from_violation(v) from None
             expected = t.seq
-            entry = CommandEntry(command=command, token_hash=token_hash_, at=now_ms(), prev=expected)
+            entry = CommandEntry(
+                command=command, token_hash=token_hash_, at=now_ms(), prev=expected
+            )
             data = encode_entry(entry)
             msg_id = f"cmd:{table_id}:{command.seat}:{cid}" if cid else uuid.uuid4().hex
             try:

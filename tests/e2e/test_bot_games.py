@@ -14,6 +14,7 @@ from gcbc.contract.events import AnyEvent
 from gcbc.contract.views import View
 from gcbc.rules import fold, view
 from services.demo import play_table
+from services.settings import LOG_LIMIT
 from tests.property.knowledge_oracle import Oracle
 from tests.property.test_no_leaks import (
     PRIVATE_EVENTS,
@@ -95,10 +96,10 @@ def test_twenty_tables_of_bots_play_to_the_end(stack):
                     f"/tables/{table_id}/view",
                     headers={"Authorization": f"Bearer {_token(responses[i], seat)}"},
                 )
-                expected = msgspec.json.encode(view(state, seat, log_limit=200))
+                expected = msgspec.json.encode(view(state, seat, log_limit=LOG_LIMIT))
                 assert r.content == expected, f"table {table_id} seat {seat}: view != engine view"
             public = http.get(f"/tables/{table_id}").content
-            assert public == msgspec.json.encode(view(state, None, log_limit=200))
+            assert public == msgspec.json.encode(view(state, None, log_limit=LOG_LIMIT))
             for seat, what, status, body in responses[i]:
                 if status == 200 and what in ("view", "command", "start"):
                     check_response(events, seat, body)

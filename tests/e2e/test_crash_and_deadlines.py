@@ -20,6 +20,7 @@ from gcbc.rules import RuleViolation, decide, fold, initial_state
 from services.demo import play_table
 from services.launcher import Stack
 from services.projection.service import Projection
+from services.settings import LOG_LIMIT
 
 FAST = {"turn": 0.4, "reaction": 0.3, "prompt": 0.3, "arrange": 0.4}
 
@@ -71,7 +72,7 @@ async def views_match_a_rebuild(stack: Stack, table_ids: list[str]) -> None:
     live = RedisReadModel.connect(stack.redis_url)
     rebuilt = MemoryReadModel()
     try:
-        p = Projection(log, rebuilt, log_limit=200)
+        p = Projection(log, rebuilt, log_limit=LOG_LIMIT)
         for t in table_ids:
             await p.rebuild(t)
             state = (await p.cache.get(t)).state

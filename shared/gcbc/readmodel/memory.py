@@ -11,7 +11,9 @@ class MemoryReadModel:
         self._changed: dict[str, asyncio.Event] = {}
         self._lobby: dict[str, bytes] = {}
 
-    async def put(self, table: str, views: dict[str, bytes], position: int) -> bool:
+    async def put(
+        self, table: str, views: dict[str, bytes], position: int, changed: list[str] | None = None
+    ) -> bool:
         current = self._tables.get(table)
         if current is not None and current[0] >= position:
             return False

@@ -19,7 +19,12 @@ def seat_key(seat: int) -> str:
 
 
 class ReadModel(Protocol):
-    async def put(self, table: str, views: dict[str, bytes], position: int) -> bool: ...
+    async def put(
+        self, table: str, views: dict[str, bytes], position: int, changed: list[str] | None = None
+    ) -> bool:
+        """``changed``: the viewers whose view differs from the last put (None: any), so a
+        wake-up reaches only the watchers that have something new to read."""
+        ...
 
     async def get(self, table: str, viewer: str) -> tuple[int, bytes] | None: ...
 

@@ -10,16 +10,31 @@ KEY = "gcbc:views:{table}"
 LOBBY = "gcbc:lobby"  # table id -> summary of a table waiting for players
 CHANNEL = "gcbc:changed:{table}"
 
-# KEYS[1] = the table's hash; ARGV[1] = position; ARGV[2] = channel; ARGV[3..] = field, value, ...
+# KEYS[1] = the table's hash; ARGV[1] = position; ARGV[2] = channel; ARGV[3] = the wake-up
+# message; ARGV[4..] = field, value, ...
 _PUT = """
 local stored = tonumber(redis.call('HGET', KEYS[1], 'position') or '0')
 local position = tonumber(ARGV[1])
 if stored >= position then return 0 end
 redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[1], 'position', ARGV[1], unpack(ARGV, 3))
-redis.call('PUBLISH', ARGV[2], ARGV[1])
+redis.call('HSET', KEYS[1], 'position', ARGV[1], unpack(ARGV, 4))
+redis.call('PUBLISH', ARGV[2], ARGV[3])
 return 1
 """
+
+
+def wake_message(position: int, changed: list[str] | None) -> str:
+    """``<position> <viewer,viewer,...>``; ``*``: every viewer may have changed, ``-``: none."""
+    if changed is None:
+        return f"{position} *"
+    return f"{position} {','.join(changed) or '-'}"
+
+
+def parse_wake(message: str) -> tuple[int, list[str] | None]:
+    position, _, viewers = message.partition(" ")
+    if viewers in ("*", ""):
+        return int(position), None
+    return int(position), [] if viewers == "-" else viewers.split(",")
 
 
 class RedisReadModel:
@@ -28,14 +43,21 @@ class RedisReadModel:
         self._put = client.register_script(_PUT)
 
     @classmethod
-    def connect(cls, url: str) -> RedisReadModel:
-        return cls(aioredis.Redis.from_url(url, decode_responses=False))
+    def connect(cls, url: str, connections: int = 64) -> RedisReadModel:
+        # a bounded pool that waits for a free connection: thousands of long-polls share it
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url, max_connections=connections, timeout=30, decode_responses=False
+        )
+        return cls(aioredis.Redis(connection_pool=pool))
 
     async def close(self) -> None:
         await self.redis.aclose()
 
-    async def put(self, table: str, views: dict[str, bytes], position: int) -> bool:
-        args: list[bytes | str | int] = [position, CHANNEL.format(table=table)]
+    async def put(
+        self, table: str, views: dict[str, bytes], position: int, changed: list[str] | None = None
+    ) -> bool:
+        message = wake_message(position, changed)
+        args: list[bytes | str | int] = [position, CHANNEL.format(table=table), message]
         for viewer, data in views.items():
             args += [viewer, data]
         return bool(await self._put(keys=[KEY.format(table=table)], args=args))
