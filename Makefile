@@ -53,9 +53,12 @@ test: setup
 simulate: setup
 	$(PY) -m gcbc simulate --games 1000 --players 4-8 --seed 1 --bot random $(SIMULATE_ARGS)
 
+# The engine (decide+evolve, simulator), then the whole system (saturation, latency, scale,
+# JetStream sync policy; real rules vs a no-op), then the slow soaks.
 bench: setup
 	$(PY) -m gcbc bench $(BENCH_ARGS)
-	$(PY) -m pytest -m slow -q $(PYTEST_ARGS)
+	$(PY) -m services.bench $(SERVICE_BENCH_ARGS)
+	$(PY) -m pytest -m slow -q -p no:cacheprovider $(PYTEST_ARGS)
 
 lint: setup
 	$(PY) -m ruff check shared services tests
