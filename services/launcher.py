@@ -80,8 +80,9 @@ class Stack:
         logs = self.data_dir / "logs"
         logs.mkdir(parents=True, exist_ok=True)
         out = (logs / f"{name}.log").open("ab")
+        module = SERVICES[name.split("#")[0]]  # "rules#2": a second rules worker
         proc = subprocess.Popen(
-            [sys.executable, "-m", SERVICES[name]],
+            [sys.executable, "-m", module],
             cwd=ROOT,
             env=self.env(),
             stdout=out,

@@ -4,6 +4,11 @@ races. Every refused request leaves the table's log unchanged."""
 from __future__ import annotations
 
 import concurrent.futures
+import json
+import os
+import subprocess
+import sys
+import time
 
 import httpx
 
@@ -218,3 +223,50 @@ def test_history_only_once_the_game_is_over(http):
 def test_openapi_is_generated(http):
     schema = http.get("/schema/openapi.json").json()
     assert "/tables/{table_id}/commands" in schema["paths"]
+
+
+def test_server_sent_events_carry_each_view_change(http, stack):
+    """API.md: GET /stream sends one event per view change (data = the view)."""
+    table_id, tokens = started(http)
+    events: list[dict] = []
+
+    def listen():
+        with httpx.stream("GET", f"{stack.api}/tables/{table_id}/stream",
+                          headers=auth(tokens[1]), timeout=30) as r:
+            assert r.status_code == 200
+            assert r.headers["content-type"].startswith("text/event-stream")
+            for line in r.iter_lines():
+                if line.startswith("data:"):
+                    events.append(json.loads(line[5:]))
+                    if len(events) == 2:
+                        return
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        done = pool.submit(listen)
+        for _ in range(100):  # the first event (the current view) arrived
+            if events:
+                break
+            time.sleep(0.02)
+        http.post(f"/tables/{table_id}/chat", headers=auth(tokens[0]), json={"text": "sse"})
+        done.result(timeout=20)
+    assert events[0]["you"]["seat"] == 1
+    assert events[1]["version"] > events[0]["version"]
+    assert events[1]["chat"] == [{"seat": 0, "text": "sse"}]
+
+
+def test_ops_rebuild_gives_byte_identical_views(http, stack):
+    """The ops CLI wipes and rebuilds the read models from the stream: the same bytes."""
+    table_id, tokens = started(http)
+    http.post(f"/tables/{table_id}/chat", headers=auth(tokens[0]), json={"text": "x"})
+    time.sleep(0.3)
+    before = [http.get(f"/tables/{table_id}/view", headers=auth(t)).content for t in tokens]
+    env = {**os.environ, "GCBC_NATS_URL": stack.nats_url, "GCBC_REDIS_URL": stack.redis_url}
+    done = subprocess.run([sys.executable, "-m", "services.ops", "rebuild", "--all"], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "rebuilt" in done.stdout
+    after = [http.get(f"/tables/{table_id}/view", headers=auth(t)).content for t in tokens]
+    assert after == before
+    shown = subprocess.run([sys.executable, "-m", "services.ops", "inspect", table_id], env=env,
+                           capture_output=True, text=True, timeout=60)
+    assert shown.returncode == 0 and "cards_dealt" in shown.stdout and "COMMAND" in shown.stdout

@@ -161,3 +161,25 @@ def test_a_seat_that_never_acts_is_played_by_the_autopilot_and_the_log_replays(o
         if isinstance(entry, CommandEntry)
     )
     assert msgspec.json.encode(events) == msgspec.json.encode(replay(stored))
+
+
+def test_two_instances_of_each_worker_decide_nothing_twice(own_stack):
+    """DESIGN property 5: several instances of each service at once; optimistic concurrency
+    makes a duplicated outcome impossible."""
+    stack = own_stack
+    stack.start_service("rules#2")
+    stack.start_service("projection#2")
+    time.sleep(1.0)
+
+    async def go():
+        return await asyncio.gather(
+            *(play_table(stack.api, 4 + i, "random", seed=900 + i) for i in range(3))
+        )
+
+    table_ids = asyncio.run(go())
+    for t in table_ids:
+        stored = asyncio.run(entries(stack.nats_url, t))
+        check_log_shape(stored)
+        assert fold(replay(stored)).step == "finished"
+    asyncio.run(_settle(stack, table_ids))
+    asyncio.run(views_match_a_rebuild(stack, table_ids))
