@@ -10,7 +10,6 @@ import logging
 
 import msgspec
 
-from gcbc.contract.entries import CommandEntry
 from gcbc.eventlog.jetstream import JetStreamEventLog
 from gcbc.eventlog.port import EventLog, Stored
 from gcbc.readmodel.port import PUBLIC, ReadModel, seat_key
@@ -135,5 +134,3 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
-
-__all__ = ["CommandEntry", "Projection", "render_views"]

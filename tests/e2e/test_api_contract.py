@@ -231,8 +231,9 @@ def test_server_sent_events_carry_each_view_change(http, stack):
     events: list[dict] = []
 
     def listen():
-        with httpx.stream("GET", f"{stack.api}/tables/{table_id}/stream",
-                          headers=auth(tokens[1]), timeout=30) as r:
+        with httpx.stream(
+            "GET", f"{stack.api}/tables/{table_id}/stream", headers=auth(tokens[1]), timeout=30
+        ) as r:
             assert r.status_code == 200
             assert r.headers["content-type"].startswith("text/event-stream")
             for line in r.iter_lines():
@@ -261,12 +262,22 @@ def test_ops_rebuild_gives_byte_identical_views(http, stack):
     time.sleep(0.3)
     before = [http.get(f"/tables/{table_id}/view", headers=auth(t)).content for t in tokens]
     env = {**os.environ, "GCBC_NATS_URL": stack.nats_url, "GCBC_REDIS_URL": stack.redis_url}
-    done = subprocess.run([sys.executable, "-m", "services.ops", "rebuild", "--all"], env=env,
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "services.ops", "rebuild", "--all"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     assert "rebuilt" in done.stdout
     after = [http.get(f"/tables/{table_id}/view", headers=auth(t)).content for t in tokens]
     assert after == before
-    shown = subprocess.run([sys.executable, "-m", "services.ops", "inspect", table_id], env=env,
-                           capture_output=True, text=True, timeout=60)
+    shown = subprocess.run(
+        [sys.executable, "-m", "services.ops", "inspect", table_id],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert shown.returncode == 0 and "cards_dealt" in shown.stdout and "COMMAND" in shown.stdout

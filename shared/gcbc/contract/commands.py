@@ -140,24 +140,4 @@ GameCommand = (
     | Resume
 )
 
-AnyCommand = (
-    OpenTable
-    | TakeSeat
-    | LeaveSeat
-    | StartGame
-    | Arrange
-    | Investigate
-    | Equip
-    | Arm
-    | Shoot
-    | Bite
-    | Aim
-    | PlayEquipment
-    | Pass
-    | Choose
-    | Discard
-    | SetAutoPass
-    | Resume
-    | PostChat
-    | DeadlinePassed
-)
+AnyCommand = OpenTable | TakeSeat | LeaveSeat | StartGame | GameCommand | PostChat | DeadlinePassed
