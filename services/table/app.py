@@ -4,6 +4,7 @@ open in the lifespan; every error leaves as problem+json with a stable code."""
 from __future__ import annotations
 
 import asyncio
+import os
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -350,8 +351,12 @@ def main() -> None:
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s table: %(message)s")
     settings = Settings.from_env()
+    workers = int(os.environ.get("GCBC_HTTP_WORKERS", "1"))
     uvicorn.run(
-        create_app(settings),
+        # several processes share the port; each follows the log and reads Redis on its own
+        "services.table.app:create_app" if workers > 1 else create_app(settings),
+        factory=workers > 1,
+        workers=workers,
         host=settings.http_host,
         port=settings.http_port,
         log_level="warning",

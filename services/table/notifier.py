@@ -9,7 +9,7 @@ import logging
 
 import redis.asyncio as aioredis
 
-from gcbc.readmodel.redis import CHANNEL
+from gcbc.readmodel.redis import CHANNEL, KEY, parse_wake
 
 log = logging.getLogger("gcbc.table")
 PATTERN = CHANNEL.format(table="*")
@@ -20,6 +20,8 @@ class Notifier:
     def __init__(self, client: aioredis.Redis) -> None:
         self.redis = client
         self._events: dict[str, dict[str, asyncio.Event]] = {}  # table -> viewer -> event
+        self._fresh: dict[tuple[str, str], tuple[int, bytes]] = {}  # prefetched views
+        self._latest: dict[str, int] = {}  # table -> the newest position announced
         self._task: asyncio.Task | None = None
 
     async def start(self) -> None:
@@ -42,7 +44,16 @@ class Notifier:
                     channel = msg["channel"]
                     if isinstance(channel, bytes):
                         channel = channel.decode()
-                    self.wake(channel[len(PREFIX) :])
+                    data = msg["data"]
+                    position, viewers = parse_wake(
+                        data.decode() if isinstance(data, bytes) else data
+                    )
+                    table = channel[len(PREFIX) :]
+                    if position > self._latest.get(table, 0):
+                        self._latest[table] = position
+                    if viewers != []:
+                        # one read for every waiter of the changed views, then wake them
+                        asyncio.create_task(self._prefetch(table, position, viewers))
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # noqa: BLE001
@@ -50,6 +61,32 @@ class Notifier:
                 for table in list(self._events):
                     self.wake(table)  # waiters re-read rather than miss a change
                 await asyncio.sleep(0.2)
+
+    async def _prefetch(self, table: str, position: int, viewers: list[str] | None) -> None:
+        waiting = self._events.get(table)
+        if waiting:
+            keys = list(waiting) if viewers is None else [v for v in viewers if v in waiting]
+            if keys:
+                try:
+                    got = await self.redis.hmget(KEY.format(table=table), ["position", *keys])
+                except Exception as e:  # noqa: BLE001  (the waiters read Redis themselves)
+                    log.warning("prefetch failed: %s", e)
+                else:
+                    if got[0] is not None:
+                        stored = int(got[0])
+                        for key, data in zip(keys, got[1:], strict=True):
+                            if data is not None:
+                                if len(self._fresh) > 50_000:
+                                    self._fresh.clear()
+                                self._fresh[(table, key)] = (stored, data)
+        self.wake(table, viewers)
+
+    def fresh(self, table: str, viewer: str) -> tuple[int, bytes] | None:
+        """A view a prefetch read, if no newer change of the table was announced since."""
+        got = self._fresh.get((table, viewer))
+        if got is not None and got[0] >= self._latest.get(table, 0):
+            return got
+        return None
 
     def wake(self, table: str, viewers: list[str] | None = None) -> None:
         """Wake the table's waiters: those of ``viewers`` (None: all of them)."""
