@@ -24,6 +24,7 @@ from gcbc.contract.options import Deadlines, Deal, TableOptions
 from gcbc.contract.views import View
 from gcbc.eventlog.jetstream import JetStreamEventLog
 from gcbc.readmodel.redis import RedisReadModel
+from services.runner import tune_gc
 from services.settings import Settings
 from services.table.notifier import Notifier
 from services.table.problems import HANDLERS, ApiError
@@ -311,6 +312,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         await notifier.start()
         app.state.settings = settings
         app.state.service = service = TableService(events, model, notifier, settings.noop_rules)
+        tune_gc()
         stop = asyncio.Event()
         follower = asyncio.create_task(service.follow(stop))
         try:
