@@ -91,17 +91,20 @@ class BenchTable:
         self.rng = random.Random(seed)
         self.waiting: list[int] = list(range(len(tokens)))
         self.finished = False
+        self.streamed: dict[int, bytes] = {}  # seat -> its latest view, when it streams them
 
     def headers(self, seat: int) -> dict[str, str]:
         return {"Authorization": f"Bearer {self.tokens[seat]}"}
 
     async def next_command(self) -> tuple[int, dict[str, Any]]:
         seat = self.rng.choice(self.waiting) if self.waiting else 0
-        status, body = await self.http.get(
-            f"/tables/{self.table_id}/view", headers=self.headers(seat)
-        )
-        if status != 200:
-            raise RuntimeError(f"GET view: {status} {body[:300]!r}")
+        body = self.streamed.get(seat)  # the seat's latest view from its event stream, if any
+        if body is None:
+            status, body = await self.http.get(
+                f"/tables/{self.table_id}/view", headers=self.headers(seat)
+            )
+            if status != 200:
+                raise RuntimeError(f"GET view: {status} {body[:300]!r}")
         v = _view.decode(body)
         if self.noop:
             return seat, {"type": "pass"}
@@ -198,11 +201,17 @@ async def scale(api: str, tables: int, seconds: float, interval: float, seed: in
                     errors.append(r.status)
                     return
                 first = True
-                async for line in r.content:
-                    if line.startswith(b"data:"):
+                buffer = b""
+                async for chunk in r.content.iter_any():
+                    buffer += chunk
+                    while b"\n" in buffer:
+                        line, buffer = buffer.split(b"\n", 1)
+                        if not line.startswith(b"data:") or not line[5:].strip():
+                            continue
                         if not first:
                             arrivals[t.table_id].append(time.perf_counter())
                         first = False
+                        t.streamed[seat] = line[5:].strip()
 
         post_samples: list[float] = []
         all_samples: list[float] = []

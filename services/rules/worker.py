@@ -100,9 +100,12 @@ class RulesWorker:
         return fired
 
     async def load_all(self) -> None:
-        """At start: fold every table from the log, so deadlines survive a restart."""
+        """Fold every table this instance does not know yet (at start: all of them), so
+        deadlines survive a restart. Known tables need no read: a deadline appended on a stale
+        view is refused (expected sequence) and the table caught up then."""
         async for table_id in self.events.tables():
-            await self.cache.get(table_id)
+            if table_id not in self.cache.tables:
+                await self.cache.get(table_id)
 
 
 async def consume(worker: RulesWorker, stop: asyncio.Event) -> None:

@@ -16,6 +16,7 @@ from litestar.datastructures import State as AppState
 from litestar.openapi import OpenAPIConfig
 from litestar.params import Parameter
 from litestar.response import ServerSentEvent
+from litestar.response.sse import ServerSentEventMessage
 
 from gcbc.contract import commands as C
 from gcbc.contract.entries import OutcomeEntry, decode_entry
@@ -232,7 +233,7 @@ async def stream(table_id: str, request: Request, state: AppState) -> ServerSent
     service = _service(state)
     seat = await _seat(service, table_id, request, required=False)
 
-    async def events() -> AsyncIterator[str]:
+    async def events() -> AsyncIterator[str | ServerSentEventMessage]:
         version = -1
         while True:
             data = await service.view_after(table_id, seat, version, 15)
@@ -243,7 +244,7 @@ async def stream(table_id: str, request: Request, state: AppState) -> ServerSent
                 version = current
                 yield data.decode()
             else:
-                yield ""  # keeps the connection alive
+                yield ServerSentEventMessage(comment="keep-alive")  # not an event: a comment
 
     return ServerSentEvent(events())
 
