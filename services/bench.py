@@ -32,6 +32,7 @@ import msgspec
 from gcbc.bots import Observation, RandomBot
 from gcbc.contract.views import View
 from services.launcher import Stack
+from services.runner import tune_gc
 
 _view = msgspec.json.Decoder(View)
 
@@ -220,10 +221,14 @@ async def scale(api: str, tables: int, seconds: float, interval: float, seed: in
         async def drive(t: BenchTable) -> None:
             await asyncio.sleep(rng.random() * interval * 2)
             end = time.perf_counter() + seconds
+            warm = time.perf_counter() + 3.0  # the first seconds, while every table starts
             while time.perf_counter() < end and not t.finished:
                 sent = time.perf_counter()
                 took = await t.step()
-                if took is not None:
+                if took is not None and sent < warm:
+                    await asyncio.sleep(0.3)
+                    arrivals[t.table_id].clear()
+                elif took is not None:
                     post_samples.append(took)
                     await asyncio.sleep(0.3)  # long-polls that answer come in meanwhile
                     got = [a for a in arrivals[t.table_id] if a >= sent]
@@ -234,6 +239,7 @@ async def scale(api: str, tables: int, seconds: float, interval: float, seed: in
 
         watchers = [asyncio.create_task(watch(t, s)) for t in pool for s in range(len(t.tokens))]
         await asyncio.sleep(1.0)
+        tune_gc()  # the load generator too: no long collections over thousands of streams
         started = time.perf_counter()
         await asyncio.gather(*(drive(t) for t in pool))
         elapsed = time.perf_counter() - started

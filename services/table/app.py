@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -15,8 +16,7 @@ from litestar import Litestar, Request, Response, delete, get, post
 from litestar.datastructures import State as AppState
 from litestar.openapi import OpenAPIConfig
 from litestar.params import Parameter
-from litestar.response import ServerSentEvent
-from litestar.response.sse import ServerSentEventMessage
+from litestar.response import Stream
 
 from gcbc.contract import commands as C
 from gcbc.contract.entries import OutcomeEntry, decode_entry
@@ -228,25 +228,35 @@ async def seat_view(
     return _json(data)
 
 
-@get("/tables/{table_id:str}/stream", summary="Server-Sent Events: one per view change")
-async def stream(table_id: str, request: Request, state: AppState) -> ServerSentEvent:
+@get(
+    "/tables/{table_id:str}/stream",
+    summary="Server-Sent Events: one per view change (data = the view)",
+    media_type="text/event-stream",
+)
+async def stream(table_id: str, request: Request, state: AppState) -> Stream:
     service = _service(state)
     seat = await _seat(service, table_id, request, required=False)
 
-    async def events() -> AsyncIterator[str | ServerSentEventMessage]:
+    async def events() -> AsyncIterator[bytes]:
         version = -1
         while True:
-            data = await service.view_after(table_id, seat, version, 15)
+            # a keep-alive every ~15 s, jittered so that thousands of streams do not wake together
+            data = await service.view_after(table_id, seat, version, random.uniform(12.0, 18.0))
             if data is None:
                 return
             current = view_version(data)
             if current > version:
                 version = current
-                yield data.decode()
+                # a view is one line of JSON: the event is written as is, no re-encoding
+                yield b"data: " + data + b"\r\n\r\n"
             else:
-                yield ServerSentEventMessage(comment="keep-alive")  # not an event: a comment
+                yield b": keep-alive\r\n\r\n"  # a comment, not an event
 
-    return ServerSentEvent(events())
+    return Stream(
+        events(),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
 
 
 @post(

@@ -81,6 +81,10 @@ class Notifier:
                                 self._fresh[(table, key)] = (stored, data)
         self.wake(table, viewers)
 
+    def latest(self, table: str) -> int:
+        """The newest position announced for the table (0: none heard of)."""
+        return self._latest.get(table, 0)
+
     def fresh(self, table: str, viewer: str) -> tuple[int, bytes] | None:
         """A view a prefetch read, if no newer change of the table was announced since."""
         got = self._fresh.get((table, viewer))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import random
 import time
 import uuid
 from typing import Any
@@ -91,20 +92,28 @@ class TableService:
     ) -> bytes | None:
         """The view once its version is > ``after`` and its position >= ``position``, or the
         current one when ``timeout`` runs out (long-poll)."""
-        deadline = asyncio.get_running_loop().time() + timeout
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        key = PUBLIC if seat is None else seat_key(seat)
+        got: tuple[int, bytes] | None = None
+        read = True
         while True:
-            changed = self.notifier.waiter(table_id, PUBLIC if seat is None else seat_key(seat))
-            got = await self.view_bytes(table_id, seat)
+            changed = self.notifier.waiter(table_id, key)
+            if read:
+                got = await self.view_bytes(table_id, seat)
             if got is not None:
                 pos, data = got
                 if pos >= position and (after is None or _version.decode(data).version > after):
                     return data
-            left = deadline - asyncio.get_running_loop().time()
+            left = deadline - loop.time()
             if left <= 0:
                 return got[1] if got else None
-            # a wake-up names the views that changed; the timeout is only a safety net (a lost
-            # signal), so it can be long: thousands of long-polls must not poll Redis
-            await self.notifier.wait(changed, min(left, 10.0))
+            # a wake-up names the views that changed; the timeout is only a safety net, jittered
+            # so that thousands of waiters never wake together, and it reads Redis again only if
+            # the table moved past what was read (a lost wake-up)
+            await self.notifier.wait(changed, min(left, random.uniform(8.0, 12.0)))
+            seen = got[0] if got else 0
+            read = changed.is_set() or self.notifier.latest(table_id) > seen
 
     # --- writing ------------------------------------------------------------------------------
     async def submit(
