@@ -22,6 +22,7 @@ class Notifier:
         self._events: dict[str, dict[str, asyncio.Event]] = {}  # table -> viewer -> event
         self._fresh: dict[tuple[str, str], tuple[int, bytes]] = {}  # prefetched views
         self._latest: dict[str, int] = {}  # table -> the newest position announced
+        self._moved: dict[str, asyncio.Event] = {}  # table -> set by its next announcement
         self._task: asyncio.Task | None = None
 
     async def start(self) -> None:
@@ -51,6 +52,9 @@ class Notifier:
                     table = channel[len(PREFIX) :]
                     if position > self._latest.get(table, 0):
                         self._latest[table] = position
+                    moved = self._moved.pop(table, None)
+                    if moved is not None:
+                        moved.set()  # waiters for a position, whether or not their view changed
                     if viewers != []:
                         # one read for every waiter of the changed views, then wake them
                         asyncio.create_task(self._prefetch(table, position, viewers))
@@ -80,6 +84,13 @@ class Notifier:
                                     self._fresh.clear()
                                 self._fresh[(table, key)] = (stored, data)
         self.wake(table, viewers)
+
+    def moved(self, table: str) -> asyncio.Event:
+        """The event the table's next announced position sets (any view, changed or not)."""
+        event = self._moved.get(table)
+        if event is None:
+            event = self._moved[table] = asyncio.Event()
+        return event
 
     def latest(self, table: str) -> int:
         """The newest position announced for the table (0: none heard of)."""

@@ -98,7 +98,12 @@ class TableService:
         got: tuple[int, bytes] | None = None
         read = True
         while True:
-            changed = self.notifier.waiter(table_id, key)
+            # waiting for a position (a command's outcome): any announcement may be it, even one
+            # that left this view as it was; else only a change of this view wakes the waiter
+            if position and (got is None or got[0] < position):
+                changed = self.notifier.moved(table_id)
+            else:
+                changed = self.notifier.waiter(table_id, key)
             if read:
                 got = await self.view_bytes(table_id, seat)
             if got is not None:
