@@ -91,9 +91,7 @@ def start_nats(data_dir: Path, port: int | None = None, sync_always: bool = Fals
     conf = data_dir / "nats.conf"
     sync = "  sync_interval: always\n" if sync_always else ""
     store = (data_dir / "jetstream").resolve()  # quoted and absolute: nats-server parses bare paths
-    conf.write_text(
-        f'listen: 127.0.0.1:{port}\njetstream {{\n  store_dir: "{store}"\n{sync}}}\n'
-    )
+    conf.write_text(f'listen: 127.0.0.1:{port}\njetstream {{\n  store_dir: "{store}"\n{sync}}}\n')
     log = data_dir / "nats.log"
     proc = subprocess.Popen(
         [binary, "-c", str(conf)],
