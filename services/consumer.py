@@ -22,6 +22,7 @@ async def consume(
     durable: str,
     handle: Callable[[Stored], Awaitable[object]],
     stop: asyncio.Event,
+    ack_wait: float = 30,
 ) -> None:
     async def on_msg(msg) -> None:  # noqa: ANN001
         meta = msg.metadata
@@ -61,7 +62,7 @@ async def consume(
         config=api.ConsumerConfig(
             ack_policy=api.AckPolicy.EXPLICIT,
             max_ack_pending=20_000,
-            ack_wait=30,
+            ack_wait=ack_wait,
             deliver_policy=api.DeliverPolicy.ALL,
         ),
     )

@@ -61,7 +61,6 @@ class Projection:
         self.log_limit = log_limit
         self.written = 0
         self._rendered: dict[str, tuple[int, dict[str, bytes]]] = {}  # table -> (version, views)
-        self._listed: set[str] = set()  # tables this instance listed in the lobby
 
     async def handle(self, stored: Stored) -> bool:
         t = await self.cache.deliver(stored)
@@ -70,16 +69,8 @@ class Projection:
         if t.seq == stored.seq and not t.settled:
             return False  # a command: views change with its answer
         views, changed = self._views(t)
-        # the lobby listing first (once the views say so, GET /tables agrees); only tables in
-        # the lobby, or just out of it, touch it
-        summary = lobby_summary(t)
-        if summary is not None or stored.table in self._listed:
-            await self.model.set_open(stored.table, summary)
-            if summary is None:
-                self._listed.discard(stored.table)
-            else:
-                self._listed.add(stored.table)
-        written = await self.model.put(stored.table, views, t.seq, changed)
+        # the views, the lobby listing and the wake-up in one atomic, position-guarded step
+        written = await self.model.put(stored.table, views, t.seq, changed, lobby_summary(t))
         self.written += written
         return written
 
@@ -107,7 +98,9 @@ class Projection:
         await self.model.delete(table_id)
         t = await self.cache.get(table_id)
         if t.seq:
-            await self.model.put(table_id, render_views(t, self.log_limit), t.seq)
+            await self.model.put(
+                table_id, render_views(t, self.log_limit), t.seq, None, lobby_summary(t)
+            )
 
 
 async def main_async(

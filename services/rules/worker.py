@@ -24,6 +24,8 @@ from services.tables import TableCache
 
 log = logging.getLogger("gcbc.rules")
 DURABLE = "rules-worker"
+STUCK_AFTER = 3.0  # seconds a command may wait for its answer before any instance answers it
+ACK_WAIT = 5.0  # a delivered command whose worker died is delivered again after this long
 
 
 def now_ms() -> int:
@@ -42,6 +44,9 @@ def answer(
         events = decide(table.state, command.command)
     except RuleViolation as v:
         return RefusalEntry(answers=seq, code=v.code, message=v.message, at=at)
+    except Exception as e:  # noqa: BLE001  (an engine bug must not wedge the table forever)
+        log.exception("deciding #%s of %s failed: %s", seq, table.table_id, e)
+        return RefusalEntry(answers=seq, code="internal_error", message="the rules failed", at=at)
     return OutcomeEntry(answers=seq, events=events, at=at)
 
 
@@ -60,28 +65,38 @@ class RulesWorker:
         t = await self.cache.deliver(stored)
         if t.pending != stored.seq:
             return  # not a command, or answered already (by this or another instance)
-        command = t.pending_command
-        assert command is not None
-        reply = msgspec.structs.replace(
-            answer(t, command, stored.seq, now_ms(), self.noop), prev=stored.seq
-        )
+        await self._answer(t)
+
+    async def _answer(self, t: Table) -> None:
+        """Append the answer to the table's pending command (at most once: it expects the
+        command's sequence)."""
+        seq, command = t.pending, t.pending_command
+        assert seq is not None and command is not None
+        reply = msgspec.structs.replace(answer(t, command, seq, now_ms(), self.noop), prev=seq)
         data = encode_entry(reply)
         try:
             result = await self.events.append(
-                stored.table, data, expected=stored.seq, msg_id=f"answer:{stored.seq}"
+                t.table_id, data, expected=seq, msg_id=f"answer:{seq}"
             )
         except WrongExpectedSequence:
-            return  # another instance answered first
+            await self.cache.get(t.table_id)  # another instance answered first: catch up
+            return
+        stored = Stored(seq=result.seq, table=t.table_id, data=data)
         if not result.duplicate:
             self.decided += 1
-            if t.seq == stored.seq:  # not caught up by someone else meanwhile
-                t.apply(Stored(seq=result.seq, table=stored.table, data=data))
+            if t.seq == seq:  # not caught up by someone else meanwhile
+                t.apply(stored)
 
     async def sweep_deadlines(self) -> int:
         """Append ``deadline passed`` for every expired wait this instance knows of."""
         fired = 0
         now = self.clock()
         for table_id, t in list(self.cache.tables.items()):
+            command = t.pending_command
+            if command is not None and now - command.at / 1000 > STUCK_AFTER:
+                # a command nobody answered (its worker died before acking): answer it here
+                await self._answer(t)
+                continue
             due = t.deadline()
             if due is None or now < due[1]:
                 continue
@@ -109,7 +124,7 @@ class RulesWorker:
 
 
 async def consume(worker: RulesWorker, stop: asyncio.Event) -> None:
-    await consume_entries(worker.events, DURABLE, worker.handle, stop)
+    await consume_entries(worker.events, DURABLE, worker.handle, stop, ACK_WAIT)
 
 
 async def deadlines(worker: RulesWorker, stop: asyncio.Event, every: float = 0.1) -> None:

@@ -20,7 +20,6 @@ from litestar.response import Stream
 
 from gcbc.contract import commands as C
 from gcbc.contract.entries import OutcomeEntry, decode_entry
-from gcbc.contract.events import AllRevealed
 from gcbc.contract.options import Deadlines, Deal, TableOptions
 from gcbc.contract.views import View
 from gcbc.eventlog.jetstream import JetStreamEventLog
@@ -237,9 +236,15 @@ async def stream(table_id: str, request: Request, state: AppState) -> Stream:
     service = _service(state)
     seat = await _seat(service, table_id, request, required=False)
 
+    token = _bearer(request)
+
     async def events() -> AsyncIterator[bytes]:
         version = -1
         while True:
+            if seat is not None:  # the seat may have been left and taken by someone else
+                t = service.cache.tables.get(table_id)
+                if t is None or service.seat_of(t, token) != seat:
+                    return
             # a keep-alive every ~15 s, jittered so that thousands of streams do not wake together
             data = await service.view_after(table_id, seat, version, random.uniform(12.0, 18.0))
             if data is None:
@@ -281,11 +286,10 @@ async def send_command(
         raise ApiError(status_for(answer.refusal.code), answer.refusal.code, answer.refusal.message)
     if answer.answer_seq is None:
         return _json(msgspec.json.encode(Position(position=seq)), 202)
-    view = await service.view_after(table_id, seat, None, ANSWER_WAIT, answer.answer_seq)
-    got = await service.view_bytes(table_id, seat)
-    if view is None or got is None or got[0] < answer.answer_seq:
-        return _json(msgspec.json.encode(Position(position=answer.answer_seq)), 202)
-    return _json(view)
+    got = await service.view_at(table_id, seat, None, ANSWER_WAIT, answer.answer_seq)
+    if got is None or got[0] < answer.answer_seq:
+        return _json(msgspec.json.encode(Position(position=seq)), 202)
+    return _json(got[1])
 
 
 @post("/tables/{table_id:str}/chat", status_code=202, summary="Post a chat message")
@@ -307,7 +311,6 @@ async def history(table_id: str, state: AppState) -> Response[bytes]:
         entry = decode_entry(stored.data)
         if isinstance(entry, OutcomeEntry):
             events += entry.events
-    assert any(isinstance(e, AllRevealed) for e in events)
     return _json(msgspec.json.encode({"table_id": table_id, "events": events}))
 
 

@@ -48,6 +48,8 @@ class ApiError(Exception):
 
 
 def status_for(code: str) -> int:
+    if code == "internal_error":
+        return 500
     if code in NOT_FOUND:
         return 404
     return 409 if code in CONFLICT else 422

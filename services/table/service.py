@@ -81,44 +81,45 @@ class TableService:
         return None
 
     async def view_bytes(self, table_id: str, seat: int | None) -> tuple[int, bytes] | None:
-        key = PUBLIC if seat is None else seat_key(seat)
-        fresh = self.notifier.fresh(table_id, key)  # read once for every waiter of a change
-        if fresh is not None:
-            return fresh
-        return await self.model.get(table_id, key)
+        return await self.model.get(table_id, PUBLIC if seat is None else seat_key(seat))
 
     async def view_after(
         self, table_id: str, seat: int | None, after: int | None, timeout: float, position: int = 0
     ) -> bytes | None:
         """The view once its version is > ``after`` and its position >= ``position``, or the
         current one when ``timeout`` runs out (long-poll)."""
+        got = await self.view_at(table_id, seat, after, timeout, position)
+        return got[1] if got else None
+
+    async def view_at(
+        self, table_id: str, seat: int | None, after: int | None, timeout: float, position: int = 0
+    ) -> tuple[int, bytes] | None:
+        """``view_after`` with the position the returned view reflects."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         key = PUBLIC if seat is None else seat_key(seat)
-        got: tuple[int, bytes] | None = None
-        read = True
+        woken = False
         while True:
             # waiting for a position (a command's outcome): any announcement may be it, even one
             # that left this view as it was; else only a change of this view wakes the waiter
-            if position and (got is None or got[0] < position):
+            if position:
                 changed = self.notifier.moved(table_id)
             else:
                 changed = self.notifier.waiter(table_id, key)
-            if read:
-                got = await self.view_bytes(table_id, seat)
+            # a view prefetched for this wake-up serves every waiter of it; otherwise Redis
+            fresh = self.notifier.fresh(table_id, key) if woken else None
+            got = fresh or await self.model.get(table_id, key)
             if got is not None:
                 pos, data = got
                 if pos >= position and (after is None or _version.decode(data).version > after):
-                    return data
+                    return got
             left = deadline - loop.time()
             if left <= 0:
-                return got[1] if got else None
-            # a wake-up names the views that changed; the timeout is only a safety net, jittered
-            # so that thousands of waiters never wake together, and it reads Redis again only if
-            # the table moved past what was read (a lost wake-up)
+                return got
+            # the timeout is a safety net for a lost wake-up; jittered, so thousands of waiters
+            # never read Redis together
             await self.notifier.wait(changed, min(left, random.uniform(8.0, 12.0)))
-            seen = got[0] if got else 0
-            read = changed.is_set() or self.notifier.latest(table_id) > seen
+            woken = changed.is_set()
 
     # --- writing ------------------------------------------------------------------------------
     async def submit(
@@ -138,13 +139,13 @@ class TableService:
             stale = False
             if not new_table and t.seq == 0:
                 raise ApiError(404, "no_table", f"there is no table {table_id}")
+            cid = getattr(command, "command_id", None)
+            if cid is not None and (command.seat, cid) in t.command_ids:
+                return t.command_ids[(command.seat, cid)]  # a retry: the first one's answer
             if not t.settled:
                 await self.cache.changed(table_id, 0.2, changed)
                 stale = True
                 continue
-            cid = getattr(command, "command_id", None)
-            if cid is not None and (command.seat, cid) in t.command_ids:
-                return t.command_ids[(command.seat, cid)]
             try:
                 if not (self.noop and isinstance(command, C.GameCommand.__args__)):
                     decide(t.state, command)

@@ -64,3 +64,17 @@ def test_delete_then_rebuild(model_factory):
         assert await m.put(t, {"public": b"a"}, 4)
 
     run(go())
+
+
+def test_the_lobby_listing_moves_with_the_views(model_factory):
+    async def go():
+        m = model_factory()
+        t = uuid.uuid4().hex
+        await m.put(t, {"public": b"a"}, 3, listing=b'{"table_id": "x"}')
+        assert b'{"table_id": "x"}' in await m.open_tables()
+        assert not await m.put(t, {"public": b"old"}, 2, listing=b'{"stale": 1}')
+        assert b'{"stale": 1}' not in await m.open_tables()  # a redelivery relists nothing
+        await m.put(t, {"public": b"b"}, 5, listing=None)
+        assert b'{"table_id": "x"}' not in await m.open_tables()
+
+    run(go())

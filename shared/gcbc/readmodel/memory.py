@@ -12,12 +12,18 @@ class MemoryReadModel:
         self._lobby: dict[str, bytes] = {}
 
     async def put(
-        self, table: str, views: dict[str, bytes], position: int, changed: list[str] | None = None
+        self,
+        table: str,
+        views: dict[str, bytes],
+        position: int,
+        changed: list[str] | None = None,
+        listing: bytes | None = None,
     ) -> bool:
         current = self._tables.get(table)
         if current is not None and current[0] >= position:
             return False
         self._tables[table] = (position, dict(views))
+        await self.set_open(table, listing)
         event = self._changed.pop(table, None)
         if event is not None:
             event.set()

@@ -20,10 +20,16 @@ def seat_key(seat: int) -> str:
 
 class ReadModel(Protocol):
     async def put(
-        self, table: str, views: dict[str, bytes], position: int, changed: list[str] | None = None
+        self,
+        table: str,
+        views: dict[str, bytes],
+        position: int,
+        changed: list[str] | None = None,
+        listing: bytes | None = None,
     ) -> bool:
         """``changed``: the viewers whose view differs from the last put (None: any), so a
-        wake-up reaches only the watchers that have something new to read."""
+        wake-up reaches only the watchers that have something new to read. ``listing``: the
+        table's lobby summary (None: not listed), written in the same step."""
         ...
 
     async def get(self, table: str, viewer: str) -> tuple[int, bytes] | None: ...

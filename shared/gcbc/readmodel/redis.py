@@ -10,14 +10,20 @@ KEY = "gcbc:views:{table}"
 LOBBY = "gcbc:lobby"  # table id -> summary of a table waiting for players
 CHANNEL = "gcbc:changed:{table}"
 
-# KEYS[1] = the table's hash; ARGV[1] = position; ARGV[2] = channel; ARGV[3] = the wake-up
-# message; ARGV[4..] = field, value, ...
+# KEYS[1] = the table's hash, KEYS[2] = the lobby; ARGV[1] = position; ARGV[2] = channel;
+# ARGV[3] = the wake-up message; ARGV[4] = the table id; ARGV[5] = its lobby summary ("": not
+# listed); ARGV[6..] = field, value, ... The views, the listing and the wake-up: one atomic step.
 _PUT = """
 local stored = tonumber(redis.call('HGET', KEYS[1], 'position') or '0')
 local position = tonumber(ARGV[1])
 if stored >= position then return 0 end
 redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[1], 'position', ARGV[1], unpack(ARGV, 4))
+redis.call('HSET', KEYS[1], 'position', ARGV[1], unpack(ARGV, 6))
+if ARGV[5] == '' then
+  redis.call('HDEL', KEYS[2], ARGV[4])
+else
+  redis.call('HSET', KEYS[2], ARGV[4], ARGV[5])
+end
 redis.call('PUBLISH', ARGV[2], ARGV[3])
 return 1
 """
@@ -54,13 +60,24 @@ class RedisReadModel:
         await self.redis.aclose()
 
     async def put(
-        self, table: str, views: dict[str, bytes], position: int, changed: list[str] | None = None
+        self,
+        table: str,
+        views: dict[str, bytes],
+        position: int,
+        changed: list[str] | None = None,
+        listing: bytes | None = None,
     ) -> bool:
         message = wake_message(position, changed)
-        args: list[bytes | str | int] = [position, CHANNEL.format(table=table), message]
+        args: list[bytes | str | int] = [
+            position,
+            CHANNEL.format(table=table),
+            message,
+            table,
+            listing or b"",
+        ]
         for viewer, data in views.items():
             args += [viewer, data]
-        return bool(await self._put(keys=[KEY.format(table=table)], args=args))
+        return bool(await self._put(keys=[KEY.format(table=table), LOBBY], args=args))
 
     async def get(self, table: str, viewer: str) -> tuple[int, bytes] | None:
         position, data = await self.redis.hmget(KEY.format(table=table), ["position", viewer])
