@@ -91,6 +91,31 @@ class Projection:
             self._rendered.pop(next(iter(self._rendered)))
         return views, changed
 
+    async def catch_up(self, table_id: str) -> bool:
+        """Write the table's views if the read model is behind the log (after a wipe)."""
+        t = await self.cache.get(table_id)
+        if not t.seq or await self.model.position(table_id) >= t.seq:
+            return False
+        views, _ = self._views(t)
+        return await self.model.put(table_id, views, t.seq, None, lobby_summary(t))
+
+    async def watch_read_model(self, events: EventLog, stop: asyncio.Event) -> None:
+        """A read model found without its epoch mark (new, or Redis restarted empty) gets every
+        table projected again from the log, instead of waiting for each table's next entry."""
+        while not stop.is_set():
+            try:
+                if await self.model.claim_epoch():  # type: ignore[attr-defined]
+                    count = 0
+                    async for table_id in events.tables():
+                        count += await self.catch_up(table_id)
+                    log.info("read model (re)projected: %d tables", count)
+            except Exception as e:  # noqa: BLE001  (Redis or NATS away: try again)
+                log.warning("read model check failed: %s", e)
+            try:
+                await asyncio.wait_for(stop.wait(), 2.0)
+            except TimeoutError:
+                pass
+
     async def rebuild(self, table_id: str) -> None:
         """Wipe a table's views and write them again from the log."""
         self.cache.drop(table_id)
@@ -111,7 +136,9 @@ async def main_async(
     p = Projection(events, model, log_limit)
     log.info("projection ready")
     try:
-        await consume(events, DURABLE, p.handle, stop)
+        await asyncio.gather(
+            consume(events, DURABLE, p.handle, stop), p.watch_read_model(events, stop)
+        )
     finally:
         await events.close()
         await model.close()

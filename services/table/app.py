@@ -32,6 +32,7 @@ from services.table.service import TableService, token_hash, view_version
 
 MAX_BODY = 64 * 1024
 ANSWER_WAIT = 1.0  # API.md: 200 with the view, or 202 if the outcome takes longer than ~1 s
+LOBBY_WAIT = 10.0  # lobby requests wait longer for their answer (a seat must not be lost)
 
 
 # --- request and response bodies ----------------------------------------------------------------
@@ -107,8 +108,10 @@ async def _seat(
     return seat
 
 
-async def _refused_or(service: TableService, table_id: str, seq: int) -> Any:
-    answer = await service.answer(table_id, seq, ANSWER_WAIT)
+async def _refused_or(
+    service: TableService, table_id: str, seq: int, wait: float = LOBBY_WAIT
+) -> Any:
+    answer = await service.answer(table_id, seq, wait)
     if answer.refusal is not None:
         from services.table.problems import status_for
 
@@ -169,18 +172,25 @@ async def public_view(table_id: str, state: AppState) -> Response[bytes]:
 
 
 @post("/tables/{table_id:str}/seats", status_code=201, summary="Take a seat")
-async def take_seat(table_id: str, data: TakeSeatBody, state: AppState) -> SeatGranted:
+async def take_seat(
+    table_id: str, data: TakeSeatBody, state: AppState
+) -> SeatGranted | Response[bytes]:
     service = _service(state)
     await service.table(table_id)
     token = secrets.token_urlsafe(24)
     digest = token_hash(token)
     seq = await service.submit(table_id, C.TakeSeat(name=data.name), token_hash_=digest)
     answer = await _refused_or(service, table_id, seq)
-    await service.view_after(table_id, None, None, ANSWER_WAIT, answer.answer_seq or seq)
     t = await service.table(table_id)
     seat = service.seat_of(t, token)
-    if seat is None:
-        raise ApiError(409, "table_busy", "the seat could not be confirmed yet: try again")
+    if answer.answer_seq is None or seat is None:
+        # recorded, not answered yet: the token is the client's only way to its seat, so it
+        # gets it now (its view will say which seat once the rules worker answers)
+        body = {"position": seq, "token": token}
+        return Response(
+            content=msgspec.json.encode(body), status_code=202, media_type="application/json"
+        )
+    await service.view_after(table_id, None, None, ANSWER_WAIT, answer.answer_seq)
     return SeatGranted(seat=seat, token=token)
 
 
@@ -202,8 +212,12 @@ async def start(table_id: str, request: Request, state: AppState) -> Response[by
     seat = await _seat(service, table_id, request, required=True)
     seq = await service.submit(table_id, C.StartGame(seat=seat, random_seed=secrets.randbits(62)))
     answer = await _refused_or(service, table_id, seq)
-    data = await service.view_after(table_id, seat, None, ANSWER_WAIT, answer.answer_seq or seq)
-    return _json(data or b"{}")
+    got = None
+    if answer.answer_seq is not None:
+        got = await service.view_at(table_id, seat, None, ANSWER_WAIT, answer.answer_seq)
+    if got is None or answer.answer_seq is None or got[0] < answer.answer_seq:
+        return _json(msgspec.json.encode(Position(position=seq)), 202)
+    return _json(got[1])
 
 
 # --- playing ------------------------------------------------------------------------------------

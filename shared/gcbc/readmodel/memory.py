@@ -10,6 +10,7 @@ class MemoryReadModel:
         self._tables: dict[str, tuple[int, dict[str, bytes]]] = {}
         self._changed: dict[str, asyncio.Event] = {}
         self._lobby: dict[str, bytes] = {}
+        self._epoch = False
 
     async def put(
         self,
@@ -57,3 +58,7 @@ class MemoryReadModel:
 
     async def open_tables(self) -> list[bytes]:
         return list(self._lobby.values())
+
+    async def claim_epoch(self) -> bool:
+        claimed, self._epoch = not self._epoch, True
+        return claimed

@@ -8,6 +8,7 @@ import redis.asyncio as aioredis
 
 KEY = "gcbc:views:{table}"
 LOBBY = "gcbc:lobby"  # table id -> summary of a table waiting for players
+EPOCH = "gcbc:epoch"  # set by the projection: gone means the read model was wiped
 CHANNEL = "gcbc:changed:{table}"
 
 # KEYS[1] = the table's hash, KEYS[2] = the lobby; ARGV[1] = position; ARGV[2] = channel;
@@ -100,3 +101,7 @@ class RedisReadModel:
 
     async def open_tables(self) -> list[bytes]:
         return list((await self.redis.hgetall(LOBBY)).values())
+
+    async def claim_epoch(self) -> bool:
+        """True if the read model had no epoch mark (new or wiped) and this call set it."""
+        return bool(await self.redis.set(EPOCH, b"1", nx=True))
