@@ -11,9 +11,13 @@ from gcbc.tablelog import Table
 
 
 class TableCache:
+    KEEP_FINISHED = 2000  # finished tables kept in memory (others are read again if asked for)
+
     def __init__(self, log: EventLog) -> None:
         self.log = log
         self.tables: dict[str, Table] = {}
+        self._finished: dict[str, None] = {}  # finished tables in memory, oldest first
+        self.finished_ids: set[str] = set()  # every table seen finished (ids only)
         self._locks: dict[str, asyncio.Lock] = {}
         self._changed: dict[str, asyncio.Event] = {}
 
@@ -56,7 +60,21 @@ class TableCache:
                 if stored.seq > t.seq:
                     t.apply(stored)
                     self._signal(table_id)
+        self._note_finished(t)
         return t
+
+    def _note_finished(self, t: Table) -> None:
+        """Bound the memory: a finished table needs no deadline and rarely a read."""
+        if t.state.step != "finished" or t.table_id in self._finished:
+            return
+        self._finished[t.table_id] = None
+        self.finished_ids.add(t.table_id)
+        while len(self._finished) > self.KEEP_FINISHED:
+            old = next(iter(self._finished))
+            del self._finished[old]
+            self.tables.pop(old, None)
+            self._locks.pop(old, None)
+            self._changed.pop(old, None)
 
     async def deliver(self, stored: Stored) -> Table:
         """Fold an entry handed over by a consumer: directly when it follows what the cache has
@@ -71,6 +89,7 @@ class TableCache:
         if t is not None and t.seq == prev and (lock is None or not lock.locked()):
             t.apply(stored)
             self._signal(stored.table)
+            self._note_finished(t)
             return t
         return await self.get(stored.table, through=stored.seq)
 

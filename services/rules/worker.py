@@ -119,7 +119,7 @@ class RulesWorker:
         deadlines survive a restart. Known tables need no read: a deadline appended on a stale
         view is refused (expected sequence) and the table caught up then."""
         async for table_id in self.events.tables():
-            if table_id not in self.cache.tables:
+            if table_id not in self.cache.tables and table_id not in self.cache.finished_ids:
                 await self.cache.get(table_id)
 
 
