@@ -117,6 +117,8 @@ class Notifier:
             event = waiting.pop(viewer, None)
             if event is not None:
                 event.set()
+        if not waiting:
+            del self._events[table]
 
     def waiter(self, table: str, viewer: str) -> asyncio.Event:
         """The event the next change of this view sets. Take it *before* reading the view, then
