@@ -255,21 +255,25 @@ async def stream(table_id: str, request: Request, state: AppState) -> Stream:
     async def events() -> AsyncIterator[bytes]:
         version = -1
         while True:
-            if seat is not None:  # the seat may have been left and taken by someone else
-                t = service.cache.tables.get(table_id)
-                if t is None or service.seat_of(t, token) != seat:
-                    return
-            # a keep-alive every ~15 s, jittered so that thousands of streams do not wake together
-            data = await service.view_after(table_id, seat, version, random.uniform(12.0, 18.0))
-            if data is None:
+            got = await service.view_at(table_id, seat, version, random.uniform(12.0, 18.0))
+            if got is None:
                 return
+            position, data = got
+            if seat is not None:
+                # the seat may have been left and taken by someone else: check the token against
+                # the table as of this view before sending it
+                t = service.cache.tables.get(table_id)
+                if t is None or t.seq < position:
+                    t = await service.cache.get(table_id)
+                if service.seat_of(t, token) != seat:
+                    return
             current = view_version(data)
             if current > version:
                 version = current
                 # a view is one line of JSON: the event is written as is, no re-encoding
                 yield b"data: " + data + b"\r\n\r\n"
             else:
-                yield b": keep-alive\r\n\r\n"  # a comment, not an event
+                yield b": keep-alive\r\n\r\n"  # a comment, not an event (jittered ~15 s)
 
     return Stream(
         events(),

@@ -281,3 +281,35 @@ def test_ops_rebuild_gives_byte_identical_views(http, stack):
         timeout=60,
     )
     assert shown.returncode == 0 and "cards_dealt" in shown.stdout and "COMMAND" in shown.stdout
+
+
+def test_a_stream_ends_when_its_seat_is_left_and_taken_by_someone_else(http, stack):
+    """DESIGN property 3: a token acts only for its seat; after leaving, the old holder's stream
+    must not carry the new holder's private view."""
+    r = http.post("/tables", json={"seats": 4})
+    table_id = r.json()["table_id"]
+    alice = http.post(f"/tables/{table_id}/seats", json={"name": "alice"}).json()
+    names: list[str] = []
+
+    def listen():
+        with httpx.stream(
+            "GET", f"{stack.api}/tables/{table_id}/stream", headers=auth(alice["token"]), timeout=40
+        ) as r:
+            for line in r.iter_lines():
+                if line.startswith("data:"):
+                    names.append(json.loads(line[5:])["seats"][alice["seat"]]["name"])
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        done = pool.submit(listen)
+        time.sleep(0.5)
+        assert (
+            http.delete(
+                f"/tables/{table_id}/seats/{alice['seat']}", headers=auth(alice["token"])
+            ).status_code
+            == 204
+        )
+        bob = http.post(f"/tables/{table_id}/seats", json={"name": "bob"}).json()
+        assert bob["seat"] == alice["seat"]
+        done.result(timeout=30)  # the stream ended by itself
+    assert names and names[0] == "alice"
+    assert "bob" not in names
