@@ -205,3 +205,35 @@ def test_a_redis_restart_loses_no_view(own_stack, tmp_path):
             assert time.monotonic() < deadline, r.text
             time.sleep(0.2)
     asyncio.run(views_match_a_rebuild(stack, [table_id]))
+
+
+def test_a_retry_while_the_worker_is_down_records_the_command_once(own_stack):
+    """API.md: sending the same command_id again records nothing new, even while the first is
+    still unanswered (the rules worker is down); the answer comes when the worker is back."""
+    stack = own_stack
+    with httpx.Client(base_url=stack.api, timeout=30) as http:
+        table_id = http.post("/tables", json={"seats": 4}).json()["table_id"]
+        tokens = [
+            http.post(f"/tables/{table_id}/seats", json={"name": f"p{i}"}).json()["token"]
+            for i in range(4)
+        ]
+        headers = {"Authorization": f"Bearer {tokens[0]}"}
+        assert http.post(f"/tables/{table_id}/start", headers=headers).status_code == 200
+        stack.kill("rules")
+        body = {"type": "arrange", "positions": [1, 2, 3], "command_id": "once"}
+        first = http.post(f"/tables/{table_id}/commands", json=body, headers=headers)
+        again = http.post(f"/tables/{table_id}/commands", json=body, headers=headers)
+        assert first.status_code == 202 and again.status_code == 202
+        assert again.json()["position"] == first.json()["position"]
+        stack.start_service("rules")
+        done = http.post(f"/tables/{table_id}/commands", json=body, headers=headers)
+        for _ in range(100):
+            if done.status_code == 200:
+                break
+            time.sleep(0.1)
+            done = http.post(f"/tables/{table_id}/commands", json=body, headers=headers)
+        assert done.status_code == 200, done.text
+    stored = asyncio.run(entries(stack.nats_url, table_id))
+    check_log_shape(stored)
+    commands = [e for _, e in stored if isinstance(e, CommandEntry) and e.command.command_id]
+    assert len(commands) == 1
