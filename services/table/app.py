@@ -27,7 +27,7 @@ from gcbc.readmodel.redis import RedisReadModel
 from services.runner import tune_gc
 from services.settings import Settings
 from services.table.notifier import Notifier
-from services.table.problems import HANDLERS, ApiError
+from services.table.problems import HANDLERS, ApiError, status_for
 from services.table.service import TableService, token_hash, view_version
 
 MAX_BODY = 64 * 1024
@@ -108,16 +108,18 @@ async def _seat(
     return seat
 
 
-async def _refused_or(
-    service: TableService, table_id: str, seq: int, wait: float = LOBBY_WAIT
-) -> Any:
-    answer = await service.answer(table_id, seq, wait)
+def _raise_if_refused(answer: Any) -> Any:
+    """The rules worker's refusal of a command, as the problem the client gets."""
     if answer.refusal is not None:
-        from services.table.problems import status_for
-
         r = answer.refusal
         raise ApiError(status_for(r.code), r.code, r.message)
     return answer
+
+
+async def _refused_or(
+    service: TableService, table_id: str, seq: int, wait: float = LOBBY_WAIT
+) -> Any:
+    return _raise_if_refused(await service.answer(table_id, seq, wait))
 
 
 # --- lobby --------------------------------------------------------------------------------------
@@ -297,11 +299,7 @@ async def send_command(
         raise ApiError(422, "invalid_body", "seat comes from your token, not the body", "seat")
     command = msgspec.structs.replace(data, seat=seat)
     seq = await service.submit(table_id, command)
-    answer = await service.answer(table_id, seq, ANSWER_WAIT)
-    if answer.refusal is not None:
-        from services.table.problems import status_for
-
-        raise ApiError(status_for(answer.refusal.code), answer.refusal.code, answer.refusal.message)
+    answer = _raise_if_refused(await service.answer(table_id, seq, ANSWER_WAIT))
     if answer.answer_seq is None:
         return _json(msgspec.json.encode(Position(position=seq)), 202)
     got = await service.view_at(table_id, seat, None, ANSWER_WAIT, answer.answer_seq)

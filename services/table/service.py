@@ -80,9 +80,6 @@ class TableService:
                 return seat
         return None
 
-    async def view_bytes(self, table_id: str, seat: int | None) -> tuple[int, bytes] | None:
-        return await self.model.get(table_id, PUBLIC if seat is None else seat_key(seat))
-
     async def view_after(
         self, table_id: str, seat: int | None, after: int | None, timeout: float, position: int = 0
     ) -> bytes | None:

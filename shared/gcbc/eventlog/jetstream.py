@@ -97,13 +97,6 @@ class JetStreamEventLog:
             return None
         return _stored(msg)
 
-    async def get(self, seq: int) -> Stored | None:
-        try:
-            msg = await self.js.get_msg(self.stream, seq=seq, direct=True)
-        except NotFoundError:
-            return None
-        return _stored(msg)
-
     async def read(self, table: str, after: int = 0) -> list[Stored]:
         last = await self.last(table)
         if last is None or last.seq <= after:

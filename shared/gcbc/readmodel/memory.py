@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
-
 
 class MemoryReadModel:
     def __init__(self) -> None:
         self._tables: dict[str, tuple[int, dict[str, bytes]]] = {}
-        self._changed: dict[str, asyncio.Event] = {}
         self._lobby: dict[str, bytes] = {}
         self._epoch = False
 
@@ -24,10 +21,10 @@ class MemoryReadModel:
         if current is not None and current[0] >= position:
             return False
         self._tables[table] = (position, dict(views))
-        await self.set_open(table, listing)
-        event = self._changed.pop(table, None)
-        if event is not None:
-            event.set()
+        if listing is None:
+            self._lobby.pop(table, None)
+        else:
+            self._lobby[table] = listing
         return True
 
     async def get(self, table: str, viewer: str) -> tuple[int, bytes] | None:
@@ -42,19 +39,6 @@ class MemoryReadModel:
 
     async def delete(self, table: str) -> None:
         self._tables.pop(table, None)
-
-    async def wait_change(self, table: str, timeout: float) -> None:
-        event = self._changed.setdefault(table, asyncio.Event())
-        try:
-            await asyncio.wait_for(event.wait(), timeout)
-        except TimeoutError:
-            pass
-
-    async def set_open(self, table: str, summary: bytes | None) -> None:
-        if summary is None:
-            self._lobby.pop(table, None)
-        else:
-            self._lobby[table] = summary
 
     async def open_tables(self) -> list[bytes]:
         return list(self._lobby.values())

@@ -93,12 +93,6 @@ class RedisReadModel:
     async def delete(self, table: str) -> None:
         await self.redis.delete(KEY.format(table=table))
 
-    async def set_open(self, table: str, summary: bytes | None) -> None:
-        if summary is None:
-            await self.redis.hdel(LOBBY, table)
-        else:
-            await self.redis.hset(LOBBY, table, summary)
-
     async def open_tables(self) -> list[bytes]:
         return list((await self.redis.hgetall(LOBBY)).values())
 
