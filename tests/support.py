@@ -6,11 +6,15 @@ from typing import Any
 
 from gcbc.contract import commands as C
 from gcbc.contract import events as E
-from gcbc.contract.options import Deal
+from gcbc.contract.options import Deal, TableOptions
 from gcbc.rules import RuleViolation, current_wait, run
 from gcbc.rules.state import State, initial_state
 
 H, K, A, KP = "honest", "crooked", "agent", "kingpin"
+CLASSIC = TableOptions(edition="classic")
+ZOMBIES = TableOptions(zombies=True)
+BOMBERS = TableOptions(bombers_traitors=True)
+EXTRA = TableOptions(extra_equipment=True)
 
 
 def table(
@@ -20,6 +24,7 @@ def table(
     first_seat: int = 0,
     seed: int = 7,
     start_window: bool = True,
+    options: TableOptions | None = None,
 ) -> State:
     """A started scenario table: cards arranged as given, and (by default) the start-of-game
     window passed by everyone, so the first seat is in its action phase."""
@@ -31,7 +36,7 @@ def table(
         first_seat=first_seat,
     )
     s = initial_state()
-    s, _ = run(s, C.OpenTable(table_id="t", seats=n, deal=deal))
+    s, _ = run(s, C.OpenTable(table_id="t", seats=n, deal=deal, options=options or TableOptions()))
     for i in range(n):
         s, _ = run(s, C.TakeSeat(name=f"seat{i}"))
     s, _ = run(s, C.StartGame(random_seed=seed))
@@ -76,6 +81,10 @@ def types(events: list[Any]) -> list[str]:
 
 
 __all__ = [
+    "BOMBERS",
+    "CLASSIC",
+    "EXTRA",
+    "ZOMBIES",
     "A",
     "C",
     "E",

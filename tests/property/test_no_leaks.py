@@ -52,6 +52,7 @@ SECRET_KEYS = frozenset(
 # events only their own seat sees in the log
 PRIVATE_EVENTS = {E.CardsArranged: "seat", E.ReactionPassed: "seat", E.AutoPassSet: "seat"}
 SEAT_VIEW_FIELDS = {
+    "arms",
     "seat",
     "name",
     "eliminated",

@@ -95,7 +95,7 @@ class AimRequested(Event, tag="aim_requested"):
 
 
 class WindowOpened(Event, tag="window_opened"):
-    kind: str  # start_of_game | investigate | shoot | end_of_turn
+    kind: str  # start_of_game | investigate | shoot | bite | end_of_turn
     asked: tuple[int, ...]
 
 
@@ -144,6 +144,14 @@ class GunAimed(Event, tag="gun_aimed"):
 
 class GunDropped(Event, tag="gun_dropped"):
     seat: int  # the gun returns to the centre
+    barred: bool = False  # classic K-9 Unit on the turn's seat: it may not take a gun this turn
+
+
+class ArmsAimed(Event, tag="arms_aimed"):
+    """RULES §8: a zombie's Arms aim at ``target`` (itself: it cannot bite)."""
+
+    seat: int
+    target: int
 
 
 # --- integrity cards ----------------------------------------------------------------------------
@@ -195,6 +203,44 @@ class WoundHealed(Event, tag="wound_healed"):
 
 class SeatEliminated(Event, tag="seat_eliminated"):
     seat: int  # its hand goes to the bottom of the deck, its gun to the centre
+    by: int | None = None  # the seat that shot or bit it (itself possible); None: no one
+
+
+class SeatBitten(Event, tag="seat_bitten"):
+    """RULES §8: resolves like a shot by the zombie ``biter``."""
+
+    biter: int
+    target: int
+
+
+class BecameZombie(Event, tag="became_zombie"):
+    """RULES §8: instead of being eliminated; it drops any gun and takes Arms aimed at itself."""
+
+    seat: int
+    by: int | None = None
+
+
+class ZombieCured(Event, tag="zombie_cured"):
+    """RULES §8: back to life (Defibrillator, Zombie Mask); its Arms return to the centre."""
+
+    seat: int
+
+
+class CardsDiscarded(Event, tag="cards_discarded"):
+    """Classic Defibrillator: integrity cards leave the game (they are face up: public)."""
+
+    seat: int
+    positions: tuple[int, ...]
+    card_ids: tuple[int, ...]
+    cards: tuple[str, ...]
+
+
+class CardsShuffled(Event, tag="cards_shuffled"):
+    """Classic Flashbang: the seat lays its cards face down in a new order only it knows; every
+    other seat loses track of them. positions[i] is the old position now at i+1."""
+
+    seat: int
+    positions: tuple[int, ...]  # private to the seat
 
 
 class SeatRevived(Event, tag="seat_revived"):
@@ -233,6 +279,24 @@ class EquipmentMoved(Event, tag="equipment_moved"):
     in_play: bool = False
 
 
+class EquipmentReturned(Event, tag="equipment_returned"):
+    """A played card comes back from the bottom of the deck to its player (Fingerprint Kit)."""
+
+    seat: int
+    card: str
+
+
+class AlarmSet(Event, tag="alarm_set"):
+    """Alarm Clock: rings at the end of ``seat``'s next turn."""
+
+    seat: int
+    turn: int  # the turn it was set in
+
+
+class AlarmRang(Event, tag="alarm_rang"):
+    seat: int
+
+
 class TurnOrderReversed(Event, tag="turn_order_reversed"):
     seat: int  # takes effect at the end of the current turn
 
@@ -268,7 +332,7 @@ class ChatPosted(Event, tag="chat_posted"):
 # --- the end ------------------------------------------------------------------------------------
 class GameWon(Event, tag="game_won"):
     winners: tuple[int, ...]
-    team: str  # honest | crooked | solo
+    team: str  # honest | crooked | solo | zombie | bomber | traitor | bomber_traitor
     reason: str
 
 
@@ -304,6 +368,7 @@ AnyEvent = (
     | GunTaken
     | GunAimed
     | GunDropped
+    | ArmsAimed
     | CardViewed
     | CardRevealed
     | CardsExchanged
@@ -313,10 +378,18 @@ AnyEvent = (
     | WoundHealed
     | SeatEliminated
     | SeatRevived
+    | SeatBitten
+    | BecameZombie
+    | ZombieCured
+    | CardsDiscarded
+    | CardsShuffled
     | EquipmentDrawn
     | EquipmentDiscarded
     | EquipmentPlayed
     | EquipmentMoved
+    | EquipmentReturned
+    | AlarmSet
+    | AlarmRang
     | TurnOrderReversed
     | NextTurnClaimed
     | AutopilotActed

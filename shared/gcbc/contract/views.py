@@ -38,6 +38,12 @@ class GunView(msgspec.Struct, frozen=True):
     locked: bool = False
 
 
+class ArmsView(msgspec.Struct, frozen=True):
+    """A zombie's Arms (RULES §8): aimed at itself, it cannot bite."""
+
+    aimed_at: int | None
+
+
 class SeatView(msgspec.Struct, frozen=True):
     seat: int
     name: str | None
@@ -49,11 +55,12 @@ class SeatView(msgspec.Struct, frozen=True):
     in_play: list[str]
     cards: list[CardView]
     absent: bool = False
+    arms: ArmsView | None = None
 
 
 class You(msgspec.Struct, frozen=True):
     seat: int
-    team: str | None
+    team: str | None  # honest | crooked | solo | zombie | bomber | traitor (RULES §2, §8, §9)
     hand: list[str]
     auto_pass: bool = False
 
@@ -102,3 +109,4 @@ class View(msgspec.Struct, frozen=True):
     winners: list[int] | None
     win_team: str | None = None
     win_reason: str | None = None
+    arms_in_centre: int = 0

@@ -15,12 +15,18 @@ from gcbc.contract import commands as C
 from gcbc.contract import events as E
 from gcbc.contract.cards import EQUIPMENT_CARDS
 from gcbc.rules import setup
-from gcbc.rules.equipment.base import ANY, OWN_TURN, SHOOT_WINDOW
-from gcbc.rules.equipment.registry import CARDS
+from gcbc.rules.equipment.base import (
+    AFTER_INVESTIGATION,
+    ANY,
+    OWN_TURN,
+    OWN_TURN_ACTION,
+    SHOOT_WINDOW,
+)
+from gcbc.rules.equipment.registry import card as card_rules
 from gcbc.rules.errors import refuse
 from gcbc.rules.evolve import evolve, fold, peek
 from gcbc.rules.flow import advance, holders
-from gcbc.rules.query import alive, can_investigate, card_at, face_down, knows
+from gcbc.rules.query import alive, biteable, can_investigate, card_at, face_down, knows
 from gcbc.rules.state import ACTION, AIM, ARRANGE, FINISHED, LOBBY, WINDOW, State
 from gcbc.rules.waits import current_wait
 
@@ -65,9 +71,15 @@ def _my_turn(s: State, seat: int) -> None:
 
 
 def _position(s: State, seat: int, position: int | None) -> int:
-    if position is None or not 1 <= position <= 3:
-        raise refuse("invalid_position", "position must be 1, 2 or 3")
+    count = len(s.seat(seat).cards)
+    if position is None or not 1 <= position <= count:
+        raise refuse("invalid_position", f"position must be 1 to {count}")
     return position
+
+
+def _not_zombie(s: State, seat: int, action: str) -> None:
+    if s.seat(seat).zombie:
+        raise refuse("zombie_cannot", f"a zombie cannot {action} (it may bite or equip)")
 
 
 def _reveal_choice(s: State, seat: int, position: int | None) -> None:
@@ -170,6 +182,7 @@ def _arrange(s: State, c: C.Arrange) -> list[Any]:
 
 def _investigate(s: State, c: C.Investigate) -> list[Any]:
     _my_turn(s, c.seat)
+    _not_zombie(s, c.seat, "investigate")
     if c.target == c.seat:
         raise refuse("target_is_self", "investigate another seat's card")
     if not 0 <= c.target < len(s.seats):
@@ -188,14 +201,29 @@ def _investigate(s: State, c: C.Investigate) -> list[Any]:
 
 def _equip(s: State, c: C.Equip) -> list[Any]:
     _my_turn(s, c.seat)
-    if not s.deck:
+    if not s.deck and not _no_other_action(s, c.seat):
         raise refuse("deck_empty", "the equipment deck is empty")
-    _reveal_choice(s, c.seat, c.position)
+    if s.seat(c.seat).zombie:  # RULES §8: a zombie draws; no card is revealed
+        if c.position is not None:
+            raise refuse("invalid_position", "a zombie turns no card face up")
+    else:
+        _reveal_choice(s, c.seat, c.position)
     return [E.ActionDeclared(seat=c.seat, action="equip", position=c.position)]
+
+
+def _no_other_action(s: State, seat: int) -> bool:
+    """Decision (RULES §3.1 is silent): a seat with no possible action may still Equip from an
+    empty deck, drawing nothing, so that a turn can always be taken."""
+    from gcbc.rules.legal import actions
+
+    return not any(not isinstance(a, C.Equip) for a in actions(s, seat, fallback=False))
 
 
 def _arm(s: State, c: C.Arm) -> list[Any]:
     _my_turn(s, c.seat)
+    _not_zombie(s, c.seat, "take a gun")
+    if s.arm_barred == c.seat:
+        raise refuse("arm_barred", "K-9 Unit: you may not take a gun this turn")
     if s.seat(c.seat).gun:
         raise refuse("has_gun", "you already hold a gun")
     if s.guns_in_centre <= 0:
@@ -212,14 +240,20 @@ def _shoot(s: State, c: C.Shoot) -> list[Any]:
         raise refuse("no_gun", "you hold no gun")
     if st.aim is None or not alive(s, st.aim):
         raise refuse("not_aimed", "your gun is not aimed at a living seat")
-    if s.gun_locked == c.seat:
-        raise refuse("gun_locked", "a gun taken with a Taser cannot shoot this turn")
+    if c.seat in s.guns_locked:
+        raise refuse("gun_locked", "this gun cannot shoot this turn")
     return [E.ActionDeclared(seat=c.seat, action="shoot", target=st.aim)]
 
 
 def _bite(s: State, c: C.Bite) -> list[Any]:
-    _playing(s, c.seat)
-    raise refuse("not_playable_now", "only zombies bite (Zombies expansion)")
+    """RULES §8: a zombie's action: bite the seat its Arms aim at."""
+    _my_turn(s, c.seat)
+    st = s.seat(c.seat)
+    if not st.zombie:
+        raise refuse("not_a_zombie", "only zombies bite (Zombies expansion)")
+    if not biteable(s, c.seat, st.arms_aim):
+        raise refuse("not_aimed_to_bite", "your Arms do not aim at a living seat you can bite")
+    return [E.ActionDeclared(seat=c.seat, action="bite", target=st.arms_aim)]
 
 
 def _aim(s: State, c: C.Aim) -> list[Any]:
@@ -230,10 +264,12 @@ def _aim(s: State, c: C.Aim) -> list[Any]:
     if s.turn_seat != c.seat:
         raise refuse("not_your_turn", f"it is seat {s.turn_seat}'s turn")
     _aim_target(s, c.seat, c.target)
-    return [
-        E.GunAimed(seat=c.seat, target=c.target),
-        E.WindowOpened(kind="end_of_turn", asked=holders(s)),
-    ]
+    aimed: Any = (
+        E.ArmsAimed(seat=c.seat, target=c.target)  # RULES §8: a zombie aims its Arms
+        if s.seat(c.seat).zombie
+        else E.GunAimed(seat=c.seat, target=c.target)
+    )
+    return [aimed, E.WindowOpened(kind="end_of_turn", asked=holders(s))]
 
 
 # --- equipment ----------------------------------------------------------------------------------
@@ -251,10 +287,12 @@ def moment(s: State, seat: int) -> str | None:
 def timing_allows(timing: str, when: str) -> bool:
     if timing == ANY:
         return True
-    if timing == OWN_TURN:
+    if timing == OWN_TURN or timing == OWN_TURN_ACTION:
         return when == "own_turn"
     if timing == SHOOT_WINDOW:
-        return when == "shoot"
+        return when == "shoot" or when == "bite"  # RULES §8: bites count as shots
+    if timing == AFTER_INVESTIGATION:
+        return when == "end_of_turn"
     return False
 
 
@@ -269,7 +307,7 @@ def _play_equipment(s: State, c: C.PlayEquipment) -> list[Any]:
     when = moment(s, c.seat)
     if when is None:
         raise refuse("not_playable_now", "you may not play equipment now")
-    card = CARDS[c.card]
+    card = card_rules(s, c.card)
     if not timing_allows(card.timing, when):
         raise refuse("not_playable_now", f"{c.card} cannot be played now")
     card.check_params(c)
@@ -307,7 +345,7 @@ def _choose(s: State, c: C.Choose) -> list[Any]:
     p = _prompt_for(s, c.seat)
     if p.kind == "discard":
         raise refuse("must_discard", "answer this prompt with a discard")
-    return CARDS[p.kind].answer(s, p, c)
+    return card_rules(s, p.kind).answer(s, p, c)
 
 
 def _discard(s: State, c: C.Discard) -> list[Any]:

@@ -4,18 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from gcbc.contract.cards import TEAM_BOMBER
 from gcbc.contract.events import (
+    ArmsAimed,
+    BecameZombie,
     CardRevealed,
     CardViewed,
     EquipmentDrawn,
     LeaderWounded,
+    SeatBitten,
     SeatEliminated,
     SeatShot,
 )
 from gcbc.rules.equipment.registry import CARDS
 from gcbc.rules.query import card_at, face_down
 from gcbc.rules.state import State
-from gcbc.rules.teams import holds_leader
+from gcbc.rules.teams import holds_leader, true_team
 
 INVESTIGATIONS = frozenset({"investigate", "metal_detector", "wiretap"})
 
@@ -51,13 +55,47 @@ def draw(s: State, seat: int) -> list[Any]:
     return [EquipmentDrawn(seat=seat, card=s.deck[0])]
 
 
+def can_become_zombie(s: State, seat: int) -> bool:
+    """RULES §8, §9: with Zombies, a non-Leader that is not a Bomber rises instead of falling."""
+    return (
+        s.options.zombies
+        and not s.seat(seat).zombie
+        and holds_leader(s, seat) is None
+        and true_team(s, seat) != TEAM_BOMBER
+    )
+
+
+def fall(s: State, seat: int, by: int | None) -> list[Any]:
+    """A seat that would be eliminated (shot, bitten, or by a card): its face-down cards are
+    revealed, then it is eliminated, or becomes a zombie (RULES §8)."""
+    events: list[Any] = [reveal(s, seat, p) for p in face_down(s, seat)]
+    if can_become_zombie(s, seat):
+        return [*events, BecameZombie(seat=seat, by=by)]
+    return [*events, SeatEliminated(seat=seat, by=by)]
+
+
 def get_shot(s: State, shooter: int, target: int) -> list[Any]:
-    """RULES §4: all cards face up; a non-Leader is eliminated; a Leader is wounded, then killed."""
-    events: list[Any] = [SeatShot(shooter=shooter, target=target)]
-    events += [reveal(s, target, p) for p in face_down(s, target)]
+    """RULES §4: all cards face up; a non-Leader is eliminated (or becomes a zombie, §8); a Leader
+    is wounded, then killed. A zombie shot turns its Arms to aim at itself (§8)."""
+    return _hit(s, SeatShot(shooter=shooter, target=target), shooter, target)
+
+
+def get_bitten(s: State, biter: int, target: int) -> list[Any]:
+    """RULES §8: a bite resolves like a shot by the zombie."""
+    return _hit(s, SeatBitten(biter=biter, target=target), biter, target)
+
+
+def _hit(s: State, first: Any, by: int, target: int) -> list[Any]:
+    st = s.seat(target)
+    if st.zombie:
+        return [first, ArmsAimed(seat=target, target=target)]
+    events: list[Any] = [first]
     leader = holds_leader(s, target)
-    if leader is None or leader in s.wounds:
-        events.append(SeatEliminated(seat=target))
+    if leader is None:
+        return events + fall(s, target, by)
+    events += [reveal(s, target, p) for p in face_down(s, target)]
+    if leader in s.wounds or st.wounded:
+        events.append(SeatEliminated(seat=target, by=by))
     else:
         events.append(LeaderWounded(seat=target, card_id=leader))
         events += draw(s, target)

@@ -42,6 +42,12 @@ CODES = frozenset(
         "not_aimed",
         "gun_locked",
         "deck_empty",
+        "arm_barred",
+        # zombies (RULES §8)
+        "zombie_cannot",
+        "not_a_zombie",
+        "target_is_zombie",
+        "not_aimed_to_bite",
         # equipment
         "card_not_in_hand",
         "unknown_card",

@@ -10,6 +10,7 @@ from msgspec.structs import replace
 from gcbc.contract import events as E
 from gcbc.contract.cards import AGENT, KINGPIN
 from gcbc.rules.log import PRIVATE
+from gcbc.rules.setup import arms, guns
 from gcbc.rules.state import (
     ACTION,
     AFTER_ACTION,
@@ -102,7 +103,8 @@ def _cards_dealt(s: State, e: E.CardsDealt) -> State:
         leader_ids=(e.identities.index(AGENT), e.identities.index(KINGPIN)),
         burned=e.burned,
         deck=e.deck,
-        guns_in_centre=len(seats) if s.options.edition == "fourth" else s.guns_in_centre,
+        guns_in_centre=guns(s.options, len(seats)),
+        arms_in_centre=arms(s.options, len(seats)),
         step=ARRANGE,
         arrange_since=s.version,
     )
@@ -129,7 +131,9 @@ def _turn_began(s: State, e: E.TurnBegan) -> State:
         direction=e.direction,
         reverse_pending=False,
         coffee_seat=None,
-        gun_locked=None,
+        guns_locked=frozenset(),
+        arm_barred=None,
+        investigated=None,
         declared=None,
         turn_since=s.version,
     )
@@ -192,7 +196,7 @@ def _gun_taken(s: State, e: E.GunTaken) -> State:
         s = _update(s, e.from_seat, gun=False, aim=None)
     s = _update(s, e.seat, gun=True, aim=e.aim)
     if e.locked:
-        s = replace(s, gun_locked=e.seat)
+        s = replace(s, guns_locked=s.guns_locked | {e.seat})
     return s
 
 
@@ -202,7 +206,12 @@ def _gun_aimed(s: State, e: E.GunAimed) -> State:
 
 def _gun_dropped(s: State, e: E.GunDropped) -> State:
     s = _update(s, e.seat, gun=False, aim=None)
-    return replace(s, guns_in_centre=s.guns_in_centre + 1)
+    s = replace(s, guns_in_centre=s.guns_in_centre + 1)
+    return replace(s, arm_barred=e.seat) if e.barred else s
+
+
+def _arms_aimed(s: State, e: E.ArmsAimed) -> State:
+    return _update(s, e.seat, arms_aim=e.target)
 
 
 # --- integrity cards ----------------------------------------------------------------------------
@@ -211,6 +220,7 @@ def _card_viewed(s: State, e: E.CardViewed) -> State:
         s,
         knowledge=_learn(s, e.viewer, e.card_id, e.card),
         seen=_saw(s, e.card_id, e.viewer, e.means),
+        investigated=(e.seat, e.card_id) if e.means == "investigate" else s.investigated,
     )
 
 
@@ -251,6 +261,8 @@ def _shot_redirected(s: State, e: E.ShotRedirected) -> State:
 
 
 def _leader_wounded(s: State, e: E.LeaderWounded) -> State:
+    if s.options.edition == "classic":  # the seat takes the Wounded card (RULES §4)
+        return _update(s, e.seat, wounded=True)
     return replace(s, wounds=s.wounds | {e.card_id})
 
 
@@ -262,12 +274,59 @@ def _seat_eliminated(s: State, e: E.SeatEliminated) -> State:
     st = s.seat(e.seat)
     centre = s.guns_in_centre + (1 if st.gun else 0)
     prompts = tuple(p for p in s.prompts if p.seat != e.seat or p.kind != "discard")
-    s = _update(s, e.seat, eliminated=True, gun=False, aim=None, hand=())
+    s = _update(s, e.seat, eliminated=True, gun=False, aim=None, hand=(), fallen_by=e.by)
     return replace(s, deck=s.deck + st.hand, guns_in_centre=centre, prompts=prompts)
 
 
 def _seat_revived(s: State, e: E.SeatRevived) -> State:
-    return _update(s, e.seat, eliminated=False)
+    return _update(s, e.seat, eliminated=False, fallen_by=None)
+
+
+def _seat_bitten(s: State, e: E.SeatBitten) -> State:
+    return s
+
+
+def _became_zombie(s: State, e: E.BecameZombie) -> State:
+    st = s.seat(e.seat)
+    s = replace(
+        s,
+        guns_in_centre=s.guns_in_centre + (1 if st.gun else 0),
+        arms_in_centre=s.arms_in_centre - 1,
+        guns_locked=s.guns_locked - {e.seat},
+    )
+    return _update(s, e.seat, zombie=True, gun=False, aim=None, arms_aim=e.seat, wounded=False)
+
+
+def _zombie_cured(s: State, e: E.ZombieCured) -> State:
+    s = replace(s, arms_in_centre=s.arms_in_centre + 1)
+    return _update(s, e.seat, zombie=False, arms_aim=None)
+
+
+def _cards_discarded(s: State, e: E.CardsDiscarded) -> State:
+    st = s.seat(e.seat)
+    keep = [p for p in range(len(st.cards)) if p + 1 not in e.positions]
+    s = _update(
+        s,
+        e.seat,
+        cards=tuple(st.cards[p] for p in keep),
+        face_up=tuple(st.face_up[p] for p in keep),
+    )
+    return replace(s, discarded=s.discarded + e.card_ids)
+
+
+def _cards_shuffled(s: State, e: E.CardsShuffled) -> State:
+    st = s.seat(e.seat)
+    cards = tuple(st.cards[p - 1] for p in e.positions)
+    s = _update(s, e.seat, cards=cards, face_up=(False,) * len(cards))
+    # nobody else can tell the cards apart any more (RULES §7.2 Flashbang)
+    moved = set(cards)
+    knowledge = tuple(
+        k if i == e.seat or not moved & k.keys() else {c: v for c, v in k.items() if c not in moved}
+        for i, k in enumerate(s.knowledge)
+    )
+    public = {c: v for c, v in s.public_cards.items() if c not in moved}
+    seen = {c: v for c, v in s.seen.items() if c not in moved}
+    return replace(s, knowledge=knowledge, public_cards=public, seen=seen)
 
 
 # --- equipment ----------------------------------------------------------------------------------
@@ -325,6 +384,21 @@ def _equipment_moved(s: State, e: E.EquipmentMoved) -> State:
         return _update(s, e.to_seat, in_play=(*receiver.in_play, e.card))
     s = _update(s, e.from_seat, hand=_without(giver.hand, e.card))
     return _hand_limit(_update(s, e.to_seat, hand=(*receiver.hand, e.card)), e.to_seat)
+
+
+def _equipment_returned(s: State, e: E.EquipmentReturned) -> State:
+    i = len(s.deck) - 1 - s.deck[::-1].index(e.card)
+    s = replace(s, deck=s.deck[:i] + s.deck[i + 1 :])
+    st = s.seat(e.seat)
+    return _hand_limit(_update(s, e.seat, hand=(*st.hand, e.card)), e.seat)
+
+
+def _alarm_set(s: State, e: E.AlarmSet) -> State:
+    return replace(s, alarms=(*s.alarms, (e.seat, e.turn)))
+
+
+def _alarm_rang(s: State, e: E.AlarmRang) -> State:
+    return replace(s, alarms=tuple(a for a in s.alarms if a[0] != e.seat))
 
 
 def _turn_order_reversed(s: State, e: E.TurnOrderReversed) -> State:
@@ -408,6 +482,7 @@ _HANDLERS: dict[type, Callable[[State, Any], State]] = {
     E.GunTaken: _gun_taken,
     E.GunAimed: _gun_aimed,
     E.GunDropped: _gun_dropped,
+    E.ArmsAimed: _arms_aimed,
     E.CardViewed: _card_viewed,
     E.CardRevealed: _card_revealed,
     E.CardsExchanged: _cards_exchanged,
@@ -417,10 +492,18 @@ _HANDLERS: dict[type, Callable[[State, Any], State]] = {
     E.WoundHealed: _wound_healed,
     E.SeatEliminated: _seat_eliminated,
     E.SeatRevived: _seat_revived,
+    E.SeatBitten: _seat_bitten,
+    E.BecameZombie: _became_zombie,
+    E.ZombieCured: _zombie_cured,
+    E.CardsDiscarded: _cards_discarded,
+    E.CardsShuffled: _cards_shuffled,
     E.EquipmentDrawn: _equipment_drawn,
     E.EquipmentDiscarded: _equipment_discarded,
     E.EquipmentPlayed: _equipment_played,
     E.EquipmentMoved: _equipment_moved,
+    E.EquipmentReturned: _equipment_returned,
+    E.AlarmSet: _alarm_set,
+    E.AlarmRang: _alarm_rang,
     E.TurnOrderReversed: _turn_order_reversed,
     E.NextTurnClaimed: _next_turn_claimed,
     E.AutopilotActed: _autopilot_acted,

@@ -7,9 +7,10 @@ from collections.abc import Callable
 from typing import Any
 
 from gcbc.contract import events as E
-from gcbc.rules.effects import draw, get_shot, reveal, view_card
+from gcbc.rules.effects import draw, fall, get_bitten, get_shot, reveal, view_card
+from gcbc.rules.equipment.registry import CARDS
 from gcbc.rules.evolve import evolve, peek
-from gcbc.rules.query import alive, can_investigate, card_at, knows, next_living
+from gcbc.rules.query import alive, biteable, can_investigate, card_at, knows, next_living
 from gcbc.rules.state import (
     ACTION,
     AFTER_ACTION,
@@ -24,7 +25,7 @@ from gcbc.rules.state import (
     WINDOW,
     State,
 )
-from gcbc.rules.teams import winner
+from gcbc.rules.teams import holds_leader, winner
 
 
 def holders(s: State) -> tuple[int, ...]:
@@ -43,7 +44,9 @@ def _resolve_action(s: State) -> list[Any]:
         target, position = d.target, d.position
         assert target is not None and position is not None
         if (
-            can_investigate(s, t, target)
+            not st.zombie
+            and position <= len(s.seat(target).cards)
+            and can_investigate(s, t, target)
             and not s.seat(target).face_up[position - 1]
             and not knows(s, t, card_at(s, target, position))
         ):
@@ -51,26 +54,39 @@ def _resolve_action(s: State) -> list[Any]:
         return [E.ActionCancelled(seat=t, reason="impossible")]
     if d.action == "shoot":
         target = d.forced_target if d.forced_target is not None else st.aim
-        if not st.gun or target is None or not alive(s, target) or s.gun_locked == t:
+        if not st.gun or target is None or not alive(s, target) or t in s.guns_locked:
             return [E.ActionCancelled(seat=t, reason="impossible")]
         if d.forced_target is None and d.reacted:
             # equipment changed the situation: the shooter may choose again (RULES §6)
             return [E.ActionCancelled(seat=t, reason="reconsider")]
+        at_zombie = s.seat(target).zombie  # the shooter keeps its gun and re-aims (RULES §8)
         events = get_shot(s, t, target)
-        if peek(s, events).seat(t).gun:
+        if not at_zombie and peek(s, events).seat(t).gun:
             events.append(E.GunDropped(seat=t))
         events.append(E.ActionResolved(seat=t))
         return events
+    if d.action == "bite":  # RULES §8: the biter keeps its Arms and re-aims
+        target = d.forced_target if d.forced_target is not None else st.arms_aim
+        if not st.zombie or not biteable(s, t, target):
+            return [E.ActionCancelled(seat=t, reason="impossible")]
+        if d.forced_target is None and d.reacted:
+            return [E.ActionCancelled(seat=t, reason="reconsider")]
+        assert target is not None
+        return [*get_bitten(s, t, target), E.ActionResolved(seat=t)]
     if d.action == "equip":
         if not d.drawn and s.deck:
             return draw(s, t)
         events: list[Any] = []
-        if d.position is not None and not st.face_up[d.position - 1]:
+        if (
+            d.position is not None
+            and d.position <= len(st.cards)
+            and not st.face_up[d.position - 1]
+        ):
             events.append(reveal(s, t, d.position))
         return [*events, E.ActionResolved(seat=t)]
     if d.action == "arm":
         assert d.target is not None
-        if st.gun or s.guns_in_centre <= 0:
+        if st.gun or st.zombie or s.guns_in_centre <= 0 or not alive(s, d.target):
             return [E.ActionCancelled(seat=t, reason="impossible")]
         events = [E.GunTaken(seat=t, aim=d.target)]
         if d.position is not None and not st.face_up[d.position - 1]:
@@ -95,8 +111,44 @@ def _game_over(s: State, won: tuple[tuple[int, ...], str, str]) -> list[Any]:
 
 # events after which the game may be won (RULES §2: after every shot and card movement)
 WIN_EVENTS = frozenset(
-    {E.CardsDealt, E.CardsArranged, E.CardsExchanged, E.SeatEliminated, E.SeatRevived}
+    {
+        E.CardsDealt,
+        E.CardsArranged,
+        E.CardsExchanged,
+        E.CardsDiscarded,
+        E.SeatEliminated,
+        E.SeatRevived,
+        E.BecameZombie,
+        E.ZombieCured,
+        E.LeaderWounded,
+    }
 )
+
+
+def _wound_falls(s: State) -> list[Any]:
+    """Classic (RULES §4): a wounded seat that no longer holds a Leader card is eliminated at
+    once (that alone wins nothing)."""
+    if s.options.edition != "classic":
+        return []
+    for i, st in enumerate(s.seats):
+        if st.wounded and not st.eliminated and not st.zombie and holds_leader(s, i) is None:
+            return fall(s, i, None)
+    return []
+
+
+_TURN_END_HOOKS: list[Any] = []
+
+
+def _turn_end_hooks() -> list[Any]:
+    """The cards that act at the end of a turn (Alarm Clock), found once."""
+    if not _TURN_END_HOOKS:
+        from gcbc.rules.equipment.base import Card
+
+        _TURN_END_HOOKS.extend(
+            c for c in CARDS.values() if type(c).at_turn_end is not Card.at_turn_end
+        )
+        _TURN_END_HOOKS.append(None)  # found (possibly none)
+    return [c for c in _TURN_END_HOOKS if c is not None]
 
 
 def _may_win(events: list[Any]) -> bool:
@@ -113,6 +165,9 @@ def next_events(s: State, check_win: bool = True) -> list[Any]:
     if step == LOBBY or step == FINISHED:
         return []
     if check_win:
+        falls = _wound_falls(s)
+        if falls:
+            return falls
         won = winner(s)
         if won is not None:
             return _game_over(s, won)
@@ -122,6 +177,8 @@ def next_events(s: State, check_win: bool = True) -> list[Any]:
             return _autopilot(s, p.seat, missed=False)
         return []
     if step == ACTION or step == AIM:
+        if s.seat(s.turn_seat).eliminated:  # fell in its own turn (a card): the turn ends
+            return [E.WindowOpened(kind="end_of_turn", asked=holders(s))]
         if s.seat(s.turn_seat).absent:
             return _autopilot(s, s.turn_seat, missed=False)
         return []
@@ -147,17 +204,21 @@ def next_events(s: State, check_win: bool = True) -> list[Any]:
     if step == DECLARED:
         d = s.declared
         assert d is not None
-        if d.action in ("investigate", "shoot"):
+        if d.action in ("investigate", "shoot", "bite"):
             return [E.WindowOpened(kind=d.action, asked=holders(s))]
         return _resolve_action(s)
     if step == RESOLVE:
         return _resolve_action(s)
     if step == AFTER_ACTION:
         t = s.turn_seat
-        if alive(s, t) and s.seat(t).gun:
+        if alive(s, t) and (s.seat(t).gun or s.seat(t).zombie):
             return [E.AimRequested(seat=t)]
         return [E.WindowOpened(kind="end_of_turn", asked=holders(s))]
     if step == TURN_END:
+        for card in _turn_end_hooks():
+            events = card.at_turn_end(s)
+            if events:
+                return events
         direction = -s.direction if s.reverse_pending else s.direction
         if s.coffee_seat is not None and alive(s, s.coffee_seat):
             nxt = s.coffee_seat

@@ -7,7 +7,7 @@ from functools import cache
 
 from gcbc.contract.cards import AGENT, KINGPIN
 from gcbc.contract.options import TableOptions
-from gcbc.rules.setup import equipment_deck
+from gcbc.rules.setup import arms, equipment_deck, guns
 from gcbc.rules.state import ARRANGE, LOBBY, State
 
 
@@ -25,6 +25,7 @@ def violations(s: State) -> list[str]:
     # integrity cards: each in exactly one place; exactly one Agent and one Kingpin
     placed = [c for st in seats for c in st.cards]
     placed += s.burned
+    placed += s.discarded
     if len(placed) != len(s.identities) or set(placed) != set(range(len(s.identities))):
         out.append("integrity cards not conserved")
     if s.identities.count(AGENT) != 1 or s.identities.count(KINGPIN) != 1:
@@ -38,6 +39,7 @@ def violations(s: State) -> list[str]:
     if equipment != _full_deck(s.options, n):
         out.append("equipment not conserved")
     held = 0
+    zombies = 0
     discarding = [p.seat for p in s.prompts if p.kind == "discard"]
     for i, st in enumerate(seats):
         if st.gun:
@@ -46,6 +48,12 @@ def violations(s: State) -> list[str]:
                 out.append(f"seat {i} holds an unaimed gun")
         if st.aim == i:
             out.append(f"seat {i} aims at itself")
+        if st.zombie:
+            zombies += 1
+            if st.gun or st.eliminated or st.arms_aim is None:
+                out.append(f"zombie {i} holds a gun, is eliminated or has no Arms")
+        elif st.arms_aim is not None:
+            out.append(f"seat {i} has Arms but is no zombie")
         hand = len(st.hand)
         if hand > 1 and (hand > 2 or i not in discarding):
             out.append(f"seat {i} is over the hand limit")
@@ -53,10 +61,12 @@ def violations(s: State) -> list[str]:
             out.append(f"eliminated seat {i} holds a gun or equipment")
         known = s.knowledge[i]
         cards = st.cards
-        if len(cards) != 3 or len(st.face_up) != 3:
-            out.append(f"seat {i} does not hold three cards")
-        elif cards[0] not in known or cards[1] not in known or cards[2] not in known:
+        if len(cards) not in (1, 3) or len(st.face_up) != len(cards):
+            out.append(f"seat {i} does not hold three cards (or one, classic Defibrillator)")
+        elif any(c not in known for c in cards):
             out.append(f"seat {i} does not know its own cards")
-    if s.options.edition == "fourth" and held + s.guns_in_centre != n:
+    if held + s.guns_in_centre != guns(s.options, n) or s.guns_in_centre < 0:
         out.append("guns not conserved")
+    if zombies + s.arms_in_centre != arms(s.options, n) or s.arms_in_centre < 0:
+        out.append("arms not conserved")
     return out

@@ -10,6 +10,7 @@ from typing import Any
 import msgspec
 
 from gcbc.contract.views import (
+    ArmsView,
     CardView,
     DeclaredView,
     GunView,
@@ -69,9 +70,10 @@ def _seat_views(s: State, viewer: int | None) -> list[SeatView]:
                 seat=i,
                 name=st.name,
                 eliminated=st.eliminated,
-                wounded=any(c.wounded for c in cards),
-                zombie=False,
-                gun=GunView(aimed_at=st.aim, locked=s.gun_locked == i) if st.gun else None,
+                wounded=st.wounded or any(c.wounded for c in cards),
+                zombie=st.zombie,
+                gun=GunView(aimed_at=st.aim, locked=i in s.guns_locked) if st.gun else None,
+                arms=ArmsView(aimed_at=st.arms_aim) if st.zombie else None,
                 equipment_count=len(st.hand),
                 in_play=list(st.in_play),
                 cards=cards,
@@ -132,7 +134,9 @@ def view(
     if seat is not None and s.seats[seat] is not None:
         st = s.seat(seat)
         known = s.knowledge[seat] if s.knowledge else {}
-        team = team_from((known.get(c) for c in st.cards), st.in_play) if st.cards else None
+        team = (
+            team_from((known.get(c) for c in st.cards), st.in_play, st.zombie) if st.cards else None
+        )
         you = You(seat=seat, team=team, hand=list(st.hand), auto_pass=st.auto_pass)
     # the version and the log's numbering count only the events this viewer sees (log.PRIVATE)
     hidden = 0 if over or not s.unseen else s.unseen[len(s.seats) if seat is None else seat]
@@ -175,6 +179,7 @@ def view(
         you=you,
         seats=_seat_views(s, seat),
         guns_in_centre=s.guns_in_centre,
+        arms_in_centre=s.arms_in_centre,
         deck_count=len(s.deck),
         legal_commands=commands_json(legal_commands(s, seat)) if seat is not None else [],
         log=entries,

@@ -8,8 +8,8 @@ from typing import Any
 
 from gcbc.contract import commands as C
 from gcbc.rules.decide import moment, timing_allows
-from gcbc.rules.equipment.registry import CARDS
-from gcbc.rules.query import alive, can_investigate, face_down, knows, others_alive
+from gcbc.rules.equipment.registry import card as card_rules
+from gcbc.rules.query import alive, biteable, can_investigate, face_down, knows, others_alive
 from gcbc.rules.state import ACTION, AIM, ARRANGE, FINISHED, LOBBY, WINDOW, State
 
 TEMPLATE_LIMIT = 200
@@ -23,31 +23,38 @@ def equipment_plays(s: State, seat: int) -> list[Any]:
         return []
     out: list[Any] = []
     for name in dict.fromkeys(st.hand):
-        card = CARDS[name]
+        card = card_rules(s, name)
         if timing_allows(card.timing, when):
             out += card.options(s, seat)
     return out
 
 
-def actions(s: State, seat: int) -> list[Any]:
-    """The turn's actions (RULES §3.1) open to ``seat`` now."""
+def actions(s: State, seat: int, fallback: bool = True) -> list[Any]:
+    """The turn's actions (RULES §3.1; a zombie's, §8) open to ``seat`` now. ``fallback``: with
+    no other action, Equip from an empty deck (see ``decide._no_other_action``)."""
     st = s.seat(seat)
     out: list[Any] = []
+    if st.zombie:
+        if biteable(s, seat, st.arms_aim):
+            out.append(C.Bite(seat=seat))
+        if s.deck or (fallback and not out):
+            out.append(C.Equip(seat=seat))
+        return out
     for t in others_alive(s, seat):
         if can_investigate(s, seat, t):
             tst = s.seat(t)
-            for p in (1, 2, 3):
-                if not tst.face_up[p - 1] and not knows(s, seat, tst.cards[p - 1]):
-                    out.append(C.Investigate(seat=seat, target=t, position=p))
+            for p, cid in enumerate(tst.cards):
+                if not tst.face_up[p] and not knows(s, seat, cid):
+                    out.append(C.Investigate(seat=seat, target=t, position=p + 1))
     reveal: list[int | None] = list(face_down(s, seat)) or [None]
-    if s.deck:
-        out += [C.Equip(seat=seat, position=p) for p in reveal]
-    if not st.gun and s.guns_in_centre > 0:
+    if not st.gun and s.guns_in_centre > 0 and s.arm_barred != seat:
         out += [
             C.Arm(seat=seat, target=t, position=p) for t in others_alive(s, seat) for p in reveal
         ]
-    if st.gun and st.aim is not None and alive(s, st.aim) and s.gun_locked != seat:
+    if st.gun and st.aim is not None and alive(s, st.aim) and seat not in s.guns_locked:
         out.append(C.Shoot(seat=seat))
+    if s.deck or (fallback and not out):
+        out += [C.Equip(seat=seat, position=p) for p in reveal]
     return out
 
 
@@ -64,7 +71,7 @@ def legal_commands(s: State, seat: int) -> list[Any]:
             return meta
         if p.kind == "discard":
             return [C.Discard(seat=seat, card=c) for c in dict.fromkeys(st.hand)] + meta
-        return CARDS[p.kind].prompt_options(s, p) + meta
+        return card_rules(s, p.kind).prompt_options(s, p) + meta
     step = s.step
     out: list[Any] = []
     if step == ARRANGE:

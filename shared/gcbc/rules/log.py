@@ -38,6 +38,8 @@ SECRET_FIELDS: dict[type, dict[str, Callable[[Any, Viewer], bool]]] = {
     E.EquipmentDrawn: {"card": lambda e, v: v == e.seat},
     E.EquipmentDiscarded: {"card": lambda e, v: v == e.seat},
     E.EquipmentMoved: {"card": lambda e, v: e.in_play or v in (e.from_seat, e.to_seat)},
+    E.CardsShuffled: {"positions": lambda e, v: v == e.seat},
+    E.CardsDiscarded: {"card_ids": _never},
 }
 
 # events only one seat sees at all (the field naming it): for everyone else they never happened,

@@ -18,6 +18,24 @@ def others_alive(s: State, seat: int) -> list[int]:
     return [i for i, st in enumerate(s.seats) if i != seat and not st.eliminated]
 
 
+def positions(s: State, seat: int) -> range:
+    """The seat's card positions: 1-3 (a classic Defibrillator leaves only 1)."""
+    return range(1, len(s.seat(seat).cards) + 1)
+
+
+def zombies(s: State) -> list[int]:
+    return [i for i, st in enumerate(s.seats) if st.zombie and not st.eliminated]
+
+
+def is_zombie(s: State, seat: int) -> bool:
+    return s.seat(seat).zombie
+
+
+def biteable(s: State, biter: int, target: int | None) -> bool:
+    """RULES §8: a zombie bites a living seat other than itself that is not a zombie."""
+    return target is not None and target != biter and alive(s, target) and not s.seat(target).zombie
+
+
 def face_down(s: State, seat: int) -> list[int]:
     """Positions (1-3) of the seat's face-down integrity cards."""
     return [p + 1 for p, up in enumerate(s.seat(seat).face_up) if not up]
@@ -72,15 +90,36 @@ def can_investigate(s: State, viewer: int, target: int) -> bool:
 
 
 def pending_shot(s: State) -> tuple[int, int] | None:
-    """(shooter, target) of the shot waiting in the open shoot window, if it can still happen."""
+    """(shooter, target) of the shot waiting in the open shoot window, if it can still happen;
+    a bite in the bite window counts as a shot by the zombie (RULES §8)."""
     w, d = s.window, s.declared
-    if w is None or w.kind != "shoot" or d is None or d.action != "shoot":
+    if w is None or d is None or w.kind != d.action or d.action not in ("shoot", "bite"):
         return None
     shooter = s.turn_seat
     st = s.seat(shooter)
-    if not st.gun or st.eliminated:
+    if st.eliminated:
+        return None
+    if d.action == "bite":
+        target = d.forced_target if d.forced_target is not None else st.arms_aim
+        return (shooter, target) if st.zombie and biteable(s, shooter, target) else None
+    if not st.gun:
         return None
     target = d.forced_target if d.forced_target is not None else st.aim
     if target is None or not alive(s, target):
         return None
     return shooter, target
+
+
+def aim_of(s: State, seat: int) -> int | None:
+    """Where the seat's gun, or a zombie's Arms, aims."""
+    st = s.seat(seat)
+    return st.arms_aim if st.zombie else st.aim
+
+
+def aim_event(s: State, seat: int, target: int):  # noqa: ANN201
+    """Aiming the seat's weapon: its gun, or a zombie's Arms (RULES §8)."""
+    from gcbc.contract.events import ArmsAimed, GunAimed
+
+    if s.seat(seat).zombie:
+        return ArmsAimed(seat=seat, target=target)
+    return GunAimed(seat=seat, target=target)

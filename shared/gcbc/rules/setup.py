@@ -6,13 +6,20 @@ from collections import Counter
 
 from gcbc.contract.cards import (
     AGENT,
+    BOMBERS_TRAITORS_CARDS,
+    CLASSIC_DECK,
+    CLASSIC_GUNS,
     CROOKED,
+    EXTRA_CARDS,
     FOURTH_EDITION_DECK,
     HONEST,
     HONEST_CROOKED_PER_SIDE,
+    ICON_CARDS,
     KINGPIN,
     MAX_SEATS,
     MIN_SEATS,
+    ZOMBIE_CARDS,
+    card_name,
 )
 from gcbc.contract.events import CardsDealt
 from gcbc.contract.options import Deal, TableOptions
@@ -22,13 +29,14 @@ from gcbc.rules.rng import Rng
 SETUP_STREAM = 1  # the rng stream of the deal; autopilot draws use others
 
 
+OFFERED_EDITIONS = ("fourth", "classic")
+
+
 def check_options(options: TableOptions) -> None:
-    """Refuse, never ignore, an option the engine does not offer yet."""
-    if options.edition != "fourth":
-        raise refuse("option_not_offered", f"edition '{options.edition}' is not offered yet")
-    for name in ("zombies", "bombers_traitors", "extra_equipment"):
-        if getattr(options, name):
-            raise refuse("option_not_offered", f"option '{name}' is not offered yet")
+    """Refuse, never ignore, an option the engine does not offer. Every edition combines with
+    either expansion and extra equipment (RULES: "combinable")."""
+    if options.edition not in OFFERED_EDITIONS:
+        raise refuse("option_not_offered", f"edition '{options.edition}' is not offered")
 
 
 def check_seat_count(n: int) -> None:
@@ -36,19 +44,46 @@ def check_seat_count(n: int) -> None:
         raise refuse("bad_seat_count", f"a table has {MIN_SEATS} to {MAX_SEATS} seats")
 
 
-def integrity_deck(n: int) -> list[str]:
-    """The Honest and Crooked cards used with n players (Leaders apart)."""
+def integrity_deck(options: TableOptions, n: int) -> list[str]:
+    """The Honest and Crooked cards used with n players (Leaders apart). Bombers & Traitors uses
+    the cards with icons (RULES §9): the same counts, by the corner numbers up to n."""
+    if options.bombers_traitors:
+        return [
+            card_name(side, icons) for k in range(MIN_SEATS, n + 1) for side, icons in ICON_CARDS[k]
+        ]
     per_side = HONEST_CROOKED_PER_SIDE[n]
     return [HONEST] * per_side + [CROOKED] * per_side
 
 
 def equipment_deck(options: TableOptions, n: int) -> list[str]:
-    return list(FOURTH_EDITION_DECK)
+    """RULES §7: the edition's deck (classic: the numbered cards up to n), then each expansion's
+    cards; extra equipment adds the zombie-free cards of §8.1, and nothing more with Zombies."""
+    if options.edition == "classic":
+        deck = [name for name, least in CLASSIC_DECK if least <= n]
+    else:
+        deck = list(FOURTH_EDITION_DECK)
+    if options.bombers_traitors:
+        deck += BOMBERS_TRAITORS_CARDS
+    if options.zombies:
+        deck += ZOMBIE_CARDS
+    elif options.extra_equipment:
+        deck += EXTRA_CARDS
+    return deck
+
+
+def guns(options: TableOptions, n: int) -> int:
+    """RULES §1: guns in the centre at the start."""
+    return CLASSIC_GUNS[n] if options.edition == "classic" else n
+
+
+def arms(options: TableOptions, n: int) -> int:
+    """RULES §8: N-2 Arms with Zombies."""
+    return n - 2 if options.zombies else 0
 
 
 def seeded_deal(options: TableOptions, n: int, seed: int) -> CardsDealt:
     rng = Rng(seed, SETUP_STREAM)
-    rest = integrity_deck(n)
+    rest = integrity_deck(options, n)
     rng.shuffle(rest)
     leaders = [AGENT, KINGPIN, *rest[: n - 2]]
     rest = rest[n - 2 :]
@@ -79,7 +114,7 @@ def check_deal(options: TableOptions, n: int, deal: Deal) -> None:
     if len(deal.integrity) != n or any(len(h) != 3 for h in deal.integrity):
         raise refuse("invalid_deal", f"integrity needs {n} lists of 3 cards")
     dealt = Counter(c for h in deal.integrity for c in h)
-    allowed = Counter(integrity_deck(n) + [AGENT, KINGPIN])
+    allowed = Counter(integrity_deck(options, n) + [AGENT, KINGPIN])
     unknown = set(dealt) - set(allowed)
     if unknown:
         raise refuse("invalid_deal", f"unknown integrity card(s): {sorted(unknown)}")
@@ -111,7 +146,7 @@ def scenario_deal(options: TableOptions, n: int, deal: Deal, seed: int) -> Cards
     for h in deal.integrity:
         hands.append(tuple(range(len(identities), len(identities) + 3)))
         identities += h
-    left = Counter(integrity_deck(n) + [AGENT, KINGPIN]) - Counter(identities)
+    left = Counter(integrity_deck(options, n) + [AGENT, KINGPIN]) - Counter(identities)
     burned_cards = sorted(left.elements())
     rng.shuffle(burned_cards)
     burned = tuple(range(len(identities), len(identities) + len(burned_cards)))

@@ -74,6 +74,10 @@ class Seat(Struct, frozen=True, gc=False):
     auto_pass: bool = False
     missed: int = 0  # deadlines missed in a row
     absent: bool = False
+    wounded: bool = False  # classic edition: the seat holds the Wounded card (RULES §4)
+    zombie: bool = False  # RULES §8
+    arms_aim: int | None = None  # a zombie's Arms: where they aim (itself: it cannot bite)
+    fallen_by: int | None = None  # who eliminated it (itself, another seat; None: no one)
 
 
 class Window(Struct, frozen=True, gc=False):
@@ -89,7 +93,7 @@ class Declared(Struct, frozen=True, gc=False):
     action: str
     target: int | None = None
     position: int | None = None
-    forced_target: int | None = None  # a forced shot (Restraining Order, Riot Shield)
+    forced_target: int | None = None  # a forced shot or bite (Restraining Order, Riot Shield…)
     reacted: bool = False  # equipment was played in its window
     drawn: bool = False  # Equip: the card has been drawn
 
@@ -120,8 +124,10 @@ class State(Struct, frozen=True, gc=False):
     leader_ids: tuple[int, int] = (-1, -1)  # the Agent's and the Kingpin's card ids (rules only)
     burned: tuple[int, ...] = ()
     wounds: frozenset[int] = frozenset()  # card ids carrying a Wounded token (fourth edition)
+    discarded: tuple[int, ...] = ()  # integrity cards out of the game (classic Defibrillator)
     deck: tuple[str, ...] = ()  # equipment deck, top first
     guns_in_centre: int = 0
+    arms_in_centre: int = 0  # RULES §8: N-2 Arms with the Zombies expansion
     # knowledge (RULES §11): assembled from events, never derived from the true identities
     knowledge: tuple[dict[int, str], ...] = ()  # seat -> card id -> identity it learned
     public_cards: dict[int, str] = field(default_factory=dict)  # face-up / revealed to all
@@ -134,7 +140,10 @@ class State(Struct, frozen=True, gc=False):
     direction: int = 1
     reverse_pending: bool = False
     coffee_seat: int | None = None
-    gun_locked: int | None = None  # seat whose gun may not shoot this turn (Taser)
+    guns_locked: frozenset[int] = frozenset()  # seats whose gun may not shoot this turn
+    arm_barred: int | None = None  # may not take a gun this turn (classic K-9 Unit)
+    investigated: tuple[int, int] | None = None  # (seat, card id) of this turn's Investigate
+    alarms: tuple[tuple[int, int], ...] = ()  # Alarm Clock: (seat, turn number it was set)
     turn_since: int = 0
     declared: Declared | None = None
     window: Window | None = None

@@ -39,7 +39,7 @@ def test_a_non_leader_shot_is_eliminated_its_equipment_to_the_deck_its_gun_to_th
     assert events[i + 1 : i + 5] == [
         E.CardRevealed(seat=2, position=2, card_id=7, card=K),
         E.CardRevealed(seat=2, position=3, card_id=8, card=H),
-        E.SeatEliminated(seat=2),
+        E.SeatEliminated(seat=2, by=0),
         E.GunDropped(seat=0),
     ]
     st = s.seat(2)
@@ -139,7 +139,7 @@ def test_a_wounded_leader_shot_again_is_eliminated_and_the_game_ends() -> None:
     s, events = play_turn(s, C.Shoot(seat=2))
     # then
     i = events.index(E.SeatShot(shooter=2, target=1))
-    assert events[i + 1] == E.SeatEliminated(seat=1)  # its cards were already face up
+    assert events[i + 1] == E.SeatEliminated(seat=1, by=2)  # its cards were already face up
     assert of_type(events, E.GameWon) == [
         E.GameWon(winners=(0, 2), team="honest", reason="kingpin_eliminated")
     ]
@@ -164,5 +164,5 @@ def test_the_wounded_token_moves_with_the_leader_card() -> None:
     s, _ = finish(s)
     s, _ = play_turn(s, C.Investigate(seat=2, target=0, position=2))
     s, events = play_turn(s, C.Shoot(seat=3))
-    assert of_type(events, E.SeatEliminated) == [E.SeatEliminated(seat=2)]
+    assert of_type(events, E.SeatEliminated) == [E.SeatEliminated(seat=2, by=3)]
     assert of_type(events, E.GameWon)[0].reason == "kingpin_eliminated"

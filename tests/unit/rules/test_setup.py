@@ -304,20 +304,21 @@ def test_scenario_deal_may_leave_one_card_burned_at_five() -> None:
 
 
 # --- options and seat counts ---------------------------------------------------------------------
-@pytest.mark.parametrize(
-    "options",
-    [
-        TableOptions(edition="classic"),
-        TableOptions(zombies=True),
-        TableOptions(bombers_traitors=True),
-        TableOptions(extra_equipment=True),
-    ],
-    ids=["classic", "zombies", "bombers_traitors", "extra_equipment"],
-)
-def test_options_not_offered_are_refused(options: TableOptions) -> None:
-    """RULES §1 (editions, expansions as table options) / API: an option the engine does not
-    offer yet is refused, never ignored."""
-    assert open_refused(5, options=options) == "option_not_offered"
+ALL_OPTIONS = [
+    TableOptions(edition=edition, zombies=z, bombers_traitors=bt, extra_equipment=x)
+    for edition in ("fourth", "classic")
+    for z in (False, True)
+    for bt in (False, True)
+    for x in (False, True)
+]
+
+
+@pytest.mark.parametrize("options", ALL_OPTIONS, ids=repr)
+@pytest.mark.parametrize("n", [4, 8])
+def test_every_option_combination_is_offered(options: TableOptions, n: int) -> None:
+    """RULES (editions and expansions are table options, combinable) / API.md `options`."""
+    s = lobby(n, options=options)
+    assert s.options == options
 
 
 def test_the_default_options_are_offered() -> None:

@@ -88,7 +88,7 @@ def test_honest_win_when_the_kingpin_is_eliminated_eliminated_honest_seats_inclu
     s = arm(s, 3, 1)
     s, _ = play_turn(s, C.Shoot(seat=0))  # the Kingpin is wounded
     s, events = play_turn(s, C.Shoot(seat=1))  # seat 2 (Honest) is eliminated
-    assert of_type(events, E.SeatEliminated) == [E.SeatEliminated(seat=2)]
+    assert of_type(events, E.SeatEliminated) == [E.SeatEliminated(seat=2, by=1)]
     assert s.turn_seat == 3 and s.winners is None
     # when the wounded Kingpin is shot
     s, events = play_turn(s, C.Shoot(seat=3))
@@ -106,7 +106,7 @@ def kill_the_agent(s: State) -> tuple[State, list]:
     s = arm(s, 2, 0)
     s = equip(s, 3)
     s, events = play_turn(s, C.Shoot(seat=0))
-    assert of_type(events, E.SeatEliminated) == [E.SeatEliminated(seat=3)]
+    assert of_type(events, E.SeatEliminated) == [E.SeatEliminated(seat=3, by=0)]
     s, _ = play_turn(s, C.Shoot(seat=1))  # the Agent is wounded
     assert s.winners is None
     return play_turn(s, C.Shoot(seat=2))

@@ -13,7 +13,9 @@ if TYPE_CHECKING:
 # When a card may be played (RULES §6).
 ANY = "any"  # during your own turn before your action, and in every window
 OWN_TURN = "own_turn"  # only during your own turn, before your action
-SHOOT_WINDOW = "shoot_window"  # only in a shoot window
+SHOOT_WINDOW = "shoot_window"  # only in a shoot (or bite) window
+OWN_TURN_ACTION = "own_turn_action"  # only during your own turn, and it is your action
+AFTER_INVESTIGATION = "after_investigation"  # right after an Investigate (classic Camera)
 
 
 class Card:
@@ -27,6 +29,7 @@ class Card:
     """
 
     name: str = ""
+    edition: str | None = None  # "classic": the classic wording of a card (RULES §7.2)
     timing: str = ANY
     stays_in_play: bool = False
     flips_majority: bool = False
@@ -55,6 +58,11 @@ class Card:
 
     def on_investigated(self, s: State, owner: int, investigator: int) -> list[Any]:
         """Hook for cards in play in front of an investigated seat."""
+        return []
+
+    def at_turn_end(self, s: State) -> list[Any]:
+        """Hook at the end of every turn, before the next begins (Alarm Clock). Must return no
+        events once its effect is done, or the turn never ends."""
         return []
 
     # helpers ---------------------------------------------------------------------------------

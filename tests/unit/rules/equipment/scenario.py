@@ -47,6 +47,7 @@ def deal(
     deck: list[str] | None = None,
     guns: dict[int, int] | None = None,
     setup: list[Any] = (),
+    options: Any = None,
 ) -> State:
     """A started table: ``hands`` maps a seat to its one equipment card. ``setup`` are commands
     played in the start-of-game window (e.g. a Disguise put in play) before it is passed; ``guns``
@@ -54,7 +55,8 @@ def deal(
     integrity = integrity or FOUR
     n = len(integrity)
     equipment = [[hands[i]] if i in hands else [] for i in range(n)]
-    s = table(integrity, equipment, deck=deck, first_seat=first_seat, start_window=False)
+    kw = {"options": options} if options is not None else {}
+    s = table(integrity, equipment, deck=deck, first_seat=first_seat, start_window=False, **kw)
     for cmd in setup:
         s, _ = act(s, cmd)
     s = pass_window(s)

@@ -31,7 +31,7 @@ def test_takes_a_gun_aims_it_and_keeps_the_action():
     assert one(events, E.GunTaken) == E.GunTaken(seat=0, aim=3, from_seat=1, locked=True)
     assert (s.seat(0).gun, s.seat(0).aim) == (True, 3)
     assert (s.seat(1).gun, s.seat(1).aim) == (False, None)
-    assert s.guns_in_centre == centre and s.gun_locked == 0
+    assert s.guns_in_centre == centre and s.guns_locked == {0}
     assert public_view(s, log=False).seats[0].gun.aimed_at == 3
     assert public_view(s, log=False).seats[0].gun.locked
     assert s.step == "action" and s.turn_seat == 0 and s.declared is None
@@ -57,7 +57,7 @@ def test_the_gun_is_free_to_shoot_on_a_later_turn():
     s = deal({0: "taser"}, guns={1: 2})
     s, _ = act(s, play(0, "taser", target=1, aim=3))
     s = end_turn(s)
-    assert s.gun_locked is None and not public_view(s, log=False).seats[0].gun.locked
+    assert not s.guns_locked and not public_view(s, log=False).seats[0].gun.locked
     while s.turn_seat != 0:
         s = end_turn(s)
     assert C.Shoot(seat=0) in legal_commands(s, 0)

@@ -1,0 +1,1 @@
+"""The Bombers & Traitors equipment (RULES §9). Importing each module registers it."""
