@@ -154,9 +154,11 @@ async def watch(api: str, table_id: str, out=sys.stdout) -> None:
                 return
 
 
-async def demo(api: str, seats: int, bot: str, seed: int) -> None:
+async def demo(
+    api: str, seats: int, bot: str, seed: int, options: dict[str, Any] | None = None
+) -> None:
     async with httpx.AsyncClient(base_url=api, timeout=60) as http:
-        table_id, clients = await open_table(http, seats, seed)
+        table_id, clients = await open_table(http, seats, seed, options=options or {})
         print(f"table {table_id}: {seats} {bot} bots; public view: {api}/tables/{table_id}")
         await asyncio.gather(
             watch(api, table_id),
@@ -170,8 +172,18 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seats", type=int, default=6)
     p.add_argument("--bot", choices=sorted(BOTS), default="heuristic")
     p.add_argument("--seed", type=int, default=random.randrange(1 << 30))
+    p.add_argument("--edition", choices=("fourth", "classic"), default="fourth")
+    p.add_argument("--zombies", action="store_true")
+    p.add_argument("--bombers-traitors", action="store_true")
+    p.add_argument("--extra-equipment", action="store_true")
     args = p.parse_args(argv)
-    asyncio.run(demo(args.api, args.seats, args.bot, args.seed))
+    options = {
+        "edition": args.edition,
+        "zombies": args.zombies,
+        "bombers_traitors": args.bombers_traitors,
+        "extra_equipment": args.extra_equipment,
+    }
+    asyncio.run(demo(args.api, args.seats, args.bot, args.seed, options))
     return 0
 
 

@@ -9,6 +9,8 @@ from msgspec import Struct
 DEFAULT_NATS = "nats://127.0.0.1:4222"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/0"
 LOG_LIMIT = 50  # the most recent log entries a view carries (the history has them all)
+# the table options a server may offer (API.md); GCBC_OPTIONS_OFFERED narrows them
+OPTIONS = ("classic", "zombies", "bombers_traitors", "extra_equipment")
 
 
 class Settings(Struct, frozen=True):
@@ -20,6 +22,7 @@ class Settings(Struct, frozen=True):
     stream_replicas: int = 1
     log_limit: int = LOG_LIMIT
     noop_rules: bool = False  # benchmarks only: game commands skip the rules (same hops, no work)
+    options_offered: tuple[str, ...] = OPTIONS  # the rest are refused with 422
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -33,4 +36,16 @@ class Settings(Struct, frozen=True):
             stream_replicas=int(env.get("GCBC_STREAM_REPLICAS", "1")),
             log_limit=int(env.get("GCBC_LOG_LIMIT", str(LOG_LIMIT))),
             noop_rules=env.get("GCBC_NOOP_RULES", "") == "1",
+            options_offered=_options(env.get("GCBC_OPTIONS_OFFERED")),
         )
+
+
+def _options(text: str | None) -> tuple[str, ...]:
+    """A comma-separated list of OPTIONS (unset: all of them; empty: none)."""
+    if text is None:
+        return OPTIONS
+    names = tuple(x.strip() for x in text.split(",") if x.strip())
+    unknown = set(names) - set(OPTIONS)
+    if unknown:
+        raise ValueError(f"GCBC_OPTIONS_OFFERED: unknown option(s) {sorted(unknown)}")
+    return names

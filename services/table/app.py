@@ -123,6 +123,16 @@ async def _refused_or(
 
 
 # --- lobby --------------------------------------------------------------------------------------
+def _check_offered(options: TableOptions, settings: Settings) -> None:
+    """API.md: an option this server does not offer is refused with 422, never ignored."""
+    asked = ["classic"] if options.edition == "classic" else []
+    asked += [f for f in ("zombies", "bombers_traitors", "extra_equipment") if getattr(options, f)]
+    for name in asked:
+        if name not in settings.options_offered:
+            field = "options.edition" if name == "classic" else f"options.{name}"
+            raise ApiError(422, "option_not_offered", f"this server does not offer '{name}'", field)
+
+
 @post("/tables", status_code=201, summary="Create a table")
 async def create_table(data: CreateTable, state: AppState) -> TableCreated:
     service = _service(state)
@@ -134,6 +144,7 @@ async def create_table(data: CreateTable, state: AppState) -> TableCreated:
             "scenario tables need the services to run with GCBC_ALLOW_SCENARIOS=1",
             "deal",
         )
+    _check_offered(data.options, settings)
     table_id = secrets.token_hex(8)
     command = C.OpenTable(
         table_id=table_id,

@@ -15,7 +15,9 @@ import msgspec
 
 from gcbc.bots import BOTS, Bot, Observation
 from gcbc.contract import commands as C
+from gcbc.contract.cards import TEAMS
 from gcbc.contract.codec import command_from_json_object
+from gcbc.contract.options import TableOptions
 from gcbc.rules import current_wait, is_terminal, run, view
 from gcbc.rules.invariants import violations
 from gcbc.rules.knowledge import commands_json
@@ -57,12 +59,14 @@ def play_game(
     bot: str = "random",
     check: bool = True,
     miss_rate: float = 0.0,
+    options: TableOptions | None = None,
 ) -> tuple[GameResult, State]:
     """One complete game; ``miss_rate``: chance a wait runs out instead (the autopilot acts)."""
     rng = Rng(seed, 99)
     bots: list[Bot] = [BOTS[bot](seed * 31 + i) for i in range(seats)]
     s = initial_state()
-    s, _ = run(s, C.OpenTable(table_id=f"sim-{seed}", seats=seats))
+    opened = C.OpenTable(table_id=f"sim-{seed}", seats=seats, options=options or TableOptions())
+    s, _ = run(s, opened)
     for i in range(seats):
         s, _ = run(s, C.TakeSeat(name=f"{bot}-{i}"))
     found: list[str] = []
@@ -111,7 +115,9 @@ def simulate(
     check: bool = True,
     miss_rate: float = 0.0,
     progress: bool = False,
+    options: TableOptions | None = None,
 ) -> dict[str, Any]:
+    options = options or TableOptions()
     wins: Counter[str] = Counter()
     turns: list[int] = []
     finished = 0
@@ -124,13 +130,14 @@ def simulate(
         n = players[g % len(players)]
         gc.disable()  # a game makes many short-lived tuples and no reference cycles
         try:
-            result, _ = play_game(n, seed * 1_000_003 + g, bot, check, miss_rate)
+            result, _ = play_game(n, seed * 1_000_003 + g, bot, check, miss_rate, options)
         finally:
             gc.enable()
         finished += result.finished
         events += result.events
         if result.team:
-            wins[result.team] += 1
+            for team in result.team.split("_"):  # "bomber_traitor": both teams win (RULES §9)
+                wins[team] += 1
         turns.append(result.turns)
         violation_count += len(result.violations)
         examples += [f"game {g}: {v}" for v in result.violations[:2]]
@@ -140,7 +147,8 @@ def simulate(
     return {
         "games": games,
         "finished": finished,
-        "wins": {team: wins.get(team, 0) for team in ("honest", "crooked", "solo")},
+        "options": {f: getattr(options, f) for f in TableOptions.__struct_fields__},
+        "wins": {team: wins.get(team, 0) for team in TEAMS},
         "mean_turns": round(sum(turns) / len(turns), 2) if turns else 0,
         "max_turns": max(turns, default=0),
         "invariant_violations": violation_count,
@@ -168,7 +176,21 @@ def main(argv: list[str] | None = None) -> int:
         default=0.0,
         help="chance that a wait runs out and the autopilot acts",
     )
+    p.add_argument("--edition", choices=("fourth", "classic"), default="fourth")
+    p.add_argument("--zombies", action="store_true", help="the Zombies expansion (RULES §8)")
+    p.add_argument(
+        "--bombers-traitors", action="store_true", help="the Bombers & Traitors expansion (§9)"
+    )
+    p.add_argument(
+        "--extra-equipment", action="store_true", help="the zombie-free cards of §8.1 added"
+    )
     args = p.parse_args(argv)
+    options = TableOptions(
+        edition=args.edition,
+        zombies=args.zombies,
+        bombers_traitors=args.bombers_traitors,
+        extra_equipment=args.extra_equipment,
+    )
     result = simulate(
         args.games,
         parse_players(args.players),
@@ -177,6 +199,7 @@ def main(argv: list[str] | None = None) -> int:
         check=not args.no_check,
         miss_rate=args.miss_rate,
         progress=True,
+        options=options,
     )
     print(json.dumps(result))
     return 0 if result["finished"] == result["games"] and not result["invariant_violations"] else 1

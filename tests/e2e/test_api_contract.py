@@ -61,16 +61,40 @@ def test_lobby_then_start_and_a_409_before_every_seat_is_taken(http):
     assert http.get(f"/tables/{table_id}").json()["seats"][0]["name"] is None
 
 
-def test_options_not_offered_are_refused_with_422(http):
-    for options in (
-        {"zombies": True},
-        {"edition": "classic"},
-        {"bombers_traitors": True},
-        {"extra_equipment": True},
-    ):
-        r = http.post("/tables", json={"seats": 4, "options": options})
-        assert r.status_code == 422, (options, r.text)
-        assert r.json()["code"] == "option_not_offered"
+def test_every_option_is_offered_by_default(http):
+    """API.md `options`, RULES §1: every edition and expansion, combined, makes a table."""
+    options = {"edition": "classic", "zombies": True, "bombers_traitors": True}
+    r = http.post("/tables", json={"seats": 5, "options": options})
+    assert r.status_code == 201, r.text
+    assert r.json()["options"] == options
+    view = http.get(f"/tables/{r.json()['table_id']}").json()
+    assert view["options"] == options
+    listed = [t for t in http.get("/tables").json() if t["table_id"] == r.json()["table_id"]]
+    assert listed and listed[0]["options"] == options
+
+
+def test_options_a_server_does_not_offer_are_refused_with_422(nats_url, redis_url):
+    """API.md: an option the server does not offer is refused with 422 and a code, never
+    silently ignored (GCBC_OPTIONS_OFFERED narrows what a server offers)."""
+    from litestar.testing import TestClient
+
+    from services.settings import Settings
+    from services.table.app import create_app
+
+    settings = Settings(nats_url=nats_url, redis_url=redis_url, options_offered=("zombies",))
+    with TestClient(create_app(settings)) as client:
+        for options, field in (
+            ({"edition": "classic"}, "options.edition"),
+            ({"bombers_traitors": True}, "options.bombers_traitors"),
+            ({"zombies": True, "extra_equipment": True}, "options.extra_equipment"),
+        ):
+            r = client.post("/tables", json={"seats": 4, "options": options})
+            assert r.status_code == 422, (options, r.text)
+            assert r.json()["code"] == "option_not_offered" and r.json()["field"] == field
+        r = client.post("/tables", json={"seats": 4, "options": {"grenades": True}})
+        assert r.status_code == 422, r.text  # an unknown option is not ignored either
+        r = client.post("/tables", json={"seats": 4, "options": {"edition": "fifth"}})
+        assert r.status_code == 422, r.text
 
 
 def test_scenario_deal_validated(http):

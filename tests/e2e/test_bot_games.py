@@ -1,4 +1,5 @@
-"""Whole games over HTTP (DESIGN properties 1 and 3): bot tables play to the end concurrently;
+"""Whole games over HTTP (DESIGN properties 1 and 3): bot tables, with every combination of the
+table options, play to the end concurrently;
 each seat's final view is the engine's view of the folded log; the history matches; and every
 response a seat received revealed only what that seat had learned (an independent oracle)."""
 
@@ -16,6 +17,7 @@ from gcbc.rules import fold, view
 from services.demo import play_table
 from services.settings import LOG_LIMIT
 from tests.property.knowledge_oracle import Oracle
+from tests.property.strategies import OPTION_SETS
 from tests.property.test_no_leaks import (
     PRIVATE_EVENTS,
     check_cards,
@@ -79,6 +81,7 @@ def test_twenty_tables_of_bots_play_to_the_end(stack):
                     "heuristic" if i % 2 else "random",
                     seed=100 + i,
                     record=recorder(i),
+                    options=msgspec.to_builtins(OPTION_SETS[i % len(OPTION_SETS)]),
                 )
                 for i in range(TABLES)
             )
@@ -91,6 +94,7 @@ def test_twenty_tables_of_bots_play_to_the_end(stack):
             events = history_events(http, table_id)
             state = fold(events)
             assert state.step == "finished" and state.winners is not None
+            assert state.options == OPTION_SETS[i % len(OPTION_SETS)]  # API.md options
             for seat in range(len(state.seats)):
                 r = http.get(
                     f"/tables/{table_id}/view",

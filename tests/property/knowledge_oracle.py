@@ -7,7 +7,9 @@ learned it) and every seat's equipment, and says what each seat, or the public, 
 - A seat learns a card when it is dealt or receives it (CardsDealt, CardsExchanged: cards[0] is
   learned by seats[1], cards[1] by seats[0]), or views it (CardViewed: the viewer).
 - Everyone learns a card turned face up (CardRevealed), and everything at the end (AllRevealed).
-- Knowledge follows the cards as they move; nobody ever forgets.
+- Knowledge follows the cards as they move; nobody forgets, except when a seat lays its cards face
+  down in a new order nobody else sees (CardsShuffled, classic Flashbang): then only it knows them.
+- Cards a classic Defibrillator discards leave the seat (CardsDiscarded).
 
 It also checks that each event is consistent with what it tracked (a card viewed or revealed is
 where the event says, with the identity it says), so it fails loudly rather than drifting.
@@ -36,6 +38,8 @@ class Oracle:
         self.in_play: list[list[str]] = []
         self.deck: list[str] = []
         self.eliminated: set[int] = set()
+        self.zombies: set[int] = set()
+        self.discarded: list[int] = []
         self.over = False  # the game ended: everything is public
 
     # --- questions ------------------------------------------------------------------------------
@@ -59,7 +63,10 @@ class Oracle:
         return viewer is not None and viewer in self.learned.get(card, set())
 
     def team(self, seat: int) -> str:
-        """RULES §2: a Leader decides; else the majority, flipped by Planted Evidence."""
+        """RULES §2, §8, §9: a zombie is a zombie; a Leader decides; three bomb (knife) icons make
+        a Bomber (Traitor); else the majority, flipped by Planted Evidence."""
+        if seat in self.zombies:
+            return "zombie"
         cards = [self.identity[c] for c in self.at[seat]]
         if AGENT in cards and KINGPIN in cards:
             return "solo"
@@ -67,7 +74,12 @@ class Oracle:
             return "honest"
         if KINGPIN in cards:
             return "crooked"
-        honest = cards.count(HONEST) * 2 > len(cards)
+        if len(cards) == 3:
+            if all("bomb" in c.split("_") for c in cards):
+                return "bomber"
+            if all("knife" in c.split("_") for c in cards):
+                return "traitor"
+        honest = sum(c.startswith(HONEST) for c in cards) * 2 > len(cards)
         if self.in_play[seat].count(PLANTED_EVIDENCE) % 2:
             honest = not honest
         return "honest" if honest else "crooked"
@@ -151,6 +163,35 @@ class Oracle:
 
     def _SeatRevived(self, e: E.SeatRevived) -> None:
         self.eliminated.discard(e.seat)
+
+    def _BecameZombie(self, e: E.BecameZombie) -> None:
+        assert e.seat not in self.eliminated and e.seat not in self.zombies, e
+        self.zombies.add(e.seat)
+
+    def _ZombieCured(self, e: E.ZombieCured) -> None:
+        assert e.seat in self.zombies, e
+        self.zombies.discard(e.seat)
+
+    def _CardsShuffled(self, e: E.CardsShuffled) -> None:
+        old = self.at[e.seat]
+        assert sorted(e.positions) == list(range(1, len(old) + 1)), e
+        self.at[e.seat] = [old[p - 1] for p in e.positions]
+        for c in old:  # face down again, in an order only the seat knows
+            self.face_up.discard(c)
+            self.learned[c] = {e.seat}
+
+    def _CardsDiscarded(self, e: E.CardsDiscarded) -> None:
+        for p, c, name in zip(e.positions, e.card_ids, e.cards, strict=True):
+            assert self.card_at(e.seat, p) == c and self.identity[c] == name, e
+            assert c in self.face_up, f"{e}: a discarded card was face down"
+        self.at[e.seat] = [c for c in self.at[e.seat] if c not in e.card_ids]
+        self.discarded += e.card_ids
+
+    def _EquipmentReturned(self, e: E.EquipmentReturned) -> None:
+        assert e.card in self.deck, f"{e}: not in the deck"
+        i = len(self.deck) - 1 - self.deck[::-1].index(e.card)
+        self.deck.pop(i)
+        self.hands[e.seat].append(e.card)
 
     def _GameWon(self, e: E.GameWon) -> None:
         self.over = True

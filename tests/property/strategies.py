@@ -17,11 +17,27 @@ from typing import Any
 from hypothesis import strategies as st
 
 from gcbc.contract import commands as C
+from gcbc.contract.options import TableOptions
 from gcbc.rules import current_wait, initial_state, is_terminal, legal_commands, run
 from gcbc.rules.legal import expand, is_template
 from gcbc.rules.state import State
 
 PLAYER_COUNTS = (4, 5, 6, 7, 8)
+# every combination of the table options (API.md): any edition with either or both expansions
+OPTION_SETS = tuple(
+    TableOptions(edition=edition, zombies=z, bombers_traitors=bt, extra_equipment=x)
+    for edition in ("fourth", "classic")
+    for z in (False, True)
+    for bt in (False, True)
+    for x in (False, True)
+)
+
+
+def options_id(o: TableOptions) -> str:
+    flags = [f for f in ("zombies", "bombers_traitors", "extra_equipment") if getattr(o, f)]
+    return "+".join([o.edition, *flags])
+
+
 MAX_STEPS = 6000
 META = (C.SetAutoPass, C.Resume)
 
@@ -36,6 +52,7 @@ class Plan:
     auto_pass: float = 0.0  # chance, per step, that some seat toggles its auto-pass
     deadline: float = 0.0  # chance, per step, that the current wait's deadline passes (autopilot)
     sleepy: int | None = None  # a seat that mostly lets its deadlines pass (it goes absent)
+    options: TableOptions = TableOptions()
 
 
 @dataclass(frozen=True)
@@ -67,8 +84,11 @@ class Game:
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 
 
-def plans(n: int | st.SearchStrategy[int] | None = None) -> st.SearchStrategy[Plan]:
-    """Game plans; ``n`` fixes the player count (default: any of 4..8)."""
+def plans(
+    n: int | st.SearchStrategy[int] | None = None, options: TableOptions | None = None
+) -> st.SearchStrategy[Plan]:
+    """Game plans; ``n`` fixes the player count (default: any of 4..8), ``options`` the table
+    options (default: any combination)."""
     counts = st.sampled_from(PLAYER_COUNTS) if n is None else n
     if isinstance(counts, int):
         counts = st.just(counts)
@@ -80,6 +100,7 @@ def plans(n: int | st.SearchStrategy[int] | None = None) -> st.SearchStrategy[Pl
         auto_pass=st.sampled_from((0.0, 0.0, 0.01, 0.05)),
         deadline=st.sampled_from((0.0, 0.0, 0.02, 0.1)),
         sleepy=st.sampled_from((None, None, None, 0)),
+        options=st.sampled_from(OPTION_SETS) if options is None else st.just(options),
     )
 
 
@@ -91,9 +112,9 @@ def concrete(command: Any, rng: random.Random) -> Any:
     return expand(command, rng.choice) if is_template(command) else command
 
 
-def lobby(n: int, seed: int) -> list[Any]:
+def lobby(n: int, seed: int, options: TableOptions | None = None) -> list[Any]:
     return [
-        C.OpenTable(table_id="t", seats=n),
+        C.OpenTable(table_id="t", seats=n, options=options or TableOptions()),
         *(C.TakeSeat(name=f"p{i}") for i in range(n)),
         C.StartGame(random_seed=seed),
     ]
@@ -134,7 +155,7 @@ def play(plan: Plan, observe: Callable[[Step], None] | None = None) -> Game:
             observe(step)
         s = after
 
-    for command in lobby(plan.n, plan.seed):
+    for command in lobby(plan.n, plan.seed, plan.options):
         apply(command)
     while not is_terminal(s):
         if len(game.steps) >= MAX_STEPS:

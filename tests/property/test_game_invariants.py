@@ -1,10 +1,12 @@
-"""Whole random games at every player count (RULES §1, §2, §5, §6):
+"""Whole random games at every player count, and for every combination of the table options
+(RULES §1, §2, §5, §6, §7, §8, §9):
 
 - ``invariants.violations`` is empty after every single event (each command's events are folded
   one by one with ``evolve``), and the folded state is the one ``run`` returned;
 - ``decide`` returns the very events ``run`` applied;
 - exactly one Agent and one Kingpin, the integrity cards of RULES §1 conserved (Honest = Crooked
-  per count, the burned count, three cards per seat, Agent and Kingpin dealt to different seats);
+  per count, the burned count, three cards per seat (or one after a classic Defibrillator), Agent
+  and Kingpin dealt to different seats), with the icons of RULES §9 under Bombers & Traitors;
 - the hand limit (at most 1 equipment card, unless that seat's discard prompt is pending);
 - no seat aims at itself or at a seat that does not exist;
 - every game ends within the driver's step cap, with winners;
@@ -24,16 +26,48 @@ from hypothesis import strategies as st
 
 from gcbc.contract import codec
 from gcbc.contract import events as E
+from gcbc.contract.options import TableOptions
 from gcbc.rules import decide, evolve, fold, initial_state, is_terminal
 from gcbc.rules.invariants import violations
 from gcbc.rules.state import LOBBY, State
-from tests.property.strategies import MAX_STEPS, PLAYER_COUNTS, Plan, Step, plans, play
+from tests.property.strategies import (
+    MAX_STEPS,
+    OPTION_SETS,
+    PLAYER_COUNTS,
+    Plan,
+    Step,
+    options_id,
+    plans,
+    play,
+)
 
+OPTION_EXAMPLES = 3  # per option combination and player count (80 of them)
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # RULES §1: Honest = Crooked per player count, and how many cards are burned unseen.
 PER_SIDE = {4: 5, 5: 7, 6: 8, 7: 10, 8: 11}
 BURNED = {4: 0, 5: 1, 6: 0, 7: 1, 8: 0}
+# RULES §9, per side: (bomb, knife, bomb+knife, blank) cards in the deck for n players
+ICONS = {
+    "honest": {4: (2, 2, 1, 0), 5: (3, 2, 1, 1), 6: (3, 2, 1, 2), 7: (3, 3, 1, 3), 8: (3, 4, 1, 3)},
+    "crooked": {
+        4: (2, 2, 1, 0),
+        5: (2, 3, 1, 1),
+        6: (2, 3, 1, 2),
+        7: (3, 3, 1, 3),
+        8: (4, 3, 1, 3),
+    },
+}
+
+
+def icon_counts(names: list[str], side: str) -> tuple[int, int, int, int]:
+    mine = [n.split("_")[1:] for n in names if n.split("_")[0] == side]
+    return (
+        sum(i == ["bomb"] for i in mine),
+        sum(i == ["knife"] for i in mine),
+        sum(i == ["bomb", "knife"] for i in mine),
+        sum(i == [] for i in mine),
+    )
 
 
 def own_violations(s: State) -> list[str]:
@@ -43,11 +77,19 @@ def own_violations(s: State) -> list[str]:
     n = len(s.seats)
     out = []
     want = {"honest": PER_SIDE[n], "crooked": PER_SIDE[n], "agent": 1, "kingpin": 1}
-    if Counter(s.identities) != want:
-        out.append(f"integrity cards {dict(Counter(s.identities))}, RULES §1 says {want}")
+    sides = Counter(name.split("_")[0] for name in s.identities)
+    if sides != want:
+        out.append(f"integrity cards {dict(sides)}, RULES §1 says {want}")
+    if s.options.bombers_traitors:
+        for side in ("honest", "crooked"):
+            got = icon_counts(list(s.identities), side)
+            if got != ICONS[side][n]:
+                out.append(f"{side} icons {got}, RULES §9 says {ICONS[side][n]}")
+    elif sides != Counter(s.identities):
+        out.append("cards with icons without Bombers & Traitors")
     if len(s.burned) != BURNED[n]:
         out.append(f"{len(s.burned)} burned cards")
-    placed = [c for st_ in s.seats for c in st_.cards] + list(s.burned)
+    placed = [c for st_ in s.seats for c in st_.cards] + list(s.burned) + list(s.discarded)
     if sorted(placed) != list(range(len(s.identities))):
         out.append(f"integrity cards not conserved: {sorted(placed)}")
     leaders = [c for c, name in enumerate(s.identities) if name in ("agent", "kingpin")]
@@ -55,7 +97,7 @@ def own_violations(s: State) -> list[str]:
         out.append("a Leader was burned")
     discarding = {p.seat for p in s.prompts if p.kind == "discard"}
     for i, st_ in enumerate(s.seats):
-        if len(st_.cards) != 3:
+        if len(st_.cards) != 3 and not (s.options.edition == "classic" and len(st_.cards) == 1):
             out.append(f"seat {i} holds {len(st_.cards)} integrity cards")
         if len(st_.hand) > (2 if i in discarding else 1):
             out.append(f"seat {i} holds {len(st_.hand)} equipment cards")
@@ -91,10 +133,26 @@ def check_ended(plan: Plan, steps: list[Step]) -> None:
 @SETTINGS
 @given(data=st.data())
 def test_invariants_hold_after_every_event(n: int, data: st.DataObject) -> None:
-    plan = data.draw(plans(n), label="plan")
+    plan = data.draw(plans(n, TableOptions()), label="plan")
     game = play(plan, check_step)
     assert game.final.seat_count == n
     check_ended(plan, game.steps)
+
+
+@pytest.mark.parametrize("n", PLAYER_COUNTS)
+@pytest.mark.parametrize("options", OPTION_SETS, ids=options_id)
+@settings(SETTINGS, max_examples=OPTION_EXAMPLES)
+@given(data=st.data())
+def test_invariants_every_option_combination(options, n: int, data: st.DataObject) -> None:
+    """RULES §7-§9: the same properties for every combination of options at every count:
+    invariants after every event, termination, determinism, and fold == live."""
+    plan = data.draw(plans(n, options), label="plan")
+    game = play(plan, check_step)
+    check_ended(plan, game.steps)
+    assert game.final.options == options
+    again = play(plan)
+    assert encoded(again.events) == encoded(game.events) and again.final == game.final
+    assert fold(codec.decode_events(encoded(game.events))) == game.final
 
 
 @settings(SETTINGS, max_examples=50)

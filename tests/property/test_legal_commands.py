@@ -24,11 +24,20 @@ from msgspec.structs import replace
 from gcbc.contract import codec
 from gcbc.contract import commands as C
 from gcbc.contract.cards import EQUIPMENT_CARDS
+from gcbc.contract.options import TableOptions
 from gcbc.rules import RuleViolation, current_wait, is_terminal, legal_commands, run
 from gcbc.rules.errors import CODES
 from gcbc.rules.legal import expand, is_template
 from gcbc.rules.state import State
-from tests.property.strategies import PLAYER_COUNTS, Plan, Step, plans, play
+from tests.property.strategies import (
+    OPTION_SETS,
+    PLAYER_COUNTS,
+    Plan,
+    Step,
+    options_id,
+    plans,
+    play,
+)
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -51,7 +60,7 @@ def matches(template: dict[str, Any], d: dict[str, Any]) -> bool:
     for name, allowed in choose.items():
         value = d.get(name)
         if allowed and isinstance(allowed[0], list):
-            if not isinstance(value, list) or len(value) != len(allowed):
+            if not isinstance(value, (list, tuple)) or len(value) != len(allowed):
                 return False
             if any(x not in a for x, a in zip(value, allowed, strict=True)):
                 return False
@@ -141,7 +150,8 @@ def mutations(c: Any, n: int, rng: random.Random) -> list[Any]:
             if len(value) >= 2:
                 out.append(replace(c, **{name: tuple(reversed(value))}))
         elif name == "choice":
-            out += [replace(c, choice=x) for x in (None, "hand", "bogus", *EQUIPMENT_CARDS)]
+            choices = (None, "hand", "bogus", "agent", "kingpin", *EQUIPMENT_CARDS)
+            out += [replace(c, choice=x) for x in choices]
         elif name == "enabled":
             out.append(replace(c, enabled=not value))
     return out
@@ -169,6 +179,7 @@ def any_command(seat: int, n: int, rng: random.Random) -> list[Any]:
         C.Pass(seat=seat),
         C.Choose(seat=seat, target=t),
         C.Choose(seat=seat, position=p),
+        C.Choose(seat=seat),
         C.Discard(seat=seat, card=card),
         C.SetAutoPass(seat=seat, enabled=rng.random() < 0.5),
         C.Resume(seat=seat),
@@ -244,7 +255,16 @@ def check_game(plan: Plan) -> None:
 @SETTINGS
 @given(data=st.data())
 def test_listed_commands_accepted_unlisted_refused(n: int, data: st.DataObject) -> None:
-    check_game(data.draw(plans(n), label="plan"))
+    check_game(data.draw(plans(n, TableOptions()), label="plan"))
+
+
+@pytest.mark.parametrize("n", PLAYER_COUNTS)
+@pytest.mark.parametrize("options", OPTION_SETS, ids=options_id)
+@settings(SETTINGS, max_examples=2)
+@given(data=st.data())
+def test_legal_commands_every_option_combination(options: Any, n: int, data: st.DataObject) -> None:
+    """legal_commands and decide agree for every combination of options (§7.2, §8, §9)."""
+    check_game(data.draw(plans(n, options), label="plan"))
 
 
 @settings(SETTINGS, max_examples=30)

@@ -24,9 +24,10 @@ from hypothesis import strategies as st
 
 from gcbc.contract import events as E
 from gcbc.contract.cards import EQUIPMENT_CARDS
+from gcbc.contract.options import TableOptions
 from gcbc.rules import is_terminal, view
 from tests.property.knowledge_oracle import Oracle
-from tests.property.strategies import PLAYER_COUNTS, Step, plans, play
+from tests.property.strategies import OPTION_SETS, PLAYER_COUNTS, Step, options_id, plans, play
 
 SETTINGS = settings(
     max_examples=15,
@@ -74,7 +75,7 @@ def check_cards(o: Oracle, viewer: int | None, v: Any) -> None:
     assert len(v.seats) == o.n
     for j, sv in enumerate(v.seats):
         assert sv.seat == j
-        assert len(sv.cards) == 3, f"seat {j} shows {len(sv.cards)} cards"
+        assert len(sv.cards) == len(o.at[j]), f"seat {j} shows {len(sv.cards)} cards"
         for cv in sv.cards:
             cid = o.card_at(j, cv.position)
             where = f"viewer {viewer}: seat {j} position {cv.position} (card {cid})"
@@ -132,6 +133,9 @@ def check_entry(o: Oracle, viewer: int | None, e: Any, entry: dict[str, Any] | N
     if private is not None:
         assert viewer == getattr(e, private), f"{what}: private to seat {getattr(e, private)}"
     leaked = SECRET_KEYS & set(entry)
+    if isinstance(e, E.CardsDiscarded):  # classic Defibrillator: only face-up cards are discarded
+        assert all(c in o.face_up for c in e.card_ids), f"{what}: a face-down card is named"
+        leaked -= {"cards"}
     assert not leaked, f"{what}: secret fields {leaked}"
     if "card" in entry:
         if isinstance(e, E.CardViewed):
@@ -143,7 +147,7 @@ def check_entry(o: Oracle, viewer: int | None, e: Any, entry: dict[str, Any] | N
             assert viewer == e.seat, f"{what}: LEAK of another seat's equipment"
         elif isinstance(e, E.EquipmentMoved):
             assert e.in_play or viewer in (e.from_seat, e.to_seat), f"{what}: LEAK"
-        elif not isinstance(e, E.EquipmentPlayed):
+        elif not isinstance(e, E.EquipmentPlayed | E.EquipmentReturned):  # played openly
             raise AssertionError(f"{what}: unexpected 'card' field")
     if "received" in entry:
         assert isinstance(e, E.CardsExchanged) and viewer in e.seats, f"{what}: LEAK"
@@ -240,7 +244,16 @@ def check_game(plan: Any) -> None:
 @SETTINGS
 @given(data=st.data())
 def test_views_reveal_only_what_each_seat_learned(n: int, data: st.DataObject) -> None:
-    check_game(data.draw(plans(n), label="plan"))
+    check_game(data.draw(plans(n, TableOptions()), label="plan"))
+
+
+@pytest.mark.parametrize("n", PLAYER_COUNTS)
+@pytest.mark.parametrize("options", OPTION_SETS, ids=options_id)
+@settings(SETTINGS, max_examples=3)
+@given(data=st.data())
+def test_no_leaks_every_option_combination(options: Any, n: int, data: st.DataObject) -> None:
+    """RULES §11 for every combination of options (§7.2, §8, §9) at every player count."""
+    check_game(data.draw(plans(n, options), label="plan"))
 
 
 @settings(SETTINGS, max_examples=30)

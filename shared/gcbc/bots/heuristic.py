@@ -21,7 +21,14 @@ def beliefs(v: View) -> dict[int, float]:
     for s in v.seats:
         if s.seat == me.seat:
             continue
-        cards = [c.card for c in s.cards]
+        if mine == "zombie" or s.zombie:  # RULES §8: zombies and the living are foes
+            out[s.seat] = 5.0 if mine == "zombie" and s.zombie else -5.0
+            continue
+        # icons do not change a card's side (RULES §9): "honest_bomb" counts as honest
+        cards = [c.card.split("_")[0] if c.card else None for c in s.cards]
+        if mine in ("bomber", "traitor"):  # RULES §9: they win when a Leader falls
+            out[s.seat] = -5.0 if "agent" in cards or "kingpin" in cards else 0.0
+            continue
         flip = -1 if "planted_evidence" in s.in_play else 1
         if "agent" in cards or "kingpin" in cards:
             team = "honest" if "agent" in cards else "crooked"
@@ -130,8 +137,10 @@ class HeuristicBot(Bot):
     def _turn(self, v: View, by_type, b):
         me = v.you
         assert me is not None
-        if not any(t in by_type for t in ("investigate", "equip", "arm", "shoot")):
+        if not any(t in by_type for t in ("investigate", "equip", "arm", "shoot", "bite")):
             return None
+        if "bite" in by_type:  # RULES §8: a zombie bites whenever its Arms aim at someone
+            return by_type["bite"][0]
         plays = by_type.get("play_equipment", [])
         enemies = sorted(
             (s for s, x in b.items() if x <= -SURE and not v.seats[s].eliminated),

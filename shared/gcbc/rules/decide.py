@@ -11,6 +11,8 @@ from collections.abc import Callable
 from itertools import permutations
 from typing import Any
 
+from msgspec.structs import replace
+
 from gcbc.contract import commands as C
 from gcbc.contract import events as E
 from gcbc.contract.cards import EQUIPMENT_CARDS
@@ -296,6 +298,16 @@ def timing_allows(timing: str, when: str) -> bool:
     return False
 
 
+_UNSET = {
+    "target": None,
+    "targets": (),
+    "position": None,
+    "positions": (),
+    "choice": None,
+    "aim": None,
+}
+
+
 def _play_equipment(s: State, c: C.PlayEquipment) -> list[Any]:
     _playing(s, c.seat)
     _no_prompt(s, c.seat)
@@ -323,6 +335,8 @@ def _play_equipment(s: State, c: C.PlayEquipment) -> list[Any]:
         aim=c.aim,
         placed_on=card.placed_on(s, c.seat, c) if card.stays_in_play else None,
     )
+    if card.hidden_params:  # a secret choice: the card's own events carry it privately
+        played = replace(played, **{k: _UNSET[k] for k in card.hidden_params})
     return [played, *card.resolve(peek(s, (played,)), c.seat, c)]
 
 

@@ -21,7 +21,7 @@ from gcbc.rules.query import card_at, face_down
 from gcbc.rules.state import State
 from gcbc.rules.teams import holds_leader, true_team
 
-INVESTIGATIONS = frozenset({"investigate", "metal_detector", "wiretap"})
+INVESTIGATIONS = frozenset({"investigate", "metal_detector", "wiretap", "fingerprint_kit"})
 
 
 def view_card(s: State, viewer: int, seat: int, position: int, means: str) -> list[Any]:

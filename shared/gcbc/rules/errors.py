@@ -30,8 +30,12 @@ CODES = frozenset(
         "target_is_self",
         "target_eliminated",
         "target_disguised",
+        "target_wounded",  # Crossbow, Chainsaw (RULES §8.1): a non-wounded seat
+        "target_is_leader",  # Machete (RULES §8.1): no face-up Leader card
         "invalid_position",
         "card_not_face_down",
+        "card_not_face_up",  # Fake ID (RULES §9)
+        "card_is_leader",  # Fake ID (RULES §9): only Honest/Crooked cards
         "card_already_seen",
         "invalid_arrangement",
         "already_arranged",

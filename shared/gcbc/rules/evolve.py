@@ -134,6 +134,7 @@ def _turn_began(s: State, e: E.TurnBegan) -> State:
         guns_locked=frozenset(),
         arm_barred=None,
         investigated=None,
+        turn_fell=False,
         declared=None,
         turn_since=s.version,
     )
@@ -275,11 +276,13 @@ def _seat_eliminated(s: State, e: E.SeatEliminated) -> State:
     centre = s.guns_in_centre + (1 if st.gun else 0)
     prompts = tuple(p for p in s.prompts if p.seat != e.seat or p.kind != "discard")
     s = _update(s, e.seat, eliminated=True, gun=False, aim=None, hand=(), fallen_by=e.by)
-    return replace(s, deck=s.deck + st.hand, guns_in_centre=centre, prompts=prompts)
+    fell = s.turn_fell or e.seat == s.turn_seat
+    return replace(s, deck=s.deck + st.hand, guns_in_centre=centre, prompts=prompts, turn_fell=fell)
 
 
 def _seat_revived(s: State, e: E.SeatRevived) -> State:
-    return _update(s, e.seat, eliminated=False, fallen_by=None)
+    # classic: a revived seat no longer holds the Wounded card (it fell for lacking a Leader)
+    return _update(s, e.seat, eliminated=False, fallen_by=None, wounded=False)
 
 
 def _seat_bitten(s: State, e: E.SeatBitten) -> State:
@@ -293,6 +296,7 @@ def _became_zombie(s: State, e: E.BecameZombie) -> State:
         guns_in_centre=s.guns_in_centre + (1 if st.gun else 0),
         arms_in_centre=s.arms_in_centre - 1,
         guns_locked=s.guns_locked - {e.seat},
+        turn_fell=s.turn_fell or e.seat == s.turn_seat,
     )
     return _update(s, e.seat, zombie=True, gun=False, aim=None, arms_aim=e.seat, wounded=False)
 
@@ -398,7 +402,10 @@ def _alarm_set(s: State, e: E.AlarmSet) -> State:
 
 
 def _alarm_rang(s: State, e: E.AlarmRang) -> State:
-    return replace(s, alarms=tuple(a for a in s.alarms if a[0] != e.seat))
+    # an alarm set on the seat during this very turn waits for its next turn (unless it is out)
+    later = not s.seat(e.seat).eliminated
+    keep = tuple(a for a in s.alarms if a[0] != e.seat or (later and a[1] >= s.turn_number))
+    return replace(s, alarms=keep)
 
 
 def _turn_order_reversed(s: State, e: E.TurnOrderReversed) -> State:

@@ -10,7 +10,7 @@ from gcbc.contract import events as E
 from gcbc.rules.effects import draw, fall, get_bitten, get_shot, reveal, view_card
 from gcbc.rules.equipment.registry import CARDS
 from gcbc.rules.evolve import evolve, peek
-from gcbc.rules.query import alive, biteable, can_investigate, card_at, knows, next_living
+from gcbc.rules.query import alive, bite_lands, can_investigate, card_at, knows, next_living
 from gcbc.rules.state import (
     ACTION,
     AFTER_ACTION,
@@ -33,12 +33,18 @@ def holders(s: State) -> tuple[int, ...]:
     return tuple(i for i, st in enumerate(s.seats) if st.hand and not st.eliminated)
 
 
+def fell_this_turn(s: State) -> bool:
+    """The turn seat was eliminated, or became a zombie, during its own turn (a card's shot):
+    its turn ends (RULES §4, §8)."""
+    return s.turn_fell
+
+
 def _resolve_action(s: State) -> list[Any]:
     d = s.declared
     t = s.turn_seat
     assert d is not None
     st = s.seat(t)
-    if st.eliminated:  # the acting seat fell while its action waited: nothing happens
+    if fell_this_turn(s):  # the acting seat fell while its action waited: nothing happens
         return [E.ActionResolved(seat=t)]
     if d.action == "investigate":
         target, position = d.target, d.position
@@ -67,7 +73,7 @@ def _resolve_action(s: State) -> list[Any]:
         return events
     if d.action == "bite":  # RULES §8: the biter keeps its Arms and re-aims
         target = d.forced_target if d.forced_target is not None else st.arms_aim
-        if not st.zombie or not biteable(s, t, target):
+        if not st.zombie or not bite_lands(s, t, target):
             return [E.ActionCancelled(seat=t, reason="impossible")]
         if d.forced_target is None and d.reacted:
             return [E.ActionCancelled(seat=t, reason="reconsider")]
@@ -165,19 +171,19 @@ def next_events(s: State, check_win: bool = True) -> list[Any]:
     if step == LOBBY or step == FINISHED:
         return []
     if check_win:
+        won = winner(s)  # first: both Leaders in one hand win at once, before any wound falls
+        if won is not None:
+            return _game_over(s, won)
         falls = _wound_falls(s)
         if falls:
             return falls
-        won = winner(s)
-        if won is not None:
-            return _game_over(s, won)
     if s.prompts:
         p = s.prompts[0]
         if s.seat(p.seat).absent:
             return _autopilot(s, p.seat, missed=False)
         return []
     if step == ACTION or step == AIM:
-        if s.seat(s.turn_seat).eliminated:  # fell in its own turn (a card): the turn ends
+        if fell_this_turn(s):  # fell in its own turn (a card): the turn ends
             return [E.WindowOpened(kind="end_of_turn", asked=holders(s))]
         if s.seat(s.turn_seat).absent:
             return _autopilot(s, s.turn_seat, missed=False)
@@ -211,7 +217,7 @@ def next_events(s: State, check_win: bool = True) -> list[Any]:
         return _resolve_action(s)
     if step == AFTER_ACTION:
         t = s.turn_seat
-        if alive(s, t) and (s.seat(t).gun or s.seat(t).zombie):
+        if not fell_this_turn(s) and (s.seat(t).gun or s.seat(t).zombie):
             return [E.AimRequested(seat=t)]
         return [E.WindowOpened(kind="end_of_turn", asked=holders(s))]
     if step == TURN_END:

@@ -36,6 +36,18 @@ def biteable(s: State, biter: int, target: int | None) -> bool:
     return target is not None and target != biter and alive(s, target) and not s.seat(target).zombie
 
 
+def bite_lands(s: State, biter: int, target: int | None) -> bool:
+    """Whether the declared bite can land on ``target``. Decision (RULES §8 'equipment that
+    affects shooting affects biting the same way'): a forced bite (Restraining Order, Riot
+    Shield...) lands on any living seat, as a forced shot does; on a zombie (the biter included)
+    it resolves like a shot at a zombie: its Arms turn to aim at itself. Arms turned on the biter
+    itself meanwhile (K-9 Unit, a shot) cannot bite at all, as a gun dropped cannot shoot."""
+    d = s.declared
+    if d is not None and d.action == "bite" and d.forced_target is not None:
+        return target is not None and alive(s, target) and s.seat(biter).arms_aim != biter
+    return biteable(s, biter, target)
+
+
 def face_down(s: State, seat: int) -> list[int]:
     """Positions (1-3) of the seat's face-down integrity cards."""
     return [p + 1 for p, up in enumerate(s.seat(seat).face_up) if not up]
@@ -101,7 +113,7 @@ def pending_shot(s: State) -> tuple[int, int] | None:
         return None
     if d.action == "bite":
         target = d.forced_target if d.forced_target is not None else st.arms_aim
-        return (shooter, target) if st.zombie and biteable(s, shooter, target) else None
+        return (shooter, target) if st.zombie and bite_lands(s, shooter, target) else None
     if not st.gun:
         return None
     target = d.forced_target if d.forced_target is not None else st.aim

@@ -36,6 +36,9 @@ class Card:
     protects_from_investigation: bool = False
     # parameters this card takes: any of target, targets, position, positions, choice, aim
     params: frozenset[str] = frozenset()
+    # parameters left out of the public EquipmentPlayed: a secret choice that the card's own
+    # events carry privately (classic Flashbang's new order)
+    hidden_params: frozenset[str] = frozenset()
 
     def options(self, s: State, seat: int) -> list[Any]:
         raise NotImplementedError

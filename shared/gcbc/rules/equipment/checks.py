@@ -35,8 +35,9 @@ def investigable(s: State, me: int, seat: int | None) -> int:
 
 
 def face_down_card(s: State, seat: int, position: int | None) -> int:
-    if position is None or not 1 <= position <= 3:
-        raise refuse("invalid_position", "position must be 1, 2 or 3")
+    count = len(s.seat(seat).cards)  # 3, or 1 after a classic Defibrillator
+    if position is None or not 1 <= position <= count:
+        raise refuse("invalid_position", f"position must be 1 to {count}")
     if s.seat(seat).face_up[position - 1]:
         raise refuse("card_not_face_down", f"seat {seat}'s card at {position} is face up")
     return position

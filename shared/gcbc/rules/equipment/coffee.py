@@ -1,4 +1,7 @@
-"""Coffee (RULES §7.1): when the current turn ends, your turn comes next."""
+"""Coffee (RULES §7.1): when the current turn ends, your turn comes next.
+
+Zombies (RULES §8): a zombie may play it; its turn (a zombie's turn) comes next.
+"""
 
 from __future__ import annotations
 

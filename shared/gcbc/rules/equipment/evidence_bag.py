@@ -1,6 +1,10 @@
 """Evidence Bag (RULES §7.1): move one equipment card, from another seat's hand or in play in
 front of it, to a third seat. You are never the giver or the receiver. ``choice`` is "hand" or
-the name of the in-play card; the receiver discards down to 1 (the flow's hand limit)."""
+the name of the in-play card; the receiver discards down to 1 (the flow's hand limit).
+
+Zombies (RULES §8): a zombie keeps its equipment, so it may be the giver or the receiver (and play
+the card).
+"""
 
 from __future__ import annotations
 

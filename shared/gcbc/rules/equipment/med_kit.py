@@ -1,4 +1,8 @@
-"""Med Kit (RULES §7.1): remove the Wounded token from a living seat's Leader card."""
+"""Med Kit (RULES §7.1): remove the Wounded token from a living seat's Leader card.
+
+Zombies (RULES §8): unchanged; a zombie holds no Leader card (a Leader is never made a zombie),
+so it carries no Wounded token.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,10 @@
 """Polygraph (RULES §7.1): another seat not protected by Disguise sees all your integrity cards,
-then you see all of its."""
+then you see all of its.
+
+Zombies (RULES §8): a zombie may be chosen (it sees all your face-down cards; its own are all
+face up already, so you learn nothing new). Decision: a zombie may play it (only the Investigate
+action is barred to zombies).
+"""
 
 from __future__ import annotations
 

@@ -1,15 +1,22 @@
 """Restraining Order (RULES §7.1): shoot window only. The shooter must aim at a different living
 seat (not itself, not the old target) of the shooter's choice, then shoots it: a prompt to the
-shooter. Needs 3 living seats. Forces the shot."""
+shooter. Needs 3 living seats. Forces the shot.
+
+Zombies (RULES §8: 'equipment that affects shooting affects biting the same way'): in a bite
+window the biter must aim its Arms at a different living seat of its choice, then bites it.
+Decision: as for a shot, any living seat but the biter and the old target may be chosen, a zombie
+included: a forced bite at a zombie resolves like a shot at a zombie (its Arms turn to aim at
+itself; ``query.bite_lands``).
+"""
 
 from __future__ import annotations
 
 from gcbc.contract.commands import Choose
-from gcbc.contract.events import GunAimed, PromptAnswered, PromptOpened, ShotRedirected
+from gcbc.contract.events import PromptAnswered, PromptOpened, ShotRedirected
 from gcbc.rules.equipment.base import SHOOT_WINDOW, Card
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.errors import refuse
-from gcbc.rules.query import living, pending_shot
+from gcbc.rules.query import aim_event, living, pending_shot
 
 
 def new_targets(s):
@@ -46,6 +53,6 @@ class RestrainingOrder(Card):
             raise refuse("invalid_choice", f"choose a target among {list(prompt.options)}")
         return [
             PromptAnswered(seat=prompt.seat, kind=self.name, target=cmd.target),
-            GunAimed(seat=prompt.seat, target=cmd.target),
+            aim_event(s, prompt.seat, cmd.target),  # the gun, or a biter's Arms (RULES §8)
             ShotRedirected(target=cmd.target),
         ]

@@ -1,4 +1,7 @@
-"""Smoke Grenade (RULES §7.1): the turn order reverses, permanently, from the end of this turn."""
+"""Smoke Grenade (RULES §7.1): the turn order reverses, permanently, from the end of this turn.
+
+Zombies (RULES §8): unchanged; zombies are living seats and keep their place in the turn order.
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,11 @@
 """Surveillance Camera (RULES §7.1): stays in play in front of you; whenever someone investigates
 one of your cards (Investigate, Metal Detector, Wiretap), you view one face-down card of theirs,
-your choice: a prompt to you. Decision: Polygraph is an exchange, not an investigation."""
+your choice: a prompt to you. Decision: Polygraph is an exchange, not an investigation.
+
+Zombies (RULES §8): in front of a zombie it never triggers (a zombie's cards are all face up,
+so nobody can investigate them); when a zombie investigates the owner (Wiretap, Metal Detector),
+the owner has no face-down card of the zombie to view, so no prompt opens.
+"""
 
 from __future__ import annotations
 

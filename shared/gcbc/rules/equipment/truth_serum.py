@@ -1,5 +1,8 @@
 """Truth Serum (RULES §7.1): any face-down card of a living seat is turned face up (Disguise does
-not protect it; your own cards included)."""
+not protect it; your own cards included).
+
+Zombies (RULES §8): a zombie's cards are all face up, so it is never a target.
+"""
 
 from __future__ import annotations
 

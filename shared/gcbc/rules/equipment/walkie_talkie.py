@@ -1,18 +1,26 @@
 """Walkie Talkie (RULES §7.1): choose a living seat; every seat holding a gun aims at it (a gun
-holder chosen as the target keeps its own aim). Playable only if some aim would change."""
+holder chosen as the target keeps its own aim). Playable only if some aim would change.
+
+Zombies (RULES §8: 'equipment that affects guns affects Arms the same way'): every zombie aims
+its Arms at the chosen seat too (a zombie chosen as the target keeps its own aim). The chosen
+seat may be a zombie: guns and the other zombies' Arms then aim at it. Decision: Arms aimed at
+the zombie itself (it was shot, or hit by a K-9 Unit: the zombie's 'dropped gun') stay so, as a
+seat without a gun is not given one.
+"""
 
 from __future__ import annotations
 
-from gcbc.contract.events import GunAimed
 from gcbc.rules.equipment import checks
 from gcbc.rules.equipment.base import ANY, Card
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.errors import refuse
-from gcbc.rules.query import armed, living
+from gcbc.rules.query import aim_event, aim_of, armed, living, zombies
 
 
 def turned(s, target):
-    return [g for g in armed(s) if g != target and s.seat(g).aim != target]
+    """The seats whose gun or Arms would turn to ``target``, in seat order."""
+    arms = [z for z in zombies(s) if s.seat(z).arms_aim != z]
+    return [g for g in sorted([*armed(s), *arms]) if g != target and aim_of(s, g) != target]
 
 
 @register
@@ -27,7 +35,7 @@ class WalkieTalkie(Card):
     def check(self, s, seat, cmd):
         t = checks.living(s, cmd.target)
         if not turned(s, t):
-            raise refuse("no_effect", "no gun would change its aim")
+            raise refuse("no_effect", "no gun or Arms would change its aim")
 
     def resolve(self, s, seat, cmd):
-        return [GunAimed(seat=g, target=cmd.target) for g in turned(s, cmd.target)]
+        return [aim_event(s, g, cmd.target) for g in turned(s, cmd.target)]

@@ -1,5 +1,9 @@
 """Wiretap (RULES §7.1): investigate one face-down card of each of two different other seats
-(seats in increasing order)."""
+(seats in increasing order).
+
+Zombies (RULES §8): a zombie's cards are all face up, so it is never one of the two seats.
+Decision: a zombie may play it (only the Investigate action is barred to zombies).
+"""
 
 from __future__ import annotations
 

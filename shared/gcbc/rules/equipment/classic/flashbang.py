@@ -1,0 +1,43 @@
+"""Flashbang (RULES §7.2, classic only): any window. Shuffle your integrity cards, look at them, and
+lay them face down again in the order you like (face-up cards become face down).
+
+``positions``: the new order, a permutation of your positions (``positions[i]`` is the old
+position now at i+1; a seat down to one card after a classic Defibrillator has only ``(1,)``).
+``CardsShuffled``: your cards are face down in that order, and every other seat loses track of
+them (it can no longer tell which card is where). The new order is private: the public
+``EquipmentPlayed`` leaves it out (``hidden_params``); only you see it in ``CardsShuffled``.
+
+Decision: always playable (even with every card face down and unseen: the order still changes
+for all others); a zombie may play it too (its cards turn face down; it stays a zombie).
+"""
+
+from __future__ import annotations
+
+from itertools import permutations
+
+from gcbc.contract.events import CardsShuffled
+from gcbc.rules.equipment.base import ANY, Card
+from gcbc.rules.equipment.registry import register
+from gcbc.rules.errors import refuse
+from gcbc.rules.query import positions
+
+
+@register
+class Flashbang(Card):
+    name = "flashbang"
+    timing = ANY
+    params = frozenset({"positions"})
+    hidden_params = frozenset({"positions"})
+
+    def options(self, s, seat):
+        return [self.play(seat, positions=o) for o in permutations(positions(s, seat))]
+
+    def check(self, s, seat, cmd):
+        if sorted(cmd.positions) != list(positions(s, seat)):
+            raise refuse(
+                "invalid_arrangement",
+                f"positions must be an order of {list(positions(s, seat))}",
+            )
+
+    def resolve(self, s, seat, cmd):
+        return [CardsShuffled(seat=seat, positions=tuple(cmd.positions))]

@@ -1,0 +1,62 @@
+"""Chainsaw (RULES §8.1): turn face up a face-down integrity card (``target``, ``position``) of
+another living seat; Disguise does not protect it (RULES §7.1 Disguise). If it is a Leader, you
+choose any non-wounded living seat: it is shot, by you — a "chainsaw" prompt to you (options: the
+seats you may choose; ``about``: the seat whose card was turned), since you choose after seeing the
+card. Otherwise you are shot.
+
+Decisions: the seats you may choose include yourself, a zombie (RULES §8: shot, its Arms turn on
+itself) and the Leader just found. "You are shot" is a shot by yourself (RULES §9: a Bomber so
+shot does not make the Bombers win). Should every living seat be wounded, the Leader found shoots
+nobody (no prompt). Fallen in your own turn, your turn ends (flow)."""
+
+from __future__ import annotations
+
+from gcbc.contract.commands import Choose
+from gcbc.contract.events import PromptAnswered, PromptOpened
+from gcbc.rules.effects import get_shot, reveal
+from gcbc.rules.equipment import checks
+from gcbc.rules.equipment.base import ANY, Card
+from gcbc.rules.equipment.registry import register
+from gcbc.rules.errors import refuse
+from gcbc.rules.query import card_at, face_down, living, others_alive
+from gcbc.rules.teams import is_wounded
+
+
+@register
+class Chainsaw(Card):
+    name = "chainsaw"
+    timing = ANY
+    params = frozenset({"target", "position"})
+
+    def options(self, s, seat):
+        return [
+            self.play(seat, target=t, position=p)
+            for t in others_alive(s, seat)
+            for p in face_down(s, t)
+        ]
+
+    def check(self, s, seat, cmd):
+        t = checks.other_living(s, seat, cmd.target)
+        checks.face_down_card(s, t, cmd.position)
+
+    def resolve(self, s, seat, cmd):
+        events = [reveal(s, cmd.target, cmd.position)]
+        if card_at(s, cmd.target, cmd.position) not in s.leader_ids:
+            return events + get_shot(s, seat, seat)
+        choices = tuple(i for i in living(s) if not is_wounded(s, i))
+        if choices:
+            events.append(
+                PromptOpened(seat=seat, kind=self.name, options=choices, about=cmd.target)
+            )
+        return events
+
+    def prompt_options(self, s, prompt):
+        return [Choose(seat=prompt.seat, target=t) for t in prompt.options]
+
+    def answer(self, s, prompt, cmd):
+        if cmd.position is not None or cmd.card is not None or cmd.target not in prompt.options:
+            raise refuse("invalid_choice", f"choose a seat to shoot among {list(prompt.options)}")
+        return [
+            PromptAnswered(seat=prompt.seat, kind=self.name, target=cmd.target),
+            *get_shot(s, prompt.seat, cmd.target),
+        ]

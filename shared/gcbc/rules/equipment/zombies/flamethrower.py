@@ -1,0 +1,26 @@
+"""Flamethrower (RULES §8.1): every zombie is shot, by you: its Arms turn to aim at itself
+(RULES §8). Needs a zombie. Decision: a zombie playing it is shot too ("every zombie")."""
+
+from __future__ import annotations
+
+from gcbc.rules.effects import get_shot
+from gcbc.rules.equipment.base import ANY, Card
+from gcbc.rules.equipment.registry import register
+from gcbc.rules.errors import refuse
+from gcbc.rules.query import zombies
+
+
+@register
+class Flamethrower(Card):
+    name = "flamethrower"
+    timing = ANY
+
+    def options(self, s, seat):
+        return [self.play(seat)] if zombies(s) else []
+
+    def check(self, s, seat, cmd):
+        if not zombies(s):
+            raise refuse("no_effect", "there is no zombie")
+
+    def resolve(self, s, seat, cmd):
+        return [e for z in zombies(s) for e in get_shot(s, seat, z)]

@@ -1,0 +1,88 @@
+"""Weapon Crate (RULES §8.1): every living seat that is not a zombie and has no face-down
+integrity card may take a gun (if it holds none and one is in the centre) and aim it, or change
+its gun's aim; a gun so taken cannot shoot this turn.
+
+Each such seat is asked in turn, in seat order from you (you first), by a "weapon_crate" prompt
+whose options are the seats it may aim at: ``Choose(target=t)`` takes a gun aimed at ``t`` (or
+turns its gun to ``t``), ``Choose()`` declines. A seat is asked only if it holds a gun or one is
+left in the centre when its turn to answer comes (the next prompt opens once the previous one is
+answered). Needs at least one such seat.
+
+Decisions: the order and the one-at-a-time prompts above; an armed seat naming its current aim
+keeps it (as declining); the turn seat may take a gun on its own turn, and may not shoot it."""
+
+from __future__ import annotations
+
+from gcbc.contract.commands import Choose
+from gcbc.contract.events import GunAimed, GunTaken, PromptAnswered, PromptOpened
+from gcbc.rules.equipment.base import ANY, Card
+from gcbc.rules.equipment.registry import register
+from gcbc.rules.errors import refuse
+from gcbc.rules.evolve import peek
+from gcbc.rules.query import alive, face_down, others_alive
+
+
+def may_act(s, seat):
+    st = s.seat(seat)
+    return (
+        alive(s, seat)
+        and not st.zombie
+        and not face_down(s, seat)
+        and (st.gun or s.guns_in_centre > 0)
+    )
+
+
+def asked_after(s, player, after=None):
+    """The seats, in seat order from ``player``, after ``after`` (None: from the start), that may
+    act now."""
+    n = len(s.seats)
+    order = [(player + k) % n for k in range(n)]
+    if after is not None:
+        order = order[order.index(after) + 1 :]
+    return [i for i in order if may_act(s, i)]
+
+
+@register
+class WeaponCrate(Card):
+    name = "weapon_crate"
+    timing = ANY
+
+    def options(self, s, seat):
+        return [self.play(seat)] if asked_after(s, seat) else []
+
+    def check(self, s, seat, cmd):
+        if not asked_after(s, seat):
+            raise refuse("no_effect", "no seat with all its cards face up can take or aim a gun")
+
+    def resolve(self, s, seat, cmd):
+        return self._ask_next(s, seat, None)
+
+    def _ask_next(self, s, player, after):
+        nxt = asked_after(s, player, after)
+        if not nxt:
+            return []
+        seat = nxt[0]
+        return [
+            PromptOpened(
+                seat=seat, kind=self.name, options=tuple(others_alive(s, seat)), about=player
+            )
+        ]
+
+    def prompt_options(self, s, prompt):
+        return [Choose(seat=prompt.seat, target=t) for t in prompt.options] + [
+            Choose(seat=prompt.seat)
+        ]
+
+    def answer(self, s, prompt, cmd):
+        if cmd.position is not None or cmd.card is not None:
+            raise refuse("invalid_choice", "choose a seat to aim at, or nothing to decline")
+        if cmd.target is not None and cmd.target not in prompt.options:
+            raise refuse("invalid_choice", f"choose a seat among {list(prompt.options)}")
+        seat = prompt.seat
+        events: list = [PromptAnswered(seat=seat, kind=self.name, target=cmd.target)]
+        st = s.seat(seat)
+        if cmd.target is not None and not st.gun:
+            events.append(GunTaken(seat=seat, aim=cmd.target, locked=True))
+        elif cmd.target is not None and st.aim != cmd.target:
+            events.append(GunAimed(seat=seat, target=cmd.target))
+        return events + self._ask_next(peek(s, events), prompt.about, seat)

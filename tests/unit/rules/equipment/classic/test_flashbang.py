@@ -1,0 +1,147 @@
+"""Flashbang (RULES §7.2, classic only): shuffle your integrity cards, look at them, and lay them
+face down again in the order you like (face-up cards become face down). ``positions``: the new
+order (``positions[i]`` is the old position now at i+1)."""
+
+from __future__ import annotations
+
+import pytest
+
+from gcbc.contract import events as E
+from gcbc.rules import legal_commands, view
+from gcbc.rules.log import render
+from tests.support import C, act, pass_window
+from tests.unit.rules.equipment.classic import CLASSIC, CLASSIC_ZOMBIES, revived_earlier
+from tests.unit.rules.equipment.scenario import (
+    FIVE,
+    WINDOWS,
+    accept_all,
+    cid,
+    deal,
+    end_turn,
+    known,
+    legal_plays,
+    one,
+    open_window,
+    pass_current,
+    play,
+    refused_unchanged,
+    shot_earlier,
+)
+
+
+def test_cards_go_face_down_in_the_new_order_and_others_lose_track():
+    """RULES §7.2 Flashbang, §11: seat 0 showed position 2 (it armed) and seat 1 had viewed its
+    position 3. Seat 0 plays Flashbang with the order (3, 1, 2): its cards lie face down in that
+    order; seat 0 still knows them; nobody else knows any of them, nor who saw what; the new order
+    is private to seat 0 (left out of the public play)."""
+    s = deal({0: "flashbang"}, options=CLASSIC)
+    s, _ = act(s, C.Arm(seat=0, target=1, position=2))
+    s, _ = act(s, C.Aim(seat=0, target=1))
+    s = pass_window(s)
+    s, _ = act(s, C.Investigate(seat=1, target=0, position=3))
+    s = pass_current(s)
+    assert s.window.kind == "end_of_turn" and known(s, 1, 0, 3) == "honest"
+    assert known(s, None, 0, 2) == "honest"
+    s, events = act(s, play(0, "flashbang", positions=(3, 1, 2)))
+    played = one(events, E.EquipmentPlayed)
+    assert played.card == "flashbang" and played.positions == ()
+    shuffled = one(events, E.CardsShuffled)
+    assert shuffled == E.CardsShuffled(seat=0, positions=(3, 1, 2))
+    assert list(render(shuffled, 0)["positions"]) == [3, 1, 2]
+    for viewer in (None, 1, 2, 3):
+        assert "positions" not in render(shuffled, viewer)
+    st = s.seat(0)
+    assert st.cards == (cid(0, 3), cid(0, 1), cid(0, 2))
+    assert st.face_up == (False, False, False)
+    assert [known(s, 0, 0, p) for p in (1, 2, 3)] == ["honest", "agent", "honest"]
+    for viewer in (None, 1, 2, 3):
+        assert [known(s, viewer, 0, p) for p in (1, 2, 3)] == [None, None, None]
+    assert all(cid(0, p) not in s.seen for p in (1, 2, 3))
+    assert [c.face_up for c in view(s, 2, log=False).seats[0].cards] == [False] * 3
+
+
+def test_seen_cards_can_be_investigated_again():
+    """RULES §7.2 Flashbang, §3.1 (a card not seen yet): after it, seat 1 may investigate any of
+    seat 0's cards again."""
+    s = deal({0: "flashbang"}, first_seat=1, options=CLASSIC)
+    s, _ = act(s, C.Investigate(seat=1, target=0, position=1))
+    s = pass_current(s)
+    assert s.window.kind == "end_of_turn"
+    s, _ = act(s, play(0, "flashbang", positions=(1, 2, 3)))
+    s = pass_window(s)
+    while s.turn_seat != 1:
+        s = end_turn(s)
+    investigations = {
+        (c.target, c.position) for c in legal_commands(s, 1) if isinstance(c, C.Investigate)
+    }
+    assert {(0, 1), (0, 2), (0, 3)} <= investigations
+
+
+@pytest.mark.parametrize("window", WINDOWS)
+def test_in_a_window(window):
+    """RULES §7.2 Flashbang (any window): seat 3 lays its cards in the order (2, 3, 1)."""
+    s = open_window(deal({3: "flashbang"}, guns={0: 1}, options=CLASSIC), window, avoid=(3,))
+    s, events = act(s, play(3, "flashbang", positions=(2, 3, 1)))
+    assert one(events, E.CardsShuffled).positions == (2, 3, 1)
+    assert s.seat(3).cards == (cid(3, 2), cid(3, 3), cid(3, 1))
+
+
+def test_a_seat_down_to_one_card():
+    """RULES §7.2 Flashbang, Defibrillator (single remaining card): seat 2, revived with one face-up
+    card, draws Flashbang and turns its card face down: the one order is (1,)."""
+    s = deal(
+        {1: "defibrillator"}, integrity=FIVE, first_seat=1, deck=["flashbang"], options=CLASSIC
+    )
+    s = revived_earlier(shot_earlier(s, 2), 2, 1)
+    s = end_turn(s)
+    assert s.turn_seat == 2 and s.seat(2).face_up == (True,)
+    s, _ = act(s, C.Equip(seat=2))
+    assert s.seat(2).hand == ("flashbang",) and s.window.kind == "end_of_turn"
+    assert legal_plays(s, 2, "flashbang") == [play(2, "flashbang", positions=(1,))]
+    assert refused_unchanged(s, play(2, "flashbang", positions=(1, 2, 3))) == (
+        "invalid_arrangement"
+    )
+    s, events = act(s, play(2, "flashbang", positions=(1,)))
+    assert s.seat(2).face_up == (False,) and known(s, None, 2, 1) is None
+    assert known(s, 2, 2, 1) == "honest"
+
+
+def test_a_zombie_may_play_it():
+    """RULES §7.2 Flashbang. Decision: a zombie may play it (it stays a zombie)."""
+    s = deal({2: "flashbang"}, first_seat=2, options=CLASSIC_ZOMBIES)
+    s = shot_earlier(s, 2)
+    assert s.seat(2).zombie and s.seat(2).face_up == (True, True, True)
+    s, _ = act(s, play(2, "flashbang", positions=(1, 2, 3)))
+    assert s.seat(2).zombie and s.seat(2).face_up == (False, False, False)
+
+
+@pytest.mark.parametrize(
+    ("kw", "code"),
+    [
+        ({"positions": (1, 2)}, "invalid_arrangement"),
+        ({"positions": (1, 1, 2)}, "invalid_arrangement"),
+        ({"positions": (1, 2, 4)}, "invalid_arrangement"),
+        ({"positions": (0, 1, 2)}, "invalid_arrangement"),
+        ({"positions": (1, 2, 3, 1)}, "invalid_arrangement"),
+        ({}, "bad_parameters"),
+        ({"positions": (1, 2, 3), "target": 0}, "bad_parameters"),
+    ],
+)
+def test_refusals(kw, code):
+    """RULES §7.2 Flashbang: the new order is an order of your own positions."""
+    s = deal({0: "flashbang"}, options=CLASSIC)
+    assert refused_unchanged(s, play(0, "flashbang", **kw)) == code
+
+
+def test_only_from_ones_hand_and_only_at_ones_moment():
+    """RULES §6."""
+    s = deal({2: "flashbang"}, options=CLASSIC)
+    assert refused_unchanged(s, play(0, "flashbang", positions=(1, 2, 3))) == "card_not_in_hand"
+    assert refused_unchanged(s, play(2, "flashbang", positions=(1, 2, 3))) == "not_playable_now"
+
+
+def test_every_listed_play_is_accepted():
+    """RULES §7.3: every order of your three cards: 6 plays."""
+    s = deal({0: "flashbang"}, options=CLASSIC)
+    assert len(legal_plays(s, 0, "flashbang")) == 6
+    assert accept_all(s, 0, "flashbang") == 6

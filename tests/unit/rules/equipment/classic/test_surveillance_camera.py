@@ -1,0 +1,135 @@
+"""Surveillance Camera, classic wording (RULES §7.2): right after an investigation, the investigated
+seat turns the card just viewed face up. It does not stay in play. "Right after an investigation":
+the end-of-turn window (§6) of a turn whose Investigate resolved."""
+
+from __future__ import annotations
+
+import pytest
+
+from gcbc.contract import events as E
+from tests.support import C, act, pass_window, table
+from tests.unit.rules.equipment.classic import CLASSIC
+from tests.unit.rules.equipment.scenario import (
+    FOUR,
+    accept_all,
+    cid,
+    deal,
+    end_turn,
+    known,
+    legal_plays,
+    one,
+    open_window,
+    pass_current,
+    play,
+    refused_unchanged,
+)
+
+
+def investigated(hands, target=1, position=2, **kw):
+    """Seat 0 investigated seat ``target``'s card at ``position``; the end-of-turn window is open."""
+    s = deal(hands, options=CLASSIC, **kw)
+    s, _ = act(s, C.Investigate(seat=0, target=target, position=position))
+    s = pass_current(s)
+    assert s.window is not None and s.window.kind == "end_of_turn"
+    return s
+
+
+def test_the_investigated_card_is_turned_face_up():
+    """RULES §7.2 Surveillance Camera: seat 0 viewed seat 1's position 2; in the end-of-turn window
+    seat 2 plays the camera: that card is turned face up for everyone; the camera goes to the
+    bottom of the deck (it does not stay in play)."""
+    s = investigated({2: "surveillance_camera"})
+    assert s.investigated == (1, cid(1, 2))
+    s, events = act(s, play(2, "surveillance_camera"))
+    assert one(events, E.EquipmentPlayed).placed_on is None
+    assert one(events, E.CardRevealed) == E.CardRevealed(
+        seat=1, position=2, card_id=cid(1, 2), card="crooked"
+    )
+    assert s.seat(1).face_up == (False, True, False)
+    for viewer in (None, 2, 3):
+        assert known(s, viewer, 1, 2) == "crooked"
+    assert s.seat(2).in_play == () and s.deck[-1] == "surveillance_camera"
+
+
+@pytest.mark.parametrize("holder", [0, 1])
+def test_the_investigator_or_the_investigated_seat_may_play_it(holder):
+    """RULES §7.2 Surveillance Camera (any holder, in the window)."""
+    s = investigated({holder: "surveillance_camera"})
+    s, events = act(s, play(holder, "surveillance_camera"))
+    assert one(events, E.CardRevealed).card_id == cid(1, 2)
+
+
+def test_the_card_is_turned_face_up_where_it_has_moved():
+    """RULES §7.2 Surveillance Camera (the card just viewed). Decision: it is the card, wherever it
+    is now: Blackmail moved it to seat 2's position 1 in the window; seat 2 turns it face up."""
+    s = investigated({2: "surveillance_camera", 3: "blackmail"})
+    s, _ = act(s, play(3, "blackmail", targets=(1, 2), positions=(2, 1)))
+    assert s.seat(2).cards[0] == cid(1, 2)
+    s, events = act(s, play(2, "surveillance_camera"))
+    assert one(events, E.CardRevealed) == E.CardRevealed(
+        seat=2, position=1, card_id=cid(1, 2), card="crooked"
+    )
+
+
+def test_not_when_the_card_is_face_up_already():
+    """RULES §7.3 (only when its effect can happen): seat 1 turned the viewed card face up itself
+    (classic Truth Serum) before the camera was played."""
+    s = investigated({2: "surveillance_camera", 3: "truth_serum"})
+    s, _ = act(s, play(3, "truth_serum", target=1))
+    s, _ = act(s, C.Choose(seat=1, position=2))
+    assert s.window is not None and 2 in s.window.pending
+    assert legal_plays(s, 2, "surveillance_camera") == []
+    assert refused_unchanged(s, play(2, "surveillance_camera")) == "no_effect"
+
+
+def test_not_after_another_action():
+    """RULES §7.2 Surveillance Camera (right after an investigation): after an Equip, nothing was
+    investigated this turn."""
+    s = deal({2: "surveillance_camera"}, options=CLASSIC)
+    s, _ = act(s, C.Equip(seat=0, position=1))
+    assert s.window is not None and s.window.kind == "end_of_turn"
+    assert s.investigated is None
+    assert legal_plays(s, 2, "surveillance_camera") == []
+    assert refused_unchanged(s, play(2, "surveillance_camera")) == "no_effect"
+
+
+def test_only_in_the_turn_of_the_investigation():
+    """RULES §7.2 Surveillance Camera (right after): seat 0's investigation does not carry over to
+    seat 1's turn, in which seat 1 equips."""
+    s = investigated({2: "surveillance_camera"})
+    s = pass_window(s)
+    assert s.turn_seat == 1 and s.investigated is None
+    s, _ = act(s, C.Equip(seat=1, position=1))
+    assert s.window.kind == "end_of_turn" and 2 in s.window.pending
+    assert refused_unchanged(s, play(2, "surveillance_camera")) == "no_effect"
+
+
+@pytest.mark.parametrize("window", ["investigate", "shoot", "start_of_game", "own_turn"])
+def test_not_at_any_other_moment(window):
+    """RULES §7.2 Surveillance Camera (right after an investigation), §6: not in the investigate
+    window (the card is not seen yet), the shoot window, before the first turn, or in one's turn."""
+    if window == "start_of_game":
+        s = table(FOUR, [[], [], ["surveillance_camera"], []], start_window=False, options=CLASSIC)
+        seat = 2
+    elif window == "own_turn":
+        s = end_turn(investigated({1: "surveillance_camera"}))
+        assert s.turn_seat == 1 and s.step == "action"
+        seat = 1
+    else:
+        s = open_window(deal({2: "surveillance_camera"}, guns={0: 1}, options=CLASSIC), window)
+        seat = 2
+    assert legal_plays(s, seat, "surveillance_camera") == []
+    assert refused_unchanged(s, play(seat, "surveillance_camera")) == "not_playable_now"
+
+
+def test_refusals():
+    """RULES §7.3: it takes no parameter; only from one's hand."""
+    s = investigated({2: "surveillance_camera", 3: "coffee"})
+    assert refused_unchanged(s, play(2, "surveillance_camera", target=1)) == "bad_parameters"
+    assert refused_unchanged(s, play(2, "surveillance_camera", position=2)) == "bad_parameters"
+    assert refused_unchanged(s, play(3, "surveillance_camera")) == "card_not_in_hand"
+
+
+def test_every_listed_play_is_accepted():
+    """RULES §7.3: one play."""
+    assert accept_all(investigated({3: "surveillance_camera"}), 3, "surveillance_camera") == 1

@@ -1,0 +1,204 @@
+"""Weapon Crate (RULES §8.1): every living seat with no face-down integrity card (not a zombie) may
+take a gun (if it holds none and one is in the centre) and/or change its aim; a gun so taken cannot
+shoot this turn. A "weapon_crate" prompt to each such seat in turn, in seat order from you:
+``Choose(target=t)`` takes a gun aimed at ``t`` (or turns its gun to ``t``), ``Choose()``
+declines. Needs at least one such seat."""
+
+from __future__ import annotations
+
+import pytest
+
+from gcbc.rules import legal_commands, view
+from gcbc.rules.invariants import violations
+from tests.support import EXTRA, C, E, act
+from tests.unit.rules.equipment.scenario import (
+    WINDOWS,
+    accept_all,
+    accept_all_prompt,
+    deal,
+    end_turn,
+    legal_plays,
+    of,
+    one,
+    open_window,
+    play,
+    refused_unchanged,
+    shot_earlier,
+)
+from tests.unit.rules.zombies.cards.given import BOTH, CLASSIC_EXTRA, revealed, wrong_moments
+from tests.unit.rules.zombies.given import zdeal
+
+
+def crate(options=EXTRA, hands=None, guns=None, up=(2, 3), **kw):
+    """Seat 0 holds the Weapon Crate; the seats ``up`` have all their cards face up."""
+    s = deal(hands or {0: "weapon_crate"}, guns=guns, options=options, **kw)
+    for seat in up:
+        s = revealed(s, seat)
+    return s
+
+
+@pytest.mark.parametrize("options", BOTH)
+def test_each_face_up_seat_takes_or_re_aims_a_gun(options):
+    """RULES §8.1 Weapon Crate, §5: seat 0 plays it on its own turn (not its action). Seat 2
+    (unarmed) is asked first and takes a gun aimed at seat 1 (locked); then seat 3 (armed) turns
+    its gun to seat 2. Seats 0 and 1 have face-down cards: not asked."""
+    s = crate(options, guns={3: 0})
+    centre = s.guns_in_centre
+    s, events = act(s, play(0, "weapon_crate"))
+    assert events[1:] == [E.PromptOpened(seat=2, kind="weapon_crate", options=(0, 1, 3), about=0)]
+    assert view(s, None, log=False).prompt.seat == 2
+    assert legal_commands(s, 2)[:4] == [
+        C.Choose(seat=2, target=0),
+        C.Choose(seat=2, target=1),
+        C.Choose(seat=2, target=3),
+        C.Choose(seat=2),
+    ]
+    s, events = act(s, C.Choose(seat=2, target=1))
+    assert events == [
+        E.PromptAnswered(seat=2, kind="weapon_crate", target=1),
+        E.GunTaken(seat=2, aim=1, locked=True),
+        E.PromptOpened(seat=3, kind="weapon_crate", options=(0, 1, 2), about=0),
+    ]
+    s, events = act(s, C.Choose(seat=3, target=2))
+    assert events == [
+        E.PromptAnswered(seat=3, kind="weapon_crate", target=2),
+        E.GunAimed(seat=3, target=2),
+    ]
+    assert s.seat(2).gun and s.seat(2).aim == 1 and s.guns_in_centre == centre - 1
+    assert s.seat(3).aim == 2 and 2 in s.guns_locked
+    assert s.step == "action" and s.turn_seat == 0 and not s.prompts and violations(s) == []
+
+
+def test_declining_changes_nothing():
+    """RULES §8.1 Weapon Crate ('may'): ``Choose()`` declines; an armed seat naming its own aim
+    keeps it."""
+    s = crate(guns={3: 0})
+    s, _ = act(s, play(0, "weapon_crate"))
+    s, events = act(s, C.Choose(seat=2))
+    assert events == [
+        E.PromptAnswered(seat=2, kind="weapon_crate"),
+        E.PromptOpened(seat=3, kind="weapon_crate", options=(0, 1, 2), about=0),
+    ]
+    s, events = act(s, C.Choose(seat=3, target=0))
+    assert events == [E.PromptAnswered(seat=3, kind="weapon_crate", target=0)]
+    assert not s.seat(2).gun and s.seat(3).aim == 0 and not s.prompts
+
+
+def test_the_gun_taken_cannot_shoot_this_turn():
+    """RULES §8.1 Weapon Crate ('a gun so taken cannot shoot this turn'): on its own turn seat 2
+    takes a gun: it may not shoot it now; next turn round it may."""
+    s = crate(hands={2: "weapon_crate"}, first_seat=2)
+    s, _ = act(s, play(2, "weapon_crate"))
+    s, _ = act(s, C.Choose(seat=2, target=1))
+    s, _ = act(s, C.Choose(seat=3))
+    assert refused_unchanged(s, C.Shoot(seat=2)) == "gun_locked"
+    assert not any(isinstance(c, C.Shoot) for c in legal_commands(s, 2))
+    for _ in range(4):
+        s = end_turn(s)
+    assert s.turn_seat == 2 and any(isinstance(c, C.Shoot) for c in legal_commands(s, 2))
+
+
+def test_asked_in_seat_order_from_the_player():
+    """RULES §8.1 Weapon Crate (decision: in seat order from you, you first): seat 3 plays it;
+    seats 3, 1 and 2 qualify: asked 3, then 1, then 2."""
+    s = crate(hands={3: "weapon_crate"}, up=(1, 2, 3))
+    s = end_turn(end_turn(end_turn(s)))
+    assert s.turn_seat == 3
+    s, events = act(s, play(3, "weapon_crate"))
+    asked = [one(events, E.PromptOpened).seat]
+    while s.prompts:
+        s, events = act(s, C.Choose(seat=s.prompts[0].seat))
+        asked += [e.seat for e in of(events, E.PromptOpened)]
+    assert asked == [3, 1, 2]
+
+
+def test_a_seat_is_skipped_once_no_gun_is_free():
+    """RULES §8.1 Weapon Crate ('if one is in the centre'). Classic with extra equipment: 2 guns;
+    seat 0 holds one, so one is free: seat 2 takes it, and unarmed seat 3 is not asked."""
+    s = crate(CLASSIC_EXTRA, guns={0: 1})
+    assert s.guns_in_centre == 1
+    s, _ = act(s, play(0, "weapon_crate"))
+    s, events = act(s, C.Choose(seat=2, target=3))
+    assert of(events, E.PromptOpened) == [] and not s.prompts
+    assert s.guns_in_centre == 0 and not s.seat(3).gun
+
+
+def test_zombies_are_not_asked():
+    """RULES §8.1 Weapon Crate, §8 (zombies cannot take a gun): zombie 3 (all cards face up) is
+    skipped; seat 2 is asked."""
+    s = zdeal({0: "weapon_crate"}, zombies={3: 0})
+    s = revealed(s, 2)
+    s, events = act(s, play(0, "weapon_crate"))
+    assert one(events, E.PromptOpened).seat == 2
+    s, events = act(s, C.Choose(seat=2))
+    assert of(events, E.PromptOpened) == []
+
+
+@pytest.mark.parametrize("window", WINDOWS)
+def test_in_a_window(window):
+    """RULES §8.1 Weapon Crate (any window), §6: the prompts come first, then the window is asked
+    again."""
+    s = crate(hands={1: "weapon_crate", 3: "coffee"}, guns={0: 1}, up=(2,))
+    s = open_window(s, window, avoid=(2,))
+    s, events = act(s, play(1, "weapon_crate"))
+    assert one(events, E.PromptOpened).seat == 2
+    s, events = act(s, C.Choose(seat=2, target=0))
+    assert one(events, E.GunTaken) == E.GunTaken(seat=2, aim=0, locked=True)
+    assert one(events, E.WindowReopened).kind == window
+
+
+def test_prompt_answers_are_checked():
+    """RULES §8.1 Weapon Crate, §7.3: only the asked seat answers, with a living seat other than
+    itself, or nothing; meanwhile nobody else may act."""
+    s = crate(hands={0: "weapon_crate", 1: "coffee"}, up=(2, 3))
+    s = shot_earlier(s, 3)
+    s, _ = act(s, play(0, "weapon_crate"))
+    assert s.prompts[0].options == (0, 1)
+    assert refused_unchanged(s, C.Choose(seat=2, target=2)) == "invalid_choice"
+    assert refused_unchanged(s, C.Choose(seat=2, target=3)) == "invalid_choice"
+    assert refused_unchanged(s, C.Choose(seat=2, target=9)) == "invalid_choice"
+    assert refused_unchanged(s, C.Choose(seat=2, position=1)) == "invalid_choice"
+    assert refused_unchanged(s, C.Choose(seat=2, target=1, card="coffee")) == "invalid_choice"
+    assert refused_unchanged(s, C.Choose(seat=0, target=1)) == "not_waiting_for_you"
+    assert refused_unchanged(s, play(1, "coffee")) == "prompt_pending"
+
+
+@pytest.mark.parametrize("options", BOTH)
+def test_with_no_seat_to_ask_it_is_refused(options):
+    """RULES §8.1 Weapon Crate, §7.3: no seat has all its cards face up."""
+    s = crate(options, up=())
+    assert legal_plays(s, 0, "weapon_crate") == []
+    assert refused_unchanged(s, play(0, "weapon_crate")) == "no_effect"
+
+
+def test_with_no_gun_to_take_or_hold_it_is_refused():
+    """RULES §8.1 Weapon Crate, §7.3: the face-up seats are unarmed and no gun is free (classic with
+    extra equipment: both guns held by seats 0 and 1)."""
+    s = crate(CLASSIC_EXTRA, guns={0: 1, 1: 0})
+    assert legal_plays(s, 0, "weapon_crate") == []
+    assert refused_unchanged(s, play(0, "weapon_crate")) == "no_effect"
+
+
+def test_parameters_are_refused():
+    """RULES §8.1 Weapon Crate, §7.3: it takes no parameter."""
+    s = crate()
+    assert refused_unchanged(s, play(0, "weapon_crate", target=2)) == "bad_parameters"
+    assert refused_unchanged(s, play(0, "weapon_crate", aim=2)) == "bad_parameters"
+
+
+def test_wrong_moments_are_refused():
+    """RULES §6: from one's own hand, in one's own turn or when asked in a window."""
+    s = crate(hands={1: "weapon_crate"}, guns={0: 1})
+    wrong_moments(s, play(1, "weapon_crate"))
+
+
+@pytest.mark.parametrize("options", BOTH)
+def test_every_listed_play_and_answer_is_accepted(options):
+    """RULES §7.3: the one play, and each listed answer (3 aims and the decline)."""
+    s = crate(options, guns={3: 0})
+    assert legal_plays(s, 0, "weapon_crate") == [play(0, "weapon_crate")]
+    assert accept_all(s, 0, "weapon_crate") == 1
+    s, _ = act(s, play(0, "weapon_crate"))
+    assert accept_all_prompt(s) == 4
+    s, _ = act(s, C.Choose(seat=2))
+    assert accept_all_prompt(s) == 4
