@@ -36,7 +36,7 @@ def holders(s: State) -> tuple[int, ...]:
 def fell_this_turn(s: State) -> bool:
     """The turn seat was eliminated, or became a zombie, during its own turn (a card's shot):
     its turn ends (RULES §4, §8)."""
-    return s.turn_fell
+    return s.turn_fell or s.seat(s.turn_seat).eliminated
 
 
 def _resolve_action(s: State) -> list[Any]:
@@ -206,6 +206,8 @@ def next_events(s: State, check_win: bool = True) -> list[Any]:
         # Coffee or Smoke Grenade played before the first turn: the first turn is "the next"
         direction = -1 if s.reverse_pending else 1
         first = s.coffee_seat if s.coffee_seat is not None else s.turn_seat
+        if not alive(s, first):  # the Lead Investigator fell before the first turn (a card)
+            first = next_living(s, first, direction)
         return [E.TurnBegan(seat=first, turn=1, direction=direction)]
     if step == DECLARED:
         d = s.declared

@@ -9,7 +9,7 @@ import pytest
 from gcbc.rules import legal_commands, view
 from gcbc.rules.evolve import fold
 from gcbc.rules.invariants import violations
-from tests.support import EXTRA, ZOMBIES, C, E, act
+from tests.support import EXTRA, ZOMBIES, C, E, act, pass_window, table
 from tests.unit.rules.equipment.scenario import (
     WINDOWS,
     accept_all,
@@ -201,3 +201,23 @@ def test_a_leader_found_when_every_living_seat_is_wounded_shoots_nobody():
     s, events = act(s, play(0, "chainsaw", target=1, position=1))
     assert events[1:] == [E.CardRevealed(seat=1, position=1, card_id=3, card="kingpin")]
     assert not s.prompts and s.step == "action" and s.turn_seat == 0
+
+
+@pytest.mark.parametrize(
+    ("options", "fell"), [(EXTRA, E.SeatEliminated), (ZOMBIES, E.BecameZombie)]
+)
+def test_lead_investigator_shot_before_the_first_turn(options, fell):
+    """RULES §1 (the Lead Investigator takes the first turn), §3, §8.1 Chainsaw: the Lead
+    Investigator (seat 2) shoots itself in the start-of-game window; eliminated, the first turn
+    goes to the next living seat; risen as a zombie, it still takes the first turn, as a zombie."""
+    integrity = [["agent", "honest", "honest"], ["kingpin", "crooked", "crooked"]]
+    integrity += [["honest", "crooked", "honest"], ["crooked", "honest", "crooked"]]
+    s = table(
+        integrity, [[], [], ["chainsaw"], []], first_seat=2, start_window=False, options=options
+    )
+    s, events = act(s, play(2, "chainsaw", target=3, position=1))
+    assert of(events, fell)[0].seat == 2
+    s = pass_window(s)
+    assert s.step == "action" and s.turn_number == 1
+    assert s.turn_seat == (3 if fell is E.SeatEliminated else 2)
+    assert violations(s) == []
