@@ -32,7 +32,9 @@ def is_zombie(s: State, seat: int) -> bool:
 
 
 def biteable(s: State, biter: int, target: int | None) -> bool:
-    """RULES §8: a zombie bites a living seat other than itself that is not a zombie."""
+    """RULES §8: a zombie bites a living seat other than itself that is not a zombie. Decision:
+    biting a zombie would change nothing (it is one already), so a zombie's Arms aimed at a zombie
+    cannot bite; only a forced bite (``bite_lands``) may land on one."""
     return target is not None and target != biter and alive(s, target) and not s.seat(target).zombie
 
 
@@ -114,7 +116,7 @@ def pending_shot(s: State) -> tuple[int, int] | None:
     if d.action == "bite":
         target = d.forced_target if d.forced_target is not None else st.arms_aim
         return (shooter, target) if st.zombie and bite_lands(s, shooter, target) else None
-    if not st.gun:
+    if not st.gun or shooter in s.guns_locked:  # a gun taken this turn cannot shoot (§8.1)
         return None
     target = d.forced_target if d.forced_target is not None else st.aim
     if target is None or not alive(s, target):

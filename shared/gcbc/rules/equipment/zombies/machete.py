@@ -1,7 +1,9 @@
 """Machete (RULES §8.1): choose another living seat holding a gun and no face-up Leader card: it
 is shot, by you (RULES §4).
 
-Decision: a zombie's Arms are not a gun here: a zombie is never "armed" for the Machete."""
+Zombies (RULES §8: 'equipment that affects guns/shooting affects Arms the same way'): a zombie
+whose Arms aim at another seat is armed (Arms aimed at itself are a dropped gun, as for the K-9
+Unit); shot, its Arms turn to aim at itself. A zombie holds no Leader card."""
 
 from __future__ import annotations
 
@@ -12,6 +14,12 @@ from gcbc.rules.equipment.registry import register
 from gcbc.rules.errors import refuse
 from gcbc.rules.query import others_alive
 from gcbc.rules.teams import holds_leader
+
+
+def armed(s, seat):
+    """Whether ``seat`` holds a gun, or is a zombie whose Arms aim at another seat."""
+    st = s.seat(seat)
+    return st.gun or (st.zombie and st.arms_aim != seat)
 
 
 def shows_leader(s, seat):
@@ -31,13 +39,13 @@ class Machete(Card):
         return [
             self.play(seat, target=t)
             for t in others_alive(s, seat)
-            if s.seat(t).gun and not shows_leader(s, t)
+            if armed(s, t) and not shows_leader(s, t)
         ]
 
     def check(self, s, seat, cmd):
         t = checks.other_living(s, seat, cmd.target)
-        if not s.seat(t).gun:
-            raise refuse("no_gun", f"seat {t} holds no gun")
+        if not armed(s, t):
+            raise refuse("no_gun", f"seat {t} holds no gun (nor Arms aimed at another seat)")
         if shows_leader(s, t):
             raise refuse("target_is_leader", f"seat {t} holds a face-up Leader card")
 

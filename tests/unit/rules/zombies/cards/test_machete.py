@@ -1,5 +1,5 @@
 """Machete (RULES §8.1): choose another living seat holding a gun and no face-up Leader card: it is
-shot, by you (RULES §4). Decision: a zombie's Arms are not a gun for the Machete."""
+shot, by you (RULES §4). A zombie whose Arms aim at another seat is armed (RULES §8)."""
 
 from __future__ import annotations
 
@@ -93,9 +93,21 @@ def test_a_wounded_leader_shows_its_card():
     assert refused_unchanged(s, play(0, "machete", target=1)) == "target_is_leader"
 
 
-def test_a_zombie_is_not_armed():
-    """RULES §8.1 Machete (decision: Arms are not a gun here)."""
+def test_a_zombie_with_arms_aimed_at_another_seat_is_armed():
+    """RULES §8 ('equipment that affects guns/shooting affects Arms the same way'), §8.1 Machete:
+    zombie 2's Arms aim at seat 0: it may be chosen; shot, its Arms turn to aim at itself (it is
+    not eliminated)."""
     s = zdeal({0: "machete"}, zombies={2: 0})
+    assert [c.target for c in legal_plays(s, 0, "machete")] == [2]
+    s, events = act(s, play(0, "machete", target=2))
+    assert events[1:] == [E.SeatShot(shooter=0, target=2), E.ArmsAimed(seat=2, target=2)]
+    assert s.seat(2).zombie and not s.seat(2).eliminated and s.seat(2).arms_aim == 2
+    assert violations(s) == []
+
+
+def test_a_zombie_with_arms_aimed_at_itself_is_not_armed():
+    """RULES §8 (Arms aimed at itself: as a dropped gun), §8.1 Machete, §7.3."""
+    s = zdeal({0: "machete"}, zombies={2: 2})
     assert legal_plays(s, 0, "machete") == []
     assert refused_unchanged(s, play(0, "machete", target=2)) == "no_gun"
 

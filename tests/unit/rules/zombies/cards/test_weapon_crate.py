@@ -98,6 +98,21 @@ def test_the_gun_taken_cannot_shoot_this_turn():
     assert s.turn_seat == 2 and any(isinstance(c, C.Shoot) for c in legal_commands(s, 2))
 
 
+def test_a_gun_taken_in_the_shooters_own_shoot_window_cannot_be_made_to_fire():
+    """RULES §8.1 Weapon Crate ('a gun so taken cannot shoot this turn'), §7.3 (a card only when
+    its effect can happen): seat 0's shot waits; a K-9 Unit drops its gun, then a Weapon Crate
+    gives it a gun again. That gun cannot shoot this turn, so no shot is pending: a Restraining
+    Order, which would force it, is neither listed nor accepted."""
+    s = crate(hands={1: "k9_unit", 2: "weapon_crate", 3: "restraining_order"}, guns={0: 1}, up=(0,))
+    s = open_window(s, "shoot")
+    s, _ = act(s, play(1, "k9_unit", target=0))
+    s, _ = act(s, play(2, "weapon_crate"))
+    s, _ = act(s, C.Choose(seat=0, target=2))
+    assert s.seat(0).gun and 0 in s.guns_locked and s.window.kind == "shoot"
+    assert legal_plays(s, 3, "restraining_order") == []
+    assert refused_unchanged(s, play(3, "restraining_order")) == "no_effect"
+
+
 def test_asked_in_seat_order_from_the_player():
     """RULES §8.1 Weapon Crate (decision: in seat order from you, you first): seat 3 plays it;
     seats 3, 1 and 2 qualify: asked 3, then 1, then 2."""
