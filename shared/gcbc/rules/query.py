@@ -65,7 +65,8 @@ def knows(s: State, viewer: int, card_id: int) -> bool:
 
 def protected(s: State, seat: int) -> bool:
     """Cannot be investigated (Disguise in play in front of it)."""
-    return any(CARDS[c].protects_from_investigation for c in s.seat(seat).in_play)
+    in_play = s.seat(seat).in_play
+    return bool(in_play) and any(CARDS[c].protects_from_investigation for c in in_play)
 
 
 def armed(s: State) -> list[int]:
@@ -100,7 +101,10 @@ def next_living(s: State, seat: int, direction: int) -> int:
 
 def can_investigate(s: State, viewer: int, target: int) -> bool:
     """A seat another seat may investigate: alive, not the viewer, not protected."""
-    return target != viewer and alive(s, target) and not protected(s, target)
+    if target == viewer or not 0 <= target < len(s.seats):
+        return False
+    st = s.seats[target]
+    return not st.eliminated and not (st.in_play and protected(s, target))
 
 
 def pending_shot(s: State) -> tuple[int, int] | None:
