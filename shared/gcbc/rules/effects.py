@@ -9,6 +9,7 @@ from gcbc.contract.events import (
     ArmsAimed,
     BecameZombie,
     CardRevealed,
+    CardsExchanged,
     CardViewed,
     EquipmentDrawn,
     LeaderWounded,
@@ -41,6 +42,19 @@ def view_card(s: State, viewer: int, seat: int, position: int, means: str) -> li
         for name in s.seat(seat).in_play:
             events += CARDS[name].on_investigated(s, seat, viewer)
     return events
+
+
+def exchange(s: State, seats: tuple[int, int], positions: tuple[int, int]) -> CardsExchanged:
+    """Two seats' cards swap places, each keeping its face; each receiver learns what it got
+    (Blackmail, Fake ID, Transfusion Tube, Zombie Mask)."""
+    (a, b), (pa, pb) = seats, positions
+    ca, cb = card_at(s, a, pa), card_at(s, b, pb)
+    return CardsExchanged(
+        seats=(a, b),
+        positions=(pa, pb),
+        card_ids=(ca, cb),
+        cards=(s.identities[ca], s.identities[cb]),
+    )
 
 
 def reveal(s: State, seat: int, position: int) -> CardRevealed:

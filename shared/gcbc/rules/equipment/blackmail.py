@@ -8,12 +8,12 @@ may play it.
 
 from __future__ import annotations
 
-from gcbc.contract.events import CardsExchanged
+from gcbc.rules.effects import exchange
 from gcbc.rules.equipment import checks
 from gcbc.rules.equipment.base import ANY, Card
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.errors import refuse
-from gcbc.rules.query import card_at, others_alive, positions
+from gcbc.rules.query import others_alive, positions
 
 
 def candidates(s, seat):
@@ -51,13 +51,4 @@ class Blackmail(Card):
                 raise refuse("invalid_position", f"seat {t} has no card at position {p}")
 
     def resolve(self, s, seat, cmd):
-        (a, b), (pa, pb) = cmd.targets, cmd.positions
-        ca, cb = card_at(s, a, pa), card_at(s, b, pb)
-        return [
-            CardsExchanged(
-                seats=(a, b),
-                positions=(pa, pb),
-                card_ids=(ca, cb),
-                cards=(s.identities[ca], s.identities[cb]),
-            )
-        ]
+        return [exchange(s, cmd.targets, cmd.positions)]

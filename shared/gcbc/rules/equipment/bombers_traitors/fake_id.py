@@ -13,12 +13,12 @@ from itertools import combinations
 from math import prod
 
 from gcbc.contract.cards import CROOKED, HONEST, side_of
-from gcbc.contract.events import CardsExchanged
+from gcbc.rules.effects import exchange
 from gcbc.rules.equipment import checks
 from gcbc.rules.equipment.base import ANY, Card
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.errors import refuse
-from gcbc.rules.query import card_at, living, positions
+from gcbc.rules.query import living, positions
 
 
 def exchangeable(s, seat):
@@ -68,13 +68,4 @@ class FakeId(Card):
                 raise refuse("card_is_leader", f"seat {t}'s card at {p} is a Leader")
 
     def resolve(self, s, seat, cmd):
-        (a, b), (pa, pb) = cmd.targets, cmd.positions
-        ca, cb = card_at(s, a, pa), card_at(s, b, pb)
-        return [
-            CardsExchanged(
-                seats=(a, b),
-                positions=(pa, pb),
-                card_ids=(ca, cb),
-                cards=(s.identities[ca], s.identities[cb]),
-            )
-        ]
+        return [exchange(s, cmd.targets, cmd.positions)]

@@ -15,45 +15,26 @@ Decision: the gun is not locked: the action is spent, so it cannot shoot this tu
 from __future__ import annotations
 
 from gcbc.contract.events import ActionResolved, GunTaken
-from gcbc.rules.equipment import checks
-from gcbc.rules.equipment.base import OWN_TURN_ACTION, Card
+from gcbc.rules.equipment.base import OWN_TURN_ACTION
 from gcbc.rules.equipment.registry import register
+from gcbc.rules.equipment.taser import Taser
 from gcbc.rules.errors import refuse
-from gcbc.rules.query import armed, others_alive
 
 
 @register
-class ClassicTaser(Card):
-    name = "taser"
+class ClassicTaser(Taser):
+    """The fourth edition's targets and checks; the play is the action and the gun is unlocked."""
+
     edition = "classic"
     timing = OWN_TURN_ACTION
-    params = frozenset({"target", "aim"})
 
     def options(self, s, seat):
-        st = s.seat(seat)
-        if st.zombie or st.gun or s.arm_barred == seat:
-            return []
-        return [
-            self.play(seat, target=t, aim=a)
-            for t in armed(s)
-            if t != seat and not s.seat(t).zombie
-            for a in others_alive(s, seat)
-        ]
+        return [] if s.arm_barred == seat else super().options(s, seat)
 
     def check(self, s, seat, cmd):
-        st = s.seat(seat)
-        if st.zombie:
-            raise refuse("zombie_cannot", "a zombie cannot take a gun")
-        if st.gun:
-            raise refuse("has_gun", "you already hold a gun")
+        super().check(s, seat, cmd)
         if s.arm_barred == seat:
             raise refuse("arm_barred", "K-9 Unit: you may not take a gun this turn")
-        t = checks.other_living(s, seat, cmd.target)
-        if s.seat(t).zombie:
-            raise refuse("target_is_zombie", "Taser cannot target a zombie")
-        if not s.seat(t).gun:
-            raise refuse("no_gun", f"seat {t} holds no gun")
-        checks.other_living(s, seat, cmd.aim)
 
     def resolve(self, s, seat, cmd):
         return [GunTaken(seat=seat, aim=cmd.aim, from_seat=cmd.target), ActionResolved(seat=seat)]

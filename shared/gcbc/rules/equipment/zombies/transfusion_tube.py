@@ -5,7 +5,7 @@ exchange."""
 
 from __future__ import annotations
 
-from gcbc.contract.events import CardsExchanged
+from gcbc.rules.effects import exchange
 from gcbc.rules.equipment.base import ANY, Card
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.errors import refuse
@@ -38,12 +38,4 @@ class TransfusionTube(Card):
 
     def resolve(self, s, seat, cmd):
         (a, pa), (b, pb) = sorted(leader_places(s))
-        ca, cb = s.seat(a).cards[pa - 1], s.seat(b).cards[pb - 1]
-        return [
-            CardsExchanged(
-                seats=(a, b),
-                positions=(pa, pb),
-                card_ids=(ca, cb),
-                cards=(s.identities[ca], s.identities[cb]),
-            )
-        ]
+        return [exchange(s, (a, b), (pa, pb))]

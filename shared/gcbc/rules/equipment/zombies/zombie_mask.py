@@ -9,12 +9,13 @@ the other seat must not be a zombie (it would have to stop being one too)."""
 
 from __future__ import annotations
 
-from gcbc.contract.events import CardsExchanged, ZombieCured
+from gcbc.contract.events import ZombieCured
+from gcbc.rules.effects import exchange
 from gcbc.rules.equipment import checks
 from gcbc.rules.equipment.base import ANY, Card
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.errors import refuse
-from gcbc.rules.query import card_at, living, positions, zombies
+from gcbc.rules.query import living, positions, zombies
 
 
 def partners(s, zombie):
@@ -54,14 +55,5 @@ class ZombieMask(Card):
         z, o = cmd.targets
         a, b = sorted((z, o))
         events: list = [ZombieCured(seat=z)]
-        for p in positions(s, z):
-            ca, cb = card_at(s, a, p), card_at(s, b, p)
-            events.append(
-                CardsExchanged(
-                    seats=(a, b),
-                    positions=(p, p),
-                    card_ids=(ca, cb),
-                    cards=(s.identities[ca], s.identities[cb]),
-                )
-            )
+        events += [exchange(s, (a, b), (p, p)) for p in positions(s, z)]
         return events
