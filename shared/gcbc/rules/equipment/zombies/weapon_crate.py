@@ -1,6 +1,7 @@
-"""Weapon Crate (RULES §8.1): every living seat that is not a zombie and has no face-down
-integrity card may take a gun (if it holds none and one is in the centre) and aim it, or change
-its gun's aim; a gun so taken cannot shoot this turn.
+"""Weapon Crate (RULES §8.1): every living seat that has no face-down integrity card may take a
+gun (if it holds none and one is in the centre) and aim it, or change its gun's aim; a gun so taken
+cannot shoot this turn. A zombie (§8: cards on guns act on Arms; zombies cannot take a gun) may
+turn its Arms instead.
 
 Each such seat is asked in turn, in seat order from you (you first), by a "weapon_crate" prompt
 whose options are the seats it may aim at: ``Choose(target=t)`` takes a gun aimed at ``t`` (or
@@ -14,7 +15,7 @@ keeps it (as declining); the turn seat may take a gun on its own turn, and may n
 from __future__ import annotations
 
 from gcbc.contract.commands import Choose
-from gcbc.contract.events import GunAimed, GunTaken, PromptAnswered, PromptOpened
+from gcbc.contract.events import ArmsAimed, GunAimed, GunTaken, PromptAnswered, PromptOpened
 from gcbc.rules.equipment.base import ANY, Card
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.errors import refuse
@@ -26,9 +27,8 @@ def may_act(s, seat):
     st = s.seat(seat)
     return (
         alive(s, seat)
-        and not st.zombie
         and not face_down(s, seat)
-        and (st.gun or s.guns_in_centre > 0)
+        and (st.zombie or st.gun or s.guns_in_centre > 0)
     )
 
 
@@ -81,7 +81,10 @@ class WeaponCrate(Card):
         seat = prompt.seat
         events: list = [PromptAnswered(seat=seat, kind=self.name, target=cmd.target)]
         st = s.seat(seat)
-        if cmd.target is not None and not st.gun:
+        if cmd.target is not None and st.zombie:
+            if st.arms_aim != cmd.target:
+                events.append(ArmsAimed(seat=seat, target=cmd.target))
+        elif cmd.target is not None and not st.gun:
             events.append(GunTaken(seat=seat, aim=cmd.target, locked=True))
         elif cmd.target is not None and st.aim != cmd.target:
             events.append(GunAimed(seat=seat, target=cmd.target))

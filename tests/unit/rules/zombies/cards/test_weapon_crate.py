@@ -1,5 +1,5 @@
-"""Weapon Crate (RULES §8.1): every living seat with no face-down integrity card (not a zombie) may
-take a gun (if it holds none and one is in the centre) and/or change its aim; a gun so taken cannot
+"""Weapon Crate (RULES §8.1): every living seat with no face-down integrity card may
+take a gun (a zombie: turn its Arms, §8) (if it holds none and one is in the centre) and/or change its aim; a gun so taken cannot
 shoot this turn. A "weapon_crate" prompt to each such seat in turn, in seat order from you:
 ``Choose(target=t)`` takes a gun aimed at ``t`` (or turns its gun to ``t``), ``Choose()``
 declines. Needs at least one such seat."""
@@ -138,15 +138,30 @@ def test_a_seat_is_skipped_once_no_gun_is_free():
     assert s.guns_in_centre == 0 and not s.seat(3).gun
 
 
-def test_zombies_are_not_asked():
-    """RULES §8.1 Weapon Crate, §8 (zombies cannot take a gun): zombie 3 (all cards face up) is
-    skipped; seat 2 is asked."""
+def test_a_zombie_turns_its_arms_and_takes_no_gun():
+    """RULES §8.1 Weapon Crate, §8 (cards on guns act on Arms; zombies cannot take a gun): zombie
+    3 (all cards face up) is asked after seat 2 and may turn its Arms; it never takes a gun."""
     s = zdeal({0: "weapon_crate"}, zombies={3: 0})
     s = revealed(s, 2)
+    centre = s.guns_in_centre
     s, events = act(s, play(0, "weapon_crate"))
     assert one(events, E.PromptOpened).seat == 2
     s, events = act(s, C.Choose(seat=2))
-    assert of(events, E.PromptOpened) == []
+    assert one(events, E.PromptOpened).seat == 3
+    s, events = act(s, C.Choose(seat=3, target=1))
+    assert one(events, E.ArmsAimed) == E.ArmsAimed(seat=3, target=1)
+    assert of(events, E.GunTaken) == [] and not s.seat(3).gun
+    assert s.seat(3).arms_aim == 1 and s.guns_in_centre == centre and not s.prompts
+    assert violations(s) == []
+
+
+def test_a_zombie_may_decline():
+    """RULES §8.1 Weapon Crate: declining leaves the zombie's Arms where they were."""
+    s = zdeal({0: "weapon_crate"}, zombies={3: 0})
+    s, events = act(s, play(0, "weapon_crate"))
+    assert one(events, E.PromptOpened).seat == 3
+    s, events = act(s, C.Choose(seat=3))
+    assert of(events, E.ArmsAimed) == [] and s.seat(3).arms_aim == 0
 
 
 @pytest.mark.parametrize("window", WINDOWS)
