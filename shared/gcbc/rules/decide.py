@@ -265,6 +265,8 @@ def _aim(s: State, c: C.Aim) -> list[Any]:
         raise refuse("wrong_phase", "guns are aimed in the Aim phase")
     if s.turn_seat != c.seat:
         raise refuse("not_your_turn", f"it is seat {s.turn_seat}'s turn")
+    # Decision (RULES §8 "may aim its Arms at any seat"): like a gun, never at itself (Arms aimed
+    # at itself are what a shot leaves: nothing to choose) nor at an eliminated seat
     _aim_target(s, c.seat, c.target)
     aimed: Any = (
         E.ArmsAimed(seat=c.seat, target=c.target)  # RULES §8: a zombie aims its Arms
