@@ -32,10 +32,10 @@ def is_zombie(s: State, seat: int) -> bool:
 
 
 def biteable(s: State, biter: int, target: int | None) -> bool:
-    """RULES §8: a zombie bites a living seat other than itself that is not a zombie. Decision:
-    biting a zombie would change nothing (it is one already), so a zombie's Arms aimed at a zombie
-    cannot bite; only a forced bite (``bite_lands``) may land on one."""
-    return target is not None and target != biter and alive(s, target) and not s.seat(target).zombie
+    """RULES §8: a zombie bites the living seat other than itself its Arms aim at. A zombie may be
+    bitten: the publisher's help (seeds/000, 2023-08-01, "GETTING SHOT/BITTEN": "If you are already
+    a Zombie, you aim your Arms at yourself") makes it resolve like a shot at a zombie."""
+    return target is not None and target != biter and alive(s, target)
 
 
 def bite_lands(s: State, biter: int, target: int | None) -> bool:

@@ -65,14 +65,22 @@ def test_one_of_the_cards_may_be_your_own():
     assert known(s, None, 0, 3) == HB and known(s, None, 2, 1) == HK
 
 
-def test_a_zombie_s_card_may_be_exchanged():
-    """RULES §9 Fake ID with §8 (decision: only Blackmail is barred from a zombie's cards): the
-    zombie at seat 3 (all its cards face up) gives its HK for seat 0's HB."""
-    s = given({0: CARD}, (0, 2), options=ZOMBIES_BT)
+def test_a_zombie_s_card_is_never_exchanged():
+    """RULES §9 Fake ID with §8 (silent beyond Blackmail); the publisher's online help,
+    seeds/000_1b3acf3376692be6.txt line 679 (revision of 2023-03-23, unchanged in the latest):
+    "you can no longer move the Integrity Cards of zombies". The zombie at seat 3 (all its cards
+    face up) cannot give its HK for seat 0's HB: refused, state unchanged, and no listed play
+    names it; the face-up cards of two living non-zombies still may be exchanged."""
+    s = given({0: CARD}, (0, 2), (2, 1), options=ZOMBIES_BT)
     s = shot_earlier(s, 3, shooter=0)
-    assert s.seat(3).zombie
-    s, events = act(s, play(0, CARD, targets=(0, 3), positions=(2, 2)))
-    assert one(events, E.CardsExchanged).cards == (HB, HK)
+    assert s.seat(3).zombie and s.seat(3).face_up == (True, True, True)
+    assert refused_unchanged(s, play(0, CARD, targets=(0, 3), positions=(2, 2))) == (
+        "target_is_zombie"
+    )
+    plays = legal_plays(s, 0, CARD)
+    assert plays == [play(0, CARD, targets=(0, 2), positions=(2, 1))]
+    s, events = act(s, plays[0])
+    assert one(events, E.CardsExchanged).cards == (HB, HB)
 
 
 def test_the_cards_must_be_face_up_honest_or_crooked_cards_of_two_living_seats():

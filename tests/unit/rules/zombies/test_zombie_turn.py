@@ -119,12 +119,30 @@ def test_a_bitten_leader_is_wounded_and_draws():
     assert events[0] == E.ArmsAimed(seat=2, target=1)
 
 
+def test_a_bitten_zombie_turns_its_arms_on_itself():
+    """RULES §8 (Bite: the living seat other than itself its Arms aim at; a bite resolves like a
+    shot); the publisher's online help, seeds/000_1b3acf3376692be6.txt lines 617-618 (latest
+    revision, 2023-08-01): "GETTING SHOT/BITTEN — If you are already a Zombie, you aim your Arms
+    at yourself." Zombie seat 2 bites zombie seat 3 (Arms at seat 0): seat 3's Arms turn on
+    itself; nobody falls; the biter keeps its Arms."""
+    s = zdeal({0: "coffee"}, zombies={2: 3, 3: 0}, first_seat=2)
+    assert C.Bite(seat=2) in legal_commands(s, 2)
+    s, _ = act(s, C.Bite(seat=2))
+    s, events = act(s, C.Pass(seat=0))
+    assert events[1:] == [
+        E.WindowClosed(kind="bite"),
+        E.SeatBitten(biter=2, target=3),
+        E.ArmsAimed(seat=3, target=3),
+        E.ActionResolved(seat=2),
+        E.AimRequested(seat=2),
+    ]
+    assert s.seat(3).zombie and s.seat(3).arms_aim == 3 and not s.seat(3).eliminated
+    assert s.seat(2).arms_aim == 3 and s.winners is None and violations(s) == []
+
+
 def test_bite_refusals_leave_the_state_unchanged():
-    """RULES §8: only a zombie bites, on its turn, the living non-zombie its Arms aim at."""
+    """RULES §8: only a zombie bites, on its turn, the living seat its Arms aim at."""
     assert refused_unchanged(zombie_turn(arms=2), C.Bite(seat=2)) == "not_aimed_to_bite"
-    s = zdeal(zombies={2: 3, 3: 3}, first_seat=2)
-    assert refused_unchanged(s, C.Bite(seat=2)) == "not_aimed_to_bite"  # seat 3 is a zombie
-    assert C.Bite(seat=2) not in legal_commands(s, 2)
     s = zombie_turn()
     assert refused_unchanged(s, C.Bite(seat=0)) == "not_your_turn"
     s = zdeal(zombies={2: 3}, guns={0: 1})

@@ -3,8 +3,10 @@ card (any icons; never a Leader) of two different living seats: ``targets`` the 
 increasing order, ``positions`` the card of each. Each card takes the other's position and stays
 face up. Past 200 choices it lists one template per pair of seats (RULES §7.3).
 
-Decision: either seat may be your own; a zombie's cards may be exchanged (§8 bars only Blackmail
-from a zombie's cards). Both cards are face up, so the exchange reveals nothing new.
+Decision: either seat may be your own. A zombie's cards are never exchanged
+(``target_is_zombie``): RULES §8 names only Blackmail, but the publisher's help says "you can no
+longer move the Integrity Cards of zombies" (seeds/000, revision of 2023-03-23, still so in the
+latest one). Both cards are face up, so the exchange reveals nothing new.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ class FakeId(Card):
     def options(self, s, seat):
         from gcbc.rules.legal import TEMPLATE_LIMIT, template
 
-        cards = {t: exchangeable(s, t) for t in living(s)}
+        cards = {t: exchangeable(s, t) for t in living(s) if not s.seat(t).zombie}
         pairs = [(a, b) for a, b in combinations(sorted(cards), 2) if cards[a] and cards[b]]
         if sum(prod((len(cards[a]), len(cards[b]))) for a, b in pairs) > TEMPLATE_LIMIT:
             return [
@@ -60,6 +62,8 @@ class FakeId(Card):
             raise refuse("bad_parameters", "list the two seats in increasing order")
         for t, p in zip(cmd.targets, cmd.positions, strict=True):
             checks.living(s, t)
+            if s.seat(t).zombie:
+                raise refuse("target_is_zombie", f"seat {t} is a zombie: its cards cannot move")
             if p not in positions(s, t):
                 raise refuse("invalid_position", f"seat {t} has no card at position {p}")
             if not s.seat(t).face_up[p - 1]:

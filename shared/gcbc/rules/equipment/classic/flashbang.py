@@ -8,7 +8,9 @@ them (it can no longer tell which card is where). The new order is private: the 
 ``EquipmentPlayed`` leaves it out (``hidden_params``); only you see it in ``CardsShuffled``.
 
 Decision: always playable (even with every card face down and unseen: the order still changes
-for all others); a zombie may play it too (its cards turn face down; it stays a zombie).
+for all others), except by a zombie (``zombie_cannot``): the publisher's help says "you can no
+longer move the Integrity Cards of zombies" (seeds/000, revision of 2023-03-23, still so in the
+latest one), and a zombie's cards stay revealed (§8), so the card has no effect it could have.
 """
 
 from __future__ import annotations
@@ -30,9 +32,13 @@ class Flashbang(Card):
     hidden_params = frozenset({"positions"})
 
     def options(self, s, seat):
+        if s.seat(seat).zombie:
+            return []
         return [self.play(seat, positions=o) for o in permutations(positions(s, seat))]
 
     def check(self, s, seat, cmd):
+        if s.seat(seat).zombie:
+            raise refuse("zombie_cannot", "a zombie's integrity cards cannot be moved")
         if sorted(cmd.positions) != list(positions(s, seat)):
             raise refuse(
                 "invalid_arrangement",

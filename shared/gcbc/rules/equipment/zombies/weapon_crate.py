@@ -26,9 +26,7 @@ from gcbc.rules.query import alive, face_down, others_alive
 def may_act(s, seat):
     st = s.seat(seat)
     return (
-        alive(s, seat)
-        and not face_down(s, seat)
-        and (st.zombie or st.gun or s.guns_in_centre > 0)
+        alive(s, seat) and not face_down(s, seat) and (st.zombie or st.gun or s.guns_in_centre > 0)
     )
 
 

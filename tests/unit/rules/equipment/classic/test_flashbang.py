@@ -106,13 +106,16 @@ def test_a_seat_down_to_one_card():
     assert known(s, 2, 2, 1) == "honest"
 
 
-def test_a_zombie_may_play_it():
-    """RULES §7.2 Flashbang. Decision: a zombie may play it (it stays a zombie)."""
+def test_a_zombie_cannot_play_it():
+    """RULES §7.2 Flashbang, §8 (a zombie's cards are revealed), §7.3 (only when its effect can
+    happen); the publisher's online help, seeds/000_1b3acf3376692be6.txt line 679 (revision of
+    2023-03-23, unchanged in the latest): "you can no longer move the Integrity Cards of zombies".
+    The zombie at seat 2 is refused (state unchanged) and no play is listed for it."""
     s = deal({2: "flashbang"}, first_seat=2, options=CLASSIC_ZOMBIES)
     s = shot_earlier(s, 2)
     assert s.seat(2).zombie and s.seat(2).face_up == (True, True, True)
-    s, _ = act(s, play(2, "flashbang", positions=(1, 2, 3)))
-    assert s.seat(2).zombie and s.seat(2).face_up == (False, False, False)
+    assert legal_plays(s, 2, "flashbang") == []
+    assert refused_unchanged(s, play(2, "flashbang", positions=(1, 2, 3))) == "zombie_cannot"
 
 
 @pytest.mark.parametrize(
