@@ -11,7 +11,7 @@ from gcbc.contract import commands as C
 from gcbc.contract import events as E
 from gcbc.rules.evolve import peek
 from gcbc.rules.legal import actions, expand, is_template, legal_commands
-from gcbc.rules.query import aim_of
+from gcbc.rules.query import aim_choices, aim_of
 from gcbc.rules.rng import Rng
 from gcbc.rules.state import AIM, State
 
@@ -22,7 +22,7 @@ ABSENT_AFTER = 3  # missed deadlines in a row
 def choose(s: State, seat: int, rng: Rng) -> Any:
     if not s.prompts and s.step == AIM:
         aim = aim_of(s, seat)
-        if aim is not None and aim != seat and not s.seat(aim).eliminated:
+        if aim is not None and aim in aim_choices(s, seat):
             return C.Aim(seat=seat, target=aim)  # keep a valid aim
     # an absent seat's legal commands are only Resume and SetAutoPass: ask as if it were present
     present = replace(

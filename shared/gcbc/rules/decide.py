@@ -28,7 +28,15 @@ from gcbc.rules.equipment.registry import card as card_rules
 from gcbc.rules.errors import refuse
 from gcbc.rules.evolve import evolve, fold, peek
 from gcbc.rules.flow import advance, holders
-from gcbc.rules.query import alive, biteable, can_investigate, card_at, face_down, knows
+from gcbc.rules.query import (
+    aim_choices,
+    alive,
+    biteable,
+    can_investigate,
+    card_at,
+    face_down,
+    knows,
+)
 from gcbc.rules.state import ACTION, AIM, ARRANGE, FINISHED, LOBBY, WINDOW, State
 from gcbc.rules.waits import current_wait
 
@@ -268,6 +276,8 @@ def _aim(s: State, c: C.Aim) -> list[Any]:
     # Decision (RULES §8 "may aim its Arms at any seat"): like a gun, never at itself (Arms aimed
     # at itself are what a shot leaves: nothing to choose) nor at an eliminated seat
     _aim_target(s, c.seat, c.target)
+    if c.target not in aim_choices(s, c.seat):
+        raise refuse("must_reaim", f"you just hit seat {c.target}: aim at another seat (RULES §8)")
     aimed: Any = (
         E.ArmsAimed(seat=c.seat, target=c.target)  # RULES §8: a zombie aims its Arms
         if s.seat(c.seat).zombie

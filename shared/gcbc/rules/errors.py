@@ -52,6 +52,7 @@ CODES = frozenset(
         "not_a_zombie",
         "target_is_zombie",
         "not_aimed_to_bite",
+        "must_reaim",
         # equipment
         "card_not_in_hand",
         "unknown_card",

@@ -135,6 +135,7 @@ def _turn_began(s: State, e: E.TurnBegan) -> State:
         arm_barred=None,
         investigated=None,
         turn_fell=False,
+        reaim_from=None,
         declared=None,
         turn_since=s.version,
     )
@@ -251,7 +252,15 @@ def _cards_exchanged(s: State, e: E.CardsExchanged) -> State:
 
 
 # --- shots, wounds, elimination -----------------------------------------------------------------
+def _by_the_action(s: State, seat: int, action: str) -> bool:
+    d = s.declared
+    return seat == s.turn_seat and d is not None and d.action == action
+
+
 def _seat_shot(s: State, e: E.SeatShot) -> State:
+    # RULES §8: the turn's shooter that shot a zombie keeps its gun and must re-aim
+    if s.seat(e.target).zombie and _by_the_action(s, e.shooter, "shoot"):
+        return replace(s, reaim_from=e.target)
     return s
 
 
@@ -286,7 +295,8 @@ def _seat_revived(s: State, e: E.SeatRevived) -> State:
 
 
 def _seat_bitten(s: State, e: E.SeatBitten) -> State:
-    return s
+    # RULES §8: the biter keeps its Arms and must re-aim
+    return replace(s, reaim_from=e.target) if _by_the_action(s, e.biter, "bite") else s
 
 
 def _became_zombie(s: State, e: E.BecameZombie) -> State:

@@ -9,7 +9,15 @@ from typing import Any
 from gcbc.contract import commands as C
 from gcbc.rules.decide import moment, timing_allows
 from gcbc.rules.equipment.registry import card as card_rules
-from gcbc.rules.query import alive, biteable, can_investigate, face_down, knows, others_alive
+from gcbc.rules.query import (
+    aim_choices,
+    alive,
+    biteable,
+    can_investigate,
+    face_down,
+    knows,
+    others_alive,
+)
 from gcbc.rules.state import ACTION, AIM, ARRANGE, FINISHED, LOBBY, WINDOW, State
 
 TEMPLATE_LIMIT = 200
@@ -86,7 +94,7 @@ def legal_commands(s: State, seat: int) -> list[Any]:
             out = actions(s, seat) + equipment_plays(s, seat)
     elif step == AIM:
         if s.turn_seat == seat:
-            out = [C.Aim(seat=seat, target=t) for t in others_alive(s, seat)]
+            out = [C.Aim(seat=seat, target=t) for t in aim_choices(s, seat)]
     return out + meta
 
 

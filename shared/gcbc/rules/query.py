@@ -50,6 +50,16 @@ def bite_lands(s: State, biter: int, target: int | None) -> bool:
     return biteable(s, biter, target)
 
 
+def aim_choices(s: State, seat: int) -> list[int]:
+    """Where the turn seat may aim in its Aim phase (RULES §3.2): any other living seat, but not
+    the one its bite, or its shot at a zombie, just hit (§8 "must re-aim"; the publisher's help:
+    "You must choose a new target in the Aim phase"), unless no other seat is left."""
+    choices = others_alive(s, seat)
+    if s.reaim_from in choices and len(choices) > 1:
+        choices.remove(s.reaim_from)
+    return choices
+
+
 def face_down(s: State, seat: int) -> list[int]:
     """Positions (1-3) of the seat's face-down integrity cards."""
     return [p + 1 for p, up in enumerate(s.seat(seat).face_up) if not up]

@@ -145,6 +145,7 @@ class State(Struct, frozen=True, gc=False):
     investigated: tuple[int, int] | None = None  # (seat, card id) of this turn's Investigate
     alarms: tuple[tuple[int, int], ...] = ()  # Alarm Clock: (seat, turn number it was set)
     turn_since: int = 0
+    reaim_from: int | None = None  # hit by the turn's bite or shot at a zombie: aim elsewhere (§8)
     turn_fell: bool = False  # the turn's seat was eliminated or became a zombie in its own turn
     declared: Declared | None = None
     window: Window | None = None

@@ -35,12 +35,14 @@ def test_a_shot_zombie_turns_its_arms_on_itself_and_the_shooter_keeps_its_gun():
     assert public_view(s, log=False).seats[2].arms.aimed_at == 2
 
 
-def test_the_shooter_re_aims_at_any_living_seat():
-    """RULES §8 (the shooter must re-aim), §5: at any living seat but itself, the zombie too."""
+def test_the_shooter_re_aims_at_another_living_seat():
+    """RULES §8 (the shooter keeps its gun and must re-aim; the publisher's help: "choose a new
+    target in the Aim phase"), §5: at any living seat but itself and the zombie just shot."""
     s = zdeal(zombies={2: 1}, guns={0: 2})
     s, _ = act(s, C.Shoot(seat=0))
-    assert [c.target for c in legal_commands(s, 0) if isinstance(c, C.Aim)] == [1, 2, 3]
+    assert [c.target for c in legal_commands(s, 0) if isinstance(c, C.Aim)] == [1, 3]
     assert refused_unchanged(s, C.Aim(seat=0, target=0)) == "target_is_self"
+    assert refused_unchanged(s, C.Aim(seat=0, target=2)) == "must_reaim"
     s, events = act(s, C.Aim(seat=0, target=3))
     assert events[0] == E.GunAimed(seat=0, target=3)
     assert s.seat(0).aim == 3 and s.seat(0).gun
@@ -50,7 +52,7 @@ def test_a_zombie_whose_arms_aim_at_itself_cannot_bite_on_its_turn():
     """RULES §8: its next turn it may only Equip, then aim its Arms elsewhere."""
     s = zdeal(zombies={2: 1}, guns={0: 2})
     s, _ = act(s, C.Shoot(seat=0))
-    s, _ = act(s, C.Aim(seat=0, target=2))
+    s, _ = act(s, C.Aim(seat=0, target=1))
     s = end_turn(s)
     assert s.turn_seat == 2
     assert [type(c).__name__ for c in legal_commands(s, 2)] == ["Equip", "SetAutoPass"]

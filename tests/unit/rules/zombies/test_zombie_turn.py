@@ -70,13 +70,16 @@ def test_a_bitten_non_leader_becomes_a_zombie_and_the_biter_keeps_its_arms():
 
 
 def test_the_biter_re_aims_its_arms_in_its_aim_phase():
-    """RULES §8 ('After the action a zombie may aim its Arms at any seat'), §5 (never at itself
-    nor at an eliminated seat): another zombie may be aimed at; then the end-of-turn window."""
+    """RULES §8 ('After the action a zombie may aim its Arms at any seat'; the biter 'must re-aim';
+    the publisher's help: 'You must choose a new target in the Aim phase'), §5 (never at itself
+    nor at an eliminated seat): not at the seat just bitten (seat 3, now a zombie); then the
+    end-of-turn window."""
     s = zombie_turn()
     s, _ = act(s, C.Bite(seat=2))
     assert s.step == "aim"
     aims = [c for c in legal_commands(s, 2) if isinstance(c, C.Aim)]
-    assert [c.target for c in aims] == [0, 1, 3]
+    assert [c.target for c in aims] == [0, 1]
+    assert refused_unchanged(s, C.Aim(seat=2, target=3)) == "must_reaim"
     assert refused_unchanged(s, C.Aim(seat=2, target=2)) == "target_is_self"
     assert refused_unchanged(s, C.Aim(seat=2, target=7)) == "invalid_target"
     assert refused_unchanged(s, C.Aim(seat=0, target=1)) == "not_your_turn"
@@ -114,9 +117,10 @@ def test_a_bitten_leader_is_wounded_and_draws():
     assert one(events, E.EquipmentDrawn) == E.EquipmentDrawn(seat=1, card="wiretap")
     assert of(events, E.BecameZombie) == [] and of(events, E.SeatEliminated) == []
     assert s.seat(1).face_up == (True, True, True) and s.winners is None
-    assert s.seat(2).arms_aim == 1  # keeps its Arms, may keep aiming at the Leader
-    s, events = act(s, C.Aim(seat=2, target=1))
-    assert events[0] == E.ArmsAimed(seat=2, target=1)
+    assert s.seat(2).arms_aim == 1  # keeps its Arms, and must aim them at another seat
+    assert refused_unchanged(s, C.Aim(seat=2, target=1)) == "must_reaim"
+    s, events = act(s, C.Aim(seat=2, target=0))
+    assert events[0] == E.ArmsAimed(seat=2, target=0)
 
 
 def test_a_bitten_zombie_turns_its_arms_on_itself():
@@ -235,3 +239,14 @@ def test_the_autopilot_takes_a_zombie_action_and_keeps_a_valid_aim():
         s, seats=tuple(replace(st, arms_aim=2) if i == 2 else st for i, st in enumerate(s.seats))
     )
     assert choose(s, 2, Rng(0, 3)).target in (0, 1, 3)
+
+
+def test_the_autopilot_re_aims_after_a_bite():
+    """RULES §8 (must re-aim), §10 (the autopilot plays a legal choice): a biter on autopilot does
+    not keep its Arms on the seat it just bit."""
+    s = zombie_turn(arms=1, deck=["wiretap"])
+    s, _ = act(s, C.Bite(seat=2))
+    assert s.step == "aim" and s.seat(2).arms_aim == 1
+    for k in range(20):
+        aim = choose(s, 2, Rng(k, 1))
+        assert isinstance(aim, C.Aim) and aim.target in (0, 3)
