@@ -4,11 +4,13 @@ hand limit, wins. ``advance`` emits those events until the table waits for someo
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from gcbc.contract import events as E
 from gcbc.rules.effects import draw, fall, get_bitten, get_shot, reveal, view_card
-from gcbc.rules.equipment.registry import CARDS
+from gcbc.rules.equipment.base import Card
+from gcbc.rules.equipment.registry import CARDS, CLASSIC
 from gcbc.rules.evolve import evolve, peek
 from gcbc.rules.query import alive, bite_lands, can_investigate, card_at, knows, next_living
 from gcbc.rules.state import (
@@ -142,19 +144,12 @@ def _wound_falls(s: State) -> list[Any]:
     return []
 
 
-_TURN_END_HOOKS: list[Any] = []
-
-
-def _turn_end_hooks() -> list[Any]:
-    """The cards that act at the end of a turn (Alarm Clock), found once."""
-    if not _TURN_END_HOOKS:
-        from gcbc.rules.equipment.base import Card
-
-        _TURN_END_HOOKS.extend(
-            c for c in CARDS.values() if type(c).at_turn_end is not Card.at_turn_end
-        )
-        _TURN_END_HOOKS.append(None)  # found (possibly none)
-    return [c for c in _TURN_END_HOOKS if c is not None]
+@cache
+def _turn_end_hooks() -> tuple[Card, ...]:
+    """The cards that act at the end of a turn (Alarm Clock), found once (every card has
+    registered by then: importing any equipment module imports them all)."""
+    cards = (*CARDS.values(), *CLASSIC.values())
+    return tuple(c for c in cards if type(c).at_turn_end is not Card.at_turn_end)
 
 
 def _may_win(events: list[Any]) -> bool:

@@ -27,10 +27,6 @@ def zombies(s: State) -> list[int]:
     return [i for i, st in enumerate(s.seats) if st.zombie and not st.eliminated]
 
 
-def is_zombie(s: State, seat: int) -> bool:
-    return s.seat(seat).zombie
-
-
 def biteable(s: State, biter: int, target: int | None) -> bool:
     """RULES §8: a zombie bites the living seat other than itself its Arms aim at. A zombie may be
     bitten: the publisher's help (seeds/000, 2023-08-01, "GETTING SHOT/BITTEN": "If you are already
@@ -46,7 +42,7 @@ def bite_lands(s: State, biter: int, target: int | None) -> bool:
     itself meanwhile (K-9 Unit, a shot) cannot bite at all, as a gun dropped cannot shoot."""
     d = s.declared
     if d is not None and d.action == "bite" and d.forced_target is not None:
-        return target is not None and alive(s, target) and s.seat(biter).arms_aim != biter
+        return target is not None and alive(s, target) and wields(s, biter)
     return biteable(s, biter, target)
 
 
@@ -81,6 +77,18 @@ def protected(s: State, seat: int) -> bool:
 
 def armed(s: State) -> list[int]:
     return [i for i, st in enumerate(s.seats) if st.gun]
+
+
+def wields(s: State, seat: int) -> bool:
+    """Holds a weapon: a gun, or a zombie's Arms aimed at another seat. RULES §8: cards on guns act
+    on Arms the same way, and Arms aimed at the zombie itself count as a dropped gun."""
+    st = s.seat(seat)
+    return st.gun or (st.zombie and st.arms_aim != seat)
+
+
+def wielders(s: State) -> list[int]:
+    """Every living seat holding a weapon (``wields``), in seat order."""
+    return [i for i, st in enumerate(s.seats) if not st.eliminated and wields(s, i)]
 
 
 def neighbours(s: State, seat: int) -> tuple[int, int]:

@@ -12,12 +12,7 @@ from gcbc.rules.equipment import checks
 from gcbc.rules.equipment.base import ANY, Card
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.errors import refuse
-from gcbc.rules.query import armed, zombies
-
-
-def targets(s):
-    """Every seat holding a gun, and every zombie whose Arms aim at another seat, in seat order."""
-    return sorted([*armed(s), *(z for z in zombies(s) if s.seat(z).arms_aim != z)])
+from gcbc.rules.query import wielders
 
 
 @register
@@ -27,7 +22,7 @@ class K9Unit(Card):
     params = frozenset({"target"})
 
     def options(self, s, seat):
-        return [self.play(seat, target=t) for t in targets(s)]
+        return [self.play(seat, target=t) for t in wielders(s)]
 
     def check(self, s, seat, cmd):
         t = checks.living(s, cmd.target)

@@ -14,13 +14,12 @@ from gcbc.rules.equipment import checks
 from gcbc.rules.equipment.base import ANY, Card
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.errors import refuse
-from gcbc.rules.query import aim_event, aim_of, armed, living, zombies
+from gcbc.rules.query import aim_event, aim_of, living, wielders
 
 
 def turned(s, target):
     """The seats whose gun or Arms would turn to ``target``, in seat order."""
-    arms = [z for z in zombies(s) if s.seat(z).arms_aim != z]
-    return [g for g in sorted([*armed(s), *arms]) if g != target and aim_of(s, g) != target]
+    return [g for g in wielders(s) if g != target and aim_of(s, g) != target]
 
 
 @register

@@ -7,52 +7,37 @@ With the Zombies expansion a zombie may be chosen too: it is brought back to lif
 (§8: ``ZombieCured``; its Arms return to the centre), keeping one card the same way.
 
 Decision: a seat already down to one card (revived before) keeps it: ``position`` 1, nothing is
-discarded. Any card still face down (a zombie that used Flashbang) is turned face up first, so the
-discarded cards are public. A revived seat no longer holds the classic Wounded card (§4).
+discarded. Any card still face down is turned face up first, so the discarded cards are public. A revived seat no longer holds the classic Wounded card (§4).
 Decision: a Leader is never revived (an eliminated Leader ends the game, §2).
 """
 
 from __future__ import annotations
 
-from gcbc.contract.events import CardsDiscarded, SeatRevived, ZombieCured
+from gcbc.contract.events import CardsDiscarded
 from gcbc.rules.effects import reveal
-from gcbc.rules.equipment import checks
-from gcbc.rules.equipment.base import ANY, Card
+from gcbc.rules.equipment.defibrillator import Defibrillator
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.errors import refuse
 from gcbc.rules.query import card_at, face_down, positions
-from gcbc.rules.teams import holds_leader
-
-
-def revivable(s, seat, t):
-    st = s.seat(t)
-    return t != seat and (st.eliminated or st.zombie) and holds_leader(s, t) is None
 
 
 @register
-class ClassicDefibrillator(Card):
-    name = "defibrillator"
+class ClassicDefibrillator(Defibrillator):
+    """The fourth edition's targets and checks; the reviver also names the card kept."""
+
     edition = "classic"
-    timing = ANY
     params = frozenset({"target", "position"})
 
     def options(self, s, seat):
         return [
-            self.play(seat, target=t, position=p)
-            for t in range(len(s.seats))
-            if revivable(s, seat, t)
-            for p in positions(s, t)
+            self.play(seat, target=revive.target, position=p)
+            for revive in super().options(s, seat)
+            for p in positions(s, revive.target)
         ]
 
     def check(self, s, seat, cmd):
-        t = checks.seat_exists(s, cmd.target)
-        if t == seat:
-            raise refuse("target_is_self", "you cannot revive yourself")
-        st = s.seat(t)
-        if not st.eliminated and not st.zombie:
-            raise refuse("invalid_target", f"seat {t} is neither eliminated nor a zombie")
-        if holds_leader(s, t) is not None:
-            raise refuse("invalid_target", "a Leader cannot be revived")
+        super().check(s, seat, cmd)
+        t = cmd.target
         if cmd.position not in positions(s, t):
             raise refuse("invalid_position", f"seat {t} has no card at position {cmd.position}")
 
@@ -64,5 +49,4 @@ class ClassicDefibrillator(Card):
             ids = tuple(card_at(s, t, p) for p in gone)
             cards = tuple(s.identities[c] for c in ids)
             events.append(CardsDiscarded(seat=t, positions=gone, card_ids=ids, cards=cards))
-        events.append(ZombieCured(seat=t) if s.seat(t).zombie else SeatRevived(seat=t))
-        return events
+        return events + super().resolve(s, seat, cmd)

@@ -12,42 +12,19 @@ action it keeps it from taking a gun; after it, it changes nothing).
 
 from __future__ import annotations
 
-from gcbc.contract.events import ArmsAimed, GunDropped
-from gcbc.rules.equipment import checks
-from gcbc.rules.equipment.base import ANY, Card
+from gcbc.contract.events import GunDropped
+from gcbc.rules.equipment.k9_unit import K9Unit
 from gcbc.rules.equipment.registry import register
-from gcbc.rules.errors import refuse
-
-
-def targets(s):
-    return [
-        i
-        for i, st in enumerate(s.seats)
-        if not st.eliminated and (st.gun or (st.zombie and st.arms_aim != i))
-    ]
 
 
 @register
-class ClassicK9Unit(Card):
-    name = "k9_unit"
+class ClassicK9Unit(K9Unit):
+    """The fourth edition's targets and checks (zombies included); a dropped gun may bar."""
+
     edition = "classic"
-    timing = ANY
-    params = frozenset({"target"})
-
-    def options(self, s, seat):
-        return [self.play(seat, target=t) for t in targets(s)]
-
-    def check(self, s, seat, cmd):
-        t = checks.living(s, cmd.target)
-        st = s.seat(t)
-        if st.zombie:
-            if st.arms_aim == t:
-                raise refuse("no_effect", f"zombie {t}'s Arms already aim at itself")
-        elif not st.gun:
-            raise refuse("no_gun", f"seat {t} holds no gun")
 
     def resolve(self, s, seat, cmd):
         t = cmd.target
         if s.seat(t).zombie:
-            return [ArmsAimed(seat=t, target=t)]
+            return super().resolve(s, seat, cmd)
         return [GunDropped(seat=t, barred=t == s.turn_seat)]

@@ -12,16 +12,13 @@ from gcbc.rules.equipment import checks
 from gcbc.rules.equipment.base import ANY, Card
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.errors import refuse
-from gcbc.rules.query import others_alive
+from gcbc.rules.query import aim_of, others_alive, wields
 from gcbc.rules.teams import is_wounded
 
 
 def aims_at(s, seat, target):
     """Whether ``seat``'s gun (a zombie: its Arms) aims at ``target``."""
-    st = s.seat(seat)
-    if st.zombie:
-        return st.arms_aim == target
-    return st.gun and st.aim == target
+    return wields(s, seat) and aim_of(s, seat) == target
 
 
 def targets(s, seat):

@@ -12,14 +12,8 @@ from gcbc.rules.equipment import checks
 from gcbc.rules.equipment.base import ANY, Card
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.errors import refuse
-from gcbc.rules.query import others_alive
+from gcbc.rules.query import others_alive, wields
 from gcbc.rules.teams import holds_leader
-
-
-def armed(s, seat):
-    """Whether ``seat`` holds a gun, or is a zombie whose Arms aim at another seat."""
-    st = s.seat(seat)
-    return st.gun or (st.zombie and st.arms_aim != seat)
 
 
 def shows_leader(s, seat):
@@ -39,12 +33,12 @@ class Machete(Card):
         return [
             self.play(seat, target=t)
             for t in others_alive(s, seat)
-            if armed(s, t) and not shows_leader(s, t)
+            if wields(s, t) and not shows_leader(s, t)
         ]
 
     def check(self, s, seat, cmd):
         t = checks.other_living(s, seat, cmd.target)
-        if not armed(s, t):
+        if not wields(s, t):
             raise refuse("no_gun", f"seat {t} holds no gun (nor Arms aimed at another seat)")
         if shows_leader(s, t):
             raise refuse("target_is_leader", f"seat {t} holds a face-up Leader card")
