@@ -58,13 +58,15 @@ class SeatClient:
 async def open_table(
     http: httpx.AsyncClient,
     seats: int,
-    seed: int | None = None,
+    table_seed: int | None = None,
     record: Recorder | None = None,
     **extra: Any,
 ) -> tuple[str, list[SeatClient]]:
+    """Create a table and fill it with bots. ``table_seed``: a chosen deal (scenario servers
+    only, GCBC_ALLOW_SCENARIOS=1); by default the server draws it."""
     body: dict[str, Any] = {"seats": seats, **extra}
-    if seed is not None:
-        body["seed"] = seed
+    if table_seed is not None:
+        body["seed"] = table_seed
     r = await http.post("/tables", json=body)
     r.raise_for_status()
     table_id = r.json()["table_id"]
@@ -126,10 +128,12 @@ async def play_table(
     seed: int = 1,
     record: Recorder | None = None,
     idle: Callable[[int], bool] | None = None,
+    table_seed: int | None = None,
     **extra: Any,
 ) -> str:
+    """Bots (seeded with ``seed``) play a table to the end; its id."""
     async with httpx.AsyncClient(base_url=api, timeout=60) as http:
-        table_id, clients = await open_table(http, seats, seed, record, **extra)
+        table_id, clients = await open_table(http, seats, table_seed, record, **extra)
         await asyncio.gather(*(play_seat(c, bot, seed * 10 + c.seat, idle=idle) for c in clients))
         return table_id
 
@@ -158,7 +162,7 @@ async def demo(
     api: str, seats: int, bot: str, seed: int, options: dict[str, Any] | None = None
 ) -> None:
     async with httpx.AsyncClient(base_url=api, timeout=60) as http:
-        table_id, clients = await open_table(http, seats, seed, options=options or {})
+        table_id, clients = await open_table(http, seats, options=options or {})
         print(f"table {table_id}: {seats} {bot} bots; public view: {api}/tables/{table_id}")
         await asyncio.gather(
             watch(api, table_id),

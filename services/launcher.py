@@ -34,20 +34,24 @@ def raise_open_files_limit() -> None:
 
 
 class Stack:
+    """NATS, Redis and the three services on this machine. ``nats``/``redis``: servers started
+    elsewhere (a ServerProcess, or a URL that every service shares); None: started here, with a
+    user per service."""
+
     def __init__(
         self,
         data_dir: Path,
         http_port: int | None = None,
         allow_scenarios: bool = False,
-        nats_url: str | None = None,
-        redis_url: str | None = None,
+        nats: devservers.ServerProcess | str | None = None,
+        redis: devservers.ServerProcess | str | None = None,
         env: dict[str, str] | None = None,
     ) -> None:
         self.data_dir = data_dir
         self.http_port = http_port or devservers.free_port()
         self.allow_scenarios = allow_scenarios
-        self.nats_url, self.redis_url = nats_url, redis_url
-        self.servers: list[devservers.ServerProcess] = []
+        self.nats, self.redis = nats, redis
+        self.servers: dict[str, devservers.ServerProcess] = {}  # the ones this stack started
         self.procs: dict[str, subprocess.Popen] = {}
         self.extra_env = env or {}
 
@@ -55,11 +59,20 @@ class Stack:
     def api(self) -> str:
         return f"http://127.0.0.1:{self.http_port}"
 
-    def env(self) -> dict[str, str]:
+    @property
+    def nats_url(self) -> str:
+        """The operator's (admin) URL: tests and tools read the raw log with it."""
+        return _url_for(self.nats, "admin")
+
+    @property
+    def redis_url(self) -> str:
+        return _url_for(self.redis, "admin")
+
+    def env(self, service: str = "admin") -> dict[str, str]:
         return {
             **os.environ,
-            "GCBC_NATS_URL": self.nats_url or "",
-            "GCBC_REDIS_URL": self.redis_url or "",
+            "GCBC_NATS_URL": _url_for(self.nats, service),
+            "GCBC_REDIS_URL": _url_for(self.redis, service),
             "GCBC_HTTP_PORT": str(self.http_port),
             "GCBC_ALLOW_SCENARIOS": "1" if self.allow_scenarios else "",
             "PYTHONUNBUFFERED": "1",
@@ -67,24 +80,20 @@ class Stack:
         }
 
     def start_servers(self) -> None:
-        if self.nats_url is None:
-            nats = devservers.start_nats(self.data_dir / "nats")
-            self.servers.append(nats)
-            self.nats_url = nats.url
-        if self.redis_url is None:
-            redis = devservers.start_redis(self.data_dir / "redis")
-            self.servers.append(redis)
-            self.redis_url = redis.url
+        if self.nats is None:
+            self.nats = self.servers["nats"] = devservers.start_nats(self.data_dir / "nats")
+        if self.redis is None:
+            self.redis = self.servers["redis"] = devservers.start_redis(self.data_dir / "redis")
 
     def start_service(self, name: str) -> subprocess.Popen:
         logs = self.data_dir / "logs"
         logs.mkdir(parents=True, exist_ok=True)
         out = (logs / f"{name}.log").open("ab")
-        module = SERVICES[name.split("#")[0]]  # "rules#2": a second rules worker
+        service = name.split("#")[0]  # "rules#2": a second rules worker
         proc = subprocess.Popen(
-            [sys.executable, "-m", module],
+            [sys.executable, "-m", SERVICES[service]],
             cwd=ROOT,
-            env=self.env(),
+            env=self.env(service),
             stdout=out,
             stderr=subprocess.STDOUT,
             start_new_session=True,
@@ -106,6 +115,19 @@ class Stack:
             self.start_service(name)
         self.wait_http()
         return self
+
+    def supervise(self) -> list[str]:
+        """Start again whatever died (a server, then a service): what was restarted."""
+        restarted = []
+        for name, server in self.servers.items():
+            if not server.alive():
+                server.restart()
+                restarted.append(name)
+        for name, proc in list(self.procs.items()):
+            if proc.poll() is not None:
+                self.start_service(name)
+                restarted.append(name)
+        return restarted
 
     def wait_http(self, timeout: float = 30) -> None:
         deadline = time.monotonic() + timeout
@@ -133,9 +155,15 @@ class Stack:
                 proc.kill()
                 proc.wait(5)
         self.procs.clear()
-        for server in self.servers:
+        for server in self.servers.values():
             server.stop()
         self.servers.clear()
+
+
+def _url_for(server: devservers.ServerProcess | str | None, user: str) -> str:
+    if server is None:
+        return ""
+    return server if isinstance(server, str) else server.url_for(user)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -149,18 +177,20 @@ def main(argv: list[str] | None = None) -> int:
     )
     try:
         stack.start()
-        print(f"NATS (JetStream) : {stack.nats_url}")
-        print(f"Redis            : {stack.redis_url}")
+        admin = stack.data_dir / "admin.env"
+        admin.touch(mode=0o600)
+        admin.write_text(f"GCBC_NATS_URL={stack.nats_url}\nGCBC_REDIS_URL={stack.redis_url}\n")
+        print(f"NATS (JetStream) : 127.0.0.1:{stack.servers['nats'].port} (a user per service)")
+        print(f"Redis            : 127.0.0.1:{stack.servers['redis'].port} (a user per service)")
         print(f"API              : {stack.api}")
         print(f"OpenAPI          : {stack.api}/schema  (JSON: {stack.api}/schema/openapi.json)")
         print(f"logs             : {stack.data_dir / 'logs'}")
+        print(f"operators        : set -a; . {admin}; set +a   (then python -m services.ops …)")
         print("Ctrl-C stops everything.", flush=True)
         signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt))
         while True:
-            for name, proc in stack.procs.items():
-                if proc.poll() is not None:
-                    print(f"{name} exited ({proc.returncode}); restarting it", flush=True)
-                    stack.start_service(name)
+            for name in stack.supervise():  # NATS and Redis too: a dead server is started again
+                print(f"{name} exited; restarted it", flush=True)
             time.sleep(1)
     except KeyboardInterrupt:
         print("stopping…", flush=True)

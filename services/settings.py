@@ -1,4 +1,5 @@
-"""Settings from the environment, shared by the services."""
+"""Settings from the environment, shared by the services. Every limit a client meets is here, with
+its variable; README's "Limits" lists them."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from msgspec import Struct
 DEFAULT_NATS = "nats://127.0.0.1:4222"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/0"
 LOG_LIMIT = 50  # the most recent log entries a view carries (the history has them all)
+CHAT_LIMIT = 50  # the most recent chat messages a view carries (the history has them all)
 # the table options a server may offer (API.md); GCBC_OPTIONS_OFFERED narrows them
 OPTIONS = ("classic", "zombies", "bombers_traitors", "extra_equipment")
 
@@ -18,15 +20,35 @@ class Settings(Struct, frozen=True):
     redis_url: str = DEFAULT_REDIS
     http_host: str = "127.0.0.1"
     http_port: int = 8000
-    allow_scenarios: bool = False
+    allow_scenarios: bool = False  # deals and seeds chosen by the creator (tests, tutorials)
     stream_replicas: int = 1
     log_limit: int = LOG_LIMIT
+    chat_limit: int = CHAT_LIMIT
     noop_rules: bool = False  # benchmarks only: game commands skip the rules (same hops, no work)
     options_offered: tuple[str, ...] = OPTIONS  # the rest are refused with 422
+    # --- what one client may ask (DESIGN property 7) ---
+    min_deadline: float = 5.0  # seconds a table's waits may last, at least …
+    max_deadline: float = 3600.0  # … and at most
+    chat_per_table: int = 1000  # messages a table keeps taking (then 409 chat_full)
+    lobby_ttl: float = 1800.0  # seconds a table may wait for players before it closes
+    lobby_page: int = 50  # tables GET /tables lists per page by default (at most 200)
+    streams_per_table: int = 100  # open streams and long-polls on one table (0: no cap) …
+    streams_per_client: int = 200  # … and from one client address, per table-service process
+    # rate limits ("<count>/<seconds>s", limits' syntax, e.g. "20/minute"; "": none), per client
+    # address for the lobby, per seat for chat and commands
+    rate_create: str = "20/minute"
+    rate_seat: str = "60/minute"
+    rate_chat: str = "10/10 seconds"
+    rate_command: str = "30/second"
 
     @classmethod
     def from_env(cls) -> Settings:
         env = os.environ
+        d = cls()
+
+        def get(name: str, default: object) -> str:
+            return env.get(f"GCBC_{name}", str(default))
+
         return cls(
             nats_url=env.get("GCBC_NATS_URL", DEFAULT_NATS),
             redis_url=env.get("GCBC_REDIS_URL", DEFAULT_REDIS),
@@ -34,9 +56,21 @@ class Settings(Struct, frozen=True):
             http_port=int(env.get("GCBC_HTTP_PORT", "8000")),
             allow_scenarios=env.get("GCBC_ALLOW_SCENARIOS", "") in ("1", "true", "yes"),
             stream_replicas=int(env.get("GCBC_STREAM_REPLICAS", "1")),
-            log_limit=int(env.get("GCBC_LOG_LIMIT", str(LOG_LIMIT))),
+            log_limit=int(get("LOG_LIMIT", d.log_limit)),
+            chat_limit=int(get("CHAT_LIMIT", d.chat_limit)),
             noop_rules=env.get("GCBC_NOOP_RULES", "") == "1",
             options_offered=_options(env.get("GCBC_OPTIONS_OFFERED")),
+            min_deadline=float(get("MIN_DEADLINE", d.min_deadline)),
+            max_deadline=float(get("MAX_DEADLINE", d.max_deadline)),
+            chat_per_table=int(get("CHAT_PER_TABLE", d.chat_per_table)),
+            lobby_ttl=float(get("LOBBY_TTL", d.lobby_ttl)),
+            lobby_page=int(get("LOBBY_PAGE", d.lobby_page)),
+            streams_per_table=int(get("STREAMS_PER_TABLE", d.streams_per_table)),
+            streams_per_client=int(get("STREAMS_PER_CLIENT", d.streams_per_client)),
+            rate_create=get("RATE_CREATE", d.rate_create),
+            rate_seat=get("RATE_SEAT", d.rate_seat),
+            rate_chat=get("RATE_CHAT", d.rate_chat),
+            rate_command=get("RATE_COMMAND", d.rate_command),
         )
 
 

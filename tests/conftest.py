@@ -23,7 +23,11 @@ def _docker_engine() -> bool:
 
 
 @pytest.fixture(scope="session")
-def nats_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def nats_server(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[devservers.ServerProcess | str]:
+    """The session's NATS: a URL every service shares (a container), or a local server with a
+    user per service (``url_for``)."""
     if _docker_engine():
         from testcontainers.nats import NatsContainer
 
@@ -31,12 +35,14 @@ def nats_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             yield c.nats_uri()
         return
     server = devservers.start_nats(tmp_path_factory.mktemp("nats"))
-    yield server.url
+    yield server
     server.stop()
 
 
 @pytest.fixture(scope="session")
-def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def redis_server(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[devservers.ServerProcess | str]:
     if _docker_engine():
         from testcontainers.redis import RedisContainer
 
@@ -44,5 +50,16 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             yield f"redis://{c.get_container_host_ip()}:{c.get_exposed_port(6379)}/0"
         return
     server = devservers.start_redis(tmp_path_factory.mktemp("redis"))
-    yield server.url
+    yield server
     server.stop()
+
+
+@pytest.fixture(scope="session")
+def nats_url(nats_server) -> str:
+    """The operator's (admin) URL of the session's NATS."""
+    return nats_server if isinstance(nats_server, str) else nats_server.url
+
+
+@pytest.fixture(scope="session")
+def redis_url(redis_server) -> str:
+    return redis_server if isinstance(redis_server, str) else redis_server.url

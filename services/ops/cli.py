@@ -77,12 +77,12 @@ async def rebuild(
     events: JetStreamEventLog,
     model: RedisReadModel,
     tables: list[str] | None,
-    log_limit: int,
+    settings: Settings,
     progress: bool = True,
 ) -> int:
     if tables is None:
         tables = [t async for t in events.tables()]
-    p = Projection(events, model, log_limit)
+    p = Projection(events, model, settings.log_limit, settings.chat_limit)
     started = time.monotonic()
     for i, table_id in enumerate(tables, 1):
         await p.rebuild(table_id)
@@ -117,9 +117,7 @@ def main(argv: list[str] | None = None) -> int:
                 p.error("rebuild needs a table or --all")
             model = RedisReadModel.connect(settings.redis_url)
             try:
-                n = await rebuild(
-                    events, model, None if args.all else [args.table], settings.log_limit
-                )
+                n = await rebuild(events, model, None if args.all else [args.table], settings)
                 print(f"rebuilt {n} table(s)")
                 return 0
             finally:

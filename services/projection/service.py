@@ -17,7 +17,7 @@ from gcbc.readmodel.redis import RedisReadModel
 from gcbc.rules import view
 from gcbc.tablelog import Table
 from services.consumer import consume
-from services.settings import LOG_LIMIT
+from services.settings import CHAT_LIMIT, LOG_LIMIT, Settings
 from services.tables import TableCache
 
 log = logging.getLogger("gcbc.projection")
@@ -25,14 +25,16 @@ DURABLE = "projection"
 _encode = msgspec.json.Encoder().encode
 
 
-def render_views(t: Table, log_limit: int | None) -> dict[str, bytes]:
+def render_views(
+    t: Table, log_limit: int | None, chat_limit: int | None = CHAT_LIMIT
+) -> dict[str, bytes]:
     """Every view of a table, from the engine's view function (the one place views are made)."""
     s = t.state
     started = t.wait_started or None
-    views = {PUBLIC: _encode(view(s, None, log_limit=log_limit, wait_started=started))}
-    for i, seat in enumerate(s.seats):
-        if seat is not None:
-            views[seat_key(i)] = _encode(view(s, i, log_limit=log_limit, wait_started=started))
+    views = {}
+    for key, seat in [(PUBLIC, None), *((seat_key(i), i) for i, x in enumerate(s.seats) if x)]:
+        v = view(s, seat, log_limit=log_limit, wait_started=started, chat_limit=chat_limit)
+        views[key] = _encode(v)
     return views
 
 
@@ -48,17 +50,23 @@ def lobby_summary(t: Table) -> bytes | None:
             "taken": sum(1 for x in s.seats if x is not None),
             "options": s.options,
             "deadlines": s.deadlines,
+            "seeded": s.requested_seed is not None or s.deal is not None,
         }
     )
 
 
 class Projection:
     def __init__(
-        self, events: EventLog, model: ReadModel, log_limit: int | None = LOG_LIMIT
+        self,
+        events: EventLog,
+        model: ReadModel,
+        log_limit: int | None = LOG_LIMIT,
+        chat_limit: int | None = CHAT_LIMIT,
     ) -> None:
         self.cache = TableCache(events)
         self.model = model
         self.log_limit = log_limit
+        self.chat_limit = chat_limit
         self.written = 0
         self._rendered: dict[str, tuple[int, dict[str, bytes]]] = {}  # table -> (version, views)
 
@@ -81,7 +89,7 @@ class Projection:
         cached = self._rendered.get(t.table_id)
         if cached is not None and cached[0] == t.state.version:
             return cached[1], []
-        views = render_views(t, self.log_limit)
+        views = render_views(t, self.log_limit, self.chat_limit)
         changed = None
         if cached is not None:
             before = cached[1]
@@ -124,16 +132,18 @@ class Projection:
         t = await self.cache.get(table_id)
         if t.seq:
             await self.model.put(
-                table_id, render_views(t, self.log_limit), t.seq, None, lobby_summary(t)
+                table_id,
+                render_views(t, self.log_limit, self.chat_limit),
+                t.seq,
+                None,
+                lobby_summary(t),
             )
 
 
-async def main_async(
-    nats_url: str, redis_url: str, stop: asyncio.Event, log_limit: int | None = LOG_LIMIT
-) -> None:
-    events = await JetStreamEventLog.connect(nats_url)
-    model = RedisReadModel.connect(redis_url)
-    p = Projection(events, model, log_limit)
+async def main_async(settings: Settings, stop: asyncio.Event) -> None:
+    events = await JetStreamEventLog.connect(settings.nats_url, settings.stream_replicas)
+    model = RedisReadModel.connect(settings.redis_url)
+    p = Projection(events, model, settings.log_limit, settings.chat_limit)
     log.info("projection ready")
     try:
         await asyncio.gather(
@@ -146,10 +156,9 @@ async def main_async(
 
 def main() -> None:
     from services.runner import run_service
-    from services.settings import Settings
 
     s = Settings.from_env()
-    run_service("projection", lambda stop: main_async(s.nats_url, s.redis_url, stop, s.log_limit))
+    run_service("projection", lambda stop: main_async(s, stop))
 
 
 if __name__ == "__main__":

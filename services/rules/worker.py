@@ -20,6 +20,7 @@ from gcbc.eventlog.port import Stored, WrongExpectedSequence
 from gcbc.rules import RuleViolation, decide
 from gcbc.tablelog import Table
 from services.consumer import consume as consume_entries
+from services.settings import Settings
 from services.tables import TableCache
 
 log = logging.getLogger("gcbc.rules")
@@ -52,10 +53,15 @@ def answer(
 
 class RulesWorker:
     def __init__(
-        self, events: JetStreamEventLog, clock: Callable[[], float] = time.time, noop: bool = False
+        self,
+        events: JetStreamEventLog,
+        clock: Callable[[], float] = time.time,
+        noop: bool = False,
+        lobby_seconds: float = 1800.0,
     ) -> None:
         self.events = events
         self.noop = noop
+        self.lobby_seconds = lobby_seconds
         self.cache = TableCache(events)
         self.clock = clock
         self.decided = 0
@@ -97,22 +103,29 @@ class RulesWorker:
                 # a command nobody answered (its worker died before acking): answer it here
                 await self._answer(t)
                 continue
+            closes = t.lobby_closes(self.lobby_seconds)
+            if closes is not None:
+                if now >= closes:  # nobody started it in time: it closes (DESIGN property 7)
+                    fired += await self._system(t, C.CloseTable(), f"close:{table_id}")
+                continue
             due = t.deadline()
             if due is None or now < due[1]:
                 continue
             wait_id = due[0]
-            entry = CommandEntry(command=C.DeadlinePassed(wait=wait_id), at=now_ms(), prev=t.seq)
-            try:
-                await self.events.append(
-                    table_id,
-                    encode_entry(entry),
-                    expected=t.seq,
-                    msg_id=f"deadline:{table_id}:{wait_id}",
-                )
-                fired += 1
-            except WrongExpectedSequence:
-                await self.cache.get(table_id)  # stale: catch up, decide again next sweep
+            fired += await self._system(
+                t, C.DeadlinePassed(wait=wait_id), f"deadline:{table_id}:{wait_id}"
+            )
         return fired
+
+    async def _system(self, t: Table, command: object, msg_id: str) -> bool:
+        """Append a system command where the table is now; False if someone got there first."""
+        entry = CommandEntry(command=command, at=now_ms(), prev=t.seq)  # type: ignore[arg-type]
+        try:
+            await self.events.append(t.table_id, encode_entry(entry), t.seq, msg_id)
+        except WrongExpectedSequence:
+            await self.cache.get(t.table_id)  # stale: catch up, decide again next sweep
+            return False
+        return True
 
     async def load_all(self) -> None:
         """Fold every table this instance does not know yet (at start: all of them), so
@@ -143,12 +156,10 @@ async def deadlines(worker: RulesWorker, stop: asyncio.Event, every: float = 0.1
             pass
 
 
-async def main_async(
-    nats_url: str, stop: asyncio.Event | None = None, replicas: int = 1, noop: bool = False
-) -> None:
+async def main_async(settings: Settings, stop: asyncio.Event | None = None) -> None:
     stop = stop or asyncio.Event()
-    events = await JetStreamEventLog.connect(nats_url, replicas)
-    worker = RulesWorker(events, noop=noop)
+    events = await JetStreamEventLog.connect(settings.nats_url, settings.stream_replicas)
+    worker = RulesWorker(events, noop=settings.noop_rules, lobby_seconds=settings.lobby_ttl)
     await worker.load_all()
     log.info("rules worker ready (%d tables)", len(worker.cache.tables))
     try:
@@ -159,15 +170,9 @@ async def main_async(
 
 def main() -> None:
     from services.runner import run_service
-    from services.settings import Settings
 
     settings = Settings.from_env()
-    run_service(
-        "rules worker",
-        lambda stop: main_async(
-            settings.nats_url, stop, settings.stream_replicas, settings.noop_rules
-        ),
-    )
+    run_service("rules worker", lambda stop: main_async(settings, stop))
 
 
 if __name__ == "__main__":

@@ -7,7 +7,8 @@ import asyncio
 import os
 import random
 import secrets
-from collections.abc import AsyncIterator
+import weakref
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
@@ -20,12 +21,17 @@ from litestar.response import Stream
 
 from gcbc.contract import commands as C
 from gcbc.contract.entries import OutcomeEntry, decode_entry
+from gcbc.contract.ids import new_table_id
 from gcbc.contract.options import Deadlines, Deal, TableOptions
 from gcbc.contract.views import View
 from gcbc.eventlog.jetstream import JetStreamEventLog
+from gcbc.eventlog.port import LogUnavailable
+from gcbc.readmodel.port import ModelUnavailable
 from gcbc.readmodel.redis import RedisReadModel
 from services.runner import tune_gc
 from services.settings import Settings
+from services.table import edge
+from services.table.limits import OpenStreams, RateLimits
 from services.table.notifier import Notifier
 from services.table.problems import HANDLERS, ApiError, status_for
 from services.table.service import TableService, token_hash, view_version
@@ -81,6 +87,26 @@ def _service(state: AppState) -> TableService:
     return state.service
 
 
+def _client(request: Request) -> str:
+    """Who a per-client limit counts: the peer's address (behind a proxy, run uvicorn with
+    --forwarded-allow-ips so this is the real client)."""
+    return request.client.host if request.client else "unknown"
+
+
+# A dependency that fails after a command was appended must not turn into "nothing was
+# recorded": the client gets 202 with the position instead (DESIGN property 7).
+AFTER_APPEND = (LogUnavailable, ModelUnavailable, TimeoutError)
+
+
+async def _then_position(
+    seq: int, wait: Callable[[], Awaitable[Response[bytes]]]
+) -> Response[bytes]:
+    try:
+        return await wait()
+    except AFTER_APPEND:
+        return _json(msgspec.json.encode(Position(position=seq)), 202)
+
+
 def _bearer(request: Request) -> str | None:
     header = request.headers.get("authorization", "")
     if header.lower().startswith("bearer "):
@@ -134,18 +160,25 @@ def _check_offered(options: TableOptions, settings: Settings) -> None:
 
 
 @post("/tables", status_code=201, summary="Create a table")
-async def create_table(data: CreateTable, state: AppState) -> TableCreated:
+async def create_table(data: CreateTable, request: Request, state: AppState) -> Any:
     service = _service(state)
     settings: Settings = state.settings
-    if data.deal is not None and not settings.allow_scenarios:
-        raise ApiError(
-            403,
-            "scenarios_not_allowed",
-            "scenario tables need the services to run with GCBC_ALLOW_SCENARIOS=1",
-            "deal",
-        )
+    data = edge.strict(await request.body(), CreateTable)
+    for field in ("deal", "seed"):
+        # a chosen deal or seed lets its creator know every card: scenario servers only
+        if getattr(data, field) is not None and not settings.allow_scenarios:
+            raise ApiError(
+                403,
+                "scenarios_not_allowed",
+                f"'{field}' makes a scenario table: the services must run with"
+                " GCBC_ALLOW_SCENARIOS=1",
+                field,
+            )
     _check_offered(data.options, settings)
-    table_id = secrets.token_hex(8)
+    if data.deadlines is not None:
+        edge.check_deadlines(data.deadlines, settings.min_deadline, settings.max_deadline)
+    await state.rates.hit("create", _client(request))
+    table_id = new_table_id()
     command = C.OpenTable(
         table_id=table_id,
         seats=data.seats,
@@ -156,22 +189,39 @@ async def create_table(data: CreateTable, state: AppState) -> TableCreated:
         random_seed=data.seed,
     )
     seq = await service.submit(table_id, command, new_table=True)
-    answer = await _refused_or(service, table_id, seq)
-    # read-your-writes: the table is visible (GET /tables, its view) once this answers
-    await service.view_after(table_id, None, None, ANSWER_WAIT, answer.answer_seq or seq)
-    return TableCreated(
+    created = TableCreated(
         table_id=table_id,
         seats=data.seats,
         options=data.options,
         deadlines=command.deadlines,
         view_url=f"/tables/{table_id}",
     )
+    try:
+        answer = await _refused_or(service, table_id, seq)
+        # read-your-writes: the table is visible (GET /tables, its view) once this answers
+        await service.view_after(table_id, None, None, ANSWER_WAIT, answer.answer_seq or seq)
+    except AFTER_APPEND:  # recorded: the table will be there
+        body = {"position": seq, **msgspec.to_builtins(created)}
+        return _json(msgspec.json.encode(body), 202)
+    return created
 
 
-@get("/tables", summary="Tables waiting for players")
-async def list_tables(state: AppState) -> Response[bytes]:
-    summaries = await _service(state).model.open_tables()
-    return _json(b"[" + b",".join(summaries) + b"]")
+@get("/tables", summary="Tables waiting for players, oldest first (paginated)")
+async def list_tables(
+    state: AppState,
+    limit: Annotated[int | None, Parameter(ge=1, le=200)] = None,
+    after: Annotated[int, Parameter(ge=0, description="the cursor of the Link rel=next")] = 0,
+) -> Response[bytes]:
+    limit = limit or state.settings.lobby_page
+    page = await _service(state).model.open_tables(limit, after)
+    headers = {}
+    if page.next is not None:  # RFC 8288, as GitHub does: the body stays a plain list
+        headers["Link"] = f'</tables?limit={limit}&after={page.next}>; rel="next"'
+    return Response(
+        content=b"[" + b",".join(page.listings) + b"]",
+        media_type="application/json",
+        headers=headers,
+    )
 
 
 @get("/tables/{table_id:str}", summary="The public (spectator) view", response_model=View)
@@ -186,24 +236,27 @@ async def public_view(table_id: str, state: AppState) -> Response[bytes]:
 
 @post("/tables/{table_id:str}/seats", status_code=201, summary="Take a seat")
 async def take_seat(
-    table_id: str, data: TakeSeatBody, state: AppState
+    table_id: str, data: TakeSeatBody, request: Request, state: AppState
 ) -> SeatGranted | Response[bytes]:
     service = _service(state)
+    data = edge.strict(await request.body(), TakeSeatBody)
     await service.table(table_id)
+    await state.rates.hit("seat", _client(request))
     token = secrets.token_urlsafe(24)
     digest = token_hash(token)
     seq = await service.submit(table_id, C.TakeSeat(name=data.name), token_hash_=digest)
-    answer = await _refused_or(service, table_id, seq)
-    t = await service.table(table_id)
-    seat = service.seat_of(t, token)
-    if answer.answer_seq is None or seat is None:
-        # recorded, not answered yet: the token is the client's only way to its seat, so it
-        # gets it now (its view will say which seat once the rules worker answers)
-        body = {"position": seq, "token": token}
-        return Response(
-            content=msgspec.json.encode(body), status_code=202, media_type="application/json"
-        )
-    await service.view_after(table_id, None, None, ANSWER_WAIT, answer.answer_seq)
+    # recorded, not answered yet: the token is the client's only way to its seat, so it gets it
+    # now (its view will say which seat once the rules worker answers)
+    pending = _json(msgspec.json.encode({"position": seq, "token": token}), 202)
+    try:
+        answer = await _refused_or(service, table_id, seq)
+        t = await service.table(table_id)
+        seat = service.seat_of(t, token)
+        if answer.answer_seq is None or seat is None:
+            return pending
+        await service.view_after(table_id, None, None, ANSWER_WAIT, answer.answer_seq)
+    except AFTER_APPEND:
+        return pending
     return SeatGranted(seat=seat, token=token)
 
 
@@ -216,21 +269,19 @@ async def leave_seat(table_id: str, seat: int, request: Request, state: AppState
     if mine != seat:
         raise ApiError(403, "forbidden", "you can only leave your own seat")
     seq = await service.submit(table_id, C.LeaveSeat(seat=seat))
-    await _refused_or(service, table_id, seq)
+    try:
+        await _refused_or(service, table_id, seq)
+    except AFTER_APPEND:
+        pass  # recorded: the seat is left once the rules worker answers
 
 
 @post("/tables/{table_id:str}/start", status_code=200, summary="Start once every seat is taken")
 async def start(table_id: str, request: Request, state: AppState) -> Response[bytes]:
     service = _service(state)
     seat = await _seat(service, table_id, request, required=True)
+    # the seed comes from the server's entropy and stays secret until the end (DESIGN property 3)
     seq = await service.submit(table_id, C.StartGame(seat=seat, random_seed=secrets.randbits(62)))
-    answer = await _refused_or(service, table_id, seq)
-    got = None
-    if answer.answer_seq is not None:
-        got = await service.view_at(table_id, seat, None, ANSWER_WAIT, answer.answer_seq)
-    if got is None or answer.answer_seq is None or got[0] < answer.answer_seq:
-        return _json(msgspec.json.encode(Position(position=seq)), 202)
-    return _json(got[1])
+    return await _then_position(seq, lambda: _answered_view(service, table_id, seat, seq))
 
 
 # --- playing ------------------------------------------------------------------------------------
@@ -248,7 +299,13 @@ async def seat_view(
 ) -> Response[bytes]:
     service = _service(state)
     seat = await _seat(service, table_id, request, required=False)
-    data = await service.view_after(table_id, seat, after, timeout if after is not None else 0)
+    wait = timeout if after is not None else 0
+    close = state.streams.open(table_id, _client(request)) if wait > 0 else None
+    try:
+        data = await service.view_after(table_id, seat, after, wait)
+    finally:
+        if close is not None:
+            close()
     if data is None:
         raise ApiError(404, "no_table", f"there is no table {table_id}")
     return _json(data)
@@ -262,34 +319,39 @@ async def seat_view(
 async def stream(table_id: str, request: Request, state: AppState) -> Stream:
     service = _service(state)
     seat = await _seat(service, table_id, request, required=False)
-
     token = _bearer(request)
+    close = state.streams.open(table_id, _client(request))
 
     async def events() -> AsyncIterator[bytes]:
         version = -1
-        while True:
-            got = await service.view_at(table_id, seat, version, random.uniform(12.0, 18.0))
-            if got is None:
-                return
-            position, data = got
-            if seat is not None:
-                # the seat may have been left and taken by someone else: check the token against
-                # the table as of this view before sending it
-                t = service.cache.tables.get(table_id)
-                if t is None or t.seq < position:
-                    t = await service.cache.get(table_id)
-                if service.seat_of(t, token) != seat:
+        try:
+            while True:
+                got = await service.view_at(table_id, seat, version, random.uniform(12.0, 18.0))
+                if got is None:
                     return
-            current = view_version(data)
-            if current > version:
-                version = current
-                # a view is one line of JSON: the event is written as is, no re-encoding
-                yield b"data: " + data + b"\r\n\r\n"
-            else:
-                yield b": keep-alive\r\n\r\n"  # a comment, not an event (jittered ~15 s)
+                if seat is not None:
+                    # the seat may have been left and taken by someone else: check the token
+                    # against the table as of this view before sending it
+                    t = service.cache.tables.get(table_id)
+                    if t is None or t.seq < got.position:
+                        t = await service.cache.get(table_id)
+                    if service.seat_of(t, token) != seat:
+                        return
+                current = view_version(got.data)
+                if current > version:
+                    version = current
+                    yield got.frame()  # the same bytes for every stream woken by this change
+                else:
+                    yield b": keep-alive\r\n\r\n"  # a comment, not an event (jittered ~15 s)
+        except (LogUnavailable, ModelUnavailable):
+            return  # the client reconnects (EventSource does so by itself)
+        finally:
+            close()
 
+    generator = events()
+    weakref.finalize(generator, close)  # a stream never started still gives its place back
     return Stream(
-        events(),
+        generator,
         media_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
@@ -306,23 +368,39 @@ async def send_command(
 ) -> Response[bytes]:
     service = _service(state)
     seat = await _seat(service, table_id, request, required=True)
+    data = edge.strict(await request.body(), ClientCommand)
     if data.seat != -1:
         raise ApiError(422, "invalid_body", "seat comes from your token, not the body", "seat")
+    edge.check_command_id(data.command_id)
+    await state.rates.hit("command", f"{table_id}:{seat}")
     command = msgspec.structs.replace(data, seat=seat)
     seq = await service.submit(table_id, command)
+    return await _then_position(seq, lambda: _answered_view(service, table_id, seat, seq))
+
+
+async def _answered_view(
+    service: TableService, table_id: str, seat: int, seq: int
+) -> Response[bytes]:
+    """The seat's view once it shows the command's outcome; 202 if that takes longer; the
+    refusal as a problem."""
     answer = _raise_if_refused(await service.answer(table_id, seq, ANSWER_WAIT))
     if answer.answer_seq is None:
         return _json(msgspec.json.encode(Position(position=seq)), 202)
     got = await service.view_at(table_id, seat, None, ANSWER_WAIT, answer.answer_seq)
-    if got is None or got[0] < answer.answer_seq:
+    if got is None or got.position < answer.answer_seq:
         return _json(msgspec.json.encode(Position(position=seq)), 202)
-    return _json(got[1])
+    return _json(got.data)
 
 
 @post("/tables/{table_id:str}/chat", status_code=202, summary="Post a chat message")
 async def chat(table_id: str, data: ChatBody, request: Request, state: AppState) -> Position:
     service = _service(state)
     seat = await _seat(service, table_id, request, required=True)
+    data = edge.strict(await request.body(), ChatBody)
+    limit = state.settings.chat_per_table
+    if len((await service.table(table_id)).state.chat) >= limit:
+        raise ApiError(409, "chat_full", f"this table's chat has its {limit} messages")
+    await state.rates.hit("chat", f"{table_id}:{seat}")
     seq = await service.submit(table_id, C.PostChat(seat=seat, text=data.text))
     return Position(position=seq)
 
@@ -353,6 +431,17 @@ def create_app(settings: Settings | None = None) -> Litestar:
         await notifier.start()
         app.state.settings = settings
         app.state.service = service = TableService(events, model, notifier, settings.noop_rules)
+        app.state.rates = RateLimits.on_redis(
+            settings.redis_url,
+            model.redis.connection_pool,
+            {
+                "create": settings.rate_create,
+                "seat": settings.rate_seat,
+                "chat": settings.rate_chat,
+                "command": settings.rate_command,
+            },
+        )
+        app.state.streams = OpenStreams(settings.streams_per_table, settings.streams_per_client)
         tune_gc()
         stop = asyncio.Event()
         follower = asyncio.create_task(service.follow(stop))
@@ -381,6 +470,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         ],
         lifespan=[lifespan],
         exception_handlers=HANDLERS,
+        guards=[edge.known_table_format],
         request_max_body_size=MAX_BODY,
         openapi_config=OpenAPIConfig(title="Good Cop Bad Cop", version="1.0.0", path="/schema"),
         debug=False,

@@ -1,5 +1,10 @@
 """Wake-ups when a table's views change: one Redis pub/sub connection for the process. A missed
-signal only costs a waiter its timeout, since waiters always re-read the views from Redis."""
+signal only costs a waiter its timeout, since waiters always re-read the views from Redis.
+
+One change is read once and sent as the same bytes to every watcher of that view: the prefetch
+reads the changed views for all their waiters and hangs each on the waiters' signal, with its
+Server-Sent Events frame built on first use (DESIGN property 7: a crowd of watchers costs one
+read and one frame per change, not one per connection)."""
 
 from __future__ import annotations
 
@@ -16,11 +21,36 @@ PATTERN = CHANNEL.format(table="*")
 PREFIX = CHANNEL.format(table="")
 
 
+class Fresh:
+    """A view as read once (position, bytes), and its SSE frame, built once when first asked."""
+
+    __slots__ = ("position", "data", "_frame")
+
+    def __init__(self, position: int, data: bytes) -> None:
+        self.position, self.data = position, data
+        self._frame: bytes | None = None
+
+    def frame(self) -> bytes:
+        if self._frame is None:
+            # a view is one line of JSON: the event is written as is, no re-encoding
+            self._frame = b"data: " + self.data + b"\r\n\r\n"
+        return self._frame
+
+
+class Signal:
+    """What the next change of one view sets, with the view read for every waiter of it."""
+
+    __slots__ = ("event", "fresh")
+
+    def __init__(self) -> None:
+        self.event = asyncio.Event()
+        self.fresh: Fresh | None = None
+
+
 class Notifier:
     def __init__(self, client: aioredis.Redis) -> None:
         self.redis = client
-        self._events: dict[str, dict[str, asyncio.Event]] = {}  # table -> viewer -> event
-        self._fresh: dict[tuple[str, str], tuple[int, bytes]] = {}  # prefetched views
+        self._signals: dict[str, dict[str, Signal]] = {}  # table -> viewer -> its next change
         self._latest: dict[str, int] = {}  # table -> the newest position announced
         self._moved: dict[str, asyncio.Event] = {}  # table -> set by its next announcement
         self._task: asyncio.Task | None = None
@@ -36,8 +66,8 @@ class Notifier:
 
     async def _listen(self) -> None:
         while True:
+            pubsub = self.redis.pubsub()
             try:
-                pubsub = self.redis.pubsub()
                 await pubsub.psubscribe(PATTERN)
                 async for msg in pubsub.listen():
                     if msg.get("type") != "pmessage":
@@ -57,17 +87,20 @@ class Notifier:
                         moved.set()  # waiters for a position, whether or not their view changed
                     if viewers != []:
                         # one read for every waiter of the changed views, then wake them
-                        asyncio.create_task(self._prefetch(table, position, viewers))
+                        asyncio.create_task(self._prefetch(table, viewers))
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # noqa: BLE001
                 log.warning("notifier reconnecting: %s", e)
-                for table in list(self._events):
+                for table in list(self._signals):
                     self.wake(table)  # waiters re-read rather than miss a change
                 await asyncio.sleep(0.2)
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()  # its connection goes back to the pool
 
-    async def _prefetch(self, table: str, position: int, viewers: list[str] | None) -> None:
-        waiting = self._events.get(table)
+    async def _prefetch(self, table: str, viewers: list[str] | None) -> None:
+        waiting = self._signals.get(table)
         if waiting:
             keys = list(waiting) if viewers is None else [v for v in viewers if v in waiting]
             if keys:
@@ -79,10 +112,9 @@ class Notifier:
                     if got[0] is not None:
                         stored = int(got[0])
                         for key, data in zip(keys, got[1:], strict=True):
-                            if data is not None:
-                                if len(self._fresh) > 50_000:
-                                    self._fresh.clear()
-                                self._fresh[(table, key)] = (stored, data)
+                            signal = waiting.get(key)
+                            if data is not None and signal is not None:
+                                signal.fresh = Fresh(stored, data)
         self.wake(table, viewers)
 
     def moved(self, table: str) -> asyncio.Event:
@@ -96,40 +128,40 @@ class Notifier:
         """The newest position announced for the table (0: none heard of)."""
         return self._latest.get(table, 0)
 
-    def fresh(self, table: str, viewer: str) -> tuple[int, bytes] | None:
-        """A view a prefetch read, if no newer change of the table was announced since."""
-        got = self._fresh.get((table, viewer))
-        if got is not None and got[0] >= self._latest.get(table, 0):
+    def fresh(self, table: str, signal: Signal) -> Fresh | None:
+        """The view the prefetch read for a woken signal, if no newer change was announced."""
+        got = signal.fresh
+        if got is not None and got.position >= self._latest.get(table, 0):
             return got
         return None
 
     def wake(self, table: str, viewers: list[str] | None = None) -> None:
         """Wake the table's waiters: those of ``viewers`` (None: all of them)."""
-        waiting = self._events.get(table)
+        waiting = self._signals.get(table)
         if not waiting:
             return
         if viewers is None:
-            del self._events[table]
-            for event in waiting.values():
-                event.set()
+            del self._signals[table]
+            for signal in waiting.values():
+                signal.event.set()
             return
         for viewer in viewers:
-            event = waiting.pop(viewer, None)
-            if event is not None:
-                event.set()
+            signal = waiting.pop(viewer, None)
+            if signal is not None:
+                signal.event.set()
         if not waiting:
-            del self._events[table]
+            del self._signals[table]
 
-    def waiter(self, table: str, viewer: str) -> asyncio.Event:
-        """The event the next change of this view sets. Take it *before* reading the view, then
+    def waiter(self, table: str, viewer: str) -> Signal:
+        """The signal the next change of this view sets. Take it *before* reading the view, then
         wait on it: a change between the read and the wait is not lost."""
-        waiting = self._events.get(table)
+        waiting = self._signals.get(table)
         if waiting is None:
-            waiting = self._events[table] = {}
-        event = waiting.get(viewer)
-        if event is None:
-            event = waiting[viewer] = asyncio.Event()
-        return event
+            waiting = self._signals[table] = {}
+        signal = waiting.get(viewer)
+        if signal is None:
+            signal = waiting[viewer] = Signal()
+        return signal
 
     async def wait(self, event: asyncio.Event, timeout: float) -> None:
         with contextlib.suppress(TimeoutError):

@@ -8,25 +8,27 @@ import msgspec
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 
+from gcbc.eventlog.port import LogUnavailable, OutcomeUnknown
+from gcbc.readmodel.port import ModelUnavailable
 from gcbc.rules import RuleViolation
 
-# rule violations about timing (the table is not there yet) are 409; the rest are 422
-CONFLICT = frozenset(
+RETRY_AFTER = "1"  # seconds a client waits before retrying when a dependency is away
+
+# A refusal is 422 only when the command could never be valid at this table, whatever happens
+# (its shape, a name that does not exist, aiming at oneself). Every other refusal depends on the
+# table's state, which a client may have seen stale (a card since turned, a target since gone):
+# that is 409, "not now", never 422.
+NEVER_VALID = frozenset(
     {
-        "game_already_started",
-        "seats_not_filled",
-        "table_full",
-        "not_your_turn",
-        "wrong_phase",
-        "prompt_pending",
-        "must_discard",
-        "not_waiting_for_you",
-        "game_over",
-        "game_not_started",
-        "stale_deadline",
-        "already_arranged",
-        "table_busy",
-        "not_absent",
+        "bad_seat_count",
+        "option_not_offered",
+        "invalid_deal",
+        "bad_name",
+        "bad_text",
+        "target_is_self",
+        "invalid_arrangement",
+        "unknown_card",
+        "bad_parameters",
     }
 )
 NOT_FOUND = frozenset({"no_table", "not_finished_yet"})
@@ -42,9 +44,17 @@ class Problem(msgspec.Struct, omit_defaults=True):
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, code: str, detail: str, field: str | None = None) -> None:
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        detail: str,
+        field: str | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
         super().__init__(detail)
         self.status, self.code, self.detail, self.field = status, code, detail, field
+        self.headers = headers
 
 
 def status_for(code: str) -> int:
@@ -52,10 +62,16 @@ def status_for(code: str) -> int:
         return 500
     if code in NOT_FOUND:
         return 404
-    return 409 if code in CONFLICT else 422
+    return 422 if code in NEVER_VALID else 409
 
 
-def problem(status: int, code: str, detail: str, field: str | None = None) -> Response[Any]:
+def problem(
+    status: int,
+    code: str,
+    detail: str,
+    field: str | None = None,
+    headers: dict[str, str] | None = None,
+) -> Response[Any]:
     body = Problem(
         type=f"https://gcbc.example/problems/{code}",
         title=code.replace("_", " "),
@@ -65,7 +81,10 @@ def problem(status: int, code: str, detail: str, field: str | None = None) -> Re
         field=field,
     )
     return Response(
-        content=msgspec.json.encode(body), status_code=status, media_type="application/problem+json"
+        content=msgspec.json.encode(body),
+        status_code=status,
+        media_type="application/problem+json",
+        headers=headers,
     )
 
 
@@ -74,7 +93,36 @@ def from_violation(v: RuleViolation) -> ApiError:
 
 
 def handle_api_error(_: Request, e: ApiError) -> Response[Any]:
-    return problem(e.status, e.code, e.detail, e.field)
+    return problem(e.status, e.code, e.detail, e.field, e.headers)
+
+
+# --- a dependency away (DESIGN property 7: answers stay true) -----------------------------------
+def handle_log_unavailable(_: Request, e: LogUnavailable) -> Response[Any]:
+    return problem(
+        503,
+        "log_unavailable",
+        "the event log cannot be reached: nothing was recorded; retry",
+        headers={"Retry-After": RETRY_AFTER},
+    )
+
+
+def handle_outcome_unknown(_: Request, e: OutcomeUnknown) -> Response[Any]:
+    return problem(
+        503,
+        "outcome_unknown",
+        "outcome unknown: retry with the same command_id (a command without one may or may not"
+        " have been recorded)",
+        headers={"Retry-After": RETRY_AFTER},
+    )
+
+
+def handle_model_unavailable(_: Request, e: ModelUnavailable) -> Response[Any]:
+    return problem(
+        503,
+        "views_unavailable",
+        "the views cannot be read right now; retry",
+        headers={"Retry-After": RETRY_AFTER},
+    )
 
 
 def handle_violation(_: Request, e: RuleViolation) -> Response[Any]:
@@ -98,12 +146,17 @@ def handle_validation(_: Request, e: ValidationException) -> Response[Any]:
 
 def handle_http(_: Request, e: HTTPException) -> Response[Any]:
     codes = {
+        400: "malformed_json",  # Litestar's own decoding of a body that is not JSON
         404: "not_found",
         405: "method_not_allowed",
         413: "body_too_large",
         401: "unauthorized",
     }
     return problem(e.status_code, codes.get(e.status_code, "http_error"), str(e.detail))
+
+
+def handle_too_deep(_: Request, e: RecursionError) -> Response[Any]:
+    return problem(400, "json_too_deep", "the body's JSON nests too deeply")
 
 
 def handle_unexpected(request: Request, e: Exception) -> Response[Any]:
@@ -113,13 +166,20 @@ def handle_unexpected(request: Request, e: Exception) -> Response[Any]:
         "%s %s failed: %s (%s)", request.method, request.url.path, e, getattr(e, "err_code", "")
     )
     return problem(
-        500, "internal_error", "the server failed; nothing was recorded unless an answer said so"
+        500,
+        "internal_error",
+        "the server failed; if this was a command, retry it with the same command_id to learn"
+        " its outcome",
     )
 
 
 HANDLERS = {
     ApiError: handle_api_error,
     RuleViolation: handle_violation,
+    RecursionError: handle_too_deep,
+    LogUnavailable: handle_log_unavailable,
+    OutcomeUnknown: handle_outcome_unknown,
+    ModelUnavailable: handle_model_unavailable,
     ValidationException: handle_validation,
     HTTPException: handle_http,
     Exception: handle_unexpected,

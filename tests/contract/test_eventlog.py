@@ -104,3 +104,29 @@ def test_tables_are_listed(log_factory):
         assert a in names and b in names
 
     run(go())
+
+
+HOSTILE_IDS = ["*", ">", "a.b", "..", "a b", "a\tb", "a\x01b", "a\x7f", "", "é"]
+
+
+@pytest.mark.parametrize("hostile", HOSTILE_IDS)
+def test_an_id_that_could_reach_other_tables_is_refused(log_factory, hostile):
+    """DESIGN property 3: a wildcard, a dot, a space or a control character never reaches a
+    subject: reading or appending with it raises, and nothing is stored."""
+    from gcbc.contract.ids import InvalidTableId
+
+    async def go():
+        log = await log_factory()
+        t = table()
+        await log.append(t, b"mine", 0)
+        for call in (
+            lambda: log.read(hostile),
+            lambda: log.last(hostile),
+            lambda: log.append(hostile, b"x", 0),
+        ):
+            with pytest.raises(InvalidTableId):
+                await call()
+        assert [s.data for s in await log.read(t)] == [b"mine"]
+        assert [x async for x in log.tables()] == [t]
+
+    run(go())

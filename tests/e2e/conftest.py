@@ -10,14 +10,27 @@ import pytest
 
 from services.launcher import Stack
 
+# Bots create dozens of tables and watch every seat from one address, with deadlines of a
+# fraction of a second: limits far above what the tests send (the rate limiter still counts every
+# request); the limits themselves are tested on stacks of their own (test_hostile_input.py).
+TEST_ENV = {
+    "GCBC_RATE_CREATE": "100000/minute",
+    "GCBC_RATE_SEAT": "100000/minute",
+    "GCBC_RATE_CHAT": "100000/minute",
+    "GCBC_RATE_COMMAND": "100000/minute",
+    "GCBC_STREAMS_PER_CLIENT": "0",
+    "GCBC_MIN_DEADLINE": "0.1",
+}
+
 
 @pytest.fixture(scope="session")
-def stack(tmp_path_factory, nats_url, redis_url) -> Iterator[Stack]:
+def stack(tmp_path_factory, nats_server, redis_server) -> Iterator[Stack]:
     s = Stack(
         tmp_path_factory.mktemp("stack"),
         allow_scenarios=True,
-        nats_url=nats_url,
-        redis_url=redis_url,
+        nats=nats_server,
+        redis=redis_server,
+        env=TEST_ENV,
     )
     s.start()
     yield s

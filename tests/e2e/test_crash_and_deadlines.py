@@ -12,7 +12,6 @@ import httpx
 import msgspec
 import pytest
 
-from gcbc import devservers
 from gcbc.contract.entries import CommandEntry, OutcomeEntry, RefusalEntry, decode_entry
 from gcbc.eventlog.jetstream import JetStreamEventLog
 from gcbc.readmodel.memory import MemoryReadModel
@@ -23,13 +22,14 @@ from services.demo import play_table
 from services.launcher import Stack
 from services.projection.service import Projection
 from services.settings import LOG_LIMIT
+from tests.e2e.conftest import TEST_ENV
 
 FAST = {"turn": 0.4, "reaction": 0.3, "prompt": 0.3, "arrange": 0.4}
 
 
 @pytest.fixture
 def own_stack(tmp_path):
-    s = Stack(tmp_path).start()
+    s = Stack(tmp_path, env=TEST_ENV).start()
     yield s
     s.stop()
 
@@ -187,15 +187,12 @@ def test_two_instances_of_each_worker_decide_nothing_twice(own_stack):
     asyncio.run(views_match_a_rebuild(stack, table_ids))
 
 
-def test_a_redis_restart_loses_no_view(own_stack, tmp_path):
+def test_a_redis_restart_loses_no_view(own_stack):
     """DESIGN property 4: Redis restarts empty (no persistence); the projection notices and
     writes every table's views again from the log, without waiting for new entries."""
     stack = own_stack
     table_id = asyncio.run(play_table(stack.api, 4, "random", seed=31))
-    redis = next(s for s in stack.servers if s.name == "redis")
-    redis.stop()
-    restarted = devservers.start_redis(tmp_path / "redis-again", port=redis.port)
-    stack.servers[stack.servers.index(redis)] = restarted
+    stack.servers["redis"].restart()  # same port, same users; no persistence: empty
     with httpx.Client(base_url=stack.api, timeout=10) as http:
         deadline = time.monotonic() + 20
         while True:

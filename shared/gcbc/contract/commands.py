@@ -118,6 +118,12 @@ class PostChat(Command, tag="chat"):
     text: str
 
 
+class CloseTable(Command, tag="close_table"):
+    """System: a table still waiting for players after the server's lobby time closes."""
+
+    reason: str = "not_started"
+
+
 class DeadlinePassed(Command, tag="deadline_passed"):
     """System: the deadline of wait ``wait`` expired; the autopilot acts (RULES §10)."""
 
@@ -140,4 +146,13 @@ GameCommand = (
     | Resume
 )
 
-AnyCommand = OpenTable | TakeSeat | LeaveSeat | StartGame | GameCommand | PostChat | DeadlinePassed
+AnyCommand = (
+    OpenTable
+    | TakeSeat
+    | LeaveSeat
+    | StartGame
+    | GameCommand
+    | PostChat
+    | CloseTable
+    | DeadlinePassed
+)

@@ -43,6 +43,12 @@ class SeatLeft(Event, tag="seat_left"):
     seat: int
 
 
+class TableClosed(Event, tag="table_closed"):
+    """The table closed before its game started (nobody wins)."""
+
+    reason: str  # not_started: it waited for players longer than the server allows
+
+
 class GameStarted(Event, tag="game_started"):
     random_seed: int  # secret: nobody learns the seed before the end (RULES §11)
     first_seat: int
@@ -350,6 +356,7 @@ AnyEvent = (
     TableOpened
     | SeatTaken
     | SeatLeft
+    | TableClosed
     | GameStarted
     | CardsDealt
     | CardsArranged

@@ -110,3 +110,6 @@ class View(msgspec.Struct, frozen=True):
     win_team: str | None = None
     win_reason: str | None = None
     arms_in_centre: int = 0
+    # the deal was chosen, not drawn from the server's secret entropy: a scenario table whose
+    # creator chose the seed or the deal (only where GCBC_ALLOW_SCENARIOS=1); its cards may be known
+    seeded: bool = False

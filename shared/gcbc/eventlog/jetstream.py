@@ -11,19 +11,41 @@ import asyncio
 from collections.abc import AsyncIterator
 
 import nats
+from nats import errors as nats_errors
 from nats.js import api
-from nats.js.errors import APIError, NotFoundError
+from nats.js.errors import APIError, NoStreamResponseError, NotFoundError
 
-from gcbc.eventlog.port import AppendResult, Stored, WrongExpectedSequence
+from gcbc.contract.ids import checked
+from gcbc.eventlog.port import (
+    AppendResult,
+    LogUnavailable,
+    OutcomeUnknown,
+    Stored,
+    WrongExpectedSequence,
+)
 
 STREAM = "GCBC_TABLES"
 PREFIX = "gcbc.table"
 WRONG_LAST_SEQUENCE = 10071
 DIRECT_READS = 16  # past this many entries, a catch-up uses an ordered consumer
+APPEND_TIMEOUT = 5.0  # seconds an append waits for its acknowledgement before giving up
+# errors that mean the server was not reached (nothing sent) …
+_UNREACHED = (
+    nats_errors.ConnectionClosedError,
+    nats_errors.OutboundBufferLimitError,
+    nats_errors.NoServersError,
+    nats_errors.ConnectionDrainingError,
+    nats_errors.NoRespondersError,  # no JetStream answered: nothing was stored
+    NoStreamResponseError,
+)
+# … and those that leave a sent append's fate unknown
+_UNANSWERED = (nats_errors.TimeoutError, TimeoutError, nats_errors.Error)
 
 
 def subject(table: str, prefix: str = PREFIX) -> str:
-    return f"{prefix}.{table}"
+    """The table's subject; an id that is not one safe token (``*``, ``>``, a dot, a space, a
+    control character) raises InvalidTableId: it could read or write other tables."""
+    return f"{prefix}.{checked(table)}"
 
 
 def table_of(subj: str) -> str:
@@ -56,7 +78,20 @@ class JetStreamEventLog:
         cls, url: str, replicas: int = 1, stream: str = STREAM, prefix: str = PREFIX
     ) -> JetStreamEventLog:
         servers = [u.strip() for u in url.split(",") if u.strip()]  # a cluster: several URLs
-        nc = await nats.connect(servers, max_reconnect_attempts=-1, reconnect_time_wait=0.2)
+
+        async def forget_unsent() -> None:
+            # nats-py keeps what it had not written yet and sends it after reconnecting: an
+            # append its caller already gave up on must not land later, so drop it
+            nc._pending.clear()  # noqa: SLF001
+            nc._pending_data_size = 0  # noqa: SLF001
+
+        nc = await nats.connect(
+            servers,
+            max_reconnect_attempts=-1,
+            reconnect_time_wait=0.2,
+            pending_size=0,  # no buffering while disconnected: an append fails at once instead
+            disconnected_cb=forget_unsent,
+        )
         log = cls(nc, stream, prefix)
         await log.ensure_stream(replicas)
         return log
@@ -82,22 +117,42 @@ class JetStreamEventLog:
         headers = {"Nats-Expected-Last-Subject-Sequence": str(expected)}
         if msg_id is not None:
             headers["Nats-Msg-Id"] = msg_id
+        subj = self.subject(table)
+        if not self.nc.is_connected:
+            raise LogUnavailable("the event log is not connected")
         try:
-            ack = await self.js.publish(self.subject(table), data, headers=headers)
+            ack = await self.js.publish(subj, data, headers=headers, timeout=APPEND_TIMEOUT)
         except APIError as e:
             if e.err_code == WRONG_LAST_SEQUENCE:
                 raise WrongExpectedSequence(table, expected) from None
+            if e.code == 503:  # JetStream unavailable (no quorum): not stored
+                raise LogUnavailable(str(e)) from None
             raise
+        except _UNREACHED as e:
+            raise LogUnavailable(str(e) or type(e).__name__) from None
+        except _UNANSWERED as e:
+            raise OutcomeUnknown(str(e) or type(e).__name__) from None
         return AppendResult(seq=ack.seq, duplicate=bool(ack.duplicate))
 
     async def last(self, table: str) -> Stored | None:
+        subj = self.subject(table)
         try:
-            msg = await self.js.get_last_msg(self.stream, self.subject(table), direct=True)
+            msg = await self.js.get_last_msg(self.stream, subj, direct=True)
         except NotFoundError:
             return None
+        except (*_UNREACHED, *_UNANSWERED) as e:
+            raise LogUnavailable(str(e) or type(e).__name__) from None
         return _stored(msg)
 
     async def read(self, table: str, after: int = 0) -> list[Stored]:
+        try:
+            return await self._read(table, after)
+        except NotFoundError:
+            return []
+        except (*_UNREACHED, *_UNANSWERED) as e:
+            raise LogUnavailable(str(e) or type(e).__name__) from None
+
+    async def _read(self, table: str, after: int) -> list[Stored]:
         last = await self.last(table)
         if last is None or last.seq <= after:
             return []
@@ -136,6 +191,7 @@ class JetStreamEventLog:
 
         sub = await self.js.subscribe(
             self.subject(table),
+            stream=self.stream,  # named: no lookup by subject (and no right to list streams)
             cb=on_msg,
             ordered_consumer=True,
             config=api.ConsumerConfig(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from collections.abc import AsyncIterator
 
+from gcbc.contract.ids import checked
 from gcbc.eventlog.port import AppendResult, Stored, WrongExpectedSequence
 
 
@@ -18,7 +19,7 @@ class MemoryEventLog:
     async def append(
         self, table: str, data: bytes, expected: int, msg_id: str | None = None
     ) -> AppendResult:
-        mine = self._by_table.get(table, [])
+        mine = self._by_table.get(checked(table), [])
         last = mine[-1].seq if mine else 0
         if last != expected:  # JetStream checks the expectation before deduplicating
             raise WrongExpectedSequence(table, expected)
@@ -32,11 +33,11 @@ class MemoryEventLog:
         return AppendResult(seq=stored.seq)
 
     async def last(self, table: str) -> Stored | None:
-        mine = self._by_table.get(table)
+        mine = self._by_table.get(checked(table))
         return mine[-1] if mine else None
 
     async def read(self, table: str, after: int = 0) -> list[Stored]:
-        return [s for s in self._by_table.get(table, []) if s.seq > after]
+        return [s for s in self._by_table.get(checked(table), []) if s.seq > after]
 
     async def tables(self) -> AsyncIterator[str]:
         for t in list(self._by_table):

@@ -6,6 +6,12 @@ nothing (JetStream checks it first, even for a duplicate). With a current expect
 ``msg_id`` already stored is not stored again: the first sequence comes back with
 ``duplicate=True``. So a writer that retries re-reads the table first. Sequences are the stream's (global, increasing); each table's entries are
 totally ordered.
+
+``LogUnavailable``: the log could not be reached, nothing was written. ``OutcomeUnknown``: an
+append whose acknowledgement never came (stored or not; never sent again later).
+
+A table id that is not one safe token (a wildcard, a dot, a space, a control character) raises
+``gcbc.contract.ids.InvalidTableId`` in every method: it could reach other tables.
 """
 
 from __future__ import annotations
@@ -35,6 +41,15 @@ class WrongExpectedSequence(Exception):
         super().__init__(f"table {table}: last sequence is not {expected}")
         self.table = table
         self.expected = expected
+
+
+class LogUnavailable(Exception):
+    """The log could not be reached: nothing was written (a retry is safe)."""
+
+
+class OutcomeUnknown(Exception):
+    """An append was sent but its acknowledgement never came: it may or may not be stored, and
+    will not be sent again by this process (retry it with the same message id)."""
 
 
 class EventLog(Protocol):

@@ -404,9 +404,18 @@ def _resume(s: State, c: C.Resume) -> list[Any]:
 def _chat(s: State, c: C.PostChat) -> list[Any]:
     _seated(s, c.seat)
     text = c.text.strip()
-    if not text or len(text) > MAX_CHAT:
-        raise refuse("bad_text", f"a message has 1 to {MAX_CHAT} characters")
+    if not text or len(text) > MAX_CHAT or not text.isprintable():
+        # control characters could forge lines in a client's or an operator's terminal
+        raise refuse("bad_text", f"a message has 1 to {MAX_CHAT} printable characters")
     return [E.ChatPosted(seat=c.seat, text=text)]
+
+
+def _close_table(s: State, c: C.CloseTable) -> list[Any]:
+    if not s.table_id:
+        raise refuse("no_table", "there is no such table")
+    if s.step != LOBBY:
+        raise refuse("game_already_started", "the game has started")
+    return [E.TableClosed(reason=c.reason)]
 
 
 def _deadline_passed(s: State, c: C.DeadlinePassed) -> list[Any]:
@@ -441,6 +450,7 @@ _HANDLERS: dict[type, Callable[[State, Any], list[Any]]] = {
     C.SetAutoPass: _set_auto_pass,
     C.Resume: _resume,
     C.PostChat: _chat,
+    C.CloseTable: _close_table,
     C.DeadlinePassed: _deadline_passed,
 }
 assert set(_HANDLERS) == set(C.AnyCommand.__args__)

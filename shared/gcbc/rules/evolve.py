@@ -84,6 +84,10 @@ def _seat_left(s: State, e: E.SeatLeft) -> State:
     return replace(s, seats=tuple(seats))
 
 
+def _table_closed(s: State, e: E.TableClosed) -> State:
+    return replace(s, step=FINISHED, winners=(), win_reason=f"closed: {e.reason}")
+
+
 def _game_started(s: State, e: E.GameStarted) -> State:
     return replace(s, random_seed=e.random_seed, turn_seat=e.first_seat)
 
@@ -481,6 +485,7 @@ _HANDLERS: dict[type, Callable[[State, Any], State]] = {
     E.TableOpened: _table_opened,
     E.SeatTaken: _seat_taken,
     E.SeatLeft: _seat_left,
+    E.TableClosed: _table_closed,
     E.GameStarted: _game_started,
     E.CardsDealt: _cards_dealt,
     E.CardsArranged: _cards_arranged,

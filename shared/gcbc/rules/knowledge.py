@@ -122,10 +122,12 @@ def view(
     log: bool = True,
     log_limit: int | None = None,
     wait_started: float | None = None,
+    chat_limit: int | None = None,
 ) -> View:
     """The view of ``seat`` (None: the public, spectator view). ``wait_started``: when the
     current wait began (seconds since the epoch), known to services, never to the engine: it
-    only turns into the deadline shown."""
+    only turns into the deadline shown. ``log_limit``/``chat_limit``: the most recent log entries
+    and chat messages it carries (None: all; the history has them all)."""
     if seat is not None and (not 0 <= seat < len(s.seats) or s.seats[seat] is None):
         seat = None
     over = s.step == FINISHED
@@ -152,6 +154,7 @@ def view(
             if entry is not None:
                 entry["v"] = n
                 entries.append(entry)
+    chat = s.chat.tail(chat_limit) if chat_limit is not None else s.chat
     w = s.window
     p = s.prompts[0] if s.prompts else None
     d = s.declared
@@ -183,14 +186,19 @@ def view(
         deck_count=len(s.deck),
         legal_commands=commands_json(legal_commands(s, seat)) if seat is not None else [],
         log=entries,
-        chat=[{"seat": who, "text": text} for who, text in s.chat],
+        chat=[{"seat": who, "text": text} for who, text in chat],
         winners=list(s.winners) if s.winners is not None else None,
         win_team=s.win_team,
         win_reason=s.win_reason,
+        seeded=s.requested_seed is not None or s.deal is not None,
     )
 
 
 def public_view(
-    s: State, log: bool = True, log_limit: int | None = None, wait_started: float | None = None
+    s: State,
+    log: bool = True,
+    log_limit: int | None = None,
+    wait_started: float | None = None,
+    chat_limit: int | None = None,
 ) -> View:
-    return view(s, None, log=log, log_limit=log_limit, wait_started=wait_started)
+    return view(s, None, log, log_limit, wait_started, chat_limit)

@@ -1,0 +1,114 @@
+"""What one client may ask (DESIGN property 7): request rates, and open streams and long-polls.
+
+Rates use the ``limits`` library (the one behind slowapi and Flask-Limiter) on the read model's
+Redis, so every table-service process counts against the same budget; each check is one atomic
+script run (a sliding window counter). Litestar's own rate limiter was not used: it reads and then
+writes its counter (two processes can both pass) and speaks no ``Retry-After``.
+
+Open streams and long-polls are counted per process (they live in it): per table and per client
+address.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from collections import Counter
+from collections.abc import Callable
+
+from limits import RateLimitItem, parse
+from limits.aio.storage import RedisStorage
+from limits.aio.strategies import SlidingWindowCounterRateLimiter
+
+from services.table.problems import ApiError
+
+log = logging.getLogger("gcbc.table")
+KINDS = ("create", "seat", "chat", "command")
+
+
+def parse_rates(rates: dict[str, str]) -> dict[str, RateLimitItem]:
+    """``{"create": "20/minute", "chat": ""}`` -> the limits that are set ("": none)."""
+    return {kind: parse(text) for kind, text in rates.items() if text.strip()}
+
+
+class RateLimits:
+    def __init__(self, storage: RedisStorage | None, rates: dict[str, RateLimitItem]) -> None:
+        self.limiter = SlidingWindowCounterRateLimiter(storage) if storage else None
+        self.rates = rates
+
+    @classmethod
+    def on_redis(cls, url: str, pool: object, rates: dict[str, str]) -> RateLimits:
+        """Counters in the read model's Redis (``url``), through its connection pool."""
+        items = parse_rates(rates)
+        if not items:
+            return cls(None, {})
+        storage = RedisStorage(
+            f"async+{url}",
+            implementation="redispy",
+            connection_pool=pool,
+            key_prefix="gcbc:rate",
+        )
+        return cls(storage, items)
+
+    async def hit(self, kind: str, who: str) -> None:
+        """Count one request of ``kind`` by ``who``; 429 with Retry-After once over the limit.
+        If Redis cannot count, the request goes on: limits protect, they never decide."""
+        item = self.rates.get(kind)
+        if item is None or self.limiter is None:
+            return
+        try:
+            if await self.limiter.hit(item, kind, who):
+                return
+            stats = await self.limiter.get_window_stats(item, kind, who)
+        except Exception as e:  # noqa: BLE001
+            log.warning("rate limit %s not checked: %s", kind, e)
+            return
+        retry = max(1, math.ceil(stats.reset_time - time.time()))
+        raise ApiError(
+            429,
+            "rate_limited",
+            f"too many {kind} requests ({item}): retry in {retry} s",
+            headers={"Retry-After": str(retry)},
+        )
+
+
+class OpenStreams:
+    """Streams and long-polls open in this process, per table and per client (0: no cap)."""
+
+    RETRY = 5  # seconds a refused watcher is told to wait
+
+    def __init__(self, per_table: int, per_client: int) -> None:
+        self.per_table, self.per_client = per_table, per_client
+        self.tables: Counter[str] = Counter()
+        self.clients: Counter[str] = Counter()
+
+    def open(self, table: str, client: str) -> Callable[[], None]:
+        """Take a place (429 if none is left); the returned function gives it back (once)."""
+        if self.per_table and self.tables[table] >= self.per_table:
+            self._refuse(f"this table has {self.per_table} streams and long-polls open")
+        if self.per_client and self.clients[client] >= self.per_client:
+            self._refuse(f"you have {self.per_client} streams and long-polls open")
+        self.tables[table] += 1
+        self.clients[client] += 1
+        done = False
+
+        def close() -> None:
+            nonlocal done
+            if done:
+                return
+            done = True
+            for counter, key in ((self.tables, table), (self.clients, client)):
+                counter[key] -= 1
+                if counter[key] <= 0:
+                    del counter[key]
+
+        return close
+
+    def _refuse(self, why: str) -> None:
+        raise ApiError(
+            429,
+            "too_many_streams",
+            f"{why}: close one first",
+            headers={"Retry-After": str(self.RETRY)},
+        )

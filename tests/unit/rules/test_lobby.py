@@ -1,0 +1,58 @@
+"""The lobby's limits (DESIGN properties 3 and 7): a table left waiting closes, table talk is
+bounded text, and a view says whether its deal was chosen (RULES §10, §11)."""
+
+from __future__ import annotations
+
+import pytest
+
+from gcbc.contract import commands as C
+from gcbc.contract import events as E
+from gcbc.contract.options import Deal
+from gcbc.rules import run, view
+from gcbc.rules.state import initial_state
+from tests.support import KP, A, H, K, refused, table
+
+
+def lobby(seats: int = 4, **kw):
+    s, _ = run(initial_state(), C.OpenTable(table_id="t", seats=seats, **kw))
+    return s
+
+
+def test_a_waiting_table_closes_and_nobody_wins():
+    s = lobby()
+    s, _ = run(s, C.TakeSeat(name="ann"))
+    s, events = run(s, C.CloseTable())
+    assert events == [E.TableClosed(reason="not_started")]
+    v = view(s, None)
+    assert v.status == "finished" and v.winners == [] and v.win_reason == "closed: not_started"
+    assert refused(s, C.TakeSeat(name="bob")) == "game_already_started"
+
+
+def test_a_started_table_does_not_close():
+    s = table([[A, H, H], [KP, K, K], [H, K, H], [K, H, K]])
+    assert refused(s, C.CloseTable()) == "game_already_started"
+
+
+@pytest.mark.parametrize("text", ["", "   ", "x" * 501, "line\nbreak", "bell\a", "nul\x00"])
+def test_table_talk_is_one_to_500_printable_characters(text):
+    """RULES §10 table talk; control characters are refused as in names (they could forge
+    lines in a terminal or a log)."""
+    s = table([[A, H, H], [KP, K, K], [H, K, H], [K, H, K]])
+    assert refused(s, C.PostChat(seat=0, text=text)) == "bad_text"
+
+
+def test_a_view_carries_only_the_latest_chat_messages():
+    s = table([[A, H, H], [KP, K, K], [H, K, H], [K, H, K]])
+    for i in range(60):
+        s, _ = run(s, C.PostChat(seat=i % 4, text=f"m{i}"))
+    v = view(s, 1, chat_limit=50)
+    assert [m["text"] for m in v.chat] == [f"m{i}" for i in range(10, 60)]
+    assert len(view(s, 1).chat) == 60  # no limit: all of them (the history has them all)
+
+
+def test_a_view_says_when_its_deal_was_chosen():
+    """DESIGN property 3: a seed or a deal chosen by the creator is shown in every view."""
+    assert view(lobby(), None).seeded is False
+    assert view(lobby(random_seed=5), None).seeded is True
+    deal = Deal(integrity=((A, H, H), (KP, K, K), (H, K, H), (K, H, K)))
+    assert view(lobby(deal=deal), 2).seeded is True
