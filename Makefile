@@ -12,7 +12,7 @@ PYTEST_ARGS   ?=
 SIMULATE_ARGS ?=
 BENCH_ARGS    ?=
 
-.PHONY: setup test simulate bench lint run demo lock clean
+.PHONY: setup test simulate bench lint run demo lock clean compose-env
 
 setup: $(STAMP)
 	@./deploy/ensure-redis.sh >/dev/null
@@ -98,3 +98,10 @@ lock:
 
 clean:
 	rm -rf $(VENV) .data
+
+# Random passwords for docker compose's NATS and Redis users, once (.env is never committed).
+compose-env:
+	@if [ -f .env ]; then echo ".env exists: keeping its passwords"; else \
+	  for s in NATS REDIS; do for u in ADMIN TABLE RULES PROJECTION; do \
+	    echo "GCBC_$${s}_$${u}_PASSWORD=$$($(PYTHON3) -c 'import secrets; print(secrets.token_urlsafe(24))')"; \
+	  done; done > .env && chmod 600 .env && echo "wrote .env"; fi

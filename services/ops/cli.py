@@ -23,10 +23,18 @@ from services.projection.service import Projection
 from services.settings import Settings
 
 
+def printable(text: str) -> str:
+    """``text`` with control characters escaped: what a client sent (a name, a chat message, a
+    command id) must not move an operator's cursor, clear the screen or forge a line."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def _fields(x: Any) -> str:
     d = msgspec.to_builtins(x)
     kind = d.pop("type", "")
-    return f"{kind} " + " ".join(f"{k}={v}" for k, v in d.items())
+    return printable(f"{kind} " + " ".join(f"{k}={v}" for k, v in d.items()))
 
 
 def _when(ms: int) -> str:
@@ -36,7 +44,7 @@ def _when(ms: int) -> str:
 async def inspect(events: JetStreamEventLog, table_id: str, out=sys.stdout) -> int:
     stored = await events.read(table_id)
     if not stored:
-        print(f"no table {table_id}", file=out)
+        print(f"no table {printable(table_id)}", file=out)
         return 1
     version = 0
     for s in stored:
@@ -46,7 +54,7 @@ async def inspect(events: JetStreamEventLog, table_id: str, out=sys.stdout) -> i
         elif isinstance(entry, RefusalEntry):
             print(
                 f"#{s.seq:<7} {_when(entry.at)} REFUSED  #{entry.answers} {entry.code}: "
-                f"{entry.message}",
+                f"{printable(entry.message)}",
                 file=out,
             )
         elif isinstance(entry, OutcomeEntry):

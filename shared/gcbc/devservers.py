@@ -173,6 +173,17 @@ def _nats_permissions(user: str) -> str:
     return json.dumps({"publish": {"allow": allow}, "subscribe": {"allow": ["_INBOX.>"]}})
 
 
+def nats_authorization(passwords: dict[str, str]) -> str:
+    """The ``authorization`` block of a NATS config: a user per service with only its rights,
+    and ``admin``. ``passwords``: user -> the config's value (a quoted string, or ``$VARIABLE``
+    for one taken from the environment, as deploy/nats/auth.conf does)."""
+    users = []
+    for user in USERS:
+        rights = "" if user == "admin" else f", permissions: {_nats_permissions(user)}"
+        users.append(f'    {{user: "{user}", password: {passwords[user]}{rights}}}')
+    return "authorization {\n  users = [\n" + "\n".join(users) + "\n  ]\n}\n"
+
+
 def start_nats(
     data_dir: Path, port: int | None = None, sync_always: bool = False, auth: bool = True
 ) -> ServerProcess:
@@ -190,12 +201,9 @@ def start_nats(
     urls = {"admin": f"nats://127.0.0.1:{port}"}
     if auth:
         passwords = credentials(data_dir, "nats")
-        users = []
+        text += nats_authorization({u: json.dumps(p) for u, p in passwords.items()})
         for user, password in passwords.items():
-            rights = "" if user == "admin" else f", permissions: {_nats_permissions(user)}"
-            users.append(f'    {{user: "{user}", password: "{password}"{rights}}}')
             urls[user] = f"nats://{user}:{quote(password)}@127.0.0.1:{port}"
-        text += "authorization {\n  users = [\n" + "\n".join(users) + "\n  ]\n}\n"
     conf.touch(mode=0o600)
     conf.write_text(text)
     log = data_dir / "nats.log"

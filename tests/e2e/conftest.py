@@ -43,6 +43,12 @@ def http(stack) -> Iterator[httpx.Client]:
         yield client
 
 
+@pytest.fixture(scope="module")
+def http_module(stack) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=stack.api, timeout=30) as client:
+        yield client
+
+
 def seated_table(http: httpx.Client, seats: int = 4, **body) -> tuple[str, list[str]]:
     r = http.post("/tables", json={"seats": seats, **body})
     assert r.status_code == 201, r.text

@@ -16,14 +16,8 @@ from gcbc.contract.views import View
 from gcbc.rules import fold, view
 from services.demo import play_table
 from services.settings import LOG_LIMIT
-from tests.property.knowledge_oracle import Oracle
+from tests.e2e.audit import check_response
 from tests.property.strategies import OPTION_SETS
-from tests.property.test_no_leaks import (
-    PRIVATE_EVENTS,
-    check_cards,
-    check_entry,
-    check_equipment,
-)
 
 TABLES = 20
 _history = msgspec.json.Decoder(dict[str, msgspec.Raw])
@@ -35,35 +29,6 @@ def history_events(http: httpx.Client, table_id: str) -> list:
     r = http.get(f"/tables/{table_id}/history")
     assert r.status_code == 200, r.text
     return _events.decode(_history.decode(r.content)["events"])
-
-
-def check_response(events: list, seat: int | None, body: bytes) -> None:
-    """A view a seat received, against the oracle replayed to that view's version. Before the
-    end a view counts only the events its seat sees (private ones of others are not there)."""
-    v = _view.decode(body)
-    entries = defaultdict(list)
-    for entry in v.log:
-        entries[entry["v"]].append(entry)
-    o = Oracle()
-    if v.status == "finished":
-        for e in events:
-            o.apply(e)
-    else:
-        seen = 0
-        for e in events:
-            if seen == v.version:
-                break
-            o.apply(e)
-            private = PRIVATE_EVENTS.get(type(e))
-            if private is not None and getattr(e, private) != seat:
-                continue
-            seen += 1
-            for entry in entries.get(seen, ()):
-                check_entry(o, seat, e, entry)
-        assert seen == v.version
-    if o.dealt:
-        check_cards(o, seat, v)
-        check_equipment(o, seat, v)
 
 
 def test_twenty_tables_of_bots_play_to_the_end(stack):

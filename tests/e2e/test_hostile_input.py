@@ -1,0 +1,497 @@
+"""A hostile client against the real services (DESIGN properties 3 and 7; issue 8): ids that
+are not the server's own, chosen seeds, floods of chat, streams and requests, odd bodies, and
+dependencies that go away. Each probe is a regression test of a defect seen from outside; every
+view a probe receives passes the leak audit (tests/e2e/audit.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import httpx
+import nats
+import pytest
+import redis
+
+from gcbc.contract.entries import decode_entry
+from gcbc.contract.events import GameStarted
+from gcbc.eventlog.jetstream import JetStreamEventLog
+from services.demo import play_table
+from services.launcher import Stack
+from tests.e2e.audit import check_response, log_events, seat_of
+from tests.e2e.conftest import TEST_ENV, auth, seated_table
+
+HOSTILE_IDS = ["*", ">", "%2A", "a%20b", "a%01b", "a.b", "..%2F..", "a%00b", "%C3%A9", "abc"]
+ROUTES = [
+    ("GET", "/tables/{id}"),
+    ("GET", "/tables/{id}/view"),
+    ("GET", "/tables/{id}/stream"),
+    ("GET", "/tables/{id}/history"),
+    ("POST", "/tables/{id}/seats"),
+    ("POST", "/tables/{id}/start"),
+    ("POST", "/tables/{id}/commands"),
+    ("POST", "/tables/{id}/chat"),
+    ("DELETE", "/tables/{id}/seats/0"),
+]
+
+
+@pytest.fixture
+def own_stack(tmp_path: Path) -> Iterator[Callable[..., Stack]]:
+    """Stacks of their own (own NATS and Redis), with the limits a test sets."""
+    stacks: list[Stack] = []
+
+    def start(scenarios: bool = False, **env: str) -> Stack:
+        s = Stack(tmp_path / f"stack{len(stacks)}", allow_scenarios=scenarios, env=env)
+        stacks.append(s)
+        return s.start()
+
+    yield start
+    for s in stacks:
+        s.stop()
+
+
+def audit_all(nats_url: str, table_id: str, bodies: list[bytes]) -> int:
+    events = log_events(nats_url, table_id)
+    for body in bodies:
+        check_response(events, seat_of(body), body)
+    return len(bodies)
+
+
+# --- 1. a table id is the server's own, never a subject token -----------------------------------
+def test_ids_that_are_not_the_servers_own_name_no_table_on_every_route(http, stack):
+    """Before: GET /tables/*/history folded every table's entries into one and, once that fold
+    reached `finished`, served the cards dealt at tables still in play; odd ids answered 500."""
+    finished = asyncio.run(play_table(stack.api, 4, "random", seed=3))
+    playing, tokens = seated_table(http, 4)
+    assert http.post(f"/tables/{playing}/start", headers=auth(tokens[0])).status_code == 200
+    for hostile in HOSTILE_IDS:
+        for method, route in ROUTES:
+            r = http.request(method, route.format(id=hostile), json={"type": "pass"})
+            assert r.status_code == 404, (method, route, hostile, r.text)
+            assert r.headers["content-type"].startswith("application/problem+json")
+            assert r.json()["code"] in ("no_table", "not_found"), r.text
+    assert http.get(f"/tables/{finished}/history").status_code == 200
+    views = [http.get(f"/tables/{playing}/view", headers=auth(t)).content for t in tokens]
+    assert audit_all(stack.nats_url, playing, views) == 4
+
+
+# --- 2. the deal is the server's secret --------------------------------------------------------
+def test_a_client_cannot_choose_the_seed_and_the_server_seed_stays_secret(own_stack):
+    """Before: POST /tables {"seed": …} was accepted anywhere, so the creator could compute
+    every seat's cards offline."""
+    s = own_stack()
+    with httpx.Client(base_url=s.api, timeout=30) as http:
+        for body, field in (
+            ({"seats": 4, "seed": 5}, "seed"),
+            ({"seats": 4, "deal": {"integrity": [["agent", "honest", "honest"]]}}, "deal"),
+        ):
+            r = http.post("/tables", json=body)
+            assert r.status_code == 403, r.text
+            assert r.json()["code"] == "scenarios_not_allowed" and r.json()["field"] == field
+        table_id, tokens = seated_table(http, 4)
+        listed = [t for t in http.get("/tables").json() if t["table_id"] == table_id]
+        assert listed and listed[0]["seeded"] is False
+        assert http.post(f"/tables/{table_id}/start", headers=auth(tokens[0])).status_code == 200
+        seed = next(e for e in log_events(s.nats_url, table_id) if isinstance(e, GameStarted))
+        bodies = [http.get(f"/tables/{table_id}").content]
+        bodies += [http.get(f"/tables/{table_id}/view", headers=auth(t)).content for t in tokens]
+        for body in bodies:
+            assert b'"seeded":false' in body
+            assert str(seed.random_seed).encode() not in body  # secret until the end
+        assert http.get(f"/tables/{table_id}/history").json()["code"] == "not_finished_yet"
+        audit_all(s.nats_url, table_id, bodies)
+
+
+def test_a_scenario_table_says_it_is_seeded_in_the_lobby_and_every_view(http):
+    r = http.post("/tables", json={"seats": 4, "seed": 11})
+    assert r.status_code == 201, r.text
+    table_id = r.json()["table_id"]
+    listed = [t for t in http.get("/tables", params={"limit": 200}).json()]
+    token = http.post(f"/tables/{table_id}/seats", json={"name": "ann"}).json()["token"]
+    assert http.get(f"/tables/{table_id}").json()["seeded"] is True
+    assert http.get(f"/tables/{table_id}/view", headers=auth(token)).json()["seeded"] is True
+    while not any(t["table_id"] == table_id for t in listed):
+        r = http.get(r.links["next"]["url"]) if "next" in r.links else None
+        assert r is not None, "the table is not listed"
+        listed = r.json()
+    assert next(t for t in listed if t["table_id"] == table_id)["seeded"] is True
+
+
+# --- 3. chat: bounded in views, per seat, per table ---------------------------------------------
+def test_chat_floods_cost_the_flooder_not_the_views(own_stack):
+    """Before: every view carried the whole chat (3,000 messages made each view 1 MB) and a
+    flood from one seat stalled every table."""
+    s = own_stack(
+        **{
+            **_quiet(),
+            "GCBC_CHAT_LIMIT": "5",
+            "GCBC_CHAT_PER_TABLE": "9",
+            "GCBC_RATE_CHAT": "6/minute",
+        }
+    )
+    with httpx.Client(base_url=s.api, timeout=30) as http:
+        table_id, tokens = seated_table(http, 4)
+        url = f"/tables/{table_id}/chat"
+        for i in range(6):
+            assert (
+                http.post(url, headers=auth(tokens[0]), json={"text": f"a{i}"}).status_code == 202
+            )
+        r = http.post(url, headers=auth(tokens[0]), json={"text": "one too many"})
+        assert r.status_code == 429 and r.json()["code"] == "rate_limited", r.text
+        assert int(r.headers["retry-after"]) >= 1
+        r = http.post(url, headers=auth(tokens[1]), json={"text": "bell\a"})
+        assert r.status_code == 422 and r.json()["code"] == "bad_text"
+        for i in range(3):
+            assert (
+                http.post(url, headers=auth(tokens[1]), json={"text": f"b{i}"}).status_code == 202
+            )
+        _until(lambda: len(log_chat(s, table_id)) == 9)
+        r = http.post(url, headers=auth(tokens[2]), json={"text": "full?"})
+        assert r.status_code == 409 and r.json()["code"] == "chat_full", r.text
+        v = _until(lambda: _chat_view(http, table_id, ["a5", "b0", "b1", "b2"]))
+        assert [m["text"] for m in v["chat"]] == ["a4", "a5", "b0", "b1", "b2"]  # the last 5
+        assert log_chat(s, table_id) == [f"a{i}" for i in range(6)] + ["b0", "b1", "b2"]
+
+
+def log_chat(s: Stack, table_id: str) -> list[str]:
+    return [e.text for e in log_events(s.nats_url, table_id) if type(e).__name__ == "ChatPosted"]
+
+
+def _chat_view(http: httpx.Client, table_id: str, tail: list[str]) -> dict | None:
+    v = http.get(f"/tables/{table_id}").json()
+    return v if [m["text"] for m in v["chat"]][-len(tail) :] == tail else None
+
+
+# --- 4. streams and long-polls are capped ------------------------------------------------------
+def test_streams_and_long_polls_are_capped_per_table_and_per_client(own_stack):
+    """Before: 400 public streams on one table took the table service from 85 MB to 1.93 GB."""
+    s = own_stack(**{**_quiet(), "GCBC_STREAMS_PER_TABLE": "3", "GCBC_STREAMS_PER_CLIENT": "5"})
+    with httpx.Client(base_url=s.api, timeout=30) as http:
+        one = http.post("/tables", json={"seats": 4}).json()["table_id"]
+        two = http.post("/tables", json={"seats": 4}).json()["table_id"]
+        with concurrent.futures.ThreadPoolExecutor(8) as pool:
+            first = [_open_stream(s, one) for _ in range(3)]
+            r = http.get(f"/tables/{one}/stream")
+            assert r.status_code == 429 and r.json()["code"] == "too_many_streams", r.text
+            assert int(r.headers["retry-after"]) >= 1
+            r = http.get(f"/tables/{one}/view", params={"after": 10**6, "timeout": 5})
+            assert r.status_code == 429  # a long-poll is a watcher too
+            assert http.get(f"/tables/{one}/view").status_code == 200  # a plain read is not
+            second = [_open_stream(s, two) for _ in range(2)]
+            r = http.get(f"/tables/{two}/stream")
+            assert r.status_code == 429, "the client's fifth place is taken"
+            first.pop().close()  # a closed stream gives its place back
+            _until(lambda: _open_stream(s, one, fail=False))
+            for stream in first + second:
+                stream.close()
+            del pool
+
+
+class _Stream:
+    def __init__(self, client: httpx.Client, response: httpx.Response) -> None:
+        self.client, self.response = client, response
+        self.lines = response.iter_lines()  # held: a dropped iterator closes the connection
+        next(self.lines)  # the first event: the stream is open
+
+    def close(self) -> None:
+        self.response.close()
+        self.client.close()
+
+
+def _open_stream(s: Stack, table_id: str, fail: bool = True) -> _Stream | None:
+    client = httpx.Client(base_url=s.api, timeout=30)
+    response = client.send(client.build_request("GET", f"/tables/{table_id}/stream"), stream=True)
+    if response.status_code != 200:
+        client.close()
+        assert not fail, response.status_code
+        return None
+    return _Stream(client, response)
+
+
+# --- 5. rates, lobby expiry, pages --------------------------------------------------------------
+def test_creating_tables_taking_seats_and_commands_are_rate_limited(own_stack):
+    """Before: one client created 500–600 tables/s."""
+    s = own_stack(
+        GCBC_RATE_CREATE="3/minute", GCBC_RATE_SEAT="5/minute", GCBC_RATE_COMMAND="3/minute"
+    )
+    with httpx.Client(base_url=s.api, timeout=30) as http:
+        ids = [http.post("/tables", json={"seats": 4}) for _ in range(4)]
+        assert [r.status_code for r in ids] == [201, 201, 201, 429]
+        assert ids[3].headers["content-type"].startswith("application/problem+json")
+        assert int(ids[3].headers["retry-after"]) >= 1
+        table_id = ids[0].json()["table_id"]
+        seats = [http.post(f"/tables/{table_id}/seats", json={"name": f"p{i}"}) for i in range(6)]
+        assert [r.status_code for r in seats[:5]] == [201] * 4 + [409]  # full, still counted
+        assert seats[5].status_code == 429 and seats[5].json()["code"] == "rate_limited"
+        tokens = [r.json()["token"] for r in seats[:4]]
+        assert http.post(f"/tables/{table_id}/start", headers=auth(tokens[0])).status_code == 200
+        url = f"/tables/{table_id}/commands"
+        statuses = [
+            http.post(url, headers=auth(tokens[1]), json={"type": "shoot"}).status_code
+            for _ in range(4)
+        ]
+        assert statuses == [409, 409, 409, 429]  # refused or not, each one counts
+        r = http.post(
+            url, headers=auth(tokens[2]), json={"type": "arrange", "positions": [1, 2, 3]}
+        )
+        assert r.status_code == 200, "another seat has its own budget"
+
+
+def test_a_table_nobody_starts_closes_and_leaves_the_lobby(own_stack):
+    s = own_stack(GCBC_LOBBY_TTL="1")
+    with httpx.Client(base_url=s.api, timeout=30) as http:
+        table_id = http.post("/tables", json={"seats": 4}).json()["table_id"]
+        token = http.post(f"/tables/{table_id}/seats", json={"name": "ann"}).json()["token"]
+        v = _until(
+            lambda: (x := http.get(f"/tables/{table_id}").json())["status"] == "finished" and x
+        )
+        assert v["winners"] == [] and v["win_reason"] == "closed: not_started"
+        assert all(t["table_id"] != table_id for t in http.get("/tables").json())
+        r = http.post(f"/tables/{table_id}/seats", json={"name": "bob"})
+        assert r.status_code == 409 and r.json()["code"] == "game_already_started"
+        r = http.post(f"/tables/{table_id}/start", headers=auth(token))
+        assert r.status_code == 409
+
+
+def test_the_lobby_is_listed_in_pages(http):
+    mine = [http.post("/tables", json={"seats": 5}).json()["table_id"] for _ in range(5)]
+    r = http.get("/tables", params={"limit": 2})
+    seen, pages = [], 0
+    while True:
+        assert r.status_code == 200 and len(r.json()) <= 2
+        seen += [t["table_id"] for t in r.json()]
+        pages += 1
+        if "next" not in r.links:
+            break
+        r = http.get(r.links["next"]["url"])
+    assert [t for t in seen if t in mine] == mine  # oldest first, each once
+    assert len(seen) == len(set(seen)) and pages >= 3
+    assert http.get("/tables", params={"limit": 0}).status_code == 422
+    assert http.get("/tables", params={"limit": 201}).status_code == 422
+
+
+# --- 6. honest answers when a dependency fails --------------------------------------------------
+def test_with_redis_away_reads_are_503_and_a_recorded_command_is_202(own_stack):
+    """Before: 78 of 78 commands answered 500 during a Redis restart had been recorded."""
+    s = own_stack(**_quiet())
+    with httpx.Client(base_url=s.api, timeout=30) as http:
+        table_id, tokens = seated_table(http, 4)
+        assert http.post(f"/tables/{table_id}/start", headers=auth(tokens[0])).status_code == 200
+        s.servers["redis"].stop()
+        r = http.get(f"/tables/{table_id}")
+        assert r.status_code == 503 and r.json()["code"] == "views_unavailable", r.text
+        assert r.headers["retry-after"]
+        r = http.post(
+            f"/tables/{table_id}/commands",
+            headers=auth(tokens[1]),
+            json={"type": "arrange", "positions": [3, 2, 1], "command_id": "away-1"},
+        )
+        assert r.status_code == 202, r.text  # recorded: never "nothing was recorded"
+        position = r.json()["position"]
+        s.servers["redis"].restart()
+        v = _until(
+            lambda: (
+                (x := http.get(f"/tables/{table_id}/view", headers=auth(tokens[1]))).status_code
+                == 200
+                and x.json()
+            )
+        )
+        assert v["status"] == "playing"
+        stored = asyncio.run(_entries(s.nats_url, table_id))
+        assert any(seq == position for seq, _ in stored)
+        r = http.post(
+            f"/tables/{table_id}/commands",
+            headers=auth(tokens[1]),
+            json={"type": "arrange", "positions": [3, 2, 1], "command_id": "away-1"},
+        )
+        assert r.status_code in (200, 202), r.text  # the retry answers the first one
+        assert len(asyncio.run(_entries(s.nats_url, table_id))) == len(stored)
+
+
+def test_with_nats_away_a_command_is_503_and_nothing_is_recorded_later(own_stack):
+    s = own_stack(**_quiet())
+    with httpx.Client(base_url=s.api, timeout=30) as http:
+        table_id, tokens = seated_table(http, 4)
+        assert http.post(f"/tables/{table_id}/start", headers=auth(tokens[0])).status_code == 200
+        before = asyncio.run(_entries(s.nats_url, table_id))
+        s.servers["nats"].stop()
+        started = time.monotonic()
+        r = http.post(
+            f"/tables/{table_id}/commands",
+            headers=auth(tokens[1]),
+            json={"type": "arrange", "positions": [1, 2, 3], "command_id": "away-2"},
+        )
+        assert r.status_code == 503, r.text
+        assert r.json()["code"] in ("log_unavailable", "outcome_unknown")
+        assert r.headers["retry-after"] and time.monotonic() - started < 8
+        s.servers["nats"].restart()
+        time.sleep(2.0)  # the services reconnect; an append given up on must not land now
+        assert asyncio.run(_entries(s.nats_url, table_id)) == before
+        r = _until(
+            lambda: (
+                (
+                    x := http.post(
+                        f"/tables/{table_id}/commands",
+                        headers=auth(tokens[1]),
+                        json={"type": "arrange", "positions": [1, 2, 3], "command_id": "away-2"},
+                    )
+                ).status_code
+                in (200, 202)
+                and x
+            )
+        )
+        assert len(asyncio.run(_entries(s.nats_url, table_id))) == len(before) + 2
+
+
+def test_make_run_supervises_nats_and_redis(own_stack):
+    """Before: a killed nats-server left every command hanging 5 s then 500, forever."""
+    s = own_stack(**_quiet())
+    s.servers["nats"].stop(kill=True)
+    s.servers["redis"].stop(kill=True)
+    assert {"nats", "redis"} <= set(s.supervise())
+    table_id = _until(lambda: _create(s))
+    with httpx.Client(base_url=s.api, timeout=30) as http:
+        assert http.get(f"/tables/{table_id}").status_code == 200
+
+
+def _create(s: Stack) -> str | None:
+    with httpx.Client(base_url=s.api, timeout=30) as http:
+        r = http.post("/tables", json={"seats": 4})
+        return r.json()["table_id"] if r.status_code == 201 else None
+
+
+# --- 7. input hygiene ---------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("body", "status", "code", "field"),
+    [
+        (b'{"seats": "4"}', 422, "invalid_body", "seats"),
+        (b'{"seats": 4.0}', 422, "invalid_body", "seats"),
+        (b'{"seats": 4, "deadlines": {"turn": -5}}', 422, "invalid_body", "deadlines.turn"),
+        (b'{"seats": 4, "deadlines": {"turn": 0}}', 422, "invalid_body", "deadlines.turn"),
+        (
+            b'{"seats": 4, "deadlines": {"reaction": 1e308}}',
+            422,
+            "invalid_body",
+            "deadlines.reaction",
+        ),
+        (b'{"seats": 4, "deadlines": {"prompt": 3601}}', 422, "invalid_body", "deadlines.prompt"),
+        (b'{"seats": 4', 400, "malformed_json", None),
+        (b"[" * 5000 + b"]" * 5000, 400, "json_too_deep", None),
+        (
+            b'{"seats": 4, "options": ' + b"[" * 5000 + b"]" * 5000 + b"}",
+            400,
+            "json_too_deep",
+            None,
+        ),
+    ],
+)
+def test_odd_lobby_bodies_are_refused_with_the_field_named(
+    own_stack_shared, body, status, code, field
+):
+    s = own_stack_shared
+    with httpx.Client(base_url=s.api, timeout=30) as http:
+        before = len(http.get("/tables", params={"limit": 200}).json())
+        r = http.post("/tables", content=body, headers={"content-type": "application/json"})
+        assert r.status_code == status and r.json()["code"] == code, r.text
+        assert r.json().get("field") == field
+        assert len(http.get("/tables", params={"limit": 200}).json()) == before
+
+
+@pytest.fixture(scope="module")
+def own_stack_shared(tmp_path_factory) -> Iterator[Stack]:
+    s = Stack(tmp_path_factory.mktemp("hygiene"), env=_quiet()).start()
+    yield s
+    s.stop()
+
+
+@pytest.mark.parametrize("command_id", ["x" * 65, "has space", "tab\there", "é", "", "new\nline"])
+def test_a_command_id_is_1_to_64_printable_ascii(http, command_id):
+    table_id, tokens = seated_table(http, 4)
+    assert http.post(f"/tables/{table_id}/start", headers=auth(tokens[0])).status_code == 200
+    version = http.get(f"/tables/{table_id}").json()["version"]
+    r = http.post(
+        f"/tables/{table_id}/commands",
+        headers=auth(tokens[0]),
+        json={"type": "arrange", "positions": [1, 2, 3], "command_id": command_id},
+    )
+    assert r.status_code == 422 and r.json()["field"] == "command_id", r.text
+    assert http.get(f"/tables/{table_id}").json()["version"] == version
+
+
+def test_a_command_with_a_string_for_a_number_is_refused(http):
+    table_id, tokens = seated_table(http, 4)
+    assert http.post(f"/tables/{table_id}/start", headers=auth(tokens[0])).status_code == 200
+    r = http.post(
+        f"/tables/{table_id}/commands",
+        headers=auth(tokens[0]),
+        json={"type": "arrange", "positions": ["1", "2", "3"]},
+    )
+    assert r.status_code == 422 and r.json()["field"] == "positions[0]", r.text
+
+
+# --- 8. the servers take credentials ------------------------------------------------------------
+def test_nats_and_redis_refuse_anonymous_clients_and_each_service_has_only_its_rights(own_stack):
+    """Before: an anonymous local client read a live table's dealt cards and token hashes."""
+    s = own_stack(**_quiet())
+    nats_server, redis_server = s.servers["nats"], s.servers["redis"]
+
+    async def probe_nats() -> None:
+        with pytest.raises(nats.errors.Error, match="Authorization Violation"):
+            await nats.connect(
+                f"nats://127.0.0.1:{nats_server.port}", allow_reconnect=False, connect_timeout=2
+            )
+        # the projection only reads: it cannot append to a table
+        projection = await JetStreamEventLog.connect(nats_server.url_for("projection"))
+        try:
+            with pytest.raises(nats.errors.TimeoutError):  # refused: no acknowledgement comes
+                await projection.js.publish("gcbc.table.0123456789abcdef", b"{}", timeout=1)
+            # … nor delete the stream
+            with pytest.raises(nats.errors.TimeoutError):
+                await projection.nc.request("$JS.API.STREAM.DELETE.GCBC_TABLES", b"", timeout=1)
+            assert (await projection.js.stream_info("GCBC_TABLES")).state.messages == 0
+        finally:
+            await projection.close()
+        table = await JetStreamEventLog.connect(nats_server.url_for("table"))
+        try:
+            with pytest.raises(nats.errors.TimeoutError):
+                await table.nc.request("$JS.API.STREAM.DELETE.GCBC_TABLES", b"", timeout=1)
+        finally:
+            await table.close()
+
+    asyncio.run(probe_nats())
+    anonymous = redis.Redis(port=redis_server.port)
+    with pytest.raises(redis.exceptions.AuthenticationError):
+        anonymous.get("gcbc:lobby")
+    service = redis.Redis.from_url(redis_server.url_for("table"))
+    with pytest.raises(redis.exceptions.NoPermissionError):
+        service.flushall()
+    with pytest.raises(redis.exceptions.NoPermissionError):
+        service.get("not-ours")
+    assert service.hgetall("gcbc:lobby") == {}
+
+
+# --- helpers ------------------------------------------------------------------------------------
+def _quiet() -> dict[str, str]:
+    """The test stacks' generous limits, for tests about something else."""
+    return dict(TEST_ENV)
+
+
+def _until(check: Callable[[], object], timeout: float = 20) -> object:
+    deadline = time.monotonic() + timeout
+    while True:
+        got = check()
+        if got:
+            return got
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.1)
+
+
+async def _entries(nats_url: str, table_id: str) -> list[tuple[int, object]]:
+    log = await JetStreamEventLog.connect(nats_url)
+    try:
+        return [(s.seq, decode_entry(s.data)) for s in await log.read(table_id)]
+    finally:
+        await log.close()

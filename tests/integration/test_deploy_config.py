@@ -1,0 +1,54 @@
+"""deploy/: the containers' NATS authorization is the one make run and the tests use (generated
+from gcbc.devservers), and nats-server takes it with passwords from the environment."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+from pathlib import Path
+
+import nats
+import pytest
+
+from gcbc import devservers
+
+ROOT = Path(__file__).resolve().parents[2]
+AUTH = ROOT / "deploy" / "nats" / "auth.conf"
+
+
+def _without_comments(text: str) -> str:
+    return "".join(line for line in text.splitlines(True) if not line.startswith("#"))
+
+
+def test_the_committed_authorization_is_the_generated_one():
+    variables = {u: f"$GCBC_NATS_{u.upper()}_PASSWORD" for u in devservers.USERS}
+    assert _without_comments(AUTH.read_text()) == devservers.nats_authorization(variables)
+
+
+def test_nats_server_takes_it_with_passwords_from_the_environment(tmp_path: Path):
+    port = devservers.free_port()
+    shutil.copy(AUTH, tmp_path / "auth.conf")
+    conf = tmp_path / "node.conf"
+    conf.write_text(
+        f'listen: 127.0.0.1:{port}\njetstream {{ store_dir: "{tmp_path / "js"}" }}\n'
+        "include auth.conf\n"
+    )
+    env = {**os.environ, **{f"GCBC_NATS_{u.upper()}_PASSWORD": f"pw-{u}" for u in devservers.USERS}}
+    server = devservers.ServerProcess(
+        "nats", [devservers.nats_server_binary(), "-c", str(conf)], {}, port, tmp_path / "log", env
+    )
+
+    async def go() -> None:
+        nc = await nats.connect(f"nats://table:pw-table@127.0.0.1:{port}", allow_reconnect=False)
+        js = nc.jetstream()
+        await js.add_stream(name="GCBC_TABLES", subjects=["gcbc.table.*"])
+        assert (await js.publish("gcbc.table.abc", b"x")).seq == 1
+        await nc.close()
+        with pytest.raises(nats.errors.Error, match="Authorization Violation"):
+            await nats.connect(f"nats://table:wrong@127.0.0.1:{port}", allow_reconnect=False)
+
+    try:
+        asyncio.run(go())
+    finally:
+        server.stop()
