@@ -29,13 +29,17 @@ class Settings(Struct, frozen=True):
     # --- what one client may ask (DESIGN property 7) ---
     min_deadline: float = 5.0  # seconds a table's waits may last, at least …
     max_deadline: float = 3600.0  # … and at most
-    chat_per_table: int = 1000  # messages a table keeps taking (then 409 chat_full)
+    chat_per_seat: int = 200  # messages a seat may post at a table (recorded with the table)
     lobby_ttl: float = 1800.0  # seconds a table may wait for players before it closes
     lobby_page: int = 50  # tables GET /tables lists per page by default (at most 200)
-    streams_per_table: int = 100  # open streams and long-polls on one table (0: no cap) …
-    streams_per_client: int = 200  # … and from one client address, per table-service process
-    # rate limits ("<count>/<seconds>s", limits' syntax, e.g. "20/minute"; "": none), per client
-    # address for the lobby, per seat for chat and commands
+    # open streams and long-polls, per table-service process (0: no cap): a table's spectators,
+    # each seat's own (its player's tabs: never crowded out by spectators), one client address's
+    streams_per_table: int = 100
+    streams_per_seat: int = 5
+    streams_per_client: int = 50
+    forwarded_allow_ips: str = ""  # proxies trusted for X-Forwarded-For ("": none)
+    # rate limits in the limits library's syntax ("20/minute", "10 per 10 seconds"; "": none),
+    # per client address for the lobby, per seat for chat and commands
     rate_create: str = "20/minute"
     rate_seat: str = "60/minute"
     rate_chat: str = "10/10 seconds"
@@ -62,11 +66,13 @@ class Settings(Struct, frozen=True):
             options_offered=_options(env.get("GCBC_OPTIONS_OFFERED")),
             min_deadline=float(get("MIN_DEADLINE", d.min_deadline)),
             max_deadline=float(get("MAX_DEADLINE", d.max_deadline)),
-            chat_per_table=int(get("CHAT_PER_TABLE", d.chat_per_table)),
+            chat_per_seat=int(get("CHAT_PER_SEAT", d.chat_per_seat)),
             lobby_ttl=float(get("LOBBY_TTL", d.lobby_ttl)),
             lobby_page=int(get("LOBBY_PAGE", d.lobby_page)),
             streams_per_table=int(get("STREAMS_PER_TABLE", d.streams_per_table)),
+            streams_per_seat=int(get("STREAMS_PER_SEAT", d.streams_per_seat)),
             streams_per_client=int(get("STREAMS_PER_CLIENT", d.streams_per_client)),
+            forwarded_allow_ips=get("FORWARDED_ALLOW_IPS", d.forwarded_allow_ips),
             rate_create=get("RATE_CREATE", d.rate_create),
             rate_seat=get("RATE_SEAT", d.rate_seat),
             rate_chat=get("RATE_CHAT", d.rate_chat),

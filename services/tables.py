@@ -60,6 +60,12 @@ class TableCache:
                 if stored.seq > t.seq:
                     t.apply(stored)
                     self._signal(table_id)
+        if t.seq == 0:
+            # no such table (yet): nothing is kept, so probing ids costs no memory
+            if self.tables.get(table_id) is t:
+                del self.tables[table_id]
+            self._locks.pop(table_id, None)
+            return t
         self._note_finished(t)
         return t
 

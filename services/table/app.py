@@ -20,12 +20,11 @@ from litestar.params import Parameter
 from litestar.response import Stream
 
 from gcbc.contract import commands as C
-from gcbc.contract.entries import OutcomeEntry, decode_entry
 from gcbc.contract.ids import new_table_id
 from gcbc.contract.options import Deadlines, Deal, TableOptions
 from gcbc.contract.views import View
 from gcbc.eventlog.jetstream import JetStreamEventLog
-from gcbc.eventlog.port import LogUnavailable
+from gcbc.eventlog.port import LogUnavailable, OutcomeUnknown
 from gcbc.readmodel.port import ModelUnavailable
 from gcbc.readmodel.redis import RedisReadModel
 from services.runner import tune_gc
@@ -33,7 +32,7 @@ from services.settings import Settings
 from services.table import edge
 from services.table.limits import OpenStreams, RateLimits
 from services.table.notifier import Notifier
-from services.table.problems import HANDLERS, ApiError, status_for
+from services.table.problems import HANDLERS, RETRY_AFTER, ApiError, status_for
 from services.table.service import TableService, token_hash, view_version
 
 MAX_BODY = 64 * 1024
@@ -134,6 +133,17 @@ async def _seat(
     return seat
 
 
+async def _still_holds(
+    service: TableService, table_id: str, token: str | None, seat: int, position: int
+) -> bool:
+    """Whether ``token`` still names ``seat`` at the table as of ``position``: a seat may have
+    been left and taken by someone else while its old holder's long-poll or stream waited."""
+    t = service.cache.tables.get(table_id)
+    if t is None or t.seq < position:
+        t = await service.cache.get(table_id)
+    return service.seat_of(t, token) == seat
+
+
 def _raise_if_refused(answer: Any) -> Any:
     """The rules worker's refusal of a command, as the problem the client gets."""
     if answer.refusal is not None:
@@ -175,6 +185,8 @@ async def create_table(data: CreateTable, request: Request, state: AppState) -> 
                 field,
             )
     _check_offered(data.options, settings)
+    if data.first_seat is not None and not 0 <= data.first_seat < data.seats:
+        raise ApiError(422, "invalid_body", "first_seat is a seat of the table", "first_seat")
     if data.deadlines is not None:
         edge.check_deadlines(data.deadlines, settings.min_deadline, settings.max_deadline)
     await state.rates.hit("create", _client(request))
@@ -187,8 +199,19 @@ async def create_table(data: CreateTable, request: Request, state: AppState) -> 
         deal=data.deal,
         first_seat=data.first_seat,
         random_seed=data.seed,
+        chat_per_seat=settings.chat_per_seat,  # the table's terms: refused in the rules
     )
-    seq = await service.submit(table_id, command, new_table=True)
+    try:
+        seq = await service.submit(table_id, command, new_table=True)
+    except OutcomeUnknown:
+        raise ApiError(
+            503,
+            "outcome_unknown",
+            "the table may or may not have been created: GET /tables/{table_id} tells (404: it"
+            " was not; an unused table closes by itself)",
+            headers={"Retry-After": RETRY_AFTER},
+            extra={"table_id": table_id},
+        ) from None
     created = TableCreated(
         table_id=table_id,
         seats=data.seats,
@@ -196,13 +219,17 @@ async def create_table(data: CreateTable, request: Request, state: AppState) -> 
         deadlines=command.deadlines,
         view_url=f"/tables/{table_id}",
     )
+    pending = _json(msgspec.json.encode({"position": seq, **msgspec.to_builtins(created)}), 202)
     try:
         answer = await _refused_or(service, table_id, seq)
+        if answer.answer_seq is None:
+            return pending  # recorded, not answered yet: the table will be there
         # read-your-writes: the table is visible (GET /tables, its view) once this answers
-        await service.view_after(table_id, None, None, ANSWER_WAIT, answer.answer_seq or seq)
-    except AFTER_APPEND:  # recorded: the table will be there
-        body = {"position": seq, **msgspec.to_builtins(created)}
-        return _json(msgspec.json.encode(body), 202)
+        got = await service.view_at(table_id, None, None, ANSWER_WAIT, answer.answer_seq)
+    except AFTER_APPEND:
+        return pending
+    if got is None or got.position < answer.answer_seq:
+        return pending
     return created
 
 
@@ -244,7 +271,17 @@ async def take_seat(
     await state.rates.hit("seat", _client(request))
     token = secrets.token_urlsafe(24)
     digest = token_hash(token)
-    seq = await service.submit(table_id, C.TakeSeat(name=data.name), token_hash_=digest)
+    try:
+        seq = await service.submit(table_id, C.TakeSeat(name=data.name), token_hash_=digest)
+    except OutcomeUnknown:
+        raise ApiError(
+            503,
+            "outcome_unknown",
+            "the seat may or may not have been taken: GET /tables/{table_id}/view with this token"
+            " tells (403: it was not)",
+            headers={"Retry-After": RETRY_AFTER},
+            extra={"token": token},
+        ) from None
     # recorded, not answered yet: the token is the client's only way to its seat, so it gets it
     # now (its view will say which seat once the rules worker answers)
     pending = _json(msgspec.json.encode({"position": seq, "token": token}), 202)
@@ -261,18 +298,26 @@ async def take_seat(
 
 
 @delete(
-    "/tables/{table_id:str}/seats/{seat:int}", status_code=204, summary="Leave before the start"
+    "/tables/{table_id:str}/seats/{seat:int}",
+    status_code=200,  # answers 204 once left, 202 {"position"} if that takes longer
+    summary="Leave before the start",
 )
-async def leave_seat(table_id: str, seat: int, request: Request, state: AppState) -> None:
+async def leave_seat(
+    table_id: str, seat: int, request: Request, state: AppState
+) -> Response[bytes]:
     service = _service(state)
     mine = await _seat(service, table_id, request, required=True)
     if mine != seat:
         raise ApiError(403, "forbidden", "you can only leave your own seat")
     seq = await service.submit(table_id, C.LeaveSeat(seat=seat))
+    pending = _json(msgspec.json.encode(Position(position=seq)), 202)
     try:
-        await _refused_or(service, table_id, seq)
+        answer = await _refused_or(service, table_id, seq)
     except AFTER_APPEND:
-        pass  # recorded: the seat is left once the rules worker answers
+        return pending  # recorded: the seat is left once the rules worker answers
+    if answer.answer_seq is None:
+        return pending
+    return Response(content=b"", status_code=204)
 
 
 @post("/tables/{table_id:str}/start", status_code=200, summary="Start once every seat is taken")
@@ -300,15 +345,19 @@ async def seat_view(
     service = _service(state)
     seat = await _seat(service, table_id, request, required=False)
     wait = timeout if after is not None else 0
-    close = state.streams.open(table_id, _client(request)) if wait > 0 else None
+    close = state.streams.open(table_id, _client(request), seat) if wait > 0 else None
     try:
-        data = await service.view_after(table_id, seat, after, wait)
+        got = await service.view_at(table_id, seat, after, wait)
     finally:
         if close is not None:
             close()
-    if data is None:
+    if got is None:
         raise ApiError(404, "no_table", f"there is no table {table_id}")
-    return _json(data)
+    if seat is not None and not await _still_holds(
+        service, table_id, _bearer(request), seat, got.position
+    ):
+        raise ApiError(403, "forbidden", "that token is not a seat of this table any more")
+    return _json(got.data)
 
 
 @get(
@@ -320,7 +369,7 @@ async def stream(table_id: str, request: Request, state: AppState) -> Stream:
     service = _service(state)
     seat = await _seat(service, table_id, request, required=False)
     token = _bearer(request)
-    close = state.streams.open(table_id, _client(request))
+    close = state.streams.open(table_id, _client(request), seat)
 
     async def events() -> AsyncIterator[bytes]:
         version = -1
@@ -329,14 +378,10 @@ async def stream(table_id: str, request: Request, state: AppState) -> Stream:
                 got = await service.view_at(table_id, seat, version, random.uniform(12.0, 18.0))
                 if got is None:
                     return
-                if seat is not None:
-                    # the seat may have been left and taken by someone else: check the token
-                    # against the table as of this view before sending it
-                    t = service.cache.tables.get(table_id)
-                    if t is None or t.seq < got.position:
-                        t = await service.cache.get(table_id)
-                    if service.seat_of(t, token) != seat:
-                        return
+                if seat is not None and not await _still_holds(
+                    service, table_id, token, seat, got.position
+                ):
+                    return
                 current = view_version(got.data)
                 if current > version:
                     version = current
@@ -397,9 +442,6 @@ async def chat(table_id: str, data: ChatBody, request: Request, state: AppState)
     service = _service(state)
     seat = await _seat(service, table_id, request, required=True)
     data = edge.strict(await request.body(), ChatBody)
-    limit = state.settings.chat_per_table
-    if len((await service.table(table_id)).state.chat) >= limit:
-        raise ApiError(409, "chat_full", f"this table's chat has its {limit} messages")
     await state.rates.hit("chat", f"{table_id}:{seat}")
     seq = await service.submit(table_id, C.PostChat(seat=seat, text=data.text))
     return Position(position=seq)
@@ -411,12 +453,7 @@ async def history(table_id: str, state: AppState) -> Response[bytes]:
     t = await service.table(table_id)
     if t.state.step != "finished":
         raise ApiError(409, "not_finished_yet", "the history is public once the game is over")
-    events: list[Any] = []
-    for stored in await service.events.read(table_id):
-        entry = decode_entry(stored.data)
-        if isinstance(entry, OutcomeEntry):
-            events += entry.events
-    return _json(msgspec.json.encode({"table_id": table_id, "events": events}))
+    return _json(await service.history(table_id))
 
 
 # --- the app ------------------------------------------------------------------------------------
@@ -427,7 +464,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         events = await JetStreamEventLog.connect(settings.nats_url, settings.stream_replicas)
         model = RedisReadModel.connect(settings.redis_url)
-        notifier = Notifier(model.redis)
+        notifier = Notifier.connect(settings.redis_url)
         await notifier.start()
         app.state.settings = settings
         app.state.service = service = TableService(events, model, notifier, settings.noop_rules)
@@ -441,7 +478,9 @@ def create_app(settings: Settings | None = None) -> Litestar:
                 "command": settings.rate_command,
             },
         )
-        app.state.streams = OpenStreams(settings.streams_per_table, settings.streams_per_client)
+        app.state.streams = OpenStreams(
+            settings.streams_per_table, settings.streams_per_seat, settings.streams_per_client
+        )
         tune_gc()
         stop = asyncio.Event()
         follower = asyncio.create_task(service.follow(stop))
@@ -496,6 +535,10 @@ def main() -> None:
         timeout_graceful_shutdown=2,
         loop="uvloop",
         http="httptools",
+        # X-Forwarded-For only from the proxies named: anyone else could pick its own address
+        # and so its own per-client limits
+        proxy_headers=bool(settings.forwarded_allow_ips),
+        forwarded_allow_ips=settings.forwarded_allow_ips or None,
     )
 
 

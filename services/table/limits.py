@@ -11,6 +11,7 @@ address.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import math
 import time
@@ -33,9 +34,13 @@ def parse_rates(rates: dict[str, str]) -> dict[str, RateLimitItem]:
 
 
 class RateLimits:
+    TIMEOUT = 0.25  # seconds a check may take before the request goes on unchecked
+    PAUSE = 2.0  # seconds without checks after a failure (Redis away must not slow every request)
+
     def __init__(self, storage: RedisStorage | None, rates: dict[str, RateLimitItem]) -> None:
         self.limiter = SlidingWindowCounterRateLimiter(storage) if storage else None
         self.rates = rates
+        self._paused_until = 0.0
 
     @classmethod
     def on_redis(cls, url: str, pool: object, rates: dict[str, str]) -> RateLimits:
@@ -55,14 +60,16 @@ class RateLimits:
         """Count one request of ``kind`` by ``who``; 429 with Retry-After once over the limit.
         If Redis cannot count, the request goes on: limits protect, they never decide."""
         item = self.rates.get(kind)
-        if item is None or self.limiter is None:
+        if item is None or self.limiter is None or time.monotonic() < self._paused_until:
             return
         try:
-            if await self.limiter.hit(item, kind, who):
-                return
-            stats = await self.limiter.get_window_stats(item, kind, who)
+            async with asyncio.timeout(self.TIMEOUT):
+                if await self.limiter.hit(item, kind, who):
+                    return
+                stats = await self.limiter.get_window_stats(item, kind, who)
         except Exception as e:  # noqa: BLE001
-            log.warning("rate limit %s not checked: %s", kind, e)
+            self._paused_until = time.monotonic() + self.PAUSE
+            log.warning("rate limits not checked for %.0f s: %s", self.PAUSE, e or type(e).__name__)
             return
         retry = max(1, math.ceil(stats.reset_time - time.time()))
         raise ApiError(
@@ -74,22 +81,26 @@ class RateLimits:
 
 
 class OpenStreams:
-    """Streams and long-polls open in this process, per table and per client (0: no cap)."""
+    """Streams and long-polls open in this process (0: no cap): a table's spectators, each seat's
+    own (so spectators never crowd a player out), and one client address's."""
 
     RETRY = 5  # seconds a refused watcher is told to wait
 
-    def __init__(self, per_table: int, per_client: int) -> None:
-        self.per_table, self.per_client = per_table, per_client
-        self.tables: Counter[str] = Counter()
+    def __init__(self, per_table: int, per_seat: int, per_client: int) -> None:
+        self.per_table, self.per_seat, self.per_client = per_table, per_seat, per_client
+        self.viewers: Counter[tuple[str, int | None]] = Counter()  # (table, seat or None)
         self.clients: Counter[str] = Counter()
 
-    def open(self, table: str, client: str) -> Callable[[], None]:
+    def open(self, table: str, client: str, seat: int | None) -> Callable[[], None]:
         """Take a place (429 if none is left); the returned function gives it back (once)."""
-        if self.per_table and self.tables[table] >= self.per_table:
-            self._refuse(f"this table has {self.per_table} streams and long-polls open")
+        viewer = (table, seat)
+        cap = self.per_table if seat is None else self.per_seat
+        if cap and self.viewers[viewer] >= cap:
+            who = "this table's spectators have" if seat is None else "your seat has"
+            self._refuse(f"{who} {cap} streams and long-polls open")
         if self.per_client and self.clients[client] >= self.per_client:
             self._refuse(f"you have {self.per_client} streams and long-polls open")
-        self.tables[table] += 1
+        self.viewers[viewer] += 1
         self.clients[client] += 1
         done = False
 
@@ -98,10 +109,10 @@ class OpenStreams:
             if done:
                 return
             done = True
-            for counter, key in ((self.tables, table), (self.clients, client)):
+            for counter, key in ((self.viewers, viewer), (self.clients, client)):
                 counter[key] -= 1
                 if counter[key] <= 0:
-                    del counter[key]
+                    del counter[key]  # nothing is kept for a table nobody watches
 
         return close
 

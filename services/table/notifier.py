@@ -48,12 +48,25 @@ class Signal:
 
 
 class Notifier:
+    KEEP_LATEST = 100_000  # tables whose newest position is remembered before pruning
+
     def __init__(self, client: aioredis.Redis) -> None:
         self.redis = client
+        self.ready = asyncio.Event()  # set once the wake-ups are subscribed
         self._signals: dict[str, dict[str, Signal]] = {}  # table -> viewer -> its next change
         self._latest: dict[str, int] = {}  # table -> the newest position announced
         self._moved: dict[str, asyncio.Event] = {}  # table -> set by its next announcement
         self._task: asyncio.Task | None = None
+
+    @classmethod
+    def connect(cls, url: str) -> Notifier:
+        """A client of its own: a subscription waits without a read timeout (the read model's
+        pool has one), and TCP keep-alive and health checks find a connection gone silent."""
+        return cls(
+            aioredis.Redis.from_url(
+                url, socket_keepalive=True, health_check_interval=10, socket_connect_timeout=2
+            )
+        )
 
     async def start(self) -> None:
         self._task = asyncio.create_task(self._listen())
@@ -63,12 +76,14 @@ class Notifier:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+        await self.redis.aclose()
 
     async def _listen(self) -> None:
         while True:
             pubsub = self.redis.pubsub()
             try:
                 await pubsub.psubscribe(PATTERN)
+                self.ready.set()
                 async for msg in pubsub.listen():
                     if msg.get("type") != "pmessage":
                         continue
@@ -82,6 +97,8 @@ class Notifier:
                     table = channel[len(PREFIX) :]
                     if position > self._latest.get(table, 0):
                         self._latest[table] = position
+                        if len(self._latest) > self.KEEP_LATEST:
+                            self._prune()
                     moved = self._moved.pop(table, None)
                     if moved is not None:
                         moved.set()  # waiters for a position, whether or not their view changed
@@ -91,6 +108,7 @@ class Notifier:
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # noqa: BLE001
+                self.ready.clear()
                 log.warning("notifier reconnecting: %s", e)
                 for table in list(self._signals):
                     self.wake(table)  # waiters re-read rather than miss a change
@@ -144,13 +162,18 @@ class Notifier:
             del self._signals[table]
             for signal in waiting.values():
                 signal.event.set()
-            return
-        for viewer in viewers:
-            signal = waiting.pop(viewer, None)
-            if signal is not None:
-                signal.event.set()
-        if not waiting:
+        else:
+            for viewer in viewers:
+                signal = waiting.pop(viewer, None)
+                if signal is not None:
+                    signal.event.set()
+            if waiting:
+                return
             del self._signals[table]
+
+    def _prune(self) -> None:
+        """Forget the newest positions of tables nobody waits on (a waiter re-reads Redis)."""
+        self._latest = {t: p for t, p in self._latest.items() if t in self._signals}
 
     def waiter(self, table: str, viewer: str) -> Signal:
         """The signal the next change of this view sets. Take it *before* reading the view, then

@@ -8,6 +8,7 @@ import msgspec
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 
+from gcbc.contract.ids import InvalidTableId
 from gcbc.eventlog.port import LogUnavailable, OutcomeUnknown
 from gcbc.readmodel.port import ModelUnavailable
 from gcbc.rules import RuleViolation
@@ -31,7 +32,7 @@ NEVER_VALID = frozenset(
         "bad_parameters",
     }
 )
-NOT_FOUND = frozenset({"no_table", "not_finished_yet"})
+NOT_FOUND = frozenset({"no_table"})
 
 
 class Problem(msgspec.Struct, omit_defaults=True):
@@ -51,10 +52,12 @@ class ApiError(Exception):
         detail: str,
         field: str | None = None,
         headers: dict[str, str] | None = None,
+        extra: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(detail)
         self.status, self.code, self.detail, self.field = status, code, detail, field
         self.headers = headers
+        self.extra = extra  # RFC 9457 extension members (e.g. the table_id a 503 may have made)
 
 
 def status_for(code: str) -> int:
@@ -71,6 +74,7 @@ def problem(
     detail: str,
     field: str | None = None,
     headers: dict[str, str] | None = None,
+    extra: dict[str, Any] | None = None,
 ) -> Response[Any]:
     body = Problem(
         type=f"https://gcbc.example/problems/{code}",
@@ -80,8 +84,11 @@ def problem(
         detail=detail,
         field=field,
     )
+    content = msgspec.json.encode(body)
+    if extra:
+        content = msgspec.json.encode({**msgspec.to_builtins(body), **extra})
     return Response(
-        content=msgspec.json.encode(body),
+        content=content,
         status_code=status,
         media_type="application/problem+json",
         headers=headers,
@@ -93,7 +100,7 @@ def from_violation(v: RuleViolation) -> ApiError:
 
 
 def handle_api_error(_: Request, e: ApiError) -> Response[Any]:
-    return problem(e.status, e.code, e.detail, e.field, e.headers)
+    return problem(e.status, e.code, e.detail, e.field, e.headers, e.extra)
 
 
 # --- a dependency away (DESIGN property 7: answers stay true) -----------------------------------
@@ -155,6 +162,11 @@ def handle_http(_: Request, e: HTTPException) -> Response[Any]:
     return problem(e.status_code, codes.get(e.status_code, "http_error"), str(e.detail))
 
 
+def handle_invalid_table_id(_: Request, e: InvalidTableId) -> Response[Any]:
+    """The adapters' second line: an id the edge let by still names no table."""
+    return problem(404, "no_table", "there is no such table")
+
+
 def handle_too_deep(_: Request, e: RecursionError) -> Response[Any]:
     return problem(400, "json_too_deep", "the body's JSON nests too deeply")
 
@@ -177,6 +189,7 @@ HANDLERS = {
     ApiError: handle_api_error,
     RuleViolation: handle_violation,
     RecursionError: handle_too_deep,
+    InvalidTableId: handle_invalid_table_id,
     LogUnavailable: handle_log_unavailable,
     OutcomeUnknown: handle_outcome_unknown,
     ModelUnavailable: handle_model_unavailable,

@@ -15,7 +15,13 @@ from typing import Any
 import msgspec
 
 from gcbc.contract import commands as C
-from gcbc.contract.entries import CommandEntry, OutcomeEntry, RefusalEntry, encode_entry
+from gcbc.contract.entries import (
+    CommandEntry,
+    OutcomeEntry,
+    RefusalEntry,
+    decode_entry,
+    encode_entry,
+)
 from gcbc.eventlog.port import EventLog, Stored, WrongExpectedSequence
 from gcbc.readmodel.port import PUBLIC, ReadModel, seat_key
 from gcbc.rules import RuleViolation, decide
@@ -55,6 +61,8 @@ class Accepted(msgspec.Struct):
 
 
 class TableService:
+    KEEP_HISTORIES = 256  # finished tables' histories kept encoded
+
     def __init__(
         self, events: EventLog, model: ReadModel, notifier: Notifier, noop: bool = False
     ) -> None:
@@ -63,6 +71,7 @@ class TableService:
         self.model = model
         self.notifier = notifier
         self.cache = TableCache(events)
+        self._histories: dict[str, bytes] = {}
 
     # --- reading ------------------------------------------------------------------------------
     async def table(self, table_id: str) -> Table:
@@ -115,6 +124,22 @@ class TableService:
             await self.notifier.wait(changed, min(left, random.uniform(8.0, 12.0)))
             # a view read once for this wake-up serves every waiter of it; otherwise Redis
             got = self.notifier.fresh(table_id, signal) if signal and changed.is_set() else None
+
+    async def history(self, table_id: str) -> bytes:
+        """A finished table's every event, encoded once: it never changes (and a reader must not
+        make the server re-read the whole log each time)."""
+        cached = self._histories.get(table_id)
+        if cached is None:
+            events: list[Any] = []
+            for stored in await self.events.read(table_id):
+                entry = decode_entry(stored.data)
+                if isinstance(entry, OutcomeEntry):
+                    events += entry.events
+            cached = msgspec.json.encode({"table_id": table_id, "events": events})
+            self._histories[table_id] = cached
+            if len(self._histories) > self.KEEP_HISTORIES:
+                del self._histories[next(iter(self._histories))]  # the oldest
+        return cached
 
     # --- writing ------------------------------------------------------------------------------
     async def submit(

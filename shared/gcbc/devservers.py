@@ -141,36 +141,34 @@ def _wait_port(
     raise RuntimeError(f"{name} did not open port {port} within {timeout}s")
 
 
+DURABLES = {"rules": "rules-worker", "projection": "projection"}  # each service's consumer
+
+
 def _nats_permissions(user: str) -> str:
-    """What each service may publish (all of them receive only on their inboxes)."""
+    """What each service may publish; it receives only on its own inbox (``_INBOX_<user>``,
+    gcbc.eventlog.jetstream.inbox_prefix), so no service reads another's replies."""
     api = "$JS.API"
-    reading = [
+    allow = [
         f"{api}.STREAM.INFO.{STREAM}",
         f"{api}.STREAM.CREATE.{STREAM}",  # the first service up creates the stream
         f"{api}.DIRECT.GET.{STREAM}",
         f"{api}.DIRECT.GET.{STREAM}.>",
         f"{api}.STREAM.MSG.GET.{STREAM}",
-        f"{api}.CONSUMER.CREATE.{STREAM}",  # ordered consumers (catch-ups, following the log)
-        f"{api}.CONSUMER.CREATE.{STREAM}.>",
-        f"{api}.CONSUMER.DELETE.{STREAM}.>",
-        f"{api}.CONSUMER.INFO.{STREAM}.>",
+        # ordered consumers (catch-ups, following the log): ephemeral and unnamed only, so no
+        # service can create, replace or delete another's durable consumer
+        f"{api}.CONSUMER.CREATE.{STREAM}",
         f"$JS.FC.{STREAM}.>",  # flow control replies
     ]
-    durable = {
-        "rules": "rules-worker",
-        "projection": "projection",
-    }.get(user)
-    allow = list(reading)
     if user in ("table", "rules"):
         allow.append(SUBJECTS)  # only these two append: commands, and answers and deadlines
-    if user == "rules":
-        allow.append(f"{api}.STREAM.UPDATE.{STREAM}")
+    durable = DURABLES.get(user)
     if durable:
         allow += [
             f"{api}.CONSUMER.DURABLE.CREATE.{STREAM}.{durable}",
+            f"{api}.CONSUMER.INFO.{STREAM}.{durable}",
             f"$JS.ACK.{STREAM}.{durable}.>",
         ]
-    return json.dumps({"publish": {"allow": allow}, "subscribe": {"allow": ["_INBOX.>"]}})
+    return json.dumps({"publish": {"allow": allow}, "subscribe": {"allow": [f"_INBOX_{user}.>"]}})
 
 
 def nats_authorization(passwords: dict[str, str]) -> str:
@@ -210,6 +208,17 @@ def start_nats(
     return ServerProcess("nats", [binary, "-c", str(conf)], urls, port, log)
 
 
+# Redis ACL rules per user: the table service reads the views and writes only its rate counters;
+# the projection writes the views; none runs administrative or dangerous commands
+_SERVICE = "&gcbc:changed:* +@all -@admin -@dangerous"
+REDIS_RIGHTS = {
+    "admin": "~* &* +@all",
+    "table": f"%R~gcbc:* ~gcbc:rate:* {_SERVICE}",
+    "rules": f"resetkeys {_SERVICE}",  # the rules worker never uses Redis
+    "projection": f"~gcbc:* {_SERVICE}",
+}
+
+
 def start_redis(data_dir: Path, port: int | None = None, auth: bool = True) -> ServerProcess:
     binary = redis_server_binary()
     if binary is None:
@@ -233,13 +242,7 @@ def start_redis(data_dir: Path, port: int | None = None, auth: bool = True) -> S
     if auth:
         lines.append("user default off")  # no anonymous client
         for user, password in credentials(data_dir, "redis").items():
-            # services: their own keys and channels, no administration or dangerous commands
-            rights = (
-                "~* &* +@all"
-                if user == "admin"
-                else "~gcbc:* &gcbc:changed:* +@all -@admin -@dangerous"
-            )
-            lines.append(f"user {user} on >{password} {rights}")
+            lines.append(f"user {user} on >{password} {REDIS_RIGHTS[user]}")
             urls[user] = f"redis://{user}:{quote(password)}@127.0.0.1:{port}/0"
     conf.touch(mode=0o600)
     conf.write_text("\n".join(lines) + "\n")

@@ -24,7 +24,20 @@ from services.launcher import Stack
 from tests.e2e.audit import check_response, log_events, seat_of
 from tests.e2e.conftest import TEST_ENV, auth, seated_table
 
-HOSTILE_IDS = ["*", ">", "%2A", "a%20b", "a%01b", "a.b", "..%2F..", "a%00b", "%C3%A9", "abc"]
+HOSTILE_IDS = [
+    "*",
+    ">",
+    "%2A",
+    "a%20b",
+    "a%01b",
+    "a.b",
+    "..%2F..",
+    "a%00b",
+    "%C3%A9",
+    "abc",
+    "0123456789abcdef%0A",  # the server's own form, and a newline
+    "0123456789ABCDEF",
+]
 ROUTES = [
     ("GET", "/tables/{id}"),
     ("GET", "/tables/{id}/view"),
@@ -78,6 +91,31 @@ def test_ids_that_are_not_the_servers_own_name_no_table_on_every_route(http, sta
     assert audit_all(stack.nats_url, playing, views) == 4
 
 
+def test_a_long_poll_shows_nothing_to_a_seat_left_while_it_waited(http, stack):
+    """Before: a player who left while its long-poll waited got the view of the seat's next
+    holder (cards, team, hand) when the wait ended."""
+    table_id = http.post("/tables", json={"seats": 4}).json()["table_id"]
+    eve = http.post(f"/tables/{table_id}/seats", json={"name": "eve"}).json()
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        waiting = pool.submit(
+            httpx.get,
+            f"{stack.api}/tables/{table_id}/view",
+            params={"after": 10**6, "timeout": 6},
+            headers=auth(eve["token"]),
+            timeout=30,
+        )
+        time.sleep(0.5)
+        r = http.delete(f"/tables/{table_id}/seats/{eve['seat']}", headers=auth(eve["token"]))
+        assert r.status_code == 204, r.text
+        tokens = [
+            http.post(f"/tables/{table_id}/seats", json={"name": f"p{i}"}).json()["token"]
+            for i in range(4)
+        ]
+        assert http.post(f"/tables/{table_id}/start", headers=auth(tokens[0])).status_code == 200
+        r = waiting.result(timeout=30)
+    assert r.status_code == 403 and r.json()["code"] == "forbidden", r.text
+
+
 # --- 2. the deal is the server's secret --------------------------------------------------------
 def test_a_client_cannot_choose_the_seed_and_the_server_seed_stays_secret(own_stack):
     """Before: POST /tables {"seed": …} was accepted anywhere, so the creator could compute
@@ -109,15 +147,14 @@ def test_a_scenario_table_says_it_is_seeded_in_the_lobby_and_every_view(http):
     r = http.post("/tables", json={"seats": 4, "seed": 11})
     assert r.status_code == 201, r.text
     table_id = r.json()["table_id"]
-    listed = [t for t in http.get("/tables", params={"limit": 200}).json()]
     token = http.post(f"/tables/{table_id}/seats", json={"name": "ann"}).json()["token"]
     assert http.get(f"/tables/{table_id}").json()["seeded"] is True
     assert http.get(f"/tables/{table_id}/view", headers=auth(token)).json()["seeded"] is True
-    while not any(t["table_id"] == table_id for t in listed):
-        r = http.get(r.links["next"]["url"]) if "next" in r.links else None
-        assert r is not None, "the table is not listed"
-        listed = r.json()
-    assert next(t for t in listed if t["table_id"] == table_id)["seeded"] is True
+    page = http.get("/tables", params={"limit": 200})
+    while not any(t["table_id"] == table_id for t in page.json()):
+        assert "next" in page.links, "the table is not listed"
+        page = http.get(page.links["next"]["url"])
+    assert next(t for t in page.json() if t["table_id"] == table_id)["seeded"] is True
 
 
 # --- 3. chat: bounded in views, per seat, per table ---------------------------------------------
@@ -128,32 +165,32 @@ def test_chat_floods_cost_the_flooder_not_the_views(own_stack):
         **{
             **_quiet(),
             "GCBC_CHAT_LIMIT": "5",
-            "GCBC_CHAT_PER_TABLE": "9",
+            "GCBC_CHAT_PER_SEAT": "4",
             "GCBC_RATE_CHAT": "6/minute",
         }
     )
     with httpx.Client(base_url=s.api, timeout=30) as http:
         table_id, tokens = seated_table(http, 4)
         url = f"/tables/{table_id}/chat"
-        for i in range(6):
-            assert (
-                http.post(url, headers=auth(tokens[0]), json={"text": f"a{i}"}).status_code == 202
-            )
-        r = http.post(url, headers=auth(tokens[0]), json={"text": "one too many"})
+        for i in range(4):
+            r = http.post(url, headers=auth(tokens[0]), json={"text": f"a{i}"})
+            assert r.status_code == 202, r.text
+        _until(lambda: len(log_chat(s, table_id)) == 4)
+        r = http.post(url, headers=auth(tokens[0]), json={"text": "a seat's fifth"})
+        assert r.status_code == 409 and r.json()["code"] == "chat_full", r.text
+        r = http.post(url, headers=auth(tokens[0]), json={"text": "its sixth"})
+        assert r.status_code == 409  # refused, and still counted by the rate limit:
+        r = http.post(url, headers=auth(tokens[0]), json={"text": "its seventh"})
         assert r.status_code == 429 and r.json()["code"] == "rate_limited", r.text
         assert int(r.headers["retry-after"]) >= 1
         r = http.post(url, headers=auth(tokens[1]), json={"text": "bell\a"})
         assert r.status_code == 422 and r.json()["code"] == "bad_text"
         for i in range(3):
-            assert (
-                http.post(url, headers=auth(tokens[1]), json={"text": f"b{i}"}).status_code == 202
-            )
-        _until(lambda: len(log_chat(s, table_id)) == 9)
-        r = http.post(url, headers=auth(tokens[2]), json={"text": "full?"})
-        assert r.status_code == 409 and r.json()["code"] == "chat_full", r.text
-        v = _until(lambda: _chat_view(http, table_id, ["a5", "b0", "b1", "b2"]))
-        assert [m["text"] for m in v["chat"]] == ["a4", "a5", "b0", "b1", "b2"]  # the last 5
-        assert log_chat(s, table_id) == [f"a{i}" for i in range(6)] + ["b0", "b1", "b2"]
+            r = http.post(url, headers=auth(tokens[1]), json={"text": f"b{i}"})
+            assert r.status_code == 202, r.text
+        v = _until(lambda: _chat_view(http, table_id, ["b0", "b1", "b2"]))
+        assert [m["text"] for m in v["chat"]] == ["a2", "a3", "b0", "b1", "b2"]  # the last 5
+        assert log_chat(s, table_id) == ["a0", "a1", "a2", "a3", "b0", "b1", "b2"]
 
 
 def log_chat(s: Stack, table_id: str) -> list[str]:
@@ -168,9 +205,17 @@ def _chat_view(http: httpx.Client, table_id: str, tail: list[str]) -> dict | Non
 # --- 4. streams and long-polls are capped ------------------------------------------------------
 def test_streams_and_long_polls_are_capped_per_table_and_per_client(own_stack):
     """Before: 400 public streams on one table took the table service from 85 MB to 1.93 GB."""
-    s = own_stack(**{**_quiet(), "GCBC_STREAMS_PER_TABLE": "3", "GCBC_STREAMS_PER_CLIENT": "5"})
+    s = own_stack(
+        **{
+            **_quiet(),
+            "GCBC_STREAMS_PER_TABLE": "3",
+            "GCBC_STREAMS_PER_SEAT": "1",
+            "GCBC_STREAMS_PER_CLIENT": "7",
+        }
+    )
     with httpx.Client(base_url=s.api, timeout=30) as http:
         one = http.post("/tables", json={"seats": 4}).json()["table_id"]
+        player = http.post(f"/tables/{one}/seats", json={"name": "ann"}).json()["token"]
         two = http.post("/tables", json={"seats": 4}).json()["table_id"]
         with concurrent.futures.ThreadPoolExecutor(8) as pool:
             first = [_open_stream(s, one) for _ in range(3)]
@@ -180,9 +225,14 @@ def test_streams_and_long_polls_are_capped_per_table_and_per_client(own_stack):
             r = http.get(f"/tables/{one}/view", params={"after": 10**6, "timeout": 5})
             assert r.status_code == 429  # a long-poll is a watcher too
             assert http.get(f"/tables/{one}/view").status_code == 200  # a plain read is not
-            second = [_open_stream(s, two) for _ in range(2)]
+            # spectators never crowd a player out: a seat has places of its own …
+            mine = _open_stream(s, one, token=player)
+            r = http.get(f"/tables/{one}/stream", headers=auth(player))
+            assert r.status_code == 429, "… as many as GCBC_STREAMS_PER_SEAT"
+            second = [_open_stream(s, two) for _ in range(3)]
             r = http.get(f"/tables/{two}/stream")
-            assert r.status_code == 429, "the client's fifth place is taken"
+            assert r.status_code == 429, "the client's eighth place is taken"
+            second.append(mine)
             first.pop().close()  # a closed stream gives its place back
             _until(lambda: _open_stream(s, one, fail=False))
             for stream in first + second:
@@ -201,8 +251,10 @@ class _Stream:
         self.client.close()
 
 
-def _open_stream(s: Stack, table_id: str, fail: bool = True) -> _Stream | None:
-    client = httpx.Client(base_url=s.api, timeout=30)
+def _open_stream(
+    s: Stack, table_id: str, fail: bool = True, token: str | None = None
+) -> _Stream | None:
+    client = httpx.Client(base_url=s.api, timeout=30, headers=auth(token) if token else None)
     response = client.send(client.build_request("GET", f"/tables/{table_id}/stream"), stream=True)
     if response.status_code != 200:
         client.close()
@@ -460,6 +512,26 @@ def test_nats_and_redis_refuse_anonymous_clients_and_each_service_has_only_its_r
                 await table.nc.request("$JS.API.STREAM.DELETE.GCBC_TABLES", b"", timeout=1)
         finally:
             await table.close()
+
+        # no service can stop, replace or impersonate another's consumer, or read its replies
+        for user, durable in (("table", "rules-worker"), ("projection", "rules-worker")):
+            log = await JetStreamEventLog.connect(nats_server.url_for(user))
+            try:
+                for subject in (
+                    f"$JS.API.CONSUMER.DELETE.GCBC_TABLES.{durable}",
+                    f"$JS.API.CONSUMER.DURABLE.CREATE.GCBC_TABLES.{durable}",
+                    f"$JS.API.CONSUMER.CREATE.GCBC_TABLES.{durable}",
+                ):
+                    with pytest.raises(nats.errors.TimeoutError):
+                        await log.nc.request(subject, b"{}", timeout=1)
+            finally:
+                await log.close()
+        rules = await JetStreamEventLog.connect(nats_server.url_for("rules"))
+        try:
+            info = await rules.js.consumer_info("GCBC_TABLES", "rules-worker")
+            assert info.config.durable_name == "rules-worker"  # untouched
+        finally:
+            await rules.close()
 
     asyncio.run(probe_nats())
     anonymous = redis.Redis(port=redis_server.port)

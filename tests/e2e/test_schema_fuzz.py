@@ -1,12 +1,14 @@
 """Schemathesis over the generated OpenAPI document (issue 8: the bounded hostile-input run):
 every operation, with valid and invalid generated requests (a few hundred per operation), some
-aimed at a real table and a real seat's token. No answer is a server error, and every view any of
+aimed at real tables (in play, in the lobby, finished) and their seats' tokens. No answer is a server error, and every view any of
 them receives passes the leak audit.
 
 Schemathesis' strategies are driven by Hypothesis directly (its pytest plugin does not run on
 pytest 9 yet)."""
 
 from __future__ import annotations
+
+import asyncio
 
 import httpx
 import schemathesis
@@ -15,6 +17,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 
+from services.demo import play_table
 from tests.e2e.audit import check_response, log_events, seat_of
 from tests.e2e.conftest import auth, seated_table
 
@@ -24,26 +27,37 @@ VIEWS = ("/tables/{table_id}", "/tables/{table_id}/view", "/tables/{table_id}/co
 
 def test_no_generated_request_is_a_server_error_and_no_view_leaks(stack, http):
     api = schemathesis.openapi.from_url(f"{stack.api}/schema/openapi.json")
-    table_id, tokens = seated_table(http, 5)
-    r = http.post(f"/tables/{table_id}/start", headers=auth(tokens[0]))
+    playing, tokens = seated_table(http, 5)
+    r = http.post(f"/tables/{playing}/start", headers=auth(tokens[0]))
     assert r.status_code == 200, r.text
-    token = tokens[2]
-    received: list[bytes] = []
+    lobby, lobby_tokens = seated_table(http, 6)  # six seats: one left free
+    http.delete(f"/tables/{lobby}/seats/5", headers=auth(lobby_tokens[5]))
+    finished = asyncio.run(play_table(stack.api, 4, "random", seed=5))
+    # what a generated request may aim at: a table in play with one of its seats, a table in the
+    # lobby with one of its seats, a finished table; or its own generated id
+    targets = {
+        "playing": (playing, tokens[2]),
+        "lobby": (lobby, lobby_tokens[1]),
+        "finished": (finished, None),
+    }
+    received: list[tuple[str, bytes]] = []
     errors: list[str] = []
     operations = [result.ok() for result in api.get_all_operations()]
     ran: dict[str, int] = {}
     sent: dict[str, int] = {}
     assert len(operations) >= 11
 
-    def probe(case, aim: str) -> None:
+    def probe(case, aim: str, as_seat: bool) -> None:
         sent[case.operation.label] = sent.get(case.operation.label, 0) + 1
         if "table_id" in (case.path_parameters or {}) and aim != "generated":
+            table_id, token = targets[aim]
             case.path_parameters["table_id"] = table_id
-            if aim == "seat":
+            if as_seat and token:
                 case.headers = {**(case.headers or {}), **auth(token)}
         if isinstance((case.query or {}).get("timeout"), int | float):
             case.query["timeout"] = min(case.query["timeout"], 0.2)  # long-polls: briefly
-        if case.path.endswith("/stream"):  # a stream never ends: its status line is enough
+        table_id = (case.path_parameters or {}).get("table_id")
+        if case.path.endswith("/stream"):  # a stream never ends: its first event is enough
             with httpx.stream(
                 case.method,
                 stack.api + case.formatted_path,
@@ -51,24 +65,23 @@ def test_no_generated_request_is_a_server_error_and_no_view_leaks(stack, http):
                 headers={k: str(v) for k, v in (case.headers or {}).items()},
                 timeout=10,
             ) as response:
-                pass
+                if response.status_code == 200:
+                    first = next(response.iter_lines())
+                    received.append((table_id, first.removeprefix("data: ").encode()))
         else:
             response = case.call(timeout=30)
+            if response.status_code == 200 and case.path in VIEWS:
+                received.append((table_id, response.content))
         if response.status_code >= 500:
             errors.append(f"{case.method} {case.formatted_path}: {response.status_code}")
-        if (
-            response.status_code == 200
-            and case.path in VIEWS
-            and case.path_parameters["table_id"] == table_id
-        ):
-            received.append(response.content)
 
     for operation in operations:
         for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
 
             @given(
                 case=operation.as_strategy(mode),
-                aim=st.sampled_from(["generated", "table", "seat"]),
+                aim=st.sampled_from(["generated", *targets]),
+                as_seat=st.booleans(),
             )
             @settings(
                 max_examples=EXAMPLES,
@@ -78,8 +91,8 @@ def test_no_generated_request_is_a_server_error_and_no_view_leaks(stack, http):
                 database=None,
                 phases=[Phase.explicit, Phase.generate],  # a 5xx is listed, not shrunk
             )
-            def run(case, aim):
-                probe(case, aim)
+            def run(case, aim, as_seat):
+                probe(case, aim, as_seat)
 
             try:
                 run()
@@ -90,7 +103,7 @@ def test_no_generated_request_is_a_server_error_and_no_view_leaks(stack, http):
     assert len(ran) == len(operations)
     assert min(sent.values()) >= EXAMPLES, sent  # a few hundred each (fewer only if exhausted)
     assert errors == [], errors[:20]
-    assert received, "the generated requests reached no view of the target table"
-    events = log_events(stack.nats_url, table_id)
-    for body in received:
-        check_response(events, seat_of(body), body)
+    assert {t for t, _ in received} >= {playing, lobby, finished}, "no view reached a target"
+    events = {t: log_events(stack.nats_url, t) for t in {t for t, _ in received}}
+    for table_id, body in received:
+        check_response(events[table_id], seat_of(body), body)

@@ -4,14 +4,15 @@ server of its own, stopped and started again."""
 from __future__ import annotations
 
 import asyncio
+import signal
 import time
 from pathlib import Path
 
 import pytest
 
 from gcbc import devservers
-from gcbc.eventlog.jetstream import JetStreamEventLog
-from gcbc.eventlog.port import LogUnavailable
+from gcbc.eventlog.jetstream import JetStreamEventLog, forget_unsent
+from gcbc.eventlog.port import LogUnavailable, OutcomeUnknown
 from gcbc.readmodel.port import ModelUnavailable
 from gcbc.readmodel.redis import RedisReadModel
 
@@ -43,6 +44,72 @@ def test_an_append_with_nats_away_fails_at_once_and_never_lands_later(tmp_path: 
                 await asyncio.sleep(0.1)
             await asyncio.sleep(0.5)
             assert [s.data for s in await log.read(TABLE)] == [b"first"]
+        finally:
+            await log.close()
+
+    try:
+        asyncio.run(go())
+    finally:
+        server.stop()
+
+
+def test_an_unacknowledged_append_is_an_unknown_outcome_that_a_retry_settles(tmp_path: Path):
+    """The server took the append but never answered in time (here: paused): the caller hears
+    OutcomeUnknown, and a retry with the same message id finds it stored once."""
+    server = devservers.start_nats(tmp_path, auth=False)
+
+    async def go() -> None:
+        log = await JetStreamEventLog.connect(server.url)
+        log.append_timeout = 0.5
+        try:
+            first = await log.append(TABLE, b"first", 0)
+            server.proc.send_signal(signal.SIGSTOP)
+            await _until_state(server.proc.pid, "T")  # stopped: it takes bytes, answers nothing
+            try:
+                with pytest.raises(OutcomeUnknown):
+                    await log.append(TABLE, b"second", first.seq, msg_id="cmd-2")
+            finally:
+                server.proc.send_signal(signal.SIGCONT)
+            log.append_timeout = 5
+            for _ in range(100):  # the server works through what it took while stopped
+                stored = await log.read(TABLE)  # a writer that retries re-reads first (the port)
+                if len(stored) == 2:
+                    break
+                await asyncio.sleep(0.05)
+            assert [s.data for s in stored] == [b"first", b"second"]  # it had landed
+            again = await log.append(TABLE, b"second", stored[-1].seq, msg_id="cmd-2")
+            assert again.duplicate and again.seq == stored[-1].seq  # the retry adds nothing
+            assert len(await log.read(TABLE)) == 2
+        finally:
+            await log.close()
+
+    try:
+        asyncio.run(go())
+    finally:
+        server.stop()
+
+
+async def _until_state(pid: int, state: str) -> None:
+    for _ in range(200):
+        if Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1].startswith(state):
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"process {pid} never reached state {state}")
+
+
+def test_what_was_not_written_before_a_disconnect_is_dropped(tmp_path: Path):
+    """nats-py would send its unwritten buffer after reconnecting; the disconnect hook drops it
+    (and the buffer it reaches into still exists in this nats-py)."""
+    server = devservers.start_nats(tmp_path, auth=False)
+
+    async def go() -> None:
+        log = await JetStreamEventLog.connect(server.url)
+        try:
+            nc = log.nc
+            nc._pending.append(b"PUB gcbc.table.x 1\r\nx\r\n")  # noqa: SLF001
+            nc._pending_data_size += 20  # noqa: SLF001
+            forget_unsent(nc)
+            assert nc._pending == [] and nc._pending_data_size == 0  # noqa: SLF001
         finally:
             await log.close()
 

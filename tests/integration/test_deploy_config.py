@@ -40,7 +40,11 @@ def test_nats_server_takes_it_with_passwords_from_the_environment(tmp_path: Path
     )
 
     async def go() -> None:
-        nc = await nats.connect(f"nats://table:pw-table@127.0.0.1:{port}", allow_reconnect=False)
+        nc = await nats.connect(
+            f"nats://table:pw-table@127.0.0.1:{port}",
+            allow_reconnect=False,
+            inbox_prefix="_INBOX_table",  # its replies come on its own inbox only
+        )
         js = nc.jetstream()
         await js.add_stream(name="GCBC_TABLES", subjects=["gcbc.table.*"])
         assert (await js.publish("gcbc.table.abc", b"x")).seq == 1

@@ -33,6 +33,7 @@ class OpenTable(Command, tag="open_table"):
     deal: Deal | None = None
     first_seat: int | None = None
     random_seed: int | None = None  # the creator's seed (tests, tutorials): else drawn at start
+    chat_per_seat: int | None = None  # the server's limit, recorded with the table (None: 200)
 
 
 class TakeSeat(Command, tag="take_seat"):

@@ -32,6 +32,7 @@ class TableOpened(Event, tag="table_opened"):
     deal: Deal | None = None  # secret until the end (a scenario table's deal)
     first_seat: int | None = None
     random_seed: int | None = None  # secret: the creator's seed, if any
+    chat_per_seat: int | None = None  # messages a seat may post (None: the engine's default)
 
 
 class SeatTaken(Event, tag="seat_taken"):

@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 import secrets
 
-TABLE_ID_PATTERN = r"^[0-9a-f]{16}$"
-_TABLE_ID = re.compile(TABLE_ID_PATTERN)
+TABLE_ID_PATTERN = r"^[0-9a-f]{16}$"  # as OpenAPI states it
+_TABLE_ID = re.compile(r"[0-9a-f]{16}")  # matched in full: "$" would let a final newline by
 # one token of a subject or key: printable ASCII without a subject's wildcards or separator
 _SAFE_TOKEN = re.compile(r"[!-)+-\-/-=?-~]+")
 
@@ -28,7 +28,7 @@ def new_table_id() -> str:
 
 def is_table_id(text: str) -> bool:
     """The server's own format: what the HTTP edge accepts."""
-    return _TABLE_ID.match(text) is not None
+    return _TABLE_ID.fullmatch(text) is not None
 
 
 def checked(table: str) -> str:

@@ -8,7 +8,9 @@ Reads use direct gets for short catch-ups and an ordered consumer for long ones.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator
+from urllib.parse import urlsplit
 
 import nats
 from nats import errors as nats_errors
@@ -27,19 +29,30 @@ from gcbc.eventlog.port import (
 STREAM = "GCBC_TABLES"
 PREFIX = "gcbc.table"
 WRONG_LAST_SEQUENCE = 10071
+log = logging.getLogger("gcbc.eventlog")
 DIRECT_READS = 16  # past this many entries, a catch-up uses an ordered consumer
 APPEND_TIMEOUT = 5.0  # seconds an append waits for its acknowledgement before giving up
-# errors that mean the server was not reached (nothing sent) …
-_UNREACHED = (
+# errors after which nothing was stored: raised before sending, or the server's own refusal …
+_NOT_STORED = (
     nats_errors.ConnectionClosedError,
     nats_errors.OutboundBufferLimitError,
     nats_errors.NoServersError,
     nats_errors.ConnectionDrainingError,
+    nats_errors.MaxPayloadError,
+    nats_errors.BadSubjectError,
     nats_errors.NoRespondersError,  # no JetStream answered: nothing was stored
     NoStreamResponseError,
+    APIError,  # JetStream answered with an error (limits, storage): it stored nothing
 )
-# … and those that leave a sent append's fate unknown
-_UNANSWERED = (nats_errors.TimeoutError, TimeoutError, nats_errors.Error)
+# … any other failure once the append was sent leaves its fate unknown
+_UNANSWERED = (nats_errors.Error, TimeoutError, OSError)
+
+
+def inbox_prefix(url: str) -> str:
+    """Replies to a user's requests come on an inbox of its own (``_INBOX_<user>``): with NATS
+    permissions, no service can read another's replies (gcbc.devservers)."""
+    user = urlsplit(url).username
+    return f"_INBOX_{user}" if user else "_INBOX"
 
 
 def subject(table: str, prefix: str = PREFIX) -> str:
@@ -50,6 +63,18 @@ def subject(table: str, prefix: str = PREFIX) -> str:
 
 def table_of(subj: str) -> str:
     return subj.rsplit(".", 1)[1]
+
+
+def forget_unsent(nc: nats.NATS) -> None:
+    """On a lost connection, drop what nats-py had not written yet: it would send it after
+    reconnecting, and an append whose caller already gave up must never land later. (Acks and
+    flow-control replies dropped with it are redelivered; harmless.) The buffer is nats-py's own;
+    if a release renames it, the connection must still come back, so a failure is only logged."""
+    try:
+        nc._pending.clear()  # noqa: SLF001
+        nc._pending_data_size = 0  # noqa: SLF001
+    except Exception as e:  # noqa: BLE001
+        log.error("could not drop unsent data after a disconnect: %s", e)
 
 
 def stream_config(
@@ -72,25 +97,25 @@ class JetStreamEventLog:
         self.js = nc.jetstream()
         self.stream = stream
         self.prefix = prefix
+        self.append_timeout = APPEND_TIMEOUT
 
     @classmethod
     async def connect(
         cls, url: str, replicas: int = 1, stream: str = STREAM, prefix: str = PREFIX
     ) -> JetStreamEventLog:
         servers = [u.strip() for u in url.split(",") if u.strip()]  # a cluster: several URLs
+        nc = nats.NATS()
 
-        async def forget_unsent() -> None:
-            # nats-py keeps what it had not written yet and sends it after reconnecting: an
-            # append its caller already gave up on must not land later, so drop it
-            nc._pending.clear()  # noqa: SLF001
-            nc._pending_data_size = 0  # noqa: SLF001
+        async def disconnected() -> None:
+            forget_unsent(nc)
 
-        nc = await nats.connect(
+        await nc.connect(
             servers,
             max_reconnect_attempts=-1,
             reconnect_time_wait=0.2,
             pending_size=0,  # no buffering while disconnected: an append fails at once instead
-            disconnected_cb=forget_unsent,
+            disconnected_cb=disconnected,
+            inbox_prefix=inbox_prefix(servers[0]),
         )
         log = cls(nc, stream, prefix)
         await log.ensure_stream(replicas)
@@ -121,14 +146,12 @@ class JetStreamEventLog:
         if not self.nc.is_connected:
             raise LogUnavailable("the event log is not connected")
         try:
-            ack = await self.js.publish(subj, data, headers=headers, timeout=APPEND_TIMEOUT)
+            ack = await self.js.publish(subj, data, headers=headers, timeout=self.append_timeout)
         except APIError as e:
             if e.err_code == WRONG_LAST_SEQUENCE:
                 raise WrongExpectedSequence(table, expected) from None
-            if e.code == 503:  # JetStream unavailable (no quorum): not stored
-                raise LogUnavailable(str(e)) from None
-            raise
-        except _UNREACHED as e:
+            raise LogUnavailable(str(e)) from None  # refused by JetStream: not stored
+        except _NOT_STORED as e:
             raise LogUnavailable(str(e) or type(e).__name__) from None
         except _UNANSWERED as e:
             raise OutcomeUnknown(str(e) or type(e).__name__) from None
@@ -140,7 +163,7 @@ class JetStreamEventLog:
             msg = await self.js.get_last_msg(self.stream, subj, direct=True)
         except NotFoundError:
             return None
-        except (*_UNREACHED, *_UNANSWERED) as e:
+        except (*_NOT_STORED, *_UNANSWERED) as e:
             raise LogUnavailable(str(e) or type(e).__name__) from None
         return _stored(msg)
 
@@ -149,7 +172,7 @@ class JetStreamEventLog:
             return await self._read(table, after)
         except NotFoundError:
             return []
-        except (*_UNREACHED, *_UNANSWERED) as e:
+        except (*_NOT_STORED, *_UNANSWERED) as e:
             raise LogUnavailable(str(e) or type(e).__name__) from None
 
     async def _read(self, table: str, after: int) -> list[Stored]:

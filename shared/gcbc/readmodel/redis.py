@@ -89,6 +89,7 @@ def connection_pool(url: str, connections: int = 64) -> aioredis.BlockingConnect
         retry=Retry(ExponentialBackoff(cap=0.25, base=0.02), 3),
         retry_on_error=[RedisConnectionError, RedisTimeoutError],
         socket_connect_timeout=2,
+        socket_timeout=5,  # a connection gone silent (a partition) fails instead of hanging
         health_check_interval=15,
     )
 

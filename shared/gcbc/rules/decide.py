@@ -43,6 +43,7 @@ from gcbc.rules.waits import current_wait
 ARRANGEMENTS = frozenset(permutations((1, 2, 3)))
 MAX_NAME = 40
 MAX_CHAT = 500
+CHAT_PER_SEAT = 200  # messages a seat may post at a table, unless the table says otherwise
 
 
 # --- shared checks ------------------------------------------------------------------------------
@@ -134,6 +135,7 @@ def _open_table(s: State, c: C.OpenTable) -> list[Any]:
             deal=c.deal,
             first_seat=c.first_seat,
             random_seed=c.random_seed,
+            chat_per_seat=c.chat_per_seat,
         )
     ]
 
@@ -407,6 +409,10 @@ def _chat(s: State, c: C.PostChat) -> list[Any]:
     if not text or len(text) > MAX_CHAT or not text.isprintable():
         # control characters could forge lines in a client's or an operator's terminal
         raise refuse("bad_text", f"a message has 1 to {MAX_CHAT} printable characters")
+    limit = CHAT_PER_SEAT if s.chat_per_seat is None else s.chat_per_seat
+    if sum(1 for who, _ in s.chat if who == c.seat) >= limit:
+        # one seat cannot fill the table's chat; the table's chat stays bounded (seats × limit)
+        raise refuse("chat_full", f"a seat posts at most {limit} messages at a table")
     return [E.ChatPosted(seat=c.seat, text=text)]
 
 

@@ -62,6 +62,7 @@ CODES = frozenset(
         "bad_parameters",
         "invalid_choice",
         "bad_text",
+        "chat_full",
     }
 )
 

@@ -67,6 +67,7 @@ def _table_opened(s: State, e: E.TableOpened) -> State:
         deal=e.deal,
         first_seat_choice=e.first_seat,
         requested_seed=e.random_seed,
+        chat_per_seat=e.chat_per_seat,
         seats=(None,) * e.seats,
         unseen=(0,) * (e.seats + 1),
     )

@@ -116,6 +116,7 @@ class State(Struct, frozen=True, gc=False):
     deal: Deal | None = None
     first_seat_choice: int | None = None
     requested_seed: int | None = None
+    chat_per_seat: int | None = None
     seats: tuple[Seat | None, ...] = ()  # None: empty seat in the lobby
     # the game
     random_seed: int = 0

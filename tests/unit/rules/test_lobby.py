@@ -56,3 +56,16 @@ def test_a_view_says_when_its_deal_was_chosen():
     assert view(lobby(random_seed=5), None).seeded is True
     deal = Deal(integrity=((A, H, H), (KP, K, K), (H, K, H), (K, H, K)))
     assert view(lobby(deal=deal), 2).seeded is True
+
+
+def test_a_seat_posts_at_most_the_tables_chat_limit():
+    """Issue 8: one seat cannot fill a table's chat; the limit is the server's, recorded with
+    the table (TableOpened.chat_per_seat), so a replay refuses the same messages."""
+    s, _ = run(initial_state(), C.OpenTable(table_id="t", seats=4, chat_per_seat=2))
+    s, _ = run(s, C.TakeSeat(name="ann"))
+    s, _ = run(s, C.TakeSeat(name="bob"))
+    for text in ("one", "two"):
+        s, _ = run(s, C.PostChat(seat=0, text=text))
+    assert refused(s, C.PostChat(seat=0, text="three")) == "chat_full"
+    s, _ = run(s, C.PostChat(seat=1, text="mine"))  # another seat has its own
+    assert [m["text"] for m in view(s, None).chat] == ["one", "two", "mine"]
