@@ -33,9 +33,7 @@ from gcbc.rules.query import (
     alive,
     biteable,
     can_investigate,
-    card_at,
     face_down,
-    knows,
 )
 from gcbc.rules.state import ACTION, AIM, ARRANGE, FINISHED, LOBBY, WINDOW, State
 from gcbc.rules.waits import current_wait
@@ -204,8 +202,9 @@ def _investigate(s: State, c: C.Investigate) -> list[Any]:
     position = _position(s, c.target, c.position)
     if s.seat(c.target).face_up[position - 1]:
         raise refuse("card_not_face_down", "that card is face up")
-    if knows(s, c.seat, card_at(s, c.target, position)):
-        raise refuse("card_already_seen", "you have already seen that card")
+    # Decision (RULES §3.1): a card already seen may be investigated again (no "not seen yet"
+    # limit in the printed rules or the publisher's help), so a seat that knows every face-down
+    # card left still has an action that reveals nothing
     return [E.ActionDeclared(seat=c.seat, action="investigate", target=c.target, position=position)]
 
 

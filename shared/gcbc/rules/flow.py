@@ -12,7 +12,7 @@ from gcbc.rules.effects import draw, fall, get_bitten, get_shot, reveal, view_ca
 from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import CARDS, CLASSIC
 from gcbc.rules.evolve import evolve, peek
-from gcbc.rules.query import alive, bite_lands, can_investigate, card_at, knows, next_living
+from gcbc.rules.query import alive, bite_lands, can_investigate, next_living
 from gcbc.rules.state import (
     ACTION,
     AFTER_ACTION,
@@ -56,7 +56,6 @@ def _resolve_action(s: State) -> list[Any]:
             and position <= len(s.seat(target).cards)
             and can_investigate(s, t, target)
             and not s.seat(target).face_up[position - 1]
-            and not knows(s, t, card_at(s, target, position))
         ):
             return [*view_card(s, t, target, position, "investigate"), E.ActionResolved(seat=t)]
         return [E.ActionCancelled(seat=t, reason="impossible")]
