@@ -57,12 +57,14 @@ def integrity_deck(options: TableOptions, n: int) -> list[str]:
 
 def equipment_deck(options: TableOptions, n: int) -> list[str]:
     """RULES §7: the edition's deck (classic: the numbered cards up to n), then each expansion's
-    cards; extra equipment adds the zombie-free cards of §8.1, and nothing more with Zombies."""
+    cards. Extra equipment adds "all compatible expansion equipment" (§8.1): the zombie-free
+    cards of §8.1 when Zombies is off, and the four cards of §9 when Bombers & Traitors is off
+    (they work without the roles); with both expansions on it adds nothing."""
     if options.edition == "classic":
         deck = [name for name, least in CLASSIC_DECK if least <= n]
     else:
         deck = list(FOURTH_EDITION_DECK)
-    if options.bombers_traitors:
+    if options.bombers_traitors or options.extra_equipment:
         deck += BOMBERS_TRAITORS_CARDS
     if options.zombies:
         deck += ZOMBIE_CARDS
