@@ -10,6 +10,10 @@ learned it) and every seat's equipment, and says what each seat, or the public, 
 - Knowledge follows the cards as they move; nobody forgets, except when a seat lays its cards face
   down in a new order nobody else sees (CardsShuffled, classic Flashbang): then only it knows them.
 - Cards a classic Defibrillator discards leave the seat (CardsDiscarded).
+- Every look at a face-down card (CardViewed: Investigate, Metal Detector, Wiretap, Polygraph, a
+  Surveillance Camera's return look, Fingerprint Kit) is an investigation, and none reaches a seat
+  with a Disguise in front of it (RULES §7.1): not even the Polygraph user's own cards when it is
+  disguised, nor a camera's return look at a disguised investigator.
 
 It also checks that each event is consistent with what it tracked (a card viewed or revealed is
 where the event says, with the identity it says), so it fails loudly rather than drifting.
@@ -24,6 +28,7 @@ from gcbc.contract import events as E
 
 AGENT, KINGPIN, HONEST = "agent", "kingpin", "honest"
 PLANTED_EVIDENCE = "planted_evidence"
+DISGUISE = "disguise"
 
 
 class Oracle:
@@ -115,6 +120,7 @@ class Oracle:
         assert e.viewer != e.seat, f"a seat views its own card: {e}"
         assert self.card_at(e.seat, e.position) == e.card_id, f"{e}: card is elsewhere"
         assert self.identity[e.card_id] == e.card, f"{e}: wrong identity"
+        assert DISGUISE not in self.in_play[e.seat], f"{e}: LEAK, seat {e.seat} is disguised"
         self.learned.setdefault(e.card_id, set()).add(e.viewer)
 
     def _CardRevealed(self, e: E.CardRevealed) -> None:
