@@ -9,6 +9,7 @@ from msgspec.structs import replace
 
 from gcbc.contract import events as E
 from gcbc.contract.cards import AGENT, KINGPIN
+from gcbc.rules.effects import INVESTIGATIONS
 from gcbc.rules.log import PRIVATE
 from gcbc.rules.setup import arms, guns
 from gcbc.rules.state import (
@@ -133,7 +134,7 @@ def _turn_began(s: State, e: E.TurnBegan) -> State:
         coffee_seat=None,
         guns_locked=frozenset(),
         arm_barred=None,
-        investigated=None,
+        investigated=(),
         turn_fell=False,
         reaim_from=None,
         declared=None,
@@ -218,11 +219,14 @@ def _arms_aimed(s: State, e: E.ArmsAimed) -> State:
 
 # --- integrity cards ----------------------------------------------------------------------------
 def _card_viewed(s: State, e: E.CardViewed) -> State:
+    investigated = s.investigated
+    if e.means in INVESTIGATIONS and e.card_id not in investigated:  # classic Camera (§7.2)
+        investigated = (*investigated, e.card_id)
     return replace(
         s,
         knowledge=_learn(s, e.viewer, e.card_id, e.card),
         seen=_saw(s, e.card_id, e.viewer, e.means),
-        investigated=(e.seat, e.card_id) if e.means == "investigate" else s.investigated,
+        investigated=investigated,
     )
 
 

@@ -142,7 +142,7 @@ class State(Struct, frozen=True, gc=False):
     coffee_seat: int | None = None
     guns_locked: frozenset[int] = frozenset()  # seats whose gun may not shoot this turn
     arm_barred: int | None = None  # may not take a gun this turn (classic K-9 Unit)
-    investigated: tuple[int, int] | None = None  # (seat, card id) of this turn's Investigate
+    investigated: tuple[int, ...] = ()  # card ids viewed by an investigation this turn (§7.2)
     alarms: tuple[tuple[int, int], ...] = ()  # Alarm Clock: (seat, turn number it was set)
     turn_since: int = 0
     reaim_from: int | None = None  # hit by the turn's bite or shot at a zombie: aim elsewhere (§8)
