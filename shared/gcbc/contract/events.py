@@ -291,6 +291,7 @@ class AlarmSet(Event, tag="alarm_set"):
 
     seat: int
     turn: int  # the turn it was set in
+    by: int | None = None  # who set it (None in older logs: the seat that played the card)
 
 
 class AlarmRang(Event, tag="alarm_rang"):

@@ -86,6 +86,15 @@ class DeclaredView(msgspec.Struct, frozen=True):
     forced: bool = False
 
 
+class AlarmView(msgspec.Struct, frozen=True):
+    """A pending Alarm Clock (RULES §8.1), public: it rings at the end of ``seat``'s next turn
+    after ``turn``, the turn it was set in, by ``set_by``."""
+
+    seat: int
+    set_by: int
+    turn: int
+
+
 class View(msgspec.Struct, frozen=True):
     table_id: str
     version: int
@@ -110,3 +119,4 @@ class View(msgspec.Struct, frozen=True):
     win_team: str | None = None
     win_reason: str | None = None
     arms_in_centre: int = 0
+    alarms: list[AlarmView] = []  # pending Alarm Clocks (extra equipment), oldest first

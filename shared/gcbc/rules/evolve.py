@@ -412,7 +412,11 @@ def _equipment_returned(s: State, e: E.EquipmentReturned) -> State:
 
 
 def _alarm_set(s: State, e: E.AlarmSet) -> State:
-    return replace(s, alarms=(*s.alarms, (e.seat, e.turn)))
+    by = e.by
+    if by is None:  # a log written before AlarmSet named its setter: the card played just before
+        played = s.log.tail(1)
+        by = played[0].seat if played and isinstance(played[0], E.EquipmentPlayed) else -1
+    return replace(s, alarms=(*s.alarms, (e.seat, e.turn, by)))
 
 
 def _alarm_rang(s: State, e: E.AlarmRang) -> State:

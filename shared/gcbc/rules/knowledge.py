@@ -10,6 +10,7 @@ from typing import Any
 import msgspec
 
 from gcbc.contract.views import (
+    AlarmView,
     ArmsView,
     CardView,
     DeclaredView,
@@ -187,6 +188,7 @@ def view(
         winners=list(s.winners) if s.winners is not None else None,
         win_team=s.win_team,
         win_reason=s.win_reason,
+        alarms=[AlarmView(seat=a, set_by=by, turn=turn) for a, turn, by in s.alarms],
     )
 
 

@@ -143,7 +143,7 @@ class State(Struct, frozen=True, gc=False):
     guns_locked: frozenset[int] = frozenset()  # seats whose gun may not shoot this turn
     arm_barred: int | None = None  # may not take a gun this turn (classic K-9 Unit)
     investigated: tuple[int, ...] = ()  # card ids viewed by an investigation this turn (§7.2)
-    alarms: tuple[tuple[int, int], ...] = ()  # Alarm Clock: (seat, turn number it was set)
+    alarms: tuple[tuple[int, int, int], ...] = ()  # Alarm Clock: (seat, turn it was set, set by)
     turn_since: int = 0
     reaim_from: int | None = None  # hit by the turn's bite or shot at a zombie: aim elsewhere (§8)
     turn_fell: bool = False  # the turn's seat was eliminated or became a zombie in its own turn
