@@ -79,6 +79,9 @@ class ActionDeclared(Event, tag="action_declared"):
     action: str  # investigate | equip | arm | shoot | bite
     target: int | None = None
     position: int | None = None
+    # RULES §6: the shot (or bite) declared before a reconsider stands: the shooter let its
+    # deadline pass, so it resolves at once at its target, without a new window
+    stands: bool = False
 
 
 class ActionCancelled(Event, tag="action_cancelled"):

@@ -138,19 +138,22 @@ def _turn_began(s: State, e: E.TurnBegan) -> State:
         turn_fell=False,
         reaim_from=None,
         declared=None,
+        standing=None,
         turn_since=s.version,
     )
 
 
 def _action_declared(s: State, e: E.ActionDeclared) -> State:
-    return replace(
-        s, step=DECLARED, declared=Declared(action=e.action, target=e.target, position=e.position)
-    )
+    declared = Declared(action=e.action, target=e.target, position=e.position)
+    # a shot that stands resolves at once: its window was held already (RULES §6)
+    return replace(s, step=RESOLVE if e.stands else DECLARED, declared=declared, standing=None)
 
 
 def _action_cancelled(s: State, e: E.ActionCancelled) -> State:
-    # the seat chooses again, with a fresh deadline
-    return replace(s, step=ACTION, declared=None, turn_since=s.version)
+    # the seat chooses again, with a fresh deadline; a reconsidered shot stands if it lets the
+    # deadline pass (RULES §6)
+    standing = s.declared if e.reason == "reconsider" else None
+    return replace(s, step=ACTION, declared=None, standing=standing, turn_since=s.version)
 
 
 def _action_resolved(s: State, e: E.ActionResolved) -> State:

@@ -64,7 +64,8 @@ def _resolve_action(s: State) -> list[Any]:
         if not st.gun or target is None or not alive(s, target) or t in s.guns_locked:
             return [E.ActionCancelled(seat=t, reason="impossible")]
         if d.forced_target is None and d.reacted:
-            # equipment changed the situation: the shooter may choose again (RULES §6)
+            # equipment was played: the shooter may choose again (RULES §6); if it lets its
+            # deadline pass, the shot stands (``autopilot.standing_shot``)
             return [E.ActionCancelled(seat=t, reason="reconsider")]
         at_zombie = s.seat(target).zombie  # the shooter keeps its gun and re-aims (RULES §8)
         events = get_shot(s, t, target)

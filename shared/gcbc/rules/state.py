@@ -148,6 +148,7 @@ class State(Struct, frozen=True, gc=False):
     reaim_from: int | None = None  # hit by the turn's bite or shot at a zombie: aim elsewhere (§8)
     turn_fell: bool = False  # the turn's seat was eliminated or became a zombie in its own turn
     declared: Declared | None = None
+    standing: Declared | None = None  # the shot or bite reconsidered: it stands if time runs out
     window: Window | None = None
     prompts: tuple[Prompt, ...] = ()
     aim_since: int = 0
