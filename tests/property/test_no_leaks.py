@@ -51,7 +51,12 @@ SECRET_KEYS = frozenset(
     }
 )
 # events only their own seat sees in the log
-PRIVATE_EVENTS = {E.CardsArranged: "seat", E.ReactionPassed: "seat", E.AutoPassSet: "seat"}
+PRIVATE_EVENTS = {
+    E.CardsArranged: "seat",
+    E.ReactionPassed: "seat",
+    E.AutoPassSet: "seat",
+    E.MissStreakEnded: "seat",  # RULES §6, §10: answering a window in time tells nobody
+}
 SEAT_VIEW_FIELDS = {
     "arms",
     "seat",

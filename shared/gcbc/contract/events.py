@@ -61,6 +61,7 @@ class CardsDealt(Event, tag="cards_dealt"):
 class CardsArranged(Event, tag="cards_arranged"):
     seat: int
     positions: tuple[int, ...]  # private to the seat
+    missed: bool = False  # its deadline passed: the order is kept, a missed deadline (RULES §10)
 
 
 class ArrangementClosed(Event, tag="arrangement_closed"):
@@ -109,7 +110,8 @@ class WindowReopened(Event, tag="window_reopened"):
 
 class ReactionPassed(Event, tag="reaction_passed"):
     seat: int  # private to the seat: nobody learns who has passed (RULES §6)
-    auto: bool = False
+    auto: bool = False  # the window's deadline passed
+    missed: bool = False  # and it counts as a missed deadline (RULES §10; older logs: it did not)
 
 
 class WindowClosed(Event, tag="window_closed"):
@@ -323,6 +325,14 @@ class SeatReturned(Event, tag="seat_returned"):
     seat: int
 
 
+class MissStreakEnded(Event, tag="miss_streak_ended"):
+    """A seat that had missed deadlines (not absent) acted itself: its run of missed deadlines in
+    a row ends (RULES §10). Private to the seat, like a pass: who answered a window stays secret
+    (§6)."""
+
+    seat: int
+
+
 class AutoPassSet(Event, tag="auto_pass_set"):
     seat: int  # private to the seat
     enabled: bool
@@ -399,6 +409,7 @@ AnyEvent = (
     | AutopilotActed
     | SeatAbsent
     | SeatReturned
+    | MissStreakEnded
     | AutoPassSet
     | ChatPosted
     | GameWon

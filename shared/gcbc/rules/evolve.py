@@ -115,7 +115,8 @@ def _cards_arranged(s: State, e: E.CardsArranged) -> State:
     st = s.seat(e.seat)
     cards = tuple(st.cards[p - 1] for p in e.positions)
     face_up = tuple(st.face_up[p - 1] for p in e.positions)
-    return _update(s, e.seat, cards=cards, face_up=face_up, arranged=True)
+    missed = st.missed + 1 if e.missed else st.missed
+    return _update(s, e.seat, cards=cards, face_up=face_up, arranged=True, missed=missed)
 
 
 def _arrangement_closed(s: State, e: E.ArrangementClosed) -> State:
@@ -174,6 +175,8 @@ def _window_opened(s: State, e: E.WindowOpened | E.WindowReopened) -> State:
 def _reaction_passed(s: State, e: E.ReactionPassed) -> State:
     w = s.window
     assert w is not None
+    if e.missed:  # a window's deadline counts towards the three in a row (RULES §10)
+        s = _update(s, e.seat, missed=s.seat(e.seat).missed + 1)
     return replace(s, window=replace(w, pending=w.pending - {e.seat}))
 
 
@@ -461,6 +464,10 @@ def _seat_returned(s: State, e: E.SeatReturned) -> State:
     return _update(s, e.seat, absent=False, missed=0)
 
 
+def _miss_streak_ended(s: State, e: E.MissStreakEnded) -> State:
+    return _update(s, e.seat, missed=0)
+
+
 def _auto_pass_set(s: State, e: E.AutoPassSet) -> State:
     s = _update(s, e.seat, auto_pass=e.enabled)
     return _drop_pending(s, e.seat) if e.enabled else s
@@ -537,6 +544,7 @@ _HANDLERS: dict[type, Callable[[State, Any], State]] = {
     E.AutopilotActed: _autopilot_acted,
     E.SeatAbsent: _seat_absent,
     E.SeatReturned: _seat_returned,
+    E.MissStreakEnded: _miss_streak_ended,
     E.AutoPassSet: _auto_pass_set,
     E.ChatPosted: _chat_posted,
     E.GameWon: _game_won,

@@ -230,8 +230,10 @@ def test_arrange_deadline_keeps_the_dealt_order() -> None:
     s, events = run(s, C.DeadlinePassed(wait=w.id))
     # then
     assert of_type(events, E.CardsArranged) == [
-        E.CardsArranged(seat=i, positions=(1, 2, 3)) for i in (1, 2, 3)
+        E.CardsArranged(seat=i, positions=(1, 2, 3), missed=True) for i in (1, 2, 3)
     ]
+    # and each of them missed a deadline (RULES §10: the arrangement counts too)
+    assert [s.seat(i).missed for i in range(4)] == [0, 1, 1, 1]
     assert of_type(events, E.TurnBegan) == [E.TurnBegan(seat=0, turn=1, direction=1)]
     for i, hand in enumerate(FOUR):
         shown = [c.card for c in view(s, i).seats[i].cards]
