@@ -20,7 +20,7 @@ from litestar.response import Stream
 
 from gcbc.contract import commands as C
 from gcbc.contract.entries import OutcomeEntry, decode_entry
-from gcbc.contract.options import Deadlines, Deal, TableOptions
+from gcbc.contract.options import Deadlines, Deal, TableOptions, default_wounds
 from gcbc.contract.views import View
 from gcbc.eventlog.jetstream import JetStreamEventLog
 from gcbc.readmodel.redis import RedisReadModel
@@ -127,6 +127,8 @@ def _check_offered(options: TableOptions, settings: Settings) -> None:
     """API.md: an option this server does not offer is refused with 422, never ignored."""
     asked = ["classic"] if options.edition == "classic" else []
     asked += [f for f in ("zombies", "bombers_traitors", "extra_equipment") if getattr(options, f)]
+    if options.wounds not in (None, default_wounds(options.edition)):  # RULES §4
+        asked.append("wounds")
     for name in asked:
         if name not in settings.options_offered:
             field = "options.edition" if name == "classic" else f"options.{name}"
@@ -162,7 +164,7 @@ async def create_table(data: CreateTable, state: AppState) -> TableCreated:
     return TableCreated(
         table_id=table_id,
         seats=data.seats,
-        options=data.options,
+        options=data.options.with_defaults(),  # as the table records them (RULES §4 wounds)
         deadlines=command.deadlines,
         view_url=f"/tables/{table_id}",
     )

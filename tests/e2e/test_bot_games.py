@@ -25,7 +25,7 @@ from tests.property.test_no_leaks import (
     check_equipment,
 )
 
-TABLES = 20
+TABLES = len(OPTION_SETS)  # one table per combination of the options (both wound placements)
 _history = msgspec.json.Decoder(dict[str, msgspec.Raw])
 _events = msgspec.json.Decoder(list[AnyEvent])
 _view = msgspec.json.Decoder(View)

@@ -41,7 +41,7 @@ from tests.property.strategies import (
     play,
 )
 
-OPTION_EXAMPLES = 3  # per option combination and player count (80 of them)
+OPTION_EXAMPLES = 2  # per option combination and player count (160 of them)
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # RULES §1: Honest = Crooked per player count, and how many cards are burned unseen.

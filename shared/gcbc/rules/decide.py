@@ -127,7 +127,7 @@ def _open_table(s: State, c: C.OpenTable) -> list[Any]:
         E.TableOpened(
             table_id=c.table_id,
             seats=c.seats,
-            options=c.options,
+            options=c.options.with_defaults(),  # the log says where wounds live (RULES §4)
             deadlines=c.deadlines,
             deal=c.deal,
             first_seat=c.first_seat,

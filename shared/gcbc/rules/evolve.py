@@ -63,7 +63,7 @@ def _table_opened(s: State, e: E.TableOpened) -> State:
         s,
         table_id=e.table_id,
         seat_count=e.seats,
-        options=e.options,
+        options=e.options.with_defaults(),  # older logs: the edition's wounds (RULES §4)
         deadlines=e.deadlines,
         deal=e.deal,
         first_seat_choice=e.first_seat,
@@ -281,12 +281,14 @@ def _shot_redirected(s: State, e: E.ShotRedirected) -> State:
 
 
 def _leader_wounded(s: State, e: E.LeaderWounded) -> State:
-    if s.options.edition == "classic":  # the seat takes the Wounded card (RULES §4)
+    if s.options.wounds == "card":  # the seat takes the Wounded card (RULES §4)
         return _update(s, e.seat, wounded=True)
-    return replace(s, wounds=s.wounds | {e.card_id})
+    return replace(s, wounds=s.wounds | {e.card_id})  # a token on the Leader card
 
 
 def _wound_healed(s: State, e: E.WoundHealed) -> State:
+    if s.options.wounds == "card":  # the Wounded card leaves the seat (Med Kit, RULES §4)
+        return _update(s, e.seat, wounded=False)
     return replace(s, wounds=s.wounds - {e.card_id})
 
 
@@ -342,8 +344,9 @@ def _cards_shuffled(s: State, e: E.CardsShuffled) -> State:
     st = s.seat(e.seat)
     cards = tuple(st.cards[p - 1] for p in e.positions)
     s = _update(s, e.seat, cards=cards, face_up=(False,) * len(cards))
-    # nobody else can tell the cards apart any more (RULES §7.2 Flashbang)
-    moved = set(cards)
+    # nobody else can tell the cards apart any more (RULES §7.2 Flashbang), but for a card that
+    # carries a Wounded token: everyone follows the token (RULES §4 "token"; flashbang.py)
+    moved = set(cards) - s.wounds
     knowledge = tuple(
         k if i == e.seat or not moved & k.keys() else {c: v for c, v in k.items() if c not in moved}
         for i, k in enumerate(s.knowledge)

@@ -134,9 +134,9 @@ WIN_EVENTS = frozenset(
 
 
 def _wound_falls(s: State) -> list[Any]:
-    """Classic (RULES §4): a wounded seat that no longer holds a Leader card is eliminated at
-    once (that alone wins nothing)."""
-    if s.options.edition != "classic":
+    """``wounds: "card"`` (RULES §4): a wounded seat that no longer holds a Leader card is
+    eliminated at once (that alone wins nothing)."""
+    if s.options.wounds != "card":
         return []
     for i, st in enumerate(s.seats):
         if st.wounded and not st.eliminated and not st.zombie and holds_leader(s, i) is None:

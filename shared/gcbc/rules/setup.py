@@ -30,13 +30,16 @@ SETUP_STREAM = 1  # the rng stream of the deal; autopilot draws use others
 
 
 OFFERED_EDITIONS = ("fourth", "classic")
+OFFERED_WOUNDS = (None, "token", "card")
 
 
 def check_options(options: TableOptions) -> None:
     """Refuse, never ignore, an option the engine does not offer. Every edition combines with
-    either expansion and extra equipment (RULES: "combinable")."""
+    either expansion, extra equipment and either wound placement (RULES: "combinable", §4)."""
     if options.edition not in OFFERED_EDITIONS:
         raise refuse("option_not_offered", f"edition '{options.edition}' is not offered")
+    if options.wounds not in OFFERED_WOUNDS:
+        raise refuse("option_not_offered", f"wounds '{options.wounds}' is not offered")
 
 
 def check_seat_count(n: int) -> None:

@@ -74,7 +74,7 @@ class Seat(Struct, frozen=True, gc=False):
     auto_pass: bool = False
     missed: int = 0  # deadlines missed in a row
     absent: bool = False
-    wounded: bool = False  # classic edition: the seat holds the Wounded card (RULES §4)
+    wounded: bool = False  # wounds "card": the seat holds the Wounded card (RULES §4)
     zombie: bool = False  # RULES §8
     arms_aim: int | None = None  # a zombie's Arms: where they aim (itself: it cannot bite)
     fallen_by: int | None = None  # who eliminated it (itself, another seat; None: no one)
