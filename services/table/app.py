@@ -20,7 +20,7 @@ from litestar.response import Stream
 
 from gcbc.contract import commands as C
 from gcbc.contract.entries import OutcomeEntry, decode_entry
-from gcbc.contract.options import Deadlines, Deal, TableOptions, default_wounds
+from gcbc.contract.options import Deadlines, Deal, TableOptions
 from gcbc.contract.views import View
 from gcbc.eventlog.jetstream import JetStreamEventLog
 from gcbc.readmodel.redis import RedisReadModel
@@ -127,7 +127,7 @@ def _check_offered(options: TableOptions, settings: Settings) -> None:
     """API.md: an option this server does not offer is refused with 422, never ignored."""
     asked = ["classic"] if options.edition == "classic" else []
     asked += [f for f in ("zombies", "bombers_traitors", "extra_equipment") if getattr(options, f)]
-    if options.wounds not in (None, default_wounds(options.edition)):  # RULES §4
+    if options.chooses_wounds():  # RULES §4: not the edition's own placement
         asked.append("wounds")
     for name in asked:
         if name not in settings.options_offered:

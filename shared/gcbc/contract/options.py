@@ -27,6 +27,10 @@ class TableOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit
     extra_equipment: bool = False
     wounds: Literal["token", "card"] | None = None
 
+    def chooses_wounds(self) -> bool:
+        """Whether the table asks for the wound placement that is not its edition's default."""
+        return self.wounds is not None and self.wounds != default_wounds(self.edition)
+
     def with_defaults(self) -> TableOptions:
         """The same options with ``wounds`` filled in from the edition when not given."""
         if self.wounds is not None:

@@ -118,5 +118,5 @@ class View(msgspec.Struct, frozen=True):
     winners: list[int] | None
     win_team: str | None = None
     win_reason: str | None = None
-    arms_in_centre: int = 0
     alarms: list[AlarmView] = []  # pending Alarm Clocks (extra equipment), oldest first
+    arms_in_centre: int = 0

@@ -181,6 +181,7 @@ def view(
         seats=_seat_views(s, seat),
         guns_in_centre=s.guns_in_centre,
         arms_in_centre=s.arms_in_centre,
+        alarms=[AlarmView(seat=a, set_by=by, turn=turn) for a, turn, by in s.alarms],
         deck_count=len(s.deck),
         legal_commands=commands_json(legal_commands(s, seat)) if seat is not None else [],
         log=entries,
@@ -188,7 +189,6 @@ def view(
         winners=list(s.winners) if s.winners is not None else None,
         win_team=s.win_team,
         win_reason=s.win_reason,
-        alarms=[AlarmView(seat=a, set_by=by, turn=turn) for a, turn, by in s.alarms],
     )
 
 
