@@ -92,6 +92,9 @@ def test_options_a_server_does_not_offer_are_refused_with_422(nats_url, redis_ur
             ({"edition": "classic"}, "options.edition"),
             ({"bombers_traitors": True}, "options.bombers_traitors"),
             ({"zombies": True, "extra_equipment": True}, "options.extra_equipment"),
+            # RULES §4: without `wounds` offered, only the edition's own wound placement
+            ({"wounds": "card"}, "options.wounds"),
+            ({"zombies": True, "wounds": "card"}, "options.wounds"),
         ):
             r = client.post("/tables", json={"seats": 4, "options": options})
             assert r.status_code == 422, (options, r.text)

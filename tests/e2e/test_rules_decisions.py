@@ -143,23 +143,6 @@ def test_the_wounds_option_over_http(http):
     assert v["status"] == "playing"
 
 
-def test_a_server_that_does_not_offer_wounds_refuses_the_other_placement(nats_url, redis_url):
-    """API.md (an option not offered is refused with 422, naming the field): GCBC_OPTIONS_OFFERED
-    without `wounds` refuses the placement that is not the edition's default."""
-    from litestar.testing import TestClient
-
-    from services.settings import Settings
-    from services.table.app import create_app
-
-    settings = Settings(nats_url=nats_url, redis_url=redis_url, options_offered=("classic",))
-    with TestClient(create_app(settings)) as client:
-        for options in ({"wounds": "card"}, {"edition": "classic", "wounds": "token"}):
-            r = client.post("/tables", json={"seats": 4, "options": options})
-            assert r.status_code == 422, (options, r.text)
-            assert r.json()["code"] == "option_not_offered"
-            assert r.json()["field"] == "options.wounds"
-
-
 # --- RULES §6 ----------------------------------------------------------------------------------
 def test_the_declared_shot_stands_when_the_deadline_passes_over_http(http):
     """RULES §6 (Decision: the declared shot stands): seat 0 shoots the Kingpin; seat 2 plays a

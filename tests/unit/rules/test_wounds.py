@@ -103,3 +103,20 @@ def test_med_kit_removes_the_wound_with_either_placement(options) -> None:
     assert not s.seat(1).wounded and s.wounds == frozenset()
     s = shot_earlier(s, 1)
     assert not s.seat(1).eliminated and public_view(s, log=False).seats[1].wounded
+
+
+@pytest.mark.parametrize(
+    ("options", "chooses"),
+    [
+        (TableOptions(), False),
+        (TableOptions(edition="classic"), False),
+        (TableOptions(wounds="token"), False),
+        (TableOptions(edition="classic", wounds="card"), False),
+        (TableOptions(wounds="card"), True),
+        (TableOptions(edition="classic", wounds="token"), True),
+    ],
+)
+def test_which_tables_choose_their_wounds(options: TableOptions, chooses: bool) -> None:
+    """RULES §4 (default "token" with `fourth`, "card" with `classic`), README: a server whose
+    GCBC_OPTIONS_OFFERED does not name `wounds` offers only the edition's own placement."""
+    assert options.chooses_wounds() is chooses
