@@ -180,12 +180,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--zombies", action="store_true")
     p.add_argument("--bombers-traitors", action="store_true")
     p.add_argument("--extra-equipment", action="store_true")
+    p.add_argument("--wounds", choices=("token", "card"), help="default: the edition's (§4)")
     args = p.parse_args(argv)
     options = {
         "edition": args.edition,
         "zombies": args.zombies,
         "bombers_traitors": args.bombers_traitors,
         "extra_equipment": args.extra_equipment,
+        **({"wounds": args.wounds} if args.wounds else {}),
     }
     asyncio.run(demo(args.api, args.seats, args.bot, args.seed, options))
     return 0

@@ -163,6 +163,8 @@ def _check_offered(options: TableOptions, settings: Settings) -> None:
     """API.md: an option this server does not offer is refused with 422, never ignored."""
     asked = ["classic"] if options.edition == "classic" else []
     asked += [f for f in ("zombies", "bombers_traitors", "extra_equipment") if getattr(options, f)]
+    if options.chooses_wounds():  # RULES §4: not the edition's own placement
+        asked.append("wounds")
     for name in asked:
         if name not in settings.options_offered:
             field = "options.edition" if name == "classic" else f"options.{name}"
@@ -215,7 +217,7 @@ async def create_table(data: CreateTable, request: Request, state: AppState) -> 
     created = TableCreated(
         table_id=table_id,
         seats=data.seats,
-        options=data.options,
+        options=data.options.with_defaults(),  # as the table records them (RULES §4 wounds)
         deadlines=command.deadlines,
         view_url=f"/tables/{table_id}",
     )

@@ -147,7 +147,7 @@ def simulate(
     return {
         "games": games,
         "finished": finished,
-        "options": {f: getattr(options, f) for f in TableOptions.__struct_fields__},
+        "options": msgspec.structs.asdict(options.with_defaults()),
         "wins": {team: wins.get(team, 0) for team in TEAMS},
         "mean_turns": round(sum(turns) / len(turns), 2) if turns else 0,
         "max_turns": max(turns, default=0),
@@ -182,7 +182,13 @@ def main(argv: list[str] | None = None) -> int:
         "--bombers-traitors", action="store_true", help="the Bombers & Traitors expansion (§9)"
     )
     p.add_argument(
-        "--extra-equipment", action="store_true", help="the zombie-free cards of §8.1 added"
+        "--extra-equipment", action="store_true", help="all compatible expansion cards (§8.1)"
+    )
+    p.add_argument(
+        "--wounds",
+        choices=("token", "card"),
+        default=None,
+        help="where a wound lives (RULES §4; default: token with fourth, card with classic)",
     )
     args = p.parse_args(argv)
     options = TableOptions(
@@ -190,6 +196,7 @@ def main(argv: list[str] | None = None) -> int:
         zombies=args.zombies,
         bombers_traitors=args.bombers_traitors,
         extra_equipment=args.extra_equipment,
+        wounds=args.wounds,
     )
     result = simulate(
         args.games,

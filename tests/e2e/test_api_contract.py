@@ -62,15 +62,20 @@ def test_lobby_then_start_and_a_409_before_every_seat_is_taken(http):
 
 
 def test_every_option_is_offered_by_default(http):
-    """API.md `options`, RULES §1: every edition and expansion, combined, makes a table."""
+    """API.md `options`, RULES §1: every edition and expansion, combined, makes a table; §4: the
+    answer, the view and the listing show the wound placement in force (the edition's)."""
     options = {"edition": "classic", "zombies": True, "bombers_traitors": True}
+    shown = {**options, "wounds": "card"}
     r = http.post("/tables", json={"seats": 5, "options": options})
     assert r.status_code == 201, r.text
-    assert r.json()["options"] == options
+    assert r.json()["options"] == shown
     view = http.get(f"/tables/{r.json()['table_id']}").json()
-    assert view["options"] == options
+    assert view["options"] == shown
     listed = [t for t in http.get("/tables").json() if t["table_id"] == r.json()["table_id"]]
-    assert listed and listed[0]["options"] == options
+    assert listed and listed[0]["options"] == shown
+    options = {"wounds": "card", "extra_equipment": True}  # the printed fourth edition's wounds
+    r = http.post("/tables", json={"seats": 4, "options": options})
+    assert r.status_code == 201 and r.json()["options"] == options, r.text
 
 
 def test_options_a_server_does_not_offer_are_refused_with_422(nats_url, redis_url):
@@ -87,6 +92,9 @@ def test_options_a_server_does_not_offer_are_refused_with_422(nats_url, redis_ur
             ({"edition": "classic"}, "options.edition"),
             ({"bombers_traitors": True}, "options.bombers_traitors"),
             ({"zombies": True, "extra_equipment": True}, "options.extra_equipment"),
+            # RULES §4: without `wounds` offered, only the edition's own wound placement
+            ({"wounds": "card"}, "options.wounds"),
+            ({"zombies": True, "wounds": "card"}, "options.wounds"),
         ):
             r = client.post("/tables", json={"seats": 4, "options": options})
             assert r.status_code == 422, (options, r.text)

@@ -19,7 +19,7 @@ from services.settings import LOG_LIMIT
 from tests.e2e.audit import check_response
 from tests.property.strategies import OPTION_SETS
 
-TABLES = 20
+TABLES = len(OPTION_SETS)  # one table per combination of the options (both wound placements)
 _history = msgspec.json.Decoder(dict[str, msgspec.Raw])
 _events = msgspec.json.Decoder(list[AnyEvent])
 _view = msgspec.json.Decoder(View)

@@ -8,8 +8,14 @@ learned it) and every seat's equipment, and says what each seat, or the public, 
   learned by seats[1], cards[1] by seats[0]), or views it (CardViewed: the viewer).
 - Everyone learns a card turned face up (CardRevealed), and everything at the end (AllRevealed).
 - Knowledge follows the cards as they move; nobody forgets, except when a seat lays its cards face
-  down in a new order nobody else sees (CardsShuffled, classic Flashbang): then only it knows them.
+  down in a new order nobody else sees (CardsShuffled, classic Flashbang): then only it knows them,
+  but for a card with a Wounded token on it (`wounds: "token"`, RULES §4: the token moves with the
+  card, face down or not): everyone keeps following it.
 - Cards a classic Defibrillator discards leave the seat (CardsDiscarded).
+- Every look at a face-down card (CardViewed: Investigate, Metal Detector, Wiretap, Polygraph, a
+  Surveillance Camera's return look, Fingerprint Kit) is an investigation, and none reaches a seat
+  with a Disguise in front of it (RULES §7.1): not even the Polygraph user's own cards when it is
+  disguised, nor a camera's return look at a disguised investigator.
 
 It also checks that each event is consistent with what it tracked (a card viewed or revealed is
 where the event says, with the identity it says), so it fails loudly rather than drifting.
@@ -24,6 +30,7 @@ from gcbc.contract import events as E
 
 AGENT, KINGPIN, HONEST = "agent", "kingpin", "honest"
 PLANTED_EVIDENCE = "planted_evidence"
+DISGUISE = "disguise"
 
 
 class Oracle:
@@ -40,6 +47,9 @@ class Oracle:
         self.eliminated: set[int] = set()
         self.zombies: set[int] = set()
         self.discarded: list[int] = []
+        self.token_wounds = True  # RULES §4: the table's `wounds` is "token"
+        self.tokens: set[int] = set()  # cards carrying a Wounded token
+        self.public: set[int] = set()  # face down, yet known to all (a token followed)
         self.over = False  # the game ended: everything is public
 
     # --- questions ------------------------------------------------------------------------------
@@ -58,7 +68,7 @@ class Oracle:
 
     def knows(self, viewer: int | None, card: int) -> bool:
         """May ``viewer`` (None: the public) know the identity of ``card`` now?"""
-        if self.over or card in self.face_up:
+        if self.over or card in self.face_up or card in self.public:
             return True
         return viewer is not None and viewer in self.learned.get(card, set())
 
@@ -92,6 +102,16 @@ class Oracle:
 
     def _TableOpened(self, e: E.TableOpened) -> None:
         self.n = e.seats
+        wounds = e.options.wounds or ("card" if e.options.edition == "classic" else "token")
+        self.token_wounds = wounds == "token"
+
+    def _LeaderWounded(self, e: E.LeaderWounded) -> None:
+        if self.token_wounds:
+            assert self.identity[e.card_id] in (AGENT, KINGPIN), f"{e}: not a Leader card"
+            self.tokens.add(e.card_id)
+
+    def _WoundHealed(self, e: E.WoundHealed) -> None:
+        self.tokens.discard(e.card_id)
 
     def _CardsDealt(self, e: E.CardsDealt) -> None:
         assert len(e.hands) == self.n and len(e.equipment) == self.n
@@ -115,6 +135,7 @@ class Oracle:
         assert e.viewer != e.seat, f"a seat views its own card: {e}"
         assert self.card_at(e.seat, e.position) == e.card_id, f"{e}: card is elsewhere"
         assert self.identity[e.card_id] == e.card, f"{e}: wrong identity"
+        assert DISGUISE not in self.in_play[e.seat], f"{e}: LEAK, seat {e.seat} is disguised"
         self.learned.setdefault(e.card_id, set()).add(e.viewer)
 
     def _CardRevealed(self, e: E.CardRevealed) -> None:
@@ -177,7 +198,13 @@ class Oracle:
         assert sorted(e.positions) == list(range(1, len(old) + 1)), e
         self.at[e.seat] = [old[p - 1] for p in e.positions]
         for c in old:  # face down again, in an order only the seat knows
+            if c in self.tokens:  # but everyone follows a Wounded token
+                if c in self.face_up:
+                    self.public.add(c)
+                self.face_up.discard(c)
+                continue
             self.face_up.discard(c)
+            self.public.discard(c)
             self.learned[c] = {e.seat}
 
     def _CardsDiscarded(self, e: E.CardsDiscarded) -> None:

@@ -23,19 +23,21 @@ from gcbc.rules.legal import expand, is_template
 from gcbc.rules.state import State
 
 PLAYER_COUNTS = (4, 5, 6, 7, 8)
-# every combination of the table options (API.md): any edition with either or both expansions
+# every combination of the table options (API.md): any edition with either or both expansions,
+# extra equipment or not, and both wound placements (RULES §4)
 OPTION_SETS = tuple(
-    TableOptions(edition=edition, zombies=z, bombers_traitors=bt, extra_equipment=x)
+    TableOptions(edition=edition, zombies=z, bombers_traitors=bt, extra_equipment=x, wounds=w)
     for edition in ("fourth", "classic")
     for z in (False, True)
     for bt in (False, True)
     for x in (False, True)
+    for w in ("token", "card")
 )
 
 
 def options_id(o: TableOptions) -> str:
     flags = [f for f in ("zombies", "bombers_traitors", "extra_equipment") if getattr(o, f)]
-    return "+".join([o.edition, *flags])
+    return "+".join([o.edition, *flags, f"{o.wounds}_wounds"])
 
 
 MAX_STEPS = 6000

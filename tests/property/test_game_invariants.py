@@ -41,7 +41,7 @@ from tests.property.strategies import (
     play,
 )
 
-OPTION_EXAMPLES = 3  # per option combination and player count (80 of them)
+OPTION_EXAMPLES = 2  # per option combination and player count (160 of them)
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # RULES §1: Honest = Crooked per player count, and how many cards are burned unseen.
@@ -95,6 +95,15 @@ def own_violations(s: State) -> list[str]:
     leaders = [c for c, name in enumerate(s.identities) if name in ("agent", "kingpin")]
     if any(c in s.burned for c in leaders):
         out.append("a Leader was burned")
+    # RULES §4: where wounds live is the table's option, edition default filled in
+    wounds = s.options.wounds
+    if wounds not in ("token", "card"):
+        out.append(f"wounds is {wounds!r}")
+    tokens, cards = bool(s.wounds), any(st_.wounded for st_ in s.seats)
+    if (wounds == "card" and tokens) or (wounds == "token" and cards):
+        out.append(f"a wound on the wrong thing for wounds={wounds}")
+    if any(s.identities[c] not in ("agent", "kingpin") for c in s.wounds):
+        out.append("a Wounded token on a card that is not a Leader")
     discarding = {p.seat for p in s.prompts if p.kind == "discard"}
     for i, st_ in enumerate(s.seats):
         if len(st_.cards) != 3 and not (s.options.edition == "classic" and len(st_.cards) == 1):

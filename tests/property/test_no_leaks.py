@@ -51,7 +51,12 @@ SECRET_KEYS = frozenset(
     }
 )
 # events only their own seat sees in the log
-PRIVATE_EVENTS = {E.CardsArranged: "seat", E.ReactionPassed: "seat", E.AutoPassSet: "seat"}
+PRIVATE_EVENTS = {
+    E.CardsArranged: "seat",
+    E.ReactionPassed: "seat",
+    E.AutoPassSet: "seat",
+    E.MissStreakEnded: "seat",  # RULES §6, §10: answering a window in time tells nobody
+}
 SEAT_VIEW_FIELDS = {
     "arms",
     "seat",
@@ -86,8 +91,8 @@ def check_cards(o: Oracle, viewer: int | None, v: Any) -> None:
                 assert cv.card is None, f"{where}: LEAK, shows {cv.card} it never learned"
             if j == viewer:
                 assert cv.card is not None, f"{where}: its own card is hidden"
-            if cv.wounded:  # the Wounded token marks a Leader: only ever on a face-up card
-                assert cv.face_up, f"{where}: a face-down card shows a wound"
+            if cv.wounded:  # the Wounded token marks a Leader: only on a card all may know
+                assert o.knows(None, cid), f"{where}: a card nobody may know shows a wound"
             for w in cv.seen_by:
                 assert o.over or w in o.learned.get(cid, set()), f"{where}: seat {w} never saw it"
 
@@ -249,7 +254,7 @@ def test_views_reveal_only_what_each_seat_learned(n: int, data: st.DataObject) -
 
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
 @pytest.mark.parametrize("options", OPTION_SETS, ids=options_id)
-@settings(SETTINGS, max_examples=3)
+@settings(SETTINGS, max_examples=2)  # 320 games: 32 combinations (both wounds), 5 counts
 @given(data=st.data())
 def test_no_leaks_every_option_combination(options: Any, n: int, data: st.DataObject) -> None:
     """RULES §11 for every combination of options (§7.2, §8, §9) at every player count."""

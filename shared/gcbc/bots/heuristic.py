@@ -180,8 +180,14 @@ class HeuristicBot(Bot):
             def unknown(c):
                 return sum(1 for x in v.seats[c["target"]].cards if x.card is None)
 
-            uncertain = [c for c in investigations if abs(b.get(c["target"], 0)) < SURE]
-            pool = uncertain or investigations
+            # a card already seen may be looked at again (RULES §3.1), but tells it nothing new
+            unseen = [
+                c
+                for c in investigations
+                if v.seats[c["target"]].cards[c["position"] - 1].card is None
+            ]
+            uncertain = [c for c in unseen if abs(b.get(c["target"], 0)) < SURE]
+            pool = uncertain or unseen or investigations
             best = max(unknown(c) for c in pool)
             return self.rng.choice([c for c in pool if unknown(c) == best])
         equips = by_type.get("equip", [])

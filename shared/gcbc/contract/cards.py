@@ -72,7 +72,8 @@ ZOMBIE_CARDS: tuple[str, ...] = (
     "machete",
     "weapon_crate",
 )
-# RULES §8.1: ``extra_equipment`` without Zombies adds the cards that need no zombies.
+# RULES §8.1: ``extra_equipment`` without Zombies adds the cards that need no zombies (and,
+# without Bombers & Traitors, BOMBERS_TRAITORS_CARDS: see ``rules.setup.equipment_deck``).
 EXTRA_CARDS: tuple[str, ...] = (
     "crossbow",
     "transfusion_tube",

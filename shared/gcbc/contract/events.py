@@ -68,6 +68,7 @@ class CardsDealt(Event, tag="cards_dealt"):
 class CardsArranged(Event, tag="cards_arranged"):
     seat: int
     positions: tuple[int, ...]  # private to the seat
+    missed: bool = False  # its deadline passed: the order is kept, a missed deadline (RULES §10)
 
 
 class ArrangementClosed(Event, tag="arrangement_closed"):
@@ -86,6 +87,9 @@ class ActionDeclared(Event, tag="action_declared"):
     action: str  # investigate | equip | arm | shoot | bite
     target: int | None = None
     position: int | None = None
+    # RULES §6: the shot (or bite) declared before a reconsider stands: the shooter let its
+    # deadline pass, so it resolves at once at its target, without a new window
+    stands: bool = False
 
 
 class ActionCancelled(Event, tag="action_cancelled"):
@@ -113,7 +117,8 @@ class WindowReopened(Event, tag="window_reopened"):
 
 class ReactionPassed(Event, tag="reaction_passed"):
     seat: int  # private to the seat: nobody learns who has passed (RULES §6)
-    auto: bool = False
+    auto: bool = False  # the window's deadline passed
+    missed: bool = False  # and it counts as a missed deadline (RULES §10; older logs: it did not)
 
 
 class WindowClosed(Event, tag="window_closed"):
@@ -298,6 +303,7 @@ class AlarmSet(Event, tag="alarm_set"):
 
     seat: int
     turn: int  # the turn it was set in
+    by: int | None = None  # who set it (None in older logs: the seat that played the card)
 
 
 class AlarmRang(Event, tag="alarm_rang"):
@@ -323,6 +329,14 @@ class SeatAbsent(Event, tag="seat_absent"):
 
 
 class SeatReturned(Event, tag="seat_returned"):
+    seat: int
+
+
+class MissStreakEnded(Event, tag="miss_streak_ended"):
+    """A seat that had missed deadlines (not absent) acted itself: its run of missed deadlines in
+    a row ends (RULES §10). Private to the seat, like a pass: who answered a window stays secret
+    (§6)."""
+
     seat: int
 
 
@@ -403,6 +417,7 @@ AnyEvent = (
     | AutopilotActed
     | SeatAbsent
     | SeatReturned
+    | MissStreakEnded
     | AutoPassSet
     | ChatPosted
     | GameWon

@@ -5,15 +5,37 @@ from __future__ import annotations
 from typing import Literal
 
 import msgspec
+from msgspec.structs import replace
+
+
+def default_wounds(edition: str) -> Literal["token", "card"]:
+    """RULES §4: where a wound lives unless the table says: on the Wounded card the seat takes
+    (the printed rulebooks: ``classic``), or as a token on the Leader card (``fourth``)."""
+    return "card" if edition == "classic" else "token"
 
 
 class TableOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
-    """The table options of API.md. The engine refuses those it does not offer yet."""
+    """The table options of API.md. The engine refuses those it does not offer yet.
+
+    ``wounds`` (RULES §4): "token" or "card"; None (and absent from older logs) means the
+    edition's default, so a log written before the option existed folds as it did. A table
+    records it filled in (``with_defaults``) when it opens, so views show where wounds live."""
 
     edition: Literal["fourth", "classic"] = "fourth"
     zombies: bool = False
     bombers_traitors: bool = False
     extra_equipment: bool = False
+    wounds: Literal["token", "card"] | None = None
+
+    def chooses_wounds(self) -> bool:
+        """Whether the table asks for the wound placement that is not its edition's default."""
+        return self.wounds is not None and self.wounds != default_wounds(self.edition)
+
+    def with_defaults(self) -> TableOptions:
+        """The same options with ``wounds`` filled in from the edition when not given."""
+        if self.wounds is not None:
+            return self
+        return replace(self, wounds=default_wounds(self.edition))
 
 
 class Deadlines(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

@@ -86,6 +86,15 @@ class DeclaredView(msgspec.Struct, frozen=True):
     forced: bool = False
 
 
+class AlarmView(msgspec.Struct, frozen=True):
+    """A pending Alarm Clock (RULES §8.1), public: it rings at the end of ``seat``'s next turn
+    after ``turn``, the turn it was set in, by ``set_by``."""
+
+    seat: int
+    set_by: int
+    turn: int
+
+
 class View(msgspec.Struct, frozen=True):
     table_id: str
     version: int
@@ -109,6 +118,7 @@ class View(msgspec.Struct, frozen=True):
     winners: list[int] | None
     win_team: str | None = None
     win_reason: str | None = None
+    alarms: list[AlarmView] = []  # pending Alarm Clocks (extra equipment), oldest first
     arms_in_centre: int = 0
     # the deal was chosen, not drawn from the server's secret entropy: a scenario table whose
     # creator chose the seed or the deal (only where GCBC_ALLOW_SCENARIOS=1); its cards may be known

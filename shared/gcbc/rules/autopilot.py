@@ -1,5 +1,13 @@
 """The autopilot (RULES §10): a legal choice for a seat that missed its deadline or is away,
-drawn from the table's seeded randomness so that a replay reproduces it."""
+drawn from the table's seeded randomness so that a replay reproduces it.
+
+Decision (RULES §6, "the declared shot stands"): a shooter asked again after equipment was played
+in its shoot window, that lets its turn's deadline pass (or is away), does not get a random
+action: the declared shot resolves at its target, at once and without a new window, if it is
+still possible (the seat still holds a gun that may shoot, still aimed at that target, which is
+still in the game). A gun turned elsewhere meanwhile (Walkie Talkie) no longer aims at "its
+target": then, as for any impossible action, the autopilot chooses anew. A zombie's declared bite
+stands the same way (§8: equipment that affects shooting affects biting the same way)."""
 
 from __future__ import annotations
 
@@ -11,9 +19,9 @@ from gcbc.contract import commands as C
 from gcbc.contract import events as E
 from gcbc.rules.evolve import peek
 from gcbc.rules.legal import actions, expand, is_template, legal_commands
-from gcbc.rules.query import aim_choices, aim_of
+from gcbc.rules.query import aim_choices, aim_of, alive, biteable
 from gcbc.rules.rng import Rng
-from gcbc.rules.state import AIM, State
+from gcbc.rules.state import ACTION, AIM, State
 
 AUTOPILOT_STREAM = 1 << 32
 ABSENT_AFTER = 3  # missed deadlines in a row
@@ -41,14 +49,33 @@ def choose(s: State, seat: int, rng: Rng) -> Any:
     return expand(pick, rng.choice) if is_template(pick) else pick
 
 
+def standing_shot(s: State, seat: int) -> E.ActionDeclared | None:
+    """The reconsidered shot (or bite) of ``seat``, declared again to stand, if still possible."""
+    d = s.standing
+    if d is None or s.prompts or s.step != ACTION or s.turn_seat != seat or d.target is None:
+        return None
+    st = s.seat(seat)
+    if d.action == "shoot":
+        possible = st.gun and seat not in s.guns_locked and st.aim == d.target
+        possible = possible and alive(s, d.target)
+    else:
+        possible = st.zombie and st.arms_aim == d.target and biteable(s, seat, d.target)
+    if not possible:
+        return None
+    return E.ActionDeclared(seat=seat, action=d.action, target=d.target, stands=True)
+
+
 def autopilot_events(s: State, seat: int, missed: bool) -> list[Any]:
     from gcbc.rules.decide import direct_events
 
     rng = Rng(s.random_seed, AUTOPILOT_STREAM + s.rng_draws)
-    command = choose(s, seat, rng)
+    stands = standing_shot(s, seat)
+    command = choose(s, seat, rng) if stands is None else None
     events: list[Any] = [E.AutopilotActed(seat=seat, missed=missed)]
     after = peek(s, events)
     if missed and not after.seat(seat).absent and after.seat(seat).missed >= ABSENT_AFTER:
         events.append(E.SeatAbsent(seat=seat))
         after = peek(after, events[-1:])
+    if stands is not None:
+        return [*events, stands]
     return events + direct_events(after, command, autopilot=True)

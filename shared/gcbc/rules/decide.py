@@ -33,9 +33,7 @@ from gcbc.rules.query import (
     alive,
     biteable,
     can_investigate,
-    card_at,
     face_down,
-    knows,
 )
 from gcbc.rules.state import ACTION, AIM, ARRANGE, FINISHED, LOBBY, WINDOW, State
 from gcbc.rules.waits import current_wait
@@ -130,7 +128,7 @@ def _open_table(s: State, c: C.OpenTable) -> list[Any]:
         E.TableOpened(
             table_id=c.table_id,
             seats=c.seats,
-            options=c.options,
+            options=c.options.with_defaults(),  # the log says where wounds live (RULES §4)
             deadlines=c.deadlines,
             deal=c.deal,
             first_seat=c.first_seat,
@@ -206,8 +204,9 @@ def _investigate(s: State, c: C.Investigate) -> list[Any]:
     position = _position(s, c.target, c.position)
     if s.seat(c.target).face_up[position - 1]:
         raise refuse("card_not_face_down", "that card is face up")
-    if knows(s, c.seat, card_at(s, c.target, position)):
-        raise refuse("card_already_seen", "you have already seen that card")
+    # Decision (RULES §3.1): a card already seen may be investigated again (no "not seen yet"
+    # limit in the printed rules or the publisher's help), so a seat that knows every face-down
+    # card left still has an action that reveals nothing
     return [E.ActionDeclared(seat=c.seat, action="investigate", target=c.target, position=position)]
 
 
@@ -425,16 +424,25 @@ def _close_table(s: State, c: C.CloseTable) -> list[Any]:
 
 
 def _deadline_passed(s: State, c: C.DeadlinePassed) -> list[Any]:
-    from gcbc.rules.autopilot import autopilot_events
+    from gcbc.rules.autopilot import ABSENT_AFTER, autopilot_events
 
     w = current_wait(s)
     if w is None or w.id != c.wait:
         raise refuse("stale_deadline", "that wait is over")
-    if w.kind == "reaction":
-        return [E.ReactionPassed(seat=i, auto=True) for i in w.seats]
-    if w.kind == "arrange":
-        return [E.CardsArranged(seat=i, positions=(1, 2, 3)) for i in w.seats]
-    return autopilot_events(s, w.seats[0], missed=True)
+    if w.kind not in ("reaction", "arrange"):
+        return autopilot_events(s, w.seats[0], missed=True)
+    # Decision (RULES §10: every missed deadline counts towards the three in a row, a reaction
+    # window's and the arrangement's too): each seat still asked misses it
+    events: list[Any] = []
+    for i in w.seats:
+        if w.kind == "reaction":
+            events.append(E.ReactionPassed(seat=i, auto=True, missed=True))
+        else:
+            events.append(E.CardsArranged(seat=i, positions=(1, 2, 3), missed=True))
+        st = s.seat(i)
+        if not st.absent and st.missed + 1 >= ABSENT_AFTER:
+            events.append(E.SeatAbsent(seat=i))
+    return events
 
 
 _HANDLERS: dict[type, Callable[[State, Any], list[Any]]] = {
@@ -461,25 +469,22 @@ _HANDLERS: dict[type, Callable[[State, Any], list[Any]]] = {
 }
 assert set(_HANDLERS) == set(C.AnyCommand.__args__)
 
-_ACTING = (
-    C.Arrange,
-    C.Investigate,
-    C.Equip,
-    C.Arm,
-    C.Shoot,
-    C.Aim,
-    C.PlayEquipment,
-    C.Pass,
-    C.Choose,
-    C.Discard,
-)
+# a seat's own commands: each ends a run of missed deadlines, and brings an absent seat back
+_SEAT_COMMANDS = tuple(t for t in C.GameCommand.__args__ if t is not C.Resume)
 
 
 def direct_events(s: State, command: Any, autopilot: bool = False) -> list[Any]:
     """The command's own events, without what follows by itself."""
     events = _HANDLERS[type(command)](s, command)
-    if not autopilot and isinstance(command, _ACTING) and s.seat(command.seat).missed:
-        events.insert(0, E.SeatReturned(seat=command.seat))  # acting again resets the streak
+    if not autopilot and isinstance(command, _SEAT_COMMANDS):
+        # RULES §10: any command an absent seat sends brings it back (public: its seat shows
+        # it); a present seat that had missed deadlines ends its streak privately, so that a
+        # pass in an open window shows nothing to anyone else (§6)
+        st = s.seat(command.seat)
+        if st.absent:
+            events.insert(0, E.SeatReturned(seat=command.seat))
+        elif st.missed:
+            events.insert(0, E.MissStreakEnded(seat=command.seat))
     return events
 
 

@@ -36,7 +36,6 @@ CODES = frozenset(
         "card_not_face_down",
         "card_not_face_up",  # Fake ID (RULES §9)
         "card_is_leader",  # Fake ID (RULES §9): only Honest/Crooked cards
-        "card_already_seen",
         "invalid_arrangement",
         "already_arranged",
         # guns

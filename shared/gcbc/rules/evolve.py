@@ -9,6 +9,7 @@ from msgspec.structs import replace
 
 from gcbc.contract import events as E
 from gcbc.contract.cards import AGENT, KINGPIN
+from gcbc.rules.effects import INVESTIGATIONS
 from gcbc.rules.log import PRIVATE
 from gcbc.rules.setup import arms, guns
 from gcbc.rules.state import (
@@ -62,7 +63,7 @@ def _table_opened(s: State, e: E.TableOpened) -> State:
         s,
         table_id=e.table_id,
         seat_count=e.seats,
-        options=e.options,
+        options=e.options.with_defaults(),  # older logs: the edition's wounds (RULES §4)
         deadlines=e.deadlines,
         deal=e.deal,
         first_seat_choice=e.first_seat,
@@ -119,7 +120,8 @@ def _cards_arranged(s: State, e: E.CardsArranged) -> State:
     st = s.seat(e.seat)
     cards = tuple(st.cards[p - 1] for p in e.positions)
     face_up = tuple(st.face_up[p - 1] for p in e.positions)
-    return _update(s, e.seat, cards=cards, face_up=face_up, arranged=True)
+    missed = st.missed + 1 if e.missed else st.missed
+    return _update(s, e.seat, cards=cards, face_up=face_up, arranged=True, missed=missed)
 
 
 def _arrangement_closed(s: State, e: E.ArrangementClosed) -> State:
@@ -138,23 +140,26 @@ def _turn_began(s: State, e: E.TurnBegan) -> State:
         coffee_seat=None,
         guns_locked=frozenset(),
         arm_barred=None,
-        investigated=None,
+        investigated=(),
         turn_fell=False,
         reaim_from=None,
         declared=None,
+        standing=None,
         turn_since=s.version,
     )
 
 
 def _action_declared(s: State, e: E.ActionDeclared) -> State:
-    return replace(
-        s, step=DECLARED, declared=Declared(action=e.action, target=e.target, position=e.position)
-    )
+    declared = Declared(action=e.action, target=e.target, position=e.position)
+    # a shot that stands resolves at once: its window was held already (RULES §6)
+    return replace(s, step=RESOLVE if e.stands else DECLARED, declared=declared, standing=None)
 
 
 def _action_cancelled(s: State, e: E.ActionCancelled) -> State:
-    # the seat chooses again, with a fresh deadline
-    return replace(s, step=ACTION, declared=None, turn_since=s.version)
+    # the seat chooses again, with a fresh deadline; a reconsidered shot stands if it lets the
+    # deadline pass (RULES §6)
+    standing = s.declared if e.reason == "reconsider" else None
+    return replace(s, step=ACTION, declared=None, standing=standing, turn_since=s.version)
 
 
 def _action_resolved(s: State, e: E.ActionResolved) -> State:
@@ -175,6 +180,8 @@ def _window_opened(s: State, e: E.WindowOpened | E.WindowReopened) -> State:
 def _reaction_passed(s: State, e: E.ReactionPassed) -> State:
     w = s.window
     assert w is not None
+    if e.missed:  # a window's deadline counts towards the three in a row (RULES §10)
+        s = _update(s, e.seat, missed=s.seat(e.seat).missed + 1)
     return replace(s, window=replace(w, pending=w.pending - {e.seat}))
 
 
@@ -223,11 +230,14 @@ def _arms_aimed(s: State, e: E.ArmsAimed) -> State:
 
 # --- integrity cards ----------------------------------------------------------------------------
 def _card_viewed(s: State, e: E.CardViewed) -> State:
+    investigated = s.investigated
+    if e.means in INVESTIGATIONS and e.card_id not in investigated:  # classic Camera (§7.2)
+        investigated = (*investigated, e.card_id)
     return replace(
         s,
         knowledge=_learn(s, e.viewer, e.card_id, e.card),
         seen=_saw(s, e.card_id, e.viewer, e.means),
-        investigated=(e.seat, e.card_id) if e.means == "investigate" else s.investigated,
+        investigated=investigated,
     )
 
 
@@ -276,12 +286,14 @@ def _shot_redirected(s: State, e: E.ShotRedirected) -> State:
 
 
 def _leader_wounded(s: State, e: E.LeaderWounded) -> State:
-    if s.options.edition == "classic":  # the seat takes the Wounded card (RULES §4)
+    if s.options.wounds == "card":  # the seat takes the Wounded card (RULES §4)
         return _update(s, e.seat, wounded=True)
-    return replace(s, wounds=s.wounds | {e.card_id})
+    return replace(s, wounds=s.wounds | {e.card_id})  # a token on the Leader card
 
 
 def _wound_healed(s: State, e: E.WoundHealed) -> State:
+    if s.options.wounds == "card":  # the Wounded card leaves the seat (Med Kit, RULES §4)
+        return _update(s, e.seat, wounded=False)
     return replace(s, wounds=s.wounds - {e.card_id})
 
 
@@ -337,8 +349,9 @@ def _cards_shuffled(s: State, e: E.CardsShuffled) -> State:
     st = s.seat(e.seat)
     cards = tuple(st.cards[p - 1] for p in e.positions)
     s = _update(s, e.seat, cards=cards, face_up=(False,) * len(cards))
-    # nobody else can tell the cards apart any more (RULES §7.2 Flashbang)
-    moved = set(cards)
+    # nobody else can tell the cards apart any more (RULES §7.2 Flashbang), but for a card that
+    # carries a Wounded token: everyone follows the token (RULES §4 "token"; flashbang.py)
+    moved = set(cards) - s.wounds
     knowledge = tuple(
         k if i == e.seat or not moved & k.keys() else {c: v for c, v in k.items() if c not in moved}
         for i, k in enumerate(s.knowledge)
@@ -413,7 +426,11 @@ def _equipment_returned(s: State, e: E.EquipmentReturned) -> State:
 
 
 def _alarm_set(s: State, e: E.AlarmSet) -> State:
-    return replace(s, alarms=(*s.alarms, (e.seat, e.turn)))
+    by = e.by
+    if by is None:  # a log written before AlarmSet named its setter: the card played just before
+        played = s.log.tail(1)
+        by = played[0].seat if played and isinstance(played[0], E.EquipmentPlayed) else -1
+    return replace(s, alarms=(*s.alarms, (e.seat, e.turn, by)))
 
 
 def _alarm_rang(s: State, e: E.AlarmRang) -> State:
@@ -453,6 +470,10 @@ def _drop_pending(s: State, seat: int) -> State:
 
 def _seat_returned(s: State, e: E.SeatReturned) -> State:
     return _update(s, e.seat, absent=False, missed=0)
+
+
+def _miss_streak_ended(s: State, e: E.MissStreakEnded) -> State:
+    return _update(s, e.seat, missed=0)
 
 
 def _auto_pass_set(s: State, e: E.AutoPassSet) -> State:
@@ -532,6 +553,7 @@ _HANDLERS: dict[type, Callable[[State, Any], State]] = {
     E.AutopilotActed: _autopilot_acted,
     E.SeatAbsent: _seat_absent,
     E.SeatReturned: _seat_returned,
+    E.MissStreakEnded: _miss_streak_ended,
     E.AutoPassSet: _auto_pass_set,
     E.ChatPosted: _chat_posted,
     E.GameWon: _game_won,

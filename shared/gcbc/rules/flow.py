@@ -12,7 +12,7 @@ from gcbc.rules.effects import draw, fall, get_bitten, get_shot, reveal, view_ca
 from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import CARDS, CLASSIC
 from gcbc.rules.evolve import evolve, peek
-from gcbc.rules.query import alive, bite_lands, can_investigate, card_at, knows, next_living
+from gcbc.rules.query import alive, bite_lands, can_investigate, next_living
 from gcbc.rules.state import (
     ACTION,
     AFTER_ACTION,
@@ -56,7 +56,6 @@ def _resolve_action(s: State) -> list[Any]:
             and position <= len(s.seat(target).cards)
             and can_investigate(s, t, target)
             and not s.seat(target).face_up[position - 1]
-            and not knows(s, t, card_at(s, target, position))
         ):
             return [*view_card(s, t, target, position, "investigate"), E.ActionResolved(seat=t)]
         return [E.ActionCancelled(seat=t, reason="impossible")]
@@ -65,7 +64,8 @@ def _resolve_action(s: State) -> list[Any]:
         if not st.gun or target is None or not alive(s, target) or t in s.guns_locked:
             return [E.ActionCancelled(seat=t, reason="impossible")]
         if d.forced_target is None and d.reacted:
-            # equipment changed the situation: the shooter may choose again (RULES §6)
+            # equipment was played: the shooter may choose again (RULES §6); if it lets its
+            # deadline pass, the shot stands (``autopilot.standing_shot``)
             return [E.ActionCancelled(seat=t, reason="reconsider")]
         at_zombie = s.seat(target).zombie  # the shooter keeps its gun and re-aims (RULES §8)
         events = get_shot(s, t, target)
@@ -134,9 +134,9 @@ WIN_EVENTS = frozenset(
 
 
 def _wound_falls(s: State) -> list[Any]:
-    """Classic (RULES §4): a wounded seat that no longer holds a Leader card is eliminated at
-    once (that alone wins nothing)."""
-    if s.options.edition != "classic":
+    """``wounds: "card"`` (RULES §4): a wounded seat that no longer holds a Leader card is
+    eliminated at once (that alone wins nothing)."""
+    if s.options.wounds != "card":
         return []
     for i, st in enumerate(s.seats):
         if st.wounded and not st.eliminated and not st.zombie and holds_leader(s, i) is None:

@@ -65,6 +65,14 @@ def violations(s: State) -> list[str]:
             out.append(f"seat {i} does not hold three cards (or one, classic Defibrillator)")
         elif any(c not in known for c in cards):
             out.append(f"seat {i} does not know its own cards")
+    # RULES §4: a wound lives where the table's option says, and a token only on a Leader card
+    if s.options.wounds == "card":
+        if s.wounds:
+            out.append("a Wounded token on a table whose wounds are cards")
+    elif any(st.wounded for st in seats):
+        out.append("a Wounded card on a table whose wounds are tokens")
+    elif any(c not in s.leader_ids for c in s.wounds):
+        out.append("a Wounded token on a card that is not a Leader")
     if held + s.guns_in_centre != guns(s.options, n) or s.guns_in_centre < 0:
         out.append("guns not conserved")
     if zombies + s.arms_in_centre != arms(s.options, n) or s.arms_in_centre < 0:

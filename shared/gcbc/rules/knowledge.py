@@ -10,6 +10,7 @@ from typing import Any
 import msgspec
 
 from gcbc.contract.views import (
+    AlarmView,
     ArmsView,
     CardView,
     DeclaredView,
@@ -183,6 +184,7 @@ def view(
         seats=_seat_views(s, seat),
         guns_in_centre=s.guns_in_centre,
         arms_in_centre=s.arms_in_centre,
+        alarms=[AlarmView(seat=a, set_by=by, turn=turn) for a, turn, by in s.alarms],
         deck_count=len(s.deck),
         legal_commands=commands_json(legal_commands(s, seat)) if seat is not None else [],
         log=entries,

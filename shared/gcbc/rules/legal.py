@@ -15,7 +15,6 @@ from gcbc.rules.query import (
     biteable,
     can_investigate,
     face_down,
-    knows,
     others_alive,
 )
 from gcbc.rules.state import ACTION, AIM, ARRANGE, FINISHED, LOBBY, WINDOW, State
@@ -50,10 +49,8 @@ def actions(s: State, seat: int, fallback: bool = True) -> list[Any]:
         return out
     for t in others_alive(s, seat):
         if can_investigate(s, seat, t):
-            tst = s.seat(t)
-            for p, cid in enumerate(tst.cards):
-                if not tst.face_up[p] and not knows(s, seat, cid):
-                    out.append(C.Investigate(seat=seat, target=t, position=p + 1))
+            # a card already seen may be investigated again (RULES §3.1)
+            out += [C.Investigate(seat=seat, target=t, position=p) for p in face_down(s, t)]
     reveal: list[int | None] = list(face_down(s, seat)) or [None]
     if not st.gun and s.guns_in_centre > 0 and s.arm_barred != seat:
         out += [

@@ -48,6 +48,7 @@ PRIVATE: dict[type, str] = {
     E.CardsArranged: "seat",
     E.ReactionPassed: "seat",
     E.AutoPassSet: "seat",
+    E.MissStreakEnded: "seat",
 }
 
 

@@ -30,13 +30,16 @@ SETUP_STREAM = 1  # the rng stream of the deal; autopilot draws use others
 
 
 OFFERED_EDITIONS = ("fourth", "classic")
+OFFERED_WOUNDS = (None, "token", "card")
 
 
 def check_options(options: TableOptions) -> None:
     """Refuse, never ignore, an option the engine does not offer. Every edition combines with
-    either expansion and extra equipment (RULES: "combinable")."""
+    either expansion, extra equipment and either wound placement (RULES: "combinable", §4)."""
     if options.edition not in OFFERED_EDITIONS:
         raise refuse("option_not_offered", f"edition '{options.edition}' is not offered")
+    if options.wounds not in OFFERED_WOUNDS:
+        raise refuse("option_not_offered", f"wounds '{options.wounds}' is not offered")
 
 
 def check_seat_count(n: int) -> None:
@@ -57,12 +60,14 @@ def integrity_deck(options: TableOptions, n: int) -> list[str]:
 
 def equipment_deck(options: TableOptions, n: int) -> list[str]:
     """RULES §7: the edition's deck (classic: the numbered cards up to n), then each expansion's
-    cards; extra equipment adds the zombie-free cards of §8.1, and nothing more with Zombies."""
+    cards. Extra equipment adds "all compatible expansion equipment" (§8.1): the zombie-free
+    cards of §8.1 when Zombies is off, and the four cards of §9 when Bombers & Traitors is off
+    (they work without the roles); with both expansions on it adds nothing."""
     if options.edition == "classic":
         deck = [name for name, least in CLASSIC_DECK if least <= n]
     else:
         deck = list(FOURTH_EDITION_DECK)
-    if options.bombers_traitors:
+    if options.bombers_traitors or options.extra_equipment:
         deck += BOMBERS_TRAITORS_CARDS
     if options.zombies:
         deck += ZOMBIE_CARDS

@@ -74,7 +74,7 @@ class Seat(Struct, frozen=True, gc=False):
     auto_pass: bool = False
     missed: int = 0  # deadlines missed in a row
     absent: bool = False
-    wounded: bool = False  # classic edition: the seat holds the Wounded card (RULES §4)
+    wounded: bool = False  # wounds "card": the seat holds the Wounded card (RULES §4)
     zombie: bool = False  # RULES §8
     arms_aim: int | None = None  # a zombie's Arms: where they aim (itself: it cannot bite)
     fallen_by: int | None = None  # who eliminated it (itself, another seat; None: no one)
@@ -143,12 +143,13 @@ class State(Struct, frozen=True, gc=False):
     coffee_seat: int | None = None
     guns_locked: frozenset[int] = frozenset()  # seats whose gun may not shoot this turn
     arm_barred: int | None = None  # may not take a gun this turn (classic K-9 Unit)
-    investigated: tuple[int, int] | None = None  # (seat, card id) of this turn's Investigate
-    alarms: tuple[tuple[int, int], ...] = ()  # Alarm Clock: (seat, turn number it was set)
+    investigated: tuple[int, ...] = ()  # card ids viewed by an investigation this turn (§7.2)
+    alarms: tuple[tuple[int, int, int], ...] = ()  # Alarm Clock: (seat, turn it was set, set by)
     turn_since: int = 0
     reaim_from: int | None = None  # hit by the turn's bite or shot at a zombie: aim elsewhere (§8)
     turn_fell: bool = False  # the turn's seat was eliminated or became a zombie in its own turn
     declared: Declared | None = None
+    standing: Declared | None = None  # the shot or bite reconsidered: it stands if time runs out
     window: Window | None = None
     prompts: tuple[Prompt, ...] = ()
     aim_since: int = 0

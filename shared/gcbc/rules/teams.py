@@ -81,7 +81,8 @@ def holds_leader(s: State, seat: int) -> int | None:
 
 
 def is_wounded(s: State, seat: int) -> bool:
-    """Fourth edition: a Wounded token on a card the seat holds; classic: the seat's own."""
+    """``wounds: "token"``: a Wounded token on a card the seat holds; ``"card"``: the seat's
+    own Wounded card (RULES §4)."""
     st = s.seat(seat)
     return st.wounded or any(c in s.wounds for c in st.cards)
 

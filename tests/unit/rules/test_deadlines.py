@@ -7,7 +7,16 @@ from typing import Any
 import pytest
 
 from gcbc.contract.options import Deadlines, Deal
-from gcbc.rules import current_wait, decide, fold, initial_state, legal_commands, public_view, run
+from gcbc.rules import (
+    current_wait,
+    decide,
+    fold,
+    initial_state,
+    legal_commands,
+    public_view,
+    run,
+    view,
+)
 from gcbc.rules.state import State
 from tests.support import KP, A, C, E, H, K, act, of_type, pass_window, refused, table, types
 from tests.unit.rules.conftest import arm, play_turn
@@ -84,8 +93,8 @@ def test_a_window_deadline_is_a_pass_for_everyone_still_asked() -> None:
     s, events = run(s, C.DeadlinePassed(wait=w.id))
     # then seats 2 and 3 pass, the window closes and the investigation resolves
     assert events[:4] == [
-        E.ReactionPassed(seat=2, auto=True),
-        E.ReactionPassed(seat=3, auto=True),
+        E.ReactionPassed(seat=2, auto=True, missed=True),
+        E.ReactionPassed(seat=3, auto=True, missed=True),
         E.WindowClosed(kind="investigate"),
         E.CardViewed(viewer=0, seat=1, position=1, card_id=3, card=KP, means="investigate"),
     ]
@@ -298,3 +307,95 @@ def test_deadlines_are_set_per_table() -> None:
     s, _ = act(s, C.Arm(seat=s.turn_seat, target=(s.turn_seat + 1) % 4, position=1))
     assert (current_wait(s).kind, current_wait(s).seconds) == ("aim", 7.0)
     assert types(deadline(s)[1])[0] == "AutopilotActed"
+
+
+# --- every missed deadline counts (RULES §10) ------------------------------------------------------
+def holder_misses_windows(count: int) -> tuple[State, list[Any]]:
+    """Seat 3 holds a Coffee and never answers: seats 0, 1... investigate, and every window
+    (investigate, end of turn) asks seat 3 until its deadline passes. The state after ``count``
+    missed windows, and the events of the last one."""
+    s = table(FOUR, equipment=[[], [], [], ["coffee"]])
+    events: list[Any] = []
+    for _ in range(count):
+        if s.step == "action":
+            t = s.turn_seat
+            s, _ = act(s, C.Investigate(seat=t, target=(t + 1) % 4, position=1))
+        w = current_wait(s)
+        assert (w.kind, w.seats) == ("reaction", (3,))
+        s, events = deadline(s)
+    return s, events
+
+
+def test_three_missed_reaction_windows_in_a_row_make_a_seat_absent() -> None:
+    """RULES §10 (a seat that misses three deadlines in a row — any wait counts: a reaction window
+    too — is absent): seat 3 lets three windows run out; the third makes it absent."""
+    s, events = holder_misses_windows(2)
+    assert s.seat(3).missed == 2 and not s.seat(3).absent
+    s, events = holder_misses_windows(3)
+    assert events[:2] == [
+        E.ReactionPassed(seat=3, auto=True, missed=True),
+        E.SeatAbsent(seat=3),
+    ]
+    assert s.seat(3).absent and public_view(s).seats[3].absent
+
+
+def test_an_absent_seat_passes_reaction_windows_at_once() -> None:
+    """RULES §10 (reaction windows no longer wait for it: it passes at once; its autopilot plays
+    its turns): once seat 3 is absent, no window and no turn waits for it."""
+    s, _ = holder_misses_windows(3)
+    for _ in range(8):
+        w = current_wait(s)
+        assert w is not None and 3 not in w.seats
+        if w.kind == "reaction":
+            assert s.window is not None and 3 in s.window.asked and 3 not in s.window.pending
+        s = answer(s, w.seats[0])
+    assert s.turn_number > 4 and s.seat(3).absent
+
+
+def test_a_mix_of_waits_counts_towards_the_three() -> None:
+    """RULES §10 (any wait counts: a turn, an aim, a prompt, a reaction window, the arrangement):
+    seat 3 misses the arrangement, then two reaction windows: absent."""
+    deal = Deal(integrity=tuple(tuple(h) for h in FOUR), equipment=((), (), (), ("coffee",)))
+    s, _ = run(initial_state(), C.OpenTable(table_id="t", seats=4, deal=deal))
+    for i in range(4):
+        s, _ = run(s, C.TakeSeat(name=f"seat{i}"))
+    s, _ = run(s, C.StartGame(random_seed=1))
+    for i in (0, 1, 2):
+        s, _ = act(s, C.Arrange(seat=i, positions=(1, 2, 3)))
+    s, events = deadline(s)  # the arrangement
+    assert of_type(events, E.CardsArranged) == [
+        E.CardsArranged(seat=3, positions=(1, 2, 3), missed=True)
+    ]
+    assert s.seat(3).missed == 1
+    s, _ = deadline(s)  # the start-of-game window
+    assert s.seat(3).missed == 2 and not s.seat(3).absent
+    s, _ = act(s, C.Investigate(seat=s.turn_seat, target=2, position=1))
+    s, events = deadline(s)  # the investigate window
+    assert E.SeatAbsent(seat=3) in events and s.seat(3).absent
+
+
+def test_any_command_an_absent_seat_sends_brings_it_back() -> None:
+    """RULES §10 (any command it sends, or an explicit resume, brings it back): the absent seat 3
+    switches auto-pass on: it is back, and the next window waits for nobody (auto-pass)."""
+    s, _ = holder_misses_windows(3)
+    s, events = run(s, C.SetAutoPass(seat=3, enabled=True))
+    assert events == [E.SeatReturned(seat=3), E.AutoPassSet(seat=3, enabled=True)]
+    assert not s.seat(3).absent and s.seat(3).missed == 0
+    assert not public_view(s).seats[3].absent
+
+
+def test_answering_a_window_ends_the_streak_without_telling_anyone() -> None:
+    """RULES §10 (three *in a row*), §6 (while a window is open nobody learns who has passed):
+    seat 3 missed a window; in the next one it passes itself: its streak ends, and nobody else's
+    view changes, not even its version."""
+    s = table(FOUR, equipment=[[], [], ["k9_unit"], ["coffee"]])
+    s, _ = act(s, C.Investigate(seat=0, target=1, position=1))
+    s, _ = deadline(s)  # seats 2 and 3 miss the investigate window
+    assert s.seat(3).missed == 1 and s.window.kind == "end_of_turn"
+    before = {v: view(s, v, log=False) for v in (None, 0, 1, 2)}
+    own = view(s, 3, log=False).version
+    s, events = act(s, C.Pass(seat=3))
+    assert events == [E.MissStreakEnded(seat=3), E.ReactionPassed(seat=3)]
+    assert s.seat(3).missed == 0 and s.seat(2).missed == 1
+    assert {v: view(s, v, log=False) for v in (None, 0, 1, 2)} == before
+    assert view(s, 3, log=False).version == own + 2

@@ -8,9 +8,10 @@ from typing import Any
 
 import pytest
 
+from gcbc.contract import codec
 from gcbc.contract.cards import FOURTH_EDITION_DECK
 from gcbc.contract.options import Deal, TableOptions
-from gcbc.rules import current_wait, initial_state, run, view
+from gcbc.rules import current_wait, fold, initial_state, run, view
 from gcbc.rules.state import State
 from tests.support import KP, A, C, E, H, K, of_type, refused, table
 
@@ -230,8 +231,10 @@ def test_arrange_deadline_keeps_the_dealt_order() -> None:
     s, events = run(s, C.DeadlinePassed(wait=w.id))
     # then
     assert of_type(events, E.CardsArranged) == [
-        E.CardsArranged(seat=i, positions=(1, 2, 3)) for i in (1, 2, 3)
+        E.CardsArranged(seat=i, positions=(1, 2, 3), missed=True) for i in (1, 2, 3)
     ]
+    # and each of them missed a deadline (RULES §10: the arrangement counts too)
+    assert [s.seat(i).missed for i in range(4)] == [0, 1, 1, 1]
     assert of_type(events, E.TurnBegan) == [E.TurnBegan(seat=0, turn=1, direction=1)]
     for i, hand in enumerate(FOUR):
         shown = [c.card for c in view(s, i).seats[i].cards]
@@ -305,11 +308,12 @@ def test_scenario_deal_may_leave_one_card_burned_at_five() -> None:
 
 # --- options and seat counts ---------------------------------------------------------------------
 ALL_OPTIONS = [
-    TableOptions(edition=edition, zombies=z, bombers_traitors=bt, extra_equipment=x)
+    TableOptions(edition=edition, zombies=z, bombers_traitors=bt, extra_equipment=x, wounds=w)
     for edition in ("fourth", "classic")
     for z in (False, True)
     for bt in (False, True)
     for x in (False, True)
+    for w in ("token", "card")
 ]
 
 
@@ -322,9 +326,39 @@ def test_every_option_combination_is_offered(options: TableOptions, n: int) -> N
 
 
 def test_the_default_options_are_offered() -> None:
-    """RULES §1: `fourth` is the default edition."""
+    """RULES §1: `fourth` is the default edition; §4: its wounds are tokens."""
     s = lobby(4, options=TableOptions())
-    assert s.options.edition == "fourth"
+    assert s.options == TableOptions(edition="fourth", wounds="token")
+
+
+@pytest.mark.parametrize(
+    ("edition", "wounds"), [("fourth", "token"), ("classic", "card")], ids=["fourth", "classic"]
+)
+def test_the_wounds_default_with_the_edition_and_the_log_records_it(edition, wounds) -> None:
+    """RULES §4 (`wounds`: default "token" with `fourth`, "card" with `classic`): a table opened
+    without `wounds` records the edition's default in its log (TableOpened) and shows it."""
+    s, events = run(
+        initial_state(), C.OpenTable(table_id="t", seats=4, options=TableOptions(edition=edition))
+    )
+    assert events[0].options == TableOptions(edition=edition, wounds=wounds)
+    assert s.options.wounds == wounds
+
+
+@pytest.mark.parametrize(("edition", "wounds"), [("fourth", "token"), ("classic", "card")])
+def test_a_log_written_before_the_wounds_option_folds_as_before(edition, wounds) -> None:
+    """RULES §4 (older logs have no `wounds`: classic tables = card, fourth = token): the
+    TableOpened of such a log, decoded from its JSON, folds to the edition's placement."""
+    raw = b'{"type":"table_opened","table_id":"t","seats":4,"options":{"edition":"%s"}}' % (
+        edition.encode()
+    )
+    opened = codec.decode_event(raw)
+    assert opened.options.wounds is None
+    assert fold([opened]).options == TableOptions(edition=edition, wounds=wounds)
+
+
+def test_an_unknown_wound_placement_is_refused() -> None:
+    """API.md (an option the server does not offer is refused, never ignored), RULES §4."""
+    assert open_refused(4, options=TableOptions(wounds="sticker")) == "option_not_offered"
 
 
 @pytest.mark.parametrize("n", [0, 1, 3, 9, 12])

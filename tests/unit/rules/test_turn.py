@@ -91,18 +91,48 @@ def test_investigate_a_face_up_card_is_refused() -> None:
     assert of_type(events, E.ActionDeclared)
 
 
-def test_investigate_a_card_already_seen_is_refused() -> None:
-    """RULES §3.1: a card you have not seen yet."""
+def test_a_card_already_seen_may_be_investigated_again() -> None:
+    """RULES §3.1 (Decision: a card you have already seen may be investigated again): it is
+    listed, accepted, and viewed again; the investigation shows nothing new."""
     # given seat 0 investigated seat 1's card 2 on turn 1
     s = table(FOUR)
     s, _ = play_turn(s, C.Investigate(seat=0, target=1, position=2))
     for seat in (1, 2, 3):
         s = equip(s, seat)
-    assert s.turn_seat == 0
-    # then on turn 5 it may not look at it again, but may look at another
-    assert refused(s, C.Investigate(seat=0, target=1, position=2)) == "card_already_seen"
-    assert C.Investigate(seat=0, target=1, position=2) not in legal_commands(s, 0)
+    assert s.turn_seat == 0 and view(s, 0).seats[1].cards[1].card == K
+    # then on turn 5 it may look at it again: listed with the cards it has not seen
+    again = C.Investigate(seat=0, target=1, position=2)
+    assert again in legal_commands(s, 0)
     assert C.Investigate(seat=0, target=1, position=3) in legal_commands(s, 0)
+    # when it does
+    s, events = play_turn(s, again)
+    # then it views the same card again; nobody else learns it, and it is still face down
+    assert of_type(events, E.CardViewed) == [
+        E.CardViewed(viewer=0, seat=1, position=2, card_id=4, card=K, means="investigate")
+    ]
+    assert view(s, 0).seats[1].cards[1].card == K
+    assert [x.seat for x in view(s, None).seats[1].cards[1].seen] == [0]
+    assert view(s, 2).seats[1].cards[1].card is None and not s.seat(1).face_up[1]
+
+
+def test_a_seat_that_knows_every_face_down_card_still_investigates() -> None:
+    """RULES §3.1 (a seat that knows every face-down card left still has an action that reveals
+    nothing): seat 0 has seen every face-down card of the table; Investigate is still listed for
+    each of them."""
+    s = table(FOUR)
+    s = fold_views(s, 0, [(1, 1), (1, 2), (1, 3), (2, 1), (2, 2), (2, 3), (3, 1), (3, 2), (3, 3)])
+    listed = {(c.target, c.position) for c in legal_commands(s, 0) if isinstance(c, C.Investigate)}
+    assert listed == {(t, p) for t in (1, 2, 3) for p in (1, 2, 3)}
+
+
+def fold_views(s: State, viewer: int, cards: list[tuple[int, int]]) -> State:
+    """Given: ``viewer`` viewed these cards earlier (the engine's own events, folded)."""
+    from gcbc.rules.effects import view_card
+    from gcbc.rules.evolve import fold
+
+    for seat, position in cards:
+        s = fold(view_card(s, viewer, seat, position, "wiretap"), s)
+    return s
 
 
 # --- whose turn, which phase ---------------------------------------------------------------------

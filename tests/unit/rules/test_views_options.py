@@ -18,11 +18,14 @@ BT_FOUR = [[A, HB, HK], [KP, CB, CK], [HB, HBK, CB], [HK, CK, CBK]]
 
 
 def test_every_view_shows_the_table_options() -> None:
-    """API.md: a view's `options` are the table's."""
+    """API.md: a view's `options` are the table's, with where wounds live filled in (RULES §4:
+    the edition's default when the table did not say)."""
     options = TableOptions(edition="classic", zombies=True, bombers_traitors=True)
     s = table(BT_FOUR, options=options)
     for viewer in (None, 0, 1, 2, 3):
-        assert view(s, viewer).options == options
+        assert view(s, viewer).options == TableOptions(
+            edition="classic", zombies=True, bombers_traitors=True, wounds="card"
+        )
 
 
 def test_icon_cards_are_named_only_for_those_who_may_know_them() -> None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from gcbc.rules import current_wait, legal_commands, public_view, view
+from msgspec.structs import replace
+
+from gcbc.rules import current_wait, legal_commands, public_view, run, view
 from gcbc.rules.state import State
 from tests.support import KP, A, C, E, H, K, act, of_type, refused, table, types
 from tests.unit.rules.conftest import arm, play_turn
@@ -161,6 +163,68 @@ def test_a_shooter_reconsidering_may_take_another_action() -> None:
     s, _ = act(s, C.PlayEquipment(seat=2, card="coffee"))
     s, events = act(s, C.Investigate(seat=0, target=3, position=2))
     assert of_type(events, E.CardViewed) and not of_type(events, E.SeatShot)
+
+
+def reconsidering(equipment: list[list[str]], play: C.PlayEquipment) -> State:
+    """Seat 0 shoots the Kingpin (seat 1); ``play`` is the only card played in the shoot window;
+    the shooter is asked again (RULES §6)."""
+    s = aiming_at_kingpin(equipment)
+    s, _ = act(s, C.Shoot(seat=0))
+    s, events = act(s, play)
+    while s.step == "window":
+        s, more = act(s, C.Pass(seat=min(s.window.pending)))
+        events += more
+    assert of_type(events, E.ActionCancelled) == [E.ActionCancelled(seat=0, reason="reconsider")]
+    assert current_wait(s).kind == "turn" and s.turn_seat == 0
+    return s
+
+
+def test_the_declared_shot_stands_when_the_shooter_lets_its_deadline_pass() -> None:
+    """RULES §6 (Decision: if its deadline passes the declared shot stands when it is still
+    possible — a harmless card never turns a shot into a random action): seat 2's Coffee in the
+    shoot window; seat 0, asked again, lets its deadline pass: the shot resolves at once at the
+    Kingpin, without a new window."""
+    s = reconsidering([[], [], ["coffee"], ["k9_unit"]], C.PlayEquipment(seat=2, card="coffee"))
+    # when the shooter's turn deadline passes
+    s, events = run(s, C.DeadlinePassed(wait=current_wait(s).id))
+    # then the shot stands: no new window, the Kingpin is wounded, the gun returns to the centre
+    assert events[:3] == [
+        E.AutopilotActed(seat=0, missed=True),
+        E.ActionDeclared(seat=0, action="shoot", target=1, stands=True),
+        E.SeatShot(shooter=0, target=1),
+    ]
+    assert not [e for e in events if isinstance(e, E.WindowOpened) and e.kind == "shoot"]
+    assert of_type(events, E.LeaderWounded) == [E.LeaderWounded(seat=1, card_id=3)]
+    assert not s.seat(0).gun and s.seat(0).missed == 1
+
+
+def test_a_declared_shot_that_no_longer_aims_at_its_target_is_chosen_anew() -> None:
+    """RULES §6 (only an impossible action makes the autopilot choose anew): seat 2's Walkie
+    Talkie turns every gun to seat 3; the declared shot at the Kingpin cannot resolve at its
+    target, so at the deadline the autopilot chooses a new action (a shot would open a new window)."""
+    s = reconsidering(
+        [[], [], ["walkie_talkie"], []],
+        C.PlayEquipment(seat=2, card="walkie_talkie", target=3),
+    )
+    assert s.seat(0).aim == 3
+    for seed in range(6):  # whatever the autopilot draws, it is a new declaration
+        t = replace(s, random_seed=seed)
+        _, events = run(t, C.DeadlinePassed(wait=current_wait(t).id))
+        declared = of_type(events, E.ActionDeclared)[0]
+        assert not declared.stands
+        assert not of_type(events, E.SeatShot) or E.WindowOpened in map(type, events)
+
+
+def test_the_shooter_may_still_shoot_again_with_a_new_window() -> None:
+    """RULES §6 (the action is re-declared, which can open a new window): after the Coffee, seat 0
+    declares the Shoot itself: a new shoot window asks seat 3."""
+    s = reconsidering([[], [], ["coffee"], ["k9_unit"]], C.PlayEquipment(seat=2, card="coffee"))
+    s, events = act(s, C.Shoot(seat=0))
+    assert events[:2] == [
+        E.ActionDeclared(seat=0, action="shoot", target=1),
+        E.WindowOpened(kind="shoot", asked=(3,)),
+    ]
+    assert s.standing is None
 
 
 def test_a_forced_shot_is_not_reconsidered() -> None:

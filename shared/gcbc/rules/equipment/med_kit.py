@@ -1,4 +1,6 @@
-"""Med Kit (RULES §7.1): remove the Wounded token from a living seat's Leader card.
+"""Med Kit (RULES §7.1): remove the Wounded token from a living seat's Leader card. With
+``wounds: "card"`` (RULES §4: Med Kit needs a wound to remove and works on both) it removes the
+Wounded card from a wounded seat (which holds a Leader card, else it would be out).
 
 Zombies (RULES §8): unchanged; a zombie holds no Leader card (a Leader is never made a zombie),
 so it carries no Wounded token.
@@ -12,9 +14,13 @@ from gcbc.rules.equipment.base import ANY, Card
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.errors import refuse
 from gcbc.rules.query import living
+from gcbc.rules.teams import holds_leader
 
 
 def wound_of(s, seat):
+    """The card id the seat's wound is on (``wounds: "card"``: its Leader card), or None."""
+    if s.options.wounds == "card":
+        return holds_leader(s, seat) if s.seat(seat).wounded else None
     for c in s.seat(seat).cards:
         if c in s.wounds:
             return c

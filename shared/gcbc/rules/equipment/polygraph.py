@@ -1,5 +1,6 @@
 """Polygraph (RULES §7.1): another seat not protected by Disguise sees all your integrity cards,
-then you see all of its.
+then you see all of its. If you are protected by Disguise, it sees none of yours (each look is an
+investigation, as in the publisher's code); you still see all of its.
 
 Zombies (RULES §8): a zombie may be chosen (it sees all your face-down cards; its own are all
 face up already, so you learn nothing new). Decision: a zombie may play it (only the Investigate
@@ -12,7 +13,7 @@ from gcbc.rules.effects import view_card
 from gcbc.rules.equipment import checks
 from gcbc.rules.equipment.base import ANY, Card
 from gcbc.rules.equipment.registry import register
-from gcbc.rules.query import can_investigate, face_down, others_alive
+from gcbc.rules.query import can_investigate, face_down, others_alive, protected
 
 
 @register
@@ -32,8 +33,9 @@ class Polygraph(Card):
     def resolve(self, s, seat, cmd):
         t = cmd.target
         events = []
-        for p in face_down(s, seat):
-            events += view_card(s, t, seat, p, self.name)
+        if not protected(s, seat):  # the target's look is an investigation too (§7.1)
+            for p in face_down(s, seat):
+                events += view_card(s, t, seat, p, self.name)
         for p in face_down(s, t):
             events += view_card(s, seat, t, p, self.name)
         return events

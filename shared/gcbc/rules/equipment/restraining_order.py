@@ -2,6 +2,10 @@
 seat (not itself, not the old target) of the shooter's choice, then shoots it: a prompt to the
 shooter. Needs 3 living seats. Forces the shot.
 
+Decision (RULES §7.1, §7.2: "needs three living seats in every case"): the count is of living
+seats, whatever the pending shot's target: a shot a Riot Shield turned back onto the shooter
+leaves, with two living seats, the other one as a "different" seat, yet the card is not playable.
+
 Zombies (RULES §8: 'equipment that affects shooting affects biting the same way'): in a bite
 window the biter must aim its Arms at a different living seat of its choice, then bites it.
 Decision: as for a shot, any living seat but the biter and the old target may be chosen, a zombie
@@ -21,10 +25,11 @@ from gcbc.rules.query import aim_event, living, pending_shot
 
 def new_targets(s):
     shot = pending_shot(s)
-    if shot is None:
+    seats = living(s)
+    if shot is None or len(seats) < 3:
         return []
     shooter, target = shot
-    return [t for t in living(s) if t not in (shooter, target)]
+    return [t for t in seats if t not in (shooter, target)]
 
 
 @register

@@ -1,6 +1,8 @@
 """Surveillance Camera (RULES §7.1): stays in play in front of you; whenever someone investigates
 one of your cards (Investigate, Metal Detector, Wiretap), you view one face-down card of theirs,
-your choice: a prompt to you. Decision: Polygraph is an exchange, not an investigation.
+your choice: a prompt to you. Decision: Polygraph is an exchange, not an investigation. The
+return look is an investigation itself (RULES §7.1): it cannot reach an investigator protected by
+Disguise, and then no prompt opens.
 
 Zombies (RULES §8): in front of a zombie it never triggers (a zombie's cards are all face up,
 so nobody can investigate them); when a zombie investigates the owner (Wiretap, Metal Detector),
@@ -15,7 +17,7 @@ from gcbc.rules.effects import view_card
 from gcbc.rules.equipment.base import ANY, Card
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.errors import refuse
-from gcbc.rules.query import face_down
+from gcbc.rules.query import can_investigate, face_down
 
 
 @register
@@ -37,7 +39,8 @@ class SurveillanceCamera(Card):
         return []
 
     def on_investigated(self, s, owner, investigator):
-        if investigator == owner or s.seat(owner).eliminated:
+        # the return look is an investigation: Disguise on the investigator stops it (§7.1)
+        if s.seat(owner).eliminated or not can_investigate(s, owner, investigator):
             return []
         positions = tuple(face_down(s, investigator))
         if not positions:

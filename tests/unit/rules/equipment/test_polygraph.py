@@ -118,3 +118,15 @@ def test_every_listed_play_is_accepted():
     s = deal({0: "polygraph"})
     assert [c.target for c in legal_plays(s, 0, "polygraph")] == [1, 2, 3]
     assert accept_all(s, 0, "polygraph") == 3
+
+
+def test_a_user_protected_by_disguise_shows_none_of_its_cards():
+    """RULES §7.1 Polygraph (if you are protected by Disguise, it sees none of yours; the publisher's
+    code makes each look an investigation): seat 0, disguised, plays it on seat 1: seat 1 views
+    nothing; seat 0 still views all of seat 1's cards."""
+    s = deal({0: "polygraph", 3: "disguise"}, setup=[play(3, "disguise", target=0)])
+    s, events = act(s, play(0, "polygraph", target=1))
+    viewed = of(events, E.CardViewed)
+    assert [(e.viewer, e.seat, e.position) for e in viewed] == [(0, 1, 1), (0, 1, 2), (0, 1, 3)]
+    assert [known(s, 1, 0, p) for p in (1, 2, 3)] == [None, None, None]
+    assert [known(s, 0, 1, p) for p in (1, 2, 3)] == ["kingpin", "crooked", "crooked"]

@@ -126,3 +126,28 @@ def test_every_listed_play_and_answer_is_accepted():
     s2, _ = act(s, C.Choose(seat=0, target=2))
     s2 = pass_window(s2)
     assert s2.seat(2).eliminated
+
+
+def test_needs_three_living_seats_after_a_riot_shield_too():
+    """RULES §7.1 Restraining Order (needs 3 living seats, in every case): with seats 2 and 3 gone,
+    seat 0 shoots seat 1, whose Riot Shield turns the shot back onto seat 0; seat 1 is then a seat
+    other than the shooter and the new target, yet the order cannot be played with two seats."""
+    s = deal({0: "restraining_order", 1: "riot_shield"}, guns={0: 1})
+    s = shot_earlier(shot_earlier(s, 2), 3)
+    s = open_window(s, "shoot")
+    s, _ = act(s, play(1, "riot_shield"))
+    s, _ = act(s, C.Choose(seat=1, target=0))
+    assert s.declared.forced_target == 0 and s.window.kind == "shoot" and 0 in s.window.pending
+    assert legal_plays(s, 0, "restraining_order") == []
+    assert refused_unchanged(s, play(0, "restraining_order")) == "not_enough_seats"
+
+
+def test_after_a_riot_shield_with_three_living_seats_it_may_be_played():
+    """RULES §7.1 Restraining Order, Riot Shield: with seat 3 gone, the shot turned back onto seat
+    0 may be sent to seat 1 or 2 (any living seat but the shooter and the current target)."""
+    s = deal({0: "restraining_order", 1: "riot_shield"}, guns={0: 1})
+    s = open_window(shot_earlier(s, 3), "shoot")
+    s, _ = act(s, play(1, "riot_shield"))
+    s, _ = act(s, C.Choose(seat=1, target=0))
+    s, events = act(s, play(0, "restraining_order"))
+    assert one(events, E.PromptOpened).options == (1, 2)

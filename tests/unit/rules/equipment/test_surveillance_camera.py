@@ -162,3 +162,32 @@ def test_every_listed_play_and_answer_is_accepted():
     s = given_camera_on_seat_1()
     s, _ = act(s, C.Investigate(seat=0, target=1, position=1))
     assert accept_all_prompt(s) == 3
+
+
+def test_no_return_look_at_an_investigator_protected_by_disguise():
+    """RULES §7.1 Surveillance Camera (the return look is an investigation: it cannot reach a seat
+    protected by Disguise, and no prompt opens), Disguise: seat 0, disguised before the first turn,
+    investigates seat 1's card; seat 0 sees it, and seat 1 is asked nothing."""
+    # given seat 1's camera in play and a Disguise in front of seat 0
+    s = deal(
+        {1: "surveillance_camera", 2: "disguise"},
+        setup=[play(1, "surveillance_camera"), play(2, "disguise", target=0)],
+    )
+    assert s.seat(0).in_play == ("disguise",)
+    # when seat 0 investigates seat 1
+    s, events = act(s, C.Investigate(seat=0, target=1, position=2))
+    # then seat 0 sees the card, no prompt opens, and the turn goes on to the Aim phase or its end
+    assert one(events, E.CardViewed).viewer == 0
+    assert of(events, E.PromptOpened) == [] and s.prompts == ()
+    assert [known(s, 1, 0, p) for p in (1, 2, 3)] == [None, None, None]
+
+
+def test_a_disguise_elsewhere_does_not_stop_the_return_look():
+    """RULES §7.1 Surveillance Camera, Disguise (only the protected seat's cards): a Disguise in
+    front of seat 3 changes nothing when seat 0 investigates seat 1."""
+    s = deal(
+        {1: "surveillance_camera", 2: "disguise"},
+        setup=[play(1, "surveillance_camera"), play(2, "disguise", target=3)],
+    )
+    s, events = act(s, C.Investigate(seat=0, target=1, position=2))
+    assert one(events, E.PromptOpened).seat == 1

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from gcbc.rules import legal_commands, public_view
+from gcbc.rules import current_wait, legal_commands, public_view
 from gcbc.rules.autopilot import choose
 from gcbc.rules.effects import get_shot
 from gcbc.rules.evolve import fold
@@ -216,6 +216,23 @@ def test_equipment_played_in_the_bite_window_lets_the_zombie_reconsider():
     assert s.step == "action" and s.turn_seat == 2
     s, events = act(s, C.Bite(seat=2))
     assert one(events, E.SeatBitten) == E.SeatBitten(biter=2, target=3)
+
+
+def test_a_reconsidered_bite_stands_when_the_zombie_lets_its_deadline_pass():
+    """RULES §6 (the declared shot stands if the deadline passes), §8 (a bite resolves like a
+    shot; equipment that affects shooting affects biting the same way): the Coffee in the bite
+    window; the zombie lets its turn deadline pass: it bites seat 3, without a new window."""
+    s = zombie_turn({0: "coffee"})
+    s, _ = act(s, C.Bite(seat=2))
+    s, _ = act(s, play(0, "coffee"))
+    assert s.step == "action" and s.standing is not None
+    s, events = act(s, C.DeadlinePassed(wait=current_wait(s).id))
+    assert events[:3] == [
+        E.AutopilotActed(seat=2, missed=True),
+        E.ActionDeclared(seat=2, action="bite", target=3, stands=True),
+        E.SeatBitten(biter=2, target=3),
+    ]
+    assert not [e for e in events if isinstance(e, E.WindowOpened) and e.kind == "bite"]
 
 
 def test_the_zombie_plays_in_turn_order():

@@ -1,9 +1,9 @@
 """The classic edition's cards whose wording differs from the fourth edition's, and its own cards
 (RULES §7.2). Importing each module registers it.
 
-The other classic cards (Blackmail, Coffee, Metal Detector, Planted Evidence, Polygraph,
-Restraining Order, Smoke Grenade, Wiretap) are the fourth edition's modules: their wording is the
-same (§7.2 "as in §7.1", or the same effect).
+The other classic cards (Blackmail, Coffee, Metal Detector, Planted Evidence, Polygraph, Smoke
+Grenade, Wiretap) are the fourth edition's modules: their wording is the same (§7.2 "as in §7.1",
+or the same effect).
 """
 
 from gcbc.rules.equipment.classic import (  # noqa: F401  (importing registers each card)
@@ -12,6 +12,7 @@ from gcbc.rules.equipment.classic import (  # noqa: F401  (importing registers e
     flashbang,
     k9_unit,
     report_audit,
+    restraining_order,
     surveillance_camera,
     taser,
     truth_serum,

@@ -11,6 +11,11 @@ Decision: always playable (even with every card face down and unseen: the order 
 for all others), except by a zombie (``zombie_cannot``): the publisher's help says "you can no
 longer move the Integrity Cards of zombies" (seeds/000, revision of 2023-03-23, still so in the
 latest one), and a zombie's cards stay revealed (§8), so the card has no effect it could have.
+
+Decision (RULES §4 with `wounds: "token"`, which the classic wording never met): the Wounded token
+sits on the Leader card and moves with it, so it stays on that card when it is laid face down:
+everyone can still follow that one card (it stays known to all, though face down; ``evolve``);
+the seat's other cards are hidden as usual.
 """
 
 from __future__ import annotations

@@ -1,13 +1,16 @@
 """Surveillance Camera, classic wording (RULES §7.2): right after an investigation, the investigated
 seat turns the card just viewed face up. It does not stay in play.
 
-"Right after an investigation" is the end-of-turn window (§6) of a turn whose Investigate action
-resolved (``State.investigated``: the seat and the card viewed, reset at each turn's start).
+"Right after an investigation" is the end-of-turn window (§6) of a turn in which a card was viewed
+by an investigation (``State.investigated``: the cards viewed, reset at each turn's start). Any
+investigation counts: the Investigate action, Metal Detector, Wiretap (RULES §7.2), and the
+Fingerprint Kit (it "investigates", §9). When several cards were viewed, the camera's owner picks
+which: ``target`` and ``position`` name where that card lies now.
 
-Decision: only the Investigate action counts (Metal Detector and Wiretap are cards, not the
-investigation the card answers). The card turned face up is the one viewed, wherever it is now
-(it may have moved, e.g. by Blackmail, in the window): its holder turns it face up. When it is
-face up already (or out of the game), the card cannot be played ("no_effect").
+Decisions: Polygraph does not count (as for the fourth edition's camera, §7.1). The card turned
+face up is the one viewed, wherever it is now (it may have moved, e.g. by Blackmail, in the
+window): its holder turns it face up. A viewed card face up already (or out of the game) cannot be
+chosen; with none left the card cannot be played ("no_effect").
 """
 
 from __future__ import annotations
@@ -18,16 +21,18 @@ from gcbc.rules.equipment.registry import register
 from gcbc.rules.errors import refuse
 
 
-def viewed_card(s):
-    """(seat, position) of the card this turn's Investigate viewed, if it is still face down."""
-    if s.investigated is None:
-        return None
-    _, card_id = s.investigated
-    for i, st in enumerate(s.seats):
-        if card_id in st.cards:
-            p = st.cards.index(card_id) + 1
-            return None if st.face_up[p - 1] else (i, p)
-    return None
+def viewed_cards(s):
+    """(seat, position) of each card an investigation viewed this turn that is still face down,
+    in the order they were viewed."""
+    out = []
+    for card_id in s.investigated:
+        for i, st in enumerate(s.seats):
+            if card_id in st.cards:
+                p = st.cards.index(card_id) + 1
+                if not st.face_up[p - 1]:
+                    out.append((i, p))
+                break
+    return out
 
 
 @register
@@ -35,14 +40,19 @@ class ClassicSurveillanceCamera(Card):
     name = "surveillance_camera"
     edition = "classic"
     timing = AFTER_INVESTIGATION
+    params = frozenset({"target", "position"})
 
     def options(self, s, seat):
-        return [self.play(seat)] if viewed_card(s) is not None else []
+        return [self.play(seat, target=t, position=p) for t, p in viewed_cards(s)]
 
     def check(self, s, seat, cmd):
-        if viewed_card(s) is None:
+        viewed = viewed_cards(s)
+        if not viewed:
             raise refuse("no_effect", "no card viewed by an investigation this turn is face down")
+        if (cmd.target, cmd.position) not in viewed:
+            raise refuse(
+                "invalid_target", f"name a card viewed this turn (seat, position): {viewed}"
+            )
 
     def resolve(self, s, seat, cmd):
-        holder, position = viewed_card(s)
-        return [reveal(s, holder, position)]
+        return [reveal(s, cmd.target, cmd.position)]

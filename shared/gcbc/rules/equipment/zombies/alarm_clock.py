@@ -48,10 +48,10 @@ class AlarmClock(Card):
         checks.living(s, cmd.target)
 
     def resolve(self, s, seat, cmd):
-        return [AlarmSet(seat=cmd.target, turn=s.turn_number)]
+        return [AlarmSet(seat=cmd.target, turn=s.turn_number, by=seat)]
 
     def at_turn_end(self, s):
-        for seat, turn in s.alarms:
+        for seat, turn, _ in s.alarms:
             if s.seat(seat).eliminated:
                 return [AlarmRang(seat=seat)]
             if s.turn_seat == seat and s.turn_number > turn:

@@ -38,6 +38,7 @@ WORDED_DIFFERENTLY = (
     "defibrillator",
     "evidence_bag",
     "k9_unit",
+    "restraining_order",  # only when another seat shoots (RULES §7.2)
 )
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from gcbc.contract import events as E
+from gcbc.contract.options import TableOptions
 from gcbc.rules import legal_commands, view
 from gcbc.rules.log import render
 from tests.support import C, act, pass_window
@@ -148,3 +149,25 @@ def test_every_listed_play_is_accepted():
     s = deal({0: "flashbang"}, options=CLASSIC)
     assert len(legal_plays(s, 0, "flashbang")) == 6
     assert accept_all(s, 0, "flashbang") == 6
+
+
+@pytest.mark.parametrize("wounds", ["token", "card"])
+def test_a_wounded_token_stays_on_its_card_through_the_shuffle(wounds):
+    """RULES §4 (`wounds: "token"`: the token sits on the Leader card and moves with it), §7.2
+    Flashbang (Decision, flashbang.py: everyone follows the token, so that one card stays known
+    to all, though face down; the others are hidden): the wounded Kingpin (seat 1, every card face
+    up) lays its cards face down as (3, 1, 2). With the Wounded card on the seat instead, every
+    card is hidden."""
+    options = TableOptions(edition="classic", wounds=wounds)
+    s = shot_earlier(deal({1: "flashbang"}, first_seat=1, options=options), 1)
+    s, _ = act(s, C.Discard(seat=1, card=s.seat(1).hand[-1]))  # the card it drew when shot
+    s, _ = act(s, play(1, "flashbang", positions=(3, 1, 2)))
+    assert s.seat(1).face_up == (False, False, False)
+    for viewer in (None, 0, 2):
+        seat1 = view(s, viewer, log=False).seats[1]
+        if wounds == "token":
+            assert [c.card for c in seat1.cards] == [None, "kingpin", None]
+            assert [c.wounded for c in seat1.cards] == [False, True, False]
+        else:
+            assert [c.card for c in seat1.cards] == [None, None, None]
+            assert not any(c.wounded for c in seat1.cards) and seat1.wounded

@@ -1,9 +1,11 @@
-"""Restraining Order on a classic table (RULES §7.2: shoot window only; the shooter must aim at and
-shoot a different seat; not usable with only two living seats): the fourth edition's module."""
+"""Restraining Order on a classic table (RULES §7.2: shoot window only, when **another** seat
+shoots; the shooter must aim at and shoot a different seat; not usable with only two living
+seats): the fourth edition's card, but never on one's own shot."""
 
 from __future__ import annotations
 
 from gcbc.contract import events as E
+from gcbc.rules import legal_commands
 from tests.support import C, act, pass_window
 from tests.unit.rules.equipment.classic import CLASSIC
 from tests.unit.rules.equipment.scenario import (
@@ -41,7 +43,25 @@ def test_not_with_only_two_living_seats():
 
 def test_only_in_the_shoot_window_and_listed_plays():
     """RULES §7.2 Restraining Order (shoot window only), §7.3."""
-    s = deal({0: "restraining_order"}, guns={0: 1}, options=CLASSIC)
+    s = deal({2: "restraining_order"}, guns={0: 1}, options=CLASSIC)
+    s, _ = act(s, C.Investigate(seat=0, target=1, position=1))
+    assert refused_unchanged(s, play(2, "restraining_order")) == "not_playable_now"
+    s = open_window(deal({2: "restraining_order"}, guns={0: 1}, options=CLASSIC), "shoot")
+    assert accept_all(s, 2, "restraining_order") == 1
+
+
+def test_the_shooter_may_not_play_it_on_its_own_shot():
+    """RULES §7.2 Restraining Order (when **another** seat shoots): seat 0, holding it, shoots
+    seat 1: it is not listed for seat 0 and refused; seat 0 may only pass."""
+    s = open_window(deal({0: "restraining_order"}, guns={0: 1}, options=CLASSIC), "shoot")
+    assert 0 in s.window.pending
+    assert legal_plays(s, 0, "restraining_order") == []
     assert refused_unchanged(s, play(0, "restraining_order")) == "not_playable_now"
-    s = open_window(s, "shoot")
+    assert legal_commands(s, 0) == [C.Pass(seat=0), C.SetAutoPass(seat=0, enabled=True)]
+
+
+def test_the_fourth_edition_card_may_still_be_played_by_the_shooter():
+    """RULES §7.1 Restraining Order (no such limit in the fourth edition): the same hand on a
+    fourth-edition table."""
+    s = open_window(deal({0: "restraining_order"}, guns={0: 1}), "shoot")
     assert accept_all(s, 0, "restraining_order") == 1

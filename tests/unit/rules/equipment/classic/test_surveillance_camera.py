@@ -1,6 +1,8 @@
 """Surveillance Camera, classic wording (RULES §7.2): right after an investigation, the investigated
 seat turns the card just viewed face up. It does not stay in play. "Right after an investigation":
-the end-of-turn window (§6) of a turn whose Investigate resolved."""
+the end-of-turn window (§6) of a turn in which an investigation viewed a card. Any investigation
+counts (the Investigate action, Metal Detector, Wiretap); the camera's owner picks which viewed card
+when several were (``target`` and ``position``: where it lies now)."""
 
 from __future__ import annotations
 
@@ -39,8 +41,11 @@ def test_the_investigated_card_is_turned_face_up():
     seat 2 plays the camera: that card is turned face up for everyone; the camera goes to the
     bottom of the deck (it does not stay in play)."""
     s = investigated({2: "surveillance_camera"})
-    assert s.investigated == (1, cid(1, 2))
-    s, events = act(s, play(2, "surveillance_camera"))
+    assert s.investigated == (cid(1, 2),)
+    assert legal_plays(s, 2, "surveillance_camera") == [
+        play(2, "surveillance_camera", target=1, position=2)
+    ]
+    s, events = act(s, play(2, "surveillance_camera", target=1, position=2))
     assert one(events, E.EquipmentPlayed).placed_on is None
     assert one(events, E.CardRevealed) == E.CardRevealed(
         seat=1, position=2, card_id=cid(1, 2), card="crooked"
@@ -55,7 +60,7 @@ def test_the_investigated_card_is_turned_face_up():
 def test_the_investigator_or_the_investigated_seat_may_play_it(holder):
     """RULES §7.2 Surveillance Camera (any holder, in the window)."""
     s = investigated({holder: "surveillance_camera"})
-    s, events = act(s, play(holder, "surveillance_camera"))
+    s, events = act(s, play(holder, "surveillance_camera", target=1, position=2))
     assert one(events, E.CardRevealed).card_id == cid(1, 2)
 
 
@@ -65,7 +70,11 @@ def test_the_card_is_turned_face_up_where_it_has_moved():
     s = investigated({2: "surveillance_camera", 3: "blackmail"})
     s, _ = act(s, play(3, "blackmail", targets=(1, 2), positions=(2, 1)))
     assert s.seat(2).cards[0] == cid(1, 2)
-    s, events = act(s, play(2, "surveillance_camera"))
+    assert legal_plays(s, 2, "surveillance_camera") == [
+        play(2, "surveillance_camera", target=2, position=1)
+    ]
+    assert refused_unchanged(s, play(2, CAMERA, target=1, position=2)) == "invalid_target"
+    s, events = act(s, play(2, "surveillance_camera", target=2, position=1))
     assert one(events, E.CardRevealed) == E.CardRevealed(
         seat=2, position=1, card_id=cid(1, 2), card="crooked"
     )
@@ -79,7 +88,7 @@ def test_not_when_the_card_is_face_up_already():
     s, _ = act(s, C.Choose(seat=1, position=2))
     assert s.window is not None and 2 in s.window.pending
     assert legal_plays(s, 2, "surveillance_camera") == []
-    assert refused_unchanged(s, play(2, "surveillance_camera")) == "no_effect"
+    assert refused_unchanged(s, play(2, CAMERA, target=1, position=2)) == "no_effect"
 
 
 def test_not_after_another_action():
@@ -88,9 +97,9 @@ def test_not_after_another_action():
     s = deal({2: "surveillance_camera"}, options=CLASSIC)
     s, _ = act(s, C.Equip(seat=0, position=1))
     assert s.window is not None and s.window.kind == "end_of_turn"
-    assert s.investigated is None
+    assert s.investigated == ()
     assert legal_plays(s, 2, "surveillance_camera") == []
-    assert refused_unchanged(s, play(2, "surveillance_camera")) == "no_effect"
+    assert refused_unchanged(s, play(2, CAMERA, target=1, position=2)) == "no_effect"
 
 
 def test_only_in_the_turn_of_the_investigation():
@@ -98,10 +107,10 @@ def test_only_in_the_turn_of_the_investigation():
     seat 1's turn, in which seat 1 equips."""
     s = investigated({2: "surveillance_camera"})
     s = pass_window(s)
-    assert s.turn_seat == 1 and s.investigated is None
+    assert s.turn_seat == 1 and s.investigated == ()
     s, _ = act(s, C.Equip(seat=1, position=1))
     assert s.window.kind == "end_of_turn" and 2 in s.window.pending
-    assert refused_unchanged(s, play(2, "surveillance_camera")) == "no_effect"
+    assert refused_unchanged(s, play(2, CAMERA, target=1, position=2)) == "no_effect"
 
 
 @pytest.mark.parametrize("window", ["investigate", "shoot", "start_of_game", "own_turn"])
@@ -123,13 +132,76 @@ def test_not_at_any_other_moment(window):
 
 
 def test_refusals():
-    """RULES §7.3: it takes no parameter; only from one's hand."""
+    """RULES §7.3: it names the viewed card (seat and position); only from one's hand."""
     s = investigated({2: "surveillance_camera", 3: "coffee"})
-    assert refused_unchanged(s, play(2, "surveillance_camera", target=1)) == "bad_parameters"
-    assert refused_unchanged(s, play(2, "surveillance_camera", position=2)) == "bad_parameters"
-    assert refused_unchanged(s, play(3, "surveillance_camera")) == "card_not_in_hand"
+    assert refused_unchanged(s, play(2, CAMERA)) == "bad_parameters"
+    assert refused_unchanged(s, play(2, CAMERA, target=1)) == "bad_parameters"
+    assert refused_unchanged(s, play(2, CAMERA, position=2)) == "bad_parameters"
+    assert refused_unchanged(s, play(2, CAMERA, target=1, position=1)) == "invalid_target"
+    assert refused_unchanged(s, play(2, CAMERA, target=3, position=2)) == "invalid_target"
+    assert refused_unchanged(s, play(3, CAMERA, target=1, position=2)) == "card_not_in_hand"
 
 
 def test_every_listed_play_is_accepted():
-    """RULES §7.3: one play."""
+    """RULES §7.3: one play per viewed card."""
     assert accept_all(investigated({3: "surveillance_camera"}), 3, "surveillance_camera") == 1
+
+
+# --- any investigation of the turn, and the owner's pick (RULES §7.2) ---------------------------
+CAMERA = "surveillance_camera"
+
+
+def test_a_wiretap_counts_and_the_owner_picks_which_viewed_card():
+    """RULES §7.2 Surveillance Camera (any investigation counts: Wiretap; the owner of the camera
+    picks which viewed card when several were): seat 0 wiretaps seat 1's position 3 and seat 2's
+    position 1, then equips; in the end-of-turn window seat 3 picks seat 2's card."""
+    s = deal({0: "wiretap", 3: CAMERA}, options=CLASSIC)
+    s, _ = act(s, play(0, "wiretap", targets=(1, 2), positions=(3, 1)))
+    s, _ = act(s, C.Equip(seat=0, position=1))
+    assert s.window is not None and s.window.kind == "end_of_turn"
+    assert legal_plays(s, 3, CAMERA) == [
+        play(3, CAMERA, target=1, position=3),
+        play(3, CAMERA, target=2, position=1),
+    ]
+    s, events = act(s, play(3, CAMERA, target=2, position=1))
+    assert one(events, E.CardRevealed) == E.CardRevealed(
+        seat=2, position=1, card_id=cid(2, 1), card="honest"
+    )
+    assert s.seat(1).face_up == (False, False, False)
+    assert known(s, None, 1, 3) is None
+
+
+def test_a_metal_detector_counts():
+    """RULES §7.2 Surveillance Camera (any investigation counts: Metal Detector): seat 2 plays it in
+    seat 0's investigate window, viewing seat 0's position 3 (seat 0 holds a gun); seat 0 also
+    views seat 1's position 1; the camera may turn either face up."""
+    s = deal({2: "metal_detector", 3: CAMERA}, guns={0: 1}, options=CLASSIC)
+    s, _ = act(s, C.Investigate(seat=0, target=1, position=1))
+    s, _ = act(s, play(2, "metal_detector", targets=(0,), positions=(3,)))
+    s = pass_current(s)
+    if s.step == "aim":
+        s, _ = act(s, C.Aim(seat=0, target=1))
+    assert s.window.kind == "end_of_turn"
+    assert [(c.target, c.position) for c in legal_plays(s, 3, CAMERA)] == [(0, 3), (1, 1)]
+    s, events = act(s, play(3, CAMERA, target=0, position=3))
+    assert one(events, E.CardRevealed).card_id == cid(0, 3)
+
+
+def test_a_card_investigated_twice_is_offered_once():
+    """RULES §7.2 Surveillance Camera, §3.1 (a card may be investigated again): seat 0 wiretaps the
+    card it then investigates: one card viewed, one play."""
+    s = deal({0: "wiretap", 3: CAMERA}, options=CLASSIC)
+    s, _ = act(s, play(0, "wiretap", targets=(1, 2), positions=(2, 1)))
+    s, _ = act(s, C.Investigate(seat=0, target=1, position=2))
+    s = pass_current(s)
+    assert [(c.target, c.position) for c in legal_plays(s, 3, CAMERA)] == [(1, 2), (2, 1)]
+
+
+def test_a_polygraph_does_not_count():
+    """RULES §7.1/§7.2 (Decision: Polygraph is not an investigation a camera answers): seat 0 uses
+    a Polygraph on seat 1, then equips: nothing to turn face up."""
+    s = deal({0: "polygraph", 3: CAMERA}, options=CLASSIC)
+    s, _ = act(s, play(0, "polygraph", target=1))
+    s, _ = act(s, C.Equip(seat=0, position=1))
+    assert s.window.kind == "end_of_turn" and s.investigated == ()
+    assert legal_plays(s, 3, CAMERA) == []

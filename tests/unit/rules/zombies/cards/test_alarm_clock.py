@@ -6,8 +6,12 @@ at the end of the current turn, with no effect."""
 
 from __future__ import annotations
 
+import msgspec
 import pytest
+from msgspec.structs import replace
 
+from gcbc.contract.views import AlarmView
+from gcbc.rules import view
 from gcbc.rules.evolve import fold
 from gcbc.rules.invariants import violations
 from gcbc.rules.setup import equipment_deck
@@ -43,10 +47,10 @@ def test_set_then_rings_at_the_end_of_the_seats_next_turn():
     its gun to seat 2; the alarmed seat's own gun stays as it is."""
     s = deal({0: "alarm_clock"}, guns={1: 0, 2: 1}, options=EXTRA)
     s, events = act(s, play(0, "alarm_clock", target=2))
-    assert events[1:] == [E.AlarmSet(seat=2, turn=1)]
-    assert s.alarms == ((2, 1),) and s.step == "action" and s.turn_seat == 0
+    assert events[1:] == [E.AlarmSet(seat=2, turn=1, by=0)]
+    assert s.alarms == ((2, 1, 0),) and s.step == "action" and s.turn_seat == 0
     s, events = turns(s, 2)
-    assert of(events, E.AlarmRang) == [] and s.turn_seat == 2 and s.alarms == ((2, 1),)
+    assert of(events, E.AlarmRang) == [] and s.turn_seat == 2 and s.alarms == ((2, 1, 0),)
     centre = s.guns_in_centre
     s, events = turns(s, 1)
     ring = events[events.index(E.AlarmRang(seat=2)) :]
@@ -81,7 +85,7 @@ def test_set_in_a_window(window):
     s = deal({3: "alarm_clock"}, guns={0: 2}, options=EXTRA)
     s = open_window(s, window)
     s, events = act(s, play(3, "alarm_clock", target=1))
-    assert one(events, E.AlarmSet) == E.AlarmSet(seat=1, turn=1)
+    assert one(events, E.AlarmSet) == E.AlarmSet(seat=1, turn=1, by=3)
     if s.turn_number == 1:  # (the end-of-turn window closed at once: turn 2 has begun)
         s, events = turns(s, 1)
         assert of(events, E.AlarmRang) == []
@@ -143,9 +147,9 @@ def test_a_second_alarm_set_in_the_seats_turn_rings_at_its_following_turn():
     s, _ = act(s, play(0, "alarm_clock", target=1))
     s = end_turn(s)
     assert s.turn_seat == 1
-    s = fold([E.AlarmSet(seat=1, turn=2)], s)
+    s = fold([E.AlarmSet(seat=1, turn=2, by=3)], s)
     s, events = turns(s, 1)
-    assert len(of(events, E.AlarmRang)) == 1 and s.alarms == ((1, 2),)
+    assert len(of(events, E.AlarmRang)) == 1 and s.alarms == ((1, 2, 3),)
     s, events = turns(s, 3)
     assert of(events, E.AlarmRang) == []
     s, events = turns(s, 1)
@@ -187,3 +191,30 @@ def test_every_listed_play_is_accepted():
     s = shot_earlier(deal({0: "alarm_clock"}, options=EXTRA), 3)
     assert [c.target for c in legal_plays(s, 0, "alarm_clock")] == [0, 1, 2]
     assert accept_all(s, 0, "alarm_clock") == 3
+
+
+# --- the view (RULES §11: every played card and its public effect) ------------------------------
+def test_a_pending_alarm_is_a_public_fact_of_every_view():
+    """RULES §8.1 Alarm Clock, §11 (public: every played card and its public effect): once seat 0
+    sets it on seat 2, every view, the public one included, shows the pending alarm (on whom, who
+    set it, in which turn) without reading the log; once it rang, no view shows it."""
+    s = deal({0: "alarm_clock"}, options=EXTRA)
+    assert all(view(s, v, log=False).alarms == [] for v in (None, 0, 1, 2, 3))
+    s, _ = act(s, play(0, "alarm_clock", target=2))
+    for v in (None, 0, 1, 2, 3):
+        assert view(s, v, log=False).alarms == [AlarmView(seat=2, set_by=0, turn=1)]
+    assert msgspec.to_builtins(view(s, None, log=False))["alarms"] == [
+        {"seat": 2, "set_by": 0, "turn": 1}
+    ]
+    s, _ = turns(s, 3)
+    assert all(view(s, v, log=False).alarms == [] for v in (None, 0, 1, 2, 3))
+
+
+def test_an_alarm_of_an_older_log_names_the_seat_that_played_the_card():
+    """RULES §8.1 Alarm Clock (a log written before AlarmSet named its setter still folds to the
+    same pending alarm): the card's events with AlarmSet.by left out."""
+    s = deal({3: "alarm_clock"}, first_seat=3, options=EXTRA)
+    _, events = act(s, play(3, "alarm_clock", target=1))
+    old = [replace(e, by=None) if isinstance(e, E.AlarmSet) else e for e in events]
+    assert fold(old, s).alarms == ((1, 1, 3),)
+    assert view(fold(old, s), None, log=False).alarms == [AlarmView(seat=1, set_by=3, turn=1)]
