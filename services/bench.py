@@ -277,7 +277,12 @@ BENCH_LIMITS = {
 
 def with_stack(noop: bool, sync_always: bool, fn) -> Any:
     with tempfile.TemporaryDirectory(prefix="gcbc-bench-") as tmp:
-        stack = Stack(Path(tmp), env={"GCBC_NOOP_RULES": "1" if noop else "", **BENCH_LIMITS})
+        # seeded tables (a scenario server): every run deals the same games
+        stack = Stack(
+            Path(tmp),
+            allow_scenarios=True,
+            env={"GCBC_NOOP_RULES": "1" if noop else "", **BENCH_LIMITS},
+        )
         if sync_always:
             from gcbc import devservers
 
@@ -343,7 +348,7 @@ def main(argv: list[str] | None = None) -> int:
         def run_scale(stack: Stack) -> dict:
             result = asyncio.run(scale(stack.api, args.scale_tables, args.scale_seconds, 2.0, 3))
             result["rss_mb"] = {name: rss_mb(proc.pid) for name, proc in stack.procs.items()}
-            result["rss_mb"].update({s.name: rss_mb(s.proc.pid) for s in stack.servers})
+            result["rss_mb"].update({n: rss_mb(s.proc.pid) for n, s in stack.servers.items()})
             return result
 
         out["scale"] = with_stack(False, False, run_scale)
