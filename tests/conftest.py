@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from gcbc import devservers
+from tools import devservers
 
 
 def _docker_engine() -> bool:

@@ -19,8 +19,8 @@ import msgspec
 from gcbc.contract.entries import CommandEntry, OutcomeEntry, RefusalEntry, decode_entry
 from gcbc.eventlog.jetstream import JetStreamEventLog
 from gcbc.readmodel.redis import RedisReadModel
+from services.common.settings import Settings
 from services.projection.service import Projection
-from services.settings import Settings
 
 
 def printable(text: str) -> str:

@@ -15,10 +15,10 @@ from gcbc.eventlog.port import EventLog, Stored
 from gcbc.readmodel.port import PUBLIC, ReadModel, seat_key
 from gcbc.readmodel.redis import RedisReadModel
 from gcbc.rules import view
-from gcbc.tablelog import Table
+from services.common.cache import FoldedCache
+from services.common.folded import FoldedTable
+from services.common.settings import CHAT_LIMIT, LOG_LIMIT, Settings
 from services.consumer import consume
-from services.settings import CHAT_LIMIT, LOG_LIMIT, Settings
-from services.tables import TableCache
 
 log = logging.getLogger("gcbc.projection")
 DURABLE = "projection"
@@ -26,7 +26,7 @@ _encode = msgspec.json.Encoder().encode
 
 
 def render_views(
-    t: Table, log_limit: int | None, chat_limit: int | None = CHAT_LIMIT
+    t: FoldedTable, log_limit: int | None, chat_limit: int | None = CHAT_LIMIT
 ) -> dict[str, bytes]:
     """Every view of a table, from the engine's view function (the one place views are made)."""
     s = t.state
@@ -38,7 +38,7 @@ def render_views(
     return views
 
 
-def lobby_summary(t: Table) -> bytes | None:
+def lobby_summary(t: FoldedTable) -> bytes | None:
     """A table waiting for players, as GET /tables lists it; None once it started."""
     s = t.state
     if s.step != "lobby" or not s.table_id:
@@ -63,7 +63,7 @@ class Projection:
         log_limit: int | None = LOG_LIMIT,
         chat_limit: int | None = CHAT_LIMIT,
     ) -> None:
-        self.cache = TableCache(events)
+        self.cache = FoldedCache(events)
         self.model = model
         self.log_limit = log_limit
         self.chat_limit = chat_limit
@@ -82,7 +82,7 @@ class Projection:
         self.written += written
         return written
 
-    def _views(self, t: Table) -> tuple[dict[str, bytes], list[str] | None]:
+    def _views(self, t: FoldedTable) -> tuple[dict[str, bytes], list[str] | None]:
         """The table's views, rendered again only if its state changed (a refusal or a command
         changes no view; the deadlines shown depend on the wait, which only events change), and
         which of them differ from the previous ones (None: unknown, maybe all)."""
@@ -155,7 +155,7 @@ async def main_async(settings: Settings, stop: asyncio.Event) -> None:
 
 
 def main() -> None:
-    from services.runner import run_service
+    from services.common.runner import run_service
 
     s = Settings.from_env()
     run_service("projection", lambda stop: main_async(s, stop))

@@ -18,10 +18,10 @@ from gcbc.contract.entries import CommandEntry, OutcomeEntry, RefusalEntry, enco
 from gcbc.eventlog.jetstream import JetStreamEventLog
 from gcbc.eventlog.port import Stored, WrongExpectedSequence
 from gcbc.rules import RuleViolation, decide
-from gcbc.tablelog import Table
+from services.common.cache import FoldedCache
+from services.common.folded import FoldedTable
+from services.common.settings import Settings
 from services.consumer import consume as consume_entries
-from services.settings import Settings
-from services.tables import TableCache
 
 log = logging.getLogger("gcbc.rules")
 DURABLE = "rules-worker"
@@ -37,7 +37,7 @@ GAME_COMMANDS = C.GameCommand.__args__
 
 
 def answer(
-    table: Table, command: CommandEntry, seq: int, at: int, noop: bool = False
+    table: FoldedTable, command: CommandEntry, seq: int, at: int, noop: bool = False
 ) -> OutcomeEntry | RefusalEntry:
     if noop and isinstance(command.command, GAME_COMMANDS):
         return OutcomeEntry(answers=seq, events=[], at=at)  # benchmarks: the rules as a no-op
@@ -62,7 +62,7 @@ class RulesWorker:
         self.events = events
         self.noop = noop
         self.lobby_seconds = lobby_seconds
-        self.cache = TableCache(events)
+        self.cache = FoldedCache(events)
         self.clock = clock
         self.decided = 0
 
@@ -73,7 +73,7 @@ class RulesWorker:
             return  # not a command, or answered already (by this or another instance)
         await self._answer(t)
 
-    async def _answer(self, t: Table) -> None:
+    async def _answer(self, t: FoldedTable) -> None:
         """Append the answer to the table's pending command (at most once: it expects the
         command's sequence)."""
         seq, command = t.pending, t.pending_command
@@ -117,7 +117,7 @@ class RulesWorker:
             )
         return fired
 
-    async def _system(self, t: Table, command: object, msg_id: str) -> bool:
+    async def _system(self, t: FoldedTable, command: object, msg_id: str) -> bool:
         """Append a system command where the table is now; False if someone got there first."""
         entry = CommandEntry(command=command, at=now_ms(), prev=t.seq)  # type: ignore[arg-type]
         try:
@@ -169,7 +169,7 @@ async def main_async(settings: Settings, stop: asyncio.Event | None = None) -> N
 
 
 def main() -> None:
-    from services.runner import run_service
+    from services.common.runner import run_service
 
     settings = Settings.from_env()
     run_service("rules worker", lambda stop: main_async(settings, stop))

@@ -27,8 +27,8 @@ from gcbc.eventlog.jetstream import JetStreamEventLog
 from gcbc.eventlog.port import LogUnavailable, OutcomeUnknown
 from gcbc.readmodel.port import ModelUnavailable
 from gcbc.readmodel.redis import RedisReadModel
-from services.runner import tune_gc
-from services.settings import Settings
+from services.common.runner import tune_gc
+from services.common.settings import Settings
 from services.table import edge
 from services.table.limits import OpenStreams, RateLimits
 from services.table.notifier import Notifier

@@ -25,10 +25,10 @@ from gcbc.contract.entries import (
 from gcbc.eventlog.port import EventLog, Stored, WrongExpectedSequence
 from gcbc.readmodel.port import PUBLIC, ReadModel, seat_key
 from gcbc.rules import RuleViolation, decide
-from gcbc.tablelog import Table
+from services.common.cache import FoldedCache
+from services.common.folded import FoldedTable
 from services.table.notifier import Fresh, Notifier
 from services.table.problems import ApiError, from_violation
-from services.tables import TableCache
 
 RETRIES = 8
 
@@ -70,17 +70,17 @@ class TableService:
         self.events = events
         self.model = model
         self.notifier = notifier
-        self.cache = TableCache(events)
+        self.cache = FoldedCache(events)
         self._histories: dict[str, bytes] = {}
 
     # --- reading ------------------------------------------------------------------------------
-    async def table(self, table_id: str) -> Table:
+    async def table(self, table_id: str) -> FoldedTable:
         t = await self.cache.get(table_id)
         if t.seq == 0 or not t.state.table_id:
             raise ApiError(404, "no_table", f"there is no table {table_id}")
         return t
 
-    def seat_of(self, t: Table, token: str | None) -> int | None:
+    def seat_of(self, t: FoldedTable, token: str | None) -> int | None:
         if not token:
             return None
         digest = token_hash(token)

@@ -7,7 +7,7 @@ import sys
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    commands = {"simulate": "gcbc.simulate", "bench": "gcbc.bench"}
+    commands = {"simulate": "gcbc.sim.simulate", "bench": "gcbc.sim.bench"}
     if not argv or argv[0] not in commands:
         print(f"usage: python -m gcbc {{{','.join(commands)}}} [options]", file=sys.stderr)
         return 2

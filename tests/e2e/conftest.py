@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from services.launcher import Stack
+from tools.launcher import Stack
 
 # Bots create dozens of tables and watch every seat from one address, with deadlines of a
 # fraction of a second: limits far above what the tests send (the rate limiter still counts every

@@ -83,7 +83,7 @@ def test_options_a_server_does_not_offer_are_refused_with_422(nats_url, redis_ur
     silently ignored (GCBC_OPTIONS_OFFERED narrows what a server offers)."""
     from litestar.testing import TestClient
 
-    from services.settings import Settings
+    from services.common.settings import Settings
     from services.table.app import create_app
 
     settings = Settings(nats_url=nats_url, redis_url=redis_url, options_offered=("zombies",))

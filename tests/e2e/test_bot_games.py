@@ -14,10 +14,10 @@ import msgspec
 from gcbc.contract.events import AnyEvent
 from gcbc.contract.views import View
 from gcbc.rules import fold, view
-from services.demo import play_table
-from services.settings import LOG_LIMIT
+from services.common.settings import LOG_LIMIT
 from tests.e2e.audit import check_response
 from tests.property.strategies import OPTION_SETS
+from tools.demo import play_table
 
 TABLES = len(OPTION_SETS)  # one table per combination of the options (both wound placements)
 _history = msgspec.json.Decoder(dict[str, msgspec.Raw])

@@ -18,11 +18,11 @@ from gcbc.readmodel.memory import MemoryReadModel
 from gcbc.readmodel.port import PUBLIC, seat_key
 from gcbc.readmodel.redis import RedisReadModel
 from gcbc.rules import RuleViolation, decide, fold, initial_state
-from services.demo import play_table
-from services.launcher import Stack
+from services.common.settings import LOG_LIMIT
 from services.projection.service import Projection
-from services.settings import LOG_LIMIT
 from tests.e2e.conftest import TEST_ENV
+from tools.demo import play_table
+from tools.launcher import Stack
 
 FAST = {"turn": 0.4, "reaction": 0.3, "prompt": 0.3, "arrange": 0.4}
 

@@ -19,10 +19,10 @@ import redis
 from gcbc.contract.entries import decode_entry
 from gcbc.contract.events import GameStarted
 from gcbc.eventlog.jetstream import JetStreamEventLog
-from services.demo import play_table
-from services.launcher import Stack
 from tests.e2e.audit import check_response, log_events, seat_of
 from tests.e2e.conftest import TEST_ENV, auth, seated_table
+from tools.demo import play_table
+from tools.launcher import Stack
 
 HOSTILE_IDS = [
     "*",

@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 
-from services.demo import play_table
 from tests.e2e.audit import check_response, log_events, seat_of
 from tests.e2e.conftest import auth, seated_table
+from tools.demo import play_table
 
 EXAMPLES = 120  # per operation and generation mode: 240 requests per operation
 VIEWS = ("/tables/{table_id}", "/tables/{table_id}/view", "/tables/{table_id}/commands")

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from gcbc import devservers
 from gcbc.eventlog.jetstream import JetStreamEventLog, forget_unsent
 from gcbc.eventlog.port import LogUnavailable, OutcomeUnknown
 from gcbc.readmodel.port import ModelUnavailable
 from gcbc.readmodel.redis import RedisReadModel
+from tools import devservers
 
 TABLE = "0123456789abcdef"
 

@@ -1,5 +1,5 @@
 """deploy/: the containers' NATS authorization is the one make run and the tests use (generated
-from gcbc.devservers), and nats-server takes it with passwords from the environment."""
+from tools.devservers), and nats-server takes it with passwords from the environment."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import nats
 import pytest
 
-from gcbc import devservers
+from tools import devservers
 
 ROOT = Path(__file__).resolve().parents[2]
 AUTH = ROOT / "deploy" / "nats" / "auth.conf"

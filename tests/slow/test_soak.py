@@ -3,7 +3,7 @@ default options and with every combination of the table options."""
 
 import pytest
 
-from gcbc.simulate import simulate
+from gcbc.sim.simulate import simulate
 from tests.property.strategies import OPTION_SETS, options_id
 
 

@@ -2,7 +2,7 @@
 
 import json
 
-from gcbc.simulate import main, play_game, simulate
+from gcbc.sim.simulate import main, play_game, simulate
 
 
 def test_games_finish_at_every_player_count_with_no_violation():

@@ -50,7 +50,7 @@ _UNANSWERED = (nats_errors.Error, TimeoutError, OSError)
 
 def inbox_prefix(url: str) -> str:
     """Replies to a user's requests come on an inbox of its own (``_INBOX_<user>``): with NATS
-    permissions, no service can read another's replies (gcbc.devservers)."""
+    permissions, no service can read another's replies (tools.devservers)."""
     user = urlsplit(url).username
     return f"_INBOX_{user}" if user else "_INBOX"
 

@@ -7,15 +7,15 @@ import asyncio
 
 from gcbc.contract.entries import decode_entry
 from gcbc.eventlog.port import EventLog, Stored
-from gcbc.tablelog import Table
+from services.common.folded import FoldedTable
 
 
-class TableCache:
+class FoldedCache:
     KEEP_FINISHED = 2000  # finished tables kept in memory (others are read again if asked for)
 
     def __init__(self, log: EventLog) -> None:
         self.log = log
-        self.tables: dict[str, Table] = {}
+        self.tables: dict[str, FoldedTable] = {}
         self._finished: dict[str, None] = {}  # finished tables in memory, oldest first
         self.finished_ids: set[str] = set()  # every table seen finished (ids only)
         self._locks: dict[str, asyncio.Lock] = {}
@@ -43,11 +43,11 @@ class TableCache:
         except TimeoutError:
             pass
 
-    async def get(self, table_id: str, through: int | None = None) -> Table:
+    async def get(self, table_id: str, through: int | None = None) -> FoldedTable:
         """The table with every entry folded (``through``: stop after that sequence)."""
         t = self.tables.get(table_id)
         if t is None:
-            t = self.tables[table_id] = Table(table_id)
+            t = self.tables[table_id] = FoldedTable(table_id)
         if through is not None and t.seq >= through:
             return t
         lock = self._locks.get(table_id)
@@ -69,7 +69,7 @@ class TableCache:
         self._note_finished(t)
         return t
 
-    def _note_finished(self, t: Table) -> None:
+    def _note_finished(self, t: FoldedTable) -> None:
         """Bound the memory: a finished table needs no deadline and rarely a read."""
         if t.state.step != "finished" or t.table_id in self._finished:
             return
@@ -82,7 +82,7 @@ class TableCache:
             self._locks.pop(old, None)
             self._changed.pop(old, None)
 
-    async def deliver(self, stored: Stored) -> Table:
+    async def deliver(self, stored: Stored) -> FoldedTable:
         """Fold an entry handed over by a consumer: directly when it follows what the cache has
         (its ``prev``), else by catching up from the log."""
         t = self.tables.get(stored.table)
@@ -90,7 +90,7 @@ class TableCache:
             return t
         prev = decode_entry(stored.data).prev
         if t is None and prev == 0:
-            t = self.tables[stored.table] = Table(stored.table)
+            t = self.tables[stored.table] = FoldedTable(stored.table)
         lock = self._locks.get(stored.table)
         if t is not None and t.seq == prev and (lock is None or not lock.locked()):
             t.apply(stored)

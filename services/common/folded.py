@@ -17,7 +17,7 @@ from gcbc.rules import current_wait, fold
 from gcbc.rules.state import State, initial_state
 
 
-class Table:
+class FoldedTable:
     __slots__ = (
         "command_ids",
         "opened_at",

@@ -20,7 +20,7 @@ from gcbc.contract import commands as C
 from gcbc.contract.codec import command_from_json_object
 from gcbc.rules import current_wait, initial_state, is_terminal, legal_commands, run
 from gcbc.rules.knowledge import commands_json
-from gcbc.simulate import simulate
+from gcbc.sim.simulate import simulate
 
 
 def command_latency(games: int, seats: int = 6, seed: int = 1) -> dict[str, float]:

@@ -13,13 +13,13 @@ import sys
 import time
 from pathlib import Path
 
-from gcbc import devservers
+from tools import devservers
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent  # the repository
 SERVICES = {
-    "rules": "services.rules.worker",
-    "projection": "services.projection.service",
-    "table": "services.table.app",
+    "rules": "services.rules",
+    "projection": "services.projection",
+    "table": "services.table",
 }
 
 
@@ -167,7 +167,7 @@ def _url_for(server: devservers.ServerProcess | str | None, user: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m services.launcher", description=__doc__)
+    p = argparse.ArgumentParser(prog="python -m tools.launcher", description=__doc__)
     p.add_argument("--data", default=str(ROOT / ".data"), help="where NATS and Redis keep data")
     p.add_argument("--port", type=int, default=int(os.environ.get("GCBC_HTTP_PORT", "8000")))
     p.add_argument("--scenarios", action="store_true", help="accept scenario tables")

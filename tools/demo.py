@@ -171,7 +171,7 @@ async def demo(
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m services.demo", description=__doc__)
+    p = argparse.ArgumentParser(prog="python -m tools.demo", description=__doc__)
     p.add_argument("--api", default="http://127.0.0.1:8000")
     p.add_argument("--seats", type=int, default=6)
     p.add_argument("--bot", choices=sorted(BOTS), default="heuristic")

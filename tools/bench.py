@@ -1,4 +1,4 @@
-"""``python -m services.bench``: the whole system's speed on this machine, everything measured in
+"""``python -m tools.bench``: the whole system's speed on this machine, everything measured in
 one run. The load generator runs on the same machine (an honest handicap).
 
 The same hops are measured twice: with the real rules, and with the rules replaced by a no-op
@@ -31,8 +31,8 @@ import msgspec
 
 from gcbc.bots import Observation, RandomBot
 from gcbc.contract.views import View
-from services.launcher import Stack
-from services.runner import tune_gc
+from services.common.runner import tune_gc
+from tools.launcher import Stack
 
 _view = msgspec.json.Decoder(View)
 
@@ -284,7 +284,7 @@ def with_stack(noop: bool, sync_always: bool, fn) -> Any:
             env={"GCBC_NOOP_RULES": "1" if noop else "", **BENCH_LIMITS},
         )
         if sync_always:
-            from gcbc import devservers
+            from tools import devservers
 
             nats = devservers.start_nats(Path(tmp) / "nats", sync_always=True)
             stack.nats = stack.servers["nats"] = nats
@@ -297,7 +297,7 @@ def with_stack(noop: bool, sync_always: bool, fn) -> Any:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(
-        prog="python -m services.bench",
+        prog="python -m tools.bench",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -307,7 +307,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--scale-seconds", type=float, default=30)
     p.add_argument("--skip-scale", action="store_true")
     args = p.parse_args(argv)
-    from services.launcher import raise_open_files_limit
+    from tools.launcher import raise_open_files_limit
 
     raise_open_files_limit()
     out: dict[str, Any] = {}

@@ -1,0 +1,5 @@
+"""``python -m services.projection``: the projection service."""
+
+from services.projection.service import main
+
+main()

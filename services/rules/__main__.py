@@ -1,0 +1,5 @@
+"""``python -m services.rules``: the rules worker."""
+
+from services.rules.worker import main
+
+main()

@@ -1,0 +1,1 @@
+"""The simulator and the engine bench: ``python -m gcbc simulate|bench``."""
