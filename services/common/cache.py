@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
+import msgspec
+
 from gcbc.contract.entries import decode_entry
 from gcbc.eventlog.port import EventLog, Stored
 from services.common.folded import FoldedTable
@@ -88,7 +90,10 @@ class FoldedCache:
         t = self.tables.get(stored.table)
         if t is not None and t.seq >= stored.seq:
             return t
-        prev = decode_entry(stored.data).prev
+        try:
+            prev = decode_entry(stored.data).prev
+        except msgspec.DecodeError:
+            prev = -1  # not an entry: the catch-up below steps over it in its place
         if t is None and prev == 0:
             t = self.tables[stored.table] = FoldedTable(stored.table)
         lock = self._locks.get(stored.table)

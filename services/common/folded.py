@@ -2,19 +2,28 @@
 
 Entries alternate command / answer (``gcbc.contract.entries``). Folding keeps the engine state,
 the sequence of the last entry, the unanswered command if any, the seats' token hashes, the
-command ids already recorded (idempotent retries), refusals, and when the current wait began
-(deadlines are recomputed from the log this way after a restart).
+command ids already recorded (idempotent retries), the recent answers per viewer (what the read
+model hands back to whoever sent a command), and when the current wait began (deadlines are
+recomputed from the log this way after a restart).
 """
 
 from __future__ import annotations
 
+import logging
+from collections import deque
 from typing import Any
 
+import msgspec
+
+from gcbc.contract import commands as C
 from gcbc.contract import events as E
 from gcbc.contract.entries import CommandEntry, OutcomeEntry, RefusalEntry, decode_entry
 from gcbc.eventlog.port import Stored
+from gcbc.readmodel.port import ANSWERS_KEPT, PUBLIC, Answer, seat_key
 from gcbc.rules import current_wait, fold
 from gcbc.rules.state import State, initial_state
+
+log = logging.getLogger("gcbc.folded")
 
 
 class FoldedTable:
@@ -23,8 +32,7 @@ class FoldedTable:
         "opened_at",
         "pending",
         "pending_command",
-        "answers",
-        "refusals",
+        "recent",
         "seq",
         "state",
         "table_id",
@@ -41,8 +49,8 @@ class FoldedTable:
         self.pending_command: CommandEntry | None = None
         self.tokens: dict[int, str] = {}  # seat -> token hash
         self.command_ids: dict[tuple[int, str], int] = {}  # (seat, command_id) -> its sequence
-        self.refusals: dict[int, RefusalEntry] = {}  # command sequence -> its refusal
-        self.answers: dict[int, int] = {}  # command sequence -> its answer's sequence
+        # viewer key -> the answers to its recent commands (the read model keeps them for it)
+        self.recent: dict[str, deque[Answer]] = {}
         self.wait_id: int | None = None
         self.wait_started = 0.0
         self.opened_at = 0.0  # when the table was opened (seconds since the epoch, the writer's)
@@ -52,8 +60,17 @@ class FoldedTable:
         return self.pending is None
 
     def apply(self, stored: Stored) -> Any:
-        """Fold one entry (entries must come in order, each once)."""
-        entry = decode_entry(stored.data)
+        """Fold one entry (entries must come in order, each once). Something in the table's
+        subject that is not an entry (only an operator could have put it there) is stepped
+        over, so one bad message never stops a table, a worker or a rebuild."""
+        try:
+            entry = decode_entry(stored.data)
+        except msgspec.DecodeError as e:
+            log.error(
+                "table %s: #%s is not an entry, stepped over: %s", self.table_id, stored.seq, e
+            )
+            self.seq = stored.seq
+            return None
         self.seq = stored.seq
         if isinstance(entry, CommandEntry):
             self.pending = stored.seq
@@ -63,28 +80,55 @@ class FoldedTable:
                 self.command_ids[(c.seat, c.command_id)] = stored.seq
             return entry
         command = self.pending_command
-        if self.pending is not None:
-            self.answers[self.pending] = stored.seq
+        asked = self.pending
         self.pending = None
         self.pending_command = None
         if isinstance(entry, RefusalEntry):
-            self.refusals[entry.answers] = entry
+            if command is not None and asked is not None:
+                self._answered(command, Answer(asked, stored.seq, entry.code, entry.message))
             return entry
         assert isinstance(entry, OutcomeEntry)
         self.state = fold(entry.events, self.state)
+        taken = None
         for e in entry.events:
             if isinstance(e, E.TableOpened):
                 self.opened_at = entry.at / 1000
             elif isinstance(e, E.SeatTaken) and command is not None and command.token_hash:
                 self.tokens[e.seat] = command.token_hash
+                taken = e.seat
             elif isinstance(e, E.SeatLeft):
                 self.tokens.pop(e.seat, None)
+        if command is not None and asked is not None:
+            self._answered(command, Answer(asked, stored.seq, seat=taken))
         wait = current_wait(self.state)
         wait_id = wait.id if wait is not None else None
         if wait_id != self.wait_id:
             self.wait_id = wait_id
             self.wait_started = entry.at / 1000  # the writer's stamp: the same live and on replay
         return entry
+
+    def _answered(self, command: CommandEntry, answer: Answer) -> None:
+        """Keep the answer for whoever will ask: the seat that sent the command while it holds
+        a view; the public key for the lobby's seatless commands (open, take a seat) and a seat
+        just left. System commands (deadlines, closing) have nobody waiting."""
+        c = command.command
+        if isinstance(c, C.DeadlinePassed | C.CloseTable):
+            return
+        seats = self.state.seats
+        seated = 0 <= c.seat < len(seats) and seats[c.seat] is not None
+        viewer = seat_key(c.seat) if seated else PUBLIC
+        kept = self.recent.get(viewer)
+        if kept is None:
+            kept = self.recent[viewer] = deque(maxlen=ANSWERS_KEPT)
+        kept.append(answer)
+
+    def answer(self, command: int) -> Answer | None:
+        """The answer to a command still kept (None: not answered yet, or long ago)."""
+        for kept in self.recent.values():
+            for a in kept:
+                if a.command == command:
+                    return a
+        return None
 
     def lobby_closes(self, lobby_seconds: float) -> float | None:
         """When a table still waiting for players closes (None: it is not waiting)."""

@@ -19,8 +19,8 @@ import msgspec
 from gcbc.contract.entries import CommandEntry, OutcomeEntry, RefusalEntry, decode_entry
 from gcbc.eventlog.jetstream import JetStreamEventLog
 from gcbc.readmodel.redis import RedisReadModel
+from services.common import views
 from services.common.settings import Settings
-from services.projection.service import Projection
 
 
 def printable(text: str) -> str:
@@ -90,10 +90,9 @@ async def rebuild(
 ) -> int:
     if tables is None:
         tables = [t async for t in events.tables()]
-    p = Projection(events, model, settings.log_limit, settings.chat_limit)
     started = time.monotonic()
     for i, table_id in enumerate(tables, 1):
-        await p.rebuild(table_id)
+        await views.rebuild(events, model, table_id, settings.log_limit, settings.chat_limit)
         if progress:
             _bar(i, len(tables), started)
     if progress:

@@ -1,7 +1,7 @@
 """The projection service: a durable consumer that folds each table's entries and writes every
-seat's view and the public view to Redis, stamped with the log position, in one atomic step.
-Anything at or below the stored position is skipped, so redelivery is harmless. Views come from
-the engine's view functions only."""
+seat's view, the public view, the lobby listing and each seat's recent answers to the read model,
+stamped with the log position, in one atomic step. Anything at or below the stored position is
+skipped, so redelivery is harmless. Views come from the engine's view functions only."""
 
 from __future__ import annotations
 
@@ -10,49 +10,15 @@ import logging
 
 import msgspec
 
-from gcbc.eventlog.jetstream import JetStreamEventLog
-from gcbc.eventlog.port import EventLog, Stored
-from gcbc.readmodel.port import PUBLIC, ReadModel, seat_key
-from gcbc.readmodel.redis import RedisReadModel
-from gcbc.rules import view
+from gcbc.eventlog.port import EventLog, Skip, Stored
+from gcbc.readmodel.port import ReadModel
 from services.common.cache import FoldedCache
 from services.common.folded import FoldedTable
 from services.common.settings import CHAT_LIMIT, LOG_LIMIT, Settings
-from services.consumer import consume
+from services.common.views import render_views, write
 
 log = logging.getLogger("gcbc.projection")
 DURABLE = "projection"
-_encode = msgspec.json.Encoder().encode
-
-
-def render_views(
-    t: FoldedTable, log_limit: int | None, chat_limit: int | None = CHAT_LIMIT
-) -> dict[str, bytes]:
-    """Every view of a table, from the engine's view function (the one place views are made)."""
-    s = t.state
-    started = t.wait_started or None
-    views = {}
-    for key, seat in [(PUBLIC, None), *((seat_key(i), i) for i, x in enumerate(s.seats) if x)]:
-        v = view(s, seat, log_limit=log_limit, wait_started=started, chat_limit=chat_limit)
-        views[key] = _encode(v)
-    return views
-
-
-def lobby_summary(t: FoldedTable) -> bytes | None:
-    """A table waiting for players, as GET /tables lists it; None once it started."""
-    s = t.state
-    if s.step != "lobby" or not s.table_id:
-        return None
-    return _encode(
-        {
-            "table_id": s.table_id,
-            "seats": len(s.seats),
-            "taken": sum(1 for x in s.seats if x is not None),
-            "options": s.options,
-            "deadlines": s.deadlines,
-            "seeded": s.requested_seed is not None or s.deal is not None,
-        }
-    )
 
 
 class Projection:
@@ -63,6 +29,7 @@ class Projection:
         log_limit: int | None = LOG_LIMIT,
         chat_limit: int | None = CHAT_LIMIT,
     ) -> None:
+        self.events = events
         self.cache = FoldedCache(events)
         self.model = model
         self.log_limit = log_limit
@@ -71,14 +38,19 @@ class Projection:
         self._rendered: dict[str, tuple[int, dict[str, bytes]]] = {}  # table -> (version, views)
 
     async def handle(self, stored: Stored) -> bool:
-        t = await self.cache.deliver(stored)
+        try:
+            t = await self.cache.deliver(stored)
+        except msgspec.DecodeError as e:
+            raise Skip(f"not an entry: {e}") from None
         if t.seq < stored.seq:
             return False  # not in the log (cannot happen): nothing to show
         if t.seq == stored.seq and not t.settled:
             return False  # a command: views change with its answer
+        if not t.state.table_id:
+            return False  # no table opened (refused, or nothing but what is not an entry)
         views, changed = self._views(t)
-        # the views, the lobby listing and the wake-up in one atomic, position-guarded step
-        written = await self.model.put(stored.table, views, t.seq, changed, lobby_summary(t))
+        # the views, the listing, the answers and the wake-up in one atomic, position-guarded step
+        written = await write(self.model, t, views, changed)
         self.written += written
         return written
 
@@ -105,50 +77,44 @@ class Projection:
         if not t.seq or await self.model.position(table_id) >= t.seq:
             return False
         views, _ = self._views(t)
-        return await self.model.put(table_id, views, t.seq, None, lobby_summary(t))
+        return await write(self.model, t, views)
 
-    async def watch_read_model(self, events: EventLog, stop: asyncio.Event) -> None:
+    async def watch_read_model(self, stop: asyncio.Event, every: float = 2.0) -> None:
         """A read model found without its epoch mark (new, or Redis restarted empty) gets every
         table projected again from the log, instead of waiting for each table's next entry."""
         while not stop.is_set():
             try:
-                if await self.model.claim_epoch():  # type: ignore[attr-defined]
+                if await self.model.claim_epoch():
                     count = 0
-                    async for table_id in events.tables():
+                    async for table_id in self.events.tables():
                         count += await self.catch_up(table_id)
                     log.info("read model (re)projected: %d tables", count)
             except Exception as e:  # noqa: BLE001  (Redis or NATS away: try again)
                 log.warning("read model check failed: %s", e)
             try:
-                await asyncio.wait_for(stop.wait(), 2.0)
+                await asyncio.wait_for(stop.wait(), every)
             except TimeoutError:
                 pass
 
-    async def rebuild(self, table_id: str) -> None:
-        """Wipe a table's views and write them again from the log."""
-        self.cache.drop(table_id)
-        self._rendered.pop(table_id, None)
-        await self.model.delete(table_id)
-        t = await self.cache.get(table_id)
-        if t.seq:
-            await self.model.put(
-                table_id,
-                render_views(t, self.log_limit, self.chat_limit),
-                t.seq,
-                None,
-                lobby_summary(t),
-            )
+    async def run(self, stop: asyncio.Event) -> None:
+        """Consume the log and watch the read model until ``stop``."""
+        subscription = await self.events.consume(DURABLE, self.handle)
+        try:
+            await self.watch_read_model(stop)
+        finally:
+            await subscription.close()
 
 
 async def main_async(settings: Settings, stop: asyncio.Event) -> None:
+    """The composition root: the real adapters."""
+    from gcbc.eventlog.jetstream import JetStreamEventLog
+    from gcbc.readmodel.redis import RedisReadModel
+
     events = await JetStreamEventLog.connect(settings.nats_url, settings.stream_replicas)
     model = RedisReadModel.connect(settings.redis_url)
-    p = Projection(events, model, settings.log_limit, settings.chat_limit)
     log.info("projection ready")
     try:
-        await asyncio.gather(
-            consume(events, DURABLE, p.handle, stop), p.watch_read_model(events, stop)
-        )
+        await Projection(events, model, settings.log_limit, settings.chat_limit).run(stop)
     finally:
         await events.close()
         await model.close()
@@ -159,7 +125,3 @@ def main() -> None:
 
     s = Settings.from_env()
     run_service("projection", lambda stop: main_async(s, stop))
-
-
-if __name__ == "__main__":
-    main()

@@ -15,13 +15,11 @@ import msgspec
 
 from gcbc.contract import commands as C
 from gcbc.contract.entries import CommandEntry, OutcomeEntry, RefusalEntry, encode_entry
-from gcbc.eventlog.jetstream import JetStreamEventLog
-from gcbc.eventlog.port import Stored, WrongExpectedSequence
+from gcbc.eventlog.port import EventLog, Skip, Stored, WrongExpectedSequence
 from gcbc.rules import RuleViolation, decide
 from services.common.cache import FoldedCache
 from services.common.folded import FoldedTable
 from services.common.settings import Settings
-from services.consumer import consume as consume_entries
 
 log = logging.getLogger("gcbc.rules")
 DURABLE = "rules-worker"
@@ -54,7 +52,7 @@ def answer(
 class RulesWorker:
     def __init__(
         self,
-        events: JetStreamEventLog,
+        events: EventLog,
         clock: Callable[[], float] = time.time,
         noop: bool = False,
         lobby_seconds: float = 1800.0,
@@ -68,7 +66,10 @@ class RulesWorker:
 
     async def handle(self, stored: Stored) -> None:
         """One entry from the consumer: answer it if it is a command nobody answered yet."""
-        t = await self.cache.deliver(stored)
+        try:
+            t = await self.cache.deliver(stored)
+        except msgspec.DecodeError as e:
+            raise Skip(f"not an entry: {e}") from None
         if t.pending != stored.seq:
             return  # not a command, or answered already (by this or another instance)
         await self._answer(t)
@@ -136,10 +137,6 @@ class RulesWorker:
                 await self.cache.get(table_id)
 
 
-async def consume(worker: RulesWorker, stop: asyncio.Event) -> None:
-    await consume_entries(worker.events, DURABLE, worker.handle, stop, ACK_WAIT)
-
-
 async def deadlines(worker: RulesWorker, stop: asyncio.Event, every: float = 0.1) -> None:
     rescan = 0.0
     while not stop.is_set():
@@ -156,14 +153,26 @@ async def deadlines(worker: RulesWorker, stop: asyncio.Event, every: float = 0.1
             pass
 
 
+async def run(worker: RulesWorker, stop: asyncio.Event) -> None:
+    """Answer commands as they come and fire deadlines until ``stop``."""
+    await worker.load_all()
+    log.info("rules worker ready (%d tables)", len(worker.cache.tables))
+    subscription = await worker.events.consume(DURABLE, worker.handle, ACK_WAIT)
+    try:
+        await deadlines(worker, stop)
+    finally:
+        await subscription.close()
+
+
 async def main_async(settings: Settings, stop: asyncio.Event | None = None) -> None:
+    """The composition root: the real adapters."""
+    from gcbc.eventlog.jetstream import JetStreamEventLog
+
     stop = stop or asyncio.Event()
     events = await JetStreamEventLog.connect(settings.nats_url, settings.stream_replicas)
     worker = RulesWorker(events, noop=settings.noop_rules, lobby_seconds=settings.lobby_ttl)
-    await worker.load_all()
-    log.info("rules worker ready (%d tables)", len(worker.cache.tables))
     try:
-        await asyncio.gather(consume(worker, stop), deadlines(worker, stop))
+        await run(worker, stop)
     finally:
         await events.close()
 
@@ -173,7 +182,3 @@ def main() -> None:
 
     settings = Settings.from_env()
     run_service("rules worker", lambda stop: main_async(settings, stop))
-
-
-if __name__ == "__main__":
-    main()

@@ -4,6 +4,7 @@ open in the lifespan; every error leaves as problem+json with a stable code."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import random
 import secrets
@@ -25,19 +26,19 @@ from gcbc.contract.options import Deadlines, Deal, TableOptions
 from gcbc.contract.views import View
 from gcbc.eventlog.jetstream import JetStreamEventLog
 from gcbc.eventlog.port import LogUnavailable, OutcomeUnknown
-from gcbc.readmodel.port import ModelUnavailable
+from gcbc.readmodel.port import PUBLIC, Answer, ModelUnavailable, StoredView, seat_key, view_version
 from gcbc.readmodel.redis import RedisReadModel
 from services.common.runner import tune_gc
 from services.common.settings import Settings
 from services.table import edge
 from services.table.limits import OpenStreams, RateLimits
-from services.table.notifier import Notifier
 from services.table.problems import HANDLERS, RETRY_AFTER, ApiError, status_for
-from services.table.service import TableService, token_hash, view_version
+from services.table.service import TableService, token_hash
 
 MAX_BODY = 64 * 1024
 ANSWER_WAIT = 1.0  # API.md: 200 with the view, or 202 if the outcome takes longer than ~1 s
 LOBBY_WAIT = 10.0  # lobby requests wait longer for their answer (a seat must not be lost)
+PENDING = object()  # an answer that did not come in time
 
 
 # --- request and response bodies ----------------------------------------------------------------
@@ -144,18 +145,22 @@ async def _still_holds(
     return service.seat_of(t, token) == seat
 
 
-def _raise_if_refused(answer: Any) -> Any:
-    """The rules worker's refusal of a command, as the problem the client gets."""
-    if answer.refusal is not None:
-        r = answer.refusal
-        raise ApiError(status_for(r.code), r.code, r.message)
-    return answer
+async def _answer(
+    service: TableService, table_id: str, viewer: str, seq: int, wait: float
+) -> tuple[StoredView, Answer] | object:
+    """The viewer's view and the answer to its command (a refusal raises its problem), or
+    PENDING when it takes longer than ``wait`` (the client gets 202 and its position)."""
+    got = await service.answered(table_id, viewer, seq, wait)
+    if got is None:
+        return PENDING
+    answer = got[1]
+    if answer.code is not None:
+        raise ApiError(status_for(answer.code), answer.code, answer.message or "")
+    return got
 
 
-async def _refused_or(
-    service: TableService, table_id: str, seq: int, wait: float = LOBBY_WAIT
-) -> Any:
-    return _raise_if_refused(await service.answer(table_id, seq, wait))
+def _position(seq: int, **more: Any) -> Response[bytes]:
+    return _json(msgspec.json.encode({"position": seq, **more}), 202)
 
 
 # --- lobby --------------------------------------------------------------------------------------
@@ -221,17 +226,13 @@ async def create_table(data: CreateTable, request: Request, state: AppState) -> 
         deadlines=command.deadlines,
         view_url=f"/tables/{table_id}",
     )
-    pending = _json(msgspec.json.encode({"position": seq, **msgspec.to_builtins(created)}), 202)
     try:
-        answer = await _refused_or(service, table_id, seq)
-        if answer.answer_seq is None:
-            return pending  # recorded, not answered yet: the table will be there
         # read-your-writes: the table is visible (GET /tables, its view) once this answers
-        got = await service.view_at(table_id, None, None, ANSWER_WAIT, answer.answer_seq)
+        got = await _answer(service, table_id, PUBLIC, seq, LOBBY_WAIT)
     except AFTER_APPEND:
-        return pending
-    if got is None or got.position < answer.answer_seq:
-        return pending
+        got = PENDING
+    if got is PENDING:  # recorded, not answered yet: the table will be there
+        return _position(seq, **msgspec.to_builtins(created))
     return created
 
 
@@ -257,10 +258,10 @@ async def list_tables(
 async def public_view(table_id: str, state: AppState) -> Response[bytes]:
     service = _service(state)
     await service.table(table_id)
-    data = await service.view_after(table_id, None, None, 0)
-    if data is None:
+    got = await service.view(table_id, None)
+    if got is None:
         raise ApiError(404, "no_table", f"there is no table {table_id}")
-    return _json(data)
+    return _json(got.data)
 
 
 @post("/tables/{table_id:str}/seats", status_code=201, summary="Take a seat")
@@ -286,17 +287,15 @@ async def take_seat(
         ) from None
     # recorded, not answered yet: the token is the client's only way to its seat, so it gets it
     # now (its view will say which seat once the rules worker answers)
-    pending = _json(msgspec.json.encode({"position": seq, "token": token}), 202)
     try:
-        answer = await _refused_or(service, table_id, seq)
-        t = await service.table(table_id)
-        seat = service.seat_of(t, token)
-        if answer.answer_seq is None or seat is None:
-            return pending
-        await service.view_after(table_id, None, None, ANSWER_WAIT, answer.answer_seq)
+        got = await _answer(service, table_id, PUBLIC, seq, LOBBY_WAIT)
     except AFTER_APPEND:
-        return pending
-    return SeatGranted(seat=seat, token=token)
+        got = PENDING
+    if got is PENDING or got[1].seat is None:  # type: ignore[index]
+        # recorded, not answered yet: the token is the client's only way to its seat, so it
+        # gets it now (its view will say which seat once the rules worker answers)
+        return _position(seq, token=token)
+    return SeatGranted(seat=got[1].seat, token=token)  # type: ignore[index]
 
 
 @delete(
@@ -312,13 +311,12 @@ async def leave_seat(
     if mine != seat:
         raise ApiError(403, "forbidden", "you can only leave your own seat")
     seq = await service.submit(table_id, C.LeaveSeat(seat=seat))
-    pending = _json(msgspec.json.encode(Position(position=seq)), 202)
     try:
-        answer = await _refused_or(service, table_id, seq)
+        got = await _answer(service, table_id, PUBLIC, seq, LOBBY_WAIT)
     except AFTER_APPEND:
-        return pending  # recorded: the seat is left once the rules worker answers
-    if answer.answer_seq is None:
-        return pending
+        got = PENDING
+    if got is PENDING:
+        return _position(seq)  # recorded: the seat is left once the rules worker answers
     return Response(content=b"", status_code=204)
 
 
@@ -349,7 +347,7 @@ async def seat_view(
     wait = timeout if after is not None else 0
     close = state.streams.open(table_id, _client(request), seat) if wait > 0 else None
     try:
-        got = await service.view_at(table_id, seat, after, wait)
+        got = await service.view(table_id, seat, after, wait)
     finally:
         if close is not None:
             close()
@@ -377,7 +375,7 @@ async def stream(table_id: str, request: Request, state: AppState) -> Stream:
         version = -1
         try:
             while True:
-                got = await service.view_at(table_id, seat, version, random.uniform(12.0, 18.0))
+                got = await service.view(table_id, seat, version, random.uniform(12.0, 18.0))
                 if got is None:
                     return
                 if seat is not None and not await _still_holds(
@@ -430,13 +428,10 @@ async def _answered_view(
 ) -> Response[bytes]:
     """The seat's view once it shows the command's outcome; 202 if that takes longer; the
     refusal as a problem."""
-    answer = _raise_if_refused(await service.answer(table_id, seq, ANSWER_WAIT))
-    if answer.answer_seq is None:
-        return _json(msgspec.json.encode(Position(position=seq)), 202)
-    got = await service.view_at(table_id, seat, None, ANSWER_WAIT, answer.answer_seq)
-    if got is None or got.position < answer.answer_seq:
-        return _json(msgspec.json.encode(Position(position=seq)), 202)
-    return _json(got.data)
+    got = await _answer(service, table_id, seat_key(seat), seq, ANSWER_WAIT)
+    if got is PENDING:
+        return _position(seq)
+    return _json(got[0].data)  # type: ignore[index]
 
 
 @post("/tables/{table_id:str}/chat", status_code=202, summary="Post a chat message")
@@ -466,10 +461,13 @@ def create_app(settings: Settings | None = None) -> Litestar:
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         events = await JetStreamEventLog.connect(settings.nats_url, settings.stream_replicas)
         model = RedisReadModel.connect(settings.redis_url)
-        notifier = Notifier.connect(settings.redis_url)
-        await notifier.start()
+        model.wakeups.start()  # listening before the first request, so no wake-up is missed
+        try:
+            await asyncio.wait_for(model.wakeups.ready.wait(), 10)
+        except TimeoutError:
+            logging.getLogger("gcbc.table").warning("wake-ups not subscribed yet: serving anyway")
         app.state.settings = settings
-        app.state.service = service = TableService(events, model, notifier, settings.noop_rules)
+        app.state.service = service = TableService(events, model, settings.noop_rules)
         app.state.rates = RateLimits.on_redis(
             settings.redis_url,
             model.redis.connection_pool,
@@ -484,14 +482,11 @@ def create_app(settings: Settings | None = None) -> Litestar:
             settings.streams_per_table, settings.streams_per_seat, settings.streams_per_client
         )
         tune_gc()
-        stop = asyncio.Event()
-        follower = asyncio.create_task(service.follow(stop))
+        follower = await service.follow()
         try:
             yield
         finally:
-            stop.set()
-            await asyncio.gather(follower, return_exceptions=True)
-            await notifier.stop()
+            await follower.close()
             await events.close()
             await model.close()
 
@@ -519,7 +514,6 @@ def create_app(settings: Settings | None = None) -> Litestar:
 
 
 def main() -> None:
-    import logging
 
     import uvicorn
 

@@ -1,13 +1,17 @@
-"""The table service's core, without HTTP: validate a command against the table's current state
-(the engine's decide), append it with optimistic concurrency and idempotence, wait for its answer
-and for the views that reflect it."""
+"""The table service's core, without HTTP: check a command against the table's current state,
+append it with optimistic concurrency and idempotence, and read its answer back from the read
+model — one road back to the client: the projection writes, at the answer's position, the views
+and the answer (outcome or refusal) for whoever sent the command; the service waits once, on the
+read model reaching that position.
+
+The service keeps the tables its clients touch folded (``FoldedCache``), for the checks and the
+seats' tokens; a follower keeps them warm. A stale table costs a retry, never a wrong answer: the
+append expects the sequence the check used."""
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import hmac
-import random
 import time
 import uuid
 from typing import Any
@@ -15,34 +19,16 @@ from typing import Any
 import msgspec
 
 from gcbc.contract import commands as C
-from gcbc.contract.entries import (
-    CommandEntry,
-    OutcomeEntry,
-    RefusalEntry,
-    decode_entry,
-    encode_entry,
-)
-from gcbc.eventlog.port import EventLog, Stored, WrongExpectedSequence
-from gcbc.readmodel.port import PUBLIC, ReadModel, seat_key
+from gcbc.contract.entries import CommandEntry, OutcomeEntry, decode_entry, encode_entry
+from gcbc.eventlog.port import EventLog, Stored, Subscription, WrongExpectedSequence
+from gcbc.readmodel.port import PUBLIC, Answer, ReadModel, StoredView, seat_key
 from gcbc.rules import RuleViolation, decide
 from services.common.cache import FoldedCache
 from services.common.folded import FoldedTable
-from services.table.notifier import Fresh, Notifier
 from services.table.problems import ApiError, from_violation
 
 RETRIES = 8
-
-
-class _Version(msgspec.Struct):
-    version: int
-
-
-_version = msgspec.json.Decoder(_Version)
-
-
-def view_version(data: bytes) -> int:
-    """A view's version, without decoding the rest of it."""
-    return _version.decode(data).version
+GAME_COMMANDS = C.GameCommand.__args__
 
 
 def token_hash(token: str) -> str:
@@ -53,23 +39,13 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
-class Accepted(msgspec.Struct):
-    command_seq: int
-    answer_seq: int | None = None
-    refusal: RefusalEntry | None = None
-    outcome: OutcomeEntry | None = None
-
-
 class TableService:
     KEEP_HISTORIES = 256  # finished tables' histories kept encoded
 
-    def __init__(
-        self, events: EventLog, model: ReadModel, notifier: Notifier, noop: bool = False
-    ) -> None:
-        self.noop = noop  # benchmarks: game commands are not validated (the rules are a no-op)
+    def __init__(self, events: EventLog, model: ReadModel, noop: bool = False) -> None:
+        self.noop = noop  # benchmarks: game commands are not checked (the rules are a no-op)
         self.events = events
         self.model = model
-        self.notifier = notifier
         self.cache = FoldedCache(events)
         self._histories: dict[str, bytes] = {}
 
@@ -89,41 +65,33 @@ class TableService:
                 return seat
         return None
 
-    async def view_after(
-        self, table_id: str, seat: int | None, after: int | None, timeout: float, position: int = 0
-    ) -> bytes | None:
+    async def view(
+        self,
+        table_id: str,
+        seat: int | None,
+        after: int | None = None,
+        timeout: float = 0.0,
+        position: int = 0,
+    ) -> StoredView | None:
         """The view once its version is > ``after`` and its position >= ``position``, or the
         current one when ``timeout`` runs out (long-poll)."""
-        got = await self.view_at(table_id, seat, after, timeout, position)
-        return got.data if got else None
+        viewer = PUBLIC if seat is None else seat_key(seat)
+        return await self.model.wait(table_id, viewer, position, after, timeout)
 
-    async def view_at(
-        self, table_id: str, seat: int | None, after: int | None, timeout: float, position: int = 0
-    ) -> Fresh | None:
-        """``view_after`` with the position the returned view reflects (and its SSE frame)."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        key = PUBLIC if seat is None else seat_key(seat)
-        got: Fresh | None = None
-        while True:
-            # waiting for a position (a command's outcome): any announcement may be it, even one
-            # that left this view as it was; else only a change of this view wakes the waiter
-            signal = None if position else self.notifier.waiter(table_id, key)
-            changed = signal.event if signal else self.notifier.moved(table_id)
-            if got is None:
-                stored = await self.model.get(table_id, key)
-                got = Fresh(*stored) if stored else None
-            if got is not None:
-                if got.position >= position and (after is None or view_version(got.data) > after):
-                    return got
-            left = deadline - loop.time()
-            if left <= 0:
-                return got
-            # the timeout is a safety net for a lost wake-up; jittered, so thousands of waiters
-            # never read Redis together
-            await self.notifier.wait(changed, min(left, random.uniform(8.0, 12.0)))
-            # a view read once for this wake-up serves every waiter of it; otherwise Redis
-            got = self.notifier.fresh(table_id, signal) if signal and changed.is_set() else None
+    async def answered(
+        self, table_id: str, viewer: str, command: int, timeout: float
+    ) -> tuple[StoredView, Answer] | None:
+        """The viewer's view once it reflects the command's answer, with the answer; None if
+        that takes longer than ``timeout``."""
+        got = await self.model.wait(table_id, viewer, position=command + 1, timeout=timeout)
+        if got is None or got.position <= command:
+            return None
+        answer = got.answer(command)
+        if answer is None:  # answered long ago (a retry of an old command): the folded log has it
+            answer = (await self.cache.get(table_id)).answer(command)
+        if answer is None:
+            return None
+        return got, answer
 
     async def history(self, table_id: str) -> bytes:
         """A finished table's every event, encoded once: it never changes (and a reader must not
@@ -149,8 +117,6 @@ class TableService:
         sequence. Refused commands raise (and record nothing)."""
         stale = checked = False
         for _ in range(RETRIES):
-            # the cache follows the log live (``follow``); a stale state only costs a retry, since
-            # the append expects the sequence the validation used
             changed = self.cache.waiter(table_id)
             t = self.cache.tables.get(table_id)
             if t is None or stale or (t.seq == 0 and not new_table):
@@ -167,7 +133,7 @@ class TableService:
                 stale = True
                 continue
             try:
-                if not (self.noop and isinstance(command, C.GameCommand.__args__)):
+                if not (self.noop and isinstance(command, GAME_COMMANDS)):
                     decide(t.state, command)
             except RuleViolation as v:
                 if not checked:  # the cached state may lag the log: refuse only on the latest
@@ -183,59 +149,23 @@ class TableService:
             try:
                 result = await self.events.append(table_id, data, expected=expected, msg_id=msg_id)
             except WrongExpectedSequence:
-                stale = True  # someone else got there first: re-read, re-validate
+                stale = True  # someone else got there first: re-read, re-check
                 continue
             if not result.duplicate and t.seq == expected:
                 t.apply(Stored(seq=result.seq, table=table_id, data=data))
             return result.seq
         raise ApiError(409, "table_busy", "the table is busy: try again")
 
-    async def answer(self, table_id: str, command_seq: int, timeout: float) -> Accepted:
-        """Wait (up to ``timeout``) for the rules worker's answer to a command."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        polls = 0
-        while True:
-            changed = self.cache.waiter(table_id)
-            t = self.cache.tables.get(table_id)
-            if t is None or polls % 4 == 3:  # now and then, the log itself (a missed push)
-                t = await self.cache.get(table_id)
-            polls += 1
-            if t.seq > command_seq:
-                if command_seq in t.refusals:
-                    return Accepted(
-                        command_seq, t.answers.get(command_seq), t.refusals[command_seq]
-                    )
-                return Accepted(command_seq, t.answers.get(command_seq))
-            left = deadline - loop.time()
-            if left <= 0:
-                return Accepted(command_seq)
-            await self.cache.changed(table_id, min(left, 0.25), changed)
+    async def follow(self) -> Subscription:
+        """Keep the tables this process holds warm: every new entry of a held table is folded
+        (tables nobody asked about stay unloaded). Only an optimisation: the checks re-read a
+        table whose append found it stale."""
 
-    async def follow(self, stop: asyncio.Event) -> None:
-        """Keep the cache live: an ordered consumer pushes every new entry of every table."""
-        from gcbc.eventlog.jetstream import table_of
-
-        async def on_msg(msg) -> None:  # noqa: ANN001
-            meta = msg.metadata
-            stored = Stored(seq=meta.sequence.stream, table=table_of(msg.subject), data=msg.data)
-            if stored.table in self.cache.tables:  # tables nobody asked about stay unloaded
+        async def on_entry(stored: Stored) -> None:
+            if stored.table in self.cache.tables:
                 try:
                     await self.cache.deliver(stored)
                 except Exception:  # noqa: BLE001  (the next request catches up from the log)
                     self.cache.drop(stored.table)
 
-        js = self.events.js  # type: ignore[attr-defined]
-        from nats.js import api
-
-        sub = await js.subscribe(
-            f"{self.events.prefix}.*",  # type: ignore[attr-defined]
-            stream=self.events.stream,  # type: ignore[attr-defined]
-            cb=on_msg,
-            ordered_consumer=True,
-            config=api.ConsumerConfig(deliver_policy=api.DeliverPolicy.NEW),
-        )
-        try:
-            await stop.wait()
-        finally:
-            await sub.unsubscribe()
+        return await self.events.follow(on_entry)

@@ -130,3 +130,83 @@ def test_an_id_that_could_reach_other_tables_is_refused(log_factory, hostile):
         assert [x async for x in log.tables()] == [t]
 
     run(go())
+
+
+async def _until(check, timeout: float = 10.0) -> None:
+    for _ in range(int(timeout / 0.02)):
+        if check():
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError("timed out")
+
+
+def test_a_group_gets_every_entry_in_order_again_after_a_failure_and_goes_on_after_a_restart(
+    log_factory,
+):
+    """consume(): at least once, in order, acknowledged when handled; a handler's exception gets
+    the entry again; Skip drops it; a group that stops and starts again goes on where it was."""
+    from gcbc.eventlog.port import Skip
+
+    async def go():
+        log = await log_factory()
+        t, u = table(), table()
+        seen: list[bytes] = []
+        failed: set[bytes] = set()
+
+        async def handle(stored):
+            if stored.data == b"fails-once" and stored.data not in failed:
+                failed.add(stored.data)
+                raise RuntimeError("a passing failure")
+            if stored.data == b"never":
+                raise Skip("not an entry")
+            seen.append(stored.data)
+
+        a = await log.append(t, b"a", 0)
+        sub = await log.consume("grp", handle, ack_wait=2)
+        b = await log.append(u, b"fails-once", 0)
+        await log.append(t, b"never", a.seq)
+        await log.append(u, b"c", b.seq)
+        await _until(lambda: len(seen) == 3)
+        assert sorted(seen) == [b"a", b"c", b"fails-once"]  # a failed one may come after later ones
+        assert seen[0] == b"a"
+        await sub.close()
+        last = await log.last(t)
+        await log.append(t, b"after", last.seq)
+        again: list[bytes] = []
+
+        async def handle_again(stored):
+            again.append(stored.data)
+
+        sub = await log.consume("grp", handle_again, ack_wait=2)
+        await _until(lambda: again == [b"after"])
+        await sub.close()
+        await log.close()
+
+    run(go())
+
+
+def test_a_follower_gets_what_comes_after_its_position(log_factory):
+    async def go():
+        log = await log_factory()
+        t = table()
+        first = await log.append(t, b"1", 0)
+        second = await log.append(t, b"2", first.seq)
+        from_first: list[bytes] = []
+        from_now: list[bytes] = []
+
+        async def keep(into):
+            async def handle(stored):
+                into.append(stored.data)
+
+            return handle
+
+        a = await log.follow(await keep(from_first), after=first.seq)
+        b = await log.follow(await keep(from_now))
+        await asyncio.sleep(0.2)
+        await log.append(t, b"3", second.seq)
+        await _until(lambda: from_first == [b"2", b"3"] and from_now == [b"3"])
+        await a.close()
+        await b.close()
+        await log.close()
+
+    run(go())

@@ -127,3 +127,51 @@ def test_the_lobby_is_listed_in_pages_oldest_first(model_factory):
         assert seen == expected and pages == 3
 
     run(go())
+
+
+def _view(version: int) -> bytes:
+    return b'{"version":%d}' % version
+
+
+def test_a_waiter_gets_the_view_once_it_reflects_a_position_or_a_newer_version(model_factory):
+    """wait(): for a position (a command's answer) or a version over the one a client has (a
+    long-poll); the current view when the time runs out; the viewer's recent answers with it."""
+    from gcbc.readmodel.port import Answer, answers_encoder
+
+    async def go():
+        m = model_factory()
+        t = uuid.uuid4().hex
+        await m.put(t, {"public": _view(1), "seat:0": _view(1)}, 5)
+        got = await m.wait(t, "seat:0", timeout=0)
+        assert (got.position, got.data) == (5, _view(1))
+        by_position = asyncio.create_task(m.wait(t, "seat:0", position=7, timeout=10))
+        by_version = asyncio.create_task(m.wait(t, "public", after=1, timeout=10))
+        await asyncio.sleep(0.3)
+        assert not by_position.done() and not by_version.done()
+        answers = {"seat:0": answers_encoder.encode([Answer(6, 7, "no_gun", "you hold no gun")])}
+        await m.put(t, {"public": _view(1), "seat:0": _view(1)}, 7, changed=[], answers=answers)
+        got = await asyncio.wait_for(by_position, 10)
+        assert got.position == 7 and got.answer(6) == Answer(6, 7, "no_gun", "you hold no gun")
+        assert got.answer(5) is None
+        assert not by_version.done()  # the public view did not change
+        await m.put(t, {"public": _view(2), "seat:0": _view(2)}, 9, changed=["public", "seat:0"])
+        got = await asyncio.wait_for(by_version, 10)
+        assert got.data == _view(2)
+        late = await m.wait(t, "public", after=2, timeout=0.2)
+        assert late.data == _view(2)  # the current one when the time runs out
+        assert await m.wait(uuid.uuid4().hex, "public", timeout=0) is None
+        await m.close()
+
+    run(go())
+
+
+def test_an_epoch_is_claimed_once(model_factory):
+    async def go():
+        m = model_factory()
+        if isinstance(m, RedisReadModel):
+            await m.redis.delete("gcbc:epoch")  # db 15: this suite's own
+        assert await m.claim_epoch()
+        assert not await m.claim_epoch()
+        await m.close()
+
+    run(go())

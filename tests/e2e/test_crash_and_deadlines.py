@@ -18,8 +18,8 @@ from gcbc.readmodel.memory import MemoryReadModel
 from gcbc.readmodel.port import PUBLIC, seat_key
 from gcbc.readmodel.redis import RedisReadModel
 from gcbc.rules import RuleViolation, decide, fold, initial_state
+from services.common import views
 from services.common.settings import LOG_LIMIT
-from services.projection.service import Projection
 from tests.e2e.conftest import TEST_ENV
 from tools.demo import play_table
 from tools.launcher import Stack
@@ -69,16 +69,19 @@ def replay(stored) -> list:
     return events
 
 
+async def _stored(log: JetStreamEventLog, table_id: str) -> list:
+    return [(s.seq, decode_entry(s.data)) for s in await log.read(table_id)]
+
+
 async def views_match_a_rebuild(stack: Stack, table_ids: list[str]) -> None:
     log = await JetStreamEventLog.connect(stack.nats_url)
     live = RedisReadModel.connect(stack.redis_url)
     rebuilt = MemoryReadModel()
     try:
-        p = Projection(log, rebuilt, log_limit=LOG_LIMIT)
         for t in table_ids:
-            await p.rebuild(t)
-            state = (await p.cache.get(t)).state
-            for key in [PUBLIC, *(seat_key(i) for i in range(len(state.seats)))]:
+            await views.rebuild(log, rebuilt, t, LOG_LIMIT)
+            seats = len(fold(replay(await _stored(log, t))).seats)
+            for key in [PUBLIC, *(seat_key(i) for i in range(seats))]:
                 assert await live.get(t, key) == await rebuilt.get(t, key), (t, key)
     finally:
         await log.close()

@@ -293,10 +293,12 @@ def test_creating_tables_taking_seats_and_commands_are_rate_limited(own_stack):
 
 
 def test_a_table_nobody_starts_closes_and_leaves_the_lobby(own_stack):
-    s = own_stack(GCBC_LOBBY_TTL="1")
+    s = own_stack(GCBC_LOBBY_TTL="3")
     with httpx.Client(base_url=s.api, timeout=30) as http:
         table_id = http.post("/tables", json={"seats": 4}).json()["table_id"]
-        token = http.post(f"/tables/{table_id}/seats", json={"name": "ann"}).json()["token"]
+        r = http.post(f"/tables/{table_id}/seats", json={"name": "ann"})
+        assert r.status_code == 201, r.text
+        token = r.json()["token"]
         v = _until(
             lambda: (x := http.get(f"/tables/{table_id}").json())["status"] == "finished" and x
         )

@@ -20,8 +20,10 @@ from nats.js.errors import APIError, NoStreamResponseError, NotFoundError
 from gcbc.contract.ids import checked
 from gcbc.eventlog.port import (
     AppendResult,
+    Handler,
     LogUnavailable,
     OutcomeUnknown,
+    Skip,
     Stored,
     WrongExpectedSequence,
 )
@@ -228,10 +230,91 @@ class JetStreamEventLog:
             await sub.unsubscribe()
         return [s for s in out if s.seq <= until]
 
+    async def consume(self, group: str, handle: Handler, ack_wait: float = 30) -> _Subscription:
+        """A durable push consumer shared by the group's members (a deliver group): entries come
+        as they are stored (no polling delay), one at a time in order, acked once handled."""
+
+        async def on_msg(msg: nats.aio.msg.Msg) -> None:
+            stored = _delivered(msg)
+            try:
+                await handle(stored)
+            except Skip as e:  # no retry would help: logged, acknowledged
+                log.error("%s: entry %s of %s skipped: %s", group, stored.seq, stored.table, e)
+            except Exception as e:  # noqa: BLE001  (logged; the entry is delivered again)
+                log.exception(
+                    "%s: entry %s failed: %s (%s)", group, stored.seq, e, getattr(e, "err_code", "")
+                )
+                await msg.nak(delay=0.5)
+                return
+            await msg.ack()
+
+        sub = await self.js.subscribe(
+            f"{self.prefix}.*",
+            queue=group,
+            durable=group,
+            stream=self.stream,
+            cb=on_msg,
+            manual_ack=True,
+            pending_msgs_limit=100_000,
+            config=api.ConsumerConfig(
+                ack_policy=api.AckPolicy.EXPLICIT,
+                max_ack_pending=20_000,
+                ack_wait=ack_wait,
+                deliver_policy=api.DeliverPolicy.ALL,
+            ),
+        )
+        return _Subscription(sub)
+
+    async def follow(self, handle: Handler, after: int | None = None) -> _Subscription:
+        """An ordered consumer (unacknowledged, recreated by nats-py after a gap)."""
+
+        async def on_msg(msg: nats.aio.msg.Msg) -> None:
+            try:
+                await handle(_delivered(msg))
+            except Exception as e:  # noqa: BLE001  (a follower's reader catches up by itself)
+                log.warning("following: entry %s not handled: %s", msg.metadata.sequence, e)
+
+        config = (
+            api.ConsumerConfig(deliver_policy=api.DeliverPolicy.NEW)
+            if after is None
+            else api.ConsumerConfig(
+                deliver_policy=api.DeliverPolicy.BY_START_SEQUENCE, opt_start_seq=after + 1
+            )
+        )
+        sub = await self.js.subscribe(
+            f"{self.prefix}.*",
+            stream=self.stream,  # named: no lookup by subject (and no right to list streams)
+            cb=on_msg,
+            ordered_consumer=True,
+            config=config,
+        )
+        return _Subscription(sub)
+
     async def tables(self) -> AsyncIterator[str]:
         info = await self.js.stream_info(self.stream, subjects_filter=f"{self.prefix}.*")
         for subj in sorted((info.state.subjects or {}).keys()):
             yield table_of(subj)
+
+
+class _Subscription:
+    def __init__(self, sub: object) -> None:
+        self._sub = sub
+
+    async def close(self) -> None:
+        try:
+            await self._sub.unsubscribe()  # type: ignore[attr-defined]
+        except nats_errors.Error as e:  # the connection is gone: nothing left to stop
+            log.info("unsubscribing: %s", e)
+
+
+def _delivered(msg: nats.aio.msg.Msg) -> Stored:
+    meta = msg.metadata
+    return Stored(
+        seq=meta.sequence.stream,
+        table=table_of(msg.subject),
+        data=msg.data,
+        at=meta.timestamp.timestamp(),
+    )
 
 
 def _stored(msg: api.RawStreamMsg) -> Stored:

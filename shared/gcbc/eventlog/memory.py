@@ -1,13 +1,48 @@
 """An in-memory twin of the JetStream event log: the same rules (stale expectation refused,
-duplicate message id acknowledged and not stored), for tests and the simulator."""
+duplicate message id acknowledged and not stored, durable group consumers that go on where they
+stopped, followers from a position), for tests, service loops on their twins and the simulator."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
 from collections.abc import AsyncIterator
 
 from gcbc.contract.ids import checked
-from gcbc.eventlog.port import AppendResult, Stored, WrongExpectedSequence
+from gcbc.eventlog.port import AppendResult, Handler, Skip, Stored, WrongExpectedSequence
+
+RETRY = 0.05  # seconds before an entry whose handler failed is delivered again
+
+
+class _Feed:
+    """Entries handed to one handler, in order, one at a time; a failure delivers it again."""
+
+    def __init__(self, handle: Handler, on_done: object = None) -> None:
+        self.handle = handle
+        self.queue: asyncio.Queue[Stored] = asyncio.Queue()
+        self.on_done = on_done  # called with each entry once handled (a group's position)
+        self.task = asyncio.create_task(self._run())
+
+    async def _run(self) -> None:
+        while True:
+            stored = await self.queue.get()
+            while True:
+                try:
+                    await self.handle(stored)
+                except Skip:
+                    pass
+                except Exception:  # noqa: BLE001  (delivered again, as JetStream would)
+                    await asyncio.sleep(RETRY)
+                    continue
+                break
+            if self.on_done is not None:
+                self.on_done(stored)  # type: ignore[operator]
+
+    async def close(self) -> None:
+        self.task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.task
 
 
 class MemoryEventLog:
@@ -15,6 +50,9 @@ class MemoryEventLog:
         self._entries: list[Stored] = []
         self._by_table: dict[str, list[Stored]] = {}
         self._ids: dict[str, int] = {}
+        self._followers: list[_Feed] = []
+        self._groups: dict[str, int] = {}  # group -> the position it handled up to
+        self._members: dict[str, _Feed] = {}  # group -> its live member
 
     async def append(
         self, table: str, data: bytes, expected: int, msg_id: str | None = None
@@ -30,6 +68,8 @@ class MemoryEventLog:
         self._by_table.setdefault(table, []).append(stored)
         if msg_id is not None:
             self._ids[msg_id] = stored.seq
+        for feed in (*self._followers, *self._members.values()):
+            feed.queue.put_nowait(stored)
         return AppendResult(seq=stored.seq)
 
     async def last(self, table: str) -> Stored | None:
@@ -43,5 +83,61 @@ class MemoryEventLog:
         for t in list(self._by_table):
             yield t
 
+    async def consume(self, group: str, handle: Handler, ack_wait: float = 30) -> _Member:
+        """One live member per group here (a second one replaces the first): enough for tests."""
+        old = self._members.pop(group, None)
+        if old is not None:
+            await old.close()
+        done = self._groups.setdefault(group, 0)
+
+        def handled(stored: Stored) -> None:
+            self._groups[group] = max(self._groups[group], stored.seq)
+
+        feed = _Feed(handle, handled)
+        for stored in self._entries:
+            if stored.seq > done:
+                feed.queue.put_nowait(stored)
+        self._members[group] = feed
+        return _Member(self, group, feed)
+
+    async def follow(self, handle: Handler, after: int | None = None) -> _Follower:
+        feed = _Feed(handle)
+        if after is not None:
+            for stored in self._entries:
+                if stored.seq > after:
+                    feed.queue.put_nowait(stored)
+        self._followers.append(feed)
+        return _Follower(self, feed)
+
+    async def close(self) -> None:
+        for feed in (*self._followers, *self._members.values()):
+            await feed.close()
+        self._followers.clear()
+        self._members.clear()
+
     def all(self) -> list[Stored]:
         return list(self._entries)
+
+    def pending(self, group: str) -> int:
+        """Entries the group has not handled yet (tests wait on it, never on time)."""
+        return sum(1 for s in self._entries if s.seq > self._groups.get(group, 0))
+
+
+class _Member:
+    def __init__(self, log: MemoryEventLog, group: str, feed: _Feed) -> None:
+        self.log, self.group, self.feed = log, group, feed
+
+    async def close(self) -> None:
+        if self.log._members.get(self.group) is self.feed:  # noqa: SLF001
+            del self.log._members[self.group]  # noqa: SLF001
+        await self.feed.close()
+
+
+class _Follower:
+    def __init__(self, log: MemoryEventLog, feed: _Feed) -> None:
+        self.log, self.feed = log, feed
+
+    async def close(self) -> None:
+        if self.feed in self.log._followers:  # noqa: SLF001
+            self.log._followers.remove(self.feed)  # noqa: SLF001
+        await self.feed.close()

@@ -7,6 +7,11 @@ nothing (JetStream checks it first, even for a duplicate). With a current expect
 ``duplicate=True``. So a writer that retries re-reads the table first. Sequences are the stream's (global, increasing); each table's entries are
 totally ordered.
 
+``consume(group, handle)``: every entry of every table, in order, to one member of the group at a
+time, at least once (acknowledged once ``handle`` returns; an exception gets it delivered again a
+little later, possibly after entries that came behind it; ``Skip`` drops it for good). ``follow(handle, after)``: every entry stored after position
+``after`` (None: from now on), in order, unacknowledged — a cache kept warm.
+
 ``LogUnavailable``: the log could not be reached, nothing was written. ``OutcomeUnknown``: an
 append whose acknowledgement never came (stored or not; never sent again later).
 
@@ -16,7 +21,7 @@ A table id that is not one safe token (a wildcard, a dot, a space, a control cha
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Protocol
 
 from msgspec import Struct
@@ -43,6 +48,18 @@ class WrongExpectedSequence(Exception):
         self.expected = expected
 
 
+Handler = Callable[["Stored"], Awaitable[object]]
+
+
+class Skip(Exception):
+    """Raised by a handler for an entry no retry can help (not an entry of ours): it is
+    acknowledged and never delivered again."""
+
+
+class Subscription(Protocol):
+    async def close(self) -> None: ...
+
+
 class LogUnavailable(Exception):
     """The log could not be reached: nothing was written (a retry is safe)."""
 
@@ -64,3 +81,11 @@ class EventLog(Protocol):
         ...
 
     def tables(self) -> AsyncIterator[str]: ...
+
+    async def consume(self, group: str, handle: Handler, ack_wait: float = 30) -> Subscription:
+        """The group's durable consumer (it survives restarts: it goes on where it stopped)."""
+        ...
+
+    async def follow(self, handle: Handler, after: int | None = None) -> Subscription: ...
+
+    async def close(self) -> None: ...

@@ -1,22 +1,84 @@
 """The read model port: every view of a table (one per seat, plus the public one), stamped with
-the log position it reflects, written in one atomic step.
+the log position it reflects, written in one atomic step, with the answers to recent commands.
 
-``put(table, views, position)`` stores all ``views`` (viewer key -> encoded view) unless the
-stored position is already >= ``position`` (a redelivery is harmless): True if written.
-``get(table, viewer)`` returns (position, view) or None. Viewer keys: "public", "seat:<n>".
+``put(table, views, position, changed, listing, answers)`` stores all ``views`` (viewer key ->
+encoded view) and ``answers`` (viewer key -> encoded recent answers) unless the stored position is
+already >= ``position`` (a redelivery is harmless): True if written; it wakes whoever waits on
+the table. ``get(table, viewer)`` returns (position, view) or None. ``wait(table, viewer, ...)``
+returns the viewer's view once it reflects ``position`` and its version is over ``after``, or the
+current one when ``timeout`` runs out. Viewer keys: "public", "seat:<n>".
+
+``claim_epoch()``: True once for a read model that has lost its contents (new, or a Redis that
+restarted empty): its writer then projects every table again.
+
 Every method raises ModelUnavailable when the store cannot be reached.
-Writers announce each change on ``changes(table)``: a wake-up signal only, never the data.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple, Protocol
 
+import msgspec
+
 PUBLIC = "public"
 
 
 def seat_key(seat: int) -> str:
     return f"seat:{seat}"
+
+
+class _Version(msgspec.Struct):
+    version: int
+
+
+_version = msgspec.json.Decoder(_Version)
+
+
+def view_version(data: bytes) -> int:
+    """A view's version, without decoding the rest of it."""
+    return _version.decode(data).version
+
+
+class Answer(msgspec.Struct, array_like=True, frozen=True):
+    """How the rules answered a command, as the read model keeps it for the one who sent it:
+    ``code``/``message`` for a refusal (None: accepted), ``seat`` for a seat taken."""
+
+    command: int  # the command's position in the log
+    answer: int  # the answer's position
+    code: str | None = None
+    message: str | None = None
+    seat: int | None = None
+
+
+ANSWERS_KEPT = 8  # the most recent answers kept per viewer
+answers_encoder = msgspec.json.Encoder()
+_answers = msgspec.json.Decoder(list[Answer])
+
+
+def find_answer(answers: bytes | None, command: int) -> Answer | None:
+    if not answers:
+        return None
+    return next((a for a in _answers.decode(answers) if a.command == command), None)
+
+
+class StoredView:
+    """A view as read once (position, bytes, the viewer's recent answers) and shared by every
+    waiter it was read for, with its Server-Sent Events frame built once, on first use."""
+
+    __slots__ = ("position", "data", "answers", "_frame")
+
+    def __init__(self, position: int, data: bytes, answers: bytes | None = None) -> None:
+        self.position, self.data, self.answers = position, data, answers
+        self._frame: bytes | None = None
+
+    def frame(self) -> bytes:
+        if self._frame is None:
+            # a view is one line of JSON: the event is written as is, no re-encoding
+            self._frame = b"data: " + self.data + b"\r\n\r\n"
+        return self._frame
+
+    def answer(self, command: int) -> Answer | None:
+        return find_answer(self.answers, command)
 
 
 class LobbyPage(NamedTuple):
@@ -38,6 +100,7 @@ class ReadModel(Protocol):
         position: int,
         changed: list[str] | None = None,
         listing: bytes | None = None,
+        answers: dict[str, bytes] | None = None,
     ) -> bool:
         """``changed``: the viewers whose view differs from the last put (None: any), so a
         wake-up reaches only the watchers that have something new to read. ``listing``: the
@@ -46,6 +109,18 @@ class ReadModel(Protocol):
 
     async def get(self, table: str, viewer: str) -> tuple[int, bytes] | None: ...
 
+    async def wait(
+        self,
+        table: str,
+        viewer: str,
+        position: int = 0,
+        after: int | None = None,
+        timeout: float = 0.0,
+    ) -> StoredView | None:
+        """The view once its position is >= ``position`` and its version > ``after`` (None:
+        any), or the current one after ``timeout`` seconds (None: no view)."""
+        ...
+
     async def position(self, table: str) -> int: ...
 
     async def delete(self, table: str) -> None: ...
@@ -53,3 +128,7 @@ class ReadModel(Protocol):
     async def open_tables(self, limit: int = 50, after: int = 0) -> LobbyPage:
         """The lobby listings first listed after cursor ``after`` (0: from the start)."""
         ...
+
+    async def claim_epoch(self) -> bool: ...
+
+    async def close(self) -> None: ...

@@ -1,10 +1,20 @@
-"""The Redis adapter of the read model: one hash per table (position + every view), replaced by
-one Lua script run (atomic), which refuses a position not newer than the stored one and then
-publishes a wake-up on the table's channel."""
+"""The Redis adapter of the read model: one hash per table (position, every view, the recent
+answers per viewer), replaced by one Lua script run (atomic), which refuses a position not newer
+than the stored one and then publishes a wake-up on the table's channel.
+
+Waiting: one pub/sub connection per process hears every wake-up (``Wakeups``). A wake-up names
+the views that changed; one read serves every waiter of them, and they share the bytes read (and
+their SSE frame): a crowd of watchers costs one read and one frame per change, not one per
+connection. Pub/sub may drop a message: a waiter only ever loses time (its jittered timeout), as
+it always reads the view from Redis before trusting it."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import functools
+import logging
+import random
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -15,15 +25,19 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from gcbc.contract.ids import checked
-from gcbc.readmodel.port import LobbyPage, ModelUnavailable
+from gcbc.readmodel.port import LobbyPage, ModelUnavailable, StoredView, view_version
 
 F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
+log = logging.getLogger("gcbc.readmodel")
 
 KEY = "gcbc:views:{table}"
 LOBBY = "gcbc:lobby"  # table id -> summary of a table waiting for players
 LOBBY_ORDER = "gcbc:lobby:order"  # the same ids, scored by the position they were first listed at
 EPOCH = "gcbc:epoch"  # set by the projection: gone means the read model was wiped
 CHANNEL = "gcbc:changed:{table}"
+PATTERN = CHANNEL.format(table="*")
+PREFIX = CHANNEL.format(table="")
+ANSWERS = "answers:{viewer}"  # a viewer's recent answers, a field of the table's hash
 
 # KEYS[1] = the table's hash, KEYS[2] = the lobby, KEYS[3] = its order; ARGV[1] = position;
 # ARGV[2] = channel;
@@ -94,16 +108,163 @@ def connection_pool(url: str, connections: int = 64) -> aioredis.BlockingConnect
     )
 
 
+class Signal:
+    """What the next change of one view sets, with the view read for every waiter of it."""
+
+    __slots__ = ("event", "fresh")
+
+    def __init__(self) -> None:
+        self.event = asyncio.Event()
+        self.fresh: StoredView | None = None
+
+
+class Wakeups:
+    """The wake-ups of this process's waiters, from one pub/sub connection of its own (without
+    the pool's read timeout; keep-alive and health checks find a connection gone silent)."""
+
+    KEEP_LATEST = 100_000  # tables whose newest position is remembered before pruning
+
+    def __init__(self, client: aioredis.Redis, reader: aioredis.Redis) -> None:
+        self.client, self.reader = client, reader
+        self.ready = asyncio.Event()  # set once subscribed
+        self._signals: dict[str, dict[str, Signal]] = {}  # table -> viewer -> its next change
+        self._latest: dict[str, int] = {}  # table -> the newest position announced
+        self._moved: dict[str, asyncio.Event] = {}  # table -> set by its next announcement
+        self._task: asyncio.Task | None = None
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._listen())
+
+    async def stop(self) -> None:
+        if self._task:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        await self.client.aclose()
+
+    async def _listen(self) -> None:
+        while True:
+            pubsub = self.client.pubsub()
+            try:
+                await pubsub.psubscribe(PATTERN)
+                self.ready.set()
+                async for msg in pubsub.listen():
+                    if msg.get("type") == "pmessage":
+                        self._heard(msg["channel"], msg["data"])
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # noqa: BLE001
+                self.ready.clear()
+                log.warning("wake-ups reconnecting: %s", e)
+                for table in list(self._signals):
+                    self.wake(table)  # waiters re-read rather than miss a change
+                await asyncio.sleep(0.2)
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()  # its connection goes back
+
+    def _heard(self, channel: bytes | str, data: bytes | str) -> None:
+        if isinstance(channel, bytes):
+            channel = channel.decode()
+        position, viewers = parse_wake(data.decode() if isinstance(data, bytes) else data)
+        table = channel[len(PREFIX) :]
+        if position > self._latest.get(table, 0):
+            self._latest[table] = position
+            if len(self._latest) > self.KEEP_LATEST:
+                # tables nobody waits on: a waiter reads Redis before trusting anything
+                self._latest = {t: p for t, p in self._latest.items() if t in self._signals}
+        moved = self._moved.pop(table, None)
+        if moved is not None:
+            moved.set()  # waiters for a position, whether or not their view changed
+        if viewers != []:
+            # one read for every waiter of the changed views, then wake them
+            asyncio.create_task(self._prefetch(table, viewers))
+
+    async def _prefetch(self, table: str, viewers: list[str] | None) -> None:
+        waiting = self._signals.get(table)
+        if waiting:
+            keys = list(waiting) if viewers is None else [v for v in viewers if v in waiting]
+            if keys:
+                try:
+                    got = await self.reader.hmget(KEY.format(table=table), ["position", *keys])
+                except Exception as e:  # noqa: BLE001  (the waiters read Redis themselves)
+                    log.warning("prefetch failed: %s", e)
+                else:
+                    if got[0] is not None:
+                        stored = int(got[0])
+                        for key, data in zip(keys, got[1:], strict=True):
+                            signal = waiting.get(key)
+                            if data is not None and signal is not None:
+                                signal.fresh = StoredView(stored, data)
+        self.wake(table, viewers)
+
+    def moved(self, table: str) -> asyncio.Event:
+        """The event the table's next announced position sets (any view, changed or not)."""
+        event = self._moved.get(table)
+        if event is None:
+            event = self._moved[table] = asyncio.Event()
+        return event
+
+    def fresh(self, table: str, signal: Signal) -> StoredView | None:
+        """The view the prefetch read for a woken signal, if no newer change was announced."""
+        got = signal.fresh
+        if got is not None and got.position >= self._latest.get(table, 0):
+            return got
+        return None
+
+    def wake(self, table: str, viewers: list[str] | None = None) -> None:
+        """Wake the table's waiters: those of ``viewers`` (None: all of them)."""
+        waiting = self._signals.get(table)
+        if not waiting:
+            return
+        if viewers is None:
+            del self._signals[table]
+            for signal in waiting.values():
+                signal.event.set()
+            return
+        for viewer in viewers:
+            signal = waiting.pop(viewer, None)
+            if signal is not None:
+                signal.event.set()
+        if not waiting:
+            del self._signals[table]
+
+    def waiter(self, table: str, viewer: str) -> Signal:
+        """The signal the next change of this view sets. Take it *before* reading the view, then
+        wait on it: a change between the read and the wait is not lost."""
+        waiting = self._signals.get(table)
+        if waiting is None:
+            waiting = self._signals[table] = {}
+        signal = waiting.get(viewer)
+        if signal is None:
+            signal = waiting[viewer] = Signal()
+        return signal
+
+
+async def _wait(event: asyncio.Event, timeout: float) -> None:
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(event.wait(), timeout)
+
+
 class RedisReadModel:
-    def __init__(self, client: aioredis.Redis) -> None:
+    def __init__(
+        self, client: aioredis.Redis, wakeups_client: aioredis.Redis | None = None
+    ) -> None:
         self.redis = client
         self._put = client.register_script(_PUT)
+        self.wakeups = Wakeups(wakeups_client or client, client)
 
     @classmethod
     def connect(cls, url: str, connections: int = 64) -> RedisReadModel:
-        return cls(aioredis.Redis(connection_pool=connection_pool(url, connections)))
+        listener = aioredis.Redis.from_url(
+            url, socket_keepalive=True, health_check_interval=10, socket_connect_timeout=2
+        )
+        return cls(aioredis.Redis(connection_pool=connection_pool(url, connections)), listener)
 
     async def close(self) -> None:
+        await self.wakeups.stop()
         await self.redis.aclose()
 
     @_unavailable
@@ -114,6 +275,7 @@ class RedisReadModel:
         position: int,
         changed: list[str] | None = None,
         listing: bytes | None = None,
+        answers: dict[str, bytes] | None = None,
     ) -> bool:
         message = wake_message(position, changed)
         args: list[bytes | str | int] = [
@@ -125,6 +287,8 @@ class RedisReadModel:
         ]
         for viewer, data in views.items():
             args += [viewer, data]
+        for viewer, data in (answers or {}).items():
+            args += [ANSWERS.format(viewer=viewer), data]
         return bool(await self._put(keys=[_key(table), LOBBY, LOBBY_ORDER], args=args))
 
     @_unavailable
@@ -133,6 +297,46 @@ class RedisReadModel:
         if position is None or data is None:
             return None
         return int(position), data
+
+    @_unavailable
+    async def _read(self, table: str, viewer: str) -> StoredView | None:
+        fields = ["position", viewer, ANSWERS.format(viewer=viewer)]
+        position, data, answers = await self.redis.hmget(_key(table), fields)
+        if position is None or data is None:
+            return None
+        return StoredView(int(position), data, answers)
+
+    async def wait(
+        self,
+        table: str,
+        viewer: str,
+        position: int = 0,
+        after: int | None = None,
+        timeout: float = 0.0,
+    ) -> StoredView | None:
+        checked(table)
+        self.wakeups.start()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        got: StoredView | None = None
+        while True:
+            # waiting for a position (a command's answer): any announcement may be it, even one
+            # that left this view as it was; else only a change of this view wakes the waiter
+            signal = None if position else self.wakeups.waiter(table, viewer)
+            changed = signal.event if signal else self.wakeups.moved(table)
+            if got is None:
+                got = await self._read(table, viewer)
+            if got is not None and got.position >= position:
+                if after is None or view_version(got.data) > after:
+                    return got
+            left = deadline - loop.time()
+            if left <= 0:
+                return got
+            # the timeout is a safety net for a lost wake-up; jittered, so thousands of waiters
+            # never read Redis together
+            await _wait(changed, min(left, random.uniform(8.0, 12.0)))
+            # a view read once for this wake-up serves every waiter of it; otherwise Redis
+            got = self.wakeups.fresh(table, signal) if signal and changed.is_set() else None
 
     @_unavailable
     async def position(self, table: str) -> int:

@@ -1,0 +1,183 @@
+"""The service loops on the in-memory twins of the log and the read model (issue 10: whole
+ports): the rules worker answers, the projection writes views and answers, the table service
+appends and reads its answer back — the same road as in production, without a server."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import pytest
+
+from gcbc.contract import commands as C
+from gcbc.contract.entries import CommandEntry, OutcomeEntry, RefusalEntry, decode_entry
+from gcbc.eventlog.memory import MemoryEventLog
+from gcbc.readmodel.memory import MemoryReadModel
+from gcbc.readmodel.port import PUBLIC, seat_key
+from services.projection.service import DURABLE as PROJECTION
+from services.projection.service import Projection
+from services.rules.worker import DURABLE as RULES
+from services.rules.worker import RulesWorker, run
+from services.table.problems import ApiError
+from services.table.service import TableService, token_hash
+
+TABLE = "00000000000000ab"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@asynccontextmanager
+async def pipeline(lobby_seconds: float = 1800.0) -> AsyncIterator[tuple]:
+    events, model, clock = MemoryEventLog(), MemoryReadModel(), Clock()
+    worker = RulesWorker(events, clock=clock, lobby_seconds=lobby_seconds)
+    projection = Projection(events, model)
+    stop = asyncio.Event()
+    tasks = [asyncio.create_task(run(worker, stop)), asyncio.create_task(projection.run(stop))]
+    service = TableService(events, model)
+    follower = await service.follow()
+    try:
+        yield events, model, service, clock
+    finally:
+        stop.set()
+        await asyncio.gather(*tasks)
+        await follower.close()
+        await events.close()
+
+
+async def settled(events: MemoryEventLog) -> None:
+    """Both consumers have handled every entry (waits on positions, never on time)."""
+    for _ in range(500):
+        if events.pending(RULES) == 0 and events.pending(PROJECTION) == 0:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the consumers did not catch up")
+
+
+async def open_table(service: TableService, seats: int = 4) -> list[str]:
+    seq = await service.submit(TABLE, C.OpenTable(table_id=TABLE, seats=seats), new_table=True)
+    assert await service.answered(TABLE, PUBLIC, seq, 5)
+    tokens = []
+    for i in range(seats):
+        token = f"token-{i}"
+        seq = await service.submit(TABLE, C.TakeSeat(name=f"p{i}"), token_hash_=token_hash(token))
+        _, answer = await service.answered(TABLE, PUBLIC, seq, 5)
+        assert answer.seat == i and answer.code is None
+        tokens.append(token)
+    return tokens
+
+
+def test_a_command_is_answered_and_its_view_and_answer_come_back_together():
+    async def go():
+        async with pipeline() as (events, model, service, _):
+            await open_table(service)
+            seq = await service.submit(TABLE, C.StartGame(seat=0, random_seed=7))
+            view, answer = await service.answered(TABLE, seat_key(0), seq, 5)
+            assert answer.code is None and b'"status":"playing"' in view.data
+            seq = await service.submit(TABLE, C.Arrange(seat=1, positions=(3, 2, 1)))
+            view, answer = await service.answered(TABLE, seat_key(1), seq, 5)
+            assert answer.command == seq and answer.answer > seq and answer.code is None
+            await settled(events)
+            kinds = [type(decode_entry(s.data)).__name__ for s in events.all()]
+            assert kinds == ["CommandEntry", "OutcomeEntry"] * (len(kinds) // 2)
+
+    asyncio.run(go())
+
+
+def test_a_refusal_decided_by_the_worker_comes_back_to_its_seat_only():
+    """The table service's check runs on its cached state; the worker decides on the log. A
+    command appended on purpose without the check (as a stale cache could) is refused by the
+    worker, and that refusal comes back through the read model, for its seat only."""
+
+    async def go():
+        async with pipeline() as (events, model, service, _):
+            await open_table(service)
+            last = await events.last(TABLE)
+            bad = CommandEntry(command=C.Shoot(seat=2), prev=last.seq)
+            from gcbc.contract.entries import encode_entry
+
+            appended = await events.append(TABLE, encode_entry(bad), last.seq)
+            view, answer = await service.answered(TABLE, seat_key(2), appended.seq, 5)
+            assert answer.code == "game_not_started"
+            public = await model.wait(TABLE, PUBLIC, position=appended.seq + 1, timeout=5)
+            assert public.answer(appended.seq) is None  # nobody else learns of it
+            with pytest.raises(ApiError) as refused:  # the table service's own check
+                await service.submit(TABLE, C.Shoot(seat=2))
+            assert refused.value.code == "game_not_started"
+
+    asyncio.run(go())
+
+
+def test_a_retry_with_the_same_command_id_records_nothing_new():
+    async def go():
+        async with pipeline() as (events, model, service, _):
+            await open_table(service)
+            seq = await service.submit(TABLE, C.StartGame(seat=0, random_seed=7))
+            await service.answered(TABLE, seat_key(0), seq, 5)
+            command = C.Arrange(seat=1, positions=(1, 2, 3), command_id="once")
+            first = await service.submit(TABLE, command)
+            await settled(events)
+            count = len(events.all())
+            again = await service.submit(TABLE, command)
+            assert again == first and len(events.all()) == count
+            _, answer = await service.answered(TABLE, seat_key(1), again, 5)
+            assert answer.command == first
+
+    asyncio.run(go())
+
+
+def test_a_lobby_nobody_starts_closes_when_its_time_is_up():
+    async def go():
+        async with pipeline(lobby_seconds=60) as (events, model, service, clock):
+            seq = await service.submit(TABLE, C.OpenTable(table_id=TABLE, seats=4), new_table=True)
+            await service.answered(TABLE, PUBLIC, seq, 5)
+            assert (await model.open_tables()).listings
+            opened = decode_entry((await events.read(TABLE))[-1].data).at / 1000
+            clock.now = opened + 61
+            for _ in range(300):
+                last = decode_entry((await events.last(TABLE)).data)
+                if isinstance(last, OutcomeEntry) and last.events:
+                    if type(last.events[-1]).__name__ == "TableClosed":
+                        break
+                await asyncio.sleep(0.01)
+            else:
+                raise AssertionError("the table did not close")
+            await settled(events)
+            assert (await model.open_tables()).listings == []
+
+    asyncio.run(go())
+
+
+def test_a_wiped_read_model_is_projected_again_from_the_log():
+    async def go():
+        async with pipeline() as (events, model, service, _):
+            await open_table(service)
+            await settled(events)
+            before = await model.get(TABLE, seat_key(3))
+            model.wipe()
+            for _ in range(500):  # the projection notices the lost epoch (every 2 s at most)
+                if await model.get(TABLE, seat_key(3)) == before:
+                    break
+                await asyncio.sleep(0.02)
+            assert await model.get(TABLE, seat_key(3)) == before
+
+    asyncio.run(go())
+
+
+def test_not_an_entry_is_skipped_and_the_rest_goes_on():
+    async def go():
+        async with pipeline() as (events, model, service, _):
+            await events.append("0000000000000bad", b"not json", 0)
+            await open_table(service)
+            await settled(events)
+            assert isinstance(
+                decode_entry((await events.read(TABLE))[1].data), OutcomeEntry | RefusalEntry
+            )
+
+    asyncio.run(go())
