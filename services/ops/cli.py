@@ -17,8 +17,8 @@ from typing import Any
 import msgspec
 
 from gcbc.contract.entries import CommandEntry, OutcomeEntry, RefusalEntry, decode_entry
-from gcbc.eventlog.jetstream import JetStreamEventLog
-from gcbc.readmodel.redis import RedisReadModel
+from gcbc.eventlog.port import EventLog
+from gcbc.readmodel.port import ReadModel
 from services.common import views
 from services.common.settings import Settings
 
@@ -41,7 +41,7 @@ def _when(ms: int) -> str:
     return datetime.fromtimestamp(ms / 1000, UTC).strftime("%H:%M:%S.%f")[:-3]
 
 
-async def inspect(events: JetStreamEventLog, table_id: str, out=sys.stdout) -> int:
+async def inspect(events: EventLog, table_id: str, out=sys.stdout) -> int:
     stored = await events.read(table_id)
     if not stored:
         print(f"no table {printable(table_id)}", file=out)
@@ -82,8 +82,8 @@ def _bar(done: int, total: int, started: float, out=sys.stderr) -> None:
 
 
 async def rebuild(
-    events: JetStreamEventLog,
-    model: RedisReadModel,
+    events: EventLog,
+    model: ReadModel,
     tables: list[str] | None,
     settings: Settings,
     progress: bool = True,
@@ -101,6 +101,10 @@ async def rebuild(
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The composition root: the real adapters."""
+    from gcbc.eventlog.jetstream import JetStreamEventLog
+    from gcbc.readmodel.redis import RedisReadModel
+
     p = argparse.ArgumentParser(
         prog="python -m services.ops",
         description=__doc__,

@@ -21,13 +21,10 @@ from litestar.params import Parameter
 from litestar.response import Stream
 
 from gcbc.contract import commands as C
-from gcbc.contract.ids import new_table_id
 from gcbc.contract.options import Deadlines, Deal, TableOptions
 from gcbc.contract.views import View
-from gcbc.eventlog.jetstream import JetStreamEventLog
 from gcbc.eventlog.port import LogUnavailable, OutcomeUnknown
 from gcbc.readmodel.port import PUBLIC, Answer, ModelUnavailable, StoredView, seat_key, view_version
-from gcbc.readmodel.redis import RedisReadModel
 from services.common.runner import tune_gc
 from services.common.settings import Settings
 from services.table import edge
@@ -197,7 +194,7 @@ async def create_table(data: CreateTable, request: Request, state: AppState) -> 
     if data.deadlines is not None:
         edge.check_deadlines(data.deadlines, settings.min_deadline, settings.max_deadline)
     await state.rates.hit("create", _client(request))
-    table_id = new_table_id()
+    table_id = secrets.token_hex(8)  # gcbc.contract.ids: the server's own form
     command = C.OpenTable(
         table_id=table_id,
         seats=data.seats,
@@ -455,6 +452,10 @@ async def history(table_id: str, state: AppState) -> Response[bytes]:
 
 # --- the app ------------------------------------------------------------------------------------
 def create_app(settings: Settings | None = None) -> Litestar:
+    """The composition root: the real adapters, connected in the lifespan."""
+    from gcbc.eventlog.jetstream import JetStreamEventLog
+    from gcbc.readmodel.redis import RedisReadModel
+
     settings = settings or Settings.from_env()
 
     @asynccontextmanager

@@ -1,4 +1,4 @@
-"""Table ids. The server makes them (16 lowercase hex digits, 64 random bits); a client's id is
+"""Table ids. The table service makes them (16 lowercase hex digits, 64 random bits); a client's id is
 only ever matched against that format. A table id also names a NATS subject token and a Redis key,
 so the adapters refuse anything that could widen either (DESIGN property 3: no client input
 reaches another table's events)."""
@@ -6,7 +6,6 @@ reaches another table's events)."""
 from __future__ import annotations
 
 import re
-import secrets
 
 TABLE_ID_PATTERN = r"^[0-9a-f]{16}$"  # as OpenAPI states it
 _TABLE_ID = re.compile(r"[0-9a-f]{16}")  # matched in full: "$" would let a final newline by
@@ -20,10 +19,6 @@ class InvalidTableId(ValueError):
     def __init__(self, table: str) -> None:
         super().__init__(f"not a table id: {table!r}")
         self.table = table
-
-
-def new_table_id() -> str:
-    return secrets.token_hex(8)
 
 
 def is_table_id(text: str) -> bool:
