@@ -36,12 +36,18 @@ NOT_FOUND = frozenset({"no_table"})
 
 
 class Problem(msgspec.Struct, omit_defaults=True):
+    """RFC 9457 problem details, with a stable machine-readable ``code`` and, for a request's
+    field at fault, ``field``. A 503 of an append whose outcome is unknown also names the
+    ``table_id`` or ``token`` the request may have created."""
+
     type: str
     title: str
     status: int
     code: str
     detail: str
     field: str | None = None
+    table_id: str | None = None
+    token: str | None = None
 
 
 class ApiError(Exception):
@@ -137,18 +143,20 @@ def handle_violation(_: Request, e: RuleViolation) -> Response[Any]:
 
 
 def handle_validation(_: Request, e: ValidationException) -> Response[Any]:
-    field = None
+    """Litestar's own checks: a query or path parameter out of its range is 400
+    ``invalid_parameter``; a body that is not of its type is 422 ``invalid_body``."""
+    field = source = None
     detail = e.detail
     extra = e.extra if isinstance(e.extra, list) else []
     if extra and isinstance(extra[0], dict):
         field = extra[0].get("key")
+        source = extra[0].get("source")
         detail = str(extra[0].get("message", detail))
-    code = (
-        "malformed_json"
-        if "JSON" in str(detail) and "malformed" in str(detail).lower()
-        else "invalid_body"
-    )
-    return problem(400 if code == "malformed_json" else 422, code, detail, field)
+    if "JSON" in str(detail) and "malformed" in str(detail).lower():
+        return problem(400, "malformed_json", detail, field)
+    if source is not None and source != "body":
+        return problem(400, "invalid_parameter", detail, field)
+    return problem(422, "invalid_body", detail, field)
 
 
 def handle_http(_: Request, e: HTTPException) -> Response[Any]:
