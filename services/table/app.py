@@ -21,15 +21,7 @@ from litestar.params import Body, Parameter
 from litestar.response import Stream
 
 from gcbc.contract import commands as C
-from gcbc.contract.ids import TABLE_ID_PATTERN
-from gcbc.contract.options import Deadlines, TableOptions
-from gcbc.eventlog.port import LogUnavailable, OutcomeUnknown
-from gcbc.readmodel.port import PUBLIC, Answer, ModelUnavailable, StoredView, seat_key, view_version
-from services.common.runner import tune_gc
-from services.common.settings import Settings
-from services.table import edge
-from services.table import openapi as doc
-from services.table.bodies import (
+from gcbc.contract.http import (
     Chat,
     ClientCommand,
     CreateTable,
@@ -43,6 +35,14 @@ from services.table.bodies import (
     TakeSeat,
     to_engine,
 )
+from gcbc.contract.ids import TABLE_ID_PATTERN
+from gcbc.contract.options import Deadlines, TableOptions
+from gcbc.eventlog.port import LogUnavailable, OutcomeUnknown
+from gcbc.readmodel.port import PUBLIC, Answer, ModelUnavailable, StoredView, seat_key, view_version
+from services.common.runner import tune_gc
+from services.common.settings import Settings
+from services.table import edge
+from services.table import openapi as doc
 from services.table.limits import OpenStreams, RateLimits
 from services.table.problems import HANDLERS, RETRY_AFTER, ApiError, status_for
 from services.table.service import TableService, token_hash
@@ -418,6 +418,8 @@ async def seat_view(
 @get(
     "/tables/{table_id:str}/stream",
     summary="Server-Sent Events: one per view change (data = the view)",
+    description="Each event is `id: <version>` and `data: <view>`; a reconnect with"
+    " `Last-Event-ID` goes on after that version (EventSource does it by itself).",
     media_type="text/event-stream",
     security=[*doc.BEARER, {}],
     responses=doc.responses(
@@ -435,14 +437,30 @@ async def seat_view(
         503,
     ),
 )
-async def stream(table_id: TableId, request: Request, state: AppState) -> Stream:
+async def stream(
+    table_id: TableId,
+    request: Request,
+    state: AppState,
+    last_event_id: Annotated[
+        int | None,
+        Parameter(
+            header="Last-Event-ID",
+            ge=0,
+            le=10**12,
+            description="the id (version) of the last event received: go on after it",
+        ),
+    ] = None,
+) -> Stream:
     service = _service(state)
     seat = await _seat(service, table_id, request, required=False)
     token = _bearer(request)
     close = state.streams.open(table_id, _client(request), seat)
 
+    # a reconnecting EventSource sends the id of the last event it got: go on after it
+    start_after = -1 if last_event_id is None else last_event_id
+
     async def events() -> AsyncIterator[bytes]:
-        version = -1
+        version = start_after
         try:
             while True:
                 got = await service.view(table_id, seat, version, random.uniform(12.0, 18.0))

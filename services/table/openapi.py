@@ -11,12 +11,12 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Components, Example, SecurityScheme
 
 from gcbc.contract import commands as C
+from gcbc.contract import http as B
 from gcbc.contract.options import Deal
 from gcbc.contract.views import View
 from gcbc.rules import legal_commands, run, view
 from gcbc.rules.errors import CODES
 from gcbc.rules.state import initial_state
-from services.table import bodies as B
 from services.table.problems import NEVER_VALID, NOT_FOUND, Problem
 
 BEARER = [{"bearer": []}]

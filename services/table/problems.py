@@ -8,6 +8,7 @@ import msgspec
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 
+from gcbc.contract.http import Problem
 from gcbc.contract.ids import InvalidTableId
 from gcbc.eventlog.port import LogUnavailable, OutcomeUnknown
 from gcbc.readmodel.port import ModelUnavailable
@@ -33,21 +34,6 @@ NEVER_VALID = frozenset(
     }
 )
 NOT_FOUND = frozenset({"no_table"})
-
-
-class Problem(msgspec.Struct, omit_defaults=True):
-    """RFC 9457 problem details, with a stable machine-readable ``code`` and, for a request's
-    field at fault, ``field``. A 503 of an append whose outcome is unknown also names the
-    ``table_id`` or ``token`` the request may have created."""
-
-    type: str
-    title: str
-    status: int
-    code: str
-    detail: str
-    field: str | None = None
-    table_id: str | None = None
-    token: str | None = None
 
 
 class ApiError(Exception):

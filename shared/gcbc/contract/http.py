@@ -1,5 +1,6 @@
-"""What the HTTP API takes and gives, as typed msgspec Structs: the OpenAPI document is generated
-from these (API.md's names), and the typed client shares them.
+"""What the HTTP API takes and gives (API.md), as typed msgspec Structs: the table service decodes
+and answers with these, its OpenAPI document is generated from them, and the typed client
+(clients/python) decodes with them.
 
 A command as a client sends it is the engine's command without ``seat`` (the bearer token names
 the seat): each is derived here from its engine Struct, so the two never drift apart, and the
@@ -97,6 +98,21 @@ class History(msgspec.Struct):
 
     table_id: str
     events: list[AnyEvent]
+
+
+class Problem(msgspec.Struct, omit_defaults=True):
+    """RFC 9457 problem details, with a stable machine-readable ``code`` and, for a request's
+    field at fault, ``field``. A 503 of an append whose outcome is unknown also names the
+    ``table_id`` or ``token`` the request may have created."""
+
+    type: str
+    title: str
+    status: int
+    code: str
+    detail: str
+    field: str | None = None
+    table_id: str | None = None
+    token: str | None = None
 
 
 # --- commands as a client sends them ------------------------------------------------------------
