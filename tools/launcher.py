@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -54,6 +55,7 @@ class Stack:
         self.servers: dict[str, devservers.ServerProcess] = {}  # the ones this stack started
         self.procs: dict[str, subprocess.Popen] = {}
         self.extra_env = env or {}
+        self.ticket_secret = secrets.token_hex(32)  # every table-service process signs alike
 
     @property
     def api(self) -> str:
@@ -75,6 +77,7 @@ class Stack:
             "GCBC_REDIS_URL": _url_for(self.redis, service),
             "GCBC_HTTP_PORT": str(self.http_port),
             "GCBC_ALLOW_SCENARIOS": "1" if self.allow_scenarios else "",
+            "GCBC_TICKET_SECRET": self.ticket_secret,
             "PYTHONUNBUFFERED": "1",
             **self.extra_env,
         }

@@ -8,6 +8,7 @@ import logging
 import os
 import random
 import secrets
+import time
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -15,6 +16,7 @@ from typing import Annotated, Any
 
 import msgspec
 from litestar import Litestar, Request, Response, delete, get, post
+from litestar.config.cors import CORSConfig
 from litestar.datastructures import State as AppState
 from litestar.openapi import OpenAPIConfig
 from litestar.params import Body, Parameter
@@ -30,6 +32,7 @@ from gcbc.contract.http import (
     Position,
     SeatGranted,
     SeatLater,
+    StreamTicket,
     TableCreated,
     TableCreatedLater,
     TakeSeat,
@@ -41,7 +44,7 @@ from gcbc.eventlog.port import LogUnavailable, OutcomeUnknown
 from gcbc.readmodel.port import PUBLIC, Answer, ModelUnavailable, StoredView, seat_key, view_version
 from services.common.runner import tune_gc
 from services.common.settings import Settings
-from services.table import edge
+from services.table import edge, tickets
 from services.table import openapi as doc
 from services.table.limits import OpenStreams, RateLimits
 from services.table.problems import HANDLERS, RETRY_AFTER, ApiError, status_for
@@ -118,14 +121,37 @@ async def _seat(
 
 
 async def _still_holds(
-    service: TableService, table_id: str, token: str | None, seat: int, position: int
+    service: TableService,
+    table_id: str,
+    token: str | None,
+    seat: int,
+    position: int,
+    fingerprint: str | None = None,
 ) -> bool:
-    """Whether ``token`` still names ``seat`` at the table as of ``position``: a seat may have
-    been left and taken by someone else while its old holder's long-poll or stream waited."""
+    """Whether ``token`` (or a ticket's token ``fingerprint``) still names ``seat`` at the table
+    as of ``position``: a seat may have been left and taken by someone else while its old
+    holder's long-poll or stream waited."""
     t = service.cache.tables.get(table_id)
     if t is None or t.seq < position:
         t = await service.cache.get(table_id)
+    if fingerprint is not None:
+        return t.tokens.get(seat, "")[:16] == fingerprint
     return service.seat_of(t, token) == seat
+
+
+async def _ticket_seat(
+    service: TableService, state: AppState, table_id: str, ticket: str
+) -> tuple[int, str]:
+    got = tickets.read(state.ticket_secret, ticket, table_id, time.time())
+    if got is None:
+        raise ApiError(
+            401, "unauthorized", "that ticket is not valid (expired, or not this table's)"
+        )
+    seat, fingerprint = got
+    await service.table(table_id)
+    if not await _still_holds(service, table_id, None, seat, 0, fingerprint):
+        raise ApiError(403, "forbidden", "that seat has changed hands since the ticket was made")
+    return seat, fingerprint
 
 
 async def _answer(
@@ -415,6 +441,37 @@ async def seat_view(
     return _json(got.data)
 
 
+@post(
+    "/tables/{table_id:str}/tickets",
+    status_code=201,
+    summary="A stream ticket: your seat's stream, without your token in a URL",
+    description="For browsers (EventSource sends no Authorization header): GET"
+    " /tables/{table_id}/stream?ticket=… streams your seat's view. A ticket opens this table's"
+    " stream of your seat only, for `expires_in` seconds, and no longer once the seat changes"
+    " hands.",
+    security=doc.BEARER,
+    responses=doc.responses(
+        {201: doc.ok(StreamTicket, "the ticket", {"ticket": "eyJ…", "expires_in": 60})},
+        401,
+        403,
+        404,
+        503,
+    ),
+)
+async def stream_ticket(table_id: TableId, request: Request, state: AppState) -> StreamTicket:
+    service = _service(state)
+    seat = await _seat(service, table_id, request, required=True)
+    settings: Settings = state.settings
+    ticket = tickets.mint(
+        state.ticket_secret,
+        table_id,
+        seat,
+        token_hash(_bearer(request) or ""),
+        time.time() + settings.ticket_seconds,
+    )
+    return StreamTicket(ticket=ticket, expires_in=settings.ticket_seconds)
+
+
 @get(
     "/tables/{table_id:str}/stream",
     summary="Server-Sent Events: one per view change (data = the view)",
@@ -441,6 +498,13 @@ async def stream(
     table_id: TableId,
     request: Request,
     state: AppState,
+    ticket: Annotated[
+        str | None,
+        Parameter(
+            max_length=512,
+            description="a stream ticket (POST /tables/{table_id}/tickets), for browsers",
+        ),
+    ] = None,
     last_event_id: Annotated[
         int | None,
         Parameter(
@@ -452,8 +516,12 @@ async def stream(
     ] = None,
 ) -> Stream:
     service = _service(state)
-    seat = await _seat(service, table_id, request, required=False)
-    token = _bearer(request)
+    if ticket is not None:
+        seat, fingerprint = await _ticket_seat(service, state, table_id, ticket)
+        token = None
+    else:
+        seat = await _seat(service, table_id, request, required=False)
+        token, fingerprint = _bearer(request), None
     close = state.streams.open(table_id, _client(request), seat)
 
     # a reconnecting EventSource sends the id of the last event it got: go on after it
@@ -467,7 +535,7 @@ async def stream(
                 if got is None:
                     return
                 if seat is not None and not await _still_holds(
-                    service, table_id, token, seat, got.position
+                    service, table_id, token, seat, got.position, fingerprint
                 ):
                     return
                 current = view_version(got.data)
@@ -597,6 +665,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
                 "command": settings.rate_command,
             },
         )
+        # several processes must share the key (GCBC_TICKET_SECRET); one alone may draw its own
+        app.state.ticket_secret = (settings.ticket_secret or secrets.token_hex(32)).encode()
         app.state.streams = OpenStreams(
             settings.streams_per_table, settings.streams_per_seat, settings.streams_per_client
         )
@@ -618,6 +688,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             leave_seat,
             start,
             seat_view,
+            stream_ticket,
             stream,
             send_command,
             chat,
@@ -626,6 +697,14 @@ def create_app(settings: Settings | None = None) -> Litestar:
         lifespan=[lifespan],
         exception_handlers=HANDLERS,
         guards=[edge.known_table_format],
+        cors_config=CORSConfig(
+            allow_origins=list(settings.cors_origins),
+            allow_methods=["GET", "POST", "DELETE"],
+            allow_headers=["Authorization", "Content-Type", "Last-Event-ID"],
+            expose_headers=["Link", "Retry-After"],
+        )
+        if settings.cors_origins
+        else None,
         request_max_body_size=MAX_BODY,
         openapi_config=OpenAPIConfig(
             title="Good Cop Bad Cop",

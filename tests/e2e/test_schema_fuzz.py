@@ -75,11 +75,15 @@ def test_no_generated_request_is_a_server_error_and_no_view_leaks(stack, http):
                 stack.api + case.formatted_path,
                 params=case.query,
                 headers={k: str(v) for k, v in (case.headers or {}).items()},
-                timeout=10,
+                timeout=httpx.Timeout(10, read=2),
             ) as response:
                 if response.status_code == 200:
-                    first = next(response.iter_lines())
-                    received.append((table_id, first.removeprefix("data: ").encode()))
+                    try:
+                        first = next(x for x in response.iter_lines() if x.startswith("data:"))
+                    except httpx.ReadTimeout:
+                        pass  # resumed after a version not reached yet: nothing to send
+                    else:
+                        received.append((table_id, first.removeprefix("data: ").encode()))
         else:
             response = case.call(timeout=30)
             if response.status_code == 200 and case.path in VIEWS:

@@ -93,6 +93,13 @@ class Position(msgspec.Struct):
     position: int
 
 
+class StreamTicket(msgspec.Struct):
+    """A short-lived ticket that opens your seat's stream of this table (for browsers)."""
+
+    ticket: str
+    expires_in: float
+
+
 class History(msgspec.Struct):
     """A finished table's every event, every card revealed."""
 
