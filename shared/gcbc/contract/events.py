@@ -10,6 +10,15 @@ from __future__ import annotations
 import msgspec
 
 from gcbc.contract.options import Deadlines, Deal, TableOptions
+from gcbc.contract.vocabulary import (
+    ActionName,
+    CancelReason,
+    Means,
+    Step,
+    WindowKind,
+    Winners,
+    WinReason,
+)
 
 
 class Event(
@@ -79,12 +88,12 @@ class ArrangementClosed(Event, tag="arrangement_closed"):
 class TurnBegan(Event, tag="turn_began"):
     seat: int
     turn: int
-    direction: int  # +1 clockwise, -1 counter-clockwise
+    direction: Step  # +1 clockwise, -1 counter-clockwise
 
 
 class ActionDeclared(Event, tag="action_declared"):
     seat: int
-    action: str  # investigate | equip | arm | shoot | bite
+    action: ActionName
     target: int | None = None
     position: int | None = None
     # RULES §6: the shot (or bite) declared before a reconsider stands: the shooter let its
@@ -94,7 +103,7 @@ class ActionDeclared(Event, tag="action_declared"):
 
 class ActionCancelled(Event, tag="action_cancelled"):
     seat: int
-    reason: str  # impossible | reconsider
+    reason: CancelReason
 
 
 class ActionResolved(Event, tag="action_resolved"):
@@ -106,12 +115,12 @@ class AimRequested(Event, tag="aim_requested"):
 
 
 class WindowOpened(Event, tag="window_opened"):
-    kind: str  # start_of_game | investigate | shoot | bite | end_of_turn
+    kind: WindowKind
     asked: tuple[int, ...]
 
 
 class WindowReopened(Event, tag="window_reopened"):
-    kind: str
+    kind: WindowKind
     asked: tuple[int, ...]
 
 
@@ -122,7 +131,7 @@ class ReactionPassed(Event, tag="reaction_passed"):
 
 
 class WindowClosed(Event, tag="window_closed"):
-    kind: str
+    kind: WindowKind
 
 
 class PromptOpened(Event, tag="prompt_opened"):
@@ -173,7 +182,7 @@ class CardViewed(Event, tag="card_viewed"):
     position: int
     card_id: int
     card: str  # private to the viewer
-    means: str  # investigate | metal_detector | wiretap | polygraph | surveillance_camera
+    means: Means
 
 
 class CardRevealed(Event, tag="card_revealed"):
@@ -353,8 +362,8 @@ class ChatPosted(Event, tag="chat_posted"):
 # --- the end ------------------------------------------------------------------------------------
 class GameWon(Event, tag="game_won"):
     winners: tuple[int, ...]
-    team: str  # honest | crooked | solo | zombie | bomber | traitor | bomber_traitor
-    reason: str
+    team: Winners
+    reason: WinReason
 
 
 class AllRevealed(Event, tag="all_revealed"):
