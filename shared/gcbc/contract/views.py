@@ -7,6 +7,7 @@ from typing import Any
 
 import msgspec
 
+from gcbc.contract.log import AnyLogEntry
 from gcbc.contract.options import TableOptions
 from gcbc.contract.vocabulary import (
     ActionName,
@@ -124,7 +125,7 @@ class View(msgspec.Struct, frozen=True):
     guns_in_centre: int
     deck_count: int
     legal_commands: list[dict[str, Any]]
-    log: list[dict[str, Any]]
+    log: list[AnyLogEntry]  # each event as this viewer may see it (``gcbc.contract.log``)
     chat: list[dict[str, Any]]
     winners: list[int] | None
     win_team: Winners | None = None

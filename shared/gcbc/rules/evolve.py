@@ -10,7 +10,6 @@ from msgspec.structs import replace
 from gcbc.contract import events as E
 from gcbc.contract.cards import AGENT, KINGPIN
 from gcbc.rules.effects import INVESTIGATIONS
-from gcbc.rules.log import PRIVATE
 from gcbc.rules.setup import arms, guns
 from gcbc.rules.state import (
     ACTION,
@@ -565,10 +564,11 @@ assert set(_HANDLERS) == set(E.AnyEvent.__args__), "evolve must be total over ev
 
 def evolve(state: State, event: Any) -> State:
     s = _HANDLERS[type(event)](state, event)
-    field = PRIVATE.get(type(event))
-    if field is None:
+    seen_by = type(event).seen_by
+    if seen_by is None:
         return replace(s, version=s.version + 1, log=s.log.append(event))
-    owner = getattr(event, field)
+    # seen by one seat only: every other seat and the public count one more event unseen
+    owner = getattr(event, seen_by.fields[0])
     unseen = tuple(c + (i != owner) for i, c in enumerate(s.unseen))
     return replace(s, version=s.version + 1, log=s.log.append(event), unseen=unseen)
 
