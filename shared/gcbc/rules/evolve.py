@@ -27,6 +27,7 @@ from gcbc.rules.state import (
     Seat,
     State,
     Window,
+    initial_state,
 )
 
 
@@ -582,8 +583,6 @@ def peek(s: State, events: Any) -> State:
 
 
 def fold(events: Any, state: State | None = None) -> State:
-    from gcbc.rules.state import initial_state
-
     s = state if state is not None else initial_state()
     for e in events:
         s = evolve(s, e)

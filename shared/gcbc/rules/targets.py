@@ -1,0 +1,96 @@
+"""What a move may name: seats and their cards. The parameters and rules the moves share, each
+refusing with a stable code (``moves``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gcbc.rules.moves import Chosen, Param, Rule
+from gcbc.rules.query import protected
+from gcbc.rules.state import State
+
+NO_SUCH_SEAT = ("invalid_target", "there is no seat {value}")
+
+
+def every_seat(s: State, seat: int, chosen: Chosen) -> range:
+    return range(len(s.seats))
+
+
+NOT_SELF = Rule("target_is_self", "choose another seat than yours", lambda s, me, t, c: t != me)
+LIVING = Rule(
+    "target_eliminated", "seat {value} is eliminated", lambda s, me, t, c: not s.seats[t].eliminated
+)
+NOT_DISGUISED = Rule(
+    "target_disguised",
+    "seat {value} cannot be investigated",
+    lambda s, me, t, c: not protected(s, t),
+)
+NOT_ZOMBIE = Rule(
+    "target_is_zombie", "seat {value} is a zombie", lambda s, me, t, c: not s.seats[t].zombie
+)
+
+
+def after(first: str) -> tuple[Rule, ...]:
+    """A second seat after the one chosen as ``first``: another one, listed in increasing order
+    (the order the options are listed in, so one pair is one option)."""
+    return (
+        Rule(
+            "invalid_target", "the two seats must be different", lambda s, me, t, c: t != c[first]
+        ),
+        Rule(
+            "bad_parameters",
+            "list the two seats in increasing order",
+            lambda s, me, t, c: t > c[first],
+        ),
+    )
+
+
+def seat(field: str = "target", *rules: Rule, index: int | None = None, name: str = "") -> Param:
+    """A seat of the table (``invalid_target`` otherwise) that follows ``rules``."""
+    return Param(field, every_seat, NO_SUCH_SEAT, rules, index=index, name=name)
+
+
+def living_seat(field: str = "target", *rules: Rule, **where: Any) -> Param:
+    return seat(field, LIVING, *rules, **where)
+
+
+def other_living_seat(field: str = "target", *rules: Rule, **where: Any) -> Param:
+    """Another seat than the mover's, still in the game."""
+    return seat(field, NOT_SELF, LIVING, *rules, **where)
+
+
+def investigable_seat(field: str = "target", *rules: Rule, **where: Any) -> Param:
+    """A seat the mover may investigate: another living seat, not protected by Disguise."""
+    return seat(field, NOT_SELF, LIVING, NOT_DISGUISED, *rules, **where)
+
+
+def cards_of(name: str):  # noqa: ANN201
+    """The positions of the cards of the seat chosen as ``name``: 1-3 (1 after a classic
+    Defibrillator)."""
+
+    def among(s: State, seat: int, chosen: Chosen) -> range:
+        return range(1, len(s.seat(chosen[name]).cards) + 1)
+
+    return among
+
+
+def face_down_of(name: str) -> Rule:
+    """The card at that position of the seat chosen as ``name`` is face down."""
+    return Rule(
+        "card_not_face_down",
+        "that card is face up",
+        lambda s, me, p, c: not s.seats[c[name]].face_up[p - 1],
+    )
+
+
+def card_of(
+    name: str, *rules: Rule, field: str = "position", index: int | None = None, as_: str = ""
+) -> Param:
+    """A card of the seat chosen as ``name``, by position (``invalid_position`` otherwise)."""
+    outside = ("invalid_position", "that seat has no card at position {value}")
+    return Param(field, cards_of(name), outside, rules, index=index, name=as_)
+
+
+def face_down_card_of(name: str, **where: Any) -> Param:
+    """A face-down card of the seat chosen as ``name``."""
+    return card_of(name, face_down_of(name), **where)
