@@ -15,21 +15,33 @@ from gcbc.contract import commands as C
 from gcbc.contract import events as E
 from gcbc.rules.moves import Move, Rule
 from gcbc.rules.query import aim_choices, holders
-from gcbc.rules.targets import other_living_seat
+from gcbc.rules.targets import LIVING, NOT_SELF, seat
+
+
+def _not_just_hit(s, seat, targets, chosen):
+    choices = aim_choices(s, seat)
+    return [t for t in targets if t in choices]
+
 
 _MUST_REAIM = Rule(
-    "must_reaim",
-    "you just hit seat {value}: aim at another seat (RULES §8)",
-    lambda s, seat, t, c: t in aim_choices(s, seat),
+    "must_reaim", "you just hit seat {value}: aim at another seat (RULES §8)", select=_not_just_hit
 )
 
 
 class Aim(Move):
     name = "aim"
-    params = (other_living_seat("target", _MUST_REAIM),)
-
-    def make(self, seat: int, **fields: Any) -> C.Aim:
-        return C.Aim(seat=seat, **fields)
+    command = C.Aim
+    # the options: the choices left, found at once (the rules' own definition of them)
+    params = (
+        seat(
+            "target",
+            NOT_SELF,
+            LIVING,
+            _MUST_REAIM,
+            quick=lambda s, me, c: aim_choices(s, me),
+            quick_rules=3,
+        ),
+    )
 
     def resolve(self, s, seat, cmd) -> list[Any]:
         aimed: Any = (

@@ -16,6 +16,7 @@ ORDERS = [tuple(p) for p in permutations((1, 2, 3))]
 
 class Arrange(Move):
     name = "arrange"
+    command = C.Arrange
     requires = (
         Rule(
             "already_arranged",
@@ -30,9 +31,6 @@ class Arrange(Move):
             ("invalid_arrangement", "positions must be an order of 1, 2 and 3"),
         ),
     )
-
-    def make(self, seat: int, **fields: Any) -> C.Arrange:
-        return C.Arrange(seat=seat, **fields)
 
     def resolve(self, s, seat, cmd) -> list[Any]:
         return [E.CardsArranged(seat=seat, positions=tuple(cmd.positions))]

@@ -205,19 +205,19 @@ _SEAT_COMMANDS = tuple(t for t in C.GameCommand.__args__ if t is not C.Resume)
 
 
 def check(s: State, command: Any) -> None:
-    HANDLING[type(command)].check(s, command)
+    HANDLING[type(command)][0](s, command)
 
 
 def seat_events(s: State, command: Any, autopilot: bool = False) -> list[Any]:
     """The command's own events, without what follows by itself (or RuleViolation)."""
-    handling = HANDLING[type(command)]
-    handling.check(s, command)
-    events = handling.resolve(s, command)
+    check, resolve = HANDLING[type(command)]
+    check(s, command)
+    events = resolve(s, command)
     if not autopilot and isinstance(command, _SEAT_COMMANDS):
         # RULES §10: any command an absent seat sends brings it back (public: its seat shows
         # it); a present seat that had missed deadlines ends its streak privately, so that a
         # pass in an open window shows nothing to anyone else (§6)
-        st = s.seat(command.seat)
+        st = s.seats[command.seat]
         if st.absent:
             events.insert(0, E.SeatReturned(seat=command.seat))
         elif st.missed:

@@ -35,7 +35,7 @@ from gcbc.rules.teams import holds_leader, winner
 def fell_this_turn(s: State) -> bool:
     """The turn seat was eliminated, or became a zombie, during its own turn (a card's shot):
     its turn ends (RULES §4, §8)."""
-    return s.turn_fell or s.seat(s.turn_seat).eliminated
+    return s.turn_fell or s.seats[s.turn_seat].eliminated
 
 
 def _resolve_action(s: State) -> list[Any]:
@@ -118,13 +118,13 @@ def next_events(s: State, check_win: bool = True) -> list[Any]:
             return falls
     if s.prompts:
         p = s.prompts[0]
-        if s.seat(p.seat).absent:
+        if s.seats[p.seat].absent:
             return autopilot_events(s, p.seat, missed=False)
         return []
     if step == ACTION or step == AIM:
         if fell_this_turn(s):  # fell in its own turn (a card): the turn ends
             return [E.WindowOpened(kind="end_of_turn", asked=holders(s))]
-        if s.seat(s.turn_seat).absent:
+        if s.seats[s.turn_seat].absent:
             return autopilot_events(s, s.turn_seat, missed=False)
         return []
     if step == WINDOW:
@@ -158,7 +158,7 @@ def next_events(s: State, check_win: bool = True) -> list[Any]:
         return _resolve_action(s)
     if step == AFTER_ACTION:
         t = s.turn_seat
-        if not fell_this_turn(s) and (s.seat(t).gun or s.seat(t).zombie):
+        if not fell_this_turn(s) and (s.seats[t].gun or s.seats[t].zombie):
             return [E.AimRequested(seat=t)]
         return [E.WindowOpened(kind="end_of_turn", asked=holders(s))]
     if step == TURN_END:

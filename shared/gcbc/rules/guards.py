@@ -20,7 +20,8 @@ def lobby(s: State) -> None:
 
 
 def seated(s: State, seat: int) -> None:
-    table(s)
+    if not s.table_id:
+        raise refuse("no_table", "there is no such table")
     if not 0 <= seat < len(s.seats) or s.seats[seat] is None:
         raise refuse("not_seated", "you have no seat at this table")
 

@@ -31,7 +31,7 @@ def equipment_plays(s: State, seat: int) -> list[Any]:
     """The plays of the seat's equipment its moment allows (a seat over the hand limit first
     discards: RULES §6)."""
     when = moment(s, seat)
-    st = s.seat(seat)
+    st = s.seats[seat]
     if when is None or len(st.hand) != 1:
         return []
     out: list[Any] = []
@@ -53,7 +53,7 @@ def actions(s: State, seat: int) -> list[Any]:
 def legal_commands(s: State, seat: int) -> list[Any]:
     if s.step in (LOBBY, FINISHED) or not 0 <= seat < len(s.seats):
         return []
-    st = s.seat(seat)
+    st = s.seats[seat]
     meta: list[Any] = [C.SetAutoPass(seat=seat, enabled=not st.auto_pass)]
     if st.absent:
         return [*meta, C.Resume(seat=seat)]

@@ -50,11 +50,13 @@ class Trail:
         self._n = n
 
     def append(self, item: object) -> Trail:
-        items = self._items
-        if len(items) != self._n:  # a branch: an older state is being extended
-            items = items[: self._n]
+        items, n = self._items, self._n
+        if len(items) != n:  # a branch: an older state is being extended
+            items = items[:n]
         items.append(item)
-        return Trail(items, self._n + 1)
+        longer = _new_trail(Trail)  # no __init__: one per event folded
+        longer._items, longer._n = items, n + 1
+        return longer
 
     def __len__(self) -> int:
         return self._n
@@ -75,6 +77,9 @@ class Trail:
 
     def __repr__(self) -> str:
         return f"Trail({self._n} items)"
+
+
+_new_trail = object.__new__
 
 
 class Seat(Struct, frozen=True, gc=False):

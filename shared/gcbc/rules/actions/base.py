@@ -7,7 +7,6 @@ from typing import Any
 
 from gcbc.contract.vocabulary import ActionName
 from gcbc.rules.moves import Move, Param, Rule
-from gcbc.rules.query import face_down
 from gcbc.rules.state import Declared, State
 
 
@@ -18,9 +17,6 @@ class Action(Move):
     name: ActionName
     command: type
     window: bool = False  # declaring it opens a reaction window of its name (RULES §6)
-
-    def make(self, seat: int, **fields: Any) -> Any:
-        return self.command(seat=seat, **fields)
 
     def declare(self, s: State, seat: int, cmd: Any) -> list[Any]:
         """The events of the command, once checked: the action declared."""
@@ -45,6 +41,10 @@ def _own_cards_or_none(s: State, seat: int, chosen: dict[str, Any]) -> tuple[int
     return (None, *range(1, len(s.seat(seat).cards) + 1))
 
 
+def _all_up(s: State, seat: int) -> bool:
+    return all(s.seats[seat].face_up)
+
+
 # Equip and Arm turn one own face-down card face up, if any: the command names it (RULES §3.1)
 CARD_TO_REVEAL = Param(
     "position",
@@ -54,17 +54,26 @@ CARD_TO_REVEAL = Param(
         Rule(
             "invalid_position",
             "name the face-down card (position) to turn face up",
-            lambda s, seat, p, c: p is not None or not face_down(s, seat),
+            select=lambda s, seat, ps, c: (
+                ps if _all_up(s, seat) else [p for p in ps if p is not None]
+            ),
         ),
         Rule(
             "invalid_position",
             "you have no face-down card to turn face up",
-            lambda s, seat, p, c: p is None or bool(face_down(s, seat)),
+            select=lambda s, seat, ps, c: [p for p in ps if p is None] if _all_up(s, seat) else ps,
         ),
         Rule(
             "card_not_face_down",
             "your card at position {value} is already face up",
-            lambda s, seat, p, c: p is None or not s.seats[seat].face_up[p - 1],
+            select=lambda s, seat, ps, c: [
+                p for p in ps if p is None or not s.seats[seat].face_up[p - 1]
+            ],
         ),
     ),
+    quick=lambda s, seat, c: (
+        [p for p, up in enumerate(s.seats[seat].face_up, 1) if not up] or [None]
+    ),
+    quick_rules=3,
+    depends=(),  # the mover's own cards, whatever else it chose
 )

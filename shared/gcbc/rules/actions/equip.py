@@ -35,6 +35,11 @@ _ZOMBIE_REVEALS_NOTHING = Rule(
 )
 
 
+def _quick(s: State, seat: int, chosen: dict) -> list[int | None]:
+    offered = CARD_TO_REVEAL.allowed(s, seat, chosen)
+    return [p for p in offered if p is None] if s.seats[seat].zombie else offered
+
+
 class Equip(Action):
     name = "equip"
     command = C.Equip
@@ -51,6 +56,8 @@ class Equip(Action):
             CARD_TO_REVEAL.among,
             CARD_TO_REVEAL.outside,
             (_ZOMBIE_REVEALS_NOTHING, *CARD_TO_REVEAL.rules),
+            quick=_quick,
+            quick_rules=1 + CARD_TO_REVEAL.quick_rules,
         ),
     )
 

@@ -71,8 +71,11 @@ class Card(Move):
     # the prompt it opens: the answer it asks for (default: a target among the prompt's options)
     answer: Answer = Answer("target", "choose a target among {options}")
 
-    def make(self, seat: int, **fields: Any) -> PlayEquipment:
-        return PlayEquipment(seat=seat, card=self.name, **fields)
+    command = PlayEquipment
+
+    def __init__(self) -> None:
+        self.fixed = {"card": self.name}
+        super().__init__()
 
     def play(self, seat: int, **fields: Any) -> PlayEquipment:
         return self.make(seat, **fields)

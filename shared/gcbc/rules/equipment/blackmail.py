@@ -13,7 +13,14 @@ from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.moves import Rule
 from gcbc.rules.query import others_alive
-from gcbc.rules.targets import LIVING, NOT_SELF, after, card_of, other_living_seat, seat
+from gcbc.rules.targets import (
+    LIVING,
+    NOT_SELF,
+    card_of,
+    not_zombie,
+    other_living_seat,
+    seat_after,
+)
 from gcbc.rules.timing import ANY
 
 
@@ -22,11 +29,7 @@ def candidates(s, seat):
     return [t for t in others_alive(s, seat) if not s.seat(t).zombie]
 
 
-_NOT_ZOMBIE = Rule(
-    "target_is_zombie",
-    "seat {value} is a zombie: its cards cannot be taken",
-    lambda s, me, t, c: not s.seats[t].zombie,
-)
+_NOT_ZOMBIE = not_zombie("seat {value} is a zombie: its cards cannot be taken")
 
 
 @register
@@ -42,7 +45,7 @@ class Blackmail(Card):
     )
     params = (
         other_living_seat("targets", _NOT_ZOMBIE, index=0, name="first"),
-        seat("targets", *after("first"), NOT_SELF, LIVING, _NOT_ZOMBIE, index=1, name="second"),
+        seat_after("first", "targets", NOT_SELF, LIVING, _NOT_ZOMBIE, index=1, name="second"),
         # 1-3, or 1 after a classic Defibrillator
         card_of("first", field="positions", index=0, as_="first_card"),
         card_of("second", field="positions", index=1, as_="second_card"),

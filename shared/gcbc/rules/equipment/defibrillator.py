@@ -25,16 +25,22 @@ class Defibrillator(Card):
     params = (
         seat(
             "target",
-            Rule("target_is_self", "you cannot revive yourself", lambda s, me, t, c: t != me),
+            Rule(
+                "target_is_self",
+                "you cannot revive yourself",
+                select=lambda s, me, ts, c: [t for t in ts if t != me],
+            ),
             Rule(
                 "invalid_target",
                 "seat {value} is neither eliminated nor a zombie",
-                lambda s, me, t, c: s.seats[t].eliminated or s.seats[t].zombie,
+                select=lambda s, me, ts, c: [
+                    t for t in ts if s.seats[t].eliminated or s.seats[t].zombie
+                ],
             ),
             Rule(
                 "invalid_target",
                 "a Leader cannot be revived",
-                lambda s, me, t, c: holds_leader(s, t) is None,
+                select=lambda s, me, ts, c: [t for t in ts if holds_leader(s, t) is None],
             ),
         ),
     )

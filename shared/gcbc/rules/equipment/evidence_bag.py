@@ -34,16 +34,18 @@ class EvidenceBag(Card):
             "choice",
             lambda s, seat, c: sources(s, c["giver"]),
             ("invalid_choice", "seat {giver} has no such equipment to give"),
+            depends=("giver",),
         ),
         other_living_seat(
             "targets",
             Rule(
                 "invalid_target",
                 "the giver and the receiver must differ",
-                lambda s, me, t, c: t != c["giver"],
+                select=lambda s, me, ts, c: [t for t in ts if t != c["giver"]],
             ),
             index=1,
             name="receiver",
+            depends=("giver",),
         ),
     )
 

@@ -14,10 +14,9 @@ from gcbc.rules.targets import (
     LIVING,
     NOT_DISGUISED,
     NOT_SELF,
-    after,
     face_down_card_of,
     investigable_seat,
-    seat,
+    seat_after,
 )
 from gcbc.rules.timing import ANY
 
@@ -28,7 +27,7 @@ class Wiretap(Card):
     timing = ANY
     params = (
         investigable_seat("targets", index=0, name="first"),
-        seat("targets", *after("first"), NOT_SELF, LIVING, NOT_DISGUISED, index=1, name="second"),
+        seat_after("first", "targets", NOT_SELF, LIVING, NOT_DISGUISED, index=1, name="second"),
         face_down_card_of("first", field="positions", index=0, as_="first_card"),
         face_down_card_of("second", field="positions", index=1, as_="second_card"),
     )

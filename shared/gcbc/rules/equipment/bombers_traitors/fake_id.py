@@ -16,14 +16,10 @@ from gcbc.rules.effects import exchange
 from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.moves import Rule
-from gcbc.rules.targets import LIVING, after, card_of, living_seat, seat
+from gcbc.rules.targets import LIVING, card_of, living_seat, not_zombie, seat_after
 from gcbc.rules.timing import ANY
 
-_NOT_ZOMBIE = Rule(
-    "target_is_zombie",
-    "seat {value} is a zombie: its cards cannot move",
-    lambda s, me, t, c: not s.seats[t].zombie,
-)
+_NOT_ZOMBIE = not_zombie("seat {value} is a zombie: its cards cannot move")
 
 
 def exchangeable(s, seat):
@@ -61,7 +57,7 @@ class FakeId(Card):
     timing = ANY
     params = (
         living_seat("targets", _NOT_ZOMBIE, index=0, name="first"),
-        seat("targets", *after("first"), LIVING, _NOT_ZOMBIE, index=1, name="second"),
+        seat_after("first", "targets", LIVING, _NOT_ZOMBIE, index=1, name="second"),
         _exchangeable_card_of("first", 0),
         _exchangeable_card_of("second", 1),
     )
