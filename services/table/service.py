@@ -22,7 +22,7 @@ from gcbc.contract import commands as C
 from gcbc.contract.entries import CommandEntry, OutcomeEntry, decode_entry, encode_entry
 from gcbc.eventlog.port import EventLog, Stored, Subscription, WrongExpectedSequence
 from gcbc.readmodel.port import PUBLIC, Answer, ReadModel, StoredView, seat_key
-from gcbc.rules import RuleViolation, decide
+from gcbc.rules import RuleViolation, check
 from services.common.cache import FoldedCache
 from services.common.folded import FoldedTable
 from services.table.problems import ApiError, from_violation
@@ -134,7 +134,7 @@ class TableService:
                 continue
             try:
                 if not (self.noop and isinstance(command, GAME_COMMANDS)):
-                    decide(t.state, command)
+                    check(t.state, command)  # the guards only: the worker resolves it
             except RuleViolation as v:
                 if not checked:  # the cached state may lag the log: refuse only on the latest
                     checked = stale = True
