@@ -21,6 +21,7 @@ SERVICES = {
     "rules": "services.rules",
     "projection": "services.projection",
     "table": "services.table",
+    "bots": "services.bots",  # the house's seats (the sandbox)
 }
 
 
@@ -56,6 +57,7 @@ class Stack:
         self.procs: dict[str, subprocess.Popen] = {}
         self.extra_env = env or {}
         self.ticket_secret = secrets.token_hex(32)  # every table-service process signs alike
+        self.bot_secret = secrets.token_hex(32)  # house seats' tokens (table service, bots)
 
     @property
     def api(self) -> str:
@@ -78,6 +80,8 @@ class Stack:
             "GCBC_HTTP_PORT": str(self.http_port),
             "GCBC_ALLOW_SCENARIOS": "1" if self.allow_scenarios else "",
             "GCBC_TICKET_SECRET": self.ticket_secret,
+            "GCBC_BOT_SECRET": self.bot_secret,
+            "GCBC_API_URL": self.api,
             "PYTHONUNBUFFERED": "1",
             **self.extra_env,
         }

@@ -41,6 +41,7 @@ def lobby_summary(t: FoldedTable) -> bytes | None:
             "options": s.options,
             "deadlines": s.deadlines,
             "seeded": s.requested_seed is not None or s.deal is not None,
+            "bots": s.house_bots,
         }
     )
 

@@ -229,6 +229,8 @@ async def create_table(
         raise ApiError(422, "invalid_body", "first_seat is a seat of the table", "first_seat")
     if data.deadlines is not None:
         edge.check_deadlines(data.deadlines, settings.min_deadline, settings.max_deadline)
+    if data.bots is not None:
+        edge.check_bots(data.bots, data.seats, offered=bool(settings.bot_secret))
     await state.rates.hit("create", _client(request))
     table_id = secrets.token_hex(8)  # gcbc.contract.ids: the server's own form
     command = C.OpenTable(
@@ -240,6 +242,7 @@ async def create_table(
         first_seat=data.first_seat,
         random_seed=data.seed,
         chat_per_seat=settings.chat_per_seat,  # the table's terms: refused in the rules
+        bots=data.bots,
     )
     try:
         seq = await service.submit(table_id, command, new_table=True)
@@ -654,7 +657,9 @@ def create_app(settings: Settings | None = None) -> Litestar:
         except TimeoutError:
             logging.getLogger("gcbc.table").warning("wake-ups not subscribed yet: serving anyway")
         app.state.settings = settings
-        app.state.service = service = TableService(events, model, settings.noop_rules)
+        app.state.service = service = TableService(
+            events, model, settings.noop_rules, bot_secret=settings.bot_secret
+        )
         app.state.rates = RateLimits.on_redis(
             settings.redis_url,
             model.redis.connection_pool,

@@ -25,6 +25,7 @@ from gcbc.readmodel.port import PUBLIC, Answer, ReadModel, StoredView, seat_key
 from gcbc.rules import RuleViolation, check
 from services.common.cache import FoldedCache
 from services.common.folded import FoldedTable
+from services.common.house_bots import bot_seat
 from services.table.problems import ApiError, from_violation
 
 RETRIES = 8
@@ -42,7 +43,10 @@ def now_ms() -> int:
 class TableService:
     KEEP_HISTORIES = 256  # finished tables' histories kept encoded
 
-    def __init__(self, events: EventLog, model: ReadModel, noop: bool = False) -> None:
+    def __init__(
+        self, events: EventLog, model: ReadModel, noop: bool = False, bot_secret: str = ""
+    ) -> None:
+        self.bot_secret = bot_secret  # house bots' tokens are derived from it
         self.noop = noop  # benchmarks: game commands are not checked (the rules are a no-op)
         self.events = events
         self.model = model
@@ -63,6 +67,9 @@ class TableService:
         for seat, known in t.tokens.items():
             if hmac.compare_digest(known, digest):
                 return seat
+        bots = t.state.house_bots
+        if bots is not None and self.bot_secret:
+            return bot_seat(self.bot_secret, t.table_id, bots.seats, token)
         return None
 
     async def view(

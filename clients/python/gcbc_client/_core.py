@@ -17,7 +17,7 @@ from gcbc.contract.http import (
     TableCreated,
     TableCreatedLater,
 )
-from gcbc.contract.options import Deadlines, Deal, TableOptions
+from gcbc.contract.options import Deadlines, Deal, HouseBots, TableOptions
 from gcbc.contract.views import View
 from gcbc_client.problems import raise_for
 
@@ -41,6 +41,7 @@ def create_body(
     seed: int | None,
     deal: Deal | dict | None,
     first_seat: int | None,
+    bots: HouseBots | dict | None = None,
 ) -> bytes:
     body: dict[str, Any] = {"seats": seats}
     for name, value in (
@@ -49,6 +50,7 @@ def create_body(
         ("seed", seed),
         ("deal", deal),
         ("first_seat", first_seat),
+        ("bots", bots),
     ):
         if value is not None:
             body[name] = msgspec.to_builtins(value)

@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 
 from gcbc.contract.http import History, LobbyListing, Position, SeatLater, TableCreated
-from gcbc.contract.options import Deadlines, Deal, TableOptions
+from gcbc.contract.options import Deadlines, Deal, HouseBots, TableOptions
 from gcbc.contract.views import View
 from gcbc_client import _core
 from gcbc_client.problems import Unavailable
@@ -55,8 +55,10 @@ class AsyncClient:
         seed: int | None = None,
         deal: Deal | dict | None = None,
         first_seat: int | None = None,
+        bots: HouseBots | dict | None = None,
     ) -> TableCreated:
-        body = _core.create_body(seats, options, deadlines, seed, deal, first_seat)
+        """``bots``: seats the house plays (``{"seats": [1, 2], "kind": "random"}``)."""
+        body = _core.create_body(seats, options, deadlines, seed, deal, first_seat, bots)
         r = await self._request(
             "POST", "/tables", content=body, headers={"content-type": "application/json"}
         )

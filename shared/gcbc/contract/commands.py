@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import msgspec
 
-from gcbc.contract.options import Deadlines, Deal, TableOptions
+from gcbc.contract.options import Deadlines, Deal, HouseBots, TableOptions
 
 
 class Command(
@@ -34,6 +34,7 @@ class OpenTable(Command, tag="open_table"):
     first_seat: int | None = None
     random_seed: int | None = None  # the creator's seed (tests, tutorials): else drawn at start
     chat_per_seat: int | None = None  # the server's limit, recorded with the table (None: 200)
+    bots: HouseBots | None = None  # seats the house plays (taken when the table opens)
 
 
 class TakeSeat(Command, tag="take_seat"):

@@ -23,6 +23,12 @@ def check_open_table(s: State, c: C.OpenTable) -> None:
         setup.check_deal(c.options, c.seats, c.deal)
     if c.first_seat is not None and not 0 <= c.first_seat < c.seats:
         raise refuse("invalid_target", "first_seat is not a seat of this table")
+    if c.bots is not None:
+        seats = c.bots.seats
+        if not seats or len(set(seats)) != len(seats) or not all(0 <= x < c.seats for x in seats):
+            raise refuse(
+                "bad_parameters", "bots.seats names distinct seats of this table (at least one)"
+            )
 
 
 def open_table(s: State, c: C.OpenTable) -> list[Any]:
@@ -36,6 +42,7 @@ def open_table(s: State, c: C.OpenTable) -> list[Any]:
             first_seat=c.first_seat,
             random_seed=c.random_seed,
             chat_per_seat=c.chat_per_seat,
+            bots=c.bots,
         )
     ]
 

@@ -69,3 +69,29 @@ def test_a_seat_posts_at_most_the_tables_chat_limit():
     assert refused(s, C.PostChat(seat=0, text="three")) == "chat_full"
     s, _ = run(s, C.PostChat(seat=1, text="mine"))  # another seat has its own
     assert [m["text"] for m in view(s, None).chat] == ["one", "two", "mine"]
+
+
+def test_the_house_takes_its_seats_as_the_table_opens_and_players_take_the_others():
+    """The sandbox (API.md ``bots``): the house's seats are taken when the table opens, named
+    "House bot N"; players take the free seats in order; views say which seats are the house's."""
+    from gcbc.contract.options import HouseBots
+
+    bots = HouseBots(seats=(1, 2), kind="heuristic")
+    s = lobby(4, bots=bots)
+    assert [st.name if st else None for st in s.seats] == [None, "House bot 1", "House bot 2", None]
+    s, events = run(s, C.TakeSeat(name="ann"))
+    assert events == [E.SeatTaken(seat=0, name="ann")]
+    s, events = run(s, C.TakeSeat(name="bob"))
+    assert events == [E.SeatTaken(seat=3, name="bob")]
+    assert refused(s, C.TakeSeat(name="cy")) == "table_full"
+    assert view(s, None).bots == bots and view(s, 0).bots == bots
+    s, _ = run(s, C.StartGame(random_seed=5))
+    assert view(s, 1).you is not None and view(s, 1).you.team is not None
+
+
+@pytest.mark.parametrize("seats", [(), (0, 0), (4,), (-1,)])
+def test_the_house_seats_are_distinct_seats_of_the_table(seats):
+    from gcbc.contract.options import HouseBots
+
+    command = C.OpenTable(table_id="t", seats=4, bots=HouseBots(seats=seats))
+    assert refused(initial_state(), command) == "bad_parameters"
