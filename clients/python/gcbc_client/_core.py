@@ -12,6 +12,7 @@ from gcbc.contract.http import (
     History,
     LobbyListing,
     Position,
+    Rematch,
     SeatGranted,
     SeatLater,
     TableCreated,
@@ -27,6 +28,7 @@ RETRY_WAIT = 0.5  # seconds between them when the server names none
 view_decoder = msgspec.json.Decoder(View)
 _created = {201: msgspec.json.Decoder(TableCreated), 202: msgspec.json.Decoder(TableCreatedLater)}
 listings_decoder = msgspec.json.Decoder(list[LobbyListing])
+rematch_decoder = msgspec.json.Decoder(Rematch)
 _seat = {201: msgspec.json.Decoder(SeatGranted), 202: msgspec.json.Decoder(SeatLater)}
 position_decoder = msgspec.json.Decoder(Position)
 history_decoder = msgspec.json.Decoder(History)

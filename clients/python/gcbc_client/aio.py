@@ -120,7 +120,15 @@ class AsyncSeat:
         return _view_or_position(await self._request("POST", "/start", what="start"))
 
     async def leave(self) -> None:
+        """Before the start the seat is free again; after it, the seat is away (its autopilot
+        plays) until ``resume`` or any command brings it back."""
         await self._request("DELETE", f"/seats/{self.seat}")
+
+    async def rematch(self) -> AsyncSeat:
+        """After a finished game: your seat at the rematch (a new table, the same seats)."""
+        r = await self._request("POST", "/rematch")
+        got = _core.rematch_decoder.decode(r.content)
+        return AsyncSeat(self.client, got.table_id, got.seat, got.token)
 
     async def chat(self, text: str) -> Position:
         r = await self._request("POST", "/chat", json={"text": text})

@@ -111,7 +111,14 @@ class Seat:
         return _view_or_position(r)
 
     def leave(self) -> None:
+        """Before the start the seat is free again; after it, the seat is away (its autopilot
+        plays) until ``resume`` or any command brings it back."""
         self._request("DELETE", f"/seats/{self.seat}")
+
+    def rematch(self) -> Seat:
+        """After a finished game: your seat at the rematch (a new table, the same seats)."""
+        got = _core.rematch_decoder.decode(self._request("POST", "/rematch").content)
+        return Seat(self.client, got.table_id, got.seat, got.token)
 
     def chat(self, text: str) -> Position:
         return _core.position_decoder.decode(

@@ -52,6 +52,8 @@ class TableOpened(Event, tag="table_opened"):
     random_seed: Secret[int | None] = None  # secret: the creator's seed, if any
     chat_per_seat: Public[int | None] = None  # messages a seat may post (None: the default)
     bots: Public[HouseBots | None] = None  # seats the house plays, taken as the table opens
+    rematch_of: Public[str | None] = None  # the finished table this one plays again
+    held: Public[tuple[int, ...]] = ()  # seats kept for that table's players until they come
 
 
 class SeatTaken(Event, tag="seat_taken"):

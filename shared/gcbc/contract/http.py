@@ -103,6 +103,14 @@ class StreamTicket(msgspec.Struct):
     expires_in: float
 
 
+class Rematch(msgspec.Struct):
+    """201: the rematch table, your seat there (the same as before) and its new token."""
+
+    table_id: str
+    seat: int
+    token: str
+
+
 class History(msgspec.Struct):
     """A finished table's every event, every card revealed."""
 

@@ -143,6 +143,8 @@ class State(Struct, frozen=True, gc=False):
     requested_seed: int | None = None
     chat_per_seat: int | None = None
     house_bots: HouseBots | None = None  # seats the house plays (the sandbox)
+    rematch_of: str | None = None
+    held: frozenset[int] = frozenset()  # a rematch's seats kept for the players of the last game
     seats: tuple[Seat | None, ...] = ()  # None: empty seat in the lobby
     # the game
     random_seed: int = 0
