@@ -16,6 +16,7 @@ BENCH_ARGS    ?=
 
 setup: $(STAMP)
 	@./deploy/ensure-redis.sh >/dev/null
+	@./deploy/ensure-chromium.sh >/dev/null
 
 # The venv itself. bin/pip only appears once `python3 -m venv` succeeded in full
 # (on Debian without python3-venv it leaves a half-made venv with no pip), so a
