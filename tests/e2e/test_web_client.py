@@ -39,9 +39,15 @@ def status(page: Page) -> str:
 
 
 def face_down_identities(page: Page) -> list[str]:
-    """The text of every face-down card on the page that is not the bare '?'."""
-    return page.eval_on_selector_all(
-        ".card:not(.up)", "cards => cards.map(c => c.textContent).filter(t => t !== '?')"
+    """The text of every face-down card on the page that is not the bare '?', while the game
+    is on (at the end every card is revealed, RULES §10), read in one go with the status."""
+    return page.evaluate(
+        """() => {
+            const status = document.querySelector('.status')?.textContent || '';
+            if (status.includes('finished')) return [];
+            return [...document.querySelectorAll('.card:not(.up)')]
+                .map(c => c.textContent).filter(t => t !== '?');
+        }"""
     )
 
 
