@@ -12,7 +12,7 @@ PYTEST_ARGS   ?=
 SIMULATE_ARGS ?=
 BENCH_ARGS    ?=
 
-.PHONY: setup test simulate bench lint run demo lock clean compose-env
+.PHONY: setup test simulate bench lint run demo lock clean compose-env chaos
 
 setup: $(STAMP)
 	@./deploy/ensure-redis.sh >/dev/null
@@ -101,6 +101,11 @@ clean:
 	rm -rf $(VENV) .data
 
 # Random passwords for docker compose's NATS and Redis users, once (.env is never committed).
+# Every fault of the chaos suite (tools/chaos.py) on a stack of its own, bot tables playing through
+# each; one JSON line per fault. make test runs a short version (tests/e2e/test_chaos.py).
+chaos: setup
+	$(PY) -m tools.chaos $(CHAOS_ARGS)
+
 compose-env:
 	@if [ -f .env ]; then echo ".env exists: keeping its passwords"; else \
 	  { for s in NATS REDIS; do for u in ADMIN TABLE RULES PROJECTION BOTS; do \
