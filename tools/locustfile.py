@@ -250,8 +250,10 @@ class Table:
         IN_PLAY[self.id] = self
 
     def close(self) -> None:
+        """Stop following the table (before its client closes: a request cut by the client's
+        own closing would be counted as a broken connection)."""
         IN_PLAY.pop(self.id, None)
-        gevent.killall(self.watchers, block=False)
+        gevent.killall(self.watchers, block=True, timeout=5)
 
     def seen(self, seat: int, v: View, who: Any = None) -> None:
         """A view arrived (a stream, a long-poll, an answer): keep it, time its push."""
@@ -265,7 +267,7 @@ class Table:
         if v.status == "finished" and not self.finished:
             self.finished = True
             fire(self.user, "GAME", "table finished", self.started, self.commands)
-            self.close()
+            IN_PLAY.pop(self.id, None)  # its followers end with the game's last view
         self.changed.set()
 
     def send(self, seat: int, v: View) -> None:
@@ -365,7 +367,7 @@ class HumanTable(TableUser):
     @guarded
     def play(self) -> None:
         t = self.table
-        if t is None or t.finished:
+        if t is None or t.finished or all(w.dead for w in t.watchers):  # over, or lost
             t = self.open_table()
             mode = option(self, "views", "mixed")
             if mode == "mixed":
