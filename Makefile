@@ -55,6 +55,7 @@ simulate: setup
 
 # The engine (decide+evolve, simulator), then the whole system (saturation, latency, scale,
 # JetStream sync policy; real rules vs a no-op), then the slow soaks.
+# SERVICE_BENCH_ARGS="--api http://…" aims the system runs at a running deployment instead.
 bench: setup
 	$(PY) -m gcbc bench $(BENCH_ARGS)
 	$(PY) -m tools.bench $(SERVICE_BENCH_ARGS)
@@ -66,6 +67,11 @@ bench: setup
 # Against `make run`, raise its limits first (README "Load testing"). LOAD_ARGS: more options,
 # e.g. LOAD_ARGS="--think 0.5-2 --views sse HumanTable ClosedLoopTable" (locust -f … --help).
 HOST        ?= http://127.0.0.1:8000
+ifeq ($(origin HOST),environment)
+ifeq ($(findstring ://,$(HOST)),)
+HOST        := http://127.0.0.1:8000# the shell's HOST is a machine's name, not a URL
+endif
+endif
 USERS       ?= 20
 RATE        ?= 5
 DURATION    ?= 60s
