@@ -157,9 +157,10 @@ class LoadClient(Client):
             return r
         raise AssertionError("unreachable")
 
-    def stream(self, url: str, headers: dict[str, str]) -> Iterator[View]:
-        """Views as Server-Sent Events, resumed after a drop with Last-Event-ID; the opening is
-        reported (time to the answer's headers), a refusal waits its Retry-After."""
+    def stream(self, url: str, headers: dict[str, str]) -> Iterator[tuple[View, bool]]:
+        """Views as Server-Sent Events, resumed after a drop with Last-Event-ID, each with
+        whether it was pushed (False: the first of a connection, the view as it already was).
+        The opening is reported (time to the answer's headers); a refusal waits its Retry-After."""
         name, last = route(url), None
         while True:
             sent = {**headers, **({"Last-Event-ID": last} if last else {})}
@@ -183,10 +184,10 @@ class LoadClient(Client):
                         gevent.sleep(_core.retry_after(r.headers))
                         continue
                     fire(self.user, "GET", name, started)
-                    for event_id, data in _core.sse_events(r.iter_lines()):
+                    for n, (event_id, data) in enumerate(_core.sse_events(r.iter_lines())):
                         last = event_id or last
                         view = _core.view_decoder.decode(data)
-                        yield view
+                        yield view, n > 0
                         if view.status == "finished":
                             return
             except httpx.HTTPError as e:
@@ -307,13 +308,13 @@ class Table:
 
     def _stream(self, n: int, seat: Seat) -> None:
         with _quiet():
-            for v in self.client.stream(f"/tables/{self.id}/stream", seat.headers):
-                self.seen(n, v, who=n)
+            for v, pushed in self.client.stream(f"/tables/{self.id}/stream", seat.headers):
+                self.seen(n, v, who=n if pushed else None)
 
     def _long_poll(self, n: int, seat: Seat) -> None:
         with _quiet():
             v = seat.view()
-            self.seen(n, v, who=n)
+            self.seen(n, v)
             while v.status != "finished":
                 v = seat.view(after=v.version, timeout=20)
                 self.seen(n, v, who=n)
@@ -423,8 +424,8 @@ class Spectator(User):
         views = self.client.stream(f"/tables/{t.id}/stream", {})
         try:
             with gevent.Timeout(random.uniform(*_range(option(self, "watch", "5-20"))), False):
-                for v in views:
-                    t.seen(-1, v, who=self)
+                for v, pushed in views:
+                    t.seen(-1, v, who=self if pushed else None)
         finally:
             views.close()
 
