@@ -12,9 +12,9 @@ a third-party client would; a user of the two table classes is a whole table (4-
 
 Requests are named by route (``/tables/{id}/commands``), never by table id. Every answer that is
 not 2xx is a failure named ``HTTP <status> <code>`` on its route (the CSV's ``*_failures.csv``),
-so nothing is dropped: ``409`` (a seat acted on a view another seat had just made stale) and
-``429`` (the server's rate limits: the request is sent again after ``Retry-After``) are expected
-in small numbers; a ``5xx``, a broken connection or an exception in this file are not, and make the
+so nothing is dropped: ``409``/``422`` (a seat acted on a view another seat had just made stale)
+and ``429`` (the server's rate limits: the request is sent again after ``Retry-After``) are
+expected in small numbers; a ``5xx``, a broken connection or an exception in this file are not, and make the
 run exit 1. ``GAME`` rows count finished games (response time: the game's length).
 
     locust -f tools/locustfile.py --headless --host http://127.0.0.1:8000 -u 20 -r 5 -t 60s
@@ -117,7 +117,7 @@ def unexpected(error: str) -> bool:
 
 @events.quitting.add_listener
 def _exit_code(environment: Any, **_: Any) -> None:
-    """Exit 1 on unexpected failures only: 409s and 429s are part of a game under load."""
+    """Exit 1 on unexpected failures only: 409s, 422s and 429s are part of a game under load."""
     stats = environment.runner.stats if environment.runner else None
     if stats is None:
         return
