@@ -12,7 +12,7 @@ PYTEST_ARGS   ?=
 SIMULATE_ARGS ?=
 BENCH_ARGS    ?=
 
-.PHONY: setup test simulate bench lint run demo lock clean compose-env chaos
+.PHONY: setup test simulate bench load lint run demo lock clean compose-env chaos
 
 setup: $(STAMP)
 	@./deploy/ensure-redis.sh >/dev/null
@@ -56,10 +56,33 @@ simulate: setup
 
 # The engine (decide+evolve, simulator), then the whole system (saturation, latency, scale,
 # JetStream sync policy; real rules vs a no-op), then the slow soaks.
+# SERVICE_BENCH_ARGS="--api http://…" aims the system runs at a running deployment instead.
 bench: setup
 	$(PY) -m gcbc bench $(BENCH_ARGS)
 	$(PY) -m tools.bench $(SERVICE_BENCH_ARGS)
 	$(PY) -m pytest -m slow -q -p no:cacheprovider $(PYTEST_ARGS)
+
+# Load test (locust, tools/locustfile.py) of the deployment at HOST, headless: USERS users (a
+# table of bots, a spectator or a lobby visitor each), RATE of them started per second, for
+# DURATION; CSV and HTML report under LOAD_REPORT. Exit 1 on 5xx or broken connections only.
+# Against `make run`, raise its limits first (README "Load testing"). LOAD_ARGS: more options,
+# e.g. LOAD_ARGS="--think 0.5-2 --views sse HumanTable ClosedLoopTable" (locust -f … --help).
+HOST        ?= http://127.0.0.1:8000
+ifeq ($(origin HOST),environment)
+ifeq ($(findstring ://,$(HOST)),)
+HOST        := http://127.0.0.1:8000# the shell's HOST is a machine's name, not a URL
+endif
+endif
+USERS       ?= 20
+RATE        ?= 5
+DURATION    ?= 60s
+LOAD_REPORT ?= load-report
+LOAD_ARGS   ?=
+load: setup
+	@mkdir -p $(LOAD_REPORT)
+	$(PY) -m locust -f tools/locustfile.py --headless --host $(HOST) \
+	    --users $(USERS) --spawn-rate $(RATE) --run-time $(DURATION) \
+	    --csv $(LOAD_REPORT)/load --html $(LOAD_REPORT)/load.html --only-summary $(LOAD_ARGS)
 
 lint: setup
 	$(PY) -m ruff check shared services tools clients tests
