@@ -12,7 +12,7 @@ PYTEST_ARGS   ?=
 SIMULATE_ARGS ?=
 BENCH_ARGS    ?=
 
-.PHONY: setup test simulate bench load lint run demo lock clean compose-env chaos
+.PHONY: setup test simulate bench load lint run demo lock clean compose-env chaos run-cluster
 
 setup: $(STAMP)
 	@./deploy/ensure-redis.sh >/dev/null
@@ -92,6 +92,11 @@ lint: setup
 # worker and projection; prints the API and OpenAPI URLs. Ctrl-C stops everything.
 run: setup
 	$(PY) -m tools.launcher --data .data $(RUN_ARGS)
+
+# The distributed setup on this machine: a 3-node NATS cluster (stream replicas 3) and two
+# instances of the rules worker and the projection (tests/e2e/test_cluster.py starts the same).
+run-cluster: setup
+	$(PY) -m tools.launcher --data .data-cluster --cluster $(RUN_ARGS)
 
 # Bots play a whole table through the HTTP API of a running `make run`; shows the public log.
 demo: setup
