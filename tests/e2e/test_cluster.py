@@ -11,7 +11,7 @@ from pathlib import Path
 import nats
 import pytest
 
-from gcbc.eventlog.jetstream import STREAM
+from gcbc.eventlog.jetstream import STREAM, JetStreamEventLog
 from tests.e2e.conftest import TEST_ENV
 from tools import chaos, devservers
 from tools.launcher import Stack
@@ -76,3 +76,20 @@ def test_tables_finish_while_the_stream_leader_is_killed(cluster_stack):
     assert findings.accepted > 0
     info = asyncio.run(_stream(cluster))
     assert info.cluster.leader in cluster.names and killed in cluster.names
+
+
+def test_an_existing_stream_is_updated_to_the_configured_replicas(cluster_stack):
+    """A stream made with one copy gets three once an operator connects asking for three."""
+    _, cluster = cluster_stack
+
+    async def go() -> int:
+        first = await JetStreamEventLog.connect(cluster.url, 1, "GCBC_R", "gcbc.r")
+        await first.close()
+        again = await JetStreamEventLog.connect(cluster.url, 3, "GCBC_R", "gcbc.r")
+        try:
+            return (await again.js.stream_info("GCBC_R")).config.num_replicas
+        finally:
+            await again.js.delete_stream("GCBC_R")
+            await again.close()
+
+    assert asyncio.run(go()) == 3
