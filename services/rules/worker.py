@@ -63,6 +63,7 @@ class RulesWorker:
         self.cache = FoldedCache(events)
         self.clock = clock
         self.decided = 0
+        self.loads = 0  # passes of load_all completed
 
     async def handle(self, stored: Stored) -> None:
         """One entry from the consumer: answer it if it is a command nobody answered yet."""
@@ -135,16 +136,13 @@ class RulesWorker:
         async for table_id in self.events.tables():
             if table_id not in self.cache.tables and table_id not in self.cache.finished_ids:
                 await self.cache.get(table_id)
+        self.loads += 1
 
 
 async def deadlines(worker: RulesWorker, stop: asyncio.Event, every: float = 0.1) -> None:
-    rescan = 0.0
     while not stop.is_set():
         try:
             await worker.sweep_deadlines()
-            if worker.clock() - rescan > 5:  # tables whose entries went to another instance
-                rescan = worker.clock()
-                await worker.load_all()
         except Exception as e:  # noqa: BLE001
             log.warning("deadline sweep failed: %s", e)
         try:
@@ -153,13 +151,33 @@ async def deadlines(worker: RulesWorker, stop: asyncio.Event, every: float = 0.1
             pass
 
 
+async def keep_loading(worker: RulesWorker, stop: asyncio.Event, every: float = 5.0) -> None:
+    """Fold the tables this instance does not know (at start: every one; later, those whose
+    entries went to another instance), beside the answering and the sweeps, never before them."""
+    while not stop.is_set():
+        started = time.monotonic()
+        try:
+            await worker.load_all()
+        except Exception as e:  # noqa: BLE001
+            log.warning("loading tables failed: %s", e)
+        else:
+            if worker.loads == 1:
+                took = time.monotonic() - started
+                log.info("%d tables folded in %.1f s", len(worker.cache.tables), took)
+        try:
+            await asyncio.wait_for(stop.wait(), every)
+        except TimeoutError:
+            pass
+
+
 async def run(worker: RulesWorker, stop: asyncio.Event) -> None:
-    """Answer commands as they come and fire deadlines until ``stop``."""
-    await worker.load_all()
-    log.info("rules worker ready (%d tables)", len(worker.cache.tables))
+    """Answer commands as they come and fire deadlines until ``stop``. A restarted worker
+    answers at once, however many tables exist: a command's table is folded when its command
+    comes; every other table is folded meanwhile (its deadlines fire once it is)."""
     subscription = await worker.events.consume(DURABLE, worker.handle, ACK_WAIT)
+    log.info("rules worker consuming")
     try:
-        await deadlines(worker, stop)
+        await asyncio.gather(deadlines(worker, stop), keep_loading(worker, stop))
     finally:
         await subscription.close()
 
