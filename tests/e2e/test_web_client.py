@@ -45,7 +45,7 @@ def face_down_identities(page: Page) -> list[str]:
         """() => {
             const status = document.querySelector('.status')?.textContent || '';
             if (status.includes('finished')) return [];
-            return [...document.querySelectorAll('.card:not(.up)')]
+            return [...document.querySelectorAll('.card:not(.up) .name')]
                 .map(c => c.textContent).filter(t => t !== '?');
         }"""
     )

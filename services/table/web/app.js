@@ -268,7 +268,9 @@ function renderView(v, { mode, token, onCommand }) {
     const cards = s.cards.map((c) => {
       const known = c.card;
       const team = known && /honest/.test(known) ? "honest" : known && /crooked/.test(known) ? "crooked" : "";
-      const seen = c.seen_by.length ? ` — seen by ${c.seen_by.map((x) => `seat ${x}`).join(", ")}` : "";
+      const how = (c.seen && c.seen.length ? c.seen : c.seen_by.map((x) => ({ seat: x, by: null })))
+        .map((x) => `seat ${x.seat}${x.by ? ` (${words(x.by)})` : ""}`);
+      const seen = how.length ? ` — seen by ${how.join(", ")}` : "";
       const label = `Card ${c.position}: ${c.face_up ? cardName(known) + " (face up)" : known ? cardName(known) + " (face down, you know it)" : "face down"}${c.wounded ? ", wounded" : ""}${seen}`;
       const selected = focus.target === s.seat && focus.position === c.position;
       return h("button", {
@@ -277,7 +279,7 @@ function renderView(v, { mode, token, onCommand }) {
         title: label, "aria-label": label,
         "data-seat": s.seat, "data-position": c.position,
         onclick: () => { Object.assign(focus, selected ? { target: null, position: null } : { target: s.seat, position: c.position }); onCommand(null); },
-      }, c.face_up || known ? cardName(known) : "?");
+      }, h("span", { class: "name" }, c.face_up || known ? cardName(known) : "?"), c.seen_by.length ? h("span", { class: "seen", "aria-hidden": "true" }, ` 👁${c.seen_by.join(",")}`) : null);
     });
     const selectedSeat = focus.target === s.seat && focus.position === null;
     board.append(h("div", {
