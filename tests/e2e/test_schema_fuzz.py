@@ -121,6 +121,11 @@ def test_no_generated_request_is_a_server_error_and_no_view_leaks(stack, http):
                 assert mode is GenerationMode.NEGATIVE, operation.label
                 continue
             ran[operation.label] = ran.get(operation.label, 0) + 1
+    print(  # the figures the issue notes quote (pytest -s shows them)
+        f"schemathesis: {len(operations)} operations, {sum(sent.values())} requests,"
+        f" {len(errors)} server errors, {len(violations)} schema violations,"
+        f" {len(received)} views audited"
+    )
     assert len(ran) == len(operations)
     assert min(sent.values()) >= EXAMPLES, sent  # a few hundred each (fewer only if exhausted)
     assert errors == [], errors[:20]
