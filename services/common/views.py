@@ -20,12 +20,25 @@ def render_views(
 ) -> dict[str, bytes]:
     """Every view of a table: the public one and each seated seat's."""
     s = t.state
-    started = t.wait_started or None
-    views = {}
-    for key, seat in [(PUBLIC, None), *((seat_key(i), i) for i, x in enumerate(s.seats) if x)]:
-        v = view(s, seat, log_limit=log_limit, wait_started=started, chat_limit=chat_limit)
-        views[key] = _encode(v)
-    return views
+    viewers = [(PUBLIC, None), *((seat_key(i), i) for i, x in enumerate(s.seats) if x)]
+    return {key: render_view(t, seat, log_limit, chat_limit) for key, seat in viewers}
+
+
+def render_view(
+    t: FoldedTable,
+    seat: int | None,
+    log_limit: int | None = LOG_LIMIT,
+    chat_limit: int | None = CHAT_LIMIT,
+) -> bytes:
+    """One viewer's view (``seat``; None: the public one), as the read model holds it."""
+    v = view(
+        t.state,
+        seat,
+        log_limit=log_limit,
+        wait_started=t.wait_started or None,
+        chat_limit=chat_limit,
+    )
+    return _encode(v)
 
 
 def lobby_summary(t: FoldedTable) -> bytes | None:

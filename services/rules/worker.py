@@ -19,11 +19,10 @@ from gcbc.eventlog.port import EventLog, Skip, Stored, WrongExpectedSequence
 from gcbc.rules import RuleViolation, decide
 from services.common.cache import FoldedCache
 from services.common.folded import FoldedTable
-from services.common.settings import Settings
+from services.common.settings import STUCK_AFTER, Settings
 
 log = logging.getLogger("gcbc.rules")
 DURABLE = "rules-worker"
-STUCK_AFTER = 3.0  # seconds a command may wait for its answer before any instance answers it
 ACK_WAIT = 5.0  # a delivered command whose worker died is delivered again after this long
 
 
@@ -32,6 +31,9 @@ def now_ms() -> int:
 
 
 GAME_COMMANDS = C.GameCommand.__args__
+HISTORIC = 60.0  # a command written longer ago than this (an imported table's) is not answered
+# on delivery: its recorded answer follows it; if none comes, the sweep answers it STUCK_AFTER
+# after this worker first saw it
 
 
 def answer(
@@ -63,6 +65,7 @@ class RulesWorker:
         self.cache = FoldedCache(events)
         self.clock = clock
         self.decided = 0
+        self._seen: dict[str, tuple[int, float]] = {}  # table -> (pending command, first seen)
 
     async def handle(self, stored: Stored) -> None:
         """One entry from the consumer: answer it if it is a command nobody answered yet."""
@@ -72,7 +75,21 @@ class RulesWorker:
             raise Skip(f"not an entry: {e}") from None
         if t.pending != stored.seq:
             return  # not a command, or answered already (by this or another instance)
+        command = t.pending_command
+        if command is not None and command.at and time.time() - command.at / 1000 > HISTORIC:
+            self._since(t)  # an imported table's: its own answer comes next (else the sweep)
+            return
         await self._answer(t)
+
+    def _since(self, t: FoldedTable) -> float:
+        """Since when the table's pending command is waiting, as far as this worker knows: its
+        time, or when this worker first saw it if that was later (an imported command)."""
+        command = t.pending_command
+        assert command is not None and t.pending is not None
+        seen = self._seen.get(t.table_id)
+        if seen is None or seen[0] != t.pending:
+            seen = self._seen[t.table_id] = (t.pending, self.clock())
+        return max(command.at / 1000, seen[1])
 
     async def _answer(self, t: FoldedTable) -> None:
         """Append the answer to the table's pending command (at most once: it expects the
@@ -100,7 +117,9 @@ class RulesWorker:
         now = self.clock()
         for table_id, t in list(self.cache.tables.items()):
             command = t.pending_command
-            if command is not None and now - command.at / 1000 > STUCK_AFTER:
+            if command is None:
+                self._seen.pop(table_id, None)
+            elif now - self._since(t) > STUCK_AFTER:
                 # a command nobody answered (its worker died before acking): answer it here
                 await self._answer(t)
                 continue
