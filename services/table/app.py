@@ -28,6 +28,7 @@ from gcbc.readmodel.port import PUBLIC, Answer, ModelUnavailable, StoredView, se
 from services.common.runner import tune_gc
 from services.common.settings import Settings
 from services.table import edge
+from services.table import health as operations
 from services.table.limits import OpenStreams, RateLimits
 from services.table.problems import HANDLERS, RETRY_AFTER, ApiError, status_for
 from services.table.service import TableService, token_hash
@@ -366,7 +367,7 @@ async def stream(table_id: str, request: Request, state: AppState) -> Stream:
     service = _service(state)
     seat = await _seat(service, table_id, request, required=False)
     token = _bearer(request)
-    close = state.streams.open(table_id, _client(request), seat)
+    close = state.streams.open(table_id, _client(request), seat, kind="sse")
 
     async def events() -> AsyncIterator[bytes]:
         version = -1
@@ -504,9 +505,11 @@ def create_app(settings: Settings | None = None) -> Litestar:
             send_command,
             chat,
             history,
+            *operations.ROUTES,  # /healthz, /readyz, /metrics (not in the OpenAPI document)
         ],
         lifespan=[lifespan],
-        exception_handlers=HANDLERS,
+        middleware=[operations.HttpMetrics()],
+        exception_handlers=operations.counted(HANDLERS),
         guards=[edge.known_table_format],
         request_max_body_size=MAX_BODY,
         openapi_config=OpenAPIConfig(title="Good Cop Bad Cop", version="1.0.0", path="/schema"),
@@ -518,7 +521,9 @@ def main() -> None:
 
     import uvicorn
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s table: %(message)s")
+    from services.common import logs
+
+    logs.setup("table")
     settings = Settings.from_env()
     workers = int(os.environ.get("GCBC_HTTP_WORKERS", "1"))
     uvicorn.run(

@@ -23,6 +23,7 @@ from gcbc.contract.entries import CommandEntry, OutcomeEntry, decode_entry, enco
 from gcbc.eventlog.port import EventLog, Stored, Subscription, WrongExpectedSequence
 from gcbc.readmodel.port import PUBLIC, Answer, ReadModel, StoredView, seat_key
 from gcbc.rules import RuleViolation, decide
+from services.common import metrics
 from services.common.cache import FoldedCache
 from services.common.folded import FoldedTable
 from services.table.problems import ApiError, from_violation
@@ -139,6 +140,7 @@ class TableService:
                 if not checked:  # the cached state may lag the log: refuse only on the latest
                     checked = stale = True
                     continue
+                metrics.REFUSALS.labels(v.code, "table").inc()
                 raise from_violation(v) from None
             expected = t.seq
             entry = CommandEntry(
