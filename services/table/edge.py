@@ -20,7 +20,7 @@ from services.table.problems import ApiError
 T = TypeVar("T")
 
 COMMAND_ID = re.compile(r"[!-~]{1,64}")  # printable ASCII, no space: safe in logs and msg ids
-_FIELD = re.compile(r"at `\$\.?([^`]*)`")
+_FIELD = re.compile(r"at `\$\.?([^`]*)`|unknown field `([^`]*)`")
 _decoders: dict[Any, msgspec.json.Decoder] = {}
 
 
@@ -41,7 +41,8 @@ def strict(body: bytes, kind: Any) -> Any:
         return decoder.decode(body)
     except msgspec.ValidationError as e:
         found = _FIELD.search(str(e))
-        raise ApiError(422, "invalid_body", str(e), found.group(1) if found else None) from None
+        field = (found.group(1) or found.group(2)) if found else None
+        raise ApiError(422, "invalid_body", str(e), field) from None
     except msgspec.DecodeError as e:
         raise ApiError(400, "malformed_json", f"the body is not JSON: {e}") from None
     except RecursionError:

@@ -8,6 +8,7 @@ import msgspec
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 
+from gcbc.contract.http import Problem
 from gcbc.contract.ids import InvalidTableId
 from gcbc.eventlog.port import LogUnavailable, OutcomeUnknown
 from gcbc.readmodel.port import ModelUnavailable
@@ -33,15 +34,6 @@ NEVER_VALID = frozenset(
     }
 )
 NOT_FOUND = frozenset({"no_table"})
-
-
-class Problem(msgspec.Struct, omit_defaults=True):
-    type: str
-    title: str
-    status: int
-    code: str
-    detail: str
-    field: str | None = None
 
 
 class ApiError(Exception):
@@ -137,18 +129,20 @@ def handle_violation(_: Request, e: RuleViolation) -> Response[Any]:
 
 
 def handle_validation(_: Request, e: ValidationException) -> Response[Any]:
-    field = None
+    """Litestar's own checks: a query or path parameter out of its range is 400
+    ``invalid_parameter``; a body that is not of its type is 422 ``invalid_body``."""
+    field = source = None
     detail = e.detail
     extra = e.extra if isinstance(e.extra, list) else []
     if extra and isinstance(extra[0], dict):
         field = extra[0].get("key")
+        source = extra[0].get("source")
         detail = str(extra[0].get("message", detail))
-    code = (
-        "malformed_json"
-        if "JSON" in str(detail) and "malformed" in str(detail).lower()
-        else "invalid_body"
-    )
-    return problem(400 if code == "malformed_json" else 422, code, detail, field)
+    if "JSON" in str(detail) and "malformed" in str(detail).lower():
+        return problem(400, "malformed_json", detail, field)
+    if source is not None and source != "body":
+        return problem(400, "invalid_parameter", detail, field)
+    return problem(422, "invalid_body", detail, field)
 
 
 def handle_http(_: Request, e: HTTPException) -> Response[Any]:

@@ -16,7 +16,9 @@ from tests.e2e.conftest import auth, seated_table
 def _metric(text: str, name: str, **labels: str) -> float:
     """The value of one sample in Prometheus's text format (0 if absent)."""
     want = ",".join(f'{k}="{v}"' for k, v in labels.items())
-    pattern = re.escape(name) + (r"\{" + re.escape(want) + r"\}" if want else r"(\{\})?") + r" (\S+)"
+    pattern = (
+        re.escape(name) + (r"\{" + re.escape(want) + r"\}" if want else r"(\{\})?") + r" (\S+)"
+    )
     found = re.search(r"^" + pattern + "$", text, re.M)
     return float(found.group(1)) if found else 0.0
 
@@ -42,7 +44,9 @@ def test_every_service_says_it_is_up_and_ready(stack):
 def test_the_metrics_count_commands_refusals_latencies_and_watchers(http, stack):
     table_id, tokens = seated_table(http)
     assert http.post(f"/tables/{table_id}/start", headers=auth(tokens[0])).status_code == 200
-    refused = http.post(f"/tables/{table_id}/commands", headers=auth(tokens[2]), json={"type": "shoot"})
+    refused = http.post(
+        f"/tables/{table_id}/commands", headers=auth(tokens[2]), json={"type": "shoot"}
+    )
     assert refused.status_code in (409, 422)
     with httpx.stream("GET", f"{stack.api}/tables/{table_id}/stream", timeout=10) as r:
         lines = r.iter_lines()  # kept: a collected iterator would close the stream
@@ -53,7 +57,10 @@ def test_the_metrics_count_commands_refusals_latencies_and_watchers(http, stack)
         assert _metric(table, "gcbc_open_watchers", kind="sse") >= 1, [
             x for x in table.splitlines() if "watchers" in x
         ]
-    assert _metric(table, "gcbc_http_requests_total", method="POST", route="/tables", status="201") >= 1
+    assert (
+        _metric(table, "gcbc_http_requests_total", method="POST", route="/tables", status="201")
+        >= 1
+    )
     assert _metric(table, "gcbc_http_problems_total", code=refused.json()["code"]) >= 1
     assert 'route="/tables/{table_id}/commands"' in table  # routes by template, never by table id
     assert table_id not in table

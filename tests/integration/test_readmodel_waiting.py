@@ -47,7 +47,7 @@ def test_every_watcher_of_a_view_gets_the_same_bytes_for_a_change(redis_url):
             assert model.reads == 50  # … and not one more
             frames = {id(g.frame()) for g in got}
             assert len(frames) == 1  # one frame, sent to every stream
-            assert got[0].frame() == b"data: " + _view(2) + b"\r\n\r\n"
+            assert got[0].frame() == b"id: 2\r\ndata: " + _view(2) + b"\r\n\r\n"
         finally:
             await model.close()
 

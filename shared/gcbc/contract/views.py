@@ -7,12 +7,24 @@ from typing import Any
 
 import msgspec
 
+from gcbc.contract.log import AnyLogEntry
 from gcbc.contract.options import TableOptions
+from gcbc.contract.vocabulary import (
+    ActionName,
+    Direction,
+    Phase,
+    SeenBy,
+    Status,
+    Team,
+    WaitKind,
+    WindowKind,
+    Winners,
+)
 
 
 class Waiting(msgspec.Struct, frozen=True, omit_defaults=True):
     seat: int
-    reason: str  # arrange | turn | aim | reaction | prompt
+    reason: WaitKind
     wait: int  # the wait's id (a deadline names it)
     seconds: float  # how long the wait lasts
     deadline: str | None = None  # ISO time, filled in by a service that knows the clock
@@ -21,7 +33,7 @@ class Waiting(msgspec.Struct, frozen=True, omit_defaults=True):
 
 class Seen(msgspec.Struct, frozen=True):
     seat: int
-    by: str  # investigate | metal_detector | wiretap | polygraph | surveillance_camera | held
+    by: SeenBy
 
 
 class CardView(msgspec.Struct, frozen=True):
@@ -60,13 +72,13 @@ class SeatView(msgspec.Struct, frozen=True):
 
 class You(msgspec.Struct, frozen=True):
     seat: int
-    team: str | None  # honest | crooked | solo | zombie | bomber | traitor (RULES §2, §8, §9)
+    team: Team | None  # None: not known to the seat yet (RULES §2, §8, §9)
     hand: list[str]
     auto_pass: bool = False
 
 
 class WindowView(msgspec.Struct, frozen=True):
-    kind: str  # start_of_game | investigate | shoot | end_of_turn
+    kind: WindowKind
     asked: list[int]
     wait: int
 
@@ -80,7 +92,7 @@ class PromptView(msgspec.Struct, frozen=True):
 
 class DeclaredView(msgspec.Struct, frozen=True):
     seat: int
-    action: str
+    action: ActionName
     target: int | None = None
     position: int | None = None
     forced: bool = False
@@ -98,12 +110,12 @@ class AlarmView(msgspec.Struct, frozen=True):
 class View(msgspec.Struct, frozen=True):
     table_id: str
     version: int
-    status: str  # waiting | playing | finished
-    phase: str  # lobby | arrange | action | reaction | aim | finished
+    status: Status
+    phase: Phase
     options: TableOptions
     turn: int | None  # the seat whose turn it is
     turn_number: int
-    direction: str  # clockwise | counter_clockwise
+    direction: Direction
     waiting_for: list[Waiting]
     window: WindowView | None
     prompt: PromptView | None
@@ -113,10 +125,10 @@ class View(msgspec.Struct, frozen=True):
     guns_in_centre: int
     deck_count: int
     legal_commands: list[dict[str, Any]]
-    log: list[dict[str, Any]]
+    log: list[AnyLogEntry]  # each event as this viewer may see it (``gcbc.contract.log``)
     chat: list[dict[str, Any]]
     winners: list[int] | None
-    win_team: str | None = None
+    win_team: Winners | None = None
     win_reason: str | None = None
     alarms: list[AlarmView] = []  # pending Alarm Clocks (extra equipment), oldest first
     arms_in_centre: int = 0

@@ -80,9 +80,11 @@ class StoredView:
         self._frame: bytes | None = None
 
     def frame(self) -> bytes:
+        """``id: <version>`` (a reconnecting EventSource sends it back as Last-Event-ID) and
+        ``data: <view>``: a view is one line of JSON, written as is, no re-encoding."""
         if self._frame is None:
-            # a view is one line of JSON: the event is written as is, no re-encoding
-            self._frame = b"data: " + self.data + b"\r\n\r\n"
+            version = str(view_version(self.data)).encode()
+            self._frame = b"id: " + version + b"\r\ndata: " + self.data + b"\r\n\r\n"
         return self._frame
 
     def answer(self, command: int) -> Answer | None:

@@ -3,10 +3,12 @@
 The game as a declaration (boardgame.io / the Decider pattern):
 ``initial_state``, ``decide(state, command) -> events``, ``evolve(state, event) -> state``,
 ``is_terminal``; and per seat: ``view``, ``public_view``, ``legal_commands``, ``current_wait``.
+``check(state, command)`` runs only a command's guards (who may act, the phase, the move's own
+rules): what ``decide`` refuses, without resolving anything.
 """
 
 from gcbc.rules import equipment as _equipment  # noqa: F401  (registers the cards)
-from gcbc.rules.decide import decide, run
+from gcbc.rules.decide import check, decide, run
 from gcbc.rules.errors import RuleViolation
 from gcbc.rules.evolve import evolve, fold
 from gcbc.rules.knowledge import public_view, view
@@ -18,6 +20,7 @@ __all__ = [
     "RuleViolation",
     "State",
     "Wait",
+    "check",
     "current_wait",
     "decide",
     "evolve",

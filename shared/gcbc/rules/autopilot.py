@@ -17,11 +17,16 @@ from msgspec.structs import replace
 
 from gcbc.contract import commands as C
 from gcbc.contract import events as E
+from gcbc.rules.actions import BY_NAME
+from gcbc.rules.commands import seat_events
+from gcbc.rules.errors import refuse
 from gcbc.rules.evolve import peek
-from gcbc.rules.legal import actions, expand, is_template, legal_commands
-from gcbc.rules.query import aim_choices, aim_of, alive, biteable
+from gcbc.rules.legal import actions, legal_commands
+from gcbc.rules.moves import expand, is_template
+from gcbc.rules.query import aim_choices, aim_of
 from gcbc.rules.rng import Rng
 from gcbc.rules.state import ACTION, AIM, State
+from gcbc.rules.waits import current_wait
 
 AUTOPILOT_STREAM = 1 << 32
 ABSENT_AFTER = 3  # missed deadlines in a row
@@ -50,24 +55,18 @@ def choose(s: State, seat: int, rng: Rng) -> Any:
 
 
 def standing_shot(s: State, seat: int) -> E.ActionDeclared | None:
-    """The reconsidered shot (or bite) of ``seat``, declared again to stand, if still possible."""
+    """The reconsidered shot (or bite) of ``seat``, declared again to stand, if still possible:
+    the seat may still shoot (or bite), at that same target."""
     d = s.standing
     if d is None or s.prompts or s.step != ACTION or s.turn_seat != seat or d.target is None:
         return None
-    st = s.seat(seat)
-    if d.action == "shoot":
-        possible = st.gun and seat not in s.guns_locked and st.aim == d.target
-        possible = possible and alive(s, d.target)
-    else:
-        possible = st.zombie and st.arms_aim == d.target and biteable(s, seat, d.target)
-    if not possible:
+    if aim_of(s, seat) != d.target or not BY_NAME[d.action].allowed(s, seat):
         return None
     return E.ActionDeclared(seat=seat, action=d.action, target=d.target, stands=True)
 
 
 def autopilot_events(s: State, seat: int, missed: bool) -> list[Any]:
-    from gcbc.rules.decide import direct_events
-
+    """The autopilot acts for ``seat``: it missed its deadline, or it is away."""
     rng = Rng(s.random_seed, AUTOPILOT_STREAM + s.rng_draws)
     stands = standing_shot(s, seat)
     command = choose(s, seat, rng) if stands is None else None
@@ -78,4 +77,32 @@ def autopilot_events(s: State, seat: int, missed: bool) -> list[Any]:
         after = peek(after, events[-1:])
     if stands is not None:
         return [*events, stands]
-    return events + direct_events(after, command, autopilot=True)
+    return events + seat_events(after, command, autopilot=True)
+
+
+# --- a deadline passed (RULES §10) --------------------------------------------------------------
+def check_deadline(s: State, c: C.DeadlinePassed) -> None:
+    w = current_wait(s)
+    if w is None or w.id != c.wait:
+        raise refuse("stale_deadline", "that wait is over")
+
+
+def deadline_passed(s: State, c: C.DeadlinePassed) -> list[Any]:
+    """A missed turn, aim or prompt: the autopilot acts; a missed window or arrangement: every
+    seat still asked passes (keeps its order)."""
+    w = current_wait(s)
+    assert w is not None
+    if w.kind not in ("reaction", "arrange"):
+        return autopilot_events(s, w.seats[0], missed=True)
+    # Decision (RULES §10: every missed deadline counts towards the three in a row, a reaction
+    # window's and the arrangement's too): each seat still asked misses it
+    events: list[Any] = []
+    for i in w.seats:
+        if w.kind == "reaction":
+            events.append(E.ReactionPassed(seat=i, auto=True, missed=True))
+        else:
+            events.append(E.CardsArranged(seat=i, positions=(1, 2, 3), missed=True))
+        st = s.seat(i)
+        if not st.absent and st.missed + 1 >= ABSENT_AFTER:
+            events.append(E.SeatAbsent(seat=i))
+    return events

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
+from operator import add
 from typing import Any
 
 from msgspec.structs import replace
@@ -10,7 +12,6 @@ from msgspec.structs import replace
 from gcbc.contract import events as E
 from gcbc.contract.cards import AGENT, KINGPIN
 from gcbc.rules.effects import INVESTIGATIONS
-from gcbc.rules.log import PRIVATE
 from gcbc.rules.setup import arms, guns
 from gcbc.rules.state import (
     ACTION,
@@ -28,228 +29,243 @@ from gcbc.rules.state import (
     Seat,
     State,
     Window,
+    initial_state,
 )
 
-
-def _set_seat(s: State, i: int, seat: Seat, **changes: Any) -> State:
-    seats = list(s.seats)
-    seats[i] = seat
-    return replace(s, seats=tuple(seats), **changes)
+Changes = dict[str, Any]  # the fields of the state an event changes, and their new values
 
 
-def _update(s: State, i: int, **fields: Any) -> State:
-    return _set_seat(s, i, replace(s.seats[i], **fields))
+def _with(seats: tuple[Seat | None, ...], i: int, **fields: Any) -> tuple[Seat | None, ...]:
+    """``seats`` with seat ``i`` changed."""
+    out = list(seats)
+    out[i] = replace(seats[i], **fields)
+    return tuple(out)
 
 
-def _learn(s: State, viewer: int, card_id: int, card: str) -> tuple[dict[int, str], ...]:
-    known = s.knowledge[viewer]
+def _learn(
+    knowledge: tuple[dict[int, str], ...], viewer: int, card_id: int, card: str
+) -> tuple[dict[int, str], ...]:
+    known = knowledge[viewer]
     if known.get(card_id) == card:
-        return s.knowledge
-    k = list(s.knowledge)
+        return knowledge
+    k = list(knowledge)
     k[viewer] = {**known, card_id: card}
     return tuple(k)
 
 
-def _saw(s: State, card_id: int, seat: int, means: str) -> dict[int, tuple[tuple[int, str], ...]]:
-    prior = s.seen.get(card_id, ())
+Seen = dict[int, tuple[tuple[int, str], ...]]
+
+
+def _saw(seen: Seen, card_id: int, seat: int, means: str) -> Seen:
+    prior = seen.get(card_id, ())
     if any(who == seat for who, _ in prior):
-        return s.seen
-    return {**s.seen, card_id: (*prior, (seat, means))}
+        return seen
+    return {**seen, card_id: (*prior, (seat, means))}
 
 
 # --- lobby --------------------------------------------------------------------------------------
-def _table_opened(s: State, e: E.TableOpened) -> State:
-    return replace(
-        s,
-        table_id=e.table_id,
-        seat_count=e.seats,
-        options=e.options.with_defaults(),  # older logs: the edition's wounds (RULES §4)
-        deadlines=e.deadlines,
-        deal=e.deal,
-        first_seat_choice=e.first_seat,
-        requested_seed=e.random_seed,
-        chat_per_seat=e.chat_per_seat,
-        seats=(None,) * e.seats,
-        unseen=(0,) * (e.seats + 1),
-    )
+def _table_opened(s: State, e: E.TableOpened) -> Changes:
+    return {
+        "table_id": e.table_id,
+        "seat_count": e.seats,
+        "options": e.options.with_defaults(),  # older logs: the edition's wounds (RULES §4)
+        "deadlines": e.deadlines,
+        "deal": e.deal,
+        "first_seat_choice": e.first_seat,
+        "requested_seed": e.random_seed,
+        "chat_per_seat": e.chat_per_seat,
+        "seats": (None,) * e.seats,
+        "unseen": (0,) * (e.seats + 1),
+    }
 
 
-def _seat_taken(s: State, e: E.SeatTaken) -> State:
+def _seat_taken(s: State, e: E.SeatTaken) -> Changes:
     seats = list(s.seats)
     seats[e.seat] = Seat(name=e.name)
-    return replace(s, seats=tuple(seats))
+    return {"seats": tuple(seats)}
 
 
-def _seat_left(s: State, e: E.SeatLeft) -> State:
+def _seat_left(s: State, e: E.SeatLeft) -> Changes:
     seats = list(s.seats)
     seats[e.seat] = None
-    return replace(s, seats=tuple(seats))
+    return {"seats": tuple(seats)}
 
 
-def _table_closed(s: State, e: E.TableClosed) -> State:
-    return replace(s, step=FINISHED, winners=(), win_reason=f"closed: {e.reason}")
+def _table_closed(s: State, e: E.TableClosed) -> Changes:
+    return {"step": FINISHED, "winners": (), "win_reason": f"closed: {e.reason}"}
 
 
-def _game_started(s: State, e: E.GameStarted) -> State:
-    return replace(s, random_seed=e.random_seed, turn_seat=e.first_seat)
+def _game_started(s: State, e: E.GameStarted) -> Changes:
+    return {"random_seed": e.random_seed, "turn_seat": e.first_seat}
 
 
-def _cards_dealt(s: State, e: E.CardsDealt) -> State:
+def _cards_dealt(s: State, e: E.CardsDealt) -> Changes:
     seats = []
     knowledge = []
     for i, st in enumerate(s.seats):
         cards = e.hands[i]
         seats.append(replace(st, cards=cards, face_up=(False,) * len(cards), hand=e.equipment[i]))
         knowledge.append({c: e.identities[c] for c in cards})
-    return replace(
-        s,
-        seats=tuple(seats),
-        knowledge=tuple(knowledge),
-        identities=e.identities,
-        leader_ids=(e.identities.index(AGENT), e.identities.index(KINGPIN)),
-        burned=e.burned,
-        deck=e.deck,
-        guns_in_centre=guns(s.options, len(seats)),
-        arms_in_centre=arms(s.options, len(seats)),
-        step=ARRANGE,
-        arrange_since=s.version,
-    )
+    return {
+        "seats": tuple(seats),
+        "knowledge": tuple(knowledge),
+        "identities": e.identities,
+        "leader_ids": (e.identities.index(AGENT), e.identities.index(KINGPIN)),
+        "burned": e.burned,
+        "deck": e.deck,
+        "guns_in_centre": guns(s.options, len(seats)),
+        "arms_in_centre": arms(s.options, len(seats)),
+        "step": ARRANGE,
+        "arrange_since": s.version,
+    }
 
 
-def _cards_arranged(s: State, e: E.CardsArranged) -> State:
+def _cards_arranged(s: State, e: E.CardsArranged) -> Changes:
     st = s.seat(e.seat)
     cards = tuple(st.cards[p - 1] for p in e.positions)
     face_up = tuple(st.face_up[p - 1] for p in e.positions)
     missed = st.missed + 1 if e.missed else st.missed
-    return _update(s, e.seat, cards=cards, face_up=face_up, arranged=True, missed=missed)
+    seats = _with(s.seats, e.seat, cards=cards, face_up=face_up, arranged=True, missed=missed)
+    return {"seats": seats}
 
 
-def _arrangement_closed(s: State, e: E.ArrangementClosed) -> State:
-    return s
+def _arrangement_closed(s: State, e: E.ArrangementClosed) -> Changes:
+    return {}
 
 
 # --- turns, windows, prompts --------------------------------------------------------------------
-def _turn_began(s: State, e: E.TurnBegan) -> State:
-    return replace(
-        s,
-        step=ACTION,
-        turn_seat=e.seat,
-        turn_number=e.turn,
-        direction=e.direction,
-        reverse_pending=False,
-        coffee_seat=None,
-        guns_locked=frozenset(),
-        arm_barred=None,
-        investigated=(),
-        turn_fell=False,
-        reaim_from=None,
-        declared=None,
-        standing=None,
-        turn_since=s.version,
-    )
+def _turn_began(s: State, e: E.TurnBegan) -> Changes:
+    return {
+        "step": ACTION,
+        "turn_seat": e.seat,
+        "turn_number": e.turn,
+        "direction": e.direction,
+        "reverse_pending": False,
+        "coffee_seat": None,
+        "guns_locked": frozenset(),
+        "arm_barred": None,
+        "investigated": (),
+        "turn_fell": False,
+        "reaim_from": None,
+        "declared": None,
+        "standing": None,
+        "turn_since": s.version,
+    }
 
 
-def _action_declared(s: State, e: E.ActionDeclared) -> State:
+def _action_declared(s: State, e: E.ActionDeclared) -> Changes:
     declared = Declared(action=e.action, target=e.target, position=e.position)
     # a shot that stands resolves at once: its window was held already (RULES §6)
-    return replace(s, step=RESOLVE if e.stands else DECLARED, declared=declared, standing=None)
+    return {"step": RESOLVE if e.stands else DECLARED, "declared": declared, "standing": None}
 
 
-def _action_cancelled(s: State, e: E.ActionCancelled) -> State:
+def _action_cancelled(s: State, e: E.ActionCancelled) -> Changes:
     # the seat chooses again, with a fresh deadline; a reconsidered shot stands if it lets the
     # deadline pass (RULES §6)
     standing = s.declared if e.reason == "reconsider" else None
-    return replace(s, step=ACTION, declared=None, standing=standing, turn_since=s.version)
+    return {"step": ACTION, "declared": None, "standing": standing, "turn_since": s.version}
 
 
-def _action_resolved(s: State, e: E.ActionResolved) -> State:
-    return replace(s, step=AFTER_ACTION, declared=None)
+def _action_resolved(s: State, e: E.ActionResolved) -> Changes:
+    return {"step": AFTER_ACTION, "declared": None}
 
 
-def _aim_requested(s: State, e: E.AimRequested) -> State:
-    return replace(s, step=AIM, aim_since=s.version)
+def _aim_requested(s: State, e: E.AimRequested) -> Changes:
+    return {"step": AIM, "aim_since": s.version}
 
 
-def _window_opened(s: State, e: E.WindowOpened | E.WindowReopened) -> State:
-    pending = frozenset(i for i in e.asked if not s.seat(i).auto_pass and not s.seat(i).absent)
+def _window_opened(s: State, e: E.WindowOpened | E.WindowReopened) -> Changes:
+    seats = s.seats
+    pending = frozenset(i for i in e.asked if not seats[i].auto_pass and not seats[i].absent)
     plays = s.window.plays if s.window is not None and s.window.kind == e.kind else 0
     window = Window(kind=e.kind, asked=e.asked, pending=pending, since=s.version, plays=plays)
-    return replace(s, step=WINDOW, window=window)
+    return {"step": WINDOW, "window": window}
 
 
-def _reaction_passed(s: State, e: E.ReactionPassed) -> State:
+def _reaction_passed(s: State, e: E.ReactionPassed) -> Changes:
     w = s.window
     assert w is not None
+    changes: Changes = {"window": replace(w, pending=w.pending - {e.seat})}
     if e.missed:  # a window's deadline counts towards the three in a row (RULES §10)
-        s = _update(s, e.seat, missed=s.seat(e.seat).missed + 1)
-    return replace(s, window=replace(w, pending=w.pending - {e.seat}))
+        changes["seats"] = _with(s.seats, e.seat, missed=s.seat(e.seat).missed + 1)
+    return changes
 
 
-def _window_closed(s: State, e: E.WindowClosed) -> State:
-    nxt = {"start_of_game": TURN_START, "end_of_turn": TURN_END}.get(e.kind, RESOLVE)
-    return replace(s, step=nxt, window=None)
+_AFTER_WINDOW = {"start_of_game": TURN_START, "end_of_turn": TURN_END}
 
 
-def _prompt_opened(s: State, e: E.PromptOpened) -> State:
+def _window_closed(s: State, e: E.WindowClosed) -> Changes:
+    return {"step": _AFTER_WINDOW.get(e.kind, RESOLVE), "window": None}
+
+
+def _prompt_opened(s: State, e: E.PromptOpened) -> Changes:
     prompt = Prompt(seat=e.seat, kind=e.kind, options=e.options, about=e.about, since=s.version)
-    return replace(s, prompts=(*s.prompts, prompt))
+    return {"prompts": (*s.prompts, prompt)}
 
 
-def _prompt_answered(s: State, e: E.PromptAnswered) -> State:
+def _prompt_answered(s: State, e: E.PromptAnswered) -> Changes:
     prompts = s.prompts[1:]
     if prompts and prompts[0].since < s.version:  # the next prompt's wait starts now
         prompts = (replace(prompts[0], since=s.version), *prompts[1:])
-    return replace(s, prompts=prompts)
+    return {"prompts": prompts}
 
 
 # --- guns ---------------------------------------------------------------------------------------
-def _gun_taken(s: State, e: E.GunTaken) -> State:
+def _gun_taken(s: State, e: E.GunTaken) -> Changes:
+    seats, centre = s.seats, s.guns_in_centre
     if e.from_seat is None:
-        s = replace(s, guns_in_centre=s.guns_in_centre - 1)
+        centre -= 1
     else:
-        s = _update(s, e.from_seat, gun=False, aim=None)
-    s = _update(s, e.seat, gun=True, aim=e.aim)
+        seats = _with(seats, e.from_seat, gun=False, aim=None)
+    changes: Changes = {
+        "seats": _with(seats, e.seat, gun=True, aim=e.aim),
+        "guns_in_centre": centre,
+    }
     if e.locked:
-        s = replace(s, guns_locked=s.guns_locked | {e.seat})
-    return s
+        changes["guns_locked"] = s.guns_locked | {e.seat}
+    return changes
 
 
-def _gun_aimed(s: State, e: E.GunAimed) -> State:
-    return _update(s, e.seat, aim=e.target)
+def _gun_aimed(s: State, e: E.GunAimed) -> Changes:
+    return {"seats": _with(s.seats, e.seat, aim=e.target)}
 
 
-def _gun_dropped(s: State, e: E.GunDropped) -> State:
-    s = _update(s, e.seat, gun=False, aim=None)
-    s = replace(s, guns_in_centre=s.guns_in_centre + 1)
-    return replace(s, arm_barred=e.seat) if e.barred else s
+def _gun_dropped(s: State, e: E.GunDropped) -> Changes:
+    changes: Changes = {
+        "seats": _with(s.seats, e.seat, gun=False, aim=None),
+        "guns_in_centre": s.guns_in_centre + 1,
+    }
+    if e.barred:
+        changes["arm_barred"] = e.seat
+    return changes
 
 
-def _arms_aimed(s: State, e: E.ArmsAimed) -> State:
-    return _update(s, e.seat, arms_aim=e.target)
+def _arms_aimed(s: State, e: E.ArmsAimed) -> Changes:
+    return {"seats": _with(s.seats, e.seat, arms_aim=e.target)}
 
 
 # --- integrity cards ----------------------------------------------------------------------------
-def _card_viewed(s: State, e: E.CardViewed) -> State:
+def _card_viewed(s: State, e: E.CardViewed) -> Changes:
     investigated = s.investigated
     if e.means in INVESTIGATIONS and e.card_id not in investigated:  # classic Camera (§7.2)
         investigated = (*investigated, e.card_id)
-    return replace(
-        s,
-        knowledge=_learn(s, e.viewer, e.card_id, e.card),
-        seen=_saw(s, e.card_id, e.viewer, e.means),
-        investigated=investigated,
-    )
+    return {
+        "knowledge": _learn(s.knowledge, e.viewer, e.card_id, e.card),
+        "seen": _saw(s.seen, e.card_id, e.viewer, e.means),
+        "investigated": investigated,
+    }
 
 
-def _card_revealed(s: State, e: E.CardRevealed) -> State:
-    st = s.seat(e.seat)
-    face_up = list(st.face_up)
+def _card_revealed(s: State, e: E.CardRevealed) -> Changes:
+    face_up = list(s.seat(e.seat).face_up)
     face_up[e.position - 1] = True
-    s = _update(s, e.seat, face_up=tuple(face_up))
-    return replace(s, public_cards={**s.public_cards, e.card_id: e.card})
+    return {
+        "seats": _with(s.seats, e.seat, face_up=tuple(face_up)),
+        "public_cards": {**s.public_cards, e.card_id: e.card},
+    }
 
 
-def _cards_exchanged(s: State, e: E.CardsExchanged) -> State:
+def _cards_exchanged(s: State, e: E.CardsExchanged) -> Changes:
     (a, b), (pa, pb) = e.seats, e.positions
     ca, cb = e.card_ids
     sa, sb = s.seat(a), s.seat(b)
@@ -257,13 +273,12 @@ def _cards_exchanged(s: State, e: E.CardsExchanged) -> State:
     cards_b, up_b = list(sb.cards), list(sb.face_up)
     cards_a[pa - 1], cards_b[pb - 1] = cb, ca
     up_a[pa - 1], up_b[pb - 1] = sb.face_up[pb - 1], sa.face_up[pa - 1]
-    s = _update(s, a, cards=tuple(cards_a), face_up=tuple(up_a))
-    s = _update(s, b, cards=tuple(cards_b), face_up=tuple(up_b))
-    s = replace(s, knowledge=_learn(s, b, ca, e.cards[0]))
-    s = replace(s, knowledge=_learn(s, a, cb, e.cards[1]))
+    seats = _with(s.seats, a, cards=tuple(cards_a), face_up=tuple(up_a))
+    seats = _with(seats, b, cards=tuple(cards_b), face_up=tuple(up_b))
+    knowledge = _learn(_learn(s.knowledge, b, ca, e.cards[0]), a, cb, e.cards[1])
     # the seat that gave a card away keeps knowing it, wherever it goes (RULES §11)
-    s = replace(s, seen=_saw(s, ca, a, "held"))
-    return replace(s, seen=_saw(s, cb, b, "held"))
+    seen = _saw(_saw(s.seen, ca, a, "held"), cb, b, "held")
+    return {"seats": seats, "knowledge": knowledge, "seen": seen}
 
 
 # --- shots, wounds, elimination -----------------------------------------------------------------
@@ -272,83 +287,88 @@ def _by_the_action(s: State, seat: int, action: str) -> bool:
     return seat == s.turn_seat and d is not None and d.action == action
 
 
-def _seat_shot(s: State, e: E.SeatShot) -> State:
+def _seat_shot(s: State, e: E.SeatShot) -> Changes:
     # RULES §8: the turn's shooter that shot a zombie keeps its gun and must re-aim
     if s.seat(e.target).zombie and _by_the_action(s, e.shooter, "shoot"):
-        return replace(s, reaim_from=e.target)
-    return s
+        return {"reaim_from": e.target}
+    return {}
 
 
-def _shot_redirected(s: State, e: E.ShotRedirected) -> State:
+def _shot_redirected(s: State, e: E.ShotRedirected) -> Changes:
     d = s.declared
     assert d is not None
-    return replace(s, declared=replace(d, forced_target=e.target))
+    return {"declared": replace(d, forced_target=e.target)}
 
 
-def _leader_wounded(s: State, e: E.LeaderWounded) -> State:
+def _leader_wounded(s: State, e: E.LeaderWounded) -> Changes:
     if s.options.wounds == "card":  # the seat takes the Wounded card (RULES §4)
-        return _update(s, e.seat, wounded=True)
-    return replace(s, wounds=s.wounds | {e.card_id})  # a token on the Leader card
+        return {"seats": _with(s.seats, e.seat, wounded=True)}
+    return {"wounds": s.wounds | {e.card_id}}  # a token on the Leader card
 
 
-def _wound_healed(s: State, e: E.WoundHealed) -> State:
+def _wound_healed(s: State, e: E.WoundHealed) -> Changes:
     if s.options.wounds == "card":  # the Wounded card leaves the seat (Med Kit, RULES §4)
-        return _update(s, e.seat, wounded=False)
-    return replace(s, wounds=s.wounds - {e.card_id})
+        return {"seats": _with(s.seats, e.seat, wounded=False)}
+    return {"wounds": s.wounds - {e.card_id}}
 
 
-def _seat_eliminated(s: State, e: E.SeatEliminated) -> State:
+def _seat_eliminated(s: State, e: E.SeatEliminated) -> Changes:
     st = s.seat(e.seat)
-    centre = s.guns_in_centre + (1 if st.gun else 0)
-    prompts = tuple(p for p in s.prompts if p.seat != e.seat or p.kind != "discard")
-    s = _update(s, e.seat, eliminated=True, gun=False, aim=None, hand=(), fallen_by=e.by)
-    fell = s.turn_fell or e.seat == s.turn_seat
-    return replace(s, deck=s.deck + st.hand, guns_in_centre=centre, prompts=prompts, turn_fell=fell)
+    return {
+        "seats": _with(
+            s.seats, e.seat, eliminated=True, gun=False, aim=None, hand=(), fallen_by=e.by
+        ),
+        "deck": s.deck + st.hand,
+        "guns_in_centre": s.guns_in_centre + (1 if st.gun else 0),
+        "prompts": tuple(p for p in s.prompts if p.seat != e.seat or p.kind != "discard"),
+        "turn_fell": s.turn_fell or e.seat == s.turn_seat,
+    }
 
 
-def _seat_revived(s: State, e: E.SeatRevived) -> State:
+def _seat_revived(s: State, e: E.SeatRevived) -> Changes:
     # classic: a revived seat no longer holds the Wounded card (it fell for lacking a Leader)
-    return _update(s, e.seat, eliminated=False, fallen_by=None, wounded=False)
+    return {"seats": _with(s.seats, e.seat, eliminated=False, fallen_by=None, wounded=False)}
 
 
-def _seat_bitten(s: State, e: E.SeatBitten) -> State:
+def _seat_bitten(s: State, e: E.SeatBitten) -> Changes:
     # RULES §8: the biter keeps its Arms and must re-aim
-    return replace(s, reaim_from=e.target) if _by_the_action(s, e.biter, "bite") else s
+    return {"reaim_from": e.target} if _by_the_action(s, e.biter, "bite") else {}
 
 
-def _became_zombie(s: State, e: E.BecameZombie) -> State:
+def _became_zombie(s: State, e: E.BecameZombie) -> Changes:
     st = s.seat(e.seat)
-    s = replace(
-        s,
-        guns_in_centre=s.guns_in_centre + (1 if st.gun else 0),
-        arms_in_centre=s.arms_in_centre - 1,
-        guns_locked=s.guns_locked - {e.seat},
-        turn_fell=s.turn_fell or e.seat == s.turn_seat,
-    )
-    return _update(s, e.seat, zombie=True, gun=False, aim=None, arms_aim=e.seat, wounded=False)
+    return {
+        "guns_in_centre": s.guns_in_centre + (1 if st.gun else 0),
+        "arms_in_centre": s.arms_in_centre - 1,
+        "guns_locked": s.guns_locked - {e.seat},
+        "turn_fell": s.turn_fell or e.seat == s.turn_seat,
+        "seats": _with(
+            s.seats, e.seat, zombie=True, gun=False, aim=None, arms_aim=e.seat, wounded=False
+        ),
+    }
 
 
-def _zombie_cured(s: State, e: E.ZombieCured) -> State:
-    s = replace(s, arms_in_centre=s.arms_in_centre + 1)
-    return _update(s, e.seat, zombie=False, arms_aim=None)
+def _zombie_cured(s: State, e: E.ZombieCured) -> Changes:
+    return {
+        "arms_in_centre": s.arms_in_centre + 1,
+        "seats": _with(s.seats, e.seat, zombie=False, arms_aim=None),
+    }
 
 
-def _cards_discarded(s: State, e: E.CardsDiscarded) -> State:
+def _cards_discarded(s: State, e: E.CardsDiscarded) -> Changes:
     st = s.seat(e.seat)
     keep = [p for p in range(len(st.cards)) if p + 1 not in e.positions]
-    s = _update(
-        s,
-        e.seat,
-        cards=tuple(st.cards[p] for p in keep),
-        face_up=tuple(st.face_up[p] for p in keep),
-    )
-    return replace(s, discarded=s.discarded + e.card_ids)
+    cards = tuple(st.cards[p] for p in keep)
+    face_up = tuple(st.face_up[p] for p in keep)
+    return {
+        "seats": _with(s.seats, e.seat, cards=cards, face_up=face_up),
+        "discarded": s.discarded + e.card_ids,
+    }
 
 
-def _cards_shuffled(s: State, e: E.CardsShuffled) -> State:
+def _cards_shuffled(s: State, e: E.CardsShuffled) -> Changes:
     st = s.seat(e.seat)
     cards = tuple(st.cards[p - 1] for p in e.positions)
-    s = _update(s, e.seat, cards=cards, face_up=(False,) * len(cards))
     # nobody else can tell the cards apart any more (RULES §7.2 Flashbang), but for a card that
     # carries a Wounded token: everyone follows the token (RULES §4 "token"; flashbang.py)
     moved = set(cards) - s.wounds
@@ -356,29 +376,38 @@ def _cards_shuffled(s: State, e: E.CardsShuffled) -> State:
         k if i == e.seat or not moved & k.keys() else {c: v for c, v in k.items() if c not in moved}
         for i, k in enumerate(s.knowledge)
     )
-    public = {c: v for c, v in s.public_cards.items() if c not in moved}
-    seen = {c: v for c, v in s.seen.items() if c not in moved}
-    return replace(s, knowledge=knowledge, public_cards=public, seen=seen)
+    return {
+        "seats": _with(s.seats, e.seat, cards=cards, face_up=(False,) * len(cards)),
+        "knowledge": knowledge,
+        "public_cards": {c: v for c, v in s.public_cards.items() if c not in moved},
+        "seen": {c: v for c, v in s.seen.items() if c not in moved},
+    }
 
 
 # --- equipment ----------------------------------------------------------------------------------
-def _hand_limit(s: State, seat: int) -> State:
-    """A seat over the hand limit must discard before anything else (RULES §6)."""
-    if len(s.seat(seat).hand) > 1 and not any(
-        p.seat == seat and p.kind == "discard" for p in s.prompts
-    ):
-        prompt = Prompt(seat=seat, kind="discard", since=s.version)
-        s = replace(s, prompts=(prompt, *s.prompts))
-    return s
+def _hand_limit(
+    s: State, seats: tuple[Seat | None, ...], seat: int, prompts: tuple[Prompt, ...]
+) -> tuple[Prompt, ...]:
+    """A seat over the hand limit must discard before anything else (RULES §6): the prompts with
+    its discard first."""
+    held = seats[seat]
+    assert held is not None
+    if len(held.hand) > 1 and not any(p.seat == seat and p.kind == "discard" for p in prompts):
+        return (Prompt(seat=seat, kind="discard", since=s.version), *prompts)
+    return prompts
 
 
-def _equipment_drawn(s: State, e: E.EquipmentDrawn) -> State:
-    st = s.seat(e.seat)
-    s = _hand_limit(_update(s, e.seat, hand=(*st.hand, e.card)), e.seat)
+def _equipment_drawn(s: State, e: E.EquipmentDrawn) -> Changes:
+    seats = _with(s.seats, e.seat, hand=(*s.seat(e.seat).hand, e.card))
+    changes: Changes = {
+        "seats": seats,
+        "prompts": _hand_limit(s, seats, e.seat, s.prompts),
+        "deck": s.deck[1:],
+    }
     d = s.declared
     if d is not None and d.action == "equip" and not d.drawn and e.seat == s.turn_seat:
-        s = replace(s, declared=replace(d, drawn=True))
-    return replace(s, deck=s.deck[1:])
+        changes["declared"] = replace(d, drawn=True)
+    return changes
 
 
 def _without(cards: tuple[str, ...], card: str) -> tuple[str, ...]:
@@ -386,124 +415,129 @@ def _without(cards: tuple[str, ...], card: str) -> tuple[str, ...]:
     return cards[:i] + cards[i + 1 :]
 
 
-def _equipment_discarded(s: State, e: E.EquipmentDiscarded) -> State:
-    st = s.seat(e.seat)
-    s = _update(s, e.seat, hand=_without(st.hand, e.card))
-    return replace(s, deck=(*s.deck, e.card))
+def _equipment_discarded(s: State, e: E.EquipmentDiscarded) -> Changes:
+    return {
+        "seats": _with(s.seats, e.seat, hand=_without(s.seat(e.seat).hand, e.card)),
+        "deck": (*s.deck, e.card),
+    }
 
 
-def _equipment_played(s: State, e: E.EquipmentPlayed) -> State:
-    st = s.seat(e.seat)
-    s = _update(s, e.seat, hand=_without(st.hand, e.card))
+def _equipment_played(s: State, e: E.EquipmentPlayed) -> Changes:
+    seats = _with(s.seats, e.seat, hand=_without(s.seat(e.seat).hand, e.card))
+    changes: Changes = {}
     if e.placed_on is not None:
-        on = s.seat(e.placed_on)
-        s = _update(s, e.placed_on, in_play=(*on.in_play, e.card))
+        on = seats[e.placed_on]
+        assert on is not None
+        seats = _with(seats, e.placed_on, in_play=(*on.in_play, e.card))
     else:
-        s = replace(s, deck=(*s.deck, e.card))
+        changes["deck"] = (*s.deck, e.card)
+    changes["seats"] = seats
     w = s.window
     if w is not None and s.step == WINDOW:
-        s = replace(s, window=replace(w, pending=frozenset(), plays=w.plays + 1, reask=True))
+        changes["window"] = replace(w, pending=frozenset(), plays=w.plays + 1, reask=True)
         d = s.declared
         if d is not None:
-            s = replace(s, declared=replace(d, reacted=True))
-    return s
+            changes["declared"] = replace(d, reacted=True)
+    return changes
 
 
-def _equipment_moved(s: State, e: E.EquipmentMoved) -> State:
+def _equipment_moved(s: State, e: E.EquipmentMoved) -> Changes:
     giver, receiver = s.seat(e.from_seat), s.seat(e.to_seat)
     if e.in_play:
-        s = _update(s, e.from_seat, in_play=_without(giver.in_play, e.card))
-        return _update(s, e.to_seat, in_play=(*receiver.in_play, e.card))
-    s = _update(s, e.from_seat, hand=_without(giver.hand, e.card))
-    return _hand_limit(_update(s, e.to_seat, hand=(*receiver.hand, e.card)), e.to_seat)
+        seats = _with(s.seats, e.from_seat, in_play=_without(giver.in_play, e.card))
+        return {"seats": _with(seats, e.to_seat, in_play=(*receiver.in_play, e.card))}
+    seats = _with(s.seats, e.from_seat, hand=_without(giver.hand, e.card))
+    seats = _with(seats, e.to_seat, hand=(*receiver.hand, e.card))
+    return {"seats": seats, "prompts": _hand_limit(s, seats, e.to_seat, s.prompts)}
 
 
-def _equipment_returned(s: State, e: E.EquipmentReturned) -> State:
+def _equipment_returned(s: State, e: E.EquipmentReturned) -> Changes:
     i = len(s.deck) - 1 - s.deck[::-1].index(e.card)
-    s = replace(s, deck=s.deck[:i] + s.deck[i + 1 :])
-    st = s.seat(e.seat)
-    return _hand_limit(_update(s, e.seat, hand=(*st.hand, e.card)), e.seat)
+    seats = _with(s.seats, e.seat, hand=(*s.seat(e.seat).hand, e.card))
+    return {
+        "deck": s.deck[:i] + s.deck[i + 1 :],
+        "seats": seats,
+        "prompts": _hand_limit(s, seats, e.seat, s.prompts),
+    }
 
 
-def _alarm_set(s: State, e: E.AlarmSet) -> State:
+def _alarm_set(s: State, e: E.AlarmSet) -> Changes:
     by = e.by
     if by is None:  # a log written before AlarmSet named its setter: the card played just before
         played = s.log.tail(1)
         by = played[0].seat if played and isinstance(played[0], E.EquipmentPlayed) else -1
-    return replace(s, alarms=(*s.alarms, (e.seat, e.turn, by)))
+    return {"alarms": (*s.alarms, (e.seat, e.turn, by))}
 
 
-def _alarm_rang(s: State, e: E.AlarmRang) -> State:
+def _alarm_rang(s: State, e: E.AlarmRang) -> Changes:
     # an alarm set on the seat during this very turn waits for its next turn (unless it is out)
     later = not s.seat(e.seat).eliminated
     keep = tuple(a for a in s.alarms if a[0] != e.seat or (later and a[1] >= s.turn_number))
-    return replace(s, alarms=keep)
+    return {"alarms": keep}
 
 
-def _turn_order_reversed(s: State, e: E.TurnOrderReversed) -> State:
-    return replace(s, reverse_pending=not s.reverse_pending)
+def _turn_order_reversed(s: State, e: E.TurnOrderReversed) -> Changes:
+    return {"reverse_pending": not s.reverse_pending}
 
 
-def _next_turn_claimed(s: State, e: E.NextTurnClaimed) -> State:
-    return replace(s, coffee_seat=e.seat)
+def _next_turn_claimed(s: State, e: E.NextTurnClaimed) -> Changes:
+    return {"coffee_seat": e.seat}
 
 
 # --- deadlines, absence, preferences, talk ------------------------------------------------------
-def _autopilot_acted(s: State, e: E.AutopilotActed) -> State:
-    s = replace(s, rng_draws=s.rng_draws + 1)
+def _autopilot_acted(s: State, e: E.AutopilotActed) -> Changes:
+    changes: Changes = {"rng_draws": s.rng_draws + 1}
     if e.missed:
-        s = _update(s, e.seat, missed=s.seat(e.seat).missed + 1)
-    return s
+        changes["seats"] = _with(s.seats, e.seat, missed=s.seat(e.seat).missed + 1)
+    return changes
 
 
-def _seat_absent(s: State, e: E.SeatAbsent) -> State:
-    s = _update(s, e.seat, absent=True)
-    return _drop_pending(s, e.seat)
-
-
-def _drop_pending(s: State, seat: int) -> State:
+def _not_pending(s: State, seat: int, changes: Changes) -> Changes:
+    """A seat that no longer answers windows (away, or passing automatically) is not waited for."""
     w = s.window
     if w is not None and seat in w.pending:
-        s = replace(s, window=replace(w, pending=w.pending - {seat}))
-    return s
+        changes["window"] = replace(w, pending=w.pending - {seat})
+    return changes
 
 
-def _seat_returned(s: State, e: E.SeatReturned) -> State:
-    return _update(s, e.seat, absent=False, missed=0)
+def _seat_absent(s: State, e: E.SeatAbsent) -> Changes:
+    return _not_pending(s, e.seat, {"seats": _with(s.seats, e.seat, absent=True)})
 
 
-def _miss_streak_ended(s: State, e: E.MissStreakEnded) -> State:
-    return _update(s, e.seat, missed=0)
+def _seat_returned(s: State, e: E.SeatReturned) -> Changes:
+    return {"seats": _with(s.seats, e.seat, absent=False, missed=0)}
 
 
-def _auto_pass_set(s: State, e: E.AutoPassSet) -> State:
-    s = _update(s, e.seat, auto_pass=e.enabled)
-    return _drop_pending(s, e.seat) if e.enabled else s
+def _miss_streak_ended(s: State, e: E.MissStreakEnded) -> Changes:
+    return {"seats": _with(s.seats, e.seat, missed=0)}
 
 
-def _chat_posted(s: State, e: E.ChatPosted) -> State:
-    return replace(s, chat=s.chat.append((e.seat, e.text)))
+def _auto_pass_set(s: State, e: E.AutoPassSet) -> Changes:
+    changes: Changes = {"seats": _with(s.seats, e.seat, auto_pass=e.enabled)}
+    return _not_pending(s, e.seat, changes) if e.enabled else changes
+
+
+def _chat_posted(s: State, e: E.ChatPosted) -> Changes:
+    return {"chat": s.chat.append((e.seat, e.text))}
 
 
 # --- the end ------------------------------------------------------------------------------------
-def _game_won(s: State, e: E.GameWon) -> State:
-    return replace(
-        s,
-        step=FINISHED,
-        winners=e.winners,
-        win_team=e.team,
-        win_reason=e.reason,
-        window=None,
-        prompts=(),
-    )
+def _game_won(s: State, e: E.GameWon) -> Changes:
+    return {
+        "step": FINISHED,
+        "winners": e.winners,
+        "win_team": e.team,
+        "win_reason": e.reason,
+        "window": None,
+        "prompts": (),
+    }
 
 
-def _all_revealed(s: State, e: E.AllRevealed) -> State:
-    revealed = {c: e.identities[c] for c in range(len(e.identities))}
-    return replace(s, public_cards=revealed)
+def _all_revealed(s: State, e: E.AllRevealed) -> Changes:
+    return {"public_cards": {c: e.identities[c] for c in range(len(e.identities))}}
 
 
-_HANDLERS: dict[type, Callable[[State, Any], State]] = {
+_HANDLERS: dict[type, Callable[[State, Any], Changes]] = {
     E.TableOpened: _table_opened,
     E.SeatTaken: _seat_taken,
     E.SeatLeft: _seat_left,
@@ -564,26 +598,31 @@ assert set(_HANDLERS) == set(E.AnyEvent.__args__), "evolve must be total over ev
 
 
 def evolve(state: State, event: Any) -> State:
-    s = _HANDLERS[type(event)](state, event)
-    field = PRIVATE.get(type(event))
-    if field is None:
-        return replace(s, version=s.version + 1, log=s.log.append(event))
-    owner = getattr(event, field)
-    unseen = tuple(c + (i != owner) for i, c in enumerate(s.unseen))
-    return replace(s, version=s.version + 1, log=s.log.append(event), unseen=unseen)
+    """The state after ``event``: its changes, the version and the log, in one step."""
+    changes = _HANDLERS[type(event)](state, event)
+    seen_by = type(event).seen_by
+    if seen_by is not None:
+        # seen by one seat only: every other seat and the public count one more event unseen
+        owner = getattr(event, seen_by.fields[0])
+        changes["unseen"] = tuple(map(add, state.unseen, _others(len(state.unseen), owner)))
+    return replace(state, version=state.version + 1, log=state.log.append(event), **changes)
+
+
+@cache
+def _others(count: int, owner: int) -> tuple[int, ...]:
+    """1 for each of ``count`` viewers but ``owner``, 0 for it."""
+    return tuple(int(i != owner) for i in range(count))
 
 
 def peek(s: State, events: Any) -> State:
     """The state after ``events`` for a look-ahead inside a decision: not logged (so the shared
     log is never branched), version unchanged."""
     for e in events:
-        s = _HANDLERS[type(e)](s, e)
+        s = replace(s, **_HANDLERS[type(e)](s, e))
     return s
 
 
 def fold(events: Any, state: State | None = None) -> State:
-    from gcbc.rules.state import initial_state
-
     s = state if state is not None else initial_state()
     for e in events:
         s = evolve(s, e)

@@ -8,11 +8,13 @@ from functools import cache
 from typing import Any
 
 from gcbc.contract import events as E
-from gcbc.rules.effects import draw, fall, get_bitten, get_shot, reveal, view_card
+from gcbc.rules.actions import BY_NAME
+from gcbc.rules.autopilot import autopilot_events
+from gcbc.rules.effects import fall
 from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import CARDS, CLASSIC
-from gcbc.rules.evolve import evolve, peek
-from gcbc.rules.query import alive, bite_lands, can_investigate, next_living
+from gcbc.rules.evolve import evolve
+from gcbc.rules.query import alive, holders, next_living
 from gcbc.rules.state import (
     ACTION,
     AFTER_ACTION,
@@ -30,77 +32,19 @@ from gcbc.rules.state import (
 from gcbc.rules.teams import holds_leader, winner
 
 
-def holders(s: State) -> tuple[int, ...]:
-    """Every living seat holding equipment: all are asked in a window (RULES §6)."""
-    return tuple(i for i, st in enumerate(s.seats) if st.hand and not st.eliminated)
-
-
 def fell_this_turn(s: State) -> bool:
     """The turn seat was eliminated, or became a zombie, during its own turn (a card's shot):
     its turn ends (RULES §4, §8)."""
-    return s.turn_fell or s.seat(s.turn_seat).eliminated
+    return s.turn_fell or s.seats[s.turn_seat].eliminated
 
 
 def _resolve_action(s: State) -> list[Any]:
     d = s.declared
     t = s.turn_seat
     assert d is not None
-    st = s.seat(t)
     if fell_this_turn(s):  # the acting seat fell while its action waited: nothing happens
         return [E.ActionResolved(seat=t)]
-    if d.action == "investigate":
-        target, position = d.target, d.position
-        assert target is not None and position is not None
-        if (
-            not st.zombie
-            and position <= len(s.seat(target).cards)
-            and can_investigate(s, t, target)
-            and not s.seat(target).face_up[position - 1]
-        ):
-            return [*view_card(s, t, target, position, "investigate"), E.ActionResolved(seat=t)]
-        return [E.ActionCancelled(seat=t, reason="impossible")]
-    if d.action == "shoot":
-        target = d.forced_target if d.forced_target is not None else st.aim
-        if not st.gun or target is None or not alive(s, target) or t in s.guns_locked:
-            return [E.ActionCancelled(seat=t, reason="impossible")]
-        if d.forced_target is None and d.reacted:
-            # equipment was played: the shooter may choose again (RULES §6); if it lets its
-            # deadline pass, the shot stands (``autopilot.standing_shot``)
-            return [E.ActionCancelled(seat=t, reason="reconsider")]
-        at_zombie = s.seat(target).zombie  # the shooter keeps its gun and re-aims (RULES §8)
-        events = get_shot(s, t, target)
-        if not at_zombie and peek(s, events).seat(t).gun:
-            events.append(E.GunDropped(seat=t))
-        events.append(E.ActionResolved(seat=t))
-        return events
-    if d.action == "bite":  # RULES §8: the biter keeps its Arms and re-aims
-        target = d.forced_target if d.forced_target is not None else st.arms_aim
-        if not st.zombie or not bite_lands(s, t, target):
-            return [E.ActionCancelled(seat=t, reason="impossible")]
-        if d.forced_target is None and d.reacted:
-            return [E.ActionCancelled(seat=t, reason="reconsider")]
-        assert target is not None
-        return [*get_bitten(s, t, target), E.ActionResolved(seat=t)]
-    if d.action == "equip":
-        if not d.drawn and s.deck:
-            return draw(s, t)
-        events: list[Any] = []
-        if (
-            d.position is not None
-            and d.position <= len(st.cards)
-            and not st.face_up[d.position - 1]
-        ):
-            events.append(reveal(s, t, d.position))
-        return [*events, E.ActionResolved(seat=t)]
-    if d.action == "arm":
-        assert d.target is not None
-        if st.gun or st.zombie or s.guns_in_centre <= 0 or not alive(s, d.target):
-            return [E.ActionCancelled(seat=t, reason="impossible")]
-        events = [E.GunTaken(seat=t, aim=d.target)]
-        if d.position is not None and not st.face_up[d.position - 1]:
-            events.append(reveal(s, t, d.position))
-        return [*events, E.ActionResolved(seat=t)]
-    raise AssertionError(d.action)
+    return BY_NAME[d.action].resolve(s, t, d)
 
 
 def _game_over(s: State, won: tuple[tuple[int, ...], str, str]) -> list[Any]:
@@ -174,14 +118,14 @@ def next_events(s: State, check_win: bool = True) -> list[Any]:
             return falls
     if s.prompts:
         p = s.prompts[0]
-        if s.seat(p.seat).absent:
-            return _autopilot(s, p.seat, missed=False)
+        if s.seats[p.seat].absent:
+            return autopilot_events(s, p.seat, missed=False)
         return []
     if step == ACTION or step == AIM:
         if fell_this_turn(s):  # fell in its own turn (a card): the turn ends
             return [E.WindowOpened(kind="end_of_turn", asked=holders(s))]
-        if s.seat(s.turn_seat).absent:
-            return _autopilot(s, s.turn_seat, missed=False)
+        if s.seats[s.turn_seat].absent:
+            return autopilot_events(s, s.turn_seat, missed=False)
         return []
     if step == WINDOW:
         w = s.window
@@ -207,14 +151,14 @@ def next_events(s: State, check_win: bool = True) -> list[Any]:
     if step == DECLARED:
         d = s.declared
         assert d is not None
-        if d.action in ("investigate", "shoot", "bite"):
+        if BY_NAME[d.action].window:
             return [E.WindowOpened(kind=d.action, asked=holders(s))]
         return _resolve_action(s)
     if step == RESOLVE:
         return _resolve_action(s)
     if step == AFTER_ACTION:
         t = s.turn_seat
-        if not fell_this_turn(s) and (s.seat(t).gun or s.seat(t).zombie):
+        if not fell_this_turn(s) and (s.seats[t].gun or s.seats[t].zombie):
             return [E.AimRequested(seat=t)]
         return [E.WindowOpened(kind="end_of_turn", asked=holders(s))]
     if step == TURN_END:
@@ -229,12 +173,6 @@ def next_events(s: State, check_win: bool = True) -> list[Any]:
             nxt = next_living(s, s.turn_seat, direction)
         return [E.TurnBegan(seat=nxt, turn=s.turn_number + 1, direction=direction)]
     raise AssertionError(f"unknown step {step}")
-
-
-def _autopilot(s: State, seat: int, missed: bool) -> list[Any]:
-    from gcbc.rules.autopilot import autopilot_events
-
-    return autopilot_events(s, seat, missed)
 
 
 def advance(

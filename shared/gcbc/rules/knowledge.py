@@ -9,6 +9,7 @@ from typing import Any
 
 import msgspec
 
+from gcbc.contract.log import LogEntry
 from gcbc.contract.views import (
     AlarmView,
     ArmsView,
@@ -31,7 +32,16 @@ from gcbc.rules.state import FINISHED, LOBBY, State
 from gcbc.rules.teams import team_from
 from gcbc.rules.waits import current_wait
 
-_PHASES = {"window": "reaction"}
+# A prompt can hold the table in a transient step (a wound's choice after a shot): the view
+# shows the phase the turn is in, so the phase stays within the contract's vocabulary.
+_PHASES = {
+    "window": "reaction",
+    "declared": "action",
+    "resolve": "action",
+    "after_action": "action",
+    "turn_start": "action",
+    "turn_end": "action",
+}
 
 
 def _identity(s: State, viewer: int | None, card_id: int) -> str | None:
@@ -141,19 +151,18 @@ def view(
             team_from((known.get(c) for c in st.cards), st.in_play, st.zombie) if st.cards else None
         )
         you = You(seat=seat, team=team, hand=list(st.hand), auto_pass=st.auto_pass)
-    # the version and the log's numbering count only the events this viewer sees (log.PRIVATE)
+    # the version and the log's numbering count only the events this viewer sees (``seen_by``)
     hidden = 0 if over or not s.unseen else s.unseen[len(s.seats) if seat is None else seat]
     version = s.version - hidden
-    entries: list[dict[str, Any]] = []
+    entries: list[LogEntry] = []
     if log:
         events = s.log.tail(log_limit) if log_limit is not None else list(s.log)
         shown = [e for e in events if over or sees(e, seat)]
         n = version - len(shown)
         for e in shown:
             n += 1
-            entry = render(e, seat, everything=over)
+            entry = render(e, seat, over, n)
             if entry is not None:
-                entry["v"] = n
                 entries.append(entry)
     chat = s.chat.tail(chat_limit) if chat_limit is not None else s.chat
     w = s.window

@@ -1,78 +1,76 @@
-"""The public log, rendered per viewer: the one place that decides what each event shows to whom.
-
-An event's secret fields are shown only to their audience; some events are shown to one seat
-only. Once the game is over, everything is public (RULES §10).
+"""The log of a view, rendered per viewer from the audiences declared on the events
+(``gcbc.contract.audience``): an allow-list. A field is shown only when its declaration lets the
+viewer see it (a field declared nowhere is shown to nobody); an event ``seen_by`` one seat is shown
+only to it. Once the game is over, everything is public (RULES §10).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import msgspec
 
-from gcbc.contract import events as E
+from gcbc.contract.audience import PUBLIC, Audience, Received, To, audience_of
+from gcbc.contract.events import AnyEvent
+from gcbc.contract.log import ENTRY_TYPES, LogEntry
 
 Viewer = int | None  # a seat, or None for the public
-_never: Callable[[Any, Viewer], bool] = lambda e, v: False  # noqa: E731
 
-# event type -> {secret field: who may see it}
-SECRET_FIELDS: dict[type, dict[str, Callable[[Any, Viewer], bool]]] = {
-    E.TableOpened: {"deal": _never, "random_seed": _never},
-    E.GameStarted: {"random_seed": _never},
-    E.CardsDealt: {
-        "identities": _never,
-        "hands": _never,
-        "burned": _never,
-        "equipment": _never,
-        "deck": _never,
-    },
-    E.CardViewed: {"card": lambda e, v: v == e.viewer, "card_id": _never},
-    E.CardsExchanged: {
-        "cards": _never,  # rendered per receiver below
-        "card_ids": _never,
-    },
-    E.CardRevealed: {"card_id": _never},
-    E.LeaderWounded: {"card_id": _never},
-    E.WoundHealed: {"card_id": _never},
-    E.EquipmentDrawn: {"card": lambda e, v: v == e.seat},
-    E.EquipmentDiscarded: {"card": lambda e, v: v == e.seat},
-    E.EquipmentMoved: {"card": lambda e, v: e.in_play or v in (e.from_seat, e.to_seat)},
-    E.CardsShuffled: {"positions": lambda e, v: v == e.seat},
-    E.CardsDiscarded: {"card_ids": _never},
-}
 
-# events only one seat sees at all (the field naming it): for everyone else they never happened,
-# so they do not even bump the version a viewer sees (a pass must not show as a change, §6)
-PRIVATE: dict[type, str] = {
-    E.CardsArranged: "seat",
-    E.ReactionPassed: "seat",
-    E.AutoPassSet: "seat",
-    E.MissStreakEnded: "seat",
-}
+class _Rendering:
+    """How one event type is shown: its entry type, the fields everyone sees, the fields only an
+    audience sees, and whether it tells each receiver what it received."""
+
+    __slots__ = ("entry", "every", "guarded", "public", "received", "seen_by")
+
+    def __init__(self, event: type) -> None:
+        self.entry = ENTRY_TYPES.get(event)
+        self.seen_by: To | None = event.seen_by
+        self.every: tuple[str, ...] = event.__struct_fields__
+        public: list[str] = []
+        guarded: list[tuple[str, Audience]] = []
+        self.received: tuple[str, Received] | None = None
+        for f in msgspec.structs.fields(event):
+            audience = audience_of(f.type)
+            if audience is PUBLIC:
+                public.append(f.name)
+            elif isinstance(audience, Received):
+                self.received = (f.name, audience)
+            elif isinstance(audience, To):
+                guarded.append((f.name, audience))
+            # anything else (Secret, or no declaration): shown to nobody before the end
+        self.public = tuple(public)
+        self.guarded = tuple(guarded)
+
+
+_RENDERINGS: dict[type, _Rendering] = {e: _Rendering(e) for e in AnyEvent.__args__}
 
 
 def sees(event: Any, viewer: Viewer) -> bool:
     """Whether ``viewer`` sees that ``event`` happened at all (before the game is over)."""
-    field = PRIVATE.get(type(event))
-    return field is None or getattr(event, field) == viewer
+    seen_by = type(event).seen_by
+    return seen_by is None or seen_by.sees(event, viewer)
 
 
-def render(event: Any, viewer: Viewer, everything: bool = False) -> dict[str, Any] | None:
-    """The log entry ``viewer`` may see for ``event``, or None. ``everything``: game over."""
-    kind = type(event)
-    if kind is E.ChatPosted:
+def render(
+    event: Any, viewer: Viewer, everything: bool = False, number: int = 0
+) -> LogEntry | None:
+    """The log entry ``viewer`` may see for ``event``, numbered ``number`` in its log, or None
+    (not in a log, or not seen by the viewer). ``everything``: the game is over."""
+    r = _RENDERINGS[type(event)]
+    if r.entry is None:
         return None
-    entry = msgspec.to_builtins(event)
     if everything:
-        return entry
-    if not sees(event, viewer):
+        return r.entry(**{name: getattr(event, name) for name in r.every}, v=number)
+    if r.seen_by is not None and not r.seen_by.sees(event, viewer):
         return None
-    for name, allowed in SECRET_FIELDS.get(kind, {}).items():
-        if name in entry and not allowed(event, viewer):
-            del entry[name]
-    if kind is E.CardsExchanged and viewer in event.seats:
-        # each receiver learns the card it received
-        received = event.cards[0] if viewer == event.seats[1] else event.cards[1]
-        entry["received"] = received
-    return entry
+    shown = {name: getattr(event, name) for name in r.public}
+    for name, audience in r.guarded:
+        if audience.sees(event, viewer):
+            shown[name] = getattr(event, name)
+    if r.received is not None:
+        name, audience = r.received
+        got = audience.received(event, name, viewer)
+        if got is not None:
+            shown[audience.shown_as] = got
+    return r.entry(**shown, v=number)

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+from gcbc.contract.events import ArmsAimed, GunAimed
 from gcbc.rules.equipment.registry import CARDS
 from gcbc.rules.state import State
+
+
+def holders(s: State) -> tuple[int, ...]:
+    """Every living seat holding equipment: all are asked in a window (RULES §6)."""
+    return tuple(i for i, st in enumerate(s.seats) if st.hand and not st.eliminated)
 
 
 def alive(s: State, seat: int) -> bool:
@@ -152,10 +158,8 @@ def aim_of(s: State, seat: int) -> int | None:
     return st.arms_aim if st.zombie else st.aim
 
 
-def aim_event(s: State, seat: int, target: int):  # noqa: ANN201
+def aim_event(s: State, seat: int, target: int) -> ArmsAimed | GunAimed:
     """Aiming the seat's weapon: its gun, or a zombie's Arms (RULES §8)."""
-    from gcbc.contract.events import ArmsAimed, GunAimed
-
     if s.seat(seat).zombie:
         return ArmsAimed(seat=seat, target=target)
     return GunAimed(seat=seat, target=target)

@@ -2,22 +2,38 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from msgspec import Struct, field
 
 from gcbc.contract.options import Deadlines, Deal, TableOptions
+from gcbc.contract.vocabulary import ActionName, WindowKind
 
 # Steps. Stable steps wait for someone; transient steps are left at once by ``flow.advance``.
-LOBBY = "lobby"
-ARRANGE = "arrange"
-ACTION = "action"
-WINDOW = "window"
-AIM = "aim"
-FINISHED = "finished"
-DECLARED = "declared"  # transient: an action was declared
-RESOLVE = "resolve"  # transient: the declared action resolves
-AFTER_ACTION = "after_action"  # transient
-TURN_START = "turn_start"  # transient
-TURN_END = "turn_end"  # transient
+Step = Literal[
+    "lobby",
+    "arrange",
+    "action",
+    "window",
+    "aim",
+    "finished",
+    "declared",
+    "resolve",
+    "after_action",
+    "turn_start",
+    "turn_end",
+]
+LOBBY: Step = "lobby"
+ARRANGE: Step = "arrange"
+ACTION: Step = "action"
+WINDOW: Step = "window"
+AIM: Step = "aim"
+FINISHED: Step = "finished"
+DECLARED: Step = "declared"  # transient: an action was declared
+RESOLVE: Step = "resolve"  # transient: the declared action resolves
+AFTER_ACTION: Step = "after_action"  # transient
+TURN_START: Step = "turn_start"  # transient
+TURN_END: Step = "turn_end"  # transient
 STABLE_STEPS = frozenset({LOBBY, ARRANGE, ACTION, WINDOW, AIM, FINISHED})
 
 
@@ -34,11 +50,13 @@ class Trail:
         self._n = n
 
     def append(self, item: object) -> Trail:
-        items = self._items
-        if len(items) != self._n:  # a branch: an older state is being extended
-            items = items[: self._n]
+        items, n = self._items, self._n
+        if len(items) != n:  # a branch: an older state is being extended
+            items = items[:n]
         items.append(item)
-        return Trail(items, self._n + 1)
+        longer = _new_trail(Trail)  # no __init__: one per event folded
+        longer._items, longer._n = items, n + 1
+        return longer
 
     def __len__(self) -> int:
         return self._n
@@ -61,6 +79,9 @@ class Trail:
         return f"Trail({self._n} items)"
 
 
+_new_trail = object.__new__
+
+
 class Seat(Struct, frozen=True, gc=False):
     name: str
     cards: tuple[int, ...] = ()  # integrity card ids, by position (index 0 = position 1)
@@ -81,7 +102,7 @@ class Seat(Struct, frozen=True, gc=False):
 
 
 class Window(Struct, frozen=True, gc=False):
-    kind: str
+    kind: WindowKind
     asked: tuple[int, ...]  # public: every holder asked at (re)opening
     pending: frozenset[int]  # who still has to answer
     since: int  # version at (re)opening: the wait id
@@ -90,7 +111,7 @@ class Window(Struct, frozen=True, gc=False):
 
 
 class Declared(Struct, frozen=True, gc=False):
-    action: str
+    action: ActionName
     target: int | None = None
     position: int | None = None
     forced_target: int | None = None  # a forced shot or bite (Restraining Order, Riot Shield…)
@@ -108,7 +129,7 @@ class Prompt(Struct, frozen=True, gc=False):
 
 class State(Struct, frozen=True, gc=False):
     version: int = 0
-    step: str = LOBBY
+    step: Step = LOBBY
     table_id: str = ""
     seat_count: int = 0
     options: TableOptions = TableOptions()

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from msgspec import Struct
 
+from gcbc.contract.vocabulary import WaitKind
 from gcbc.rules.state import ACTION, AIM, ARRANGE, WINDOW, State
 
 
 class Wait(Struct, frozen=True, gc=False):
     id: int  # the version at which the wait began: ``deadline_passed`` names it
-    kind: str  # arrange | reaction | turn | aim | prompt
+    kind: WaitKind
     seats: tuple[int, ...]  # who must still answer
     seconds: float
     prompt: str | None = None

@@ -153,3 +153,30 @@ def test_after_the_game_ends_every_card_is_visible_to_everyone() -> None:
         assert [e for e in v.log if e["type"] == "reaction_passed"]
         (revealed,) = [e for e in v.log if e["type"] == "all_revealed"]
         assert revealed["random_seed"] == 7
+
+
+def test_a_prompt_held_in_a_transient_step_shows_the_action_phase(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A choice asked of a seat mid-action (a wound to place after a shot) holds the table in a
+    transient step; views still name a phase of the contract's vocabulary (the strict client
+    decodes it): the action phase of the turn. Found by random games with missed deadlines
+    (seed 0, six seats): every view of that game is checked."""
+    from typing import get_args
+
+    import gcbc.sim.simulate as sim
+    from gcbc.contract.vocabulary import Phase
+    from gcbc.rules import run
+    from gcbc.rules.state import STABLE_STEPS
+
+    transient_seen = False
+
+    def checked_run(state, command, observe=None):  # type: ignore[no-untyped-def]
+        nonlocal transient_seen
+        state, events = run(state, command, observe)
+        transient_seen |= state.step not in STABLE_STEPS
+        for viewer in (None, *range(len(state.seats))):
+            assert view(state, viewer).phase in get_args(Phase)
+        return state, events
+
+    monkeypatch.setattr(sim, "run", checked_run)
+    sim.play_game(6, 0, miss_rate=0.3, check=False)
+    assert transient_seen

@@ -1,64 +1,118 @@
-"""The contract every equipment card implements (one module per card)."""
+"""The contract every equipment card implements (one module per card): a move (``moves.Move``)
+played with ``play_equipment``, plus when it may be played (``timing``), what it resolves to, and
+the prompts it opens.
+
+A card declares what it requires and its parameters once (``requires``, ``params``): its refusals
+and its options in ``legal_commands`` both come from that. A prompt it opens declares its answer
+once (``answer``): the answers offered and the refusals come from that too.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from gcbc.contract.commands import Choose, PlayEquipment
 from gcbc.rules.errors import refuse
-
-if TYPE_CHECKING:
-    from gcbc.rules.state import Prompt, State
-
-# When a card may be played (RULES §6).
-ANY = "any"  # during your own turn before your action, and in every window
-OWN_TURN = "own_turn"  # only during your own turn, before your action
-SHOOT_WINDOW = "shoot_window"  # only in a shoot (or bite) window
-OWN_TURN_ACTION = "own_turn_action"  # only during your own turn, and it is your action
-AFTER_INVESTIGATION = "after_investigation"  # right after an Investigate (classic Camera)
+from gcbc.rules.moves import PARAMETER_FIELDS, Move, Rule
+from gcbc.rules.state import Prompt, State
+from gcbc.rules.timing import ANY, Timing
 
 
-class Card:
-    """One equipment card. Subclasses set ``name`` and ``timing`` and implement the hooks.
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """What a card's prompt asks of its seat: a ``target`` or a ``position`` among the prompt's
+    options (or nothing, when it ``may_decline``), refused with ``invalid_choice`` and
+    ``message`` otherwise. ``rules`` (``test(s, seat, value, prompt)``): what a value must also
+    follow."""
 
-    - ``options(s, seat)``: every legal way to play it now (PlayEquipment, or a template dict);
-    - ``check(s, seat, cmd)``: raise a RuleViolation if this play is illegal (timing is checked by
-      the core before);
-    - ``resolve(s, seat, cmd)``: the events of its effect, on the state after it left the hand;
-    - ``answer(s, prompt, cmd)`` / ``prompt_options(s, prompt)``: for prompts the card opens.
-    """
+    field: Literal["target", "position"]
+    message: str
+    may_decline: bool = False
+    rules: tuple[Rule, ...] = ()
+
+    def holds(self, s: State, prompt: Prompt, value: Any) -> bool:
+        return value in prompt.options and all(
+            r.test(s, prompt.seat, value, prompt) for r in self.rules
+        )
+
+    def options(self, s: State, prompt: Prompt) -> list[Choose]:
+        offered = [
+            Choose(seat=prompt.seat, **{self.field: v})
+            for v in prompt.options
+            if all(r.test(s, prompt.seat, v, prompt) for r in self.rules)
+        ]
+        return [*offered, Choose(seat=prompt.seat)] if self.may_decline else offered
+
+    def check(self, s: State, prompt: Prompt, cmd: Choose) -> None:
+        value = getattr(cmd, self.field)
+        others = [f for f in ("target", "position", "card") if f != self.field]
+        if any(getattr(cmd, f) is not None for f in others):
+            raise refuse("invalid_choice", self.message.format(options=list(prompt.options)))
+        if value is None and self.may_decline:
+            return
+        if not self.holds(s, prompt, value):
+            raise refuse("invalid_choice", self.message.format(options=list(prompt.options)))
+
+
+class Card(Move):
+    """One equipment card. Subclasses set ``name``, ``timing``, ``requires``, ``params`` (and
+    ``answer`` for the prompt they open) and implement ``resolve`` (and ``answered``)."""
 
     name: str = ""
     edition: str | None = None  # "classic": the classic wording of a card (RULES §7.2)
-    timing: str = ANY
+    timing: Timing = ANY
     stays_in_play: bool = False
     flips_majority: bool = False
     protects_from_investigation: bool = False
-    # parameters this card takes: any of target, targets, position, positions, choice, aim
-    params: frozenset[str] = frozenset()
     # parameters left out of the public EquipmentPlayed: a secret choice that the card's own
     # events carry privately (classic Flashbang's new order)
     hidden_params: frozenset[str] = frozenset()
+    # the prompt it opens: the answer it asks for (default: a target among the prompt's options)
+    answer: Answer = Answer("target", "choose a target among {options}")
 
-    def options(self, s: State, seat: int) -> list[Any]:
-        raise NotImplementedError
+    command = PlayEquipment
+
+    def __init__(self) -> None:
+        self.fixed = {"card": self.name}
+        super().__init__()
+
+    def play(self, seat: int, **fields: Any) -> PlayEquipment:
+        return self.make(seat, **fields)
 
     def check(self, s: State, seat: int, cmd: PlayEquipment) -> None:
-        raise NotImplementedError
+        """Refuse any parameter the card does not take and require those it does; then its
+        declaration (timing is checked before, by the table: ``commands``)."""
+        taken = {f for p in self.params for f in p.fields}
+        for name in PARAMETER_FIELDS:
+            value = getattr(cmd, name)
+            given = bool(value) if name in ("targets", "positions") else value is not None
+            if given and name not in taken:
+                raise refuse("bad_parameters", f"{self.name} takes no '{name}'")
+            if not given and name in taken:
+                raise refuse("bad_parameters", f"{self.name} needs '{name}'")
+        super().check(s, seat, cmd)
 
     def resolve(self, s: State, seat: int, cmd: PlayEquipment) -> list[Any]:
+        """The events of its effect, on the state after it left the hand."""
         raise NotImplementedError
 
     def placed_on(self, s: State, seat: int, cmd: PlayEquipment) -> int | None:
         """For cards that stay in play: the seat it is put in front of."""
         return None
 
+    # --- the prompt it opens --------------------------------------------------------------------
     def prompt_options(self, s: State, prompt: Prompt) -> list[Choose]:
-        return [Choose(seat=prompt.seat, target=t) for t in prompt.options]
+        return self.answer.options(s, prompt)
 
-    def answer(self, s: State, prompt: Prompt, cmd: Choose) -> list[Any]:
+    def check_answer(self, s: State, prompt: Prompt, cmd: Choose) -> None:
+        self.answer.check(s, prompt, cmd)
+
+    def answered(self, s: State, prompt: Prompt, cmd: Choose) -> list[Any]:
+        """The events of the prompt's answer, once checked."""
         raise NotImplementedError
 
+    # --- hooks ----------------------------------------------------------------------------------
     def on_investigated(self, s: State, owner: int, investigator: int) -> list[Any]:
         """Hook for cards in play in front of an investigated seat."""
         return []
@@ -67,23 +121,3 @@ class Card:
         """Hook at the end of every turn, before the next begins (Alarm Clock). Must return no
         events once its effect is done, or the turn never ends."""
         return []
-
-    # helpers ---------------------------------------------------------------------------------
-    def play(self, seat: int, **kw: Any) -> PlayEquipment:
-        return PlayEquipment(seat=seat, card=self.name, **kw)
-
-    def check_params(self, cmd: PlayEquipment) -> None:
-        """Refuse any parameter the card does not take and require those it does."""
-        given = {
-            "target": cmd.target is not None,
-            "targets": bool(cmd.targets),
-            "position": cmd.position is not None,
-            "positions": bool(cmd.positions),
-            "choice": cmd.choice is not None,
-            "aim": cmd.aim is not None,
-        }
-        for name, present in given.items():
-            if present and name not in self.params:
-                raise refuse("bad_parameters", f"{self.name} takes no '{name}'")
-            if not present and name in self.params:
-                raise refuse("bad_parameters", f"{self.name} needs '{name}'")

@@ -9,11 +9,19 @@ may play it.
 from __future__ import annotations
 
 from gcbc.rules.effects import exchange
-from gcbc.rules.equipment import checks
-from gcbc.rules.equipment.base import ANY, Card
+from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
-from gcbc.rules.errors import refuse
-from gcbc.rules.query import others_alive, positions
+from gcbc.rules.moves import Rule
+from gcbc.rules.query import others_alive
+from gcbc.rules.targets import (
+    LIVING,
+    NOT_SELF,
+    card_of,
+    not_zombie,
+    other_living_seat,
+    seat_after,
+)
+from gcbc.rules.timing import ANY
 
 
 def candidates(s, seat):
@@ -21,34 +29,27 @@ def candidates(s, seat):
     return [t for t in others_alive(s, seat) if not s.seat(t).zombie]
 
 
+_NOT_ZOMBIE = not_zombie("seat {value} is a zombie: its cards cannot be taken")
+
+
 @register
 class Blackmail(Card):
     name = "blackmail"
     timing = ANY
-    params = frozenset({"targets", "positions"})
-
-    def options(self, s, seat):
-        others = candidates(s, seat)
-        return [
-            self.play(seat, targets=(a, b), positions=(pa, pb))
-            for i, a in enumerate(others)
-            for b in others[i + 1 :]
-            for pa in positions(s, a)
-            for pb in positions(s, b)
-        ]
-
-    def check(self, s, seat, cmd):
-        if len(candidates(s, seat)) < 2:
-            raise refuse("not_enough_seats", "needs two other living seats (not zombies)")
-        checks.two_seats(cmd.targets, cmd.positions)
-        if cmd.targets[0] > cmd.targets[1]:
-            raise refuse("bad_parameters", "list the two seats in increasing order")
-        for t, p in zip(cmd.targets, cmd.positions, strict=True):
-            checks.other_living(s, seat, t)
-            if s.seat(t).zombie:
-                raise refuse("target_is_zombie", f"seat {t} is a zombie: its cards cannot be taken")
-            if p not in positions(s, t):  # 1-3, or 1 after a classic Defibrillator
-                raise refuse("invalid_position", f"seat {t} has no card at position {p}")
+    requires = (
+        Rule(
+            "not_enough_seats",
+            "needs two other living seats (not zombies)",
+            lambda s, seat: len(candidates(s, seat)) >= 2,
+        ),
+    )
+    params = (
+        other_living_seat("targets", _NOT_ZOMBIE, index=0, name="first"),
+        seat_after("first", "targets", NOT_SELF, LIVING, _NOT_ZOMBIE, index=1, name="second"),
+        # 1-3, or 1 after a classic Defibrillator
+        card_of("first", field="positions", index=0, as_="first_card"),
+        card_of("second", field="positions", index=1, as_="second_card"),
+    )
 
     def resolve(self, s, seat, cmd):
         return [exchange(s, cmd.targets, cmd.positions)]

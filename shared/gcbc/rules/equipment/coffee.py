@@ -6,20 +6,15 @@ Zombies (RULES §8): a zombie may play it; its turn (a zombie's turn) comes next
 from __future__ import annotations
 
 from gcbc.contract.events import NextTurnClaimed
-from gcbc.rules.equipment.base import ANY, Card
+from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
+from gcbc.rules.timing import ANY
 
 
 @register
 class Coffee(Card):
     name = "coffee"
     timing = ANY
-
-    def options(self, s, seat):
-        return [self.play(seat)]
-
-    def check(self, s, seat, cmd):
-        pass
 
     def resolve(self, s, seat, cmd):
         return [NextTurnClaimed(seat=seat)]

@@ -10,35 +10,40 @@ cards decide its team again. Decision: 'not yourself' holds for a zombie too.
 from __future__ import annotations
 
 from gcbc.contract.events import SeatRevived, ZombieCured
-from gcbc.rules.equipment import checks
-from gcbc.rules.equipment.base import ANY, Card
+from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
-from gcbc.rules.errors import refuse
+from gcbc.rules.moves import Rule
+from gcbc.rules.targets import seat
 from gcbc.rules.teams import holds_leader
+from gcbc.rules.timing import ANY
 
 
 @register
 class Defibrillator(Card):
     name = "defibrillator"
     timing = ANY
-    params = frozenset({"target"})
-
-    def options(self, s, seat):
-        return [
-            self.play(seat, target=i)
-            for i, st in enumerate(s.seats)
-            if (st.eliminated or st.zombie) and i != seat and holds_leader(s, i) is None
-        ]
-
-    def check(self, s, seat, cmd):
-        t = checks.seat_exists(s, cmd.target)
-        if t == seat:
-            raise refuse("target_is_self", "you cannot revive yourself")
-        if not s.seat(t).eliminated and not s.seat(t).zombie:
-            what = "neither eliminated nor a zombie" if s.options.zombies else "not eliminated"
-            raise refuse("invalid_target", f"seat {t} is {what}")
-        if holds_leader(s, t) is not None:
-            raise refuse("invalid_target", "a Leader cannot be revived")
+    params = (
+        seat(
+            "target",
+            Rule(
+                "target_is_self",
+                "you cannot revive yourself",
+                select=lambda s, me, ts, c: [t for t in ts if t != me],
+            ),
+            Rule(
+                "invalid_target",
+                "seat {value} is neither eliminated nor a zombie",
+                select=lambda s, me, ts, c: [
+                    t for t in ts if s.seats[t].eliminated or s.seats[t].zombie
+                ],
+            ),
+            Rule(
+                "invalid_target",
+                "a Leader cannot be revived",
+                select=lambda s, me, ts, c: [t for t in ts if holds_leader(s, t) is None],
+            ),
+        ),
+    )
 
     def resolve(self, s, seat, cmd):
         if s.seat(cmd.target).zombie:

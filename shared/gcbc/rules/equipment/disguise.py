@@ -7,10 +7,10 @@ nothing left to investigate); the protection stays if the zombie is cured.
 
 from __future__ import annotations
 
-from gcbc.rules.equipment import checks
-from gcbc.rules.equipment.base import ANY, Card
+from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
-from gcbc.rules.query import living
+from gcbc.rules.targets import living_seat
+from gcbc.rules.timing import ANY
 
 
 @register
@@ -19,13 +19,7 @@ class Disguise(Card):
     timing = ANY
     stays_in_play = True
     protects_from_investigation = True
-    params = frozenset({"target"})
-
-    def options(self, s, seat):
-        return [self.play(seat, target=t) for t in living(s)]
-
-    def check(self, s, seat, cmd):
-        checks.living(s, cmd.target)
+    params = (living_seat("target"),)
 
     def placed_on(self, s, seat, cmd):
         return cmd.target

@@ -9,46 +9,45 @@ the card).
 from __future__ import annotations
 
 from gcbc.contract.events import EquipmentMoved
-from gcbc.rules.equipment import checks
-from gcbc.rules.equipment.base import ANY, Card
+from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
-from gcbc.rules.errors import refuse
-from gcbc.rules.query import others_alive
+from gcbc.rules.moves import Param, Rule
+from gcbc.rules.targets import other_living_seat
+from gcbc.rules.timing import ANY
 
 HAND = "hand"
+
+
+def sources(s, giver):
+    """What the giver may give: "hand" (the card in its hand), or a card in play in front of it."""
+    st = s.seat(giver)
+    return ([HAND] if st.hand else []) + list(dict.fromkeys(st.in_play))
 
 
 @register
 class EvidenceBag(Card):
     name = "evidence_bag"
     timing = ANY
-    params = frozenset({"targets", "choice"})
-
-    def _sources(self, s, giver):
-        st = s.seat(giver)
-        return ([HAND] if st.hand else []) + list(dict.fromkeys(st.in_play))
-
-    def options(self, s, seat):
-        others = others_alive(s, seat)
-        # during options the card is still in the player's hand; givers are other seats
-        return [
-            self.play(seat, targets=(g, r), choice=src)
-            for g in others
-            for src in self._sources(s, g)
-            for r in others
-            if r != g
-        ]
-
-    def check(self, s, seat, cmd):
-        if len(cmd.targets) != 2:
-            raise refuse("bad_parameters", "name the giver and the receiver")
-        g, r = cmd.targets
-        checks.other_living(s, seat, g)
-        checks.other_living(s, seat, r)
-        if g == r:
-            raise refuse("invalid_target", "the giver and the receiver must differ")
-        if cmd.choice not in self._sources(s, g):
-            raise refuse("invalid_choice", f"seat {g} has no such equipment to give")
+    params = (
+        other_living_seat("targets", index=0, name="giver"),
+        Param(
+            "choice",
+            lambda s, seat, c: sources(s, c["giver"]),
+            ("invalid_choice", "seat {giver} has no such equipment to give"),
+            depends=("giver",),
+        ),
+        other_living_seat(
+            "targets",
+            Rule(
+                "invalid_target",
+                "the giver and the receiver must differ",
+                select=lambda s, me, ts, c: [t for t in ts if t != c["giver"]],
+            ),
+            index=1,
+            name="receiver",
+            depends=("giver",),
+        ),
+    )
 
     def resolve(self, s, seat, cmd):
         g, r = cmd.targets

@@ -8,29 +8,32 @@ itself'): a zombie whose Arms aim at another seat may be chosen; its Arms turn t
 from __future__ import annotations
 
 from gcbc.contract.events import ArmsAimed, GunDropped
-from gcbc.rules.equipment import checks
-from gcbc.rules.equipment.base import ANY, Card
+from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
-from gcbc.rules.errors import refuse
-from gcbc.rules.query import wielders
+from gcbc.rules.moves import Rule
+from gcbc.rules.targets import living_seat
+from gcbc.rules.timing import ANY
 
 
 @register
 class K9Unit(Card):
     name = "k9_unit"
     timing = ANY
-    params = frozenset({"target"})
-
-    def options(self, s, seat):
-        return [self.play(seat, target=t) for t in wielders(s)]
-
-    def check(self, s, seat, cmd):
-        t = checks.living(s, cmd.target)
-        if s.seat(t).zombie:
-            if s.seat(t).arms_aim == t:
-                raise refuse("no_effect", f"zombie {t}'s Arms already aim at itself")
-        elif not s.seat(t).gun:
-            raise refuse("no_gun", f"seat {t} holds no gun")
+    params = (
+        living_seat(
+            "target",
+            Rule(
+                "no_effect",
+                "zombie {value}'s Arms already aim at itself",
+                lambda s, me, t, c: not (s.seats[t].zombie and s.seats[t].arms_aim == t),
+            ),
+            Rule(
+                "no_gun",
+                "seat {value} holds no gun",
+                lambda s, me, t, c: s.seats[t].zombie or s.seats[t].gun,
+            ),
+        ),
+    )
 
     def resolve(self, s, seat, cmd):
         if s.seat(cmd.target).zombie:

@@ -9,12 +9,12 @@ so it carries no Wounded token.
 from __future__ import annotations
 
 from gcbc.contract.events import WoundHealed
-from gcbc.rules.equipment import checks
-from gcbc.rules.equipment.base import ANY, Card
+from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
-from gcbc.rules.errors import refuse
-from gcbc.rules.query import living
+from gcbc.rules.moves import Rule
+from gcbc.rules.targets import living_seat
 from gcbc.rules.teams import holds_leader
+from gcbc.rules.timing import ANY
 
 
 def wound_of(s, seat):
@@ -31,15 +31,16 @@ def wound_of(s, seat):
 class MedKit(Card):
     name = "med_kit"
     timing = ANY
-    params = frozenset({"target"})
-
-    def options(self, s, seat):
-        return [self.play(seat, target=t) for t in living(s) if wound_of(s, t) is not None]
-
-    def check(self, s, seat, cmd):
-        t = checks.living(s, cmd.target)
-        if wound_of(s, t) is None:
-            raise refuse("no_effect", f"seat {t} is not wounded")
+    params = (
+        living_seat(
+            "target",
+            Rule(
+                "no_effect",
+                "seat {value} is not wounded",
+                lambda s, me, t, c: wound_of(s, t) is not None,
+            ),
+        ),
+    )
 
     def resolve(self, s, seat, cmd):
         return [WoundHealed(seat=cmd.target, card_id=wound_of(s, cmd.target))]

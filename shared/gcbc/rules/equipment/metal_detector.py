@@ -10,14 +10,13 @@ Investigate action is barred to zombies).
 
 from __future__ import annotations
 
-from math import prod
-
 from gcbc.rules.effects import view_card
-from gcbc.rules.equipment import checks
-from gcbc.rules.equipment.base import ANY, Card
+from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
-from gcbc.rules.errors import refuse
+from gcbc.rules.moves import Each, Param, Rule
 from gcbc.rules.query import armed, can_investigate, face_down
+from gcbc.rules.targets import cards_of, face_down_of
+from gcbc.rules.timing import ANY
 
 
 def eligible(s, seat):
@@ -28,34 +27,29 @@ def eligible(s, seat):
 class MetalDetector(Card):
     name = "metal_detector"
     timing = ANY
-    params = frozenset({"targets", "positions"})
-
-    def options(self, s, seat):
-        from gcbc.rules.legal import TEMPLATE_LIMIT, template
-
-        targets = eligible(s, seat)
-        if not targets:
-            return []
-        choices = [face_down(s, t) for t in targets]
-        if prod(len(c) for c in choices) > TEMPLATE_LIMIT:
-            return [template(self.name, seat, {"targets": targets}, {"positions": choices})]
-        combos: list[tuple[int, ...]] = [()]
-        for c in choices:
-            combos = [(*combo, p) for combo in combos for p in c]
-        return [self.play(seat, targets=tuple(targets), positions=combo) for combo in combos]
-
-    def check(self, s, seat, cmd):
-        targets = eligible(s, seat)
-        if not targets:
-            raise refuse("no_effect", "no other armed seat can be investigated")
-        if list(cmd.targets) != targets:
-            raise refuse(
-                "invalid_target", f"targets must be every armed seat you may investigate: {targets}"
-            )
-        if len(cmd.positions) != len(targets):
-            raise refuse("bad_parameters", "name one position for each target")
-        for t, p in zip(targets, cmd.positions, strict=True):
-            checks.face_down_card(s, t, p)
+    requires = (
+        Rule(
+            "no_effect",
+            "no other armed seat can be investigated",
+            lambda s, seat: bool(eligible(s, seat)),
+        ),
+    )
+    params = (
+        Param(
+            "targets",
+            lambda s, seat, c: [tuple(eligible(s, seat))],
+            ("invalid_target", "targets must be every armed seat you may investigate"),
+        ),
+        Each(
+            "positions",
+            "targets",
+            cards_of("of"),
+            ("invalid_position", "seat {of} has no card at position {value}"),
+            (face_down_of("of"),),
+            count_message="name one position for each target",
+        ),
+    )
+    template_field = "positions"
 
     def resolve(self, s, seat, cmd):
         events = []

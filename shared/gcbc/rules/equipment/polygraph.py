@@ -10,25 +10,18 @@ action is barred to zombies).
 from __future__ import annotations
 
 from gcbc.rules.effects import view_card
-from gcbc.rules.equipment import checks
-from gcbc.rules.equipment.base import ANY, Card
+from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
-from gcbc.rules.query import can_investigate, face_down, others_alive, protected
+from gcbc.rules.query import face_down, protected
+from gcbc.rules.targets import investigable_seat
+from gcbc.rules.timing import ANY
 
 
 @register
 class Polygraph(Card):
     name = "polygraph"
     timing = ANY
-    params = frozenset({"target"})
-
-    def options(self, s, seat):
-        return [
-            self.play(seat, target=t) for t in others_alive(s, seat) if can_investigate(s, seat, t)
-        ]
-
-    def check(self, s, seat, cmd):
-        checks.investigable(s, seat, cmd.target)
+    params = (investigable_seat("target"),)
 
     def resolve(self, s, seat, cmd):
         t = cmd.target

@@ -15,12 +15,12 @@ itself; ``query.bite_lands``).
 
 from __future__ import annotations
 
-from gcbc.contract.commands import Choose
 from gcbc.contract.events import PromptAnswered, PromptOpened, ShotRedirected
-from gcbc.rules.equipment.base import SHOOT_WINDOW, Card
+from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
-from gcbc.rules.errors import refuse
+from gcbc.rules.moves import Rule
 from gcbc.rules.query import aim_event, living, pending_shot
+from gcbc.rules.timing import SHOOT_WINDOW
 
 
 def new_targets(s):
@@ -36,26 +36,16 @@ def new_targets(s):
 class RestrainingOrder(Card):
     name = "restraining_order"
     timing = SHOOT_WINDOW
-
-    def options(self, s, seat):
-        return [self.play(seat)] if new_targets(s) else []
-
-    def check(self, s, seat, cmd):
-        if pending_shot(s) is None:
-            raise refuse("no_effect", "no shot can happen now")
-        if not new_targets(s):
-            raise refuse("not_enough_seats", "needs a third living seat")
+    requires = (
+        Rule("no_effect", "no shot can happen now", lambda s, seat: pending_shot(s) is not None),
+        Rule("not_enough_seats", "needs a third living seat", lambda s, seat: bool(new_targets(s))),
+    )
 
     def resolve(self, s, seat, cmd):
         shooter, _ = pending_shot(s)
         return [PromptOpened(seat=shooter, kind=self.name, options=tuple(new_targets(s)))]
 
-    def prompt_options(self, s, prompt):
-        return [Choose(seat=prompt.seat, target=t) for t in prompt.options]
-
-    def answer(self, s, prompt, cmd):
-        if cmd.position is not None or cmd.card is not None or cmd.target not in prompt.options:
-            raise refuse("invalid_choice", f"choose a target among {list(prompt.options)}")
+    def answered(self, s, prompt, cmd):
         return [
             PromptAnswered(seat=prompt.seat, kind=self.name, target=cmd.target),
             aim_event(s, prompt.seat, cmd.target),  # the gun, or a biter's Arms (RULES §8)

@@ -11,32 +11,28 @@ like a shot at a zombie (its Arms turn to aim at itself; ``query.bite_lands``).
 from __future__ import annotations
 
 from gcbc.contract.events import PromptAnswered, PromptOpened, ShotRedirected
-from gcbc.rules.equipment.base import SHOOT_WINDOW, Card
+from gcbc.rules.equipment.base import Answer, Card
 from gcbc.rules.equipment.registry import register
-from gcbc.rules.errors import refuse
+from gcbc.rules.moves import Rule
 from gcbc.rules.query import neighbours, pending_shot
+from gcbc.rules.timing import SHOOT_WINDOW
 
 
 @register
 class RiotShield(Card):
     name = "riot_shield"
     timing = SHOOT_WINDOW
-
-    def options(self, s, seat):
-        return [self.play(seat)] if pending_shot(s) is not None else []
-
-    def check(self, s, seat, cmd):
-        if pending_shot(s) is None:
-            raise refuse("no_effect", "no shot can happen now")
+    requires = (
+        Rule("no_effect", "no shot can happen now", lambda s, seat: pending_shot(s) is not None),
+    )
+    answer = Answer("target", "name a seat beside you: {options}")
 
     def resolve(self, s, seat, cmd):
         _, target = pending_shot(s)
         sides = tuple(sorted(set(neighbours(s, target)) - {target}))
         return [PromptOpened(seat=target, kind=self.name, options=sides)]
 
-    def answer(self, s, prompt, cmd):
-        if cmd.position is not None or cmd.card is not None or cmd.target not in prompt.options:
-            raise refuse("invalid_choice", f"name a seat beside you: {list(prompt.options)}")
+    def answered(self, s, prompt, cmd):
         return [
             PromptAnswered(seat=prompt.seat, kind=self.name, target=cmd.target),
             ShotRedirected(target=cmd.target),

@@ -6,20 +6,15 @@ Zombies (RULES §8): unchanged; zombies are living seats and keep their place in
 from __future__ import annotations
 
 from gcbc.contract.events import TurnOrderReversed
-from gcbc.rules.equipment.base import ANY, Card
+from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
+from gcbc.rules.timing import ANY
 
 
 @register
 class SmokeGrenade(Card):
     name = "smoke_grenade"
     timing = ANY
-
-    def options(self, s, seat):
-        return [self.play(seat)]
-
-    def check(self, s, seat, cmd):
-        pass
 
     def resolve(self, s, seat, cmd):
         return [TurnOrderReversed(seat=seat)]

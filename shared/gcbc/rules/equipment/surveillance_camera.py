@@ -11,13 +11,12 @@ the owner has no face-down card of the zombie to view, so no prompt opens.
 
 from __future__ import annotations
 
-from gcbc.contract.commands import Choose
 from gcbc.contract.events import PromptAnswered, PromptOpened
 from gcbc.rules.effects import view_card
-from gcbc.rules.equipment.base import ANY, Card
+from gcbc.rules.equipment.base import Answer, Card
 from gcbc.rules.equipment.registry import register
-from gcbc.rules.errors import refuse
 from gcbc.rules.query import can_investigate, face_down
+from gcbc.rules.timing import ANY
 
 
 @register
@@ -25,12 +24,7 @@ class SurveillanceCamera(Card):
     name = "surveillance_camera"
     timing = ANY
     stays_in_play = True
-
-    def options(self, s, seat):
-        return [self.play(seat)]
-
-    def check(self, s, seat, cmd):
-        pass
+    answer = Answer("position", "choose a position among {options}")
 
     def placed_on(self, s, seat, cmd):
         return seat
@@ -47,12 +41,7 @@ class SurveillanceCamera(Card):
             return []
         return [PromptOpened(seat=owner, kind=self.name, options=positions, about=investigator)]
 
-    def prompt_options(self, s, prompt):
-        return [Choose(seat=prompt.seat, position=p) for p in prompt.options]
-
-    def answer(self, s, prompt, cmd):
-        if cmd.target is not None or cmd.card is not None or cmd.position not in prompt.options:
-            raise refuse("invalid_choice", f"choose a position among {list(prompt.options)}")
+    def answered(self, s, prompt, cmd):
         investigator = prompt.about
         events = [PromptAnswered(seat=prompt.seat, kind=self.name, position=cmd.position)]
         if s.seat(investigator).face_up[cmd.position - 1]:

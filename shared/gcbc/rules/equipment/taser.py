@@ -9,40 +9,35 @@ zombie holds no gun anyway). The new aim may be a zombie.
 from __future__ import annotations
 
 from gcbc.contract.events import GunTaken
-from gcbc.rules.equipment import checks
-from gcbc.rules.equipment.base import OWN_TURN, Card
+from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
-from gcbc.rules.errors import refuse
-from gcbc.rules.query import armed, others_alive
+from gcbc.rules.moves import Rule
+from gcbc.rules.targets import other_living_seat
+from gcbc.rules.timing import OWN_TURN
 
 
 @register
 class Taser(Card):
     name = "taser"
     timing = OWN_TURN
-    params = frozenset({"target", "aim"})
-
-    def options(self, s, seat):
-        if s.seat(seat).gun or s.seat(seat).zombie:
-            return []
-        return [
-            self.play(seat, target=t, aim=a)
-            for t in armed(s)
-            if t != seat and not s.seat(t).zombie
-            for a in others_alive(s, seat)
-        ]
-
-    def check(self, s, seat, cmd):
-        if s.seat(seat).zombie:
-            raise refuse("zombie_cannot", "a zombie cannot steal a gun")
-        if s.seat(seat).gun:
-            raise refuse("has_gun", "you already hold a gun")
-        t = checks.other_living(s, seat, cmd.target)
-        if s.seat(t).zombie:
-            raise refuse("target_is_zombie", "the Taser cannot target a zombie")
-        if not s.seat(t).gun:
-            raise refuse("no_gun", f"seat {t} holds no gun")
-        checks.other_living(s, seat, cmd.aim)
+    requires = (
+        Rule(
+            "zombie_cannot", "a zombie cannot steal a gun", lambda s, seat: not s.seats[seat].zombie
+        ),
+        Rule("has_gun", "you already hold a gun", lambda s, seat: not s.seats[seat].gun),
+    )
+    params = (
+        other_living_seat(
+            "target",
+            Rule(
+                "target_is_zombie",
+                "the Taser cannot target a zombie",
+                lambda s, me, t, c: not s.seats[t].zombie,
+            ),
+            Rule("no_gun", "seat {value} holds no gun", lambda s, me, t, c: s.seats[t].gun),
+        ),
+        other_living_seat("aim"),
+    )
 
     def resolve(self, s, seat, cmd):
         return [GunTaken(seat=seat, aim=cmd.aim, from_seat=cmd.target, locked=True)]

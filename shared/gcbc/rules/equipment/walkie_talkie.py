@@ -10,11 +10,12 @@ seat without a gun is not given one.
 
 from __future__ import annotations
 
-from gcbc.rules.equipment import checks
-from gcbc.rules.equipment.base import ANY, Card
+from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
-from gcbc.rules.errors import refuse
-from gcbc.rules.query import aim_event, aim_of, living, wielders
+from gcbc.rules.moves import Rule
+from gcbc.rules.query import aim_event, aim_of, wielders
+from gcbc.rules.targets import living_seat
+from gcbc.rules.timing import ANY
 
 
 def turned(s, target):
@@ -26,15 +27,16 @@ def turned(s, target):
 class WalkieTalkie(Card):
     name = "walkie_talkie"
     timing = ANY
-    params = frozenset({"target"})
-
-    def options(self, s, seat):
-        return [self.play(seat, target=t) for t in living(s) if turned(s, t)]
-
-    def check(self, s, seat, cmd):
-        t = checks.living(s, cmd.target)
-        if not turned(s, t):
-            raise refuse("no_effect", "no gun or Arms would change its aim")
+    params = (
+        living_seat(
+            "target",
+            Rule(
+                "no_effect",
+                "no gun or Arms would change its aim",
+                lambda s, me, t, c: bool(turned(s, t)),
+            ),
+        ),
+    )
 
     def resolve(self, s, seat, cmd):
         return [aim_event(s, g, cmd.target) for g in turned(s, cmd.target)]

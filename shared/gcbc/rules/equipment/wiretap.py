@@ -8,38 +8,29 @@ Decision: a zombie may play it (only the Investigate action is barred to zombies
 from __future__ import annotations
 
 from gcbc.rules.effects import view_card
-from gcbc.rules.equipment import checks
-from gcbc.rules.equipment.base import ANY, Card
+from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
-from gcbc.rules.errors import refuse
-from gcbc.rules.query import can_investigate, face_down, others_alive
+from gcbc.rules.targets import (
+    LIVING,
+    NOT_DISGUISED,
+    NOT_SELF,
+    face_down_card_of,
+    investigable_seat,
+    seat_after,
+)
+from gcbc.rules.timing import ANY
 
 
 @register
 class Wiretap(Card):
     name = "wiretap"
     timing = ANY
-    params = frozenset({"targets", "positions"})
-
-    def options(self, s, seat):
-        seats = [
-            t for t in others_alive(s, seat) if can_investigate(s, seat, t) and face_down(s, t)
-        ]
-        return [
-            self.play(seat, targets=(a, b), positions=(pa, pb))
-            for i, a in enumerate(seats)
-            for b in seats[i + 1 :]
-            for pa in face_down(s, a)
-            for pb in face_down(s, b)
-        ]
-
-    def check(self, s, seat, cmd):
-        checks.two_seats(cmd.targets, cmd.positions)
-        if cmd.targets[0] > cmd.targets[1]:
-            raise refuse("bad_parameters", "list the two seats in increasing order")
-        for t, p in zip(cmd.targets, cmd.positions, strict=True):
-            checks.investigable(s, seat, t)
-            checks.face_down_card(s, t, p)
+    params = (
+        investigable_seat("targets", index=0, name="first"),
+        seat_after("first", "targets", NOT_SELF, LIVING, NOT_DISGUISED, index=1, name="second"),
+        face_down_card_of("first", field="positions", index=0, as_="first_card"),
+        face_down_card_of("second", field="positions", index=1, as_="second_card"),
+    )
 
     def resolve(self, s, seat, cmd):
         events = []

@@ -12,39 +12,31 @@ bite lands on any living seat (``query.bite_lands``, RULES §8).
 from __future__ import annotations
 
 from gcbc.contract.events import PromptAnswered, PromptOpened, ShotRedirected
-from gcbc.rules.equipment import checks
-from gcbc.rules.equipment.base import SHOOT_WINDOW, Card
+from gcbc.rules.equipment.base import Answer, Card
 from gcbc.rules.equipment.registry import register
-from gcbc.rules.errors import refuse
+from gcbc.rules.moves import Rule
 from gcbc.rules.query import aim_event, living, others_alive, pending_shot
+from gcbc.rules.targets import other_living_seat
+from gcbc.rules.timing import SHOOT_WINDOW
 
 
 @register
 class ClassifiedOrders(Card):
     name = "classified_orders"
     timing = SHOOT_WINDOW
-    params = frozenset({"target"})
-
-    def options(self, s, seat):
-        if pending_shot(s) is None or len(living(s)) < 3:
-            return []
-        return [self.play(seat, target=t) for t in others_alive(s, seat)]
-
-    def check(self, s, seat, cmd):
-        if pending_shot(s) is None:
-            raise refuse("no_effect", "no shot can happen now")
-        if len(living(s)) < 3:
-            raise refuse("not_enough_seats", "needs three living seats")
-        checks.other_living(s, seat, cmd.target)
+    requires = (
+        Rule("no_effect", "no shot can happen now", lambda s, seat: pending_shot(s) is not None),
+        Rule("not_enough_seats", "needs three living seats", lambda s, seat: len(living(s)) >= 3),
+    )
+    params = (other_living_seat("target"),)
+    answer = Answer("target", "choose where to aim among {options}")
 
     def resolve(self, s, seat, cmd):
         shooter, _ = pending_shot(s)
         options = tuple(others_alive(s, shooter))
         return [PromptOpened(seat=cmd.target, kind=self.name, options=options, about=shooter)]
 
-    def answer(self, s, prompt, cmd):
-        if cmd.position is not None or cmd.card is not None or cmd.target not in prompt.options:
-            raise refuse("invalid_choice", f"choose where to aim among {list(prompt.options)}")
+    def answered(self, s, prompt, cmd):
         return [
             PromptAnswered(seat=prompt.seat, kind=self.name, target=cmd.target),
             aim_event(s, prompt.about, cmd.target),

@@ -11,16 +11,15 @@ latest one). Both cards are face up, so the exchange reveals nothing new.
 
 from __future__ import annotations
 
-from itertools import combinations
-from math import prod
-
 from gcbc.contract.cards import CROOKED, HONEST, side_of
 from gcbc.rules.effects import exchange
-from gcbc.rules.equipment import checks
-from gcbc.rules.equipment.base import ANY, Card
+from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
-from gcbc.rules.errors import refuse
-from gcbc.rules.query import living, positions
+from gcbc.rules.moves import Rule
+from gcbc.rules.targets import LIVING, card_of, living_seat, not_zombie, seat_after
+from gcbc.rules.timing import ANY
+
+_NOT_ZOMBIE = not_zombie("seat {value} is a zombie: its cards cannot move")
 
 
 def exchangeable(s, seat):
@@ -28,48 +27,41 @@ def exchangeable(s, seat):
     st = s.seat(seat)
     return [
         p
-        for p in positions(s, seat)
+        for p in range(1, len(st.cards) + 1)
         if st.face_up[p - 1] and side_of(s.identities[st.cards[p - 1]]) in (HONEST, CROOKED)
     ]
+
+
+def _exchangeable_card_of(name, index):
+    return card_of(
+        name,
+        Rule(
+            "card_not_face_up",
+            "that card is face down",
+            lambda s, me, p, c: s.seats[c[name]].face_up[p - 1],
+        ),
+        Rule(
+            "card_is_leader",
+            "that card is a Leader",
+            lambda s, me, p, c: p in exchangeable(s, c[name]),
+        ),
+        field="positions",
+        index=index,
+        as_=f"{name}_card",
+    )
 
 
 @register
 class FakeId(Card):
     name = "fake_id"
     timing = ANY
-    params = frozenset({"targets", "positions"})
-
-    def options(self, s, seat):
-        from gcbc.rules.legal import TEMPLATE_LIMIT, template
-
-        cards = {t: exchangeable(s, t) for t in living(s) if not s.seat(t).zombie}
-        pairs = [(a, b) for a, b in combinations(sorted(cards), 2) if cards[a] and cards[b]]
-        if sum(prod((len(cards[a]), len(cards[b]))) for a, b in pairs) > TEMPLATE_LIMIT:
-            return [
-                template(self.name, seat, {"targets": (a, b)}, {"positions": [cards[a], cards[b]]})
-                for a, b in pairs
-            ]
-        return [
-            self.play(seat, targets=(a, b), positions=(pa, pb))
-            for a, b in pairs
-            for pa in cards[a]
-            for pb in cards[b]
-        ]
-
-    def check(self, s, seat, cmd):
-        checks.two_seats(cmd.targets, cmd.positions)
-        if cmd.targets[0] > cmd.targets[1]:
-            raise refuse("bad_parameters", "list the two seats in increasing order")
-        for t, p in zip(cmd.targets, cmd.positions, strict=True):
-            checks.living(s, t)
-            if s.seat(t).zombie:
-                raise refuse("target_is_zombie", f"seat {t} is a zombie: its cards cannot move")
-            if p not in positions(s, t):
-                raise refuse("invalid_position", f"seat {t} has no card at position {p}")
-            if not s.seat(t).face_up[p - 1]:
-                raise refuse("card_not_face_up", f"seat {t}'s card at {p} is face down")
-            if p not in exchangeable(s, t):
-                raise refuse("card_is_leader", f"seat {t}'s card at {p} is a Leader")
+    params = (
+        living_seat("targets", _NOT_ZOMBIE, index=0, name="first"),
+        seat_after("first", "targets", LIVING, _NOT_ZOMBIE, index=1, name="second"),
+        _exchangeable_card_of("first", 0),
+        _exchangeable_card_of("second", 1),
+    )
+    template_field = "positions"  # past 200 choices, one template per pair of seats (RULES §7.3)
 
     def resolve(self, s, seat, cmd):
         return [exchange(s, cmd.targets, cmd.positions)]

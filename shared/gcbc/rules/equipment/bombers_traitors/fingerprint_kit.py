@@ -10,33 +10,33 @@ may be chosen. The kit taken back may be played again at once (each time costs a
 
 from __future__ import annotations
 
-from gcbc.contract.commands import Choose
 from gcbc.contract.events import EquipmentReturned, PromptAnswered, PromptOpened
 from gcbc.rules.effects import reveal, view_card
-from gcbc.rules.equipment import checks
-from gcbc.rules.equipment.base import ANY, Card
+from gcbc.rules.equipment.base import Answer, Card
 from gcbc.rules.equipment.registry import register
-from gcbc.rules.errors import refuse
-from gcbc.rules.query import can_investigate, face_down, others_alive
+from gcbc.rules.moves import Rule
+from gcbc.rules.query import face_down
+from gcbc.rules.targets import face_down_card_of, investigable_seat
+from gcbc.rules.timing import ANY
 
 
 @register
 class FingerprintKit(Card):
     name = "fingerprint_kit"
     timing = ANY
-    params = frozenset({"target", "position"})
-
-    def options(self, s, seat):
-        return [
-            self.play(seat, target=t, position=p)
-            for t in others_alive(s, seat)
-            if can_investigate(s, seat, t)
-            for p in face_down(s, t)
-        ]
-
-    def check(self, s, seat, cmd):
-        t = checks.investigable(s, seat, cmd.target)
-        checks.face_down_card(s, t, cmd.position)
+    params = (investigable_seat("target"), face_down_card_of("target"))
+    answer = Answer(
+        "position",
+        "name one of your face-down cards among {options}, or nothing",
+        may_decline=True,
+        rules=(
+            Rule(
+                "invalid_choice",
+                "that card is face up",
+                lambda s, seat, p, prompt: p in face_down(s, seat),
+            ),
+        ),
+    )
 
     def resolve(self, s, seat, cmd):
         events = view_card(s, seat, cmd.target, cmd.position, self.name)
@@ -45,17 +45,9 @@ class FingerprintKit(Card):
             events.append(PromptOpened(seat=seat, kind=self.name, options=own))
         return events
 
-    def prompt_options(self, s, prompt):
-        take_back = [Choose(seat=prompt.seat, position=p) for p in prompt.options]
-        return [*take_back, Choose(seat=prompt.seat)]
-
-    def answer(self, s, prompt, cmd):
-        if cmd.target is not None or cmd.card is not None:
-            raise refuse("invalid_choice", "name one of your face-down cards, or nothing")
+    def answered(self, s, prompt, cmd):
         if cmd.position is None:  # declined
             return [PromptAnswered(seat=prompt.seat, kind=self.name)]
-        if cmd.position not in prompt.options or cmd.position not in face_down(s, prompt.seat):
-            raise refuse("invalid_choice", f"choose a position among {list(prompt.options)}")
         return [
             PromptAnswered(seat=prompt.seat, kind=self.name, position=cmd.position),
             reveal(s, prompt.seat, cmd.position),

@@ -11,40 +11,37 @@ the redirected one).
 from __future__ import annotations
 
 from gcbc.contract.events import ShotRedirected
-from gcbc.rules.equipment import checks
-from gcbc.rules.equipment.base import SHOOT_WINDOW, Card
+from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
-from gcbc.rules.errors import refuse
-from gcbc.rules.query import aim_event, living, others_alive, pending_shot
+from gcbc.rules.moves import Rule
+from gcbc.rules.query import aim_event, living, pending_shot
+from gcbc.rules.targets import other_living_seat
+from gcbc.rules.timing import SHOOT_WINDOW
 
 
 @register
 class Holster(Card):
     name = "holster"
     timing = SHOOT_WINDOW
-    params = frozenset({"aim"})
-
-    def new_aims(self, s, seat):
-        shot = pending_shot(s)
-        if shot is None or shot[0] != seat or len(living(s)) < 3:
-            return []
-        return [t for t in others_alive(s, seat) if t != shot[1]]
-
-    def options(self, s, seat):
-        return [self.play(seat, aim=t) for t in self.new_aims(s, seat)]
-
-    def check(self, s, seat, cmd):
-        shot = pending_shot(s)
-        if shot is None:
-            raise refuse("no_effect", "no shot can happen now")
-        shooter, target = shot
-        if seat != shooter:
-            raise refuse("not_playable_now", "only the shooter may play holster")
-        if len(living(s)) < 3:
-            raise refuse("not_enough_seats", "needs three living seats")
-        aim = checks.other_living(s, seat, cmd.aim)
-        if aim == target:
-            raise refuse("invalid_target", "aim at another seat than the current target")
+    requires = (
+        Rule("no_effect", "no shot can happen now", lambda s, seat: pending_shot(s) is not None),
+        Rule(
+            "not_playable_now",
+            "only the shooter may play holster",
+            lambda s, seat: pending_shot(s)[0] == seat,
+        ),
+        Rule("not_enough_seats", "needs three living seats", lambda s, seat: len(living(s)) >= 3),
+    )
+    params = (
+        other_living_seat(
+            "aim",
+            Rule(
+                "invalid_target",
+                "aim at another seat than the current target",
+                lambda s, me, t, c: t != pending_shot(s)[1],
+            ),
+        ),
+    )
 
     def resolve(self, s, seat, cmd):
         return [aim_event(s, seat, cmd.aim), ShotRedirected(target=cmd.aim)]

@@ -17,8 +17,8 @@ from gcbc.contract.events import CardsDiscarded
 from gcbc.rules.effects import reveal
 from gcbc.rules.equipment.defibrillator import Defibrillator
 from gcbc.rules.equipment.registry import register
-from gcbc.rules.errors import refuse
 from gcbc.rules.query import card_at, face_down, positions
+from gcbc.rules.targets import card_of
 
 
 @register
@@ -26,20 +26,7 @@ class ClassicDefibrillator(Defibrillator):
     """The fourth edition's targets and checks; the reviver also names the card kept."""
 
     edition = "classic"
-    params = frozenset({"target", "position"})
-
-    def options(self, s, seat):
-        return [
-            self.play(seat, target=revive.target, position=p)
-            for revive in super().options(s, seat)
-            for p in positions(s, revive.target)
-        ]
-
-    def check(self, s, seat, cmd):
-        super().check(s, seat, cmd)
-        t = cmd.target
-        if cmd.position not in positions(s, t):
-            raise refuse("invalid_position", f"seat {t} has no card at position {cmd.position}")
+    params = (*Defibrillator.params, card_of("target"))
 
     def resolve(self, s, seat, cmd):
         t = cmd.target

@@ -9,11 +9,11 @@ is played, so the taken card is that one, and yours is then the only card in you
 from __future__ import annotations
 
 from gcbc.contract.events import EquipmentMoved
-from gcbc.rules.equipment import checks
-from gcbc.rules.equipment.base import ANY, Card
+from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
-from gcbc.rules.errors import refuse
-from gcbc.rules.query import others_alive
+from gcbc.rules.moves import Rule
+from gcbc.rules.targets import other_living_seat
+from gcbc.rules.timing import ANY
 
 
 @register
@@ -21,15 +21,16 @@ class ClassicEvidenceBag(Card):
     name = "evidence_bag"
     edition = "classic"
     timing = ANY
-    params = frozenset({"target"})
-
-    def options(self, s, seat):
-        return [self.play(seat, target=t) for t in others_alive(s, seat) if s.seat(t).hand]
-
-    def check(self, s, seat, cmd):
-        t = checks.other_living(s, seat, cmd.target)
-        if not s.seat(t).hand:
-            raise refuse("no_effect", f"seat {t} holds no equipment")
+    params = (
+        other_living_seat(
+            "target",
+            Rule(
+                "no_effect",
+                "seat {value} holds no equipment",
+                lambda s, me, t, c: bool(s.seats[t].hand),
+            ),
+        ),
+    )
 
     def resolve(self, s, seat, cmd):
         t = cmd.target

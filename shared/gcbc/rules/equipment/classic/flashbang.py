@@ -23,32 +23,37 @@ from __future__ import annotations
 from itertools import permutations
 
 from gcbc.contract.events import CardsShuffled
-from gcbc.rules.equipment.base import ANY, Card
+from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
-from gcbc.rules.errors import refuse
+from gcbc.rules.moves import Param, Rule
 from gcbc.rules.query import positions
+from gcbc.rules.timing import ANY
+
+
+def orders(s, seat, chosen):
+    """Every order of the seat's own cards (3, or 1 after a classic Defibrillator)."""
+    return list(permutations(positions(s, seat)))
 
 
 @register
 class Flashbang(Card):
     name = "flashbang"
     timing = ANY
-    params = frozenset({"positions"})
+    requires = (
+        Rule(
+            "zombie_cannot",
+            "a zombie's integrity cards cannot be moved",
+            lambda s, seat: not s.seats[seat].zombie,
+        ),
+    )
+    params = (
+        Param(
+            "positions",
+            orders,
+            ("invalid_arrangement", "positions must be an order of your cards' positions"),
+        ),
+    )
     hidden_params = frozenset({"positions"})
-
-    def options(self, s, seat):
-        if s.seat(seat).zombie:
-            return []
-        return [self.play(seat, positions=o) for o in permutations(positions(s, seat))]
-
-    def check(self, s, seat, cmd):
-        if s.seat(seat).zombie:
-            raise refuse("zombie_cannot", "a zombie's integrity cards cannot be moved")
-        if sorted(cmd.positions) != list(positions(s, seat)):
-            raise refuse(
-                "invalid_arrangement",
-                f"positions must be an order of {list(positions(s, seat))}",
-            )
 
     def resolve(self, s, seat, cmd):
         return [CardsShuffled(seat=seat, positions=tuple(cmd.positions))]

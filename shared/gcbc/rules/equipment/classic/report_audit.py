@@ -12,11 +12,12 @@ yours, whatever the turn direction.
 from __future__ import annotations
 
 from gcbc.contract.events import PromptOpened
-from gcbc.rules.equipment.base import OWN_TURN, Card
-from gcbc.rules.equipment.classic.truth_serum import choose_own_card, own_card_options
+from gcbc.rules.equipment.base import Card
+from gcbc.rules.equipment.classic.truth_serum import OWN_CARD, own_card_answered
 from gcbc.rules.equipment.registry import register
-from gcbc.rules.errors import refuse
+from gcbc.rules.moves import Rule
 from gcbc.rules.query import face_down
+from gcbc.rules.timing import OWN_TURN
 
 
 def audited(s, seat):
@@ -35,13 +36,14 @@ def audited(s, seat):
 class ReportAudit(Card):
     name = "report_audit"
     timing = OWN_TURN
-
-    def options(self, s, seat):
-        return [self.play(seat)] if audited(s, seat) else []
-
-    def check(self, s, seat, cmd):
-        if not audited(s, seat):
-            raise refuse("no_effect", "every living seat already shows a face-up card")
+    requires = (
+        Rule(
+            "no_effect",
+            "every living seat already shows a face-up card",
+            lambda s, seat: bool(audited(s, seat)),
+        ),
+    )
+    answer = OWN_CARD
 
     def resolve(self, s, seat, cmd):
         return [
@@ -49,8 +51,5 @@ class ReportAudit(Card):
             for i in audited(s, seat)
         ]
 
-    def prompt_options(self, s, prompt):
-        return own_card_options(s, prompt)
-
-    def answer(self, s, prompt, cmd):
-        return choose_own_card(self, s, prompt, cmd)
+    def answered(self, s, prompt, cmd):
+        return own_card_answered(self, s, prompt, cmd)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.equipment.restraining_order import RestrainingOrder
-from gcbc.rules.errors import refuse
+from gcbc.rules.moves import Rule
 from gcbc.rules.query import pending_shot
 
 
@@ -22,11 +22,11 @@ def _shooter(s):
 @register
 class ClassicRestrainingOrder(RestrainingOrder):
     edition = "classic"
-
-    def options(self, s, seat):
-        return [] if seat == _shooter(s) else super().options(s, seat)
-
-    def check(self, s, seat, cmd):
-        if seat == _shooter(s):
-            raise refuse("not_playable_now", "only when another seat shoots (classic wording)")
-        super().check(s, seat, cmd)
+    requires = (
+        Rule(
+            "not_playable_now",
+            "only when another seat shoots (classic wording)",
+            lambda s, seat: seat != _shooter(s),
+        ),
+        *RestrainingOrder.requires,
+    )

@@ -16,9 +16,10 @@ chosen; with none left the card cannot be played ("no_effect").
 from __future__ import annotations
 
 from gcbc.rules.effects import reveal
-from gcbc.rules.equipment.base import AFTER_INVESTIGATION, Card
+from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
-from gcbc.rules.errors import refuse
+from gcbc.rules.moves import Param, Rule
+from gcbc.rules.timing import AFTER_INVESTIGATION
 
 
 def viewed_cards(s):
@@ -40,19 +41,21 @@ class ClassicSurveillanceCamera(Card):
     name = "surveillance_camera"
     edition = "classic"
     timing = AFTER_INVESTIGATION
-    params = frozenset({"target", "position"})
-
-    def options(self, s, seat):
-        return [self.play(seat, target=t, position=p) for t, p in viewed_cards(s)]
-
-    def check(self, s, seat, cmd):
-        viewed = viewed_cards(s)
-        if not viewed:
-            raise refuse("no_effect", "no card viewed by an investigation this turn is face down")
-        if (cmd.target, cmd.position) not in viewed:
-            raise refuse(
-                "invalid_target", f"name a card viewed this turn (seat, position): {viewed}"
-            )
+    requires = (
+        Rule(
+            "no_effect",
+            "no card viewed by an investigation this turn is face down",
+            lambda s, seat: bool(viewed_cards(s)),
+        ),
+    )
+    # the card, by seat and position, among those viewed (in the order they were viewed)
+    params = (
+        Param(
+            ("target", "position"),
+            lambda s, seat, c: viewed_cards(s),
+            ("invalid_target", "name a card viewed this turn (seat, position)"),
+        ),
+    )
 
     def resolve(self, s, seat, cmd):
         return [reveal(s, cmd.target, cmd.position)]

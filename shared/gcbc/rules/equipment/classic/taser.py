@@ -15,10 +15,10 @@ Decision: the gun is not locked: the action is spent, so it cannot shoot this tu
 from __future__ import annotations
 
 from gcbc.contract.events import ActionResolved, GunTaken
-from gcbc.rules.equipment.base import OWN_TURN_ACTION
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.equipment.taser import Taser
-from gcbc.rules.errors import refuse
+from gcbc.rules.moves import Rule
+from gcbc.rules.timing import OWN_TURN_ACTION
 
 
 @register
@@ -27,14 +27,14 @@ class ClassicTaser(Taser):
 
     edition = "classic"
     timing = OWN_TURN_ACTION
-
-    def options(self, s, seat):
-        return [] if s.arm_barred == seat else super().options(s, seat)
-
-    def check(self, s, seat, cmd):
-        super().check(s, seat, cmd)
-        if s.arm_barred == seat:
-            raise refuse("arm_barred", "K-9 Unit: you may not take a gun this turn")
+    requires = (
+        *Taser.requires,
+        Rule(
+            "arm_barred",
+            "K-9 Unit: you may not take a gun this turn",
+            lambda s, seat: s.arm_barred != seat,
+        ),
+    )
 
     def resolve(self, s, seat, cmd):
         return [GunTaken(seat=seat, aim=cmd.aim, from_seat=cmd.target), ActionResolved(seat=seat)]

@@ -8,29 +8,26 @@ face-down card cannot be chosen ("no_effect"). A seat with a single face-down ca
 
 from __future__ import annotations
 
-from gcbc.contract.commands import Choose
 from gcbc.contract.events import PromptAnswered, PromptOpened
 from gcbc.rules.effects import reveal
-from gcbc.rules.equipment import checks
-from gcbc.rules.equipment.base import ANY, Card
+from gcbc.rules.equipment.base import Answer, Card
 from gcbc.rules.equipment.registry import register
-from gcbc.rules.errors import refuse
-from gcbc.rules.query import face_down, living
+from gcbc.rules.moves import Rule
+from gcbc.rules.query import face_down
+from gcbc.rules.targets import living_seat
+from gcbc.rules.timing import ANY
+
+# a prompt asking its seat to turn one of its own face-down cards face up (classic Truth Serum,
+# Report Audit): a position among the prompt's options
+OWN_CARD = Answer("position", "choose a position among {options}")
 
 
-def choose_own_card(card, s, prompt, cmd):
-    """The answer to a prompt asking its seat to turn one of its own face-down cards face up
-    (classic Truth Serum, Report Audit): the position chosen among the prompt's options."""
-    if cmd.target is not None or cmd.card is not None or cmd.position not in prompt.options:
-        raise refuse("invalid_choice", f"choose a position among {list(prompt.options)}")
+def own_card_answered(card, s, prompt, cmd):
+    """The answer to an ``OWN_CARD`` prompt: that card turned face up (if it still is down)."""
     events = [PromptAnswered(seat=prompt.seat, kind=card.name, position=cmd.position)]
     if not s.seat(prompt.seat).face_up[cmd.position - 1]:
         events.append(reveal(s, prompt.seat, cmd.position))
     return events
-
-
-def own_card_options(s, prompt):
-    return [Choose(seat=prompt.seat, position=p) for p in prompt.options]
 
 
 @register
@@ -38,22 +35,21 @@ class ClassicTruthSerum(Card):
     name = "truth_serum"
     edition = "classic"
     timing = ANY
-    params = frozenset({"target"})
-
-    def options(self, s, seat):
-        return [self.play(seat, target=t) for t in living(s) if face_down(s, t)]
-
-    def check(self, s, seat, cmd):
-        t = checks.living(s, cmd.target)
-        if not face_down(s, t):
-            raise refuse("no_effect", f"seat {t} has no face-down card")
+    params = (
+        living_seat(
+            "target",
+            Rule(
+                "no_effect",
+                "seat {value} has no face-down card",
+                lambda s, me, t, c: bool(face_down(s, t)),
+            ),
+        ),
+    )
+    answer = OWN_CARD
 
     def resolve(self, s, seat, cmd):
         t = cmd.target
         return [PromptOpened(seat=t, kind=self.name, options=tuple(face_down(s, t)), about=seat)]
 
-    def prompt_options(self, s, prompt):
-        return own_card_options(s, prompt)
-
-    def answer(self, s, prompt, cmd):
-        return choose_own_card(self, s, prompt, cmd)
+    def answered(self, s, prompt, cmd):
+        return own_card_answered(self, s, prompt, cmd)

@@ -10,10 +10,10 @@ the current turn, with no effect."""
 from __future__ import annotations
 
 from gcbc.contract.events import AlarmRang, AlarmSet, GunAimed, GunTaken
-from gcbc.rules.equipment import checks
-from gcbc.rules.equipment.base import ANY, Card
+from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
-from gcbc.rules.query import living
+from gcbc.rules.targets import living_seat
+from gcbc.rules.timing import ANY
 
 
 def ring(s, seat):
@@ -39,13 +39,7 @@ def ring(s, seat):
 class AlarmClock(Card):
     name = "alarm_clock"
     timing = ANY
-    params = frozenset({"target"})
-
-    def options(self, s, seat):
-        return [self.play(seat, target=t) for t in living(s)]
-
-    def check(self, s, seat, cmd):
-        checks.living(s, cmd.target)
+    params = (living_seat("target"),)
 
     def resolve(self, s, seat, cmd):
         return [AlarmSet(seat=cmd.target, turn=s.turn_number, by=seat)]

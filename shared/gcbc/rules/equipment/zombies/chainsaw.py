@@ -11,33 +11,22 @@ nobody (no prompt). Fallen in your own turn, your turn ends (flow)."""
 
 from __future__ import annotations
 
-from gcbc.contract.commands import Choose
 from gcbc.contract.events import PromptAnswered, PromptOpened
 from gcbc.rules.effects import get_shot, reveal
-from gcbc.rules.equipment import checks
-from gcbc.rules.equipment.base import ANY, Card
+from gcbc.rules.equipment.base import Answer, Card
 from gcbc.rules.equipment.registry import register
-from gcbc.rules.errors import refuse
-from gcbc.rules.query import card_at, face_down, living, others_alive
+from gcbc.rules.query import card_at, living
+from gcbc.rules.targets import face_down_card_of, other_living_seat
 from gcbc.rules.teams import is_wounded
+from gcbc.rules.timing import ANY
 
 
 @register
 class Chainsaw(Card):
     name = "chainsaw"
     timing = ANY
-    params = frozenset({"target", "position"})
-
-    def options(self, s, seat):
-        return [
-            self.play(seat, target=t, position=p)
-            for t in others_alive(s, seat)
-            for p in face_down(s, t)
-        ]
-
-    def check(self, s, seat, cmd):
-        t = checks.other_living(s, seat, cmd.target)
-        checks.face_down_card(s, t, cmd.position)
+    params = (other_living_seat("target"), face_down_card_of("target"))
+    answer = Answer("target", "choose a seat to shoot among {options}")
 
     def resolve(self, s, seat, cmd):
         events = [reveal(s, cmd.target, cmd.position)]
@@ -50,12 +39,7 @@ class Chainsaw(Card):
             )
         return events
 
-    def prompt_options(self, s, prompt):
-        return [Choose(seat=prompt.seat, target=t) for t in prompt.options]
-
-    def answer(self, s, prompt, cmd):
-        if cmd.position is not None or cmd.card is not None or cmd.target not in prompt.options:
-            raise refuse("invalid_choice", f"choose a seat to shoot among {list(prompt.options)}")
+    def answered(self, s, prompt, cmd):
         return [
             PromptAnswered(seat=prompt.seat, kind=self.name, target=cmd.target),
             *get_shot(s, prompt.seat, cmd.target),

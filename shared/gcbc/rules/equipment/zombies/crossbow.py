@@ -8,12 +8,13 @@ whose Arms aim at you may be chosen too; shot, its Arms turn to aim at itself.
 from __future__ import annotations
 
 from gcbc.rules.effects import get_shot
-from gcbc.rules.equipment import checks
-from gcbc.rules.equipment.base import ANY, Card
+from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
-from gcbc.rules.errors import refuse
-from gcbc.rules.query import aim_of, others_alive, wields
+from gcbc.rules.moves import Rule
+from gcbc.rules.query import aim_of, wields
+from gcbc.rules.targets import other_living_seat
 from gcbc.rules.teams import is_wounded
+from gcbc.rules.timing import ANY
 
 
 def aims_at(s, seat, target):
@@ -21,25 +22,25 @@ def aims_at(s, seat, target):
     return wields(s, seat) and aim_of(s, seat) == target
 
 
-def targets(s, seat):
-    return [t for t in others_alive(s, seat) if aims_at(s, t, seat) and not is_wounded(s, t)]
-
-
 @register
 class Crossbow(Card):
     name = "crossbow"
     timing = ANY
-    params = frozenset({"target"})
-
-    def options(self, s, seat):
-        return [self.play(seat, target=t) for t in targets(s, seat)]
-
-    def check(self, s, seat, cmd):
-        t = checks.other_living(s, seat, cmd.target)
-        if not aims_at(s, t, seat):
-            raise refuse("not_aimed", f"seat {t} does not aim at you")
-        if is_wounded(s, t):
-            raise refuse("target_wounded", f"seat {t} is wounded")
+    params = (
+        other_living_seat(
+            "target",
+            Rule(
+                "not_aimed",
+                "seat {value} does not aim at you",
+                lambda s, me, t, c: aims_at(s, t, me),
+            ),
+            Rule(
+                "target_wounded",
+                "seat {value} is wounded",
+                lambda s, me, t, c: not is_wounded(s, t),
+            ),
+        ),
+    )
 
     def resolve(self, s, seat, cmd):
         return get_shot(s, seat, cmd.target)

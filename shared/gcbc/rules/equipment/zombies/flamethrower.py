@@ -4,23 +4,18 @@
 from __future__ import annotations
 
 from gcbc.rules.effects import get_shot
-from gcbc.rules.equipment.base import ANY, Card
+from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
-from gcbc.rules.errors import refuse
+from gcbc.rules.moves import Rule
 from gcbc.rules.query import zombies
+from gcbc.rules.timing import ANY
 
 
 @register
 class Flamethrower(Card):
     name = "flamethrower"
     timing = ANY
-
-    def options(self, s, seat):
-        return [self.play(seat)] if zombies(s) else []
-
-    def check(self, s, seat, cmd):
-        if not zombies(s):
-            raise refuse("no_effect", "there is no zombie")
+    requires = (Rule("no_effect", "there is no zombie", lambda s, seat: bool(zombies(s))),)
 
     def resolve(self, s, seat, cmd):
         return [e for z in zombies(s) for e in get_shot(s, seat, z)]

@@ -8,12 +8,13 @@ Unit); shot, its Arms turn to aim at itself. A zombie holds no Leader card."""
 from __future__ import annotations
 
 from gcbc.rules.effects import get_shot
-from gcbc.rules.equipment import checks
-from gcbc.rules.equipment.base import ANY, Card
+from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
-from gcbc.rules.errors import refuse
-from gcbc.rules.query import others_alive, wields
+from gcbc.rules.moves import Rule
+from gcbc.rules.query import wields
+from gcbc.rules.targets import other_living_seat
 from gcbc.rules.teams import holds_leader
+from gcbc.rules.timing import ANY
 
 
 def shows_leader(s, seat):
@@ -27,21 +28,21 @@ def shows_leader(s, seat):
 class Machete(Card):
     name = "machete"
     timing = ANY
-    params = frozenset({"target"})
-
-    def options(self, s, seat):
-        return [
-            self.play(seat, target=t)
-            for t in others_alive(s, seat)
-            if wields(s, t) and not shows_leader(s, t)
-        ]
-
-    def check(self, s, seat, cmd):
-        t = checks.other_living(s, seat, cmd.target)
-        if not wields(s, t):
-            raise refuse("no_gun", f"seat {t} holds no gun (nor Arms aimed at another seat)")
-        if shows_leader(s, t):
-            raise refuse("target_is_leader", f"seat {t} holds a face-up Leader card")
+    params = (
+        other_living_seat(
+            "target",
+            Rule(
+                "no_gun",
+                "seat {value} holds no gun (nor Arms aimed at another seat)",
+                lambda s, me, t, c: wields(s, t),
+            ),
+            Rule(
+                "target_is_leader",
+                "seat {value} holds a face-up Leader card",
+                lambda s, me, t, c: not shows_leader(s, t),
+            ),
+        ),
+    )
 
     def resolve(self, s, seat, cmd):
         return get_shot(s, seat, cmd.target)

@@ -6,9 +6,10 @@ exchange."""
 from __future__ import annotations
 
 from gcbc.rules.effects import exchange
-from gcbc.rules.equipment.base import ANY, Card
+from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
-from gcbc.rules.errors import refuse
+from gcbc.rules.moves import Rule
+from gcbc.rules.timing import ANY
 
 
 def leader_places(s):
@@ -28,13 +29,9 @@ def face_up(s):
 class TransfusionTube(Card):
     name = "transfusion_tube"
     timing = ANY
-
-    def options(self, s, seat):
-        return [self.play(seat)] if face_up(s) else []
-
-    def check(self, s, seat, cmd):
-        if not face_up(s):
-            raise refuse("card_not_face_up", "both Leader cards must be face up")
+    requires = (
+        Rule("card_not_face_up", "both Leader cards must be face up", lambda s, seat: face_up(s)),
+    )
 
     def resolve(self, s, seat, cmd):
         (a, pa), (b, pb) = sorted(leader_places(s))

@@ -14,13 +14,13 @@ keeps it (as declining); the turn seat may take a gun on its own turn, and may n
 
 from __future__ import annotations
 
-from gcbc.contract.commands import Choose
 from gcbc.contract.events import ArmsAimed, GunAimed, GunTaken, PromptAnswered, PromptOpened
-from gcbc.rules.equipment.base import ANY, Card
+from gcbc.rules.equipment.base import Answer, Card
 from gcbc.rules.equipment.registry import register
-from gcbc.rules.errors import refuse
 from gcbc.rules.evolve import peek
+from gcbc.rules.moves import Rule
 from gcbc.rules.query import alive, face_down, others_alive
+from gcbc.rules.timing import ANY
 
 
 def may_act(s, seat):
@@ -44,13 +44,16 @@ def asked_after(s, player, after=None):
 class WeaponCrate(Card):
     name = "weapon_crate"
     timing = ANY
-
-    def options(self, s, seat):
-        return [self.play(seat)] if asked_after(s, seat) else []
-
-    def check(self, s, seat, cmd):
-        if not asked_after(s, seat):
-            raise refuse("no_effect", "no seat with all its cards face up can take or aim a gun")
+    requires = (
+        Rule(
+            "no_effect",
+            "no seat with all its cards face up can take or aim a gun",
+            lambda s, seat: bool(asked_after(s, seat)),
+        ),
+    )
+    answer = Answer(
+        "target", "choose a seat among {options} to aim at, or nothing to decline", may_decline=True
+    )
 
     def resolve(self, s, seat, cmd):
         return self._ask_next(s, seat, None)
@@ -66,16 +69,7 @@ class WeaponCrate(Card):
             )
         ]
 
-    def prompt_options(self, s, prompt):
-        return [Choose(seat=prompt.seat, target=t) for t in prompt.options] + [
-            Choose(seat=prompt.seat)
-        ]
-
-    def answer(self, s, prompt, cmd):
-        if cmd.position is not None or cmd.card is not None:
-            raise refuse("invalid_choice", "choose a seat to aim at, or nothing to decline")
-        if cmd.target is not None and cmd.target not in prompt.options:
-            raise refuse("invalid_choice", f"choose a seat among {list(prompt.options)}")
+    def answered(self, s, prompt, cmd):
         seat = prompt.seat
         events: list = [PromptAnswered(seat=seat, kind=self.name, target=cmd.target)]
         st = s.seat(seat)

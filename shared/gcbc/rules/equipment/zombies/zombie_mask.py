@@ -11,45 +11,48 @@ from __future__ import annotations
 
 from gcbc.contract.events import ZombieCured
 from gcbc.rules.effects import exchange
-from gcbc.rules.equipment import checks
-from gcbc.rules.equipment.base import ANY, Card
+from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
-from gcbc.rules.errors import refuse
-from gcbc.rules.query import living, positions, zombies
-
-
-def partners(s, zombie):
-    count = len(s.seat(zombie).cards)
-    return [
-        o
-        for o in living(s)
-        if o != zombie and not s.seat(o).zombie and len(s.seat(o).cards) == count
-    ]
+from gcbc.rules.moves import Rule
+from gcbc.rules.query import positions
+from gcbc.rules.targets import living_seat
 
 
 @register
 class ZombieMask(Card):
     name = "zombie_mask"
-    timing = ANY
-    params = frozenset({"targets"})
-
-    def options(self, s, seat):
-        return [self.play(seat, targets=(z, o)) for z in zombies(s) for o in partners(s, z)]
-
-    def check(self, s, seat, cmd):
-        if len(cmd.targets) != 2:
-            raise refuse("bad_parameters", "name the zombie and the other seat")
-        z, o = cmd.targets
-        checks.living(s, z)
-        if not s.seat(z).zombie:
-            raise refuse("not_a_zombie", f"seat {z} is not a zombie")
-        checks.living(s, o)
-        if o == z:
-            raise refuse("invalid_target", "choose another seat than the zombie")
-        if s.seat(o).zombie:
-            raise refuse("target_is_zombie", f"seat {o} is a zombie")
-        if len(s.seat(o).cards) != len(s.seat(z).cards):
-            raise refuse("invalid_target", "both seats must hold the same number of cards")
+    params = (
+        living_seat(
+            "targets",
+            Rule(
+                "not_a_zombie",
+                "seat {value} is not a zombie",
+                lambda s, me, t, c: s.seats[t].zombie,
+            ),
+            index=0,
+            name="zombie",
+        ),
+        living_seat(
+            "targets",
+            Rule(
+                "invalid_target",
+                "choose another seat than the zombie",
+                lambda s, me, t, c: t != c["zombie"],
+            ),
+            Rule(
+                "target_is_zombie",
+                "seat {value} is a zombie",
+                lambda s, me, t, c: not s.seats[t].zombie,
+            ),
+            Rule(
+                "invalid_target",
+                "both seats must hold the same number of cards",
+                lambda s, me, t, c: len(s.seats[t].cards) == len(s.seats[c["zombie"]].cards),
+            ),
+            index=1,
+            name="other",
+        ),
+    )
 
     def resolve(self, s, seat, cmd):
         z, o = cmd.targets

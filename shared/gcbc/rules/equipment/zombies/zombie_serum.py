@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from gcbc.contract.cards import AGENT, KINGPIN
 from gcbc.rules.effects import get_shot, reveal
-from gcbc.rules.equipment.base import ANY, Card
+from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
-from gcbc.rules.errors import refuse
+from gcbc.rules.moves import Param
+from gcbc.rules.timing import ANY
 
 CHOICES = (AGENT, KINGPIN)
 
@@ -21,14 +22,11 @@ CHOICES = (AGENT, KINGPIN)
 class ZombieSerum(Card):
     name = "zombie_serum"
     timing = ANY
-    params = frozenset({"choice"})
-
-    def options(self, s, seat):
-        return [self.play(seat, choice=c) for c in CHOICES]
-
-    def check(self, s, seat, cmd):
-        if cmd.choice not in CHOICES:
-            raise refuse("invalid_choice", "name 'agent' or 'kingpin'")
+    params = (
+        Param(
+            "choice", lambda s, seat, c: CHOICES, ("invalid_choice", "name 'agent' or 'kingpin'")
+        ),
+    )
 
     def resolve(self, s, seat, cmd):
         events = get_shot(s, seat, seat)

@@ -1,0 +1,163 @@
+"""The blocking client: ``Client`` for the lobby and spectators, ``Seat`` for a player."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+
+from gcbc.contract.http import History, LobbyListing, Position, SeatLater, TableCreated
+from gcbc.contract.options import Deadlines, Deal, TableOptions
+from gcbc.contract.views import View
+from gcbc_client import _core
+from gcbc_client.problems import Unavailable
+
+
+class Client:
+    def __init__(self, api: str = "http://127.0.0.1:8000", timeout: float = 70.0) -> None:
+        self.http = httpx.Client(base_url=api, timeout=timeout)
+
+    def close(self) -> None:
+        self.http.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *_: Any) -> None:
+        self.close()
+
+    def _request(self, method: str, url: str, **kw: Any) -> httpx.Response:
+        r = self.http.request(method, url, **kw)
+        _core.check(r.status_code, r.content, r.headers)
+        return r
+
+    # --- the lobby --------------------------------------------------------------------------
+    def create_table(
+        self,
+        seats: int,
+        options: TableOptions | dict | None = None,
+        deadlines: Deadlines | dict | None = None,
+        seed: int | None = None,
+        deal: Deal | dict | None = None,
+        first_seat: int | None = None,
+    ) -> TableCreated:
+        body = _core.create_body(seats, options, deadlines, seed, deal, first_seat)
+        r = self._request(
+            "POST", "/tables", content=body, headers={"content-type": "application/json"}
+        )
+        return _core.created(r.status_code, r.content)
+
+    def tables(self, limit: int = 50) -> Iterator[LobbyListing]:
+        """Every table waiting for players, oldest first, page after page."""
+        url: str | None = f"/tables?limit={limit}"
+        while url:
+            r = self._request("GET", url)
+            yield from _core.listings_decoder.decode(r.content)
+            url = _core.next_page(r.headers)
+
+    def table(self, table_id: str) -> View:
+        """The public (spectator) view."""
+        return _core.view_decoder.decode(self._request("GET", f"/tables/{table_id}").content)
+
+    def history(self, table_id: str) -> History:
+        r = self._request("GET", f"/tables/{table_id}/history")
+        return _core.history_decoder.decode(r.content)
+
+    def join(self, table_id: str, name: str) -> Seat:
+        """Take a seat: a ``Seat`` holding its token."""
+        r = self._request("POST", f"/tables/{table_id}/seats", json={"name": name})
+        got = _core.seat_taken(r.status_code, r.content)
+        seat = Seat(self, table_id, -1, got.token)
+        if isinstance(got, SeatLater):  # recorded, not answered yet: the view will say
+            v = seat.view(after=0, timeout=10)
+            seat.seat = v.you.seat if v.you else -1
+        else:
+            seat.seat = got.seat
+        return seat
+
+    def watch(self, table_id: str) -> Iterator[View]:
+        """The public view at every change (Server-Sent Events, resumed after a drop)."""
+        return _stream(self.http, f"/tables/{table_id}/stream", {})
+
+
+class Seat:
+    """One seat of one table, acting with its bearer token."""
+
+    def __init__(self, client: Client, table_id: str, seat: int, token: str) -> None:
+        self.client, self.table_id, self.seat, self.token = client, table_id, seat, token
+        self.headers = _core.bearer(token)
+
+    def _request(self, method: str, path: str, **kw: Any) -> httpx.Response:
+        headers = {**self.headers, **kw.pop("headers", {})}
+        return self.client._request(  # noqa: SLF001
+            method, f"/tables/{self.table_id}{path}", headers=headers, **kw
+        )
+
+    def view(self, after: int | None = None, timeout: float = 0) -> View:
+        """The seat's view; with ``after``, once its version is greater (or after ``timeout``)."""
+        params = {} if after is None else {"after": after, "timeout": timeout}
+        return _core.view_decoder.decode(self._request("GET", "/view", params=params).content)
+
+    def stream(self) -> Iterator[View]:
+        """The seat's view at every change (Server-Sent Events, resumed after a drop)."""
+        return _stream(self.client.http, f"/tables/{self.table_id}/stream", self.headers)
+
+    def start(self) -> View | Position:
+        r = self._request("POST", "/start")
+        return _view_or_position(r)
+
+    def leave(self) -> None:
+        self._request("DELETE", f"/seats/{self.seat}")
+
+    def chat(self, text: str) -> Position:
+        return _core.position_decoder.decode(
+            self._request("POST", "/chat", json={"text": text}).content
+        )
+
+    def send(self, command: Any, command_id: str | None = None) -> View | Position:
+        """Send a command: the view once it shows the outcome, or the position if that takes
+        longer. An unknown outcome (503, a dropped connection) is retried with the same
+        command_id, so it is recorded once; a refusal raises its problem."""
+        body, command_id = _core.command_body(command, command_id)
+        for attempt in range(_core.RETRIES):
+            try:
+                r = self._request(
+                    "POST", "/commands", content=body, headers={"content-type": "application/json"}
+                )
+                return _view_or_position(r)
+            except Unavailable as e:
+                if attempt == _core.RETRIES - 1:
+                    raise
+                time.sleep(e.retry_after or _core.RETRY_WAIT)
+            except httpx.TransportError:
+                if attempt == _core.RETRIES - 1:
+                    raise
+                time.sleep(_core.RETRY_WAIT)
+        raise AssertionError("unreachable")
+
+
+def _view_or_position(r: httpx.Response) -> View | Position:
+    if r.status_code == 202:
+        return _core.position_decoder.decode(r.content)
+    return _core.view_decoder.decode(r.content)
+
+
+def _stream(http: httpx.Client, url: str, headers: dict[str, str]) -> Iterator[View]:
+    last: str | None = None
+    while True:
+        sent = {**headers, **({"Last-Event-ID": last} if last else {})}
+        try:
+            with http.stream("GET", url, headers=sent, timeout=httpx.Timeout(30, read=60)) as r:
+                if r.status_code >= 400:
+                    r.read()
+                    _core.check(r.status_code, r.content, r.headers)
+                for event_id, data in _core.sse_events(r.iter_lines()):
+                    last = event_id or last
+                    view = _core.view_decoder.decode(data)
+                    yield view
+                    if view.status == "finished":
+                        return
+        except (httpx.TransportError, httpx.RemoteProtocolError):
+            time.sleep(_core.RETRY_WAIT)  # dropped: resume after the last event

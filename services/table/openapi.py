@@ -1,0 +1,198 @@
+"""What the generated OpenAPI document says beyond the handlers' signatures: every status an
+operation answers with its typed body, the problem codes behind each error status, the bearer
+scheme, and examples — the views in them made by the engine itself, so they never go stale."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.openapi.spec import Components, Example, SecurityScheme
+
+from gcbc.contract import commands as C
+from gcbc.contract import http as B
+from gcbc.contract.options import Deal
+from gcbc.contract.views import View
+from gcbc.rules import legal_commands, run, view
+from gcbc.rules.errors import CODES
+from gcbc.rules.state import initial_state
+from services.table.problems import NEVER_VALID, NOT_FOUND, Problem
+
+BEARER = [{"bearer": []}]
+COMPONENTS = Components(
+    security_schemes={
+        "bearer": SecurityScheme(
+            type="http",
+            scheme="bearer",
+            description="the token POST /tables/{table_id}/seats gave: it acts for that seat of"
+            " that table only",
+        )
+    }
+)
+
+# the problem codes behind each error status (RFC 9457 bodies with a stable `code`)
+_RULE_CONFLICTS = sorted(CODES - NEVER_VALID - NOT_FOUND)
+PROBLEM_CODES: dict[int, list[str]] = {
+    400: ["malformed_json", "json_too_deep", "invalid_parameter"],
+    401: ["unauthorized"],
+    403: ["forbidden", "scenarios_not_allowed"],
+    404: ["no_table", "not_found"],
+    409: sorted({*_RULE_CONFLICTS, "table_busy", "not_finished_yet"}),
+    413: ["body_too_large"],
+    422: sorted({*NEVER_VALID, "invalid_body", "option_not_offered"}),
+    429: ["rate_limited", "too_many_streams"],
+    503: ["log_unavailable", "outcome_unknown", "views_unavailable"],
+    500: ["internal_error"],
+}
+_WHY = {
+    400: "the body is not JSON, or a query or path parameter is out of its range",
+    401: "no bearer token where one is needed",
+    403: "the token is not a seat of this table (or not this seat); a scenario field on a server"
+    " that takes none",
+    404: "no such table (any id not of the server's own form)",
+    409: "not now: the table's state refuses it (a turn, a phase, a card since turned: what a stale"
+    " view causes)",
+    413: "the body is over 64 KiB",
+    422: "never valid: a field's type or range, an unknown card, aiming at yourself",
+    429: "over a limit; Retry-After says when to try again",
+    503: "NATS or Redis is away; Retry-After says when to try again (`outcome_unknown`: retry with"
+    " the same command_id)",
+    500: "the server failed",
+}
+
+
+def problem(status: int, *codes: str) -> ResponseSpec:
+    listed = codes or PROBLEM_CODES[status]
+    return ResponseSpec(
+        Problem,
+        description=f"{_WHY[status]}. `code`: " + ", ".join(f"`{c}`" for c in listed),
+        media_type="application/problem+json",
+        generate_examples=False,
+        examples=[
+            Example(
+                summary=listed[0],
+                value={
+                    "type": f"https://gcbc.example/problems/{listed[0]}",
+                    "title": listed[0].replace("_", " "),
+                    "status": status,
+                    "code": listed[0],
+                    "detail": _WHY[status],
+                },
+            )
+        ],
+    )
+
+
+def ok(data: Any, description: str, example: Any = None) -> ResponseSpec:
+    examples = [Example(summary=description, value=example)] if example is not None else None
+    return ResponseSpec(data, description=description, generate_examples=False, examples=examples)
+
+
+def responses(success: dict[int, ResponseSpec], *errors: int) -> dict[int, ResponseSpec]:
+    out = dict(success)
+    for status in (400, *errors, 500):  # 400: every operation has a parameter or a body to check
+        out[status] = problem(status)
+    return out
+
+
+# --- examples made by the engine ----------------------------------------------------------------
+H, K, A, KP = "honest", "crooked", "agent", "kingpin"
+TABLE_ID = "4f2a9c1e7b3d5a60"
+
+
+def _example_table() -> Any:
+    deal = Deal(
+        integrity=((A, H, H), (KP, K, K), (H, K, H), (K, H, K)),
+        equipment=(("coffee",), ("riot_shield",), ("k9_unit",), ("med_kit",)),
+        first_seat=0,
+    )
+    s, _ = run(initial_state(), C.OpenTable(table_id=TABLE_ID, seats=4, deal=deal))
+    for name in ("ann", "bob", "cleo", "dev"):
+        s, _ = run(s, C.TakeSeat(name=name))
+    s, _ = run(s, C.StartGame(seat=0, random_seed=7))
+    for seat in range(4):
+        s, _ = run(s, C.Arrange(seat=seat, positions=(1, 2, 3)))
+    return s
+
+
+def _builtins(x: Any) -> Any:
+    return msgspec.to_builtins(x)
+
+
+_state = _example_table()
+VIEW_EXAMPLE = _builtins(view(_state, 0, log_limit=5))
+PUBLIC_EXAMPLE = _builtins(view(_state, None, log_limit=5))
+CREATED_EXAMPLE = {
+    "table_id": TABLE_ID,
+    "seats": 4,
+    "options": {},
+    "deadlines": _builtins(_state.deadlines),
+    "view_url": f"/tables/{TABLE_ID}",
+}
+LISTING_EXAMPLE = [
+    {
+        "table_id": TABLE_ID,
+        "seats": 4,
+        "taken": 1,
+        "options": {},
+        "deadlines": _builtins(_state.deadlines),
+        "seeded": False,
+    }
+]
+
+# one example per command type: as legal_commands offers them where it can, else as written
+_COMMAND_EXAMPLES: dict[str, dict[str, Any]] = {
+    "arrange": {"type": "arrange", "positions": [3, 1, 2]},
+    "investigate": {"type": "investigate", "target": 2, "position": 3},
+    "equip": {"type": "equip", "position": 1},
+    "arm": {"type": "arm", "target": 1, "position": 2},
+    "shoot": {"type": "shoot"},
+    "bite": {"type": "bite"},
+    "aim": {"type": "aim", "target": 3},
+    "play_equipment": {"type": "play_equipment", "card": "coffee"},
+    "pass": {"type": "pass"},
+    "choose": {"type": "choose", "target": 1},
+    "discard": {"type": "discard", "card": "k9_unit"},
+    "set_auto_pass": {"type": "set_auto_pass", "enabled": True},
+    "resume": {"type": "resume"},
+}
+for _command in legal_commands(_state, 0):
+    _listed = {k: v for k, v in _builtins(_command).items() if k != "seat"}
+    if _listed["type"] in _COMMAND_EXAMPLES and "choose" not in _listed:
+        _COMMAND_EXAMPLES[_listed["type"]] = _listed
+assert set(_COMMAND_EXAMPLES) == {c.__struct_config__.tag for c in C.GameCommand.__args__}
+COMMAND_EXAMPLES = [
+    Example(summary=kind, value={**value, "command_id": f"{kind}-1"})
+    for kind, value in _COMMAND_EXAMPLES.items()
+]
+# the command body's discriminator, for client generators: which schema each `type` names
+COMMAND_DISCRIMINATOR = {
+    "discriminator": {
+        "propertyName": "type",
+        "mapping": {
+            c.__struct_config__.tag: f"#/components/schemas/{c.__name__}"
+            for c in C.GameCommand.__args__
+        },
+    }
+}
+CREATE_EXAMPLES = [
+    Example(summary="a default table", value={"seats": 5}),
+    Example(
+        summary="every option",
+        value={
+            "seats": 6,
+            "options": {
+                "edition": "classic",
+                "wounds": "token",
+                "zombies": True,
+                "bombers_traitors": True,
+            },
+            "deadlines": {"turn": 60, "reaction": 15, "prompt": 15, "arrange": 30},
+        },
+    ),
+]
+
+VIEW = ok(View, "the view (a seat's with a bearer token, else the public one)", VIEW_EXAMPLE)
+PUBLIC_VIEW = ok(View, "the public (spectator) view", PUBLIC_EXAMPLE)
+POSITION = ok(B.Position, "recorded; the outcome shows in your view later", {"position": 1234})

@@ -1,0 +1,158 @@
+"""What the HTTP API takes and gives (API.md), as typed msgspec Structs: the table service decodes
+and answers with these, its OpenAPI document is generated from them, and the typed client
+(clients/python) decodes with them.
+
+A command as a client sends it is the engine's command without ``seat`` (the bearer token names
+the seat): each is derived here from its engine Struct, so the two never drift apart, and the
+body is a union discriminated on ``type``."""
+
+from __future__ import annotations
+
+import functools
+import operator
+from typing import Annotated, Any
+
+import msgspec
+from msgspec import Meta
+
+from gcbc.contract import commands as C
+from gcbc.contract.events import AnyEvent
+from gcbc.contract.options import Deadlines, Deal, TableOptions
+
+# --- the lobby ----------------------------------------------------------------------------------
+Seats = Annotated[int, Meta(ge=4, le=8, description="4 to 8 players (RULES §1)")]
+
+
+class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
+    """A new table. ``seed`` and ``deal`` make a scenario table (only where the server runs with
+    GCBC_ALLOW_SCENARIOS=1; it then says ``"seeded": true`` everywhere)."""
+
+    seats: Seats
+    options: TableOptions = TableOptions()
+    seed: int | None = None
+    deadlines: Deadlines | None = None
+    deal: Deal | None = None
+    first_seat: int | None = None
+
+
+class TableCreated(msgspec.Struct):
+    table_id: str
+    seats: int
+    options: TableOptions
+    deadlines: Deadlines
+    view_url: str
+
+
+class TableCreatedLater(TableCreated):
+    """202: recorded, not answered within the wait; the table will be there."""
+
+    position: int
+
+
+class LobbyListing(msgspec.Struct):
+    """A table waiting for players, as GET /tables lists it."""
+
+    table_id: str
+    seats: int
+    taken: int
+    options: TableOptions
+    deadlines: Deadlines
+    seeded: bool = False
+
+
+class TakeSeat(msgspec.Struct, forbid_unknown_fields=True):
+    name: Annotated[
+        str, Meta(min_length=1, max_length=40, description="1 to 40 printable characters")
+    ]
+
+
+class SeatGranted(msgspec.Struct):
+    """201: the seat, and its bearer token (a secret for that seat at that table only)."""
+
+    seat: int
+    token: str
+
+
+class SeatLater(msgspec.Struct):
+    """202: recorded, not answered within the wait; the token is yours (your view says the seat
+    once the rules answer)."""
+
+    position: int
+    token: str
+
+
+class Chat(msgspec.Struct, forbid_unknown_fields=True):
+    text: Annotated[
+        str, Meta(min_length=1, max_length=500, description="1 to 500 printable characters")
+    ]
+
+
+class Position(msgspec.Struct):
+    """202: recorded at this position of the log; its outcome shows in your view when answered."""
+
+    position: int
+
+
+class StreamTicket(msgspec.Struct):
+    """A short-lived ticket that opens your seat's stream of this table (for browsers)."""
+
+    ticket: str
+    expires_in: float
+
+
+class History(msgspec.Struct):
+    """A finished table's every event, every card revealed."""
+
+    table_id: str
+    events: list[AnyEvent]
+
+
+class Problem(msgspec.Struct, omit_defaults=True):
+    """RFC 9457 problem details, with a stable machine-readable ``code`` and, for a request's
+    field at fault, ``field``. A 503 of an append whose outcome is unknown also names the
+    ``table_id`` or ``token`` the request may have created."""
+
+    type: str
+    title: str
+    status: int
+    code: str
+    detail: str
+    field: str | None = None
+    table_id: str | None = None
+    token: str | None = None
+
+
+# --- commands as a client sends them ------------------------------------------------------------
+def _without_seat(command: type[C.Command]) -> Any:
+    config = command.__struct_config__
+    fields = [
+        (f.name, f.type) if f.required else (f.name, f.type, f.default)
+        for f in msgspec.structs.fields(command)
+        if f.name != "seat"
+    ]
+    return msgspec.defstruct(
+        command.__name__,
+        fields,
+        kw_only=True,
+        tag_field="type",
+        tag=config.tag,
+        forbid_unknown_fields=True,
+        omit_defaults=True,
+        module=__name__,
+    )
+
+
+CLIENT_COMMANDS: dict[type, Any] = {c: _without_seat(c) for c in C.GameCommand.__args__}
+for _engine, _client in CLIENT_COMMANDS.items():
+    _client.__doc__ = (_engine.__doc__ or f"The {_engine.__struct_config__.tag} command.") + (
+        " ``command_id``: 1 to 64 printable ASCII characters; the same one again returns the"
+        " first answer and records nothing new."
+    )
+# the body of POST /commands: a union discriminated on ``type``
+ClientCommand: Any = functools.reduce(operator.or_, CLIENT_COMMANDS.values())
+ENGINE_OF = {client: engine for engine, client in CLIENT_COMMANDS.items()}
+
+
+def to_engine(command: Any, seat: int) -> Any:
+    """The engine's command for a client's, with the seat its token names."""
+    return ENGINE_OF[type(command)](**msgspec.structs.asdict(command), seat=seat)

@@ -1,0 +1,77 @@
+"""Equip (RULES §3.1): draw an equipment card; over the hand limit, discard down to one first
+(the flow's discard prompt); then, with a face-down integrity card, turn one face up, of the
+seat's choice (``position``). No window opens (RULES §6 Decision).
+
+Decision (RULES §3.1 is silent): a seat with no possible action may still Equip from an empty
+deck, drawing nothing, so that a turn can always be taken.
+
+Zombies (RULES §8): a zombie may Equip: it draws, and no card is revealed (all are face up).
+"""
+
+from __future__ import annotations
+
+from gcbc.contract import commands as C
+from gcbc.contract import events as E
+from gcbc.rules.actions.arm import ARM
+from gcbc.rules.actions.base import CARD_TO_REVEAL, Action
+from gcbc.rules.actions.bite import BITE
+from gcbc.rules.actions.investigate import INVESTIGATE
+from gcbc.rules.actions.shoot import SHOOT
+from gcbc.rules.effects import draw, reveal
+from gcbc.rules.moves import Param, Rule
+from gcbc.rules.state import State
+
+OTHER_ACTIONS = (INVESTIGATE, ARM, SHOOT, BITE)
+
+
+def no_other_action(s: State, seat: int) -> bool:
+    return not any(action.options(s, seat) for action in OTHER_ACTIONS)
+
+
+_ZOMBIE_REVEALS_NOTHING = Rule(
+    "invalid_position",
+    "a zombie turns no card face up",
+    lambda s, seat, p, c: p is None or not s.seats[seat].zombie,
+)
+
+
+def _quick(s: State, seat: int, chosen: dict) -> list[int | None]:
+    offered = CARD_TO_REVEAL.allowed(s, seat, chosen)
+    return [p for p in offered if p is None] if s.seats[seat].zombie else offered
+
+
+class Equip(Action):
+    name = "equip"
+    command = C.Equip
+    requires = (
+        Rule(
+            "deck_empty",
+            "the equipment deck is empty",
+            lambda s, seat: bool(s.deck) or no_other_action(s, seat),
+        ),
+    )
+    params = (
+        Param(
+            CARD_TO_REVEAL.field,
+            CARD_TO_REVEAL.among,
+            CARD_TO_REVEAL.outside,
+            (_ZOMBIE_REVEALS_NOTHING, *CARD_TO_REVEAL.rules),
+            quick=_quick,
+            quick_rules=1 + CARD_TO_REVEAL.quick_rules,
+        ),
+    )
+
+    def declare(self, s, seat, cmd):
+        return [E.ActionDeclared(seat=seat, action=self.name, position=cmd.position)]
+
+    def resolve(self, s, seat, declared):
+        if not declared.drawn and s.deck:
+            return draw(s, seat)  # then the hand limit, then this again
+        st = s.seat(seat)
+        p = declared.position
+        face_down = p is not None and p <= len(st.cards) and not st.face_up[p - 1]
+        events = [reveal(s, seat, p)] if face_down else []
+        return [*events, E.ActionResolved(seat=seat)]
+
+
+EQUIP = Equip()

@@ -1,0 +1,41 @@
+"""Investigate (RULES §3.1): choose one face-down integrity card of another living seat not
+protected by Disguise; you alone see what it is, everyone sees which card of whose you looked at
+(§11). It stays face down. Declaring it opens the investigate window (§6); then it resolves, if the
+card can still be investigated.
+
+Decision (RULES §3.1): a card already seen may be investigated again (no "not seen yet" limit in
+the printed rules or the publisher's help), so a seat that knows every face-down card left still
+has an action that reveals nothing.
+
+Zombies (RULES §8): a zombie cannot investigate.
+"""
+
+from __future__ import annotations
+
+from gcbc.contract import commands as C
+from gcbc.contract import events as E
+from gcbc.rules.actions.base import Action, not_a_zombie
+from gcbc.rules.effects import view_card
+from gcbc.rules.targets import face_down_card_of, investigable_seat
+
+
+class Investigate(Action):
+    name = "investigate"
+    command = C.Investigate
+    window = True
+    requires = (not_a_zombie("investigate"),)
+    params = (investigable_seat("target"), face_down_card_of("target"))
+
+    def declare(self, s, seat, cmd):
+        return [
+            E.ActionDeclared(seat=seat, action=self.name, target=cmd.target, position=cmd.position)
+        ]
+
+    def resolve(self, s, seat, declared):
+        target, position = declared.target, declared.position
+        if not self.accepts(s, seat, {"target": target, "position": position}):
+            return [E.ActionCancelled(seat=seat, reason="impossible")]
+        return [*view_card(s, seat, target, position, self.name), E.ActionResolved(seat=seat)]
+
+
+INVESTIGATE = Investigate()

@@ -1,0 +1,95 @@
+"""The lobby (API.md): a table opens, seats are taken and left, the game starts (RULES §1: the
+deal), or the table closes unstarted. Each command: its check, then the events it resolves to."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gcbc.contract import commands as C
+from gcbc.contract import events as E
+from gcbc.rules import guards, setup
+from gcbc.rules.errors import refuse
+from gcbc.rules.state import LOBBY, State
+
+MAX_NAME = 40
+
+
+def check_open_table(s: State, c: C.OpenTable) -> None:
+    if s.table_id:
+        raise refuse("table_exists", "this table already exists")
+    setup.check_seat_count(c.seats)
+    setup.check_options(c.options)
+    if c.deal is not None:
+        setup.check_deal(c.options, c.seats, c.deal)
+    if c.first_seat is not None and not 0 <= c.first_seat < c.seats:
+        raise refuse("invalid_target", "first_seat is not a seat of this table")
+
+
+def open_table(s: State, c: C.OpenTable) -> list[Any]:
+    return [
+        E.TableOpened(
+            table_id=c.table_id,
+            seats=c.seats,
+            options=c.options.with_defaults(),  # the log says where wounds live (RULES §4)
+            deadlines=c.deadlines,
+            deal=c.deal,
+            first_seat=c.first_seat,
+            random_seed=c.random_seed,
+            chat_per_seat=c.chat_per_seat,
+        )
+    ]
+
+
+def _name(c: C.TakeSeat) -> str:
+    return c.name.strip()
+
+
+def check_take_seat(s: State, c: C.TakeSeat) -> None:
+    guards.lobby(s)
+    name = _name(c)
+    if not name or len(name) > MAX_NAME or not name.isprintable():
+        raise refuse("bad_name", f"a name has 1 to {MAX_NAME} printable characters")
+    if all(st is not None for st in s.seats):
+        raise refuse("table_full", "every seat is taken")
+
+
+def take_seat(s: State, c: C.TakeSeat) -> list[Any]:
+    free = next(i for i, st in enumerate(s.seats) if st is None)  # the first free seat
+    return [E.SeatTaken(seat=free, name=_name(c))]
+
+
+def check_leave_seat(s: State, c: C.LeaveSeat) -> None:
+    guards.seated(s, c.seat)
+    if s.step != LOBBY:
+        raise refuse("game_already_started", "the game has started: you can no longer leave")
+
+
+def leave_seat(s: State, c: C.LeaveSeat) -> list[Any]:
+    return [E.SeatLeft(seat=c.seat)]
+
+
+def check_start(s: State, c: C.StartGame) -> None:
+    guards.lobby(s)
+    if any(st is None for st in s.seats):
+        raise refuse("seats_not_filled", "every seat must be taken before the start")
+
+
+def start(s: State, c: C.StartGame) -> list[Any]:
+    n = len(s.seats)
+    seed = s.requested_seed if s.requested_seed is not None else c.random_seed
+    if s.deal is not None:
+        dealt = setup.scenario_deal(s.options, n, s.deal, seed)
+        named = s.deal.first_seat if s.deal.first_seat is not None else s.first_seat_choice
+    else:
+        dealt = setup.seeded_deal(s.options, n, seed)
+        named = s.first_seat_choice
+    first = setup.first_seat(n, seed, named)
+    return [E.GameStarted(random_seed=seed, first_seat=first), dealt]
+
+
+def check_close_table(s: State, c: C.CloseTable) -> None:
+    guards.lobby(s)
+
+
+def close_table(s: State, c: C.CloseTable) -> list[Any]:
+    return [E.TableClosed(reason=c.reason)]

@@ -1,0 +1,181 @@
+"""What a move may name: seats and their cards. The parameters and rules the moves share, each
+refusing with a stable code (``moves``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gcbc.rules.moves import Chosen, Param, Rule
+from gcbc.rules.query import protected
+from gcbc.rules.state import State
+
+NO_SUCH_SEAT = ("invalid_target", "there is no seat {value}")
+
+
+def every_seat(s: State, seat: int, chosen: Chosen) -> range:
+    return range(len(s.seats))
+
+
+# the rules most seats named must follow, each with its selection over many seats (the options)
+NOT_SELF = Rule(
+    "target_is_self",
+    "choose another seat than yours",
+    lambda s, me, t, c: t != me,
+    select=lambda s, me, ts, c: [t for t in ts if t != me],
+)
+LIVING = Rule(
+    "target_eliminated",
+    "seat {value} is eliminated",
+    lambda s, me, t, c: not s.seats[t].eliminated,
+    select=lambda s, me, ts, c: [t for t in ts if not s.seats[t].eliminated],
+)
+NOT_DISGUISED = Rule(
+    "target_disguised",
+    "seat {value} cannot be investigated",
+    lambda s, me, t, c: not protected(s, t),
+    select=lambda s, me, ts, c: [t for t in ts if not (s.seats[t].in_play and protected(s, t))],
+)
+
+
+def not_zombie(message: str = "seat {value} is a zombie") -> Rule:
+    return Rule(
+        "target_is_zombie",
+        message,
+        lambda s, me, t, c: not s.seats[t].zombie,
+        select=lambda s, me, ts, c: [t for t in ts if not s.seats[t].zombie],
+    )
+
+
+NOT_ZOMBIE = not_zombie()
+
+
+def after(first: str) -> tuple[Rule, ...]:
+    """A second seat after the one chosen as ``first``: another one, listed in increasing order
+    (the order the options are listed in, so one pair is one option)."""
+    return (
+        Rule(
+            "invalid_target",
+            "the two seats must be different",
+            select=lambda s, me, ts, c: [t for t in ts if t != c[first]],
+        ),
+        Rule(
+            "bad_parameters",
+            "list the two seats in increasing order",
+            select=lambda s, me, ts, c: [t for t in ts if t > c[first]],
+        ),
+    )
+
+
+def seat(
+    field: str = "target",
+    *rules: Rule,
+    index: int | None = None,
+    name: str = "",
+    quick: Any = None,
+    quick_rules: int = 0,
+    depends: tuple[str, ...] | None = None,
+) -> Param:
+    """A seat of the table (``invalid_target`` otherwise) that follows ``rules``."""
+    return Param(
+        field,
+        every_seat,
+        NO_SUCH_SEAT,
+        rules,
+        index=index,
+        name=name,
+        quick=quick,
+        quick_rules=quick_rules,
+        depends=depends,
+    )
+
+
+def _living(s: State, me: int, c: Chosen) -> list[int]:
+    return [t for t, st in enumerate(s.seats) if not st.eliminated]
+
+
+def _others_alive(s: State, me: int, c: Chosen) -> list[int]:
+    return [t for t, st in enumerate(s.seats) if t != me and not st.eliminated]
+
+
+def _investigable(s: State, me: int, c: Chosen) -> list[int]:
+    return [
+        t
+        for t, st in enumerate(s.seats)
+        if t != me and not st.eliminated and not (st.in_play and protected(s, t))
+    ]
+
+
+def seat_after(first: str, field: str, *rules: Rule, **where: Any) -> Param:
+    """A second seat, listed after the one chosen as ``first`` (``after``), that follows
+    ``rules``."""
+
+    def quick(s: State, me: int, c: Chosen) -> range:
+        return range(c[first] + 1, len(s.seats))
+
+    return seat(field, *after(first), *rules, quick=quick, quick_rules=2, **where)
+
+
+def living_seat(field: str = "target", *rules: Rule, **where: Any) -> Param:
+    return seat(field, LIVING, *rules, quick=_living, quick_rules=1, **where)
+
+
+def other_living_seat(field: str = "target", *rules: Rule, **where: Any) -> Param:
+    """Another seat than the mover's, still in the game."""
+    return seat(field, NOT_SELF, LIVING, *rules, quick=_others_alive, quick_rules=2, **where)
+
+
+def investigable_seat(field: str = "target", *rules: Rule, **where: Any) -> Param:
+    """A seat the mover may investigate: another living seat, not protected by Disguise."""
+    return seat(
+        field, NOT_SELF, LIVING, NOT_DISGUISED, *rules, quick=_investigable, quick_rules=3, **where
+    )
+
+
+def cards_of(name: str):  # noqa: ANN201
+    """The positions of the cards of the seat chosen as ``name``: 1-3 (1 after a classic
+    Defibrillator)."""
+
+    def among(s: State, seat: int, chosen: Chosen) -> range:
+        return range(1, len(s.seat(chosen[name]).cards) + 1)
+
+    return among
+
+
+def face_down_of(name: str) -> Rule:
+    """The card at that position of the seat chosen as ``name`` is face down."""
+
+    def select(s: State, me: int, positions: list[int], c: Chosen) -> list[int]:
+        up = s.seats[c[name]].face_up
+        return [p for p in positions if not up[p - 1]]
+
+    return Rule("card_not_face_down", "that card is face up", select=select)
+
+
+def card_of(
+    name: str, *rules: Rule, field: str = "position", index: int | None = None, as_: str = ""
+) -> Param:
+    """A card of the seat chosen as ``name``, by position (``invalid_position`` otherwise)."""
+    outside = ("invalid_position", "that seat has no card at position {value}")
+    return Param(field, cards_of(name), outside, rules, index=index, name=as_, depends=(name,))
+
+
+def face_down_card_of(name: str, **where: Any) -> Param:
+    """A face-down card of the seat chosen as ``name``."""
+
+    def quick(s: State, me: int, c: Chosen) -> list[int]:
+        return [p for p, up in enumerate(s.seats[c[name]].face_up, 1) if not up]
+
+    outside = ("invalid_position", "that seat has no card at position {value}")
+    field = where.pop("field", "position")
+    as_ = where.pop("as_", "")
+    return Param(
+        field,
+        cards_of(name),
+        outside,
+        (face_down_of(name),),
+        name=as_,
+        quick=quick,
+        quick_rules=1,
+        depends=(name,),
+        **where,
+    )

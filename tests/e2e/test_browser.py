@@ -1,0 +1,95 @@
+"""Browsers (issue 12, item 4): CORS only for the origins a server names, and a seat's stream
+without its token in any URL (a short-lived, single-table ticket from an authenticated POST)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.e2e.conftest import TEST_ENV, auth, seated_table
+from tools.launcher import Stack
+
+ORIGIN = "https://play.example"
+
+
+@pytest.fixture(scope="module")
+def browser_stack(tmp_path_factory) -> Iterator[Stack]:
+    env = {**TEST_ENV, "GCBC_CORS_ORIGINS": ORIGIN, "GCBC_TICKET_SECONDS": "2"}
+    s = Stack(Path(tmp_path_factory.mktemp("browser")), env=env).start()
+    yield s
+    s.stop()
+
+
+def first_event(api: str, path: str, **kw) -> httpx.Response | dict:
+    with httpx.Client(base_url=api, timeout=30) as client:
+        with client.stream("GET", path, **kw) as r:
+            if r.status_code != 200:
+                r.read()
+                return r
+            for line in r.iter_lines():
+                if line.startswith("data:"):
+                    return httpx.Response(200, content=line[5:].strip().encode()).json()
+    raise AssertionError("no event")
+
+
+def test_cors_answers_only_the_origins_the_server_names(browser_stack, stack):
+    with httpx.Client(base_url=browser_stack.api, timeout=30) as http:
+        preflight = http.options(
+            "/tables",
+            headers={
+                "Origin": ORIGIN,
+                "Access-Control-Request-Method": "POST",
+                "Access-Control-Request-Headers": "authorization,content-type",
+            },
+        )
+        assert preflight.status_code in (200, 204)
+        assert preflight.headers["access-control-allow-origin"] == ORIGIN
+        r = http.get("/tables", headers={"Origin": ORIGIN})
+        assert r.headers["access-control-allow-origin"] == ORIGIN
+        assert "link" in r.headers.get("access-control-expose-headers", "").lower()
+        r = http.get("/tables", headers={"Origin": "https://evil.example"})
+        assert "access-control-allow-origin" not in r.headers
+    with httpx.Client(base_url=stack.api, timeout=30) as http:  # no origins named: no CORS
+        r = http.get("/tables", headers={"Origin": ORIGIN})
+        assert "access-control-allow-origin" not in r.headers
+
+
+def test_a_ticket_streams_its_seat_and_nothing_else(browser_stack):
+    api = browser_stack.api
+    with httpx.Client(base_url=api, timeout=30) as http:
+        table_id, tokens = seated_table(http, 4)
+        other_table, _ = seated_table(http, 4)
+        r = http.post(f"/tables/{table_id}/tickets", headers=auth(tokens[2]))
+        assert r.status_code == 201, r.text
+        ticket = r.json()["ticket"]
+        assert tokens[2] not in ticket  # the token never goes into a URL
+        view = first_event(api, f"/tables/{table_id}/stream", params={"ticket": ticket})
+        assert view["you"]["seat"] == 2  # the seat's own view
+        wrong = first_event(api, f"/tables/{other_table}/stream", params={"ticket": ticket})
+        assert wrong.status_code == 401  # another table's stream: no
+        forged = first_event(
+            api, f"/tables/{table_id}/stream", params={"ticket": ticket[:-3] + "AAA"}
+        )
+        assert forged.status_code == 401
+        assert http.post(f"/tables/{table_id}/tickets").status_code == 401  # a token is needed
+        time.sleep(2.5)
+        late = first_event(api, f"/tables/{table_id}/stream", params={"ticket": ticket})
+        assert late.status_code == 401  # expired
+
+
+def test_a_ticket_stops_working_once_its_seat_changes_hands(browser_stack):
+    with httpx.Client(base_url=browser_stack.api, timeout=30) as http:
+        table_id = http.post("/tables", json={"seats": 4}).json()["table_id"]
+        ann = http.post(f"/tables/{table_id}/seats", json={"name": "ann"}).json()
+        ticket = http.post(f"/tables/{table_id}/tickets", headers=auth(ann["token"])).json()
+        http.delete(f"/tables/{table_id}/seats/{ann['seat']}", headers=auth(ann["token"]))
+        bob = http.post(f"/tables/{table_id}/seats", json={"name": "bob"}).json()
+        assert bob["seat"] == ann["seat"]
+        r = first_event(
+            browser_stack.api, f"/tables/{table_id}/stream", params={"ticket": ticket["ticket"]}
+        )
+        assert r.status_code == 403

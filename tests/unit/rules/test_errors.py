@@ -1,0 +1,54 @@
+"""Every refusal code carries its HTTP class in one table (``gcbc.rules.errors``; issue 10)."""
+
+from __future__ import annotations
+
+import pytest
+
+from gcbc.rules.errors import CODES, HTTP_CLASS, RuleViolation, http_class
+
+STATUS = {"invalid": 422, "conflict": 409, "not_found": 404}
+
+
+def test_every_code_has_a_class() -> None:
+    assert set(HTTP_CLASS) == CODES
+    assert set(HTTP_CLASS.values()) == set(STATUS)
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "bad_seat_count",
+        "option_not_offered",
+        "invalid_deal",
+        "bad_name",
+        "bad_text",
+        "target_is_self",
+        "invalid_arrangement",
+        "unknown_card",
+        "bad_parameters",
+    ],
+)
+def test_what_can_never_be_valid_at_a_table_is_invalid(code: str) -> None:
+    assert http_class(code) == "invalid"
+
+
+@pytest.mark.parametrize(
+    "code", ["card_not_face_down", "invalid_target", "invalid_position", "not_your_turn"]
+)
+def test_what_a_stale_view_explains_is_a_conflict(code: str) -> None:
+    assert http_class(code) == "conflict"
+
+
+def test_no_table_is_not_found() -> None:
+    assert [c for c in CODES if http_class(c) == "not_found"] == ["no_table"]
+
+
+def test_a_violation_carries_its_class() -> None:
+    assert RuleViolation("target_is_self", "choose another seat").http_class == "invalid"
+
+
+def test_the_table_service_maps_each_code_as_before() -> None:
+    """The same classification as the table service's own list (until it uses this table)."""
+    problems = pytest.importorskip("services.table.problems")
+    for code in CODES:
+        assert problems.status_for(code) == STATUS[http_class(code)], code

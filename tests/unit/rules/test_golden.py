@@ -1,0 +1,65 @@
+"""Logs written by an older engine fold to the same views (issue 10: "a log written before the
+change folds to the same views after it").
+
+``tests/fixtures/golden`` holds complete tables recorded once (``record.py``): every option, both
+editions and wound placements, a scenario deal, a closed lobby, chat, absent seats and the
+autopilot. Their events are folded again and every recorded view (each seat's and the public one,
+at several points, the full log just before and after the end) must come out byte for byte.
+"""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from gcbc.contract import codec
+from gcbc.rules import evolve, view
+from gcbc.rules.state import initial_state
+from tests.fixtures.golden.record import CHAT_LIMIT, LOG_LIMIT, WAIT_STARTED
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "golden"
+TABLES = sorted(p.name.removesuffix(".events.json") for p in FIXTURES.glob("*.events.json"))
+
+
+# Deliberate changes to the views since the recording, each applied to the recorded bytes:
+# a prompt held in a transient step shows the turn's action phase (the contract's vocabulary).
+AMENDED = [
+    (f'"phase":"{step}"'.encode(), b'"phase":"action"')
+    for step in ("declared", "resolve", "after_action", "turn_start", "turn_end")
+]
+
+
+def amended(recorded: bytes) -> bytes:
+    for old, new in AMENDED:
+        recorded = recorded.replace(old, new)
+    return recorded
+
+
+class Point(msgspec.Struct):
+    events: int
+    viewer: int | None
+    full: bool
+
+
+def test_fixtures_found() -> None:
+    assert len(TABLES) >= 10
+
+
+@pytest.mark.parametrize("name", TABLES)
+def test_recorded_log_folds_to_the_recorded_views(name: str) -> None:
+    events = codec.decode_events((FIXTURES / f"{name}.events.json").read_bytes())
+    lines = gzip.decompress((FIXTURES / f"{name}.views.gz").read_bytes()).splitlines()
+    s, folded = initial_state(), 0
+    for line in lines:
+        header, recorded = line.split(b"\t", 1)
+        at = msgspec.json.decode(header, type=Point)
+        while folded < at.events:
+            s = evolve(s, events[folded])
+            folded += 1
+        limit = None if at.full else LOG_LIMIT
+        chat = None if at.full else CHAT_LIMIT
+        v = view(s, at.viewer, log_limit=limit, wait_started=WAIT_STARTED, chat_limit=chat)
+        assert msgspec.json.encode(v) == amended(recorded), f"{name}: {at}"

@@ -1,0 +1,61 @@
+"""The generated OpenAPI document tells a client generator the truth (issue 12, item 1): typed
+bodies for every success, problem+json for every error status with its codes, the bearer scheme,
+commands as a union on `type` without `seat`, and examples. (Schemathesis checks real responses
+against it: tests/e2e/test_schema_fuzz.py.)"""
+
+from __future__ import annotations
+
+import pytest
+
+from gcbc.contract import commands as C
+from services.common.settings import Settings
+from services.table.app import create_app
+
+
+@pytest.fixture(scope="module")
+def schema() -> dict:
+    return create_app(Settings()).openapi_schema.to_schema()
+
+
+def _ref(response: dict) -> str:
+    content = response["content"]
+    media = next(iter(content.values()))
+    return media["schema"].get("$ref", "") or str(media["schema"])
+
+
+def test_every_success_is_typed_and_views_are_views(schema):
+    paths = schema["paths"]
+    assert _ref(paths["/tables/{table_id}"]["get"]["responses"]["200"]).endswith("/View")
+    assert _ref(paths["/tables/{table_id}/view"]["get"]["responses"]["200"]).endswith("/View")
+    command = paths["/tables/{table_id}/commands"]["post"]["responses"]
+    assert _ref(command["200"]).endswith("/View") and _ref(command["202"]).endswith("/Position")
+    assert _ref(paths["/tables"]["post"]["responses"]["201"]).endswith("/TableCreated")
+    assert _ref(paths["/tables/{table_id}/history"]["get"]["responses"]["200"]).endswith("/History")
+    assert "LobbyListing" in str(paths["/tables"]["get"]["responses"]["200"])
+    for path, operations in paths.items():
+        for method, op in operations.items():
+            for status, response in op["responses"].items():
+                if status.startswith(("2",)) and status != "204" and "stream" not in path:
+                    assert "string" not in _ref(response), (method, path, status)
+                if status.startswith(("4", "5")):
+                    assert "application/problem+json" in response["content"], (path, status)
+                    assert "`code`" in response["description"], (path, status)
+
+
+def test_commands_are_a_union_on_type_without_seat_with_an_example_each(schema):
+    components = schema["components"]["schemas"]
+    body = schema["paths"]["/tables/{table_id}/commands"]["post"]["requestBody"]
+    tags = {c.__struct_config__.tag for c in C.GameCommand.__args__}
+    command = body["content"]["application/json"]["schema"]
+    assert {e["type"] for e in command["examples"]} == tags
+    assert command["discriminator"]["propertyName"] == "type"
+    assert set(command["discriminator"]["mapping"]) == tags
+    for command in C.GameCommand.__args__:
+        component = components[command.__name__]
+        assert "seat" not in component["properties"], command.__name__
+        assert component["properties"]["type"]["const"] == command.__struct_config__.tag
+
+
+def test_the_bearer_scheme_is_declared_and_used(schema):
+    assert schema["components"]["securitySchemes"]["bearer"]["scheme"] == "bearer"
+    assert {"bearer": []} in schema["paths"]["/tables/{table_id}/commands"]["post"]["security"]
