@@ -5,22 +5,22 @@ service; structured JSON logs."""
 from __future__ import annotations
 
 import json
-import re
 import time
 
 import httpx
+from prometheus_client.parser import text_string_to_metric_families
 
 from tests.e2e.conftest import auth, seated_table
 
 
 def _metric(text: str, name: str, **labels: str) -> float:
-    """The value of one sample in Prometheus's text format (0 if absent)."""
-    want = ",".join(f'{k}="{v}"' for k, v in labels.items())
-    pattern = (
-        re.escape(name) + (r"\{" + re.escape(want) + r"\}" if want else r"(\{\})?") + r" (\S+)"
-    )
-    found = re.search(r"^" + pattern + "$", text, re.M)
-    return float(found.group(1)) if found else 0.0
+    """The value of one sample in Prometheus's text format (0 if absent): read by
+    prometheus_client's own parser, labels in any order."""
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name == name and all(sample.labels.get(k) == v for k, v in labels.items()):
+                return sample.value
+    return 0.0
 
 
 def test_every_service_says_it_is_up_and_ready(stack):
