@@ -41,7 +41,7 @@ def _hook(x: Any) -> Any:
     raise NotImplementedError(type(x))
 
 
-_encoder = msgspec.json.Encoder(enc_hook=_hook, order="deterministic")
+_encoder = msgspec.json.Encoder(enc_hook=_hook)  # (no key order: the state has int keys)
 
 
 def to_json(x: Any) -> bytes:

@@ -7,7 +7,8 @@ then one line per entry ``{"seq", "at", "entry"}`` (the entry as stored, in what
 version it was written; ``"raw"``, base64, for a message that is not JSON). Importing appends the
 entries to a new table in order, each expecting the one before (so a retry appends nothing twice),
 with their positions (``prev``, ``answers``) renumbered, and the table id replaced everywhere with
-``--as``. The rules worker does not answer an imported command: each comes with its answer."""
+``--as``. The rules worker does not answer an imported command (each is marked ``imported``):
+each comes with its answer (a command whose answer never comes is answered after a while)."""
 
 from __future__ import annotations
 
@@ -116,6 +117,8 @@ async def import_rows(
                     entry["prev"] = last
                 if "answers" in entry:
                     entry["answers"] = moved.get(entry["answers"], entry["answers"])
+                if entry.get("kind") == "command":
+                    entry["imported"] = True  # its recorded answer follows: no worker answers it
             data = _encode(entry)
         try:
             result = await log.append(table, data, last, msg_id=f"import:{table}:{i}")

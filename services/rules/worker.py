@@ -79,7 +79,9 @@ class RulesWorker:
         if t.pending != stored.seq:
             return  # not a command, or answered already (by this or another instance)
         command = t.pending_command
-        if command is not None and command.at and time.time() - command.at / 1000 > HISTORIC:
+        if command is not None and (
+            command.imported or (command.at and time.time() - command.at / 1000 > HISTORIC)
+        ):
             self._since(t)  # an imported table's: its own answer comes next (else the sweep)
             return
         await self._answer(t)
