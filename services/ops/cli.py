@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import logging
 import os
 import signal
 import sys
@@ -795,6 +796,9 @@ def main(argv: list[str] | None = None) -> int:
     from gcbc.eventlog.jetstream import PREFIX, STREAM, JetStreamEventLog
     from gcbc.readmodel.redis import RedisReadModel
 
+    # the adapters' warnings (nats-py's retries) are not for an operator's terminal: the command
+    # says in one line what could not be reached
+    logging.basicConfig(level=logging.ERROR, format="%(message)s")
     settings = Settings.from_env()
     stream = os.environ.get("GCBC_STREAM", STREAM)
     prefix = os.environ.get("GCBC_SUBJECT_PREFIX", PREFIX)

@@ -22,7 +22,7 @@ from rich.progress import (
 
 from gcbc.contract.entries import CommandEntry, OutcomeEntry, RefusalEntry
 
-err = Console(stderr=True, highlight=False)
+err = Console(stderr=True, highlight=False, soft_wrap=True)  # one message, one line
 
 
 def printable(text: str) -> str:
