@@ -39,7 +39,6 @@ class Projection:
         self.chat_limit = chat_limit
         self.written = 0
         self._rendered: dict[str, tuple[int, dict[str, bytes]]] = {}  # table -> (version, views)
-        self._next_count = 0.0  # when to count the tables per status again (metrics)
 
     async def handle(self, stored: Stored) -> bool:
         try:
@@ -101,11 +100,9 @@ class Projection:
                         progress.step()
                     progress.finish()
                     log.info("read model (re)projected: %d tables", count)
-                if time.monotonic() >= self._next_count:
-                    self._next_count = time.monotonic() + 10
-                    counts = (await self.model.status()).tables
-                    for status in ("lobby", "playing", "finished"):
-                        metrics.TABLES.labels(status).set(counts.get(status, 0))
+                counts = (await self.model.status()).tables  # one small read every 2 s
+                for status in ("lobby", "playing", "finished"):
+                    metrics.TABLES.labels(status).set(counts.get(status, 0))
             except Exception as e:  # noqa: BLE001  (Redis or NATS away: try again)
                 log.warning("read model check failed: %s", e)
             try:

@@ -738,6 +738,7 @@ def main() -> None:
         host=settings.http_host,
         port=settings.http_port,
         log_level="warning",
+        log_config=None,  # uvicorn's own lines go through ours (JSON, or text)
         timeout_graceful_shutdown=2,
         loop="uvloop",
         http="httptools",

@@ -79,3 +79,35 @@ def test_logs_are_json_lines(stack):
     parsed = [json.loads(x) for x in lines if x.startswith("{")]
     assert parsed and all({"time", "level", "service", "message"} <= set(x) for x in parsed)
     assert any("rules worker ready" in x["message"] for x in parsed)
+
+
+def _until(read, check, seconds: float = 10.0) -> str:
+    """Scrape until ``check(text)`` holds (a deadline, a count refreshed every 2 s)."""
+    end = time.monotonic() + seconds
+    while True:
+        text = read()
+        if check(text) or time.monotonic() > end:
+            return text
+        time.sleep(0.2)
+
+
+def test_deadlines_fired_autopilot_actions_and_tables_by_status(http, stack):
+    fast = {"turn": 0.3, "reaction": 0.2, "prompt": 0.2, "arrange": 0.3}
+    table_id, tokens = seated_table(http, deadlines=fast)
+    rules_url = f"{stack.metrics_url('rules')}/metrics"
+    before = _metric(httpx.get(rules_url, timeout=10).text, "gcbc_autopilot_actions_total")
+    assert http.post(f"/tables/{table_id}/start", headers=auth(tokens[0])).status_code == 200
+    # nobody plays: the waits expire, the rules worker says so and the autopilot acts
+    rules = _until(
+        lambda: httpx.get(rules_url, timeout=10).text,
+        lambda t: _metric(t, "gcbc_autopilot_actions_total") > before,
+    )
+    assert _metric(rules, "gcbc_deadlines_fired_total", kind="deadline_passed") >= 1
+    assert _metric(rules, "gcbc_commands_total", type="deadline_passed", result="accepted") >= 1
+    assert _metric(rules, "gcbc_autopilot_actions_total") > before
+    projection = _until(
+        lambda: httpx.get(f"{stack.metrics_url('projection')}/metrics", timeout=10).text,
+        lambda t: _metric(t, "gcbc_tables", status="playing") >= 1,
+    )
+    assert _metric(projection, "gcbc_tables", status="playing") >= 1
+    assert _metric(projection, "gcbc_tables", status="lobby") >= 0
