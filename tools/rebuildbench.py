@@ -3,8 +3,9 @@ into views, on this machine. A NATS and a Redis of its own (local servers on fre
 a temporary directory), filled with realistic table logs by ``tools.tablelogs`` (bots play whole
 tables on the engine; about a tenth stay in the lobby), then ``gcbc-ops rebuild --all --yes
 --json`` as an operator runs it (its own process, the admin users), twice: onto an empty read
-model, and again over the views it wrote. Prints the rates and the machine's figures; exit 1 if
-the best rate is under the target (50,000 entries/s).
+model, and again over the views it wrote. Prints the rates and the machine's figures and whether
+the best rate meets the target (50,000 entries/s; ``--strict``: exit 1 if not). A machine busy
+with other work measures less: the load average is printed too.
 
 ``python -m tools.rebuildbench --tables 300``
 """
@@ -62,6 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m tools.rebuildbench", description=__doc__)
     p.add_argument("--tables", type=int, default=300, help="tables in the log (default 300)")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--strict", action="store_true", help="exit 1 under the target")
     args = p.parse_args(argv)
 
     with tempfile.TemporaryDirectory(prefix="gcbc-rebuild-bench-") as tmp:
@@ -104,8 +106,12 @@ def main(argv: list[str] | None = None) -> int:
             redis.stop()
             nats.stop()
     verdict = "ok" if best >= TARGET else "UNDER TARGET"
-    print(f"rebuild rate: {best:,.0f} log entries/s (target {TARGET:,}: {verdict}) on {machine()}")
-    return 0 if best >= TARGET else 1
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(
+        f"rebuild rate: {best:,.0f} log entries/s (target {TARGET:,}: {verdict}) on {machine()};"
+        f" load average {load}"
+    )
+    return 1 if args.strict and best < TARGET else 0
 
 
 if __name__ == "__main__":
