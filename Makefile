@@ -108,6 +108,7 @@ clean:
 # Random passwords for docker compose's NATS and Redis users, once (.env is never committed).
 compose-env:
 	@if [ -f .env ]; then echo ".env exists: keeping its passwords"; else \
-	  for s in NATS REDIS; do for u in ADMIN TABLE RULES PROJECTION; do \
+	  { for s in NATS REDIS; do for u in ADMIN TABLE RULES PROJECTION BOTS; do \
 	    echo "GCBC_$${s}_$${u}_PASSWORD=$$($(PYTHON3) -c 'import secrets; print(secrets.token_urlsafe(24))')"; \
-	  done; done > .env && chmod 600 .env && echo "wrote .env"; fi
+	  done; done; \
+	  echo "GCBC_BOT_SECRET=$$($(PYTHON3) -c 'import secrets; print(secrets.token_hex(32))')"; } > .env && chmod 600 .env && echo "wrote .env"; fi

@@ -12,10 +12,9 @@ from collections.abc import Callable
 from typing import Any
 
 from gcbc_client import AsyncClient, AsyncSeat
-from gcbc_client.problems import Conflict, Invalid
 
-from gcbc.bots import BOTS, Observation
-from gcbc.contract.views import View
+from gcbc.bots import BOTS
+from services.bots.seat import play_seat
 
 Recorder = Callable[[int | None, str, int, bytes], None]  # (seat, what, status, body)
 
@@ -32,41 +31,6 @@ async def open_table(
     players = [await client.join(table.table_id, f"bot-{i}") for i in range(seats)]
     await players[0].start()
     return table.table_id, players
-
-
-async def play_seat(
-    seat: AsyncSeat,
-    bot_name: str,
-    seed: int,
-    max_commands: int = 5000,
-    idle: Callable[[int], bool] | None = None,
-) -> None:
-    """Play one seat to the end of the game. ``idle(seat)``: True makes the seat never act
-    (its deadlines then pass and the autopilot plays for it)."""
-    bot = BOTS[bot_name](seed)
-    v = await seat.view()
-    sent = refused = 0
-    while v.status != "finished" and sent < max_commands:
-        mine = any(w.seat == seat.seat for w in v.waiting_for)
-        actionable = [c for c in v.legal_commands if c["type"] != "set_auto_pass"]
-        if mine and actionable and not (idle and idle(seat.seat)):
-            command = bot.act(Observation(seat.seat, lambda v=v: v))
-            sent += 1
-            try:
-                answer = await seat.send(command)
-            except (Conflict, Invalid) as e:
-                # our view was stale (another seat acted first, or the views are catching up
-                # after a restart): wait for it to change, then look again
-                refused += 1
-                if refused > 200:
-                    raise RuntimeError(f"seat {seat.seat}: {command} -> {e}") from None
-                v = await seat.view(after=v.version, timeout=1 if refused < 5 else 3)
-                continue
-            refused = 0
-            if isinstance(answer, View):
-                v = answer
-                continue
-        v = await seat.view(after=v.version, timeout=10)
 
 
 async def play_table(

@@ -26,7 +26,7 @@ REDIS_CANDIDATES = (
     "/usr/sbin/redis-server",
     "/usr/local/bin/redis-server",
 )
-USERS = ("admin", "table", "rules", "projection")
+USERS = ("admin", "table", "rules", "projection", "bots")
 STREAM = "GCBC_TABLES"  # gcbc.eventlog.jetstream.STREAM (kept here: no import of nats)
 SUBJECTS = "gcbc.table.*"
 
@@ -67,8 +67,9 @@ def credentials(data_dir: Path, server: str) -> dict[str, str]:
     data_dir.mkdir(parents=True, exist_ok=True)
     path = data_dir / "credentials.json"
     kept = json.loads(path.read_text()) if path.exists() else {}
-    if server not in kept:
-        kept[server] = {user: secrets.token_urlsafe(24) for user in USERS}
+    missing = [user for user in USERS if user not in kept.get(server, {})]
+    if missing:  # a user added since the folder was made gets its password now
+        kept[server] = {**kept.get(server, {}), **{u: secrets.token_urlsafe(24) for u in missing}}
         path.touch(mode=0o600)
         path.write_text(json.dumps(kept, indent=2))
     return kept[server]
@@ -212,13 +213,14 @@ def start_nats(
 
 
 # Redis ACL rules per user: the table service reads the views and writes only its rate counters;
-# the projection writes the views; none runs administrative or dangerous commands
+# the projection writes the views; the bot worker reads them; none runs administrative or dangerous commands
 _SERVICE = "&gcbc:changed:* +@all -@admin -@dangerous"
 REDIS_RIGHTS = {
     "admin": "~* &* +@all",
     "table": f"%R~gcbc:* ~gcbc:rate:* {_SERVICE}",
     "rules": f"resetkeys {_SERVICE}",  # the rules worker never uses Redis
     "projection": f"~gcbc:* {_SERVICE}",
+    "bots": f"%R~gcbc:* {_SERVICE}",  # the bot worker reads its seats' views
 }
 
 

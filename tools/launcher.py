@@ -21,6 +21,7 @@ SERVICES = {
     "rules": "services.rules",
     "projection": "services.projection",
     "table": "services.table",
+    "bots": "services.bots",  # the house's seats (the sandbox)
 }
 
 
@@ -57,6 +58,7 @@ class Stack:
         self.extra_env = env or {}
         self.metrics_ports: dict[str, int] = {}  # rules, projection: /metrics, /healthz, /readyz
         self.ticket_secret = secrets.token_hex(32)  # every table-service process signs alike
+        self.bot_secret = secrets.token_hex(32)  # house seats' tokens (table service, bots)
 
     @property
     def api(self) -> str:
@@ -79,6 +81,8 @@ class Stack:
             "GCBC_HTTP_PORT": str(self.http_port),
             "GCBC_ALLOW_SCENARIOS": "1" if self.allow_scenarios else "",
             "GCBC_TICKET_SECRET": self.ticket_secret,
+            "GCBC_BOT_SECRET": self.bot_secret,
+            "GCBC_API_URL": self.api,
             "PYTHONUNBUFFERED": "1",
             **self.extra_env,
         }
@@ -101,7 +105,7 @@ class Stack:
         out = (logs / f"{name}.log").open("ab")
         service = name.split("#")[0]  # "rules#2": a second rules worker
         env = self.env(service)
-        if service != "table":
+        if service in ("rules", "projection"):
             if name not in self.metrics_ports:
                 self.metrics_ports[name] = devservers.free_port()
             env["GCBC_METRICS_PORT"] = str(self.metrics_ports[name])

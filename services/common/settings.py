@@ -51,6 +51,10 @@ class Settings(Struct, frozen=True):
     # process, enough for one process; several must share one) and how long one lasts
     ticket_secret: str = ""
     ticket_seconds: float = 60.0
+    # house bots (the sandbox): the secret the table service and the bot worker derive the
+    # house seats' tokens from ("": no house bots offered); the bot worker's way to the API
+    bot_secret: str = ""
+    api_url: str = "http://127.0.0.1:8000"
     # rate limits in the limits library's syntax ("20/minute", "10 per 10 seconds"; "": none),
     # per client address for the lobby, per seat for chat and commands
     rate_create: str = "20/minute"
@@ -91,6 +95,8 @@ class Settings(Struct, frozen=True):
             ),
             ticket_secret=get("TICKET_SECRET", ""),
             ticket_seconds=float(get("TICKET_SECONDS", d.ticket_seconds)),
+            bot_secret=get("BOT_SECRET", ""),
+            api_url=get("API_URL", d.api_url),
             rate_create=get("RATE_CREATE", d.rate_create),
             rate_seat=get("RATE_SEAT", d.rate_seat),
             rate_chat=get("RATE_CHAT", d.rate_chat),

@@ -4,6 +4,7 @@ open in the lifespan; every error leaves as problem+json with a stable code."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import os
 import random
@@ -30,6 +31,7 @@ from gcbc.contract.http import (
     History,
     LobbyListing,
     Position,
+    Rematch,
     SeatGranted,
     SeatLater,
     StreamTicket,
@@ -230,6 +232,8 @@ async def create_table(
         raise ApiError(422, "invalid_body", "first_seat is a seat of the table", "first_seat")
     if data.deadlines is not None:
         edge.check_deadlines(data.deadlines, settings.min_deadline, settings.max_deadline)
+    if data.bots is not None:
+        edge.check_bots(data.bots, data.seats, offered=bool(settings.bot_secret))
     await state.rates.hit("create", _client(request))
     table_id = secrets.token_hex(8)  # gcbc.contract.ids: the server's own form
     command = C.OpenTable(
@@ -241,6 +245,7 @@ async def create_table(
         first_seat=data.first_seat,
         random_seed=data.seed,
         chat_per_seat=settings.chat_per_seat,  # the table's terms: refused in the rules
+        bots=data.bots,
     )
     try:
         seq = await service.submit(table_id, command, new_table=True)
@@ -372,7 +377,10 @@ async def take_seat(
 @delete(
     "/tables/{table_id:str}/seats/{seat:int}",
     status_code=204,
-    summary="Leave before the start",
+    summary="Leave: before the start, the seat is free again; after it, you are away",
+    description="Once the game has started a seat that leaves is away (RULES §10): its autopilot"
+    " plays, its cards stay secret, and its token brings it back until the end (`resume`, or any"
+    " command).",
     security=doc.BEARER,
     responses=doc.responses({202: doc.POSITION}, 401, 403, 404, 409, 503),
 )
@@ -382,9 +390,12 @@ async def leave_seat(table_id: TableId, seat: int, request: Request, state: AppS
     mine = await _seat(service, table_id, request, required=True)
     if mine != seat:
         raise ApiError(403, "forbidden", "you can only leave your own seat")
+    started = (await service.table(table_id)).state.step != "lobby"
     seq = await service.submit(table_id, C.LeaveSeat(seat=seat))
+    # a lobby seat is free again (its answer is public); a player stays seated, away
+    viewer = seat_key(seat) if started else PUBLIC
     try:
-        got = await _answer(service, table_id, PUBLIC, seq, LOBBY_WAIT)
+        got = await _answer(service, table_id, viewer, seq, LOBBY_WAIT)
     except AFTER_APPEND:
         got = PENDING
     if got is PENDING:
@@ -624,6 +635,91 @@ async def chat(
     return Position(position=seq)
 
 
+@post(
+    "/tables/{table_id:str}/rematch",
+    status_code=201,
+    summary="Play again: the same seats and options at a new table",
+    description="A finished table's players each ask with their token: the first opens the"
+    " rematch (a new table id, the same options, deadlines and house bots, a new deal) and every"
+    " player gets its own seat back there, under its name, with a new token. Seats not claimed"
+    " are kept for their players until the table closes unstarted; strangers take only the"
+    " others.",
+    security=doc.BEARER,
+    responses=doc.responses(
+        {
+            201: doc.ok(
+                Rematch,
+                "the new table, your seat there and its token",
+                {"table_id": "9f86d081884c7d65", "seat": 0, "token": "tOk3n…"},
+            )
+        },
+        401,
+        403,
+        404,
+        409,
+        429,
+        503,
+    ),
+)
+async def rematch(table_id: TableId, request: Request, state: AppState) -> Rematch:
+    service = _service(state)
+    seat = await _seat(service, table_id, request, required=True)
+    assert seat is not None
+    old = (await service.table(table_id)).state
+    if old.step != "finished":
+        raise ApiError(409, "not_finished_yet", "a rematch follows a finished table")
+    await state.rates.hit("seat", _client(request))
+    new_id = rematch_id(table_id)
+    bots = old.house_bots
+    house = set(bots.seats) if bots else set()
+    opening = C.OpenTable(
+        table_id=new_id,
+        seats=len(old.seats),
+        options=old.options,
+        deadlines=old.deadlines,
+        chat_per_seat=state.settings.chat_per_seat,
+        bots=bots,
+        rematch_of=table_id,
+        held=tuple(i for i in range(len(old.seats)) if i not in house),
+    )
+    try:
+        seq = await service.submit(new_id, opening, new_table=True)
+        await _answer(service, new_id, PUBLIC, seq, LOBBY_WAIT)
+    except ApiError as e:
+        if e.code != "table_exists":  # another player opened it first: claim the seat there
+            raise
+    name = old.seats[seat].name if old.seats[seat] is not None else f"seat {seat}"  # type: ignore[union-attr]
+    token = secrets.token_urlsafe(24)
+    claim = C.TakeSeat(name=name, seat_wanted=seat)
+    try:
+        seq = await service.submit(new_id, claim, token_hash_=token_hash(token))
+    except OutcomeUnknown:
+        raise ApiError(
+            503,
+            "outcome_unknown",
+            "the seat may or may not have been claimed: GET /tables/{table_id}/view with this"
+            " token tells (403: it was not)",
+            headers={"Retry-After": RETRY_AFTER},
+            extra={"table_id": new_id, "token": token},
+        ) from None
+    got = await _answer(service, new_id, PUBLIC, seq, LOBBY_WAIT)
+    if got is PENDING:
+        raise ApiError(
+            503,
+            "outcome_unknown",
+            "the seat was asked for but not answered yet: GET /tables/{table_id}/view with this"
+            " token tells",
+            headers={"Retry-After": RETRY_AFTER},
+            extra={"table_id": new_id, "token": token},
+        )
+    return Rematch(table_id=new_id, seat=seat, token=token)
+
+
+def rematch_id(table_id: str) -> str:
+    """The rematch of a table has one id whoever asks first (the same form as any table's)."""
+    return hashlib.sha256(f"rematch:{table_id}".encode()).hexdigest()[:16]
+
+
 @get(
     "/tables/{table_id:str}/history",
     summary="Every event, once the game is over",
@@ -655,7 +751,9 @@ def create_app(settings: Settings | None = None) -> Litestar:
         except TimeoutError:
             logging.getLogger("gcbc.table").warning("wake-ups not subscribed yet: serving anyway")
         app.state.settings = settings
-        app.state.service = service = TableService(events, model, settings.noop_rules)
+        app.state.service = service = TableService(
+            events, model, settings.noop_rules, bot_secret=settings.bot_secret
+        )
         app.state.rates = RateLimits.on_redis(
             settings.redis_url,
             model.redis.connection_pool,
@@ -694,6 +792,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             send_command,
             chat,
             history,
+            rematch,
             *operations.ROUTES,  # /healthz, /readyz, /metrics (not in the OpenAPI document)
         ],
         lifespan=[lifespan],

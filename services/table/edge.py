@@ -14,7 +14,7 @@ from litestar.connection import ASGIConnection
 from litestar.handlers import BaseRouteHandler
 
 from gcbc.contract.ids import is_table_id
-from gcbc.contract.options import Deadlines
+from gcbc.contract.options import Deadlines, HouseBots
 from services.table.problems import ApiError
 
 T = TypeVar("T")
@@ -70,3 +70,19 @@ def check_deadlines(deadlines: Deadlines, low: float, high: float) -> None:
                 f"a deadline lasts {low:g} to {high:g} seconds",
                 f"deadlines.{name}",
             )
+
+
+def check_bots(bots: HouseBots, seats: int, offered: bool) -> None:
+    """House bots need a bot worker (the server offers them when GCBC_BOT_SECRET is set); their
+    seats are distinct seats of the table."""
+    if not offered:
+        raise ApiError(
+            422,
+            "option_not_offered",
+            "this server runs no house bots (its bot worker needs GCBC_BOT_SECRET)",
+            "bots",
+        )
+    if not bots.seats or len(set(bots.seats)) != len(bots.seats):
+        raise ApiError(422, "invalid_body", "bots.seats names distinct seats", "bots.seats")
+    if not all(0 <= seat < seats for seat in bots.seats):
+        raise ApiError(422, "invalid_body", f"bots.seats are seats 0 to {seats - 1}", "bots.seats")

@@ -13,27 +13,17 @@ from gcbc.contract.ids import InvalidTableId
 from gcbc.eventlog.port import LogUnavailable, OutcomeUnknown
 from gcbc.readmodel.port import ModelUnavailable
 from gcbc.rules import RuleViolation
+from gcbc.rules.errors import CODES, HttpClass, http_class
 
 RETRY_AFTER = "1"  # seconds a client waits before retrying when a dependency is away
 
 # A refusal is 422 only when the command could never be valid at this table, whatever happens
 # (its shape, a name that does not exist, aiming at oneself). Every other refusal depends on the
 # table's state, which a client may have seen stale (a card since turned, a target since gone):
-# that is 409, "not now", never 422.
-NEVER_VALID = frozenset(
-    {
-        "bad_seat_count",
-        "option_not_offered",
-        "invalid_deal",
-        "bad_name",
-        "bad_text",
-        "target_is_self",
-        "invalid_arrangement",
-        "unknown_card",
-        "bad_parameters",
-    }
-)
-NOT_FOUND = frozenset({"no_table"})
+# that is 409, "not now", never 422. The engine says which is which (``http_class``), once.
+_STATUS: dict[HttpClass, int] = {"invalid": 422, "conflict": 409, "not_found": 404}
+NEVER_VALID = frozenset(code for code in CODES if http_class(code) == "invalid")
+NOT_FOUND = frozenset(code for code in CODES if http_class(code) == "not_found")
 
 
 class ApiError(Exception):
@@ -55,9 +45,7 @@ class ApiError(Exception):
 def status_for(code: str) -> int:
     if code == "internal_error":
         return 500
-    if code in NOT_FOUND:
-        return 404
-    return 422 if code in NEVER_VALID else 409
+    return _STATUS[http_class(code)] if code in CODES else 409
 
 
 def problem(

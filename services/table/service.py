@@ -23,10 +23,11 @@ from gcbc.contract import commands as C
 from gcbc.contract.entries import CommandEntry, OutcomeEntry, decode_entry, encode_entry
 from gcbc.eventlog.port import EventLog, Stored, Subscription, WrongExpectedSequence
 from gcbc.readmodel.port import PUBLIC, Answer, ReadModel, StoredView, seat_key
-from gcbc.rules import RuleViolation, decide
+from gcbc.rules import RuleViolation, check
 from services.common import metrics
 from services.common.cache import FoldedCache
 from services.common.folded import FoldedTable
+from services.common.house_bots import bot_seat
 from services.table.problems import ApiError, from_violation
 
 log = logging.getLogger("gcbc.table")
@@ -46,7 +47,10 @@ def now_ms() -> int:
 class TableService:
     KEEP_HISTORIES = 256  # finished tables' histories kept encoded
 
-    def __init__(self, events: EventLog, model: ReadModel, noop: bool = False) -> None:
+    def __init__(
+        self, events: EventLog, model: ReadModel, noop: bool = False, bot_secret: str = ""
+    ) -> None:
+        self.bot_secret = bot_secret  # house bots' tokens are derived from it
         self.noop = noop  # benchmarks: game commands are not checked (the rules are a no-op)
         self.events = events
         self.model = model
@@ -67,6 +71,9 @@ class TableService:
         for seat, known in t.tokens.items():
             if hmac.compare_digest(known, digest):
                 return seat
+        bots = t.state.house_bots
+        if bots is not None and self.bot_secret:
+            return bot_seat(self.bot_secret, t.table_id, bots.seats, token)
         return None
 
     async def view(
@@ -138,7 +145,7 @@ class TableService:
                 continue
             try:
                 if not (self.noop and isinstance(command, GAME_COMMANDS)):
-                    decide(t.state, command)
+                    check(t.state, command)  # the guards only: the worker resolves it
             except RuleViolation as v:
                 if not checked:  # the cached state may lag the log: refuse only on the latest
                     checked = stale = True

@@ -12,12 +12,13 @@ from gcbc.contract.http import (
     History,
     LobbyListing,
     Position,
+    Rematch,
     SeatGranted,
     SeatLater,
     TableCreated,
     TableCreatedLater,
 )
-from gcbc.contract.options import Deadlines, Deal, TableOptions
+from gcbc.contract.options import Deadlines, Deal, HouseBots, TableOptions
 from gcbc.contract.views import View
 from gcbc_client.problems import raise_for
 
@@ -27,6 +28,7 @@ RETRY_WAIT = 0.5  # seconds between them when the server names none
 view_decoder = msgspec.json.Decoder(View)
 _created = {201: msgspec.json.Decoder(TableCreated), 202: msgspec.json.Decoder(TableCreatedLater)}
 listings_decoder = msgspec.json.Decoder(list[LobbyListing])
+rematch_decoder = msgspec.json.Decoder(Rematch)
 _seat = {201: msgspec.json.Decoder(SeatGranted), 202: msgspec.json.Decoder(SeatLater)}
 position_decoder = msgspec.json.Decoder(Position)
 history_decoder = msgspec.json.Decoder(History)
@@ -41,6 +43,7 @@ def create_body(
     seed: int | None,
     deal: Deal | dict | None,
     first_seat: int | None,
+    bots: HouseBots | dict | None = None,
 ) -> bytes:
     body: dict[str, Any] = {"seats": seats}
     for name, value in (
@@ -49,6 +52,7 @@ def create_body(
         ("seed", seed),
         ("deal", deal),
         ("first_seat", first_seat),
+        ("bots", bots),
     ):
         if value is not None:
             body[name] = msgspec.to_builtins(value)

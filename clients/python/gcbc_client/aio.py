@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 
 from gcbc.contract.http import History, LobbyListing, Position, SeatLater, TableCreated
-from gcbc.contract.options import Deadlines, Deal, TableOptions
+from gcbc.contract.options import Deadlines, Deal, HouseBots, TableOptions
 from gcbc.contract.views import View
 from gcbc_client import _core
 from gcbc_client.problems import Unavailable
@@ -55,8 +55,10 @@ class AsyncClient:
         seed: int | None = None,
         deal: Deal | dict | None = None,
         first_seat: int | None = None,
+        bots: HouseBots | dict | None = None,
     ) -> TableCreated:
-        body = _core.create_body(seats, options, deadlines, seed, deal, first_seat)
+        """``bots``: seats the house plays (``{"seats": [1, 2], "kind": "random"}``)."""
+        body = _core.create_body(seats, options, deadlines, seed, deal, first_seat, bots)
         r = await self._request(
             "POST", "/tables", content=body, headers={"content-type": "application/json"}
         )
@@ -118,7 +120,15 @@ class AsyncSeat:
         return _view_or_position(await self._request("POST", "/start", what="start"))
 
     async def leave(self) -> None:
+        """Before the start the seat is free again; after it, the seat is away (its autopilot
+        plays) until ``resume`` or any command brings it back."""
         await self._request("DELETE", f"/seats/{self.seat}")
+
+    async def rematch(self) -> AsyncSeat:
+        """After a finished game: your seat at the rematch (a new table, the same seats)."""
+        r = await self._request("POST", "/rematch")
+        got = _core.rematch_decoder.decode(r.content)
+        return AsyncSeat(self.client, got.table_id, got.seat, got.token)
 
     async def chat(self, text: str) -> Position:
         r = await self._request("POST", "/chat", json={"text": text})

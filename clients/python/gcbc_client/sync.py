@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 
 from gcbc.contract.http import History, LobbyListing, Position, SeatLater, TableCreated
-from gcbc.contract.options import Deadlines, Deal, TableOptions
+from gcbc.contract.options import Deadlines, Deal, HouseBots, TableOptions
 from gcbc.contract.views import View
 from gcbc_client import _core
 from gcbc_client.problems import Unavailable
@@ -42,8 +42,10 @@ class Client:
         seed: int | None = None,
         deal: Deal | dict | None = None,
         first_seat: int | None = None,
+        bots: HouseBots | dict | None = None,
     ) -> TableCreated:
-        body = _core.create_body(seats, options, deadlines, seed, deal, first_seat)
+        """``bots``: seats the house plays (``{"seats": [1, 2], "kind": "random"}``)."""
+        body = _core.create_body(seats, options, deadlines, seed, deal, first_seat, bots)
         r = self._request(
             "POST", "/tables", content=body, headers={"content-type": "application/json"}
         )
@@ -109,7 +111,14 @@ class Seat:
         return _view_or_position(r)
 
     def leave(self) -> None:
+        """Before the start the seat is free again; after it, the seat is away (its autopilot
+        plays) until ``resume`` or any command brings it back."""
         self._request("DELETE", f"/seats/{self.seat}")
+
+    def rematch(self) -> Seat:
+        """After a finished game: your seat at the rematch (a new table, the same seats)."""
+        got = _core.rematch_decoder.decode(self._request("POST", "/rematch").content)
+        return Seat(self.client, got.table_id, got.seat, got.token)
 
     def chat(self, text: str) -> Position:
         return _core.position_decoder.decode(

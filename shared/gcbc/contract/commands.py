@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import msgspec
 
-from gcbc.contract.options import Deadlines, Deal, TableOptions
+from gcbc.contract.options import Deadlines, Deal, HouseBots, TableOptions
 
 
 class Command(
@@ -34,10 +34,17 @@ class OpenTable(Command, tag="open_table"):
     first_seat: int | None = None
     random_seed: int | None = None  # the creator's seed (tests, tutorials): else drawn at start
     chat_per_seat: int | None = None  # the server's limit, recorded with the table (None: 200)
+    bots: HouseBots | None = None  # seats the house plays (taken when the table opens)
+    # a rematch: the finished table it follows, and the seats held for that table's players
+    rematch_of: str | None = None
+    held: tuple[int, ...] = ()
 
 
 class TakeSeat(Command, tag="take_seat"):
     name: str
+    # a held seat of a rematch, claimed by its player (the table service checked the token of the
+    # table before); None: the first free seat that is not held
+    seat_wanted: int | None = None
 
 
 class LeaveSeat(Command, tag="leave_seat"):

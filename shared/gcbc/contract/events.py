@@ -14,7 +14,7 @@ from typing import Annotated, ClassVar
 import msgspec
 
 from gcbc.contract.audience import Public, Received, Secret, To
-from gcbc.contract.options import Deadlines, Deal, TableOptions
+from gcbc.contract.options import Deadlines, Deal, HouseBots, TableOptions
 from gcbc.contract.vocabulary import (
     ActionName,
     CancelReason,
@@ -51,6 +51,9 @@ class TableOpened(Event, tag="table_opened"):
     first_seat: Public[int | None] = None
     random_seed: Secret[int | None] = None  # secret: the creator's seed, if any
     chat_per_seat: Public[int | None] = None  # messages a seat may post (None: the default)
+    bots: Public[HouseBots | None] = None  # seats the house plays, taken as the table opens
+    rematch_of: Public[str | None] = None  # the finished table this one plays again
+    held: Public[tuple[int, ...]] = ()  # seats kept for that table's players until they come
 
 
 class SeatTaken(Event, tag="seat_taken"):

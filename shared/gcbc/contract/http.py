@@ -17,7 +17,7 @@ from msgspec import Meta
 
 from gcbc.contract import commands as C
 from gcbc.contract.events import AnyEvent
-from gcbc.contract.options import Deadlines, Deal, TableOptions
+from gcbc.contract.options import Deadlines, Deal, HouseBots, TableOptions
 
 # --- the lobby ----------------------------------------------------------------------------------
 Seats = Annotated[int, Meta(ge=4, le=8, description="4 to 8 players (RULES §1)")]
@@ -33,6 +33,8 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
     deadlines: Deadlines | None = None
     deal: Deal | None = None
     first_seat: int | None = None
+    # the sandbox: seats the house plays (its bot worker), taken as the table opens
+    bots: HouseBots | None = None
 
 
 class TableCreated(msgspec.Struct):
@@ -58,6 +60,7 @@ class LobbyListing(msgspec.Struct):
     options: TableOptions
     deadlines: Deadlines
     seeded: bool = False
+    bots: HouseBots | None = None  # the seats the house plays (already taken)
 
 
 class TakeSeat(msgspec.Struct, forbid_unknown_fields=True):
@@ -98,6 +101,14 @@ class StreamTicket(msgspec.Struct):
 
     ticket: str
     expires_in: float
+
+
+class Rematch(msgspec.Struct):
+    """201: the rematch table, your seat there (the same as before) and its new token."""
+
+    table_id: str
+    seat: int
+    token: str
 
 
 class History(msgspec.Struct):

@@ -14,6 +14,14 @@ def default_wounds(edition: str) -> Literal["token", "card"]:
     return "card" if edition == "classic" else "token"
 
 
+class HouseBots(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Seats the house plays (the sandbox, API.md ``bots``): a bot worker plays them through the
+    same command path as any client. They are taken when the table opens, named "House bot N"."""
+
+    seats: tuple[int, ...]
+    kind: Literal["random", "heuristic"] = "random"
+
+
 class TableOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     """The table options of API.md. The engine refuses those it does not offer yet.
 

@@ -8,7 +8,7 @@ from typing import Any
 import msgspec
 
 from gcbc.contract.log import AnyLogEntry
-from gcbc.contract.options import TableOptions
+from gcbc.contract.options import HouseBots, TableOptions
 from gcbc.contract.vocabulary import (
     ActionName,
     Direction,
@@ -135,3 +135,5 @@ class View(msgspec.Struct, frozen=True):
     # the deal was chosen, not drawn from the server's secret entropy: a scenario table whose
     # creator chose the seed or the deal (only where GCBC_ALLOW_SCENARIOS=1); its cards may be known
     seeded: bool = False
+    # the seats the house plays, and how (the sandbox: POST /tables ``bots``); None: no house bots
+    bots: HouseBots | None = None

@@ -31,6 +31,7 @@ HTTP_CLASS: dict[str, HttpClass] = {
     "option_not_offered": INVALID,
     "invalid_deal": INVALID,
     "table_full": CONFLICT,
+    "seat_taken": CONFLICT,  # a rematch's seat already claimed
     "not_seated": CONFLICT,
     "game_already_started": CONFLICT,
     "seats_not_filled": CONFLICT,
@@ -45,6 +46,7 @@ HTTP_CLASS: dict[str, HttpClass] = {
     "must_discard": CONFLICT,
     "stale_deadline": CONFLICT,
     "not_absent": CONFLICT,
+    "already_away": CONFLICT,
     # targets and cards
     "invalid_target": CONFLICT,  # a seat number may name a seat since changed (a card, a fall)
     "target_is_self": INVALID,

@@ -29,6 +29,7 @@ from gcbc.rules.state import (
     Seat,
     State,
     Window,
+    house_bot_name,
     initial_state,
 )
 
@@ -74,7 +75,14 @@ def _table_opened(s: State, e: E.TableOpened) -> Changes:
         "first_seat_choice": e.first_seat,
         "requested_seed": e.random_seed,
         "chat_per_seat": e.chat_per_seat,
-        "seats": (None,) * e.seats,
+        "house_bots": e.bots,
+        "rematch_of": e.rematch_of,
+        "held": frozenset(e.held),
+        # the house's seats are taken as the table opens; players take the others
+        "seats": tuple(
+            Seat(name=house_bot_name(i)) if e.bots and i in e.bots.seats else None
+            for i in range(e.seats)
+        ),
         "unseen": (0,) * (e.seats + 1),
     }
 
@@ -82,6 +90,8 @@ def _table_opened(s: State, e: E.TableOpened) -> Changes:
 def _seat_taken(s: State, e: E.SeatTaken) -> Changes:
     seats = list(s.seats)
     seats[e.seat] = Seat(name=e.name)
+    if e.seat in s.held:  # its player came back for the rematch
+        return {"seats": tuple(seats), "held": s.held - {e.seat}}
     return {"seats": tuple(seats)}
 
 

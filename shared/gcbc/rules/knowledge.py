@@ -202,6 +202,7 @@ def view(
         win_team=s.win_team,
         win_reason=s.win_reason,
         seeded=s.requested_seed is not None or s.deal is not None,
+        bots=s.house_bots,
     )
 
 

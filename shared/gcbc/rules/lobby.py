@@ -23,6 +23,16 @@ def check_open_table(s: State, c: C.OpenTable) -> None:
         setup.check_deal(c.options, c.seats, c.deal)
     if c.first_seat is not None and not 0 <= c.first_seat < c.seats:
         raise refuse("invalid_target", "first_seat is not a seat of this table")
+    if not all(0 <= x < c.seats for x in c.held) or (
+        c.bots is not None and set(c.held) & set(c.bots.seats)
+    ):
+        raise refuse("bad_parameters", "held seats are seats of this table, not the house's")
+    if c.bots is not None:
+        seats = c.bots.seats
+        if not seats or len(set(seats)) != len(seats) or not all(0 <= x < c.seats for x in seats):
+            raise refuse(
+                "bad_parameters", "bots.seats names distinct seats of this table (at least one)"
+            )
 
 
 def open_table(s: State, c: C.OpenTable) -> list[Any]:
@@ -36,6 +46,9 @@ def open_table(s: State, c: C.OpenTable) -> list[Any]:
             first_seat=c.first_seat,
             random_seed=c.random_seed,
             chat_per_seat=c.chat_per_seat,
+            bots=c.bots,
+            rematch_of=c.rematch_of,
+            held=c.held,
         )
     ]
 
@@ -49,23 +62,40 @@ def check_take_seat(s: State, c: C.TakeSeat) -> None:
     name = _name(c)
     if not name or len(name) > MAX_NAME or not name.isprintable():
         raise refuse("bad_name", f"a name has 1 to {MAX_NAME} printable characters")
-    if all(st is not None for st in s.seats):
-        raise refuse("table_full", "every seat is taken")
+    wanted = c.seat_wanted
+    if wanted is None:
+        if all(st is not None or i in s.held for i, st in enumerate(s.seats)):
+            raise refuse("table_full", "every seat is taken (or kept for a rematch's players)")
+    elif wanted not in s.held:
+        raise refuse("seat_taken", "that seat is not kept for you")
 
 
 def take_seat(s: State, c: C.TakeSeat) -> list[Any]:
-    free = next(i for i, st in enumerate(s.seats) if st is None)  # the first free seat
+    if c.seat_wanted is not None:
+        return [E.SeatTaken(seat=c.seat_wanted, name=_name(c))]
+    # the first free seat (a rematch's held seats wait for their players)
+    free = next(i for i, st in enumerate(s.seats) if st is None and i not in s.held)
     return [E.SeatTaken(seat=free, name=_name(c))]
 
 
 def check_leave_seat(s: State, c: C.LeaveSeat) -> None:
     guards.seated(s, c.seat)
-    if s.step != LOBBY:
-        raise refuse("game_already_started", "the game has started: you can no longer leave")
+    if s.step == LOBBY:
+        return
+    guards.playing(s, c.seat)
+    if s.seat(c.seat).absent:
+        raise refuse(
+            "already_away", "you are away already: resume (or any command) brings you back"
+        )
 
 
 def leave_seat(s: State, c: C.LeaveSeat) -> list[Any]:
-    return [E.SeatLeft(seat=c.seat)]
+    """In the lobby the seat is free again. Once the game has started a seat that leaves is
+    away (RULES §10: absent): its autopilot plays, it keeps its cards and its secrets, and its
+    token brings it back until the end (``resume`` or any command)."""
+    if s.step == LOBBY:
+        return [E.SeatLeft(seat=c.seat)]
+    return [E.SeatAbsent(seat=c.seat)]
 
 
 def check_start(s: State, c: C.StartGame) -> None:

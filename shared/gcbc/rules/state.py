@@ -6,7 +6,7 @@ from typing import Literal
 
 from msgspec import Struct, field
 
-from gcbc.contract.options import Deadlines, Deal, TableOptions
+from gcbc.contract.options import Deadlines, Deal, HouseBots, TableOptions
 from gcbc.contract.vocabulary import ActionName, WindowKind
 
 # Steps. Stable steps wait for someone; transient steps are left at once by ``flow.advance``.
@@ -82,6 +82,10 @@ class Trail:
 _new_trail = object.__new__
 
 
+def house_bot_name(seat: int) -> str:
+    return f"House bot {seat}"
+
+
 class Seat(Struct, frozen=True, gc=False):
     name: str
     cards: tuple[int, ...] = ()  # integrity card ids, by position (index 0 = position 1)
@@ -138,6 +142,9 @@ class State(Struct, frozen=True, gc=False):
     first_seat_choice: int | None = None
     requested_seed: int | None = None
     chat_per_seat: int | None = None
+    house_bots: HouseBots | None = None  # seats the house plays (the sandbox)
+    rematch_of: str | None = None
+    held: frozenset[int] = frozenset()  # a rematch's seats kept for the players of the last game
     seats: tuple[Seat | None, ...] = ()  # None: empty seat in the lobby
     # the game
     random_seed: int = 0

@@ -25,7 +25,8 @@ TABLES = sorted(p.name.removesuffix(".events.json") for p in FIXTURES.glob("*.ev
 
 
 # Deliberate changes to the views since the recording, each applied to the recorded bytes:
-# a prompt held in a transient step shows the turn's action phase (the contract's vocabulary).
+# a prompt held in a transient step shows the turn's action phase (the contract's vocabulary);
+# views end with the house's seats (``bots``, issue 12: none at these tables).
 AMENDED = [
     (f'"phase":"{step}"'.encode(), b'"phase":"action"')
     for step in ("declared", "resolve", "after_action", "turn_start", "turn_end")
@@ -35,7 +36,8 @@ AMENDED = [
 def amended(recorded: bytes) -> bytes:
     for old, new in AMENDED:
         recorded = recorded.replace(old, new)
-    return recorded
+    assert recorded.endswith(b'"seeded":false}') or recorded.endswith(b'"seeded":true}')
+    return recorded[:-1] + b',"bots":null}'
 
 
 class Point(msgspec.Struct):

@@ -69,3 +69,64 @@ def test_a_seat_posts_at_most_the_tables_chat_limit():
     assert refused(s, C.PostChat(seat=0, text="three")) == "chat_full"
     s, _ = run(s, C.PostChat(seat=1, text="mine"))  # another seat has its own
     assert [m["text"] for m in view(s, None).chat] == ["one", "two", "mine"]
+
+
+def test_the_house_takes_its_seats_as_the_table_opens_and_players_take_the_others():
+    """The sandbox (API.md ``bots``): the house's seats are taken when the table opens, named
+    "House bot N"; players take the free seats in order; views say which seats are the house's."""
+    from gcbc.contract.options import HouseBots
+
+    bots = HouseBots(seats=(1, 2), kind="heuristic")
+    s = lobby(4, bots=bots)
+    assert [st.name if st else None for st in s.seats] == [None, "House bot 1", "House bot 2", None]
+    s, events = run(s, C.TakeSeat(name="ann"))
+    assert events == [E.SeatTaken(seat=0, name="ann")]
+    s, events = run(s, C.TakeSeat(name="bob"))
+    assert events == [E.SeatTaken(seat=3, name="bob")]
+    assert refused(s, C.TakeSeat(name="cy")) == "table_full"
+    assert view(s, None).bots == bots and view(s, 0).bots == bots
+    s, _ = run(s, C.StartGame(random_seed=5))
+    assert view(s, 1).you is not None and view(s, 1).you.team is not None
+
+
+@pytest.mark.parametrize("seats", [(), (0, 0), (4,), (-1,)])
+def test_the_house_seats_are_distinct_seats_of_the_table(seats):
+    from gcbc.contract.options import HouseBots
+
+    command = C.OpenTable(table_id="t", seats=4, bots=HouseBots(seats=seats))
+    assert refused(initial_state(), command) == "bad_parameters"
+
+
+def test_a_player_who_leaves_a_started_game_is_away_and_comes_back_with_any_command():
+    """Issue 12, item 6 (RULES §10): leaving once the game started makes the seat absent: its
+    autopilot plays, its cards stay its own; ``resume`` (or any command) brings it back."""
+    s = table([[A, H, H], [KP, K, K], [H, K, H], [K, H, K]])
+    s, events = run(s, C.LeaveSeat(seat=2))
+    assert E.SeatAbsent(seat=2) in events and s.seats[2].absent
+    assert s.seats[2].cards and view(s, 2).you.seat == 2  # still seated, still its cards
+    assert refused(s, C.LeaveSeat(seat=2)) == "already_away"
+    s, events = run(s, C.Resume(seat=2))
+    assert events[0] == E.SeatReturned(seat=2) and not s.seats[2].absent
+
+
+def test_a_seat_left_at_the_turn_is_played_by_its_autopilot_at_once():
+    s = table([[A, H, H], [KP, K, K], [H, K, H], [K, H, K]])
+    turn = s.turn_seat
+    s, events = run(s, C.LeaveSeat(seat=turn))
+    assert E.AutopilotActed(seat=turn, missed=False) in events
+    assert s.turn_seat != turn or s.step != "action"
+
+
+def test_a_rematch_keeps_the_seats_of_the_last_game_for_their_players():
+    """Issue 12, item 6: a rematch holds the last game's seats; each player claims its own; a
+    newcomer takes only a seat nobody holds."""
+    s = lobby(4, rematch_of="0123456789abcdef", held=(0, 2))
+    s, events = run(s, C.TakeSeat(name="new"))
+    assert events == [E.SeatTaken(seat=1, name="new")]
+    s, events = run(s, C.TakeSeat(name="ann", seat_wanted=2))
+    assert events == [E.SeatTaken(seat=2, name="ann")]
+    assert refused(s, C.TakeSeat(name="eve", seat_wanted=2)) == "seat_taken"
+    s, _ = run(s, C.TakeSeat(name="bob"))  # seat 3
+    assert refused(s, C.TakeSeat(name="cy")) == "table_full"  # seat 0 is kept for its player
+    s, events = run(s, C.TakeSeat(name="dan", seat_wanted=0))
+    assert events == [E.SeatTaken(seat=0, name="dan")] and not s.held

@@ -1,0 +1,1 @@
+"""The bot worker: the house plays the seats a table gives it (the sandbox)."""

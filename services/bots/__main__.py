@@ -1,0 +1,5 @@
+"""``python -m services.bots``: the bot worker."""
+
+from services.bots.worker import main
+
+main()
