@@ -183,6 +183,15 @@ def test_verify_all_passes_on_twenty_bot_tables_and_fails_on_a_tampered_answer(
     assert "mallory" in json.dumps(divergence["expected"])
 
 
+def test_verify_all_over_the_tables_the_services_wrote(stack, played):
+    """Every table of the session's log (in a whole run: the bot tables of test_bot_games, one
+    per option combination, too): each recorded answer is the one the engine gives again."""
+    r = ops(stack, "verify", "--all", "--json")
+    assert r.returncode == 0, r.stdout[-2000:]
+    got = summary(r.stdout)
+    assert got["divergences"] == 0 and got["tables"] >= len(played)
+
+
 def test_export_import_gives_the_same_table_diff_and_verify_agree(stack, played, tmp_path):
     source = played[0].table_id
     file = tmp_path / "t.jsonl"
