@@ -339,24 +339,31 @@ def test_tables_inspect_replay_tail_status_and_scenario(stack, played, http):
     seen = [e for c in changes if c["version"] <= then["version"] for e in c["log"]]
     assert [e["v"] for e in seen] == sorted({e["v"] for e in seen})
     assert seen[-len(then["log"]) :] == then["log"]
-    # tail: new entries as they come (a lobby table's chat: a command and its answer)
+    # tail: new entries as they come (a lobby table's chat: a command and its answer); --public:
+    # what spectators see (the message, not the entries and their token hashes)
     lobby, seat_tokens = seated_table(http, seats=4)
-    tail = subprocess.Popen(
-        [sys.executable, "-m", "services.ops", "tail", lobby, "--count", "2", "--json"],
-        cwd=ROOT,
-        env=stack.env("admin"),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    tails = [
+        subprocess.Popen(
+            [sys.executable, "-m", "services.ops", "tail", lobby, "--count", "2", "--json", *more],
+            cwd=ROOT,
+            env=stack.env("admin"),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for more in ([], ["--public"])
+    ]
     deadline = time.monotonic() + 30
-    while tail.poll() is None and time.monotonic() < deadline:
+    while any(t.poll() is None for t in tails) and time.monotonic() < deadline:
         http.post(f"/tables/{lobby}/chat", headers=auth(seat_tokens[1]), json={"text": "hi"})
         time.sleep(0.5)
-    out, errors = tail.communicate(timeout=10)
-    assert tail.returncode == 0, errors
+    (out, errors), (public, _) = (t.communicate(timeout=10) for t in tails)
+    assert [t.returncode for t in tails] == [0, 0], errors
     kinds = [x["entry"]["kind"] for x in lines(out)]
     assert len(kinds) == 2 and "command" in kinds, out
+    said = lines(public)
+    assert said and all(set(x) == {"table", "seq", "chat"} for x in said), public
+    assert said[0]["chat"]["text"] == "hi" and "token" not in public
     # status: the log, both consumers, the read model
     got = lines(ops(stack, "status", "--json").stdout)[0]
     assert got["log"]["entries"] >= got["log"]["tables"] > 0
