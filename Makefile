@@ -12,10 +12,11 @@ PYTEST_ARGS   ?=
 SIMULATE_ARGS ?=
 BENCH_ARGS    ?=
 
-.PHONY: setup test simulate bench bench-rebuild lint run demo lock clean compose-env
+.PHONY: setup test simulate bench bench-rebuild load lint run demo lock clean compose-env chaos run-cluster
 
 setup: $(STAMP)
 	@./deploy/ensure-redis.sh >/dev/null
+	@./deploy/ensure-chromium.sh >/dev/null
 
 # The venv itself. bin/pip only appears once `python3 -m venv` succeeded in full
 # (on Debian without python3-venv it leaves a half-made venv with no pip), so a
@@ -56,6 +57,7 @@ simulate: setup
 # The engine (decide+evolve, simulator), the operator's rebuild (log entries/s, target 50,000),
 # then the whole system (saturation, latency, scale, JetStream sync policy; real rules vs a
 # no-op), then the slow soaks.
+# SERVICE_BENCH_ARGS="--api http://…" aims the system runs at a running deployment instead.
 bench: setup
 	$(PY) -m gcbc bench $(BENCH_ARGS)
 	$(PY) -m tools.rebuildbench $(REBUILD_BENCH_ARGS)
@@ -66,6 +68,28 @@ bench: setup
 bench-rebuild: setup
 	$(PY) -m tools.rebuildbench $(REBUILD_BENCH_ARGS)
 
+# Load test (locust, tools/locustfile.py) of the deployment at HOST, headless: USERS users (a
+# table of bots, a spectator or a lobby visitor each), RATE of them started per second, for
+# DURATION; CSV and HTML report under LOAD_REPORT. Exit 1 on 5xx or broken connections only.
+# Against `make run`, raise its limits first (README "Load testing"). LOAD_ARGS: more options,
+# e.g. LOAD_ARGS="--think 0.5-2 --views sse HumanTable ClosedLoopTable" (locust -f … --help).
+HOST        ?= http://127.0.0.1:8000
+ifeq ($(origin HOST),environment)
+ifeq ($(findstring ://,$(HOST)),)
+HOST        := http://127.0.0.1:8000# the shell's HOST is a machine's name, not a URL
+endif
+endif
+USERS       ?= 20
+RATE        ?= 5
+DURATION    ?= 60s
+LOAD_REPORT ?= load-report
+LOAD_ARGS   ?=
+load: setup
+	@mkdir -p $(LOAD_REPORT)
+	$(PY) -m locust -f tools/locustfile.py --headless --host $(HOST) \
+	    --users $(USERS) --spawn-rate $(RATE) --run-time $(DURATION) \
+	    --csv $(LOAD_REPORT)/load --html $(LOAD_REPORT)/load.html --only-summary $(LOAD_ARGS)
+
 lint: setup
 	$(PY) -m ruff check shared services tools clients tests
 	$(PY) -m ruff format --check shared services tools clients tests
@@ -74,6 +98,11 @@ lint: setup
 # worker and projection; prints the API and OpenAPI URLs. Ctrl-C stops everything.
 run: setup
 	$(PY) -m tools.launcher --data .data $(RUN_ARGS)
+
+# The distributed setup on this machine: a 3-node NATS cluster (stream replicas 3) and two
+# instances of the rules worker and the projection (tests/e2e/test_cluster.py starts the same).
+run-cluster: setup
+	$(PY) -m tools.launcher --data .data-cluster --cluster $(RUN_ARGS)
 
 # Bots play a whole table through the HTTP API of a running `make run`; shows the public log.
 demo: setup
@@ -106,6 +135,11 @@ clean:
 	rm -rf $(VENV) .data
 
 # Random passwords for docker compose's NATS and Redis users, once (.env is never committed).
+# Every fault of the chaos suite (tools/chaos.py) on a stack of its own, bot tables playing through
+# each; one JSON line per fault. make test runs a short version (tests/e2e/test_chaos.py).
+chaos: setup
+	$(PY) -m tools.chaos $(CHAOS_ARGS)
+
 compose-env:
 	@if [ -f .env ]; then echo ".env exists: keeping its passwords"; else \
 	  { for s in NATS REDIS; do for u in ADMIN TABLE RULES PROJECTION BOTS; do \

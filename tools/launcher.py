@@ -130,6 +130,9 @@ class Stack:
     def start(self) -> Stack:
         raise_open_files_limit()
         self.start_servers()
+        if isinstance(self.nats, devservers.NatsCluster):
+            replicas = int(self.extra_env.get("GCBC_STREAM_REPLICAS", "1"))
+            wait_for_jetstream(self.nats.url, replicas)
         for name in SERVICES:
             self.start_service(name)
         self.wait_http()
@@ -179,6 +182,28 @@ class Stack:
         self.servers.clear()
 
 
+def wait_for_jetstream(url: str, replicas: int, patience: float = 60) -> None:
+    """A new cluster elects its JetStream leader first: hold the services until the stream is
+    there (created here, replicated) so none starts against a cluster not ready yet."""
+    import asyncio
+
+    from gcbc.eventlog.jetstream import JetStreamEventLog
+
+    async def ready() -> None:
+        deadline = time.monotonic() + patience
+        while True:
+            try:
+                log = await JetStreamEventLog.connect(url, replicas)
+                await log.close()
+                return
+            except Exception:
+                if time.monotonic() > deadline:
+                    raise
+                await asyncio.sleep(0.5)
+
+    asyncio.run(ready())
+
+
 def _url_for(server: devservers.ServerProcess | str | None, user: str) -> str:
     if server is None:
         return ""
@@ -190,16 +215,33 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--data", default=str(ROOT / ".data"), help="where NATS and Redis keep data")
     p.add_argument("--port", type=int, default=int(os.environ.get("GCBC_HTTP_PORT", "8000")))
     p.add_argument("--scenarios", action="store_true", help="accept scenario tables")
-    args = p.parse_args(argv)
-    stack = Stack(
-        Path(args.data), args.port, args.scenarios or os.environ.get("GCBC_ALLOW_SCENARIOS") == "1"
+    p.add_argument(
+        "--cluster",
+        action="store_true",
+        help="a 3-node NATS cluster (the stream with 3 replicas) and two instances of the rules"
+        " worker and the projection (make run-cluster)",
     )
+    args = p.parse_args(argv)
+    scenarios = args.scenarios or os.environ.get("GCBC_ALLOW_SCENARIOS") == "1"
+    if args.cluster:
+        stack = Stack(Path(args.data), args.port, scenarios, env={"GCBC_STREAM_REPLICAS": "3"})
+        stack.servers["nats"] = stack.nats = devservers.start_nats_cluster(  # type: ignore[assignment]
+            Path(args.data) / "nats-cluster", 3
+        )
+        print("waiting for the NATS cluster to elect its JetStream leader…", flush=True)
+    else:
+        stack = Stack(Path(args.data), args.port, scenarios)
     try:
         stack.start()
+        if args.cluster:
+            stack.start_service("rules#2")
+            stack.start_service("projection#2")
         admin = stack.data_dir / "admin.env"
         admin.touch(mode=0o600)
         admin.write_text(f"GCBC_NATS_URL={stack.nats_url}\nGCBC_REDIS_URL={stack.redis_url}\n")
-        print(f"NATS (JetStream) : 127.0.0.1:{stack.servers['nats'].port} (a user per service)")
+        nats = stack.servers["nats"]
+        ports = [n.port for n in getattr(nats, "nodes", [nats])]
+        print(f"NATS (JetStream) : 127.0.0.1:{ports} (a user per service)")
         print(f"Redis            : 127.0.0.1:{stack.servers['redis'].port} (a user per service)")
         print(f"API              : {stack.api}")
         print(f"OpenAPI          : {stack.api}/schema  (JSON: {stack.api}/schema/openapi.json)")

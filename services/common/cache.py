@@ -13,7 +13,9 @@ from services.common.folded import FoldedTable
 
 
 class FoldedCache:
-    KEEP_FINISHED = 2000  # finished tables kept in memory (others are read again if asked for)
+    # finished tables kept in memory, the most recent (their late readers: a history, a rematch);
+    # older ones cost nothing but their id and are read again if asked for
+    KEEP_FINISHED = 200
 
     def __init__(self, log: EventLog) -> None:
         self.log = log

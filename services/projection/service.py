@@ -73,9 +73,12 @@ class Projection:
         if cached is not None:
             before = cached[1]
             changed = [k for k, v in views.items() if before.get(k) != v]
-        self._rendered[t.table_id] = (t.state.version, views)
-        if len(self._rendered) > 10_000:
-            self._rendered.pop(next(iter(self._rendered)))
+        if t.state.step == "finished":
+            self._rendered.pop(t.table_id, None)  # nothing changes any more: keep nothing
+        else:
+            self._rendered[t.table_id] = (t.state.version, views)
+            if len(self._rendered) > 10_000:
+                self._rendered.pop(next(iter(self._rendered)))
         return views, changed
 
     async def catch_up(self, table_id: str) -> bool:

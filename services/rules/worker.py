@@ -69,6 +69,7 @@ class RulesWorker:
         self.clock = clock
         self.decided = 0
         self._seen: dict[str, tuple[int, float]] = {}  # table -> (pending command, first seen)
+        self.loads = 0  # passes of load_all completed
 
     async def handle(self, stored: Stored) -> None:
         """One entry from the consumer: answer it if it is a command nobody answered yet."""
@@ -196,21 +197,19 @@ class RulesWorker:
         ]
         progress = ProgressLog(log, "folding tables", len(todo)) if len(todo) > 1000 else None
         for table_id in todo:
-            await self.cache.get(table_id)
+            if table_id not in self.cache.tables:  # (its command may have folded it meanwhile)
+                await self.cache.get(table_id)
             if progress is not None:
                 progress.step()
         if progress is not None:
             progress.finish()
+        self.loads += 1
 
 
 async def deadlines(worker: RulesWorker, stop: asyncio.Event, every: float = 0.1) -> None:
-    rescan = 0.0
     while not stop.is_set():
         try:
             await worker.sweep_deadlines()
-            if worker.clock() - rescan > 5:  # tables whose entries went to another instance
-                rescan = worker.clock()
-                await worker.load_all()
         except Exception as e:  # noqa: BLE001
             log.warning("deadline sweep failed: %s", e)
         try:
@@ -219,17 +218,37 @@ async def deadlines(worker: RulesWorker, stop: asyncio.Event, every: float = 0.1
             pass
 
 
+async def keep_loading(worker: RulesWorker, stop: asyncio.Event, every: float = 5.0) -> None:
+    """Fold the tables this instance does not know (at start: every one; later, those whose
+    entries went to another instance), beside the answering and the sweeps, never before them."""
+    while not stop.is_set():
+        started = time.monotonic()
+        try:
+            await worker.load_all()
+        except Exception as e:  # noqa: BLE001
+            log.warning("loading tables failed: %s", e)
+        else:
+            if worker.loads == 1:
+                took = time.monotonic() - started
+                log.info("%d tables folded in %.1f s", len(worker.cache.tables), took)
+        try:
+            await asyncio.wait_for(stop.wait(), every)
+        except TimeoutError:
+            pass
+
+
 async def run(worker: RulesWorker, stop: asyncio.Event, metrics_port: int = 0) -> None:
     """Answer commands as they come and fire deadlines until ``stop`` (metrics and health on
-    ``metrics_port``)."""
+    ``metrics_port``). A restarted worker answers at once, however many tables exist: a
+    command's table is folded when its command comes; every other table is folded meanwhile
+    (its deadlines fire once it is; a long fold says how far it is, with a rate)."""
     readiness = health.Readiness(worker.events, None, (DURABLE,))
     async with health.serve(readiness, metrics_port):
-        await worker.load_all()
-        log.info("rules worker ready (%d tables)", len(worker.cache.tables))
         subscription = await worker.events.consume(DURABLE, worker.handle, ACK_WAIT)
+        log.info("rules worker consuming")
         watching = asyncio.create_task(health.watch_lag(worker.events, DURABLE, stop, log))
         try:
-            await deadlines(worker, stop)
+            await asyncio.gather(deadlines(worker, stop), keep_loading(worker, stop))
         finally:
             watching.cancel()
             await subscription.close()

@@ -32,6 +32,7 @@ from gcbc.contract.http import (
     LobbyListing,
     Position,
     Rematch,
+    ReplayStep,
     SeatGranted,
     SeatLater,
     StreamTicket,
@@ -44,9 +45,10 @@ from gcbc.contract.ids import TABLE_ID_PATTERN
 from gcbc.contract.options import Deadlines, TableOptions
 from gcbc.eventlog.port import LogUnavailable, OutcomeUnknown
 from gcbc.readmodel.port import PUBLIC, Answer, ModelUnavailable, StoredView, seat_key, view_version
+from gcbc.rules import view
 from services.common.runner import tune_gc
 from services.common.settings import Settings
-from services.table import edge, tickets
+from services.table import edge, tickets, web
 from services.table import health as operations
 from services.table import openapi as doc
 from services.table.limits import OpenStreams, RateLimits
@@ -733,6 +735,36 @@ async def history(table_id: TableId, state: AppState) -> Response[bytes]:
     return _json(await service.history(table_id))
 
 
+@get(
+    "/tables/{table_id:str}/replay",
+    summary="A finished table, step by step, as a seat (or a spectator) saw it",
+    description="Once the game is over nothing is secret any more: any seat's view after any"
+    " answered command (`step` 1 to `steps`), for stepping through a game forward and back.",
+    responses=doc.responses({200: doc.ok(ReplayStep, "the view at that step")}, 404, 409, 422, 503),
+)
+async def replay(
+    table_id: TableId,
+    state: AppState,
+    step: Annotated[int, Parameter(ge=1, le=100_000, description="1: the table opened")] = 1,
+    seat: Annotated[
+        int | None, Parameter(ge=0, le=7, description="whose view (none: the public one)")
+    ] = None,
+) -> Response[bytes]:
+    service = _service(state)
+    t = await service.table(table_id)
+    if t.state.step != "finished":
+        raise ApiError(409, "not_finished_yet", "a replay is public once the game is over")
+    states = await service.replay(table_id)
+    if seat is not None and seat >= len(t.state.seats):
+        raise ApiError(422, "invalid_parameter", "seat is not a seat of this table", "seat")
+    step = min(step, len(states))
+    s = states[step - 1]
+    viewer = seat if seat is not None and s.seats and s.seats[seat] is not None else None
+    settings: Settings = state.settings
+    v = view(s, viewer, log_limit=settings.log_limit, chat_limit=settings.chat_limit)
+    return _json(msgspec.json.encode(ReplayStep(step=step, steps=len(states), view=v)))
+
+
 # --- the app ------------------------------------------------------------------------------------
 def create_app(settings: Settings | None = None) -> Litestar:
     """The composition root: the real adapters, connected in the lifespan."""
@@ -793,6 +825,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
             chat,
             history,
             rematch,
+            replay,
+            *web.ROUTES,  # the reference web client (not in the OpenAPI document)
             *operations.ROUTES,  # /healthz, /readyz, /metrics (not in the OpenAPI document)
         ],
         lifespan=[lifespan],

@@ -23,7 +23,8 @@ from gcbc.contract import commands as C
 from gcbc.contract.entries import CommandEntry, OutcomeEntry, decode_entry, encode_entry
 from gcbc.eventlog.port import EventLog, Stored, Subscription, WrongExpectedSequence
 from gcbc.readmodel.port import PUBLIC, Answer, ReadModel, StoredView, seat_key
-from gcbc.rules import RuleViolation, check
+from gcbc.rules import RuleViolation, check, fold
+from gcbc.rules.state import State, initial_state
 from services.common import metrics
 from services.common.cache import FoldedCache
 from services.common.folded import FoldedTable
@@ -46,6 +47,7 @@ def now_ms() -> int:
 
 class TableService:
     KEEP_HISTORIES = 256  # finished tables' histories kept encoded
+    KEEP_REPLAYS = 16  # finished tables' states kept for replays
 
     def __init__(
         self, events: EventLog, model: ReadModel, noop: bool = False, bot_secret: str = ""
@@ -56,6 +58,7 @@ class TableService:
         self.model = model
         self.cache = FoldedCache(events)
         self._histories: dict[str, bytes] = {}
+        self._replays: dict[str, list[State]] = {}
 
     # --- reading ------------------------------------------------------------------------------
     async def table(self, table_id: str) -> FoldedTable:
@@ -119,6 +122,23 @@ class TableService:
             if len(self._histories) > self.KEEP_HISTORIES:
                 del self._histories[next(iter(self._histories))]  # the oldest
         return cached
+
+    async def replay(self, table_id: str) -> list[State]:
+        """A finished table's states after each answered command, oldest first (replays step
+        through them as any seat saw them). Kept for a few tables: a finished log never changes."""
+        states = self._replays.get(table_id)
+        if states is None:
+            states = []
+            s = initial_state()
+            for stored in await self.events.read(table_id):
+                entry = decode_entry(stored.data)
+                if isinstance(entry, OutcomeEntry) and entry.events:
+                    s = fold(entry.events, s)
+                    states.append(s)
+            self._replays[table_id] = states
+            if len(self._replays) > self.KEEP_REPLAYS:
+                del self._replays[next(iter(self._replays))]  # the oldest
+        return states
 
     # --- writing ------------------------------------------------------------------------------
     async def submit(

@@ -78,7 +78,7 @@ def test_logs_are_json_lines(stack):
     lines = (stack.data_dir / "logs" / "rules.log").read_text().splitlines()
     parsed = [json.loads(x) for x in lines if x.startswith("{")]
     assert parsed and all({"time", "level", "service", "message"} <= set(x) for x in parsed)
-    assert any("rules worker ready" in x["message"] for x in parsed)
+    assert any("rules worker consuming" in x["message"] for x in parsed)
 
 
 def _until(read, check, seconds: float = 10.0) -> str:

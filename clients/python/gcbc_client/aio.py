@@ -110,8 +110,15 @@ class AsyncSeat:
 
     async def view(self, after: int | None = None, timeout: float = 0) -> View:
         params = {} if after is None else {"after": after, "timeout": timeout}
-        r = await self._request("GET", "/view", what="view", params=params)
-        return _core.view_decoder.decode(r.content)
+        for attempt in range(_core.RETRIES):  # a read is safe to repeat
+            try:
+                r = await self._request("GET", "/view", what="view", params=params)
+                return _core.view_decoder.decode(r.content)
+            except httpx.TransportError:  # e.g. a kept-alive connection the server just closed
+                if attempt == _core.RETRIES - 1:
+                    raise
+                await asyncio.sleep(_core.RETRY_WAIT)
+        raise AssertionError("unreachable")
 
     def stream(self) -> AsyncIterator[View]:
         return _stream(self.client.http, f"/tables/{self.table_id}/stream", self.headers)

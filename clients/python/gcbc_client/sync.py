@@ -100,7 +100,16 @@ class Seat:
     def view(self, after: int | None = None, timeout: float = 0) -> View:
         """The seat's view; with ``after``, once its version is greater (or after ``timeout``)."""
         params = {} if after is None else {"after": after, "timeout": timeout}
-        return _core.view_decoder.decode(self._request("GET", "/view", params=params).content)
+        for attempt in range(_core.RETRIES):  # a read is safe to repeat
+            try:
+                return _core.view_decoder.decode(
+                    self._request("GET", "/view", params=params).content
+                )
+            except httpx.TransportError:  # e.g. a kept-alive connection the server just closed
+                if attempt == _core.RETRIES - 1:
+                    raise
+                time.sleep(_core.RETRY_WAIT)
+        raise AssertionError("unreachable")
 
     def stream(self) -> Iterator[View]:
         """The seat's view at every change (Server-Sent Events, resumed after a drop)."""

@@ -18,6 +18,7 @@ from msgspec import Meta
 from gcbc.contract import commands as C
 from gcbc.contract.events import AnyEvent
 from gcbc.contract.options import Deadlines, Deal, HouseBots, TableOptions
+from gcbc.contract.views import View
 
 # --- the lobby ----------------------------------------------------------------------------------
 Seats = Annotated[int, Meta(ge=4, le=8, description="4 to 8 players (RULES §1)")]
@@ -109,6 +110,15 @@ class Rematch(msgspec.Struct):
     table_id: str
     seat: int
     token: str
+
+
+class ReplayStep(msgspec.Struct):
+    """One step of a finished table's replay: the view ``seat`` (or a spectator) had after the
+    ``step``-th answered command, of ``steps``."""
+
+    step: int
+    steps: int
+    view: View
 
 
 class History(msgspec.Struct):

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit
@@ -207,10 +208,26 @@ class JetStreamEventLog:
         return subject(table, self.prefix)
 
     async def ensure_stream(self, replicas: int = 1) -> None:
+        """The stream exists, with ``replicas`` copies: created if missing; an existing one with
+        another count is updated where this user may (the operator's; services may not change
+        the stream, so they say so and go on with what is there)."""
         try:
-            await self.js.stream_info(self.stream)
+            info = await self.js.stream_info(self.stream)
         except NotFoundError:
             await self.js.add_stream(stream_config(replicas, self.stream, self.prefix))
+            return
+        if info.config.num_replicas != replicas:
+            try:
+                await self.js.update_stream(replace(info.config, num_replicas=replicas))
+            except nats.errors.Error as e:
+                log.warning(
+                    "stream %s has %s replicas, %s configured; not updated (%s): an operator"
+                    " updates it (python -m tools.launcher does with the admin user)",
+                    self.stream,
+                    info.config.num_replicas,
+                    replicas,
+                    e,
+                )
 
     async def close(self) -> None:
         try:

@@ -11,7 +11,13 @@ from contextlib import asynccontextmanager
 import pytest
 
 from gcbc.contract import commands as C
-from gcbc.contract.entries import CommandEntry, OutcomeEntry, RefusalEntry, decode_entry
+from gcbc.contract.entries import (
+    CommandEntry,
+    OutcomeEntry,
+    RefusalEntry,
+    decode_entry,
+    encode_entry,
+)
 from gcbc.eventlog.memory import MemoryEventLog
 from gcbc.readmodel.memory import MemoryReadModel
 from gcbc.readmodel.port import PUBLIC, seat_key
@@ -179,5 +185,42 @@ def test_not_an_entry_is_skipped_and_the_rest_goes_on():
             assert isinstance(
                 decode_entry((await events.read(TABLE))[1].data), OutcomeEntry | RefusalEntry
             )
+
+    asyncio.run(go())
+
+
+class SlowToList(MemoryEventLog):
+    """A log whose list of tables takes long to walk (thousands of tables after a restart)."""
+
+    async def tables(self) -> AsyncIterator[str]:
+        async for t in super().tables():
+            await asyncio.sleep(0.05)
+            yield t
+
+
+def test_a_restarted_worker_answers_before_it_has_folded_every_table():
+    """Issue 14: the first command is answered at once, however many tables exist: its table is
+    folded when it comes; the others meanwhile."""
+
+    async def go():
+        events = SlowToList()
+        for i in range(200):  # tables from before the restart, each waiting in its lobby
+            other = f"ff{i:014x}"
+            entry = CommandEntry(command=C.OpenTable(table_id=other, seats=4), at=1, prev=0)
+            await events.append(other, encode_entry(entry), 0)
+        worker = RulesWorker(events, clock=Clock())
+        stop = asyncio.Event()
+        task = asyncio.create_task(run(worker, stop))
+        entry = CommandEntry(command=C.OpenTable(table_id=TABLE, seats=4), at=1, prev=0)
+        seq = (await events.append(TABLE, encode_entry(entry), 0)).seq
+        for _ in range(200):
+            if len(await events.read(TABLE)) == 2:
+                break
+            await asyncio.sleep(0.01)
+        answered = await events.read(TABLE)
+        assert len(answered) == 2 and decode_entry(answered[1].data).answers == seq
+        assert worker.loads == 0  # the other 200 tables are still being folded
+        stop.set()
+        await task
 
     asyncio.run(go())

@@ -1,0 +1,95 @@
+"""The distributed setup, started for real on this machine (issue 14, item 4): a 3-node NATS
+cluster (the stream with 3 replicas) and two instances of the rules worker and the projection;
+bot tables play through HTTP while the stream's leader node is killed (-9) and comes back. Every
+table finishes, nothing accepted is lost or recorded twice, views equal a rebuild."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import nats
+import pytest
+
+from gcbc.eventlog.jetstream import STREAM, JetStreamEventLog
+from tests.e2e.conftest import TEST_ENV
+from tools import chaos, devservers
+from tools.launcher import Stack
+
+pytestmark = pytest.mark.timeout(600)
+
+
+async def _stream(cluster: devservers.NatsCluster):
+    nc = await nats.connect(cluster.url.split(","))
+    try:
+        return await nc.jetstream().stream_info(STREAM)
+    finally:
+        await nc.close()
+
+
+@pytest.fixture(scope="module")
+def cluster_stack(tmp_path_factory):
+    data = Path(tmp_path_factory.mktemp("cluster"))
+    cluster = devservers.start_nats_cluster(data / "nats", 3)
+    try:
+        env = {**TEST_ENV, "GCBC_STREAM_REPLICAS": "3"}
+        stack = Stack(data, nats=cluster, env=env).start()  # type: ignore[arg-type]
+        stack.start_service("rules#2")
+        stack.start_service("projection#2")
+        yield stack, cluster
+        stack.stop()
+    finally:
+        cluster.stop()
+
+
+def test_the_stream_is_replicated_on_every_node(cluster_stack):
+    _, cluster = cluster_stack
+    info = asyncio.run(_stream(cluster))
+    assert info.config.num_replicas == 3
+    assert info.cluster is not None and info.cluster.leader in cluster.names
+    assert len(info.cluster.replicas or []) == 2
+
+
+def test_tables_finish_while_the_stream_leader_is_killed(cluster_stack):
+    stack, cluster = cluster_stack
+
+    async def go():
+        record = chaos.Record()
+        games = asyncio.gather(
+            *(chaos.play_through(stack.api, 4 + i % 2, 300 + i, record) for i in range(4))
+        )
+
+        async def strike() -> str:
+            await asyncio.sleep(1.5)
+            leader = (await _stream(cluster)).cluster.leader
+            cluster.node(leader).stop(kill=True)
+            await asyncio.sleep(3.0)  # the others elect a new leader meanwhile
+            cluster.node(leader).restart()
+            return leader
+
+        killed, table_ids = await asyncio.gather(strike(), games)
+        return killed, table_ids, record
+
+    killed, table_ids, record = asyncio.run(go())
+    findings = asyncio.run(chaos.check(stack, table_ids, record))
+    assert findings.ok, findings.problems
+    assert findings.accepted > 0
+    info = asyncio.run(_stream(cluster))
+    assert info.cluster.leader in cluster.names and killed in cluster.names
+
+
+def test_an_existing_stream_is_updated_to_the_configured_replicas(cluster_stack):
+    """A stream made with one copy gets three once an operator connects asking for three."""
+    _, cluster = cluster_stack
+
+    async def go() -> int:
+        first = await JetStreamEventLog.connect(cluster.url, 1, "GCBC_R", "gcbc.r")
+        await first.close()
+        again = await JetStreamEventLog.connect(cluster.url, 3, "GCBC_R", "gcbc.r")
+        try:
+            return (await again.js.stream_info("GCBC_R")).config.num_replicas
+        finally:
+            await again.js.delete_stream("GCBC_R")
+            await again.close()
+
+    assert asyncio.run(go()) == 3

@@ -1,0 +1,360 @@
+"""The chaos suite (issue 14, item 5): while bot tables play through HTTP, faults at random moments,
+then the checks that must hold after each.
+
+Faults (one machine): kill -9 a service instance (rules, projection, table, bots), kill -9 NATS
+(it comes back on the same data), restart Redis empty (no persistence), pause the rules worker
+(SIGSTOP) past its ack wait, restart the table service. After each, and at the end:
+- every table finishes;
+- every command the server accepted (200/202, as the players' client saw it) is in the log exactly
+  once, and every command in the log is answered exactly once, right after it;
+- re-deciding every recorded command gives the recorded answers (no outcome twice, none lost);
+- the live views equal a rebuild from the log;
+- the time to recover: from the end of the fault to the first table created and answered.
+
+``make chaos`` runs every fault on a stack of its own (a few minutes); ``make test`` runs a short
+version (tests/e2e/test_chaos.py, which also audits every view the players received for leaks).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import signal
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import msgspec
+from gcbc_client import AsyncClient
+
+from gcbc.contract.entries import CommandEntry, OutcomeEntry, RefusalEntry, decode_entry
+from gcbc.eventlog.jetstream import JetStreamEventLog
+from gcbc.readmodel.memory import MemoryReadModel
+from gcbc.readmodel.port import PUBLIC, seat_key
+from gcbc.readmodel.redis import RedisReadModel
+from gcbc.rules import RuleViolation, decide, fold, initial_state
+from services.bots.seat import play_seat
+from services.common import views
+from services.common.settings import LOG_LIMIT
+from tools.launcher import Stack
+
+FAST = {"turn": 0.5, "reaction": 0.3, "prompt": 0.3, "arrange": 0.5}
+ACK_WAIT = 5.0  # the rules worker's (services/rules/worker.py): a pause must outlast it
+# a whole table waits no longer than this for a fault to pass (its seats retry meanwhile)
+TABLE_PATIENCE = 240.0
+
+
+# --- faults: coroutines, so the players go on meanwhile; processes are started from the main
+# thread (a child started from a worker thread would die with that thread: PR_SET_PDEATHSIG) ----
+async def _kill(stack: Stack, name: str) -> None:
+    stack.kill(name)
+    await asyncio.sleep(0.5)
+    stack.start_service(name)
+
+
+async def _kill_nats(stack: Stack) -> None:
+    nats = stack.servers["nats"]
+    nats.stop(kill=True)
+    await asyncio.sleep(0.5)
+    nats.restart()
+
+
+async def _redis_empty(stack: Stack) -> None:
+    stack.servers["redis"].restart()  # no persistence: it comes back empty
+
+
+async def _pause_worker(stack: Stack) -> None:
+    proc = stack.procs["rules"]
+    proc.send_signal(signal.SIGSTOP)
+    await asyncio.sleep(ACK_WAIT + 1.0)  # its unacknowledged commands are delivered again
+    proc.send_signal(signal.SIGCONT)
+
+
+async def _restart_table(stack: Stack) -> None:
+    proc = stack.procs.pop("table")
+    proc.send_signal(signal.SIGTERM)
+    while proc.poll() is None:
+        await asyncio.sleep(0.05)
+    stack.start_service("table")
+
+
+FAULTS: dict[str, Callable[[Stack], Awaitable[None]]] = {
+    "kill -9 rules": lambda s: _kill(s, "rules"),
+    "kill -9 projection": lambda s: _kill(s, "projection"),
+    "kill -9 table": lambda s: _kill(s, "table"),
+    "kill -9 bots": lambda s: _kill(s, "bots"),
+    "kill -9 nats": _kill_nats,
+    "restart redis empty": _redis_empty,
+    "pause rules past its ack wait": _pause_worker,
+    "restart table": _restart_table,
+}
+
+
+# --- players that outlive faults ----------------------------------------------------------------
+@dataclass
+class Record:
+    """What the players' client saw: each accepted command, and each view body received."""
+
+    accepted: list[tuple[str, str]] = field(default_factory=list)  # (table, command_id)
+    views: list[tuple[str, bytes]] = field(default_factory=list)  # (table, view JSON)
+    keep_views: bool = False
+
+    async def on_response(self, response: httpx.Response) -> None:
+        request = response.request
+        path = request.url.path
+        if (
+            request.method == "POST"
+            and path.endswith("/commands")
+            and response.status_code
+            in (
+                200,
+                202,
+            )
+        ):
+            body = json.loads(request.content)
+            self.accepted.append((path.split("/")[2], body["command_id"]))
+        if (
+            self.keep_views
+            and response.status_code == 200
+            and path.endswith(("/view", "/commands"))
+        ):
+            await response.aread()
+            self.views.append((path.split("/")[2], response.content))
+
+
+async def play_through(
+    api: str, seats: int, seed: int, record: Record, house: tuple[int, ...] = ()
+) -> str:
+    """A table of bot seats playing over HTTP, each on through faults until the game is over;
+    ``house``: seats the house's bot worker plays."""
+    async with AsyncClient(api, timeout=30) as client:
+        client.http.event_hooks["response"].append(record.on_response)
+        bots = {"seats": list(house)} if house else None
+        table = await _retrying(
+            lambda: client.create_table(seats, deadlines=FAST, bots=bots)  # type: ignore[arg-type]
+        )
+        players = [
+            await _retrying(lambda i=i: client.join(table.table_id, f"bot-{i}"))
+            for i in range(seats - len(house))
+        ]
+        await _retrying(lambda: players[0].start())
+        await asyncio.gather(*(_seat_on(p, seed * 10 + p.seat) for p in players))
+        return table.table_id
+
+
+async def _retrying(call: Callable[[], Any], patience: float = 60.0) -> Any:
+    deadline = time.monotonic() + patience
+    while True:
+        try:
+            return await call()
+        except Exception:
+            if time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.5)
+
+
+async def _seat_on(seat: Any, seed: int) -> None:
+    deadline = time.monotonic() + TABLE_PATIENCE
+    while True:
+        try:
+            await play_seat(seat, "random", seed)
+            return
+        except Exception:
+            if time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.5)  # a fault: look at the table again
+
+
+# --- checks -------------------------------------------------------------------------------------
+@dataclass
+class Findings:
+    tables: int = 0
+    finished: int = 0
+    accepted: int = 0
+    lost: int = 0  # accepted commands not in the log
+    duplicated: int = 0  # commands recorded twice, or answered twice
+    diverged: int = 0  # recorded answers a new decide disagrees with
+    view_differences: int = 0
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.finished == self.tables and not (
+            self.lost or self.duplicated or self.diverged or self.view_differences
+        )
+
+
+async def check(stack: Stack, table_ids: list[str], record: Record) -> Findings:
+    f = Findings(tables=len(table_ids), accepted=len(record.accepted))
+    log = await JetStreamEventLog.connect(stack.nats_url)
+    live = RedisReadModel.connect(stack.redis_url)
+    try:
+        recorded: dict[str, list[str]] = {}
+        for t in table_ids:
+            stored = [(s.seq, decode_entry(s.data)) for s in await log.read(t)]
+            ids = [
+                e.command.command_id
+                for _, e in stored
+                if isinstance(e, CommandEntry) and e.command.command_id
+            ]
+            recorded[t] = ids
+            f.duplicated += len(ids) - len(set(ids))
+            f.duplicated += _answered_once(stored, f.problems, t)
+            state, diverged = _decided_again(stored)
+            f.diverged += diverged
+            f.finished += state.step == "finished"
+            if state.step != "finished":
+                f.problems.append(f"{t}: not finished ({state.step})")
+            f.view_differences += await _views_differ(log, live, t, f.problems)
+        seen = {(t, c) for t, ids in recorded.items() for c in ids}
+        for t, c in set(record.accepted):
+            if t in recorded and (t, c) not in seen:
+                f.lost += 1
+                f.problems.append(f"{t}: accepted command {c} is not in the log")
+    finally:
+        await log.close()
+        await live.close()
+    return f
+
+
+def _answered_once(stored: list, problems: list[str], t: str) -> int:
+    """Entries alternate command, answer: a command unanswered or answered twice is counted."""
+    bad = 0
+    expect_command = True
+    for seq, entry in stored:
+        is_command = isinstance(entry, CommandEntry)
+        if is_command != expect_command:
+            bad += 1
+            problems.append(f"{t}: #{seq} out of turn ({type(entry).__name__})")
+            continue
+        expect_command = not expect_command
+    if not expect_command:
+        bad += 1
+        problems.append(f"{t}: the last command is unanswered")
+    return bad
+
+
+def _decided_again(stored: list) -> tuple[Any, int]:
+    state, diverged = initial_state(), 0
+    for (_, entry), (_, answer) in zip(stored[::2], stored[1::2], strict=False):
+        if not isinstance(entry, CommandEntry):
+            continue
+        try:
+            events = decide(state, entry.command)
+        except RuleViolation as v:
+            diverged += not (isinstance(answer, RefusalEntry) and answer.code == v.code)
+            continue
+        if not isinstance(answer, OutcomeEntry) or answer.events != events:
+            diverged += 1
+            continue
+        state = fold(events, state)
+    return state, diverged
+
+
+async def _views_differ(log: Any, live: Any, t: str, problems: list[str]) -> int:
+    last = await log.last(t)
+    deadline = time.monotonic() + 30
+    while await live.position(t) < last.seq and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)  # the projection catches up
+    rebuilt = MemoryReadModel()
+    await views.rebuild(log, rebuilt, t, LOG_LIMIT)
+    public = await rebuilt.get(t, PUBLIC)
+    seats = len(msgspec.json.decode(public[1])["seats"]) if public else 0
+    differences = 0
+    for key in [PUBLIC, *(seat_key(i) for i in range(seats))]:
+        if await live.get(t, key) != await rebuilt.get(t, key):
+            differences += 1
+            problems.append(f"{t}: view {key} differs from a rebuild")
+    return differences
+
+
+async def recovery_time(api: str, since: float, patience: float = 60.0) -> float:
+    """Seconds from ``since`` until a new table is created and answered (201)."""
+    async with httpx.AsyncClient(base_url=api, timeout=5) as http:
+        deadline = time.monotonic() + patience
+        while time.monotonic() < deadline:
+            try:
+                r = await http.post("/tables", json={"seats": 4})
+                if r.status_code == 201:
+                    return time.monotonic() - since
+            except httpx.HTTPError:
+                pass
+            await asyncio.sleep(0.1)
+    return float("inf")
+
+
+# --- a run --------------------------------------------------------------------------------------
+async def run_fault(
+    stack: Stack, fault: str, tables: int, seed: int, record: Record
+) -> tuple[list[str], float]:
+    """Tables play; at a random moment ``fault`` strikes; the tables' ids and the recovery time."""
+    rng = random.Random(seed)
+    games = asyncio.gather(
+        *(
+            play_through(stack.api, 4 + i % 3, seed * 100 + i, record, (1, 2) if i % 3 == 2 else ())
+            for i in range(tables)
+        )
+    )
+
+    async def strike() -> float:
+        await asyncio.sleep(rng.uniform(0.5, 2.0))
+        await FAULTS[fault](stack)
+        return await recovery_time(stack.api, time.monotonic())
+
+    recovered, table_ids = await asyncio.gather(strike(), games)
+    return table_ids, recovered
+
+
+def report_line(fault: str, f: Findings, recovered: float) -> dict[str, Any]:
+    return {
+        "fault": fault,
+        "tables_finished": f"{f.finished}/{f.tables}",
+        "accepted_commands": f.accepted,
+        "lost": f.lost,
+        "duplicated": f.duplicated,
+        "diverged": f.diverged,
+        "view_differences": f.view_differences,
+        "recovery_s": round(recovered, 2),
+        "ok": f.ok,
+        "problems": f.problems[:5],
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m tools.chaos", description=__doc__)
+    p.add_argument("--tables", type=int, default=6, help="bot tables playing through each fault")
+    p.add_argument("--fault", action="append", choices=sorted(FAULTS), help="default: every one")
+    p.add_argument("--seed", type=int, default=1)
+    args = p.parse_args(argv)
+    env = {  # bots from one address: the limits stay out of the way (they are tested elsewhere)
+        "GCBC_RATE_CREATE": "100000/minute",
+        "GCBC_RATE_SEAT": "100000/minute",
+        "GCBC_RATE_COMMAND": "100000/minute",
+        "GCBC_STREAMS_PER_CLIENT": "0",
+        "GCBC_MIN_DEADLINE": "0.1",
+    }
+    failed = 0
+    with tempfile.TemporaryDirectory() as data:
+        stack = Stack(Path(data), env=env).start()
+        try:
+            for i, fault in enumerate(args.fault or list(FAULTS)):
+                record = Record()
+                table_ids, recovered = asyncio.run(
+                    run_fault(stack, fault, args.tables, args.seed + i, record)
+                )
+                findings = asyncio.run(check(stack, table_ids, record))
+                print(json.dumps(report_line(fault, findings, recovered)), flush=True)
+                failed += not findings.ok
+        finally:
+            stack.stop()
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
