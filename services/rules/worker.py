@@ -34,9 +34,6 @@ def now_ms() -> int:
 
 
 GAME_COMMANDS = C.GameCommand.__args__
-HISTORIC = 60.0  # a command written longer ago than this (an imported table's) is not answered
-# on delivery: its recorded answer follows it; if none comes, the sweep answers it STUCK_AFTER
-# after this worker first saw it
 
 
 def answer(
@@ -80,10 +77,10 @@ class RulesWorker:
         if t.pending != stored.seq:
             return  # not a command, or answered already (by this or another instance)
         command = t.pending_command
-        if command is not None and (
-            command.imported or (command.at and time.time() - command.at / 1000 > HISTORIC)
-        ):
-            self._since(t)  # an imported table's: its own answer comes next (else the sweep)
+        if command is not None and command.imported:
+            # gcbc-ops import: its recorded answer comes next; if none does, the sweep answers
+            # it STUCK_AFTER after this worker first saw it
+            self._since(t)
             return
         await self._answer(t)
 
