@@ -162,6 +162,9 @@ def _nats_permissions(user: str) -> str:
     ]
     if user in ("table", "rules"):
         allow.append(SUBJECTS)  # only these two append: commands, and answers and deadlines
+    if user == "table":
+        # its readiness (/readyz): how far the rules worker and the projection are (read only)
+        allow += [f"{api}.CONSUMER.INFO.{STREAM}.{d}" for d in DURABLES.values()]
     durable = DURABLES.get(user)
     if durable:
         allow += [

@@ -56,6 +56,7 @@ class Stack:
         self.servers: dict[str, devservers.ServerProcess] = {}  # the ones this stack started
         self.procs: dict[str, subprocess.Popen] = {}
         self.extra_env = env or {}
+        self.metrics_ports: dict[str, int] = {}  # rules, projection: /metrics, /healthz, /readyz
         self.ticket_secret = secrets.token_hex(32)  # every table-service process signs alike
         self.bot_secret = secrets.token_hex(32)  # house seats' tokens (table service, bots)
 
@@ -92,15 +93,26 @@ class Stack:
         if self.redis is None:
             self.redis = self.servers["redis"] = devservers.start_redis(self.data_dir / "redis")
 
+    def metrics_url(self, name: str) -> str:
+        """Where a service answers /metrics, /healthz and /readyz."""
+        if name.split("#")[0] == "table":
+            return self.api
+        return f"http://127.0.0.1:{self.metrics_ports[name]}"
+
     def start_service(self, name: str) -> subprocess.Popen:
         logs = self.data_dir / "logs"
         logs.mkdir(parents=True, exist_ok=True)
         out = (logs / f"{name}.log").open("ab")
         service = name.split("#")[0]  # "rules#2": a second rules worker
+        env = self.env(service)
+        if service in ("rules", "projection"):
+            if name not in self.metrics_ports:
+                self.metrics_ports[name] = devservers.free_port()
+            env["GCBC_METRICS_PORT"] = str(self.metrics_ports[name])
         proc = subprocess.Popen(
             [sys.executable, "-m", SERVICES[service]],
             cwd=ROOT,
-            env=self.env(service),
+            env=env,
             stdout=out,
             stderr=subprocess.STDOUT,
             start_new_session=True,
@@ -233,8 +245,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Redis            : 127.0.0.1:{stack.servers['redis'].port} (a user per service)")
         print(f"API              : {stack.api}")
         print(f"OpenAPI          : {stack.api}/schema  (JSON: {stack.api}/schema/openapi.json)")
-        print(f"logs             : {stack.data_dir / 'logs'}")
-        print(f"operators        : set -a; . {admin}; set +a   (then python -m services.ops …)")
+        print(f"logs             : {stack.data_dir / 'logs'} (JSON lines; GCBC_LOG_FORMAT=text)")
+        print(
+            f"health, metrics  : {stack.api}/readyz, {stack.api}/metrics; rules worker"
+            f" {stack.metrics_url('rules')}/metrics, projection {stack.metrics_url('projection')}"
+            "/metrics"
+        )
+        print(f"operators        : set -a; . {admin}; set +a   (then gcbc-ops status, …)")
         print("Ctrl-C stops everything.", flush=True)
         signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt))
         while True:

@@ -59,18 +59,24 @@ class FoldedTable:
     def settled(self) -> bool:
         return self.pending is None
 
-    def apply(self, stored: Stored) -> Any:
-        """Fold one entry (entries must come in order, each once). Something in the table's
-        subject that is not an entry (only an operator could have put it there) is stepped
-        over, so one bad message never stops a table, a worker or a rebuild."""
-        try:
-            entry = decode_entry(stored.data)
-        except msgspec.DecodeError as e:
-            log.error(
-                "table %s: #%s is not an entry, stepped over: %s", self.table_id, stored.seq, e
-            )
-            self.seq = stored.seq
-            return None
+    def apply(self, stored: Stored, entry: Any = None) -> Any:
+        """Fold one entry (entries must come in order, each once; ``entry``: already decoded).
+        Something in the table's subject that is not an entry (only an operator could have put
+        it there) is stepped over, so one bad message never stops a table, a worker or a
+        rebuild."""
+        if entry is None:
+            try:
+                entry = decode_entry(stored.data)
+            except msgspec.DecodeError as e:
+                log.error(
+                    "table %s: #%s is not an entry, stepped over: %s",
+                    self.table_id,
+                    stored.seq,
+                    e,
+                    extra={"table": self.table_id, "seq": stored.seq},
+                )
+                self.seq = stored.seq
+                return None
         self.seq = stored.seq
         if isinstance(entry, CommandEntry):
             self.pending = stored.seq

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import logging
 import signal
 from collections.abc import Awaitable, Callable
 
@@ -18,7 +17,9 @@ def tune_gc() -> None:
 
 
 def run_service(name: str, main: Callable[[asyncio.Event], Awaitable[None]]) -> None:
-    logging.basicConfig(level=logging.INFO, format=f"%(asctime)s {name}: %(message)s")
+    from services.common import logs
+
+    logs.setup(name)
     tune_gc()
 
     async def go() -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import msgspec
 
 from gcbc.eventlog.port import EventLog
-from gcbc.readmodel.port import PUBLIC, ReadModel, answers_encoder, seat_key
+from gcbc.readmodel.port import PUBLIC, ReadModel, Replacement, answers_encoder, seat_key
 from gcbc.rules import view
 from services.common.folded import FoldedTable
 from services.common.settings import CHAT_LIMIT, LOG_LIMIT
@@ -20,12 +20,25 @@ def render_views(
 ) -> dict[str, bytes]:
     """Every view of a table: the public one and each seated seat's."""
     s = t.state
-    started = t.wait_started or None
-    views = {}
-    for key, seat in [(PUBLIC, None), *((seat_key(i), i) for i, x in enumerate(s.seats) if x)]:
-        v = view(s, seat, log_limit=log_limit, wait_started=started, chat_limit=chat_limit)
-        views[key] = _encode(v)
-    return views
+    viewers = [(PUBLIC, None), *((seat_key(i), i) for i, x in enumerate(s.seats) if x)]
+    return {key: render_view(t, seat, log_limit, chat_limit) for key, seat in viewers}
+
+
+def render_view(
+    t: FoldedTable,
+    seat: int | None,
+    log_limit: int | None = LOG_LIMIT,
+    chat_limit: int | None = CHAT_LIMIT,
+) -> bytes:
+    """One viewer's view (``seat``; None: the public one), as the read model holds it."""
+    v = view(
+        t.state,
+        seat,
+        log_limit=log_limit,
+        wait_started=t.wait_started or None,
+        chat_limit=chat_limit,
+    )
+    return _encode(v)
 
 
 def lobby_summary(t: FoldedTable) -> bytes | None:
@@ -47,6 +60,12 @@ def lobby_summary(t: FoldedTable) -> bytes | None:
     )
 
 
+def table_status(t: FoldedTable) -> str:
+    """lobby (waiting for players), playing, or finished (a game over, or a lobby closed)."""
+    step = t.state.step
+    return "lobby" if step == "lobby" else "finished" if step == "finished" else "playing"
+
+
 def answers(t: FoldedTable) -> dict[str, bytes]:
     """Each viewer's recent answers (what a command's sender reads back with its view)."""
     return {viewer: answers_encoder.encode(list(kept)) for viewer, kept in t.recent.items()}
@@ -59,7 +78,36 @@ async def write(
     changed: list[str] | None = None,
 ) -> bool:
     """The table's views, listing and answers at its position: one atomic step."""
-    return await model.put(t.table_id, views, t.seq, changed, lobby_summary(t), answers(t))
+    return await model.put(
+        t.table_id, views, t.seq, changed, lobby_summary(t), answers(t), table_status(t)
+    )
+
+
+def replacement(
+    t: FoldedTable, log_limit: int | None = LOG_LIMIT, chat_limit: int | None = CHAT_LIMIT
+) -> Replacement:
+    """Everything the read model holds for the table, rendered from its folded log."""
+    return Replacement(
+        t.table_id,
+        render_views(t, log_limit, chat_limit),
+        t.seq,
+        lobby_summary(t),
+        answers(t),
+        table_status(t),
+    )
+
+
+def renders(t: FoldedTable) -> bool:
+    """Whether the projection writes views for the table as folded (an opened table)."""
+    return bool(t.seq and t.state.table_id)
+
+
+async def fold(events: EventLog, table_id: str, t: FoldedTable | None = None) -> FoldedTable:
+    """The table folded from its log (``t``: go on from there)."""
+    t = t or FoldedTable(table_id)
+    for stored in await events.read(table_id, after=t.seq):
+        t.apply(stored)
+    return t
 
 
 async def rebuild(
@@ -68,13 +116,21 @@ async def rebuild(
     table_id: str,
     log_limit: int | None = LOG_LIMIT,
     chat_limit: int | None = CHAT_LIMIT,
+    t: FoldedTable | None = None,
 ) -> bool:
-    """Wipe a table's views and write them again from the log (what the live projection would
-    have written)."""
-    t = FoldedTable(table_id)
-    for stored in await events.read(table_id):
-        t.apply(stored)
-    await model.delete(table_id)
-    if not t.seq:
-        return False
-    return await write(model, t, render_views(t, log_limit, chat_limit))
+    """Write a table's views again from its log (what the live projection would have written),
+    in one atomic step: no moment without a view. If the live projection wrote a newer position
+    meanwhile, the log is read on and the newer state written; a read model ahead of the log
+    (a stream that was reset) is overwritten. False: not a table (nothing written)."""
+    t = await fold(events, table_id, t)
+    for _ in range(20):
+        if not renders(t):
+            return False
+        item = replacement(t, log_limit, chat_limit)
+        if (await model.replace([item]))[0]:
+            return True
+        seq = t.seq
+        t = await fold(events, table_id, t)
+        if t.seq == seq:  # the read model is ahead of the log itself
+            return (await model.replace([item], force=True))[0]
+    raise RuntimeError(f"table {table_id}: the log kept moving while it was rebuilt")

@@ -1,5 +1,5 @@
-import sys
+"""``python -m services.ops``: the operator's CLI (also installed as ``gcbc-ops``)."""
 
-from services.ops.cli import main
+from services.ops.cli import entry_point
 
-sys.exit(main())
+entry_point()

@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 
 import msgspec
 
 from gcbc.eventlog.port import EventLog, Skip, Stored
 from gcbc.readmodel.port import ReadModel
+from services.common import health, metrics
 from services.common.cache import FoldedCache
 from services.common.folded import FoldedTable
+from services.common.progress import ProgressLog
 from services.common.settings import CHAT_LIMIT, LOG_LIMIT, Settings
 from services.common.views import render_views, write
 
@@ -52,6 +55,10 @@ class Projection:
         # the views, the listing, the answers and the wake-up in one atomic, position-guarded step
         written = await write(self.model, t, views, changed)
         self.written += written
+        if written:
+            metrics.VIEWS_WRITTEN.inc()
+            if t.seq == stored.seq and stored.at:  # the answer that made these views
+                metrics.ANSWER_TO_VIEWS.observe(max(0.0, time.time() - stored.at))
         return written
 
     def _views(self, t: FoldedTable) -> tuple[dict[str, bytes], list[str] | None]:
@@ -89,9 +96,16 @@ class Projection:
             try:
                 if await self.model.claim_epoch():
                     count = 0
-                    async for table_id in self.events.tables():
+                    tables = [t async for t in self.events.tables()]
+                    progress = ProgressLog(log, "re-projecting the read model", len(tables))
+                    for table_id in tables:
                         count += await self.catch_up(table_id)
+                        progress.step()
+                    progress.finish()
                     log.info("read model (re)projected: %d tables", count)
+                counts = (await self.model.status()).tables  # one small read every 2 s
+                for status in ("lobby", "playing", "finished"):
+                    metrics.TABLES.labels(status).set(counts.get(status, 0))
             except Exception as e:  # noqa: BLE001  (Redis or NATS away: try again)
                 log.warning("read model check failed: %s", e)
             try:
@@ -99,13 +113,18 @@ class Projection:
             except TimeoutError:
                 pass
 
-    async def run(self, stop: asyncio.Event) -> None:
-        """Consume the log and watch the read model until ``stop``."""
-        subscription = await self.events.consume(DURABLE, self.handle)
-        try:
-            await self.watch_read_model(stop)
-        finally:
-            await subscription.close()
+    async def run(self, stop: asyncio.Event, metrics_port: int = 0) -> None:
+        """Consume the log and watch the read model until ``stop`` (metrics and health on
+        ``metrics_port``)."""
+        readiness = health.Readiness(self.events, self.model, (DURABLE,))
+        async with health.serve(readiness, metrics_port):
+            subscription = await self.events.consume(DURABLE, self.handle)
+            lag = asyncio.create_task(health.watch_lag(self.events, DURABLE, stop, log))
+            try:
+                await self.watch_read_model(stop)
+            finally:
+                lag.cancel()
+                await subscription.close()
 
 
 async def main_async(settings: Settings, stop: asyncio.Event) -> None:
@@ -117,7 +136,8 @@ async def main_async(settings: Settings, stop: asyncio.Event) -> None:
     model = RedisReadModel.connect(settings.redis_url)
     log.info("projection ready")
     try:
-        await Projection(events, model, settings.log_limit, settings.chat_limit).run(stop)
+        projection = Projection(events, model, settings.log_limit, settings.chat_limit)
+        await projection.run(stop, health.metrics_port(9102))
     finally:
         await events.close()
         await model.close()

@@ -14,16 +14,18 @@ from collections.abc import Callable
 import msgspec
 
 from gcbc.contract import commands as C
+from gcbc.contract import events as E
 from gcbc.contract.entries import CommandEntry, OutcomeEntry, RefusalEntry, encode_entry
 from gcbc.eventlog.port import EventLog, Skip, Stored, WrongExpectedSequence
 from gcbc.rules import RuleViolation, decide
+from services.common import health, metrics
 from services.common.cache import FoldedCache
 from services.common.folded import FoldedTable
-from services.common.settings import Settings
+from services.common.progress import ProgressLog
+from services.common.settings import STUCK_AFTER, Settings
 
 log = logging.getLogger("gcbc.rules")
 DURABLE = "rules-worker"
-STUCK_AFTER = 3.0  # seconds a command may wait for its answer before any instance answers it
 ACK_WAIT = 5.0  # a delivered command whose worker died is delivered again after this long
 
 
@@ -63,6 +65,7 @@ class RulesWorker:
         self.cache = FoldedCache(events)
         self.clock = clock
         self.decided = 0
+        self._seen: dict[str, tuple[int, float]] = {}  # table -> (pending command, first seen)
         self.loads = 0  # passes of load_all completed
 
     async def handle(self, stored: Stored) -> None:
@@ -73,7 +76,23 @@ class RulesWorker:
             raise Skip(f"not an entry: {e}") from None
         if t.pending != stored.seq:
             return  # not a command, or answered already (by this or another instance)
+        command = t.pending_command
+        if command is not None and command.imported:
+            # gcbc-ops import: its recorded answer comes next; if none does, the sweep answers
+            # it STUCK_AFTER after this worker first saw it
+            self._since(t)
+            return
         await self._answer(t)
+
+    def _since(self, t: FoldedTable) -> float:
+        """Since when the table's pending command is waiting, as far as this worker knows: its
+        time, or when this worker first saw it if that was later (an imported command)."""
+        command = t.pending_command
+        assert command is not None and t.pending is not None
+        seen = self._seen.get(t.table_id)
+        if seen is None or seen[0] != t.pending:
+            seen = self._seen[t.table_id] = (t.pending, self.clock())
+        return max(command.at / 1000, seen[1])
 
     async def _answer(self, t: FoldedTable) -> None:
         """Append the answer to the table's pending command (at most once: it expects the
@@ -92,8 +111,27 @@ class RulesWorker:
         stored = Stored(seq=result.seq, table=t.table_id, data=data)
         if not result.duplicate:
             self.decided += 1
+            self._count(t, seq, command, reply)
             if t.seq == seq:  # not caught up by someone else meanwhile
                 t.apply(stored)
+
+    def _count(
+        self, t: FoldedTable, seq: int, command: CommandEntry, reply: OutcomeEntry | RefusalEntry
+    ) -> None:
+        kind = metrics.kind_of(command.command)
+        context = {"table": t.table_id, "seq": seq, "seat": command.command.seat, "command": kind}
+        if command.at:
+            metrics.APPEND_TO_ANSWER.observe(max(0.0, time.time() - command.at / 1000))
+        if isinstance(reply, RefusalEntry):
+            metrics.COMMANDS.labels(kind, "refused").inc()
+            metrics.REFUSALS.labels(reply.code, "rules").inc()
+            log.debug("refused %s: %s", kind, reply.code, extra={**context, "code": reply.code})
+            return
+        metrics.COMMANDS.labels(kind, "accepted").inc()
+        autopilot = sum(1 for e in reply.events if isinstance(e, E.AutopilotActed))
+        if autopilot:
+            metrics.AUTOPILOT.inc(autopilot)
+        log.debug("answered %s: %d events", kind, len(reply.events), extra=context)
 
     async def sweep_deadlines(self) -> int:
         """Append ``deadline passed`` for every expired wait this instance knows of."""
@@ -101,22 +139,38 @@ class RulesWorker:
         now = self.clock()
         for table_id, t in list(self.cache.tables.items()):
             command = t.pending_command
-            if command is not None and now - command.at / 1000 > STUCK_AFTER:
+            if command is None:
+                self._seen.pop(table_id, None)
+            elif now - self._since(t) > STUCK_AFTER:
                 # a command nobody answered (its worker died before acking): answer it here
+                log.info(
+                    "answering #%s, left unanswered",
+                    t.pending,
+                    extra={"table": table_id, "seq": t.pending},
+                )
+                metrics.DEADLINES.labels("unanswered").inc()
                 await self._answer(t)
                 continue
             closes = t.lobby_closes(self.lobby_seconds)
             if closes is not None:
                 if now >= closes:  # nobody started it in time: it closes (DESIGN property 7)
-                    fired += await self._system(t, C.CloseTable(), f"close:{table_id}")
+                    closed = await self._system(t, C.CloseTable(), f"close:{table_id}")
+                    if closed:
+                        metrics.DEADLINES.labels("close_table").inc()
+                        log.info("lobby time up: closing", extra={"table": table_id})
+                    fired += closed
                 continue
             due = t.deadline()
             if due is None or now < due[1]:
                 continue
             wait_id = due[0]
-            fired += await self._system(
+            passed = await self._system(
                 t, C.DeadlinePassed(wait=wait_id), f"deadline:{table_id}:{wait_id}"
             )
+            if passed:
+                metrics.DEADLINES.labels("deadline_passed").inc()
+                log.info("deadline of wait %s passed", wait_id, extra={"table": table_id})
+            fired += passed
         return fired
 
     async def _system(self, t: FoldedTable, command: object, msg_id: str) -> bool:
@@ -133,9 +187,19 @@ class RulesWorker:
         """Fold every table this instance does not know yet (at start: all of them), so
         deadlines survive a restart. Known tables need no read: a deadline appended on a stale
         view is refused (expected sequence) and the table caught up then."""
-        async for table_id in self.events.tables():
-            if table_id not in self.cache.tables and table_id not in self.cache.finished_ids:
+        todo = [
+            t
+            async for t in self.events.tables()
+            if t not in self.cache.tables and t not in self.cache.finished_ids
+        ]
+        progress = ProgressLog(log, "folding tables", len(todo)) if len(todo) > 1000 else None
+        for table_id in todo:
+            if table_id not in self.cache.tables:  # (its command may have folded it meanwhile)
                 await self.cache.get(table_id)
+            if progress is not None:
+                progress.step()
+        if progress is not None:
+            progress.finish()
         self.loads += 1
 
 
@@ -170,16 +234,21 @@ async def keep_loading(worker: RulesWorker, stop: asyncio.Event, every: float = 
             pass
 
 
-async def run(worker: RulesWorker, stop: asyncio.Event) -> None:
-    """Answer commands as they come and fire deadlines until ``stop``. A restarted worker
-    answers at once, however many tables exist: a command's table is folded when its command
-    comes; every other table is folded meanwhile (its deadlines fire once it is)."""
-    subscription = await worker.events.consume(DURABLE, worker.handle, ACK_WAIT)
-    log.info("rules worker consuming")
-    try:
-        await asyncio.gather(deadlines(worker, stop), keep_loading(worker, stop))
-    finally:
-        await subscription.close()
+async def run(worker: RulesWorker, stop: asyncio.Event, metrics_port: int = 0) -> None:
+    """Answer commands as they come and fire deadlines until ``stop`` (metrics and health on
+    ``metrics_port``). A restarted worker answers at once, however many tables exist: a
+    command's table is folded when its command comes; every other table is folded meanwhile
+    (its deadlines fire once it is; a long fold says how far it is, with a rate)."""
+    readiness = health.Readiness(worker.events, None, (DURABLE,))
+    async with health.serve(readiness, metrics_port):
+        subscription = await worker.events.consume(DURABLE, worker.handle, ACK_WAIT)
+        log.info("rules worker consuming")
+        watching = asyncio.create_task(health.watch_lag(worker.events, DURABLE, stop, log))
+        try:
+            await asyncio.gather(deadlines(worker, stop), keep_loading(worker, stop))
+        finally:
+            watching.cancel()
+            await subscription.close()
 
 
 async def main_async(settings: Settings, stop: asyncio.Event | None = None) -> None:
@@ -190,7 +259,7 @@ async def main_async(settings: Settings, stop: asyncio.Event | None = None) -> N
     events = await JetStreamEventLog.connect(settings.nats_url, settings.stream_replicas)
     worker = RulesWorker(events, noop=settings.noop_rules, lobby_seconds=settings.lobby_ttl)
     try:
-        await run(worker, stop)
+        await run(worker, stop, health.metrics_port(9101))
     finally:
         await events.close()
 

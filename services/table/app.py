@@ -49,6 +49,7 @@ from gcbc.rules import view
 from services.common.runner import tune_gc
 from services.common.settings import Settings
 from services.table import edge, tickets, web
+from services.table import health as operations
 from services.table import openapi as doc
 from services.table.limits import OpenStreams, RateLimits
 from services.table.problems import HANDLERS, RETRY_AFTER, ApiError, status_for
@@ -535,7 +536,7 @@ async def stream(
     else:
         seat = await _seat(service, table_id, request, required=False)
         token, fingerprint = _bearer(request), None
-    close = state.streams.open(table_id, _client(request), seat)
+    close = state.streams.open(table_id, _client(request), seat, kind="sse")
 
     # a reconnecting EventSource sends the id of the last event it got: go on after it
     start_after = -1 if last_event_id is None else last_event_id
@@ -826,9 +827,11 @@ def create_app(settings: Settings | None = None) -> Litestar:
             rematch,
             replay,
             *web.ROUTES,  # the reference web client (not in the OpenAPI document)
+            *operations.ROUTES,  # /healthz, /readyz, /metrics (not in the OpenAPI document)
         ],
         lifespan=[lifespan],
-        exception_handlers=HANDLERS,
+        middleware=[operations.HttpMetrics()],
+        exception_handlers=operations.counted(HANDLERS),
         guards=[edge.known_table_format],
         cors_config=CORSConfig(
             allow_origins=list(settings.cors_origins),
@@ -855,7 +858,9 @@ def main() -> None:
 
     import uvicorn
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s table: %(message)s")
+    from services.common import logs
+
+    logs.setup("table")
     settings = Settings.from_env()
     workers = int(os.environ.get("GCBC_HTTP_WORKERS", "1"))
     uvicorn.run(
@@ -866,6 +871,7 @@ def main() -> None:
         host=settings.http_host,
         port=settings.http_port,
         log_level="warning",
+        log_config=None,  # uvicorn's own lines go through ours (JSON, or text)
         timeout_graceful_shutdown=2,
         loop="uvloop",
         http="httptools",

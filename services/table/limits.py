@@ -22,6 +22,7 @@ from limits import RateLimitItem, parse
 from limits.aio.storage import RedisStorage
 from limits.aio.strategies import SlidingWindowCounterRateLimiter
 
+from services.common import metrics
 from services.table.problems import ApiError
 
 log = logging.getLogger("gcbc.table")
@@ -91,8 +92,11 @@ class OpenStreams:
         self.viewers: Counter[tuple[str, int | None]] = Counter()  # (table, seat or None)
         self.clients: Counter[str] = Counter()
 
-    def open(self, table: str, client: str, seat: int | None) -> Callable[[], None]:
-        """Take a place (429 if none is left); the returned function gives it back (once)."""
+    def open(
+        self, table: str, client: str, seat: int | None, kind: str = "long_poll"
+    ) -> Callable[[], None]:
+        """Take a place (429 if none is left); the returned function gives it back (once).
+        ``kind``: sse or long_poll (the open watchers' gauge)."""
         viewer = (table, seat)
         cap = self.per_table if seat is None else self.per_seat
         if cap and self.viewers[viewer] >= cap:
@@ -102,6 +106,8 @@ class OpenStreams:
             self._refuse(f"you have {self.per_client} streams and long-polls open")
         self.viewers[viewer] += 1
         self.clients[client] += 1
+        gauge = metrics.WATCHERS.labels(kind)
+        gauge.inc()
         done = False
 
         def close() -> None:
@@ -109,6 +115,7 @@ class OpenStreams:
             if done:
                 return
             done = True
+            gauge.dec()
             for counter, key in ((self.viewers, viewer), (self.clients, client)):
                 counter[key] -= 1
                 if counter[key] <= 0:

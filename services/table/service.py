@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import time
 import uuid
 from typing import Any
@@ -24,10 +25,13 @@ from gcbc.eventlog.port import EventLog, Stored, Subscription, WrongExpectedSequ
 from gcbc.readmodel.port import PUBLIC, Answer, ReadModel, StoredView, seat_key
 from gcbc.rules import RuleViolation, check, fold
 from gcbc.rules.state import State, initial_state
+from services.common import metrics
 from services.common.cache import FoldedCache
 from services.common.folded import FoldedTable
 from services.common.house_bots import bot_seat
 from services.table.problems import ApiError, from_violation
+
+log = logging.getLogger("gcbc.table")
 
 RETRIES = 8
 GAME_COMMANDS = C.GameCommand.__args__
@@ -166,6 +170,13 @@ class TableService:
                 if not checked:  # the cached state may lag the log: refuse only on the latest
                     checked = stale = True
                     continue
+                metrics.REFUSALS.labels(v.code, "table").inc()
+                if log.isEnabledFor(logging.DEBUG):
+                    log.debug(
+                        "refused before the log: %s",
+                        v.code,
+                        extra=_context(table_id, t.seq, command, code=v.code),
+                    )
                 raise from_violation(v) from None
             expected = t.seq
             entry = CommandEntry(
@@ -180,6 +191,8 @@ class TableService:
                 continue
             if not result.duplicate and t.seq == expected:
                 t.apply(Stored(seq=result.seq, table=table_id, data=data))
+            if log.isEnabledFor(logging.DEBUG):
+                log.debug("appended", extra=_context(table_id, result.seq, command))
             return result.seq
         raise ApiError(409, "table_busy", "the table is busy: try again")
 
@@ -196,3 +209,14 @@ class TableService:
                     self.cache.drop(stored.table)
 
         return await self.events.follow(on_entry)
+
+
+def _context(table_id: str, seq: int, command: Any, **more: Any) -> dict[str, Any]:
+    """A log line's fields (services.common.logs): table, seq, seat, command."""
+    return {
+        "table": table_id,
+        "seq": seq,
+        "seat": getattr(command, "seat", None),
+        "command": metrics.kind_of(command),
+        **more,
+    }

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 import uuid
 
 import pytest
@@ -207,6 +208,93 @@ def test_a_follower_gets_what_comes_after_its_position(log_factory):
         await _until(lambda: from_first == [b"2", b"3"] and from_now == [b"3"])
         await a.close()
         await b.close()
+        await log.close()
+
+    run(go())
+
+
+def test_a_scan_reads_every_table_in_one_ordered_pass_in_batches(log_factory):
+    """scan(): the whole log in order (what rebuild --all reads), bounded by after/until; a scan
+    stops at the last entry stored when it began even while entries keep coming."""
+
+    async def go():
+        log = await log_factory()
+        tables = [table() for _ in range(5)]
+        last = dict.fromkeys(tables, 0)
+        for i in range(2600):  # more than one batch
+            t = tables[i % 5]
+            last[t] = (await log.append(t, b"%d" % i, last[t])).seq
+        seen = [s async for batch in log.scan() for s in batch]
+        assert [s.data for s in seen] == [b"%d" % i for i in range(2600)]
+        assert [s.seq for s in seen] == sorted(s.seq for s in seen)
+        assert [s.table for s in seen[:5]] == tables and all(s.at > 0 for s in seen)
+        middle = seen[1000].seq
+        part = [s async for batch in log.scan(after=middle, until=seen[1009].seq) for s in batch]
+        assert [s.seq for s in part] == [s.seq for s in seen[1001:1010]]
+        assert [s async for batch in log.scan(after=seen[-1].seq) for s in batch] == []
+        got = []
+        async for batch in log.scan():
+            if not got:  # entries appended during the scan are not part of it
+                t = tables[0]
+                last[t] = (await log.append(t, b"later", last[t])).seq
+            got += batch
+        assert len(got) == 2600
+        last_seq, sizes = await log.sizes()
+        assert last_seq == last[tables[0]] and sizes == {t: 520 + (t == tables[0]) for t in tables}
+        await log.close()
+
+    run(go())
+
+
+def test_status_tells_the_size_and_each_groups_progress(log_factory):
+    async def go():
+        log = await log_factory()
+        t = table()
+        a = await log.append(t, b"a", 0)
+        b = await log.append(t, b"b", a.seq)
+        handled: list[bytes] = []
+
+        async def handle(stored):
+            handled.append(stored.data)
+
+        sub = await log.consume("progress", handle, ack_wait=2)
+        await _until(lambda: len(handled) == 2)
+        await sub.close()
+        await log.append(t, b"c", b.seq)
+        for _ in range(100):
+            g = await log.group("progress")
+            if g.acked == b.seq:
+                break
+            await asyncio.sleep(0.05)
+        assert g.acked == b.seq and g.lag == 1 and g.oldest_at is not None
+        assert await log.group("nobody") is None
+        status = await log.status()
+        assert status.entries == 3 and status.tables == 1 and status.last >= b.seq + 1
+        assert status.last_at is not None and abs(status.last_at - time.time()) < 60
+        assert [x.name for x in status.groups] == ["progress"]
+        await log.close()
+
+    run(go())
+
+
+def test_a_follower_of_one_table_gets_only_its_entries(log_factory):
+    async def go():
+        log = await log_factory()
+        t, u = table(), table()
+        got: list[bytes] = []
+
+        async def handle(stored):
+            got.append(stored.data)
+
+        sub = await log.follow(handle, table=t)
+        await asyncio.sleep(0.2)
+        a = await log.append(u, b"other", 0)
+        await log.append(t, b"mine", 0)
+        await log.append(u, b"other again", a.seq)
+        await _until(lambda: got == [b"mine"])
+        await asyncio.sleep(0.2)
+        assert got == [b"mine"]
+        await sub.close()
         await log.close()
 
     run(go())

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 import uuid
 
 import pytest
@@ -172,6 +173,71 @@ def test_an_epoch_is_claimed_once(model_factory):
             await m.redis.delete("gcbc:epoch")  # db 15: this suite's own
         assert await m.claim_epoch()
         assert not await m.claim_epoch()
+        await m.close()
+
+    run(go())
+
+
+def test_replace_writes_whatever_the_position_unless_newer_and_never_leaves_a_gap(model_factory):
+    """A rebuild's write: one atomic step per table (no moment without a view), at the same
+    position too (an engine change re-renders the views), never over a newer live write unless
+    forced (a read model ahead of its log), with the listing and the status index."""
+    from gcbc.readmodel.port import Replacement
+
+    async def go():
+        m = model_factory()
+        t, u = uuid.uuid4().hex, uuid.uuid4().hex
+        await m.put(t, {"public": _view(1), "seat:0": _view(1)}, 5, status="lobby", listing=b"L")
+        waiter = asyncio.create_task(m.wait(t, "public", after=1, timeout=10))
+        await asyncio.sleep(0.2)
+        done = await m.replace(
+            [
+                Replacement(t, {"public": _view(2)}, 5, None, {"public": b"[]"}, "playing"),
+                Replacement(u, {"public": _view(1)}, 3, b"U", None, "lobby"),
+            ]
+        )
+        assert done == [True, True]
+        assert (await asyncio.wait_for(waiter, 10)).data == _view(2)  # its watchers are woken
+        assert await m.get(t, "seat:0") is None  # every field replaced
+        snap_t, snap_u, none = await m.snapshots([t, u, uuid.uuid4().hex])
+        assert snap_t.position == 5 and snap_t.fields == {
+            "public": _view(2),
+            "answers:public": b"[]",
+        }
+        assert snap_t.listing is None and snap_t.status == "playing"
+        assert snap_u.listing == b"U" and snap_u.status == "lobby" and none is None
+        assert await m.put(t, {"public": _view(3)}, 9)  # the live projection moves on …
+        assert await m.replace([Replacement(t, {"public": _view(2)}, 5)]) == [False]  # kept
+        assert (await m.get(t, "public")) == (9, _view(3))
+        assert await m.replace([Replacement(t, {"public": _view(2)}, 5)], force=True) == [True]
+        assert (await m.get(t, "public")) == (5, _view(2))
+        names = [x async for x in m.tables()]
+        assert t in names and u in names
+        await m.close()
+
+    run(go())
+
+
+def test_status_tells_the_epoch_the_newest_position_and_tables_per_status(model_factory):
+    async def go():
+        m = model_factory()
+        if isinstance(m, RedisReadModel):
+            await m.redis.flushdb()  # db 15: this suite's own
+        assert (await m.status()) == (None, 0, {})
+        a, b, c = (uuid.uuid4().hex for _ in range(3))
+        await m.put(a, {"public": b"v"}, 3, status="lobby")
+        await m.put(b, {"public": b"v"}, 7, status="lobby")
+        await m.put(c, {"public": b"v"}, 5, status="playing")
+        await m.put(b, {"public": b"v"}, 8, status="playing")
+        await m.put(c, {"public": b"v"}, 6, status="finished")
+        await m.claim_epoch()
+        status = await m.status()
+        assert status.epoch is not None and abs(status.epoch - time.time()) < 60
+        assert status.position == 8 and status.tables == {"lobby": 1, "playing": 1, "finished": 1}
+        await m.delete(a)
+        assert (await m.status()).tables == {"playing": 1, "finished": 1}
+        assert await m.snapshots([a]) == [None]
+        await m.ping()
         await m.close()
 
     run(go())

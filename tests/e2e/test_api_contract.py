@@ -295,7 +295,7 @@ def test_ops_rebuild_gives_byte_identical_views(http, stack):
     before = [http.get(f"/tables/{table_id}/view", headers=auth(t)).content for t in tokens]
     env = {**os.environ, "GCBC_NATS_URL": stack.nats_url, "GCBC_REDIS_URL": stack.redis_url}
     done = subprocess.run(
-        [sys.executable, "-m", "services.ops", "rebuild", "--all"],
+        [sys.executable, "-m", "services.ops", "rebuild", "--all", "--yes"],
         env=env,
         capture_output=True,
         text=True,

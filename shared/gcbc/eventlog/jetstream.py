@@ -3,25 +3,39 @@
 Optimistic concurrency is JetStream's own ``Nats-Expected-Last-Subject-Sequence`` (a stale
 expectation is refused with error 10071) and idempotence its ``Nats-Msg-Id`` deduplication.
 Reads use direct gets for short catch-ups and an ordered consumer for long ones.
+
+A whole-log pass (``scan``) reads through a push consumer of its own, with flow control, on a
+lean path: nats-py builds a message object, parses its headers (every entry carries the append's
+``Nats-Expected-Last-Subject-Sequence`` and ``Nats-Msg-Id``) and queues it for a callback, ~18 µs
+an entry here; the pass needs only the subject, the data and the sequence and time that the
+acknowledgement subject already names, ~6 µs (what makes ``rebuild --all`` reach 50,000 entries/s
+on 2 cores). It checks the consumer sequence for gaps and starts again after the last entry it
+had, so nothing is missed or seen twice.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
+from datetime import datetime
+from typing import Any
 from urllib.parse import urlsplit
 
+import msgspec
 import nats
 from nats import errors as nats_errors
+from nats.aio.client import Client as _NatsClient
 from nats.js import api
 from nats.js.errors import APIError, NoStreamResponseError, NotFoundError
 
 from gcbc.contract.ids import checked
 from gcbc.eventlog.port import (
     AppendResult,
+    GroupStatus,
     Handler,
+    LogStatus,
     LogUnavailable,
     OutcomeUnknown,
     Skip,
@@ -80,6 +94,48 @@ def forget_unsent(nc: nats.NATS) -> None:
         log.error("could not drop unsent data after a disconnect: %s", e)
 
 
+Sink = Callable[[bytes, bytes, bytes, bytes | None], "str | None"]
+
+
+class _Client(_NatsClient):
+    """nats-py's client, with a lean path for the subscriptions that register a sink: their
+    messages go straight to it (no message object, no header parsing, no queue). A sink may
+    return a subject to publish an empty reply to (flow control)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sinks: dict[int, Sink] = {}
+
+    async def _process_msg(  # type: ignore[override]
+        self, sid: int, subject: bytes, reply: bytes, data: bytes, headers: bytes | None
+    ) -> None:
+        sink = self.sinks.get(sid) if self.sinks else None
+        if sink is None:
+            await super()._process_msg(sid, subject, reply, data, headers)
+            return
+        answer = sink(subject, reply, data, headers)
+        if answer:
+            await self.publish(answer)
+
+
+async def _quiet(e: Exception) -> None:
+    """nats-py's asynchronous errors, one line each (its default logs a traceback per retry)."""
+    log.warning("nats: %s", str(e) or type(e).__name__)
+
+
+def _when(text: str | None) -> float | None:
+    """An RFC 3339 time as JetStream writes it (nanoseconds) in seconds since the epoch."""
+    if not text or text.startswith("0001-"):
+        return None
+    head, _, rest = text.partition(".")
+    fraction = rest.rstrip("Z")[:6] if rest else "0"
+    base = datetime.fromisoformat((head if rest else text.rstrip("Z")) + "+00:00")
+    return base.timestamp() + (int(fraction.ljust(6, "0")) / 1e6 if rest else 0.0)
+
+
+_json = msgspec.json.Decoder()
+
+
 def stream_config(
     replicas: int = 1, stream: str = STREAM, prefix: str = PREFIX
 ) -> api.StreamConfig:
@@ -104,24 +160,48 @@ class JetStreamEventLog:
 
     @classmethod
     async def connect(
-        cls, url: str, replicas: int = 1, stream: str = STREAM, prefix: str = PREFIX
+        cls,
+        url: str,
+        replicas: int = 1,
+        stream: str = STREAM,
+        prefix: str = PREFIX,
+        patient: bool = True,
+        create: bool = True,
     ) -> JetStreamEventLog:
+        """``patient``: a service waits for NATS as long as it takes; a tool (``patient=False``)
+        gives up within seconds with LogUnavailable. ``create``: make the stream if missing."""
         servers = [u.strip() for u in url.split(",") if u.strip()]  # a cluster: several URLs
-        nc = nats.NATS()
+        nc = _Client()
 
         async def disconnected() -> None:
             forget_unsent(nc)
 
-        await nc.connect(
-            servers,
-            max_reconnect_attempts=-1,
-            reconnect_time_wait=0.2,
-            pending_size=0,  # no buffering while disconnected: an append fails at once instead
-            disconnected_cb=disconnected,
-            inbox_prefix=inbox_prefix(servers[0]),
-        )
+        try:
+            await nc.connect(
+                servers,
+                max_reconnect_attempts=-1 if patient else 1,
+                reconnect_time_wait=0.2 if patient else 0.5,
+                connect_timeout=2,
+                pending_size=0,  # no buffering while disconnected: an append fails at once
+                disconnected_cb=disconnected,
+                error_cb=_quiet,
+                inbox_prefix=inbox_prefix(servers[0]),
+            )
+        except (nats_errors.Error, OSError, TimeoutError) as e:
+            await nc.close()
+            raise LogUnavailable(str(e) or type(e).__name__) from None
         log = cls(nc, stream, prefix)
-        await log.ensure_stream(replicas)
+        try:
+            if create:
+                await log.ensure_stream(replicas)
+            else:
+                await log.js.stream_info(stream)
+        except NotFoundError:
+            await log.close()
+            raise LogUnavailable(f"no stream {stream}") from None
+        except (*_NOT_STORED, *_UNANSWERED) as e:
+            await log.close()
+            raise LogUnavailable(str(e) or type(e).__name__) from None
         return log
 
     def subject(self, table: str) -> str:
@@ -282,7 +362,9 @@ class JetStreamEventLog:
         )
         return _Subscription(sub)
 
-    async def follow(self, handle: Handler, after: int | None = None) -> _Subscription:
+    async def follow(
+        self, handle: Handler, after: int | None = None, table: str | None = None
+    ) -> _Subscription:
         """An ordered consumer (unacknowledged, recreated by nats-py after a gap)."""
 
         async def on_msg(msg: nats.aio.msg.Msg) -> None:
@@ -299,7 +381,7 @@ class JetStreamEventLog:
             )
         )
         sub = await self.js.subscribe(
-            f"{self.prefix}.*",
+            f"{self.prefix}.*" if table is None else self.subject(table),
             stream=self.stream,  # named: no lookup by subject (and no right to list streams)
             cb=on_msg,
             ordered_consumer=True,
@@ -308,9 +390,253 @@ class JetStreamEventLog:
         return _Subscription(sub)
 
     async def tables(self) -> AsyncIterator[str]:
-        info = await self.js.stream_info(self.stream, subjects_filter=f"{self.prefix}.*")
-        for subj in sorted((info.state.subjects or {}).keys()):
-            yield table_of(subj)
+        _, sizes = await self.sizes()
+        for table in sorted(sizes):
+            yield table
+
+    # --- operators: the whole log, its state, the groups' progress ------------------------------
+    async def _api(self, subject: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+        """A JetStream API request, its answer decoded (NotFoundError: no such stream or
+        consumer; LogUnavailable: no answer, or another error)."""
+        try:
+            msg = await self.nc.request(
+                f"$JS.API.{subject}", msgspec.json.encode(body) if body else b"", timeout=5
+            )
+        except (*_NOT_STORED, *_UNANSWERED) as e:
+            raise LogUnavailable(str(e) or type(e).__name__) from None
+        got = _json.decode(msg.data)
+        error = got.get("error")
+        if error:
+            if error.get("code") == 404:
+                raise NotFoundError(description=error.get("description"))
+            raise LogUnavailable(f"{error.get('description')} ({error.get('err_code')})")
+        return got
+
+    async def sizes(self) -> tuple[int, dict[str, int]]:
+        """One snapshot of the stream's subjects, page by page (JetStream pages them)."""
+        out: dict[str, int] = {}
+        last = 0
+        body: dict[str, Any] = {"subjects_filter": f"{self.prefix}.*"}
+        while True:
+            got = await self._api(f"STREAM.INFO.{self.stream}", body)
+            state = got.get("state", {})
+            if not out:
+                last = state.get("last_seq", 0)
+            subjects = state.get("subjects") or {}
+            for subj, count in subjects.items():
+                out[table_of(subj)] = count
+            total = got.get("total", 0)
+            if not subjects or len(out) >= total:
+                return last, out
+            body = {**body, "offset": len(out)}
+
+    async def _entry_at(self, seq: int) -> float | None:
+        """When the first entry at or after ``seq`` was stored (None: none)."""
+        try:
+            msg = await self.js.get_msg(
+                self.stream, seq=seq, subject=f"{self.prefix}.*", next=True, direct=True
+            )
+        except NotFoundError:
+            return None
+        return _stored(msg).at or None
+
+    def _group(self, info: dict[str, Any]) -> GroupStatus:
+        return GroupStatus(
+            name=info.get("name", ""),
+            pending=info.get("num_pending", 0),
+            ack_pending=info.get("num_ack_pending", 0),
+            redelivered=info.get("num_redelivered", 0),
+            delivered=(info.get("delivered") or {}).get("stream_seq", 0),
+            acked=(info.get("ack_floor") or {}).get("stream_seq", 0),
+        )
+
+    async def _with_oldest(self, g: GroupStatus) -> GroupStatus:
+        if not g.lag:
+            return g
+        return msgspec.structs.replace(g, oldest_at=await self._entry_at(g.acked + 1))
+
+    async def group(self, name: str) -> GroupStatus | None:
+        try:
+            info = await self._api(f"CONSUMER.INFO.{self.stream}.{name}")
+        except NotFoundError:
+            return None
+        return await self._with_oldest(self._group(info))
+
+    async def status(self) -> LogStatus:
+        got = await self._api(f"STREAM.INFO.{self.stream}")
+        state = got.get("state", {})
+        groups: list[GroupStatus] = []
+        offset = 0
+        while True:
+            page = await self._api(f"CONSUMER.LIST.{self.stream}", {"offset": offset})
+            consumers = page.get("consumers") or []
+            for info in consumers:
+                if (info.get("config") or {}).get("durable_name"):  # ephemeral readers: not groups
+                    groups.append(await self._with_oldest(self._group(info)))
+            offset += len(consumers)
+            if not consumers or offset >= page.get("total", 0):
+                break
+        return LogStatus(
+            entries=state.get("messages", 0),
+            bytes=state.get("bytes", 0),
+            first=state.get("first_seq", 0),
+            last=state.get("last_seq", 0),
+            last_at=_when(state.get("last_ts")) if state.get("messages") else None,
+            tables=state.get("num_subjects", 0),
+            groups=sorted(groups, key=lambda g: g.name),
+        )
+
+    async def scan(self, after: int = 0, until: int | None = None) -> AsyncIterator[list[Stored]]:
+        if until is None:
+            until = (
+                (await self._api(f"STREAM.INFO.{self.stream}")).get("state", {}).get("last_seq", 0)
+            )
+        if until <= after:
+            return
+        reader = _Scan(self, after, until)
+        try:
+            while True:
+                batch = await reader.next()
+                if batch is None:
+                    return
+                yield batch
+        finally:
+            await reader.close()
+
+
+class _Scan:
+    """One pass over the log through a push consumer of its own (flow control, no acks), on the
+    client's lean path. Entries are kept in batches; past ``HIGH`` kept, flow control replies
+    wait, so JetStream sends no more than the reader takes."""
+
+    BATCH = 2000
+    HIGH = 20_000
+    SILENCE = 15.0  # seconds without a message (heartbeats come every 5): start again
+
+    def __init__(self, log: JetStreamEventLog, after: int, until: int) -> None:
+        self.log, self.until = log, until
+        self.last = after  # the last entry handed over or kept
+        self.kept: list[Stored] = []
+        self.ready = asyncio.Event()
+        self.done = False
+        self.gap = False
+        self.withheld: str | None = None  # a flow control reply waiting for the reader
+        self.sid: int | None = None
+        self.consumer: str | None = None
+        self.skip = len(log.prefix) + 1
+        self.expected = 1  # the next consumer sequence
+
+    async def _start(self) -> None:
+        nc = self.log.nc
+        inbox = nc.new_inbox()
+        sub = await nc.subscribe(inbox)
+        self.sid = sub._id  # noqa: SLF001
+        nc.sinks[self.sid] = self._sink  # type: ignore[attr-defined]
+        self.expected, self.gap = 1, False
+        config = api.ConsumerConfig(
+            deliver_subject=inbox,
+            ack_policy=api.AckPolicy.NONE,
+            deliver_policy=api.DeliverPolicy.BY_START_SEQUENCE,
+            opt_start_seq=self.last + 1,
+            filter_subject=f"{self.log.prefix}.*",
+            flow_control=True,
+            idle_heartbeat=5.0,
+            mem_storage=True,
+            inactive_threshold=30.0,
+        )
+        try:
+            info = await self.log.js.add_consumer(self.log.stream, config)
+        except (*_NOT_STORED, *_UNANSWERED) as e:
+            await self._stop()
+            raise LogUnavailable(str(e) or type(e).__name__) from None
+        self.consumer = info.name
+
+    async def _stop(self) -> None:
+        nc = self.log.nc
+        if self.sid is not None:
+            nc.sinks.pop(self.sid, None)  # type: ignore[attr-defined]
+            sub = nc._subs.get(self.sid)  # noqa: SLF001
+            self.sid = None
+            if sub is not None:
+                try:
+                    await sub.unsubscribe()
+                except nats_errors.Error:
+                    pass
+        if self.consumer is not None:
+            name, self.consumer = self.consumer, None
+            try:
+                await self.log.js.delete_consumer(self.log.stream, name)
+            except (*_NOT_STORED, *_UNANSWERED, NotFoundError):
+                pass  # it goes by itself once inactive
+
+    def _sink(self, subject: bytes, reply: bytes, data: bytes, headers: bytes | None) -> str | None:
+        if not data:  # flow control, or a heartbeat (maybe naming a stalled flow control)
+            if reply:
+                return self._flow(reply.decode())
+            if headers and b"Nats-Consumer-Stalled:" in headers:
+                stalled = headers.split(b"Nats-Consumer-Stalled:", 1)[1].split(b"\r\n", 1)[0]
+                return self._flow(stalled.strip().decode())
+            return None
+        if self.done or self.gap:
+            return None
+        t = reply.split(b".")
+        if len(t) == 9:  # $JS.ACK.<stream>.<consumer>.<delivered>.<sseq>.<dseq>.<ts>.<pending>
+            sseq, dseq, ts, pending = int(t[5]), int(t[6]), int(t[7]), int(t[8])
+        else:  # $JS.ACK.<domain>.<account>.<stream>.<consumer>.<delivered>.<sseq>.<dseq>.<ts>…
+            sseq, dseq, ts, pending = int(t[7]), int(t[8]), int(t[9]), int(t[10])
+        if dseq != self.expected:
+            self.gap = True  # something was lost on the way: start again after self.last
+            self.ready.set()
+            return None
+        self.expected += 1
+        if sseq > self.until:
+            self.done = True
+            self.ready.set()
+            return None
+        self.kept.append(
+            Stored(seq=sseq, table=subject[self.skip :].decode(), data=data, at=ts / 1e9)
+        )
+        self.last = sseq
+        if sseq >= self.until or pending == 0:
+            self.done = True
+            self.ready.set()
+        elif len(self.kept) >= self.BATCH:
+            self.ready.set()
+        return None
+
+    def _flow(self, reply: str) -> str | None:
+        if len(self.kept) < self.HIGH:
+            return reply
+        self.withheld = reply
+        return None
+
+    async def next(self) -> list[Stored] | None:
+        while True:
+            if self.consumer is None and not self.done:
+                await self._start()
+            if not self.kept and not self.done:
+                self.ready.clear()
+                try:
+                    await asyncio.wait_for(self.ready.wait(), self.SILENCE)
+                except TimeoutError:
+                    if not self.log.nc.is_connected:
+                        raise LogUnavailable("the event log is not connected") from None
+                    self.gap = True
+            if self.gap:  # start again after the last entry kept
+                await self._stop()
+                if self.kept:
+                    break
+                continue
+            if self.kept or self.done:
+                break
+        batch, self.kept = self.kept, []
+        if self.withheld is not None:
+            reply, self.withheld = self.withheld, None
+            await self.log.nc.publish(reply)
+        return batch or None
+
+    async def close(self) -> None:
+        await self._stop()
 
 
 class _Subscription:

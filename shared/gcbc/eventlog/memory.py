@@ -10,7 +10,17 @@ import time
 from collections.abc import AsyncIterator
 
 from gcbc.contract.ids import checked
-from gcbc.eventlog.port import AppendResult, Handler, Skip, Stored, WrongExpectedSequence
+from gcbc.eventlog.port import (
+    AppendResult,
+    GroupStatus,
+    Handler,
+    LogStatus,
+    Skip,
+    Stored,
+    WrongExpectedSequence,
+)
+
+SCAN_BATCH = 1000
 
 RETRY = 0.05  # seconds before an entry whose handler failed is delivered again
 
@@ -18,8 +28,9 @@ RETRY = 0.05  # seconds before an entry whose handler failed is delivered again
 class _Feed:
     """Entries handed to one handler, in order, one at a time; a failure delivers it again."""
 
-    def __init__(self, handle: Handler, on_done: object = None) -> None:
+    def __init__(self, handle: Handler, on_done: object = None, table: str | None = None) -> None:
         self.handle = handle
+        self.table = table  # only this table's entries (None: every table's)
         self.queue: asyncio.Queue[Stored] = asyncio.Queue()
         self.on_done = on_done  # called with each entry once handled (a group's position)
         self.task = asyncio.create_task(self._run())
@@ -69,7 +80,8 @@ class MemoryEventLog:
         if msg_id is not None:
             self._ids[msg_id] = stored.seq
         for feed in (*self._followers, *self._members.values()):
-            feed.queue.put_nowait(stored)
+            if feed.table is None or feed.table == table:
+                feed.queue.put_nowait(stored)
         return AppendResult(seq=stored.seq)
 
     async def last(self, table: str) -> Stored | None:
@@ -82,6 +94,39 @@ class MemoryEventLog:
     async def tables(self) -> AsyncIterator[str]:
         for t in list(self._by_table):
             yield t
+
+    async def scan(self, after: int = 0, until: int | None = None) -> AsyncIterator[list[Stored]]:
+        until = len(self._entries) if until is None else until
+        for start in range(after, until, SCAN_BATCH):
+            yield self._entries[start : min(until, start + SCAN_BATCH)]
+
+    async def sizes(self) -> tuple[int, dict[str, int]]:
+        return len(self._entries), {t: len(x) for t, x in self._by_table.items()}
+
+    async def group(self, name: str) -> GroupStatus | None:
+        if name not in self._groups:
+            return None
+        done = self._groups[name]
+        pending = [s for s in self._entries if s.seq > done]
+        return GroupStatus(
+            name=name,
+            pending=len(pending),
+            delivered=done,
+            acked=done,
+            oldest_at=pending[0].at if pending else None,
+        )
+
+    async def status(self) -> LogStatus:
+        groups = [await self.group(name) for name in sorted(self._groups)]
+        return LogStatus(
+            entries=len(self._entries),
+            bytes=sum(len(s.data) for s in self._entries),
+            first=1 if self._entries else 0,
+            last=len(self._entries),
+            last_at=self._entries[-1].at if self._entries else None,
+            tables=len(self._by_table),
+            groups=[g for g in groups if g is not None],
+        )
 
     async def consume(self, group: str, handle: Handler, ack_wait: float = 30) -> _Member:
         """One live member per group here (a second one replaces the first): enough for tests."""
@@ -100,11 +145,13 @@ class MemoryEventLog:
         self._members[group] = feed
         return _Member(self, group, feed)
 
-    async def follow(self, handle: Handler, after: int | None = None) -> _Follower:
-        feed = _Feed(handle)
+    async def follow(
+        self, handle: Handler, after: int | None = None, table: str | None = None
+    ) -> _Follower:
+        feed = _Feed(handle, table=None if table is None else checked(table))
         if after is not None:
             for stored in self._entries:
-                if stored.seq > after:
+                if stored.seq > after and (table is None or stored.table == table):
                     feed.queue.put_nowait(stored)
         self._followers.append(feed)
         return _Follower(self, feed)

@@ -7,10 +7,17 @@ nothing (JetStream checks it first, even for a duplicate). With a current expect
 ``duplicate=True``. So a writer that retries re-reads the table first. Sequences are the stream's (global, increasing); each table's entries are
 totally ordered.
 
+``scan(after, until)``: every entry of every table with ``after < seq <= until`` (None: the last
+stored when the scan starts), in order, in batches: one ordered pass over the whole log (what a
+rebuild of every table reads). ``sizes()``: the last sequence and each table's number of entries,
+one snapshot (so a pass knows when it has seen a table whole). ``status()``: the log's size and
+each durable group's progress (``group(name)``: one group's).
+
 ``consume(group, handle)``: every entry of every table, in order, to one member of the group at a
 time, at least once (acknowledged once ``handle`` returns; an exception gets it delivered again a
-little later, possibly after entries that came behind it; ``Skip`` drops it for good). ``follow(handle, after)``: every entry stored after position
-``after`` (None: from now on), in order, unacknowledged — a cache kept warm.
+little later, possibly after entries that came behind it; ``Skip`` drops it for good). ``follow(handle, after, table)``: every entry stored after
+position ``after`` (None: from now on), in order, unacknowledged — a cache kept warm, or an
+operator's tail (``table``: that table's entries only).
 
 ``LogUnavailable``: the log could not be reached, nothing was written. ``OutcomeUnknown``: an
 append whose acknowledgement never came (stored or not; never sent again later).
@@ -32,6 +39,39 @@ class Stored(Struct, frozen=True):
     table: str
     data: bytes
     at: float = 0.0  # seconds since the epoch, as stored
+
+
+class GroupStatus(Struct, frozen=True):
+    """How far a durable group is: ``pending`` entries not delivered yet, ``ack_pending``
+    delivered and not acknowledged, ``acked`` the position everything up to which is
+    acknowledged, ``oldest_at`` when the oldest entry not acknowledged yet was stored (seconds
+    since the epoch; None: none)."""
+
+    name: str
+    pending: int = 0
+    ack_pending: int = 0
+    redelivered: int = 0
+    delivered: int = 0
+    acked: int = 0
+    oldest_at: float | None = None
+
+    @property
+    def lag(self) -> int:
+        """Entries the group has not handled yet."""
+        return self.pending + self.ack_pending
+
+    def lag_seconds(self, now: float) -> float:
+        return max(0.0, now - self.oldest_at) if self.oldest_at is not None else 0.0
+
+
+class LogStatus(Struct, frozen=True):
+    entries: int
+    bytes: int
+    first: int
+    last: int
+    last_at: float | None  # when the last entry was stored (None: empty)
+    tables: int
+    groups: list[GroupStatus]
 
 
 class AppendResult(Struct, frozen=True):
@@ -82,10 +122,26 @@ class EventLog(Protocol):
 
     def tables(self) -> AsyncIterator[str]: ...
 
+    def scan(self, after: int = 0, until: int | None = None) -> AsyncIterator[list[Stored]]:
+        """Every table's entries after ``after`` up to ``until``, in order, in batches."""
+        ...
+
+    async def sizes(self) -> tuple[int, dict[str, int]]:
+        """(the last sequence, table -> its number of entries), as of one moment."""
+        ...
+
+    async def status(self) -> LogStatus: ...
+
+    async def group(self, name: str) -> GroupStatus | None:
+        """A durable group's progress (None: no such group)."""
+        ...
+
     async def consume(self, group: str, handle: Handler, ack_wait: float = 30) -> Subscription:
         """The group's durable consumer (it survives restarts: it goes on where it stopped)."""
         ...
 
-    async def follow(self, handle: Handler, after: int | None = None) -> Subscription: ...
+    async def follow(
+        self, handle: Handler, after: int | None = None, table: str | None = None
+    ) -> Subscription: ...
 
     async def close(self) -> None: ...

@@ -5,17 +5,30 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
+from collections import Counter
+from collections.abc import AsyncIterator
 
 from gcbc.contract.ids import checked
-from gcbc.readmodel.port import LobbyPage, StoredView, view_version
+from gcbc.readmodel.port import (
+    ANSWERS_PREFIX,
+    LobbyPage,
+    ModelStatus,
+    Replacement,
+    StoredView,
+    TableSnapshot,
+    view_version,
+)
 
 
 class MemoryReadModel:
     def __init__(self) -> None:
         self._tables: dict[str, tuple[int, dict[str, bytes], dict[str, bytes]]] = {}
         self._lobby: dict[str, tuple[int, bytes]] = {}  # table -> (first listed at, listing)
-        self._epoch = False
+        self._epoch: float | None = None
         self._changed: dict[str, asyncio.Event] = {}  # table -> set by its next put
+        self._status: dict[str, str] = {}  # table -> lobby | playing | finished
+        self._position = 0  # the newest position written
 
     async def put(
         self,
@@ -25,11 +38,20 @@ class MemoryReadModel:
         changed: list[str] | None = None,
         listing: bytes | None = None,
         answers: dict[str, bytes] | None = None,
+        status: str | None = None,
     ) -> bool:
         current = self._tables.get(checked(table))
         if current is not None and current[0] >= position:
             return False
-        self._tables[table] = (position, dict(views), dict(answers or {}))
+        self._write(Replacement(table, views, position, listing, answers, status))
+        return True
+
+    def _write(self, item: Replacement) -> None:
+        table, position, listing = item.table, item.position, item.listing
+        self._tables[table] = (position, dict(item.views), dict(item.answers or {}))
+        self._position = max(self._position, position)
+        if item.status is not None:
+            self._status[table] = item.status
         if listing is None:
             self._lobby.pop(table, None)
         else:
@@ -38,7 +60,43 @@ class MemoryReadModel:
         event = self._changed.pop(table, None)
         if event is not None:
             event.set()
-        return True
+
+    async def replace(self, items: list[Replacement], force: bool = False) -> list[bool]:
+        done = []
+        for item in items:
+            current = self._tables.get(checked(item.table))
+            ok = force or current is None or current[0] <= item.position
+            if ok:
+                self._write(item)
+            done.append(ok)
+        return done
+
+    async def snapshots(self, tables: list[str]) -> list[TableSnapshot | None]:
+        out: list[TableSnapshot | None] = []
+        for table in tables:
+            current = self._tables.get(checked(table))
+            if current is None:
+                out.append(None)
+                continue
+            position, views, answers = current
+            fields = {**views, **{ANSWERS_PREFIX + k: v for k, v in answers.items()}}
+            listed = self._lobby.get(table)
+            out.append(
+                TableSnapshot(
+                    position, fields, listed[1] if listed else None, self._status.get(table)
+                )
+            )
+        return out
+
+    async def tables(self) -> AsyncIterator[str]:
+        for table in list(self._tables):
+            yield table
+
+    async def status(self) -> ModelStatus:
+        return ModelStatus(self._epoch, self._position, dict(Counter(self._status.values())))
+
+    async def ping(self) -> None:
+        pass
 
     async def get(self, table: str, viewer: str) -> tuple[int, bytes] | None:
         current = self._tables.get(checked(table))
@@ -78,6 +136,8 @@ class MemoryReadModel:
 
     async def delete(self, table: str) -> None:
         self._tables.pop(checked(table), None)
+        self._lobby.pop(table, None)
+        self._status.pop(table, None)
 
     async def open_tables(self, limit: int = 50, after: int = 0) -> LobbyPage:
         found = sorted((at, table, x) for table, (at, x) in self._lobby.items() if at > after)
@@ -86,14 +146,18 @@ class MemoryReadModel:
         return LobbyPage([x for _, _, x in page], more)
 
     async def claim_epoch(self) -> bool:
-        claimed, self._epoch = not self._epoch, True
-        return claimed
+        if self._epoch is not None:
+            return False
+        self._epoch = time.time()
+        return True
 
     def wipe(self) -> None:
         """Lose everything, as a Redis restarted without persistence does (tests)."""
         self._tables.clear()
         self._lobby.clear()
-        self._epoch = False
+        self._status.clear()
+        self._position = 0
+        self._epoch = None
 
     async def close(self) -> None:
         pass

@@ -11,11 +11,18 @@ current one when ``timeout`` runs out. Viewer keys: "public", "seat:<n>".
 ``claim_epoch()``: True once for a read model that has lost its contents (new, or a Redis that
 restarted empty): its writer then projects every table again.
 
+For operators: ``replace(items)`` writes tables' views in one atomic step each, whatever the
+stored position (unless it is newer: a rebuild never undoes the live projection; ``force``: even
+then), so a rebuild never leaves a moment without a view; ``snapshots(tables)`` reads everything
+held for tables; ``tables()`` lists them; ``status()`` tells the epoch, the newest position
+written and the tables per status (``put(..., status=)`` keeps that index).
+
 Every method raises ModelUnavailable when the store cannot be reached.
 """
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from typing import NamedTuple, Protocol
 
 import msgspec
@@ -51,6 +58,7 @@ class Answer(msgspec.Struct, array_like=True, frozen=True):
 
 
 ANSWERS_KEPT = 8  # the most recent answers kept per viewer
+ANSWERS_PREFIX = "answers:"  # the field of a viewer's recent answers: answers:<viewer>
 answers_encoder = msgspec.json.Encoder()
 _answers = msgspec.json.Decoder(list[Answer])
 
@@ -90,6 +98,33 @@ class LobbyPage(NamedTuple):
     next: int | None
 
 
+class Replacement(NamedTuple):
+    """What the read model holds for one table at ``position`` (``replace``)."""
+
+    table: str
+    views: dict[str, bytes]
+    position: int
+    listing: bytes | None = None
+    answers: dict[str, bytes] | None = None
+    status: str | None = None
+
+
+class TableSnapshot(NamedTuple):
+    """Everything held for one table: its position, every field (views by viewer key, answers
+    by ``answers:<viewer>``), its lobby listing and its status in the index."""
+
+    position: int
+    fields: dict[str, bytes]
+    listing: bytes | None
+    status: str | None
+
+
+class ModelStatus(NamedTuple):
+    epoch: float | None  # when the epoch was claimed (seconds since the epoch; None: not yet)
+    position: int  # the newest position written
+    tables: dict[str, int]  # status -> tables
+
+
 class ModelUnavailable(Exception):
     """The read model could not be reached (after the adapter's own retries)."""
 
@@ -103,10 +138,29 @@ class ReadModel(Protocol):
         changed: list[str] | None = None,
         listing: bytes | None = None,
         answers: dict[str, bytes] | None = None,
+        status: str | None = None,
     ) -> bool:
         """``changed``: the viewers whose view differs from the last put (None: any), so a
         wake-up reaches only the watchers that have something new to read. ``listing``: the
-        table's lobby summary (None: not listed), written in the same step."""
+        table's lobby summary (None: not listed), written in the same step, and ``status`` its
+        place in the index (lobby, playing, finished; None: left as it is)."""
+        ...
+
+    async def replace(self, items: list[Replacement], force: bool = False) -> list[bool]:
+        """Each table's views in one atomic step (a wake-up for all its viewers), unless its
+        stored position is newer (``force``: even then): written or not, per item."""
+        ...
+
+    async def snapshots(self, tables: list[str]) -> list[TableSnapshot | None]: ...
+
+    def tables(self) -> AsyncIterator[str]:
+        """Every table the read model holds views of."""
+        ...
+
+    async def status(self) -> ModelStatus: ...
+
+    async def ping(self) -> None:
+        """Returns once the store answers (ModelUnavailable otherwise)."""
         ...
 
     async def get(self, table: str, viewer: str) -> tuple[int, bytes] | None: ...

@@ -15,7 +15,8 @@ import contextlib
 import functools
 import logging
 import random
-from collections.abc import Awaitable, Callable
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
 
 import redis.asyncio as aioredis
@@ -25,7 +26,16 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from gcbc.contract.ids import checked
-from gcbc.readmodel.port import LobbyPage, ModelUnavailable, StoredView, view_version
+from gcbc.readmodel.port import (
+    ANSWERS_PREFIX,
+    LobbyPage,
+    ModelStatus,
+    ModelUnavailable,
+    Replacement,
+    StoredView,
+    TableSnapshot,
+    view_version,
+)
 
 F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
 log = logging.getLogger("gcbc.readmodel")
@@ -34,21 +44,38 @@ KEY = "gcbc:views:{table}"
 LOBBY = "gcbc:lobby"  # table id -> summary of a table waiting for players
 LOBBY_ORDER = "gcbc:lobby:order"  # the same ids, scored by the position they were first listed at
 EPOCH = "gcbc:epoch"  # set by the projection: gone means the read model was wiped
+STATUS = "gcbc:tables"  # table id -> lobby | playing | finished
+COUNTS = "gcbc:tables:count"  # status -> its number of tables
+POSITION = "gcbc:position"  # the newest position written
 CHANNEL = "gcbc:changed:{table}"
 PATTERN = CHANNEL.format(table="*")
 PREFIX = CHANNEL.format(table="")
-ANSWERS = "answers:{viewer}"  # a viewer's recent answers, a field of the table's hash
+ANSWERS = ANSWERS_PREFIX + "{viewer}"  # a viewer's recent answers, a field of the table's hash
 
-# KEYS[1] = the table's hash, KEYS[2] = the lobby, KEYS[3] = its order; ARGV[1] = position;
-# ARGV[2] = channel;
-# ARGV[3] = the wake-up message; ARGV[4] = the table id; ARGV[5] = its lobby summary ("": not
-# listed); ARGV[6..] = field, value, ... The views, the listing and the wake-up: one atomic step.
+# KEYS[1] = the table's hash, KEYS[2] = the lobby, KEYS[3] = its order, KEYS[4] = the status
+# index, KEYS[5] = its counts, KEYS[6] = the newest position; ARGV[1] = position; ARGV[2] =
+# channel; ARGV[3] = the wake-up message; ARGV[4] = the table id; ARGV[5] = its lobby summary
+# ("": not listed); ARGV[6] = its status ("": as it is); ARGV[7] = when to write: "newer" (put),
+# "not older" (replace), "always"; ARGV[8..] = field, value, ... The views, the listing, the
+# index and the wake-up: one atomic step.
 _PUT = """
 local stored = tonumber(redis.call('HGET', KEYS[1], 'position') or '0')
 local position = tonumber(ARGV[1])
-if stored >= position then return 0 end
+if ARGV[7] == 'newer' and stored >= position then return 0 end
+if ARGV[7] == 'not older' and stored > position then return 0 end
 redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[1], 'position', ARGV[1], unpack(ARGV, 6))
+redis.call('HSET', KEYS[1], 'position', ARGV[1], unpack(ARGV, 8))
+if ARGV[6] ~= '' then
+  local old = redis.call('HGET', KEYS[4], ARGV[4])
+  if old ~= ARGV[6] then
+    redis.call('HSET', KEYS[4], ARGV[4], ARGV[6])
+    if old then redis.call('HINCRBY', KEYS[5], old, -1) end
+    redis.call('HINCRBY', KEYS[5], ARGV[6], 1)
+  end
+end
+if position > tonumber(redis.call('GET', KEYS[6]) or '0') then
+  redis.call('SET', KEYS[6], ARGV[1])
+end
 if ARGV[5] == '' then
   redis.call('HDEL', KEYS[2], ARGV[4])
   redis.call('ZREM', KEYS[3], ARGV[4])
@@ -57,6 +84,20 @@ else
   redis.call('ZADD', KEYS[3], 'NX', position, ARGV[4])
 end
 redis.call('PUBLISH', ARGV[2], ARGV[3])
+return 1
+"""
+
+
+# KEYS as _PUT's; ARGV[1] = the table id: its views, listing and place in the index, gone
+_DELETE = """
+redis.call('DEL', KEYS[1])
+redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('ZREM', KEYS[3], ARGV[1])
+local old = redis.call('HGET', KEYS[4], ARGV[1])
+if old then
+  redis.call('HDEL', KEYS[4], ARGV[1])
+  redis.call('HINCRBY', KEYS[5], old, -1)
+end
 return 1
 """
 
@@ -254,6 +295,7 @@ class RedisReadModel:
     ) -> None:
         self.redis = client
         self._put = client.register_script(_PUT)
+        self._delete = client.register_script(_DELETE)
         self.wakeups = Wakeups(wakeups_client or client, client)
 
     @classmethod
@@ -276,20 +318,95 @@ class RedisReadModel:
         changed: list[str] | None = None,
         listing: bytes | None = None,
         answers: dict[str, bytes] | None = None,
+        status: str | None = None,
     ) -> bool:
-        message = wake_message(position, changed)
+        item = Replacement(table, views, position, listing, answers, status)
+        keys, args = self._write(item, "newer", wake_message(position, changed))
+        return bool(await self._put(keys=keys, args=args))
+
+    def _write(
+        self, item: Replacement, when: str, message: str
+    ) -> tuple[list[str], list[bytes | str | int]]:
+        table = item.table
         args: list[bytes | str | int] = [
-            position,
+            item.position,
             CHANNEL.format(table=checked(table)),
             message,
             table,
-            listing or b"",
+            item.listing or b"",
+            item.status or "",
+            when,
         ]
-        for viewer, data in views.items():
+        for viewer, data in item.views.items():
             args += [viewer, data]
-        for viewer, data in (answers or {}).items():
+        for viewer, data in (item.answers or {}).items():
             args += [ANSWERS.format(viewer=viewer), data]
-        return bool(await self._put(keys=[_key(table), LOBBY, LOBBY_ORDER], args=args))
+        return [_key(table), LOBBY, LOBBY_ORDER, STATUS, COUNTS, POSITION], args
+
+    @_unavailable
+    async def replace(self, items: list[Replacement], force: bool = False) -> list[bool]:
+        """One pipeline for the batch (one round trip), each table one script run."""
+        if not items:
+            return []
+        when = "always" if force else "not older"
+        pipe = self.redis.pipeline(transaction=False)
+        for item in items:
+            keys, args = self._write(item, when, wake_message(item.position, None))
+            await self._put(keys=keys, args=args, client=pipe)
+        return [bool(x) for x in await pipe.execute()]
+
+    @_unavailable
+    async def snapshots(self, tables: list[str]) -> list[TableSnapshot | None]:
+        if not tables:
+            return []
+        pipe = self.redis.pipeline(transaction=False)
+        for table in tables:
+            pipe.hgetall(_key(table))
+        pipe.hmget(LOBBY, tables)
+        pipe.hmget(STATUS, tables)
+        *found, listings, statuses = await pipe.execute()
+        out: list[TableSnapshot | None] = []
+        for fields, listing, status in zip(found, listings, statuses, strict=True):
+            if not fields:
+                out.append(None)
+                continue
+            fields = {k.decode() if isinstance(k, bytes) else k: v for k, v in fields.items()}
+            position = int(fields.pop("position", b"0"))
+            out.append(
+                TableSnapshot(position, fields, listing, status.decode() if status else None)
+            )
+        return out
+
+    async def tables(self) -> AsyncIterator[str]:
+        prefix = KEY.format(table="")
+        try:
+            async for key in self.redis.scan_iter(match=KEY.format(table="*"), count=1000):
+                key = key.decode() if isinstance(key, bytes) else key
+                yield key[len(prefix) :]
+        except (RedisConnectionError, RedisTimeoutError, OSError) as e:
+            raise ModelUnavailable(str(e) or type(e).__name__) from None
+
+    @_unavailable
+    async def status(self) -> ModelStatus:
+        epoch, position, counts = await (
+            self.redis.pipeline(transaction=False).get(EPOCH).get(POSITION).hgetall(COUNTS)
+        ).execute()
+        when = None
+        if epoch is not None:
+            try:
+                when = float(epoch)
+            except ValueError:
+                when = 0.0  # set before the epoch told its time
+        tables = {
+            (k.decode() if isinstance(k, bytes) else k): int(v)
+            for k, v in counts.items()
+            if int(v) > 0
+        }
+        return ModelStatus(when, int(position or 0), tables)
+
+    @_unavailable
+    async def ping(self) -> None:
+        await self.redis.ping()
 
     @_unavailable
     async def get(self, table: str, viewer: str) -> tuple[int, bytes] | None:
@@ -345,7 +462,8 @@ class RedisReadModel:
 
     @_unavailable
     async def delete(self, table: str) -> None:
-        await self.redis.delete(_key(table))
+        keys = [_key(table), LOBBY, LOBBY_ORDER, STATUS, COUNTS, POSITION]
+        await self._delete(keys=keys, args=[table])
 
     @_unavailable
     async def open_tables(self, limit: int = 50, after: int = 0) -> LobbyPage:
@@ -362,4 +480,4 @@ class RedisReadModel:
     @_unavailable
     async def claim_epoch(self) -> bool:
         """True if the read model had no epoch mark (new or wiped) and this call set it."""
-        return bool(await self.redis.set(EPOCH, b"1", nx=True))
+        return bool(await self.redis.set(EPOCH, str(time.time()).encode(), nx=True))

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import asyncio
-import io
+from click.testing import CliRunner
 
 from gcbc.contract import commands as C
 from gcbc.contract import events as E
 from gcbc.contract.entries import CommandEntry, OutcomeEntry, encode_entry
 from gcbc.eventlog.memory import MemoryEventLog
-from services.ops.cli import inspect, printable
+from gcbc.eventlog.port import Stored
+from services.ops.show import printable
+from tests.unit.services.ops_support import invoke
 
 
 def test_control_characters_are_escaped_and_the_rest_kept():
@@ -22,16 +23,15 @@ def test_inspect_never_prints_a_raw_control_character():
     """An old log (before names and chat refused them) may hold any text."""
     log = MemoryEventLog()
     hostile = "eve\x1b[2J\r\nCOMMAND forged"
-
-    async def go() -> str:
-        await log.append("t1", encode_entry(CommandEntry(command=C.TakeSeat(name=hostile))), 0)
-        outcome = OutcomeEntry(answers=1, events=[E.SeatTaken(seat=0, name=hostile)])
-        await log.append("t1", encode_entry(outcome), 1)
-        out = io.StringIO()
-        await inspect(log, "t1", out)  # type: ignore[arg-type]
-        return out.getvalue()
-
-    printed = asyncio.run(go())
+    log._entries.append(  # noqa: SLF001  (written as an old log would have it)
+        Stored(1, "t1", encode_entry(CommandEntry(command=C.TakeSeat(name=hostile))), 1.0)
+    )
+    outcome = OutcomeEntry(answers=1, events=[E.SeatTaken(seat=0, name=hostile)])
+    log._entries.append(Stored(2, "t1", encode_entry(outcome), 1.0))  # noqa: SLF001
+    log._by_table["t1"] = list(log._entries)  # noqa: SLF001
+    result = invoke(CliRunner(), log, None, ["inspect", "t1"])
+    printed = result.stdout
+    assert result.exit_code == 0, result.output
     assert "\x1b" not in printed and "\r" not in printed
     assert printed.count("\n") == 3  # command, outcome, one event: no forged line
     assert "eve\\x1b[2J\\r\\nCOMMAND forged" in printed

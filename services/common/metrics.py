@@ -1,0 +1,101 @@
+"""Each service's Prometheus metrics (prometheus_client, the reference client), one list for all
+three: each service fills in the ones that are its own (README, "Operating").
+
+The table service serves them at ``/metrics``; the rules worker and the projection on a port of
+their own (``GCBC_METRICS_PORT``, ``services.common.health``). Several table-service processes on
+one port (``GCBC_HTTP_WORKERS``) need ``PROMETHEUS_MULTIPROC_DIR`` for one view of them all.
+"""
+
+from __future__ import annotations
+
+import os
+
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+)
+
+# seconds: from a few milliseconds to a stuck table
+_LATENCY = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30)
+
+COMMANDS = Counter(
+    "gcbc_commands",
+    "Commands answered by the rules worker, by command type and result (accepted, refused)",
+    ["type", "result"],
+)
+REFUSALS = Counter(
+    "gcbc_refusals",
+    "Commands refused, by code and by whom (table: checked before append)",
+    ["code", "by"],
+)
+APPEND_TO_ANSWER = Histogram(
+    "gcbc_append_to_answer_seconds",
+    "From a command written to the log to its answer written (rules worker)",
+    buckets=_LATENCY,
+)
+ANSWER_TO_VIEWS = Histogram(
+    "gcbc_answer_to_views_seconds",
+    "From an answer written to the log to the views written in the read model (projection)",
+    buckets=_LATENCY,
+)
+CONSUMER_LAG = Gauge(
+    "gcbc_consumer_lag_entries", "Entries a durable consumer has not handled yet", ["consumer"]
+)
+CONSUMER_LAG_SECONDS = Gauge(
+    "gcbc_consumer_lag_seconds",
+    "Age of the oldest entry a durable consumer has not handled yet",
+    ["consumer"],
+)
+DEADLINES = Counter(
+    "gcbc_deadlines_fired",
+    "What the rules worker appended by itself: deadline_passed, close_table (a lobby's time up),"
+    " and unanswered (a command it answered for a worker that died)",
+    ["kind"],
+)
+AUTOPILOT = Counter("gcbc_autopilot_actions", "Actions the autopilot took for an absent seat")
+WATCHERS = Gauge("gcbc_open_watchers", "Open Server-Sent Events streams and long-polls", ["kind"])
+TABLES = Gauge("gcbc_tables", "Tables in the read model, by status", ["status"])
+VIEWS_WRITTEN = Counter("gcbc_views_written", "Tables' views written to the read model")
+HTTP_REQUESTS = Counter(
+    "gcbc_http_requests",
+    "HTTP requests, by method, route and status",
+    ["method", "route", "status"],
+)
+HTTP_SECONDS = Histogram(
+    "gcbc_http_request_seconds",
+    "HTTP request duration (a long-poll's wait included), by method and route",
+    ["method", "route"],
+    buckets=_LATENCY + (60,),
+)
+PROBLEMS = Counter("gcbc_http_problems", "Problem answers (4xx, 5xx), by code", ["code"])
+
+
+_TAGS: dict[type, str] = {}
+
+
+def kind_of(command: object) -> str:
+    """A command's wire tag (``take_seat``, ``shoot``, …), for labels and logs."""
+    kind = type(command)
+    tag = _TAGS.get(kind)
+    if tag is None:
+        import msgspec
+
+        tag = _TAGS[kind] = str(msgspec.inspect.type_info(kind).tag)
+    return tag
+
+
+def exposition() -> tuple[bytes, str]:
+    """The metrics in Prometheus's text format, and its content type."""
+    directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if directory:
+        from prometheus_client import multiprocess
+
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry, path=directory)
+        return generate_latest(registry), CONTENT_TYPE_LATEST
+    return generate_latest(REGISTRY), CONTENT_TYPE_LATEST

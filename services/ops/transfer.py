@@ -1,0 +1,177 @@
+"""A table's raw entries, portable between deployments (``export`` / ``import``), and its deal as
+a scenario body for ``POST /tables`` (``export --scenario``): a bug report becomes a table anyone
+can play again on a scenario server.
+
+The file is JSON lines: a header ``{"format": "gcbc-table", "version": 1, "table", "entries"}``,
+then one line per entry ``{"seq", "at", "entry"}`` (the entry as stored, in whatever schema
+version it was written; ``"raw"``, base64, for a message that is not JSON). Importing appends the
+entries to a new table in order, each expecting the one before (so a retry appends nothing twice),
+with their positions (``prev``, ``answers``) renumbered, and the table id replaced everywhere with
+``--as``. The rules worker does not answer an imported command (each is marked ``imported``):
+each comes with its answer (a command whose answer never comes is answered after a while)."""
+
+from __future__ import annotations
+
+import base64
+import time
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+import msgspec
+
+from gcbc.contract import events as E
+from gcbc.contract.entries import OutcomeEntry, decode_entry
+from gcbc.eventlog.port import EventLog, Stored, WrongExpectedSequence
+from services.common.folded import FoldedTable
+
+FORMAT = "gcbc-table"
+_decode = msgspec.json.Decoder()
+_encode = msgspec.json.Encoder().encode
+
+
+class ImportError_(Exception):
+    """The file cannot be imported (its form, or a table already there)."""
+
+
+def export_lines(table_id: str, stored: list[Stored]) -> Iterator[bytes]:
+    yield _encode(
+        {
+            "format": FORMAT,
+            "version": 1,
+            "table": table_id,
+            "entries": len(stored),
+            "exported_at": time.time(),
+        }
+    )
+    for s in stored:
+        try:
+            _decode.decode(s.data)
+        except msgspec.DecodeError:
+            yield _encode({"seq": s.seq, "at": s.at, "raw": base64.b64encode(s.data).decode()})
+            continue
+        yield b'{"seq":%d,"at":%s,"entry":%s}' % (s.seq, repr(s.at).encode(), s.data)
+
+
+def read_lines(lines: Iterable[bytes | str]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    header: dict[str, Any] | None = None
+    rows: list[dict[str, Any]] = []
+    for n, line in enumerate(lines, 1):
+        if isinstance(line, str):
+            line = line.encode()
+        if not line.strip():
+            continue
+        try:
+            got = _decode.decode(line)
+        except msgspec.DecodeError as e:
+            raise ImportError_(f"line {n}: not JSON ({e})") from None
+        if header is None:
+            if not isinstance(got, dict) or got.get("format") != FORMAT:
+                raise ImportError_(f"line {n}: not a {FORMAT} export (no header)")
+            header = got
+            continue
+        if not isinstance(got, dict) or ("entry" not in got and "raw" not in got):
+            raise ImportError_(f"line {n}: not an entry line")
+        rows.append(got)
+    if header is None:
+        raise ImportError_("an empty file")
+    if header.get("entries") not in (None, len(rows)):
+        raise ImportError_(
+            f"the header counts {header['entries']} entries, the file has {len(rows)}"
+        )
+    return header, rows
+
+
+def _renamed(value: Any, old: str, new: str) -> Any:
+    """``value`` (JSON) with the table id ``old`` replaced by ``new`` where a table id is kept:
+    ``open_table.table_id`` and ``table_opened.table_id``."""
+    if isinstance(value, dict):
+        out = {k: _renamed(v, old, new) for k, v in value.items()}
+        if out.get("type") in ("open_table", "table_opened") and out.get("table_id") == old:
+            out["table_id"] = new
+        return out
+    if isinstance(value, list):
+        return [_renamed(v, old, new) for v in value]
+    return value
+
+
+async def import_rows(
+    log: EventLog, header: dict[str, Any], rows: list[dict[str, Any]], as_id: str | None = None
+) -> tuple[str, int]:
+    """Append the exported entries as a new table: (its id, entries appended)."""
+    old = header["table"]
+    table = as_id or old
+    existing = await log.last(table)
+    if existing is not None:
+        raise ImportError_(f"table {table} exists already here ({existing.seq} is its last entry)")
+    moved: dict[int, int] = {}  # the export's positions -> this log's
+    last = 0
+    for i, row in enumerate(rows):
+        if "raw" in row:
+            data = base64.b64decode(row["raw"])
+        else:
+            entry = row["entry"]
+            if as_id:
+                entry = _renamed(entry, old, table)
+            if isinstance(entry, dict):
+                if "prev" in entry or last:
+                    entry["prev"] = last
+                if "answers" in entry:
+                    entry["answers"] = moved.get(entry["answers"], entry["answers"])
+                if entry.get("kind") == "command":
+                    entry["imported"] = True  # its recorded answer follows: no worker answers it
+            data = _encode(entry)
+        try:
+            result = await log.append(table, data, last, msg_id=f"import:{table}:{i}")
+        except WrongExpectedSequence:
+            raise ImportError_(
+                f"table {table} moved while it was imported (entry {i + 1}): someone else writes it"
+            ) from None
+        moved[int(row.get("seq", 0))] = result.seq
+        last = result.seq
+    return table, len(rows)
+
+
+def scenario(stored: list[Stored], table_id: str) -> dict[str, Any]:
+    """The body of ``POST /tables`` that deals the table again: its seats, options, deadlines,
+    the deal (who held which cards, the equipment deck, the first seat) and the seed of every
+    random outcome (scenario servers only: GCBC_ALLOW_SCENARIOS=1)."""
+    t = FoldedTable(table_id)
+    dealt: E.CardsDealt | None = None
+    started: E.GameStarted | None = None
+    for s in stored:
+        entry = t.apply(s)
+        if isinstance(entry, OutcomeEntry):
+            for e in entry.events:
+                if isinstance(e, E.CardsDealt):
+                    dealt = e
+                elif isinstance(e, E.GameStarted):
+                    started = e
+    st = t.state
+    if not st.table_id:
+        raise ImportError_(f"table {table_id} was never opened")
+    body: dict[str, Any] = {
+        "seats": len(st.seats),
+        "options": msgspec.to_builtins(st.options),
+        "deadlines": msgspec.to_builtins(st.deadlines),
+    }
+    if started is None or dealt is None:
+        if st.requested_seed is not None:
+            body["seed"] = st.requested_seed
+        if st.deal is not None:
+            body["deal"] = msgspec.to_builtins(st.deal)
+        if st.first_seat_choice is not None:
+            body["first_seat"] = st.first_seat_choice
+        return body  # not dealt yet: what the table was opened with
+    body["seed"] = started.random_seed
+    body["deal"] = {
+        "integrity": [[dealt.identities[c] for c in hand] for hand in dealt.hands],
+        "equipment": [list(h) for h in dealt.equipment],
+        "equipment_deck": list(dealt.deck),
+        "first_seat": started.first_seat,
+    }
+    return body
+
+
+def entries_of(rows: list[dict[str, Any]]) -> list[Any]:
+    """The decoded entries of an export (for checks)."""
+    return [decode_entry(_encode(r["entry"])) for r in rows if "entry" in r]

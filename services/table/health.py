@@ -1,0 +1,97 @@
+"""The table service's health and metrics (issue 11): ``/healthz`` (the process is up),
+``/readyz`` (NATS and Redis reachable, the rules worker's and the projection's consumers caught
+up within ``GCBC_READY_LAG`` seconds) and ``/metrics``; a middleware that counts requests by route
+and status and times them; problem answers counted by code. None of them is in the OpenAPI
+document: they are for operators and their probes, not for clients."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+from litestar import MediaType, Request, Response, get
+from litestar.datastructures import State as AppState
+from litestar.middleware import ASGIMiddleware
+from litestar.types import ASGIApp, Receive, Scope, Send
+
+from services.common import metrics
+from services.common.health import Readiness
+from services.common.settings import DURABLES
+
+
+def _readiness(state: AppState) -> Readiness:
+    readiness = getattr(state, "readiness", None)
+    if readiness is None:
+        service = state.service
+        readiness = state.readiness = Readiness(service.events, service.model, DURABLES)
+    return readiness
+
+
+@get("/healthz", include_in_schema=False, sync_to_thread=False)
+def healthz() -> Response[bytes]:
+    return Response(b'{"status":"up"}', media_type=MediaType.JSON)
+
+
+@get("/readyz", include_in_schema=False)
+async def readyz(state: AppState) -> Response[bytes]:
+    ready, facts = await _readiness(state).check()
+    body = msgspec.json.encode({"ready": ready, "checks": facts})
+    return Response(body, status_code=200 if ready else 503, media_type=MediaType.JSON)
+
+
+@get("/metrics", include_in_schema=False, sync_to_thread=False)
+def metrics_route() -> Response[bytes]:
+    body, kind = metrics.exposition()
+    return Response(body, media_type=kind)
+
+
+ROUTES = [healthz, readyz, metrics_route]
+_QUIET = {"/healthz", "/readyz", "/metrics"}  # probes and scrapes: not counted
+
+
+class HttpMetrics(ASGIMiddleware):
+    """Requests by method, route (its template: no table ids in labels) and status; durations."""
+
+    async def handle(self, scope: Scope, receive: Receive, send: Send, next_app: ASGIApp) -> None:
+        if scope["type"] != "http" or scope.get("path") in _QUIET:
+            await next_app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        status = 500
+
+        async def sending(message: Any) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            await next_app(scope, receive, sending)
+        finally:
+            route = scope.get("path_template") or "unrouted"
+            method = scope.get("method", "")
+            metrics.HTTP_REQUESTS.labels(method, route, str(status)).inc()
+            metrics.HTTP_SECONDS.labels(method, route).observe(time.perf_counter() - started)
+
+
+_problem = msgspec.json.Decoder(dict[str, Any])
+
+
+def counted(handlers: dict[Any, Callable[..., Response]]) -> dict[Any, Callable[..., Response]]:
+    """The problem handlers, each answer counted by its code."""
+
+    def wrap(handler: Callable[..., Response]) -> Callable[..., Response]:
+        def count(request: Request, exc: Exception) -> Response:
+            response = handler(request, exc)
+            try:
+                code = _problem.decode(response.content).get("code", "unknown")
+            except (msgspec.DecodeError, TypeError):
+                code = "unknown"
+            metrics.PROBLEMS.labels(str(code)).inc()
+            return response
+
+        return count
+
+    return {kind: wrap(handler) for kind, handler in handlers.items()}

@@ -1,0 +1,55 @@
+"""The log survives engine changes (issue 11): the golden table logs (``tests/fixtures/logs``,
+recorded once by its ``record.py``: every option, a lobby, one log as schema version 1 wrote it)
+are imported as ``gcbc-ops import`` does and ``gcbc-ops verify`` runs over them: today's engine,
+deciding every recorded command again, must give each recorded answer."""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from gcbc.eventlog.memory import MemoryEventLog
+from services.ops import transfer
+from tests.unit.services.ops_support import invoke
+
+LOGS = Path(__file__).resolve().parents[2] / "fixtures" / "logs"
+NAMES = sorted(p.name.removesuffix(".jsonl.gz") for p in LOGS.glob("*.jsonl.gz"))
+
+
+def _imported(*names: str) -> tuple[MemoryEventLog, dict[str, int]]:
+    log = MemoryEventLog()
+    sizes = {}
+    for name in names:
+        lines = gzip.decompress((LOGS / f"{name}.jsonl.gz").read_bytes()).splitlines()
+        header, rows = transfer.read_lines(lines)
+        table, sizes[name] = asyncio.run(transfer.import_rows(log, header, rows))
+    return log, sizes
+
+
+def test_the_golden_logs_are_there_with_every_option():
+    assert len(NAMES) >= 6
+    options = set()
+    for name in NAMES:
+        first = gzip.decompress((LOGS / f"{name}.jsonl.gz").read_bytes()).splitlines()[1]
+        opened = json.loads(first)["entry"]["command"]
+        options |= {k for k, v in opened.get("options", {}).items() if v not in (False, None)}
+    assert {"edition", "zombies", "bombers_traitors", "extra_equipment", "wounds"} <= options
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_verify_passes_over_a_golden_log(name: str):
+    log, sizes = _imported(name)
+    result = invoke(CliRunner(), log, None, ["verify", "--all", "--json"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout.splitlines()[-1])["summary"]
+    assert summary == {"tables": 1, "commands": sizes[name] // 2, "divergences": 0}
+
+
+def test_a_version_1_log_is_among_them():
+    raw = gzip.decompress((LOGS / "fourth_4.jsonl.gz").read_bytes()).splitlines()[1:]
+    assert all('"schema"' not in line.decode() for line in raw)

@@ -1,0 +1,214 @@
+"""Table logs made without the services: bots play whole tables on the engine and every command
+and answer is appended to an event log exactly as the table service and the rules worker would
+write them (entries alternate command / answer, each expecting the table's last sequence). For
+the rebuild bench and the ops tests: thousands of realistic tables in seconds.
+
+``python -m tools.tablelogs --tables 200`` fills the stream of ``GCBC_NATS_URL`` (operators only).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import secrets
+import sys
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from gcbc.bots import BOTS, Observation
+from gcbc.contract import commands as C
+from gcbc.contract.codec import command_from_json_object
+from gcbc.contract.entries import (
+    AnyEntry,
+    CommandEntry,
+    OutcomeEntry,
+    RefusalEntry,
+    encode_entry,
+)
+from gcbc.contract.options import TableOptions
+from gcbc.eventlog.port import EventLog
+from gcbc.rules import RuleViolation, current_wait, decide, fold, is_terminal, view
+from gcbc.rules.knowledge import commands_json
+from gcbc.rules.legal import legal_commands
+from gcbc.rules.state import State, initial_state
+
+OPTION_MIX = (
+    TableOptions(),
+    TableOptions(edition="classic"),
+    TableOptions(zombies=True),
+    TableOptions(bombers_traitors=True, extra_equipment=True),
+    TableOptions(edition="classic", zombies=True, bombers_traitors=True, wounds="token"),
+    TableOptions(extra_equipment=True, wounds="card"),
+)
+MAX_COMMANDS = 5000
+
+
+class Step:
+    """One command and the engine's answer to it (events, or a refusal code and message)."""
+
+    __slots__ = ("answer", "command", "token_hash")
+
+    def __init__(self, command: Any, answer: list[Any] | RuleViolation, token_hash: str | None):
+        self.command, self.answer, self.token_hash = command, answer, token_hash
+
+
+def _decide(s: State, command: Any) -> tuple[State, list[Any] | RuleViolation]:
+    try:
+        events = decide(s, command)
+    except RuleViolation as v:
+        return s, v
+    return fold(events, s), events
+
+
+def play(
+    table_id: str,
+    seats: int,
+    seed: int,
+    options: TableOptions | None = None,
+    finish: bool = True,
+    bot: str = "random",
+    miss_rate: float = 0.02,
+    chat_rate: float = 0.02,
+    stale_rate: float = 0.02,
+) -> Iterator[Step]:
+    """A table's commands and answers, as the services record them: opened, seated, started
+    and played to the end by bots (``finish``: else it stays in the lobby, half full); now and
+    then a deadline passes, a seat chats, or a stale command is refused."""
+    rng = random.Random(seed)
+    s = initial_state()
+
+    def step(command: Any, token_hash: str | None = None) -> Step:
+        nonlocal s
+        s, answer = _decide(s, command)
+        return Step(command, answer, token_hash)
+
+    yield step(C.OpenTable(table_id=table_id, seats=seats, options=options or TableOptions()))
+    for i in range(seats if finish else max(1, seats // 2)):
+        yield step(C.TakeSeat(name=f"bot-{i}"), secrets.token_hex(32))
+    if not finish:
+        return
+    yield step(C.StartGame(seat=0, random_seed=rng.randrange(1 << 62)))
+    bots = [BOTS[bot](seed * 31 + i) for i in range(seats)]
+    commands = 0
+    while not is_terminal(s) and commands < MAX_COMMANDS:
+        commands += 1
+        wait = current_wait(s)
+        assert wait is not None, "a started game always waits for someone"
+        roll = rng.random()
+        if roll < miss_rate:
+            yield step(C.DeadlinePassed(wait=wait.id))
+            continue
+        seat = rng.choice(wait.seats)
+        if roll < miss_rate + chat_rate:
+            yield step(C.PostChat(seat=seat, text=f"gg {commands}"))
+            continue
+        if roll < miss_rate + chat_rate + stale_rate:
+            yield step(C.Shoot(seat=(seat + 1) % seats))  # most likely not its turn: refused
+            continue
+        st = s
+
+        def observe(seat: int = seat, st: State = st) -> Observation:
+            return Observation(
+                seat,
+                lambda: view(st, seat, log=False),
+                lambda: commands_json(legal_commands(st, seat)),
+            )
+
+        answer = bots[seat].act(observe())
+        yield step(command_from_json_object({**answer, "seat": seat}))
+
+
+def table_mix(count: int, seed: int = 1, lobby_share: float = 0.1) -> list[dict[str, Any]]:
+    """``count`` tables of 4-8 seats over every option in OPTION_MIX; ``lobby_share`` of them
+    still waiting for players."""
+    rng = random.Random(seed)
+    return [
+        {
+            "table_id": f"{seed:04x}{i:012x}"[-16:],
+            "seats": 4 + i % 5,
+            "seed": rng.randrange(1 << 30),
+            "options": OPTION_MIX[i % len(OPTION_MIX)],
+            "finish": rng.random() >= lobby_share,
+        }
+        for i in range(count)
+    ]
+
+
+def _entry(step: Step, at: int, prev: int, answers: int) -> AnyEntry:
+    if isinstance(step.answer, RuleViolation):
+        return RefusalEntry(
+            answers=answers, code=step.answer.code, message=step.answer.message, at=at, prev=prev
+        )
+    return OutcomeEntry(answers=answers, events=step.answer, at=at, prev=prev)
+
+
+async def write_table(log: EventLog, steps: Iterator[Step], table_id: str) -> int:
+    """Append a table's steps to ``log`` as the services do; the number of entries written."""
+    last = 0
+    written = 0
+    for step in steps:
+        at = int(time.time() * 1000)
+        entry = CommandEntry(command=step.command, token_hash=step.token_hash, at=at, prev=last)
+        command = (await log.append(table_id, encode_entry(entry), last)).seq
+        answer = _entry(step, at, command, command)
+        last = (await log.append(table_id, encode_entry(answer), command)).seq
+        written += 2
+        await asyncio.sleep(0)  # the other tables' turn: their entries interleave
+    return written
+
+
+async def fill(
+    log: EventLog, tables: list[dict[str, Any]], concurrency: int = 64, progress: bool = False
+) -> int:
+    """Write every table of ``tables`` (``table_mix``), ``concurrency`` at a time; entries."""
+    queue = list(reversed(tables))
+    total = 0
+    started = time.monotonic()
+
+    async def worker() -> None:
+        nonlocal total
+        while queue:
+            t = queue.pop()
+            steps = play(t["table_id"], t["seats"], t["seed"], t["options"], t["finish"])
+            written = await write_table(log, steps, t["table_id"])
+            total += written  # (not `total += await …`: it would read total before waiting)
+            if progress and len(queue) % 50 == 0:
+                rate = total / max(time.monotonic() - started, 1e-6)
+                print(
+                    f"  {len(tables) - len(queue)}/{len(tables)} tables, {total} entries"
+                    f" ({rate:.0f}/s)",
+                    file=sys.stderr,
+                    flush=True,
+                )
+
+    await asyncio.gather(*(worker() for _ in range(concurrency)))
+    return total
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m tools.tablelogs", description=__doc__)
+    p.add_argument("--tables", type=int, default=200)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--lobby-share", type=float, default=0.1)
+    args = p.parse_args(argv)
+
+    async def go() -> int:
+        from gcbc.eventlog.jetstream import JetStreamEventLog
+
+        log = await JetStreamEventLog.connect(os.environ.get("GCBC_NATS_URL", ""))
+        try:
+            return await fill(
+                log, table_mix(args.tables, args.seed, args.lobby_share), progress=True
+            )
+        finally:
+            await log.close()
+
+    print(f"{asyncio.run(go())} entries written")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
