@@ -19,8 +19,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import re
+import subprocess
 import sys
 import tempfile
 import time
@@ -351,6 +353,29 @@ def against(api: str, args: argparse.Namespace) -> dict[str, Any]:
     return out
 
 
+# ../shared/bench/noop_pipeline.py beside the repository: the same hops with no rules (DESIGN)
+LIMIT = Path(__file__).resolve().parents[2] / "shared" / "bench" / "noop_pipeline.py"
+
+
+def physical_limit(script: Path, tables: int, seconds: float) -> dict[str, Any]:
+    """The limit's closed loops (``tables`` and 1 table) on this machine, now."""
+    if not script.exists():
+        return {"skipped": f"{script} not found"}
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}"}
+    out: dict[str, Any] = {}
+    for label, n, secs in (("saturation", tables, seconds), ("latency", 1, seconds / 2)):
+        run = subprocess.run(
+            [sys.executable, str(script), "bench", "--tables", str(n), "--seconds", str(secs)],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=secs + 120,
+        )
+        lines = [x for x in run.stdout.splitlines() if x.startswith("{")]
+        out[label] = json.loads(lines[-1]) if lines else {"error": run.stderr[-500:]}
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(
         prog="python -m tools.bench",
@@ -374,6 +399,13 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="with --api: the deployment runs with GCBC_NOOP_RULES=1 (every command a pass)",
     )
+    p.add_argument(
+        "--limit",
+        default=str(LIMIT),
+        metavar="PATH",
+        help="the design's physical limit (noop_pipeline.py), run in the same bench: the figures"
+        " are reported beside it, as ratios ('' to skip)",
+    )
     args = p.parse_args(argv)
     from tools.launcher import raise_open_files_limit
 
@@ -382,6 +414,9 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(against(args.api, args)))
         return 0
     out: dict[str, Any] = {}
+    if args.limit:
+        out["limit"] = physical_limit(Path(args.limit), args.tables, args.seconds)
+        print(f"limit: {out['limit']}", file=sys.stderr, flush=True)
     for label, noop in (("noop", True), ("rules", False)):
 
         def run(stack: Stack, noop: bool = noop) -> dict:
@@ -414,6 +449,17 @@ def main(argv: list[str] | None = None) -> int:
         },
     )
     print(f"sync_always: {out['sync_always']}", file=sys.stderr, flush=True)
+    limit = out.get("limit") or {}
+    if limit.get("saturation") and limit.get("latency"):
+        for label in ("noop", "rules"):  # this server beside the design's physical limit
+            mine = out[label]
+            mine["saturation_vs_limit"] = round(
+                mine["saturation"]["commands_per_second"] / limit["saturation"]["commands_per_s"],
+                2,
+            )
+            mine["latency_p99_vs_limit"] = round(
+                mine["latency"]["p99_ms"] / limit["latency"]["p99_ms"], 2
+            )
     if not args.skip_scale:
 
         def run_scale(stack: Stack) -> dict:
