@@ -128,24 +128,31 @@ class BenchTable:
         return {"Authorization": f"Bearer {self.tokens[seat]}"}
 
     async def next_command(self) -> tuple[int, dict[str, Any]]:
-        seat = self.rng.choice(self.waiting) if self.waiting else 0
-        body = self.streamed.get(seat)  # the seat's latest view from its event stream, if any
-        if body is None:
-            status, body = await self.http.get(
-                f"/tables/{self.table_id}/view", headers=self.headers(seat)
-            )
-            if status != 200:
-                raise RuntimeError(f"GET view: {status} {body[:300]!r}")
-        v = _view.decode(body)
-        if self.noop:
-            return seat, {"type": "pass"}
-        if v.status == "finished":
-            self.finished = True
-        mine = [c for c in v.legal_commands if c["type"] != "set_auto_pass"]
-        if not mine:
+        """The waiting seat's choice; ``(seat, {})`` when none can act now (a streamed view may
+        lag: after a few looks the table is left for this round instead of asking forever)."""
+        seat = 0
+        for attempt in range(len(self.tokens) + 2):
+            seat = self.rng.choice(self.waiting) if self.waiting else 0
+            # the seat's latest view from its event stream, if any (the first look only)
+            body = self.streamed.get(seat) if attempt == 0 else None
+            if body is None:
+                status, body = await self.http.get(
+                    f"/tables/{self.table_id}/view", headers=self.headers(seat)
+                )
+                if status != 200:  # counted with the non-2xx answers; this round is skipped
+                    return seat, {}
+            v = _view.decode(body)
+            if self.noop:
+                return seat, {"type": "pass"}
+            if v.status == "finished":
+                self.finished = True
+            mine = [c for c in v.legal_commands if c["type"] != "set_auto_pass"]
+            if mine:
+                return seat, self.bots[seat].act(Observation(seat, lambda v=v: v))
             self.waiting = sorted({w.seat for w in v.waiting_for})
-            return await self.next_command() if self.waiting and not self.finished else (seat, {})
-        return seat, self.bots[seat].act(Observation(seat, lambda: v))
+            if not self.waiting or self.finished:
+                break
+        return seat, {}
 
     async def step(self) -> float | None:
         """One command; the seconds from POST to the acting seat's updated view."""
