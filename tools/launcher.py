@@ -243,6 +243,7 @@ def main(argv: list[str] | None = None) -> int:
         ports = [n.port for n in getattr(nats, "nodes", [nats])]
         print(f"NATS (JetStream) : 127.0.0.1:{ports} (a user per service)")
         print(f"Redis            : 127.0.0.1:{stack.servers['redis'].port} (a user per service)")
+        print(f"Web table        : {stack.api}/  (watch a table: {stack.api}/watch/<table_id>)")
         print(f"API              : {stack.api}")
         print(f"OpenAPI          : {stack.api}/schema  (JSON: {stack.api}/schema/openapi.json)")
         print(f"logs             : {stack.data_dir / 'logs'} (JSON lines; GCBC_LOG_FORMAT=text)")

@@ -5,6 +5,7 @@ card's identity), and the finished game is replayed step by step from a seat's p
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -51,7 +52,9 @@ def face_down_identities(page: Page) -> list[str]:
     )
 
 
-def test_create_play_watch_and_replay_a_table_in_the_browser(stack, browser: Browser):
+def test_create_play_watch_and_replay_a_table_in_the_browser(
+    stack, browser: Browser, tmp_path: Path
+):
     errors: list[str] = []
     page = browser.new_page()
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -72,6 +75,7 @@ def test_create_play_watch_and_replay_a_table_in_the_browser(stack, browser: Bro
     page.get_by_role("button", name="Start the game").click()
     page.wait_for_function("document.querySelector('.status')?.textContent.includes('playing')")
     clicks = 0
+    shot = False
     for _ in range(3000):
         if "Status: finished" in status(page):
             break
@@ -85,6 +89,10 @@ def test_create_play_watch_and_replay_a_table_in_the_browser(stack, browser: Bro
             clicks += 1
         except Exception:  # the view changed under the click (a bot acted): look again
             continue
+        if clicks == 12 and not shot:  # a table in play, for the README (GCBC_SCREENSHOT=path)
+            shot = True
+            path = os.environ.get("GCBC_SCREENSHOT") or str(tmp_path / "table-in-play.png")
+            page.screenshot(path=path, full_page=True)
     assert "Status: finished" in status(page)
     assert clicks > 0
     watcher.wait_for_function("document.querySelector('.status')?.textContent.includes('finished')")

@@ -279,7 +279,7 @@ function renderView(v, { mode, token, onCommand }) {
         title: label, "aria-label": label,
         "data-seat": s.seat, "data-position": c.position,
         onclick: () => { Object.assign(focus, selected ? { target: null, position: null } : { target: s.seat, position: c.position }); onCommand(null); },
-      }, h("span", { class: "name" }, c.face_up || known ? cardName(known) : "?"), c.seen_by.length ? h("span", { class: "seen", "aria-hidden": "true" }, ` 👁${c.seen_by.join(",")}`) : null);
+      }, h("span", { class: "name" }, c.face_up || known ? cardName(known) : "?"), c.seen_by.length ? h("span", { class: "seen", "aria-hidden": "true" }, `seen: ${c.seen_by.join(", ")}`) : null);
     });
     const selectedSeat = focus.target === s.seat && focus.position === null;
     board.append(h("div", {
