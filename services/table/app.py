@@ -873,6 +873,9 @@ def main() -> None:
         log_level="warning",
         log_config=None,  # uvicorn's own lines go through ours (JSON, or text)
         timeout_graceful_shutdown=2,
+        # clients keep idle connections 5 s (httpx, aiohttp 15 s): closing an idle one
+        # later than they do avoids the race where a request is sent as the server closes it
+        timeout_keep_alive=20,
         loop="uvloop",
         http="httptools",
         # X-Forwarded-For only from the proxies named: anyone else could pick its own address
