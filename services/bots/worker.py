@@ -86,7 +86,7 @@ class BotWorker:
 
     async def play_table(self, table: str, bots: HouseBots, seats: int) -> None:
         house = [self.seat(table, n) for n in bots.seats]
-        seed = int(table[:8], 16) if table[:8].isalnum() else 1
+        seed = int(table[:8], 16)  # table ids are hex (the server makes them)
         while True:
             try:
                 v = await house[0].view()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections import deque
+from collections.abc import Iterator
 from typing import Any
 
 import msgspec
@@ -150,3 +151,13 @@ class FoldedTable:
         if wait is None or not wait.seats:
             return None
         return wait.id, self.wait_started + wait.seconds
+
+
+def states(stored: list[Stored], table_id: str) -> Iterator[tuple[int, FoldedTable]]:
+    """(position, the table folded to it) after each answer: every state a view was made of
+    (the same table object, folded further at each step: take what you need as it comes)."""
+    t = FoldedTable(table_id)
+    for s in stored:
+        t.apply(s)
+        if t.settled:
+            yield s.seq, t

@@ -14,7 +14,7 @@ from gcbc.eventlog.port import Stored
 from gcbc.rules import fold, view
 from gcbc.rules.state import State
 from services.common import views
-from services.common.folded import FoldedTable
+from services.common.folded import FoldedTable, states
 from services.common.settings import CHAT_LIMIT, LOG_LIMIT
 
 _encode = msgspec.json.Encoder().encode
@@ -33,15 +33,6 @@ def folded(stored: list[Stored], table_id: str, at: int | None = None) -> Folded
             break
         t.apply(s)
     return t
-
-
-def states(stored: list[Stored], table_id: str) -> Iterator[tuple[int, FoldedTable]]:
-    """(position, the table folded to it) after each answer: every state a view was made of."""
-    t = FoldedTable(table_id)
-    for s in stored:
-        t.apply(s)
-        if t.settled:
-            yield s.seq, t
 
 
 def engine_state_at_version(stored: list[Stored], version: int) -> State:

@@ -693,27 +693,22 @@ async def rematch(table_id: TableId, request: Request, state: AppState) -> Remat
     name = old.seats[seat].name if old.seats[seat] is not None else f"seat {seat}"  # type: ignore[union-attr]
     token = secrets.token_urlsafe(24)
     claim = C.TakeSeat(name=name, seat_wanted=seat)
+    # the token is the player's only way to the new seat: a 503 that may have claimed it says it
+    unknown = ApiError(
+        503,
+        "outcome_unknown",
+        "the seat may or may not be claimed yet: GET /tables/{table_id}/view with this token"
+        " tells (403: it was not)",
+        headers={"Retry-After": RETRY_AFTER},
+        extra={"table_id": new_id, "token": token},
+    )
     try:
         seq = await service.submit(new_id, claim, token_hash_=token_hash(token))
-    except OutcomeUnknown:
-        raise ApiError(
-            503,
-            "outcome_unknown",
-            "the seat may or may not have been claimed: GET /tables/{table_id}/view with this"
-            " token tells (403: it was not)",
-            headers={"Retry-After": RETRY_AFTER},
-            extra={"table_id": new_id, "token": token},
-        ) from None
-    got = await _answer(service, new_id, PUBLIC, seq, LOBBY_WAIT)
+        got = await _answer(service, new_id, PUBLIC, seq, LOBBY_WAIT)
+    except (OutcomeUnknown, *AFTER_APPEND):
+        raise unknown from None
     if got is PENDING:
-        raise ApiError(
-            503,
-            "outcome_unknown",
-            "the seat was asked for but not answered yet: GET /tables/{table_id}/view with this"
-            " token tells",
-            headers={"Retry-After": RETRY_AFTER},
-            extra={"table_id": new_id, "token": token},
-        )
+        raise unknown
     return Rematch(table_id=new_id, seat=seat, token=token)
 
 

@@ -23,11 +23,11 @@ from gcbc.contract import commands as C
 from gcbc.contract.entries import CommandEntry, OutcomeEntry, decode_entry, encode_entry
 from gcbc.eventlog.port import EventLog, Stored, Subscription, WrongExpectedSequence
 from gcbc.readmodel.port import PUBLIC, Answer, ReadModel, StoredView, seat_key
-from gcbc.rules import RuleViolation, check, fold
-from gcbc.rules.state import State, initial_state
+from gcbc.rules import RuleViolation, check
+from gcbc.rules.state import State
 from services.common import metrics
 from services.common.cache import FoldedCache
-from services.common.folded import FoldedTable
+from services.common.folded import FoldedTable, states
 from services.common.house_bots import bot_seat
 from services.table.problems import ApiError, from_violation
 
@@ -126,19 +126,18 @@ class TableService:
     async def replay(self, table_id: str) -> list[State]:
         """A finished table's states after each answered command, oldest first (replays step
         through them as any seat saw them). Kept for a few tables: a finished log never changes."""
-        states = self._replays.get(table_id)
-        if states is None:
-            states = []
-            s = initial_state()
-            for stored in await self.events.read(table_id):
-                entry = decode_entry(stored.data)
-                if isinstance(entry, OutcomeEntry) and entry.events:
-                    s = fold(entry.events, s)
-                    states.append(s)
-            self._replays[table_id] = states
+        kept = self._replays.get(table_id)
+        if kept is None:
+            stored = await self.events.read(table_id)
+            # each answer that changed the state is a step (a refusal changes nothing)
+            kept = []
+            for _, t in states(stored, table_id):
+                if t.state.table_id and (not kept or t.state is not kept[-1]):
+                    kept.append(t.state)
+            self._replays[table_id] = kept
             if len(self._replays) > self.KEEP_REPLAYS:
                 del self._replays[next(iter(self._replays))]  # the oldest
-        return states
+        return kept
 
     # --- writing ------------------------------------------------------------------------------
     async def submit(
