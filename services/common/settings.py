@@ -7,6 +7,8 @@ import os
 
 from msgspec import Struct
 
+from gcbc.eventlog.partitions import PARTITIONS
+
 DEFAULT_NATS = "nats://127.0.0.1:4222"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/0"
 LOG_LIMIT = 50  # the most recent log entries a view carries (the history has them all)
@@ -29,6 +31,10 @@ class Settings(Struct, frozen=True):
     http_port: int = 8000
     allow_scenarios: bool = False  # deals and seeds chosen by the creator (tests, tutorials)
     stream_replicas: int = 1
+    # tables are divided into this many partitions (gcbc.eventlog.partitions), each processed by
+    # one rules-worker and one projection instance at a time; fixed when the stream is created
+    partitions: int = PARTITIONS
+    instance: str = ""  # this process's name among its service's instances ("": one is drawn)
     log_limit: int = LOG_LIMIT
     chat_limit: int = CHAT_LIMIT
     noop_rules: bool = False  # benchmarks only: game commands skip the rules (same hops, no work)
@@ -77,6 +83,8 @@ class Settings(Struct, frozen=True):
             http_port=int(env.get("GCBC_HTTP_PORT", "8000")),
             allow_scenarios=env.get("GCBC_ALLOW_SCENARIOS", "") in ("1", "true", "yes"),
             stream_replicas=int(env.get("GCBC_STREAM_REPLICAS", "1")),
+            partitions=int(get("PARTITIONS", d.partitions)),
+            instance=get("INSTANCE", ""),
             log_limit=int(get("LOG_LIMIT", d.log_limit)),
             chat_limit=int(get("CHAT_LIMIT", d.chat_limit)),
             noop_rules=env.get("GCBC_NOOP_RULES", "") == "1",

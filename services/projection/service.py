@@ -11,11 +11,14 @@ import time
 
 import msgspec
 
-from gcbc.eventlog.port import EventLog, Skip, Stored
+from gcbc.eventlog.leases import Leases, MemoryLeases
+from gcbc.eventlog.partitions import partition_of
+from gcbc.eventlog.port import EventLog, Skip, Stored, Subscription
 from gcbc.readmodel.port import ReadModel
 from services.common import health, metrics
 from services.common.cache import FoldedCache
 from services.common.folded import FoldedTable
+from services.common.partitions import Partitions
 from services.common.progress import ProgressLog
 from services.common.settings import CHAT_LIMIT, LOG_LIMIT, Settings
 from services.common.views import render_views, write
@@ -39,6 +42,7 @@ class Projection:
         self.chat_limit = chat_limit
         self.written = 0
         self._rendered: dict[str, tuple[int, dict[str, bytes]]] = {}  # table -> (version, views)
+        self.share: Partitions | None = None  # the partitions this instance processes (run)
 
     async def handle(self, stored: Stored) -> bool:
         try:
@@ -81,6 +85,13 @@ class Projection:
                 self._rendered.pop(next(iter(self._rendered)))
         return views, changed
 
+    def forget(self, partition: int) -> None:
+        """A partition handed over: its tables are another instance's now (keep no memory)."""
+        for table_id in list(self.cache.tables):
+            if partition_of(table_id, self.events.partitions) == partition:
+                self.cache.drop(table_id)
+                self._rendered.pop(table_id, None)
+
     async def catch_up(self, table_id: str) -> bool:
         """Write the table's views if the read model is behind the log (after a wipe)."""
         t = await self.cache.get(table_id)
@@ -113,31 +124,52 @@ class Projection:
             except TimeoutError:
                 pass
 
-    async def run(self, stop: asyncio.Event, metrics_port: int = 0) -> None:
+    async def run(
+        self,
+        stop: asyncio.Event,
+        metrics_port: int = 0,
+        leases: Leases | None = None,
+        instance: str | None = None,
+    ) -> None:
         """Consume the log and watch the read model until ``stop`` (metrics and health on
-        ``metrics_port``)."""
+        ``metrics_port``): the partitions this instance holds a lease on (``leases``; None: a
+        twin of its own, so every one), each through its own consumer."""
         readiness = health.Readiness(self.events, self.model, (DURABLE,))
         async with health.serve(readiness, metrics_port):
-            subscription = await self.events.consume(DURABLE, self.handle)
+
+            async def start(partition: int) -> Subscription:
+                return await self.events.consume(DURABLE, self.handle, partition=partition)
+
+            self.share = Partitions(
+                leases or MemoryLeases(),
+                "projection",
+                self.events.partitions,
+                start,
+                self.forget,
+                instance,
+            )
             lag = asyncio.create_task(health.watch_lag(self.events, DURABLE, stop, log))
             try:
-                await self.watch_read_model(stop)
+                await asyncio.gather(self.share.run(stop), self.watch_read_model(stop))
             finally:
                 lag.cancel()
-                await subscription.close()
 
 
 async def main_async(settings: Settings, stop: asyncio.Event) -> None:
     """The composition root: the real adapters."""
     from gcbc.eventlog.jetstream import JetStreamEventLog
+    from gcbc.eventlog.jetstream_leases import JetStreamLeases
     from gcbc.readmodel.redis import RedisReadModel
 
-    events = await JetStreamEventLog.connect(settings.nats_url, settings.stream_replicas)
+    events = await JetStreamEventLog.connect(
+        settings.nats_url, settings.stream_replicas, partitions=settings.partitions
+    )
+    leases = await JetStreamLeases.open(events.nc, replicas=settings.stream_replicas)
     model = RedisReadModel.connect(settings.redis_url)
     log.info("projection ready")
     try:
         projection = Projection(events, model, settings.log_limit, settings.chat_limit)
-        await projection.run(stop, health.metrics_port(9102))
+        await projection.run(stop, health.metrics_port(9102), leases, settings.instance or None)
     finally:
         await events.close()
         await model.close()

@@ -16,11 +16,14 @@ import msgspec
 from gcbc.contract import commands as C
 from gcbc.contract import events as E
 from gcbc.contract.entries import CommandEntry, OutcomeEntry, RefusalEntry, encode_entry
-from gcbc.eventlog.port import EventLog, Skip, Stored, WrongExpectedSequence
+from gcbc.eventlog.leases import Leases, MemoryLeases
+from gcbc.eventlog.partitions import partition_of
+from gcbc.eventlog.port import EventLog, Skip, Stored, Subscription, WrongExpectedSequence
 from gcbc.rules import RuleViolation, decide
 from services.common import health, metrics
 from services.common.cache import FoldedCache
 from services.common.folded import FoldedTable
+from services.common.partitions import Partitions
 from services.common.progress import ProgressLog
 from services.common.settings import STUCK_AFTER, Settings
 
@@ -67,6 +70,18 @@ class RulesWorker:
         self.decided = 0
         self._seen: dict[str, tuple[int, float]] = {}  # table -> (pending command, first seen)
         self.loads = 0  # passes of load_all completed
+        self.share: Partitions | None = None  # the partitions this instance processes (run)
+        self.wake = asyncio.Event()  # a partition taken: fold its tables now
+
+    def owns(self, table_id: str) -> bool:
+        return self.share is None or self.share.owns(table_id)
+
+    def forget(self, partition: int) -> None:
+        """A partition handed over: its tables are another instance's now (keep no memory)."""
+        for table_id in list(self.cache.tables):
+            if partition_of(table_id, self.events.partitions) == partition:
+                self.cache.drop(table_id)
+                self._seen.pop(table_id, None)
 
     async def handle(self, stored: Stored) -> None:
         """One entry from the consumer: answer it if it is a command nobody answered yet."""
@@ -138,6 +153,8 @@ class RulesWorker:
         fired = 0
         now = self.clock()
         for table_id, t in list(self.cache.tables.items()):
+            if not self.owns(table_id):
+                continue  # another instance's (a partition in the middle of a handover)
             command = t.pending_command
             if command is None:
                 self._seen.pop(table_id, None)
@@ -187,10 +204,14 @@ class RulesWorker:
         """Fold every table this instance does not know yet (at start: all of them), so
         deadlines survive a restart. Known tables need no read: a deadline appended on a stale
         view is refused (expected sequence) and the table caught up then."""
+        if self.share is not None and not self.share.held:
+            return  # no partition taken yet: nothing of ours to fold
+        partitions = [None] if self.share is None else sorted(self.share.held)
         todo = [
             t
-            async for t in self.events.tables()
-            if t not in self.cache.tables and t not in self.cache.finished_ids
+            for p in partitions
+            async for t in self.events.tables(p)
+            if t not in self.cache.tables and t not in self.cache.finished_ids and self.owns(t)
         ]
         progress = ProgressLog(log, "folding tables", len(todo)) if len(todo) > 1000 else None
         for table_id in todo:
@@ -228,38 +249,74 @@ async def keep_loading(worker: RulesWorker, stop: asyncio.Event, every: float = 
             if worker.loads == 1:
                 took = time.monotonic() - started
                 log.info("%d tables folded in %.1f s", len(worker.cache.tables), took)
+        worker.wake.clear()
         try:
-            await asyncio.wait_for(stop.wait(), every)
+            await asyncio.wait_for(_either(stop, worker.wake), every)
         except TimeoutError:
             pass
 
 
-async def run(worker: RulesWorker, stop: asyncio.Event, metrics_port: int = 0) -> None:
+async def _either(*events: asyncio.Event) -> None:
+    waits = [asyncio.create_task(e.wait()) for e in events]
+    try:
+        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for w in waits:
+            w.cancel()
+
+
+async def run(
+    worker: RulesWorker,
+    stop: asyncio.Event,
+    metrics_port: int = 0,
+    leases: Leases | None = None,
+    instance: str | None = None,
+) -> None:
     """Answer commands as they come and fire deadlines until ``stop`` (metrics and health on
     ``metrics_port``). A restarted worker answers at once, however many tables exist: a
     command's table is folded when its command comes; every other table is folded meanwhile
-    (its deadlines fire once it is; a long fold says how far it is, with a rate)."""
+    (its deadlines fire once it is; a long fold says how far it is, with a rate).
+
+    Only the partitions this instance holds a lease on (``leases``; None: a twin of its own, so
+    it holds every one), each through its own consumer (services.common.partitions)."""
     readiness = health.Readiness(worker.events, None, (DURABLE,))
     async with health.serve(readiness, metrics_port):
-        subscription = await worker.events.consume(DURABLE, worker.handle, ACK_WAIT)
+
+        async def start(partition: int) -> Subscription:
+            worker.wake.set()  # its tables are folded at once (their deadlines)
+            return await worker.events.consume(DURABLE, worker.handle, ACK_WAIT, partition)
+
+        worker.share = Partitions(
+            leases or MemoryLeases(),
+            "rules",
+            worker.events.partitions,
+            start,
+            worker.forget,
+            instance,
+        )
         log.info("rules worker consuming")
         watching = asyncio.create_task(health.watch_lag(worker.events, DURABLE, stop, log))
         try:
-            await asyncio.gather(deadlines(worker, stop), keep_loading(worker, stop))
+            await asyncio.gather(
+                worker.share.run(stop), deadlines(worker, stop), keep_loading(worker, stop)
+            )
         finally:
             watching.cancel()
-            await subscription.close()
 
 
 async def main_async(settings: Settings, stop: asyncio.Event | None = None) -> None:
     """The composition root: the real adapters."""
     from gcbc.eventlog.jetstream import JetStreamEventLog
+    from gcbc.eventlog.jetstream_leases import JetStreamLeases
 
     stop = stop or asyncio.Event()
-    events = await JetStreamEventLog.connect(settings.nats_url, settings.stream_replicas)
+    events = await JetStreamEventLog.connect(
+        settings.nats_url, settings.stream_replicas, partitions=settings.partitions
+    )
+    leases = await JetStreamLeases.open(events.nc, replicas=settings.stream_replicas)
     worker = RulesWorker(events, noop=settings.noop_rules, lobby_seconds=settings.lobby_ttl)
     try:
-        await run(worker, stop, health.metrics_port(9101))
+        await run(worker, stop, health.metrics_port(9101), leases, settings.instance or None)
     finally:
         await events.close()
 

@@ -11,6 +11,7 @@ import pytest
 
 from gcbc.eventlog.jetstream import JetStreamEventLog
 from gcbc.eventlog.memory import MemoryEventLog
+from gcbc.eventlog.partitions import partition_of
 from gcbc.eventlog.port import WrongExpectedSequence
 
 
@@ -294,6 +295,71 @@ def test_a_follower_of_one_table_gets_only_its_entries(log_factory):
         await _until(lambda: got == [b"mine"])
         await asyncio.sleep(0.2)
         assert got == [b"mine"]
+        await sub.close()
+        await log.close()
+
+    run(go())
+
+
+def test_a_partition_consumer_gets_its_partitions_tables_only(log_factory):
+    """consume(partition=p): only the tables partition_of places in p, through a durable of its
+    own (``<group>-p<p>``); the group's progress is the sum over its partitions' consumers."""
+
+    async def go():
+        log = await log_factory()
+        tables = [table() for _ in range(12)]
+        for t in tables:
+            await log.append(t, t.encode(), 0)
+        by_partition: dict[int, list[str]] = {}
+        for t in tables:
+            by_partition.setdefault(partition_of(t, log.partitions), []).append(t)
+        p, mine = next(iter(by_partition.items()))
+        got: list[str] = []
+
+        async def handle(stored):
+            got.append(stored.table)
+
+        sub = await log.consume("split", handle, ack_wait=2, partition=p)
+        await _until(lambda: sorted(got) == sorted(mine))
+        assert sorted([t async for t in log.tables(p)]) == sorted(mine)
+        assert sorted((await log.sizes(p))[1]) == sorted(mine)
+        for _ in range(100):
+            g = await log.group("split")
+            if g is not None and g.lag == 0:
+                break
+            await asyncio.sleep(0.05)
+        assert g.name == "split" and g.lag == 0
+        assert [x.name for x in (await log.status()).groups] == ["split"]
+        await asyncio.sleep(0.2)
+        assert sorted(got) == sorted(mine)  # nothing of another partition came
+        await sub.close()
+        await log.close()
+
+    run(go())
+
+
+def test_a_partition_handed_to_another_member_goes_on_where_it_stopped(log_factory):
+    async def go():
+        log = await log_factory()
+        t = table()
+        p = partition_of(t, log.partitions)
+        first: list[bytes] = []
+        second: list[bytes] = []
+
+        async def keep(into):
+            async def handle(stored):
+                into.append(stored.data)
+
+            return handle
+
+        a = await log.append(t, b"a", 0)
+        sub = await log.consume("moving", await keep(first), ack_wait=2, partition=p)
+        await _until(lambda: first == [b"a"])
+        await asyncio.sleep(0.1)  # its ack reaches the server
+        await sub.close()
+        await log.append(t, b"b", a.seq)
+        sub = await log.consume("moving", await keep(second), ack_wait=2, partition=p)
+        await _until(lambda: second == [b"b"])
         await sub.close()
         await log.close()
 

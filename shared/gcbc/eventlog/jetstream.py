@@ -1,4 +1,5 @@
-"""The JetStream adapter of the event log: one stream, one subject per table.
+"""The JetStream adapter of the event log: one stream, one subject per table, under its partition
+(``<prefix>.<partition>.<table>``, gcbc.eventlog.partitions).
 
 Optimistic concurrency is JetStream's own ``Nats-Expected-Last-Subject-Sequence`` (a stale
 expectation is refused with error 10071) and idempotence its ``Nats-Msg-Id`` deduplication.
@@ -31,6 +32,7 @@ from nats.js import api
 from nats.js.errors import APIError, NoStreamResponseError, NotFoundError
 
 from gcbc.contract.ids import checked
+from gcbc.eventlog.partitions import PARTITIONS, group_of, partition_group, partition_of
 from gcbc.eventlog.port import (
     AppendResult,
     GroupStatus,
@@ -41,6 +43,7 @@ from gcbc.eventlog.port import (
     Skip,
     Stored,
     WrongExpectedSequence,
+    combined,
 )
 
 STREAM = "GCBC_TABLES"
@@ -72,10 +75,16 @@ def inbox_prefix(url: str) -> str:
     return f"_INBOX_{user}" if user else "_INBOX"
 
 
-def subject(table: str, prefix: str = PREFIX) -> str:
-    """The table's subject; an id that is not one safe token (``*``, ``>``, a dot, a space, a
-    control character) raises InvalidTableId: it could read or write other tables."""
-    return f"{prefix}.{checked(table)}"
+def subject(table: str, prefix: str = PREFIX, partitions: int = PARTITIONS) -> str:
+    """The table's subject, under its partition; an id that is not one safe token (``*``, ``>``,
+    a dot, a space, a control character) raises InvalidTableId: it could read or write other
+    tables."""
+    return f"{prefix}.{partition_of(checked(table), partitions)}.{table}"
+
+
+def subject_filter(prefix: str = PREFIX, partition: int | None = None) -> str:
+    """Every table's subjects (None), or one partition's."""
+    return f"{prefix}.{'*' if partition is None else partition}.*"
 
 
 def table_of(subj: str) -> str:
@@ -136,12 +145,16 @@ def _when(text: str | None) -> float | None:
 _json = msgspec.json.Decoder()
 
 
+PARTITIONS_KEY = "gcbc_partitions"  # the stream's metadata: its P, fixed for its life
+
+
 def stream_config(
-    replicas: int = 1, stream: str = STREAM, prefix: str = PREFIX
+    replicas: int = 1, stream: str = STREAM, prefix: str = PREFIX, partitions: int = PARTITIONS
 ) -> api.StreamConfig:
     return api.StreamConfig(
         name=stream,
-        subjects=[f"{prefix}.*"],
+        subjects=[subject_filter(prefix)],
+        metadata={PARTITIONS_KEY: str(partitions)},
         storage=api.StorageType.FILE,
         retention=api.RetentionPolicy.LIMITS,
         num_replicas=replicas,
@@ -151,11 +164,18 @@ def stream_config(
 
 
 class JetStreamEventLog:
-    def __init__(self, nc: nats.NATS, stream: str = STREAM, prefix: str = PREFIX) -> None:
+    def __init__(
+        self,
+        nc: nats.NATS,
+        stream: str = STREAM,
+        prefix: str = PREFIX,
+        partitions: int = PARTITIONS,
+    ) -> None:
         self.nc = nc
         self.js = nc.jetstream()
         self.stream = stream
         self.prefix = prefix
+        self.partitions = partitions  # the stream's own, once connected
         self.append_timeout = APPEND_TIMEOUT
 
     @classmethod
@@ -167,9 +187,11 @@ class JetStreamEventLog:
         prefix: str = PREFIX,
         patient: bool = True,
         create: bool = True,
+        partitions: int = PARTITIONS,
     ) -> JetStreamEventLog:
         """``patient``: a service waits for NATS as long as it takes; a tool (``patient=False``)
-        gives up within seconds with LogUnavailable. ``create``: make the stream if missing."""
+        gives up within seconds with LogUnavailable. ``create``: make the stream if missing,
+        with ``partitions`` (an existing stream keeps its own, recorded in it)."""
         servers = [u.strip() for u in url.split(",") if u.strip()]  # a cluster: several URLs
         nc = _Client()
 
@@ -190,12 +212,13 @@ class JetStreamEventLog:
         except (nats_errors.Error, OSError, TimeoutError) as e:
             await nc.close()
             raise LogUnavailable(str(e) or type(e).__name__) from None
-        log = cls(nc, stream, prefix)
+        log = cls(nc, stream, prefix, partitions)
         try:
             if create:
-                await log.ensure_stream(replicas)
+                info = await log.ensure_stream(replicas)
             else:
-                await log.js.stream_info(stream)
+                info = await log.js.stream_info(stream)
+            log.partitions = stream_partitions(info.config, partitions)
         except NotFoundError:
             await log.close()
             raise LogUnavailable(f"no stream {stream}") from None
@@ -205,17 +228,37 @@ class JetStreamEventLog:
         return log
 
     def subject(self, table: str) -> str:
-        return subject(table, self.prefix)
+        return subject(table, self.prefix, self.partitions)
 
-    async def ensure_stream(self, replicas: int = 1) -> None:
+    async def ensure_stream(self, replicas: int = 1) -> api.StreamInfo:
         """The stream exists, with ``replicas`` copies: created if missing; an existing one with
         another count is updated where this user may (the operator's; services may not change
         the stream, so they say so and go on with what is there)."""
         try:
             info = await self.js.stream_info(self.stream)
         except NotFoundError:
-            await self.js.add_stream(stream_config(replicas, self.stream, self.prefix))
-            return
+            config = stream_config(replicas, self.stream, self.prefix, self.partitions)
+            try:
+                return await self.js.add_stream(config)
+            except APIError:  # another process created it meanwhile: take what it made
+                return await self.js.stream_info(self.stream)
+        if info.config.subjects != [subject_filter(self.prefix)]:
+            # a stream made before partitions (subjects <prefix>.<table>): its tables are not
+            # migrated; the operator's connection moves the stream to the partitioned subjects
+            try:
+                info = await self.js.update_stream(
+                    replace(
+                        info.config,
+                        subjects=[subject_filter(self.prefix)],
+                        metadata={
+                            **(info.config.metadata or {}),
+                            PARTITIONS_KEY: str(self.partitions),
+                        },
+                    )
+                )
+                log.warning("stream %s moved to partitioned subjects", self.stream)
+            except nats.errors.Error as e:
+                log.error("stream %s has no partitioned subjects (%s)", self.stream, e)
         if info.config.num_replicas != replicas:
             try:
                 await self.js.update_stream(replace(info.config, num_replicas=replicas))
@@ -228,6 +271,7 @@ class JetStreamEventLog:
                     replicas,
                     e,
                 )
+        return info
 
     async def close(self) -> None:
         try:
@@ -327,9 +371,14 @@ class JetStreamEventLog:
             await sub.unsubscribe()
         return [s for s in out if s.seq <= until]
 
-    async def consume(self, group: str, handle: Handler, ack_wait: float = 30) -> _Subscription:
+    async def consume(
+        self, group: str, handle: Handler, ack_wait: float = 30, partition: int | None = None
+    ) -> _Subscription:
         """A durable push consumer shared by the group's members (a deliver group): entries come
-        as they are stored (no polling delay), one at a time in order, acked once handled."""
+        as they are stored (no polling delay), one at a time in order, acked once handled.
+        ``partition``: that partition's tables only, through its own durable consumer
+        (``<group>-p<partition>``)."""
+        durable = group if partition is None else partition_group(group, partition)
 
         async def on_msg(msg: nats.aio.msg.Msg) -> None:
             stored = _delivered(msg)
@@ -346,9 +395,9 @@ class JetStreamEventLog:
             await msg.ack()
 
         sub = await self.js.subscribe(
-            f"{self.prefix}.*",
-            queue=group,
-            durable=group,
+            subject_filter(self.prefix, partition),
+            queue=durable,
+            durable=durable,
             stream=self.stream,
             cb=on_msg,
             manual_ack=True,
@@ -381,7 +430,7 @@ class JetStreamEventLog:
             )
         )
         sub = await self.js.subscribe(
-            f"{self.prefix}.*" if table is None else self.subject(table),
+            subject_filter(self.prefix) if table is None else self.subject(table),
             stream=self.stream,  # named: no lookup by subject (and no right to list streams)
             cb=on_msg,
             ordered_consumer=True,
@@ -389,8 +438,8 @@ class JetStreamEventLog:
         )
         return _Subscription(sub)
 
-    async def tables(self) -> AsyncIterator[str]:
-        _, sizes = await self.sizes()
+    async def tables(self, partition: int | None = None) -> AsyncIterator[str]:
+        _, sizes = await self.sizes(partition)
         for table in sorted(sizes):
             yield table
 
@@ -412,11 +461,12 @@ class JetStreamEventLog:
             raise LogUnavailable(f"{error.get('description')} ({error.get('err_code')})")
         return got
 
-    async def sizes(self) -> tuple[int, dict[str, int]]:
-        """One snapshot of the stream's subjects, page by page (JetStream pages them)."""
+    async def sizes(self, partition: int | None = None) -> tuple[int, dict[str, int]]:
+        """One snapshot of the stream's subjects (``partition``: that one's), page by page
+        (JetStream pages them)."""
         out: dict[str, int] = {}
         last = 0
-        body: dict[str, Any] = {"subjects_filter": f"{self.prefix}.*"}
+        body: dict[str, Any] = {"subjects_filter": subject_filter(self.prefix, partition)}
         while True:
             got = await self._api(f"STREAM.INFO.{self.stream}", body)
             state = got.get("state", {})
@@ -430,11 +480,15 @@ class JetStreamEventLog:
                 return last, out
             body = {**body, "offset": len(out)}
 
-    async def _entry_at(self, seq: int) -> float | None:
+    async def _entry_at(self, seq: int, partition: int | None = None) -> float | None:
         """When the first entry at or after ``seq`` was stored (None: none)."""
         try:
             msg = await self.js.get_msg(
-                self.stream, seq=seq, subject=f"{self.prefix}.*", next=True, direct=True
+                self.stream,
+                seq=seq,
+                subject=subject_filter(self.prefix, partition),
+                next=True,
+                direct=True,
             )
         except NotFoundError:
             return None
@@ -453,14 +507,25 @@ class JetStreamEventLog:
     async def _with_oldest(self, g: GroupStatus) -> GroupStatus:
         if not g.lag:
             return g
-        return msgspec.structs.replace(g, oldest_at=await self._entry_at(g.acked + 1))
+        partition = group_of(g.name)[1]
+        return msgspec.structs.replace(g, oldest_at=await self._entry_at(g.acked + 1, partition))
 
     async def group(self, name: str) -> GroupStatus | None:
+        """A durable consumer's progress, or a group's over its partitions' consumers."""
         try:
             info = await self._api(f"CONSUMER.INFO.{self.stream}.{name}")
         except NotFoundError:
-            return None
-        return await self._with_oldest(self._group(info))
+            pass
+        else:
+            return await self._with_oldest(self._group(info))
+        parts: list[GroupStatus] = []
+        for p in range(self.partitions):
+            try:
+                info = await self._api(f"CONSUMER.INFO.{self.stream}.{partition_group(name, p)}")
+            except NotFoundError:
+                continue
+            parts.append(await self._with_oldest(self._group(info)))
+        return combined(name, parts) if parts else None
 
     async def status(self) -> LogStatus:
         got = await self._api(f"STREAM.INFO.{self.stream}")
@@ -476,6 +541,9 @@ class JetStreamEventLog:
             offset += len(consumers)
             if not consumers or offset >= page.get("total", 0):
                 break
+        by_group: dict[str, list[GroupStatus]] = {}
+        for g in groups:  # a group's partitions are shown as the group
+            by_group.setdefault(group_of(g.name)[0], []).append(g)
         return LogStatus(
             entries=state.get("messages", 0),
             bytes=state.get("bytes", 0),
@@ -483,7 +551,7 @@ class JetStreamEventLog:
             last=state.get("last_seq", 0),
             last_at=_when(state.get("last_ts")) if state.get("messages") else None,
             tables=state.get("num_subjects", 0),
-            groups=sorted(groups, key=lambda g: g.name),
+            groups=[combined(name, parts) for name, parts in sorted(by_group.items())],
         )
 
     async def scan(self, after: int = 0, until: int | None = None) -> AsyncIterator[list[Stored]]:
@@ -523,7 +591,6 @@ class _Scan:
         self.withheld: str | None = None  # a flow control reply waiting for the reader
         self.sid: int | None = None
         self.consumer: str | None = None
-        self.skip = len(log.prefix) + 1
         self.expected = 1  # the next consumer sequence
 
     async def _start(self) -> None:
@@ -538,7 +605,7 @@ class _Scan:
             ack_policy=api.AckPolicy.NONE,
             deliver_policy=api.DeliverPolicy.BY_START_SEQUENCE,
             opt_start_seq=self.last + 1,
-            filter_subject=f"{self.log.prefix}.*",
+            filter_subject=subject_filter(self.log.prefix),
             flow_control=True,
             idle_heartbeat=5.0,
             mem_storage=True,
@@ -594,7 +661,7 @@ class _Scan:
             self.ready.set()
             return None
         self.kept.append(
-            Stored(seq=sseq, table=subject[self.skip :].decode(), data=data, at=ts / 1e9)
+            Stored(seq=sseq, table=subject.rpartition(b".")[2].decode(), data=data, at=ts / 1e9)
         )
         self.last = sseq
         if sseq >= self.until or pending == 0:
@@ -663,3 +730,18 @@ def _delivered(msg: nats.aio.msg.Msg) -> Stored:
 def _stored(msg: api.RawStreamMsg) -> Stored:
     at = msg.time.timestamp() if getattr(msg, "time", None) else 0.0
     return Stored(seq=msg.seq, table=table_of(msg.subject), data=msg.data or b"", at=at)
+
+
+def stream_partitions(config: api.StreamConfig, default: int) -> int:
+    """The stream's P as recorded in it (``default`` for a stream that records none)."""
+    recorded = (config.metadata or {}).get(PARTITIONS_KEY)
+    if recorded is None:
+        return default
+    if int(recorded) != default:
+        log.warning(
+            "stream %s has %s partitions (%s configured): using its own",
+            config.name,
+            recorded,
+            default,
+        )
+    return int(recorded)

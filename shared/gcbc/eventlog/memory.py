@@ -10,6 +10,7 @@ import time
 from collections.abc import AsyncIterator
 
 from gcbc.contract.ids import checked
+from gcbc.eventlog.partitions import PARTITIONS, group_of, partition_group, partition_of
 from gcbc.eventlog.port import (
     AppendResult,
     GroupStatus,
@@ -18,6 +19,7 @@ from gcbc.eventlog.port import (
     Skip,
     Stored,
     WrongExpectedSequence,
+    combined,
 )
 
 SCAN_BATCH = 1000
@@ -28,9 +30,16 @@ RETRY = 0.05  # seconds before an entry whose handler failed is delivered again
 class _Feed:
     """Entries handed to one handler, in order, one at a time; a failure delivers it again."""
 
-    def __init__(self, handle: Handler, on_done: object = None, table: str | None = None) -> None:
+    def __init__(
+        self,
+        handle: Handler,
+        on_done: object = None,
+        table: str | None = None,
+        partition: int | None = None,
+    ) -> None:
         self.handle = handle
         self.table = table  # only this table's entries (None: every table's)
+        self.partition = partition  # only this partition's tables (None: every one's)
         self.queue: asyncio.Queue[Stored] = asyncio.Queue()
         self.on_done = on_done  # called with each entry once handled (a group's position)
         self.task = asyncio.create_task(self._run())
@@ -57,7 +66,8 @@ class _Feed:
 
 
 class MemoryEventLog:
-    def __init__(self) -> None:
+    def __init__(self, partitions: int = PARTITIONS) -> None:
+        self.partitions = partitions
         self._entries: list[Stored] = []
         self._by_table: dict[str, list[Stored]] = {}
         self._ids: dict[str, int] = {}
@@ -80,7 +90,7 @@ class MemoryEventLog:
         if msg_id is not None:
             self._ids[msg_id] = stored.seq
         for feed in (*self._followers, *self._members.values()):
-            if feed.table is None or feed.table == table:
+            if self._wants(feed, stored):
                 feed.queue.put_nowait(stored)
         return AppendResult(seq=stored.seq)
 
@@ -91,23 +101,52 @@ class MemoryEventLog:
     async def read(self, table: str, after: int = 0) -> list[Stored]:
         return [s for s in self._by_table.get(checked(table), []) if s.seq > after]
 
-    async def tables(self) -> AsyncIterator[str]:
+    def _wants(self, feed: _Feed, stored: Stored) -> bool:
+        return (feed.table is None or feed.table == stored.table) and (
+            feed.partition is None or self.partition(stored.table) == feed.partition
+        )
+
+    def partition(self, table: str) -> int:
+        return partition_of(table, self.partitions)
+
+    async def tables(self, partition: int | None = None) -> AsyncIterator[str]:
         for t in list(self._by_table):
-            yield t
+            if partition is None or self.partition(t) == partition:
+                yield t
 
     async def scan(self, after: int = 0, until: int | None = None) -> AsyncIterator[list[Stored]]:
         until = len(self._entries) if until is None else until
         for start in range(after, until, SCAN_BATCH):
             yield self._entries[start : min(until, start + SCAN_BATCH)]
 
-    async def sizes(self) -> tuple[int, dict[str, int]]:
-        return len(self._entries), {t: len(x) for t, x in self._by_table.items()}
+    async def sizes(self, partition: int | None = None) -> tuple[int, dict[str, int]]:
+        return len(self._entries), {
+            t: len(x)
+            for t, x in self._by_table.items()
+            if partition is None or self.partition(t) == partition
+        }
+
+    def _durables(self, name: str) -> list[str]:
+        """The group's own durable consumer, or else its partitions'."""
+        if name in self._groups:
+            return [name]
+        return [d for d in self._groups if group_of(d)[0] == name and group_of(d)[1] is not None]
+
+    def _unhandled(self, durable: str) -> list[Stored]:
+        done, partition = self._groups.get(durable, 0), group_of(durable)[1]
+        return [
+            s
+            for s in self._entries
+            if s.seq > done and (partition is None or self.partition(s.table) == partition)
+        ]
 
     async def group(self, name: str) -> GroupStatus | None:
-        if name not in self._groups:
-            return None
+        parts = [self._one(d) for d in self._durables(name)]
+        return combined(name, parts) if parts else None
+
+    def _one(self, name: str) -> GroupStatus:
         done = self._groups[name]
-        pending = [s for s in self._entries if s.seq > done]
+        pending = self._unhandled(name)
         return GroupStatus(
             name=name,
             pending=len(pending),
@@ -117,7 +156,8 @@ class MemoryEventLog:
         )
 
     async def status(self) -> LogStatus:
-        groups = [await self.group(name) for name in sorted(self._groups)]
+        names = sorted({group_of(d)[0] for d in self._groups})
+        groups = [await self.group(name) for name in names]
         return LogStatus(
             entries=len(self._entries),
             bytes=sum(len(s.data) for s in self._entries),
@@ -128,22 +168,26 @@ class MemoryEventLog:
             groups=[g for g in groups if g is not None],
         )
 
-    async def consume(self, group: str, handle: Handler, ack_wait: float = 30) -> _Member:
-        """One live member per group here (a second one replaces the first): enough for tests."""
-        old = self._members.pop(group, None)
+    async def consume(
+        self, group: str, handle: Handler, ack_wait: float = 30, partition: int | None = None
+    ) -> _Member:
+        """One live member per durable consumer here (a second one replaces the first): enough
+        for tests. Entries handed to a member that left are handed to the next one (as
+        JetStream does once their ack wait is over)."""
+        durable = group if partition is None else partition_group(group, partition)
+        old = self._members.pop(durable, None)
         if old is not None:
             await old.close()
-        done = self._groups.setdefault(group, 0)
+        self._groups.setdefault(durable, 0)
 
         def handled(stored: Stored) -> None:
-            self._groups[group] = max(self._groups[group], stored.seq)
+            self._groups[durable] = max(self._groups[durable], stored.seq)
 
-        feed = _Feed(handle, handled)
-        for stored in self._entries:
-            if stored.seq > done:
-                feed.queue.put_nowait(stored)
-        self._members[group] = feed
-        return _Member(self, group, feed)
+        feed = _Feed(handle, handled, partition=partition)
+        for stored in self._unhandled(durable):
+            feed.queue.put_nowait(stored)
+        self._members[durable] = feed
+        return _Member(self, durable, feed)
 
     async def follow(
         self, handle: Handler, after: int | None = None, table: str | None = None
@@ -166,8 +210,15 @@ class MemoryEventLog:
         return list(self._entries)
 
     def pending(self, group: str) -> int:
-        """Entries the group has not handled yet (tests wait on it, never on time)."""
-        return sum(1 for s in self._entries if s.seq > self._groups.get(group, 0))
+        """Entries the group (over its partitions' consumers, if it has some) has not handled yet
+        (tests wait on it, never on time); a partition nobody consumes yet counts whole."""
+        if group in self._groups:
+            return len(self._unhandled(group))
+        return sum(
+            len(self._unhandled(partition_group(group, p)))
+            for p in range(self.partitions)
+            if any(self.partition(s.table) == p for s in self._entries)
+        )
 
 
 class _Member:

@@ -13,8 +13,8 @@ rebuild of every table reads). ``sizes()``: the last sequence and each table's n
 one snapshot (so a pass knows when it has seen a table whole). ``status()``: the log's size and
 each durable group's progress (``group(name)``: one group's).
 
-``consume(group, handle)``: every entry of every table, in order, to one member of the group at a
-time, at least once (acknowledged once ``handle`` returns; an exception gets it delivered again a
+``consume(group, handle, partition=p)``: every entry of every table (of partition ``p``), in
+order, to one member of the group at a time, at least once (acknowledged once ``handle`` returns; an exception gets it delivered again a
 little later, possibly after entries that came behind it; ``Skip`` drops it for good). ``follow(handle, after, table)``: every entry stored after
 position ``after`` (None: from now on), in order, unacknowledged — a cache kept warm, or an
 operator's tail (``table``: that table's entries only).
@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Protocol
 
-from msgspec import Struct
+from msgspec import Struct, structs
 
 
 class Stored(Struct, frozen=True):
@@ -62,6 +62,24 @@ class GroupStatus(Struct, frozen=True):
 
     def lag_seconds(self, now: float) -> float:
         return max(0.0, now - self.oldest_at) if self.oldest_at is not None else 0.0
+
+
+def combined(name: str, parts: list[GroupStatus]) -> GroupStatus:
+    """A group's progress over its partitions' consumers (one consumer: itself, renamed)."""
+    if len(parts) == 1:
+        return structs.replace(parts[0], name=name)
+    behind = [g for g in parts if g.lag]
+    oldest = [g.oldest_at for g in behind if g.oldest_at is not None]
+    return GroupStatus(
+        name=name,
+        pending=sum(g.pending for g in parts),
+        ack_pending=sum(g.ack_pending for g in parts),
+        redelivered=sum(g.redelivered for g in parts),
+        delivered=max(g.delivered for g in parts),
+        # everything up to the lowest floor of a partition still behind is acknowledged
+        acked=min(g.acked for g in behind) if behind else max(g.acked for g in parts),
+        oldest_at=min(oldest) if oldest else None,
+    )
 
 
 class LogStatus(Struct, frozen=True):
@@ -120,24 +138,32 @@ class EventLog(Protocol):
         """The table's entries with a sequence greater than ``after``, in order."""
         ...
 
-    def tables(self) -> AsyncIterator[str]: ...
+    partitions: int  # P: tables are divided into this many partitions (gcbc.eventlog.partitions)
+
+    def tables(self, partition: int | None = None) -> AsyncIterator[str]:
+        """Every table's id (``partition``: that partition's tables only)."""
+        ...
 
     def scan(self, after: int = 0, until: int | None = None) -> AsyncIterator[list[Stored]]:
         """Every table's entries after ``after`` up to ``until``, in order, in batches."""
         ...
 
-    async def sizes(self) -> tuple[int, dict[str, int]]:
+    async def sizes(self, partition: int | None = None) -> tuple[int, dict[str, int]]:
         """(the last sequence, table -> its number of entries), as of one moment."""
         ...
 
     async def status(self) -> LogStatus: ...
 
     async def group(self, name: str) -> GroupStatus | None:
-        """A durable group's progress (None: no such group)."""
+        """A durable group's progress, over its partitions' consumers if it has some (None: no
+        such group)."""
         ...
 
-    async def consume(self, group: str, handle: Handler, ack_wait: float = 30) -> Subscription:
-        """The group's durable consumer (it survives restarts: it goes on where it stopped)."""
+    async def consume(
+        self, group: str, handle: Handler, ack_wait: float = 30, partition: int | None = None
+    ) -> Subscription:
+        """The group's durable consumer (it survives restarts: it goes on where it stopped);
+        ``partition``: that partition's tables only, through a durable consumer of its own."""
         ...
 
     async def follow(

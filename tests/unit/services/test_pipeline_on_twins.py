@@ -192,8 +192,8 @@ def test_not_an_entry_is_skipped_and_the_rest_goes_on():
 class SlowToList(MemoryEventLog):
     """A log whose list of tables takes long to walk (thousands of tables after a restart)."""
 
-    async def tables(self) -> AsyncIterator[str]:
-        async for t in super().tables():
+    async def tables(self, partition=None) -> AsyncIterator[str]:
+        async for t in super().tables(partition):
             await asyncio.sleep(0.05)
             yield t
 

@@ -1,0 +1,204 @@
+"""This instance's share of a service's partitions (issue 14): each partition of the tables is
+processed by exactly one rules-worker instance and one projection instance at a time.
+
+Every second an instance renews its membership lease (``<service>.member.<instance>``) and its
+partition leases (``<service>.partition.<p>``), reads who the live members are, and computes the
+same assignment as every other member (``assignment``: each member about P / members, stable for
+a given set of members). It hands over what is no longer its own (stops consuming, then releases
+the lease) and takes what is (takes the lease, then starts consuming). A lease it could not renew
+within two thirds of its TTL is given up (consuming stopped) before it lapses and another instance
+may take it; a dead instance's leases lapse, and the others divide its partitions.
+
+Two instances may still overlap on a table for a moment (a handler in flight when its partition
+moves, an entry redelivered after its ack wait): the rules worker's append expecting the table's
+sequence and the projection's newer-position-only write make that harmless.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import socket
+import time
+import uuid
+import zlib
+from collections.abc import Awaitable, Callable, Iterable
+
+from gcbc.eventlog.leases import Leases
+from gcbc.eventlog.partitions import partition_of
+from gcbc.eventlog.port import Subscription
+
+log = logging.getLogger("gcbc.partitions")
+RENEW_EVERY = 1.0  # seconds between two rounds of renewals
+
+
+def instance_name() -> str:
+    """A name for this process among a service's instances (a KV key token)."""
+    host = "".join(c if c.isalnum() or c in "-_" else "-" for c in socket.gethostname())
+    return f"{host[:40]}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
+
+
+def assignment(partitions: int, members: Iterable[str]) -> dict[int, str]:
+    """partition -> member: each member gets P // n or one more; each partition goes to the member
+    that ranks it highest (a hash of both) among those with room left. Every member computes the
+    same from the same set."""
+    ranked = sorted(set(members))
+    if not ranked:
+        return {}
+    n = len(ranked)
+    room = {m: partitions // n + (1 if i < partitions % n else 0) for i, m in enumerate(ranked)}
+    out: dict[int, str] = {}
+    for p in range(partitions):
+        for m in sorted(ranked, key=lambda m: (zlib.crc32(f"{p}/{m}".encode()), m), reverse=True):
+            if room[m]:
+                room[m] -= 1
+                out[p] = m
+                break
+    return out
+
+
+class _Held:
+    def __init__(self, revision: int, renewed: float) -> None:
+        self.revision, self.renewed = revision, renewed
+        self.subscription: Subscription | None = None
+
+
+Start = Callable[[int], Awaitable[Subscription]]
+Stopped = Callable[[int], object]
+
+
+class Partitions:
+    """``start(p)``: begin processing partition p (its consumer's subscription); ``stopped(p)``:
+    it is no longer processed here (forget its tables). ``owns(table)``: is it processed here."""
+
+    def __init__(
+        self,
+        leases: Leases,
+        service: str,
+        partitions: int,
+        start: Start,
+        stopped: Stopped | None = None,
+        instance: str | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.leases, self.service, self.partitions = leases, service, partitions
+        self.start, self.stopped = start, stopped
+        self.instance = instance or instance_name()
+        self.clock = clock
+        self.held: dict[int, _Held] = {}
+        self.members: list[str] = []
+        self._member_revision: int | None = None
+
+    def owns(self, table: str) -> bool:
+        return partition_of(table, self.partitions) in self.held
+
+    def lease(self, partition: int) -> str:
+        return f"{self.service}.partition.{partition}"
+
+    @property
+    def member(self) -> str:
+        return f"{self.service}.member.{self.instance}"
+
+    @property
+    def margin(self) -> float:
+        """How long after its last renewal a lease is still surely ours."""
+        return self.leases.ttl * 2 / 3
+
+    async def step(self) -> None:
+        """One round: membership, renewals, then hand over and take (tests call it directly)."""
+        await self._renew_membership()
+        for p, held in list(self.held.items()):
+            sent = self.clock()
+            revision = await self.leases.renew(self.lease(p), self.instance, held.revision)
+            if revision is None:
+                log.warning("partition %d: lease lost", p, extra={"partition": p})
+                await self._stop(p)
+            else:
+                held.revision, held.renewed = revision, sent
+        live = await self.leases.holders(f"{self.service}.member")
+        self.members = sorted(set(live.values()) | {self.instance})
+        mine = {
+            p for p, m in assignment(self.partitions, self.members).items() if m == self.instance
+        }
+        for p in sorted(set(self.held) - mine):  # another member's now: stop, then let it go
+            held = self.held.get(p)
+            if held is None:
+                continue
+            await self._stop(p)
+            await self.leases.release(self.lease(p), held.revision)
+        for p in sorted(mine - set(self.held)):
+            sent = self.clock()
+            revision = await self.leases.take(self.lease(p), self.instance)
+            if revision is None:
+                continue  # its previous holder has not let it go yet: next round
+            held = self.held[p] = _Held(revision, sent)
+            try:
+                held.subscription = await self.start(p)
+            except Exception:
+                del self.held[p]
+                await self.leases.release(self.lease(p), revision)
+                raise
+            log.info("partition %d taken", p, extra={"partition": p})
+
+    async def _renew_membership(self) -> None:
+        if self._member_revision is not None:
+            self._member_revision = await self.leases.renew(
+                self.member, self.instance, self._member_revision
+            )
+        if self._member_revision is None:
+            self._member_revision = await self.leases.take(self.member, self.instance)
+
+    async def expire(self) -> None:
+        """Stop every partition whose lease may lapse before it could be renewed."""
+        now = self.clock()
+        for p, held in list(self.held.items()):
+            if now - held.renewed > self.margin:
+                log.warning("partition %d: lease not renewed in time", p, extra={"partition": p})
+                await self._stop(p)
+
+    async def _stop(self, p: int) -> None:
+        held = self.held.pop(p, None)
+        if held is None:
+            return
+        if held.subscription is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(held.subscription.close(), self.margin / 2)
+        if self.stopped is not None:
+            self.stopped(p)
+        log.info("partition %d handed over", p, extra={"partition": p})
+
+    async def run(self, stop: asyncio.Event, every: float = RENEW_EVERY) -> None:
+        """Rounds every ``every`` seconds until ``stop``; then everything is handed over. A
+        watchdog beside them stops a partition whose renewal is late, even while a round hangs
+        (NATS away)."""
+        watchdog = asyncio.create_task(self._watch(stop))
+        try:
+            while not stop.is_set():
+                try:
+                    await asyncio.wait_for(self.step(), self.leases.ttl)
+                except Exception as e:  # noqa: BLE001  (NATS away: the leases lapse, we stop)
+                    log.warning("partition leases: %s", e or type(e).__name__)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), every)
+        finally:
+            watchdog.cancel()
+            await self.leave()
+
+    async def _watch(self, stop: asyncio.Event, every: float = 0.2) -> None:
+        while not stop.is_set():
+            await self.expire()
+            await asyncio.sleep(every)
+
+    async def leave(self) -> None:
+        """Hand every partition over at once (a clean stop), instead of letting leases lapse."""
+        for p, held in list(self.held.items()):
+            revision = held.revision
+            await self._stop(p)
+            with contextlib.suppress(Exception):
+                await self.leases.release(self.lease(p), revision)
+        if self._member_revision is not None:
+            with contextlib.suppress(Exception):
+                await self.leases.release(self.member, self._member_revision)
+            self._member_revision = None

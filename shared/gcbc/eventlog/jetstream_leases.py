@@ -1,0 +1,101 @@
+"""The lease port on a JetStream KV bucket (``GCBC_LEASES``): a lease is a key whose value is its
+holder. ``take`` is a create (the key's last sequence must be none, or a delete marker), ``renew``
+an update at the holder's revision, ``release`` a delete marker at it; the bucket's TTL (its
+stream's max age) makes a lease nobody renews lapse. Each key keeps one revision, in memory (a
+lease is worth nothing after a restart of every node: it would have lapsed anyway).
+
+The bucket is bound without nats-py's stream lookup, so a service needs only the rights its own
+keys take (tools.devservers): publishing to ``$KV.GCBC_LEASES.<service>.>``, direct gets of the
+bucket, its stream's info (the names of the keys held) and, for the first one up, its creation.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import nats
+from nats.js import api
+from nats.js.errors import (
+    APIError,
+    KeyDeletedError,
+    KeyNotFoundError,
+    KeyWrongLastSequenceError,
+    NotFoundError,
+)
+from nats.js.kv import KeyValue
+
+from gcbc.eventlog.leases import LEASE_TTL
+
+BUCKET = "GCBC_LEASES"
+log = logging.getLogger("gcbc.leases")
+
+
+class JetStreamLeases:
+    def __init__(self, nc: nats.NATS, bucket: str = BUCKET, ttl: float = LEASE_TTL) -> None:
+        self.nc, self.bucket, self.ttl = nc, bucket, ttl
+        self.js = nc.jetstream()
+        self.stream = f"KV_{bucket}"
+        self.kv = KeyValue(
+            name=bucket, stream=self.stream, pre=f"$KV.{bucket}.", js=self.js, direct=True
+        )
+
+    @classmethod
+    async def open(
+        cls, nc: nats.NATS, bucket: str = BUCKET, ttl: float = LEASE_TTL, replicas: int = 1
+    ) -> JetStreamLeases:
+        """The bucket, created if missing; an existing bucket's TTL is the one used."""
+        leases = cls(nc, bucket, ttl)
+        js = leases.js
+        try:
+            info = await js.stream_info(leases.stream)
+        except NotFoundError:
+            config = api.KeyValueConfig(
+                bucket=bucket,
+                history=1,
+                ttl=ttl,
+                replicas=replicas,
+                storage=api.StorageType.MEMORY,
+                direct=True,
+                description="who processes which partition (gcbc.eventlog.leases)",
+            )
+            try:
+                await js.create_key_value(config)
+            except APIError as e:  # another instance made it meanwhile
+                log.info("lease bucket: %s", e)
+            info = await js.stream_info(leases.stream)
+        if info.config.max_age:
+            leases.ttl = float(info.config.max_age)
+        return leases
+
+    async def take(self, name: str, holder: str) -> int | None:
+        try:
+            return await self.kv.create(name, holder.encode())
+        except KeyWrongLastSequenceError:
+            return None
+
+    async def renew(self, name: str, holder: str, revision: int) -> int | None:
+        try:
+            return await self.kv.update(name, holder.encode(), last=revision)
+        except KeyWrongLastSequenceError:
+            return None
+
+    async def release(self, name: str, revision: int) -> None:
+        try:
+            await self.kv.delete(name, last=revision)
+        except APIError as e:  # not ours any more: nothing to give up
+            log.debug("releasing %s: %s", name, e)
+
+    async def holders(self, prefix: str) -> dict[str, str]:
+        """The keys under ``prefix`` (the stream's subjects), each read for its holder (a delete
+        marker, or a lease lapsed since, is not held)."""
+        pre = f"$KV.{self.bucket}."
+        info = await self.js.stream_info(self.stream, subjects_filter=f"{pre}{prefix}.>")
+        out: dict[str, str] = {}
+        for subject in info.state.subjects or {}:
+            name = subject[len(pre) :]
+            try:
+                entry = await self.kv.get(name)
+            except (KeyNotFoundError, KeyDeletedError):
+                continue
+            out[name] = (entry.value or b"").decode()
+        return out
