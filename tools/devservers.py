@@ -21,6 +21,8 @@ import time
 from pathlib import Path
 from urllib.parse import quote
 
+from gcbc.eventlog.partitions import PARTITIONS, partition_group
+
 REDIS_CANDIDATES = (
     "/usr/bin/redis-server",
     "/usr/sbin/redis-server",
@@ -28,7 +30,8 @@ REDIS_CANDIDATES = (
 )
 USERS = ("admin", "table", "rules", "projection", "bots")
 STREAM = "GCBC_TABLES"  # gcbc.eventlog.jetstream.STREAM (kept here: no import of nats)
-SUBJECTS = "gcbc.table.*"
+SUBJECTS = "gcbc.table.*.*"  # <prefix>.<partition>.<table>
+LEASES = "GCBC_LEASES"  # gcbc.eventlog.jetstream_leases.BUCKET: who processes which partition
 
 
 def die_with_parent() -> None:
@@ -142,10 +145,15 @@ def _wait_port(
     raise RuntimeError(f"{name} did not open port {port} within {timeout}s")
 
 
-DURABLES = {"rules": "rules-worker", "projection": "projection"}  # each service's consumer
+DURABLES = {"rules": "rules-worker", "projection": "projection"}  # each service's consumer group
 
 
-def _nats_permissions(user: str) -> str:
+def _consumers(group: str, partitions: int) -> list[str]:
+    """A group's durable consumers: one per partition (gcbc.eventlog.partitions.partition_group)."""
+    return [partition_group(group, p) for p in range(partitions)]
+
+
+def _nats_permissions(user: str, partitions: int = PARTITIONS) -> str:
     """What each service may publish; it receives only on its own inbox (``_INBOX_<user>``,
     gcbc.eventlog.jetstream.inbox_prefix), so no service reads another's replies."""
     api = "$JS.API"
@@ -164,30 +172,47 @@ def _nats_permissions(user: str) -> str:
         allow.append(SUBJECTS)  # only these two append: commands, and answers and deadlines
     if user == "table":
         # its readiness (/readyz): how far the rules worker and the projection are (read only)
-        allow += [f"{api}.CONSUMER.INFO.{STREAM}.{d}" for d in DURABLES.values()]
-    durable = DURABLES.get(user)
-    if durable:
+        for group in DURABLES.values():
+            allow += [
+                f"{api}.CONSUMER.INFO.{STREAM}.{d}" for d in [group, *_consumers(group, partitions)]
+            ]
+    group = DURABLES.get(user)
+    if group:
+        allow.append(f"{api}.CONSUMER.INFO.{STREAM}.{group}")
+        for durable in _consumers(group, partitions):
+            allow += [
+                f"{api}.CONSUMER.DURABLE.CREATE.{STREAM}.{durable}",
+                f"{api}.CONSUMER.INFO.{STREAM}.{durable}",
+                f"$JS.ACK.{STREAM}.{durable}.>",
+            ]
+        # its leases (gcbc.eventlog.jetstream_leases): writes its own keys only, reads the bucket
         allow += [
-            f"{api}.CONSUMER.DURABLE.CREATE.{STREAM}.{durable}",
-            f"{api}.CONSUMER.INFO.{STREAM}.{durable}",
-            f"$JS.ACK.{STREAM}.{durable}.>",
+            f"$KV.{LEASES}.{user}.>",
+            f"{api}.STREAM.INFO.KV_{LEASES}",
+            f"{api}.STREAM.CREATE.KV_{LEASES}",  # the first instance up creates the bucket
+            f"{api}.DIRECT.GET.KV_{LEASES}.$KV.{LEASES}.{user}.>",
         ]
     return json.dumps({"publish": {"allow": allow}, "subscribe": {"allow": [f"_INBOX_{user}.>"]}})
 
 
-def nats_authorization(passwords: dict[str, str]) -> str:
+def nats_authorization(passwords: dict[str, str], partitions: int = PARTITIONS) -> str:
     """The ``authorization`` block of a NATS config: a user per service with only its rights,
     and ``admin``. ``passwords``: user -> the config's value (a quoted string, or ``$VARIABLE``
-    for one taken from the environment, as deploy/nats/auth.conf does)."""
+    for one taken from the environment, as deploy/nats/auth.conf does). ``partitions``: the
+    stream's P (each partition's consumers are named in the rights)."""
     users = []
     for user in USERS:
-        rights = "" if user == "admin" else f", permissions: {_nats_permissions(user)}"
+        rights = "" if user == "admin" else f", permissions: {_nats_permissions(user, partitions)}"
         users.append(f'    {{user: "{user}", password: {passwords[user]}{rights}}}')
     return "authorization {\n  users = [\n" + "\n".join(users) + "\n  ]\n}\n"
 
 
 def start_nats(
-    data_dir: Path, port: int | None = None, sync_always: bool = False, auth: bool = True
+    data_dir: Path,
+    port: int | None = None,
+    sync_always: bool = False,
+    auth: bool = True,
+    partitions: int = PARTITIONS,
 ) -> ServerProcess:
     binary = nats_server_binary()
     if binary is None:
@@ -203,7 +228,7 @@ def start_nats(
     urls = {"admin": f"nats://127.0.0.1:{port}"}
     if auth:
         passwords = credentials(data_dir, "nats")
-        text += nats_authorization({u: json.dumps(p) for u, p in passwords.items()})
+        text += nats_authorization({u: json.dumps(p) for u, p in passwords.items()}, partitions)
         for user, password in passwords.items():
             urls[user] = f"nats://{user}:{quote(password)}@127.0.0.1:{port}"
     conf.touch(mode=0o600)
@@ -286,7 +311,9 @@ class NatsCluster:
             node.stop(kill)
 
 
-def start_nats_cluster(data_dir: Path, size: int = 3, auth: bool = True) -> NatsCluster:
+def start_nats_cluster(
+    data_dir: Path, size: int = 3, auth: bool = True, partitions: int = PARTITIONS
+) -> NatsCluster:
     """``size`` nodes on this machine, each with its own store, routed to one another; the same
     users (and passwords) on every node."""
     binary = nats_server_binary()
@@ -313,7 +340,7 @@ def start_nats_cluster(data_dir: Path, size: int = 3, auth: bool = True) -> Nats
         )
         urls = {"admin": f"nats://127.0.0.1:{port}"}
         if auth:
-            text += nats_authorization({u: json.dumps(p) for u, p in passwords.items()})
+            text += nats_authorization({u: json.dumps(p) for u, p in passwords.items()}, partitions)
             for user, password in passwords.items():
                 urls[user] = f"nats://{user}:{quote(password)}@127.0.0.1:{port}"
         conf = node_dir / "nats.conf"

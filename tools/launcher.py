@@ -130,9 +130,12 @@ class Stack:
     def start(self) -> Stack:
         raise_open_files_limit()
         self.start_servers()
-        if isinstance(self.nats, devservers.NatsCluster):
+        if isinstance(self.nats, devservers.NatsCluster | devservers.ServerProcess):
+            # the operator's connection makes the stream as configured (or updates it: replicas,
+            # the partitioned subjects) before any service starts
             replicas = int(self.extra_env.get("GCBC_STREAM_REPLICAS", "1"))
-            wait_for_jetstream(self.nats.url, replicas)
+            partitions = self.env().get("GCBC_PARTITIONS")
+            wait_for_jetstream(self.nats.url, replicas, int(partitions) if partitions else None)
         for name in SERVICES:
             self.start_service(name)
         self.wait_http()
@@ -182,7 +185,9 @@ class Stack:
         self.servers.clear()
 
 
-def wait_for_jetstream(url: str, replicas: int, patience: float = 60) -> None:
+def wait_for_jetstream(
+    url: str, replicas: int, partitions: int | None = None, patience: float = 60
+) -> None:
     """A new cluster elects its JetStream leader first: hold the services until the stream is
     there (created here, replicated) so none starts against a cluster not ready yet."""
     import asyncio
@@ -193,7 +198,9 @@ def wait_for_jetstream(url: str, replicas: int, patience: float = 60) -> None:
         deadline = time.monotonic() + patience
         while True:
             try:
-                log = await JetStreamEventLog.connect(url, replicas)
+                log = await JetStreamEventLog.connect(
+                    url, replicas, **({"partitions": partitions} if partitions else {})
+                )
                 await log.close()
                 return
             except Exception:

@@ -257,6 +257,7 @@ class JetStreamEventLog:
                     )
                 )
                 log.warning("stream %s moved to partitioned subjects", self.stream)
+                await self._drop_unpartitioned_consumers()
             except nats.errors.Error as e:
                 log.error("stream %s has no partitioned subjects (%s)", self.stream, e)
         if info.config.num_replicas != replicas:
@@ -272,6 +273,17 @@ class JetStreamEventLog:
                     e,
                 )
         return info
+
+    async def _drop_unpartitioned_consumers(self) -> None:
+        """The durable consumers of the subjects before partitions see nothing any more, and
+        would stand for their group (``group``) in place of its partitions' consumers."""
+        old = f"{self.prefix}.*"
+        page = await self._api(f"CONSUMER.LIST.{self.stream}", {"offset": 0})
+        for info in page.get("consumers") or []:
+            config = info.get("config") or {}
+            if config.get("durable_name") and config.get("filter_subject") == old:
+                await self.js.delete_consumer(self.stream, config["durable_name"])
+                log.warning("consumer %s (of the subjects before partitions) deleted", info["name"])
 
     async def close(self) -> None:
         try:

@@ -1,0 +1,122 @@
+"""Tables divided among instances (issue 14, item 1), started for real: two rules workers and two
+projections on NATS and Redis of their own. Each service's partitions are divided between its
+two instances (leases in the GCBC_LEASES bucket); bot tables play through HTTP while one
+instance of each is killed -9; its partitions move to the other within seconds, every table
+finishes, nothing accepted is lost or recorded twice, and the views equal a rebuild."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import nats
+import pytest
+
+from gcbc.eventlog.jetstream_leases import BUCKET, JetStreamLeases
+from gcbc.eventlog.partitions import PARTITIONS
+from tests.e2e.conftest import TEST_ENV
+from tools import chaos
+from tools.launcher import Stack
+
+pytestmark = pytest.mark.timeout(600)
+FAILOVER = 10.0  # seconds a dead instance's partitions may take to move (leases: 3 s TTL)
+
+
+@pytest.fixture(scope="module")
+def two_of_each(tmp_path_factory):
+    stack = Stack(Path(tmp_path_factory.mktemp("partitions")), env=TEST_ENV).start()
+    try:
+        stack.start_service("rules#2")
+        stack.start_service("projection#2")
+        yield stack
+    finally:
+        stack.stop()
+
+
+async def _holders(url: str, service: str) -> dict[int, str]:
+    """partition -> the instance holding its lease."""
+    nc = await nats.connect(url)
+    try:
+        leases = JetStreamLeases(nc, BUCKET)
+        held = await leases.holders(f"{service}.partition")
+        return {int(name.rsplit(".", 1)[1]): holder for name, holder in held.items()}
+    finally:
+        await nc.close()
+
+
+def _pid(instance: str) -> int:
+    return int(instance.rsplit("-", 2)[1])  # services.common.partitions.instance_name
+
+
+async def _divided(url: str, service: str, instances: int, patience: float = 30) -> dict[int, str]:
+    """Wait until every partition is held and ``instances`` instances share them evenly."""
+    deadline = time.monotonic() + patience
+    while True:
+        held = await _holders(url, service)
+        shares = sorted(list(held.values()).count(h) for h in set(held.values()))
+        if len(held) == PARTITIONS and len(shares) == instances and shares[-1] - shares[0] <= 1:
+            return held
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{service}: partitions not divided: {held}")
+        await asyncio.sleep(0.2)
+
+
+def test_each_service_divides_its_partitions_between_its_instances(two_of_each):
+    stack = two_of_each
+    for service, names in (
+        ("rules", ("rules", "rules#2")),
+        ("projection", ("projection", "projection#2")),
+    ):
+        held = asyncio.run(_divided(stack.nats_url, service, 2))
+        pids = {_pid(h) for h in held.values()}
+        assert pids == {stack.procs[n].pid for n in names}
+        assert sorted(list(held.values()).count(h) for h in set(held.values())) == [8, 8]
+
+
+def test_a_killed_instances_partitions_move_and_every_table_finishes(two_of_each):
+    stack = two_of_each
+    asyncio.run(_divided(stack.nats_url, "rules", 2))
+    asyncio.run(_divided(stack.nats_url, "projection", 2))
+    moved: dict[str, float] = {}
+
+    async def go():
+        record = chaos.Record()
+        games = asyncio.gather(
+            *(chaos.play_through(stack.api, 4 + i % 2, 500 + i, record) for i in range(6))
+        )
+
+        async def strike() -> None:
+            await asyncio.sleep(2.0)  # the games are under way
+            killed_at = time.monotonic()
+            stack.kill("rules#2")  # kill -9
+            stack.kill("projection#2")
+            survivors = {
+                "rules": stack.procs["rules"].pid,
+                "projection": stack.procs["projection"].pid,
+            }
+            waiting = set(survivors)
+            while waiting:
+                for service in list(waiting):
+                    held = await _holders(stack.nats_url, service)
+                    if len(held) == PARTITIONS and {_pid(h) for h in held.values()} == {
+                        survivors[service]
+                    }:
+                        moved[service] = time.monotonic() - killed_at
+                        waiting.discard(service)
+                if time.monotonic() - killed_at > 60:
+                    raise AssertionError(f"partitions did not move: {waiting}")
+                await asyncio.sleep(0.1)
+
+        _, table_ids = await asyncio.gather(strike(), games)
+        return table_ids, record
+
+    table_ids, record = asyncio.run(go())
+    print(f"partitions moved after kill -9 in: {moved}")
+    assert all(seconds < FAILOVER for seconds in moved.values()), moved
+    findings = asyncio.run(chaos.check(stack, table_ids, record))
+    assert findings.ok, findings.problems
+    assert findings.accepted > 0
+    # the survivors go on alone; an instance started again takes its share back
+    stack.start_service("rules#2")
+    asyncio.run(_divided(stack.nats_url, "rules", 2))
