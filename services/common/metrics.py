@@ -60,6 +60,11 @@ DEADLINES = Counter(
 AUTOPILOT = Counter("gcbc_autopilot_actions", "Actions the autopilot took for an absent seat")
 WATCHERS = Gauge("gcbc_open_watchers", "Open Server-Sent Events streams and long-polls", ["kind"])
 TABLES = Gauge("gcbc_tables", "Tables in the read model, by status", ["status"])
+PARTITIONS_HELD = Gauge(
+    "gcbc_partitions_held",
+    "Partitions of the tables this instance processes (rules worker, projection)",
+)
+MEMBERS = Gauge("gcbc_partition_members", "Live instances of this service sharing its partitions")
 VIEWS_WRITTEN = Counter("gcbc_views_written", "Tables' views written to the read model")
 HTTP_REQUESTS = Counter(
     "gcbc_http_requests",

@@ -29,6 +29,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from gcbc.eventlog.leases import Leases
 from gcbc.eventlog.partitions import partition_of
 from gcbc.eventlog.port import Subscription
+from services.common import metrics
 
 log = logging.getLogger("gcbc.partitions")
 RENEW_EVERY = 1.0  # seconds between two rounds of renewals
@@ -141,6 +142,8 @@ class Partitions:
                 await self.leases.release(self.lease(p), revision)
                 raise
             log.info("partition %d taken", p, extra={"partition": p})
+        metrics.PARTITIONS_HELD.set(len(self.held))
+        metrics.MEMBERS.set(len(self.members))
 
     async def _renew_membership(self) -> None:
         if self._member_revision is not None:
@@ -167,6 +170,7 @@ class Partitions:
                 await asyncio.wait_for(held.subscription.close(), self.margin / 2)
         if self.stopped is not None:
             self.stopped(p)
+        metrics.PARTITIONS_HELD.set(len(self.held))
         log.info("partition %d handed over", p, extra={"partition": p})
 
     async def run(self, stop: asyncio.Event, every: float = RENEW_EVERY) -> None:
