@@ -259,6 +259,10 @@ def main(argv: list[str] | None = None) -> int:
             f" {stack.metrics_url('rules')}/metrics, projection {stack.metrics_url('projection')}"
             "/metrics"
         )
+        instances = "two rules workers and two projections" if args.cluster else "one of each"
+        print(
+            f"partitions       : {stack.env().get('GCBC_PARTITIONS', 16)} ({instances} share them)"
+        )
         print(f"operators        : set -a; . {admin}; set +a   (then gcbc-ops status, …)")
         print("Ctrl-C stops everything.", flush=True)
         signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt))

@@ -89,6 +89,10 @@ class Partitions:
         self.instance = instance or instance_name()
         self.clock = clock
         self.held: dict[int, _Held] = {}
+        # partitions stopped because a renewal was late, with the revision last held: if it is
+        # still the lease's, nobody took it meanwhile, and it is renewed instead of waiting for it
+        # to lapse (NATS back after a blip)
+        self._late: dict[int, int] = {}
         self.members: list[str] = []
         self._member_revision: int | None = None
 
@@ -131,7 +135,12 @@ class Partitions:
             await self.leases.release(self.lease(p), held.revision)
         for p in sorted(mine - set(self.held)):
             sent = self.clock()
-            revision = await self.leases.take(self.lease(p), self.instance)
+            late = self._late.pop(p, None)
+            revision = None
+            if late is not None:
+                revision = await self.leases.renew(self.lease(p), self.instance, late)
+            if revision is None:
+                revision = await self.leases.take(self.lease(p), self.instance)
             if revision is None:
                 continue  # its previous holder has not let it go yet: next round
             held = self.held[p] = _Held(revision, sent)
@@ -159,6 +168,7 @@ class Partitions:
         for p, held in list(self.held.items()):
             if now - held.renewed > self.margin:
                 log.warning("partition %d: lease not renewed in time", p, extra={"partition": p})
+                self._late[p] = held.revision
                 await self._stop(p)
 
     async def _stop(self, p: int) -> None:
@@ -180,12 +190,14 @@ class Partitions:
         watchdog = asyncio.create_task(self._watch(stop))
         try:
             while not stop.is_set():
+                pause = every
                 try:
                     await asyncio.wait_for(self.step(), self.leases.ttl)
                 except Exception as e:  # noqa: BLE001  (NATS away: the leases lapse, we stop)
-                    log.warning("partition leases: %s", e or type(e).__name__)
+                    log.warning("partition leases: %s", str(e) or type(e).__name__)
+                    pause = every / 5  # try again soon: NATS may be back already
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(stop.wait(), every)
+                    await asyncio.wait_for(stop.wait(), pause)
         finally:
             watchdog.cancel()
             await self.leave()

@@ -111,6 +111,9 @@ class Projection:
                     progress = ProgressLog(log, "re-projecting the read model", len(tables))
                     for table_id in tables:
                         count += await self.catch_up(table_id)
+                        if self.share is not None and not self.share.owns(table_id):
+                            self.cache.drop(table_id)  # another instance's: keep no memory
+                            self._rendered.pop(table_id, None)
                         progress.step()
                     progress.finish()
                     log.info("read model (re)projected: %d tables", count)

@@ -143,3 +143,21 @@ def test_the_bucket_ttl_is_the_leases_ttl(nats_url):
         await log.close()
 
     run(go())
+
+
+def test_a_bucket_found_missing_is_made_again(nats_url):
+    """NATS started again empty: the instances take their partitions back instead of stopping."""
+
+    async def go():
+        log = await JetStreamEventLog.connect(nats_url)
+        bucket = f"TEST_LEASES_{uuid.uuid4().hex[:10]}"
+        leases = await JetStreamLeases.open(log.nc, bucket, ttl=TTL)
+        first = await leases.take("rules.partition.0", "a")
+        await log.js.delete_stream(f"KV_{bucket}")
+        assert await leases.renew("rules.partition.0", "a", first) is None  # lost with the bucket
+        assert await leases.holders("rules.partition") == {}
+        assert await leases.take("rules.partition.0", "a") is not None
+        assert await leases.holders("rules.partition") == {"rules.partition.0": "a"}
+        await log.close()
+
+    run(go())

@@ -517,7 +517,7 @@ def test_nats_and_redis_refuse_anonymous_clients_and_each_service_has_only_its_r
             await table.close()
 
         # no service can stop, replace or impersonate another's consumer, or read its replies
-        for user, durable in (("table", "rules-worker"), ("projection", "rules-worker")):
+        for user, durable in (("table", "rules-worker-p0"), ("projection", "rules-worker-p0")):
             log = await JetStreamEventLog.connect(nats_server.url_for(user))
             try:
                 for subject in (
@@ -531,8 +531,16 @@ def test_nats_and_redis_refuse_anonymous_clients_and_each_service_has_only_its_r
                 await log.close()
         rules = await JetStreamEventLog.connect(nats_server.url_for("rules"))
         try:
-            info = await rules.js.consumer_info("GCBC_TABLES", "rules-worker")
-            assert info.config.durable_name == "rules-worker"  # untouched
+            for _ in range(150):  # made once the rules worker has taken partition 0's lease
+                try:
+                    info = await rules.js.consumer_info("GCBC_TABLES", "rules-worker-p0")
+                    break
+                except nats.js.errors.NotFoundError:
+                    await asyncio.sleep(0.2)
+            assert info.config.durable_name == "rules-worker-p0"  # untouched
+            # … nor take another service's partitions (its leases)
+            with pytest.raises(nats.errors.TimeoutError):
+                await rules.js.publish("$KV.GCBC_LEASES.projection.partition.0", b"x", timeout=1)
         finally:
             await rules.close()
 

@@ -1,8 +1,9 @@
 """The lease port on a JetStream KV bucket (``GCBC_LEASES``): a lease is a key whose value is its
 holder. ``take`` is a create (the key's last sequence must be none, or a delete marker), ``renew``
 an update at the holder's revision, ``release`` a delete marker at it; the bucket's TTL (its
-stream's max age) makes a lease nobody renews lapse. Each key keeps one revision, in memory (a
-lease is worth nothing after a restart of every node: it would have lapsed anyway).
+stream's max age) makes a lease nobody renews lapse. Each key keeps one revision, on disk: after
+a NATS restart the holders go on renewing what they held. A bucket found missing (NATS started
+again empty) is made again, so the instances take their partitions back.
 
 The bucket is bound without nats-py's stream lookup, so a service needs only the rights its own
 keys take (tools.devservers): publishing to ``$KV.GCBC_LEASES.<service>.>``, direct gets of the
@@ -12,14 +13,18 @@ bucket, its stream's info (the names of the keys held) and, for the first one up
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 import nats
+from nats.errors import NoRespondersError
 from nats.js import api
 from nats.js.errors import (
     APIError,
     KeyDeletedError,
     KeyNotFoundError,
     KeyWrongLastSequenceError,
+    NoStreamResponseError,
     NotFoundError,
 )
 from nats.js.kv import KeyValue
@@ -27,13 +32,18 @@ from nats.js.kv import KeyValue
 from gcbc.eventlog.leases import LEASE_TTL
 
 BUCKET = "GCBC_LEASES"
+REQUEST_TIMEOUT = 1.0  # seconds a lease request waits for its answer
+STREAM_NOT_FOUND = 10059  # JetStream's "stream not found"
+T = TypeVar("T")
 log = logging.getLogger("gcbc.leases")
 
 
 class JetStreamLeases:
     def __init__(self, nc: nats.NATS, bucket: str = BUCKET, ttl: float = LEASE_TTL) -> None:
         self.nc, self.bucket, self.ttl = nc, bucket, ttl
-        self.js = nc.jetstream()
+        # a request lost with a connection fails within a second (not nats-py's 5 s), so the
+        # next round renews before the leases are given up
+        self.js = nc.jetstream(timeout=REQUEST_TIMEOUT)
         self.stream = f"KV_{bucket}"
         self.kv = KeyValue(
             name=bucket, stream=self.stream, pre=f"$KV.{bucket}.", js=self.js, direct=True
@@ -45,37 +55,56 @@ class JetStreamLeases:
     ) -> JetStreamLeases:
         """The bucket, created if missing; an existing bucket's TTL is the one used."""
         leases = cls(nc, bucket, ttl)
-        js = leases.js
+        leases.replicas = replicas
+        await leases._ensure()
+        return leases
+
+    replicas = 1
+
+    async def _ensure(self) -> None:
+        """The bucket exists (made if missing); its TTL is the one used."""
         try:
-            info = await js.stream_info(leases.stream)
+            info = await self.js.stream_info(self.stream)
         except NotFoundError:
             config = api.KeyValueConfig(
-                bucket=bucket,
+                bucket=self.bucket,
                 history=1,
-                ttl=ttl,
-                replicas=replicas,
-                storage=api.StorageType.MEMORY,
+                ttl=self.ttl,
+                replicas=self.replicas,
+                storage=api.StorageType.FILE,
                 direct=True,
                 description="who processes which partition (gcbc.eventlog.leases)",
             )
             try:
-                await js.create_key_value(config)
+                await self.js.create_key_value(config)
             except APIError as e:  # another instance made it meanwhile
                 log.info("lease bucket: %s", e)
-            info = await js.stream_info(leases.stream)
+            info = await self.js.stream_info(self.stream)
         if info.config.max_age:
-            leases.ttl = float(info.config.max_age)
-        return leases
+            self.ttl = float(info.config.max_age)
+
+    async def _again_if_missing(self, call: Callable[[], Awaitable[T]]) -> T:
+        """``call``, once more after making the bucket again if it is missing."""
+        try:
+            return await call()
+        except (NoRespondersError, NoStreamResponseError, NotFoundError) as e:
+            if isinstance(e, NotFoundError) and getattr(e, "err_code", None) != STREAM_NOT_FOUND:
+                raise
+            log.warning("lease bucket missing (%s): making it again", e)
+            await self._ensure()
+            return await call()
 
     async def take(self, name: str, holder: str) -> int | None:
         try:
-            return await self.kv.create(name, holder.encode())
+            return await self._again_if_missing(lambda: self.kv.create(name, holder.encode()))
         except KeyWrongLastSequenceError:
             return None
 
     async def renew(self, name: str, holder: str, revision: int) -> int | None:
         try:
-            return await self.kv.update(name, holder.encode(), last=revision)
+            return await self._again_if_missing(
+                lambda: self.kv.update(name, holder.encode(), last=revision)
+            )
         except KeyWrongLastSequenceError:
             return None
 
@@ -89,7 +118,9 @@ class JetStreamLeases:
         """The keys under ``prefix`` (the stream's subjects), each read for its holder (a delete
         marker, or a lease lapsed since, is not held)."""
         pre = f"$KV.{self.bucket}."
-        info = await self.js.stream_info(self.stream, subjects_filter=f"{pre}{prefix}.>")
+        info = await self._again_if_missing(
+            lambda: self.js.stream_info(self.stream, subjects_filter=f"{pre}{prefix}.>")
+        )
         out: dict[str, str] = {}
         for subject in info.state.subjects or {}:
             name = subject[len(pre) :]

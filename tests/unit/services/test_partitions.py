@@ -240,3 +240,18 @@ def test_a_projection_behind_another_never_writes_older_views_over_newer():
         assert await model.position(TABLE) == newest
 
     asyncio.run(go())
+
+
+def test_after_a_blip_an_instance_takes_back_what_nobody_took_meanwhile_at_once():
+    async def go():
+        clock = Clock()
+        leases = MemoryLeases(3.0, clock)
+        a = Instance(leases, "a", clock)
+        await a.share.step()
+        clock.now += 2.1  # NATS away: renewals late, everything stopped
+        await a.share.expire()
+        assert a.running == set()
+        await a.share.step()  # NATS back before the leases lapsed: renewed, not waited for
+        assert a.running == set(range(P))
+
+    asyncio.run(go())
