@@ -18,7 +18,14 @@ from gcbc.contract import events as E
 from gcbc.contract.entries import CommandEntry, OutcomeEntry, RefusalEntry, encode_entry
 from gcbc.eventlog.leases import Leases, MemoryLeases
 from gcbc.eventlog.partitions import partition_of
-from gcbc.eventlog.port import EventLog, Skip, Stored, Subscription, WrongExpectedSequence
+from gcbc.eventlog.port import (
+    EventLog,
+    Later,
+    Skip,
+    Stored,
+    Subscription,
+    WrongExpectedSequence,
+)
 from gcbc.rules import RuleViolation, decide
 from services.common import health, metrics
 from services.common.cache import FoldedCache
@@ -82,6 +89,28 @@ class RulesWorker:
             if partition_of(table_id, self.events.partitions) == partition:
                 self.cache.drop(table_id)
                 self._seen.pop(table_id, None)
+
+    async def handle_batch(self, entries: list[Stored]) -> list[BaseException | None]:
+        """What arrived at once: each table's entries in order, the tables side by side (their
+        answers are appended together: one flush to NATS, their acknowledgements in one read)."""
+        by_table: dict[str, list[int]] = {}
+        for i, stored in enumerate(entries):
+            by_table.setdefault(stored.table, []).append(i)
+        results: list[BaseException | None] = [None] * len(entries)
+
+        async def one_table(indexes: list[int]) -> None:
+            for n, i in enumerate(indexes):
+                try:
+                    await self.handle(entries[i])
+                except Exception as e:  # noqa: BLE001  (answered for: Skip or delivered again)
+                    results[i] = e
+                    if not isinstance(e, Skip):
+                        for later in indexes[n + 1 :]:  # in order: delivered again after it
+                            results[later] = Later(entries[later].table)
+                        return
+
+        await asyncio.gather(*(one_table(indexes) for indexes in by_table.values()))
+        return results
 
     async def handle(self, stored: Stored) -> None:
         """One entry from the consumer: answer it if it is a command nobody answered yet."""
@@ -284,7 +313,9 @@ async def run(
 
         async def start(partition: int) -> Subscription:
             worker.wake.set()  # its tables are folded at once (their deadlines)
-            return await worker.events.consume(DURABLE, worker.handle, ACK_WAIT, partition)
+            return await worker.events.consume_batches(
+                DURABLE, worker.handle_batch, ACK_WAIT, partition=partition
+            )
 
         worker.share = Partitions(
             leases or MemoryLeases(),

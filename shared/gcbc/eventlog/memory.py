@@ -13,6 +13,7 @@ from gcbc.contract.ids import checked
 from gcbc.eventlog.partitions import PARTITIONS, group_of, partition_group, partition_of
 from gcbc.eventlog.port import (
     AppendResult,
+    BatchHandler,
     GroupStatus,
     Handler,
     LogStatus,
@@ -20,6 +21,7 @@ from gcbc.eventlog.port import (
     Stored,
     WrongExpectedSequence,
     combined,
+    one_by_one,
 )
 
 SCAN_BATCH = 1000
@@ -28,11 +30,14 @@ RETRY = 0.05  # seconds before an entry whose handler failed is delivered again
 
 
 class _Feed:
-    """Entries handed to one handler, in order, one at a time; a failure delivers it again."""
+    """Entries handed to one handler in order, every entry already queued at once; a failed
+    entry is delivered again (before any entry that came after its batch)."""
+
+    BATCH = 256
 
     def __init__(
         self,
-        handle: Handler,
+        handle: BatchHandler,
         on_done: object = None,
         table: str | None = None,
         partition: int | None = None,
@@ -46,18 +51,26 @@ class _Feed:
 
     async def _run(self) -> None:
         while True:
-            stored = await self.queue.get()
-            while True:
+            batch = [await self.queue.get()]
+            while len(batch) < self.BATCH and not self.queue.empty():
+                batch.append(self.queue.get_nowait())
+            while batch:
                 try:
-                    await self.handle(stored)
-                except Skip:
-                    pass
-                except Exception:  # noqa: BLE001  (delivered again, as JetStream would)
+                    results = await self.handle(batch)
+                except Exception as e:  # noqa: BLE001  (the whole batch is delivered again)
+                    results = [e] * len(batch)
+                again = [
+                    stored
+                    for stored, result in zip(batch, results, strict=True)
+                    if result is not None and not isinstance(result, Skip)
+                ]
+                if self.on_done is not None:
+                    for stored in batch:
+                        if stored not in again:
+                            self.on_done(stored)  # type: ignore[operator]
+                batch = again  # only the failed ones are delivered again, as JetStream does
+                if batch:
                     await asyncio.sleep(RETRY)
-                    continue
-                break
-            if self.on_done is not None:
-                self.on_done(stored)  # type: ignore[operator]
 
     async def close(self) -> None:
         self.task.cancel()
@@ -171,6 +184,15 @@ class MemoryEventLog:
     async def consume(
         self, group: str, handle: Handler, ack_wait: float = 30, partition: int | None = None
     ) -> _Member:
+        return await self.consume_batches(group, one_by_one(handle), ack_wait, partition)
+
+    async def consume_batches(
+        self,
+        group: str,
+        handle: BatchHandler,
+        ack_wait: float = 30,
+        partition: int | None = None,
+    ) -> _Member:
         """One live member per durable consumer here (a second one replaces the first): enough
         for tests. Entries handed to a member that left are handed to the next one (as
         JetStream does once their ack wait is over)."""
@@ -192,7 +214,7 @@ class MemoryEventLog:
     async def follow(
         self, handle: Handler, after: int | None = None, table: str | None = None
     ) -> _Follower:
-        feed = _Feed(handle, table=None if table is None else checked(table))
+        feed = _Feed(one_by_one(handle), table=None if table is None else checked(table))
         if after is not None:
             for stored in self._entries:
                 if stored.seq > after and (table is None or stored.table == table):
