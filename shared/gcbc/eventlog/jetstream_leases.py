@@ -39,8 +39,10 @@ log = logging.getLogger("gcbc.leases")
 
 
 class JetStreamLeases:
-    def __init__(self, nc: nats.NATS, bucket: str = BUCKET, ttl: float = LEASE_TTL) -> None:
-        self.nc, self.bucket, self.ttl = nc, bucket, ttl
+    def __init__(
+        self, nc: nats.NATS, bucket: str = BUCKET, ttl: float = LEASE_TTL, replicas: int = 1
+    ) -> None:
+        self.nc, self.bucket, self.ttl, self.replicas = nc, bucket, ttl, replicas
         # a request lost with a connection fails within a second (not nats-py's 5 s), so the
         # next round renews before the leases are given up
         self.js = nc.jetstream(timeout=REQUEST_TIMEOUT)
@@ -54,12 +56,9 @@ class JetStreamLeases:
         cls, nc: nats.NATS, bucket: str = BUCKET, ttl: float = LEASE_TTL, replicas: int = 1
     ) -> JetStreamLeases:
         """The bucket, created if missing; an existing bucket's TTL is the one used."""
-        leases = cls(nc, bucket, ttl)
-        leases.replicas = replicas
+        leases = cls(nc, bucket, ttl, replicas)
         await leases._ensure()
         return leases
-
-    replicas = 1
 
     async def _ensure(self) -> None:
         """The bucket exists (made if missing); its TTL is the one used."""
