@@ -417,6 +417,9 @@ def start_redis_cluster(data_dir: Path, size: int = 3, auth: bool = True) -> Red
     nodes, names = [], []
     for i in range(size):
         name = f"gcbc-redis-{i + 1}"
+        # a new cluster on every start (its data is not kept anyway): a nodes.conf left from an
+        # earlier start names ports drawn then
+        (data_dir / name / "nodes.conf").unlink(missing_ok=True)
         port = free_port()
         # the cluster bus listens on port + 10000: a port whose bus port is taken is drawn again
         while port + 10000 > 65535 or not _port_free(port + 10000):
@@ -437,14 +440,12 @@ def start_redis_cluster(data_dir: Path, size: int = 3, auth: bool = True) -> Red
         nodes.append(node)
         names.append(name)
     cluster = RedisCluster(nodes, names, passwords)
-    fresh = all("cluster_slots_assigned:0" in _redis_command(n, "CLUSTER", "INFO") for n in nodes)
-    if fresh:  # a folder used before keeps its nodes.conf: the cluster is already made
-        per = 16384 // size
-        for i, node in enumerate(nodes):
-            last = 16383 if i == size - 1 else (i + 1) * per - 1
-            _redis_command(node, "CLUSTER", "ADDSLOTSRANGE", str(i * per), str(last))
-        for node in nodes[1:]:
-            _redis_command(nodes[0], "CLUSTER", "MEET", "127.0.0.1", str(node.port))
+    per = 16384 // size
+    for i, node in enumerate(nodes):
+        last = 16383 if i == size - 1 else (i + 1) * per - 1
+        _redis_command(node, "CLUSTER", "ADDSLOTSRANGE", str(i * per), str(last))
+    for node in nodes[1:]:
+        _redis_command(nodes[0], "CLUSTER", "MEET", "127.0.0.1", str(node.port))
     _wait_cluster_ok(cluster)
     return cluster
 

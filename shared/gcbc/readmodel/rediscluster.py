@@ -41,7 +41,13 @@ from redis.asyncio.cluster import RedisCluster as AsyncRedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 from redis.crc import key_slot
-from redis.exceptions import ClusterDownError, ClusterError, SlotNotCoveredError, TryAgainError
+from redis.exceptions import (
+    ClusterDownError,
+    ClusterError,
+    RedisClusterException,
+    SlotNotCoveredError,
+    TryAgainError,
+)
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -69,6 +75,7 @@ UNREACHABLE = (
     ClusterError,  # the cluster down, a slot not covered, MOVED/ASK past the client's retries
     SlotNotCoveredError,
     TryAgainError,
+    RedisClusterException,  # no startup node reachable
     OSError,
 )
 
@@ -255,7 +262,7 @@ class ShardedWakeups(Wakeups):
         except asyncio.CancelledError:
             raise
         except Exception as e:  # noqa: BLE001  (the waiter reads, and times out, anyway)
-            log.warning("wake-ups of %s not subscribed: %s", table, e)
+            log.warning("wake-ups of %s not subscribed: %r", table, e)
 
     def lost(self, node: str, tables: list[str]) -> None:
         """A node's connection dropped: its channels are subscribed again on the next watch
@@ -335,19 +342,22 @@ class _NodeListener:
             socket_keepalive=True,
             health_check_interval=10,
             socket_connect_timeout=2,
+            protocol=2,
         )
         self.pubsub = self.client.pubsub()
         self.tables: dict[str, str] = {}  # channel -> table
         self.confirmed: dict[str, asyncio.Future] = {}  # channel -> set by its confirmation
         self.closed = False
         self.task: asyncio.Task | None = None
+        self.sending = asyncio.Lock()
 
     async def subscribe(self, table: str, channel: str) -> None:
         self.tables[channel] = table
         confirmed = self.confirmed.get(channel)
         if confirmed is None:
             confirmed = self.confirmed[channel] = asyncio.get_running_loop().create_future()
-            await self.pubsub.ssubscribe(channel)
+            async with self.sending:  # one at a time: the first one opens the connection
+                await self.pubsub.ssubscribe(channel)
             if self.task is None:
                 self.task = asyncio.create_task(self._listen())
         # subscribed before the waiter reads: a change between its read and its wait is heard
@@ -356,7 +366,8 @@ class _NodeListener:
     async def unsubscribe(self, table: str, channel: str) -> None:
         self.tables.pop(channel, None)
         self.confirmed.pop(channel, None)
-        await self.pubsub.sunsubscribe(channel)
+        async with self.sending:
+            await self.pubsub.sunsubscribe(channel)
 
     async def _listen(self) -> None:
         try:
