@@ -99,8 +99,9 @@ lint: setup
 run: setup
 	$(PY) -m tools.launcher --data .data $(RUN_ARGS)
 
-# The distributed setup on this machine: a 3-node NATS cluster (stream replicas 3) and two
-# instances of the rules worker and the projection (tests/e2e/test_cluster.py starts the same).
+# The distributed setup on this machine: a 3-node NATS cluster (stream replicas 3), a 3-node Redis
+# Cluster (the read model) and two instances of the rules worker and the projection
+# (tests/e2e/test_cluster.py starts the same).
 run-cluster: setup
 	$(PY) -m tools.launcher --data .data-cluster --cluster $(RUN_ARGS)
 
