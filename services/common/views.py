@@ -71,6 +71,11 @@ def answers(t: FoldedTable) -> dict[str, bytes]:
     return {viewer: answers_encoder.encode(list(kept)) for viewer, kept in t.recent.items()}
 
 
+def replacement_of(t: FoldedTable, views: dict[str, bytes]) -> Replacement:
+    """The table's views (rendered) with its listing, answers and status, at its position."""
+    return Replacement(t.table_id, views, t.seq, lobby_summary(t), answers(t), table_status(t))
+
+
 async def write(
     model: ReadModel,
     t: FoldedTable,

@@ -31,6 +31,7 @@ from gcbc.readmodel.port import (
     LobbyPage,
     ModelStatus,
     ModelUnavailable,
+    Put,
     Replacement,
     StoredView,
     TableSnapshot,
@@ -333,6 +334,17 @@ class RedisReadModel:
         item = Replacement(table, views, position, listing, answers, status)
         keys, args = self._write(item, "newer", wake_message(position, changed))
         return bool(await self._put(keys=keys, args=args))
+
+    @_unavailable
+    async def put_many(self, puts: list[Put]) -> list[bool]:
+        """One pipeline (one round trip), each table one script run."""
+        if not puts:
+            return []
+        pipe = self.redis.pipeline(transaction=False)
+        for item, changed in puts:
+            keys, args = self._write(item, "newer", wake_message(item.position, changed))
+            await self._put(keys=keys, args=args, client=pipe)
+        return [bool(x) for x in await pipe.execute()]
 
     def _write(
         self, item: Replacement, when: str, message: str
