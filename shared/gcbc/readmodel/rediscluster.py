@@ -56,6 +56,7 @@ from gcbc.readmodel.port import (
     LobbyPage,
     ModelStatus,
     ModelUnavailable,
+    Put,
     Replacement,
     TableSnapshot,
 )
@@ -132,38 +133,43 @@ local now = redis.call('HMGET', KEYS[1], 'position', 'listed', 'status')
 return {written, now[1] or '0', now[2] or '', now[3] or ''}
 """
 
-# KEYS = INDEX_KEYS; ARGV[1] = table, ARGV[2] = its position ("": gone from the read model),
-# ARGV[3] = listed at ("": not listed), ARGV[4] = status ("": none), ARGV[5] = "1": whatever
-# the position the index reflects (a forced replace). Returns whether the index was brought up.
+# KEYS = INDEX_KEYS; ARGV: five per table: the table, its position ("": gone from the read
+# model), listed at ("": not listed), status ("": none), "1": whatever the position the index
+# reflects (a forced replace). Several tables in one run: a batch's follow-ups cost one step.
 _INDEX = """
-local at = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '-1')
-local old = redis.call('HGET', KEYS[2], ARGV[1])
-if ARGV[2] == '' then
-  redis.call('HDEL', KEYS[1], ARGV[1])
-  redis.call('ZREM', KEYS[4], ARGV[1])
-  if old then
-    redis.call('HDEL', KEYS[2], ARGV[1])
-    redis.call('HINCRBY', KEYS[3], old, -1)
+local brought = 0
+for i = 1, #ARGV, 5 do
+  local table_id, stored, listed, status = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
+  local at = tonumber(redis.call('HGET', KEYS[1], table_id) or '-1')
+  local old = redis.call('HGET', KEYS[2], table_id)
+  if stored == '' then
+    redis.call('HDEL', KEYS[1], table_id)
+    redis.call('ZREM', KEYS[4], table_id)
+    if old then
+      redis.call('HDEL', KEYS[2], table_id)
+      redis.call('HINCRBY', KEYS[3], old, -1)
+    end
+    brought = brought + 1
+  elseif ARGV[i + 4] == '1' or at <= tonumber(stored) then
+    local position = tonumber(stored)
+    redis.call('HSET', KEYS[1], table_id, stored)
+    if status ~= '' and old ~= status then
+      redis.call('HSET', KEYS[2], table_id, status)
+      if old then redis.call('HINCRBY', KEYS[3], old, -1) end
+      redis.call('HINCRBY', KEYS[3], status, 1)
+    end
+    if listed == '' then
+      redis.call('ZREM', KEYS[4], table_id)
+    else
+      redis.call('ZADD', KEYS[4], listed, table_id)
+    end
+    if position > tonumber(redis.call('GET', KEYS[5]) or '0') then
+      redis.call('SET', KEYS[5], stored)
+    end
+    brought = brought + 1
   end
-  return 1
 end
-local position = tonumber(ARGV[2])
-if ARGV[5] ~= '1' and at > position then return 0 end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-if ARGV[4] ~= '' and old ~= ARGV[4] then
-  redis.call('HSET', KEYS[2], ARGV[1], ARGV[4])
-  if old then redis.call('HINCRBY', KEYS[3], old, -1) end
-  redis.call('HINCRBY', KEYS[3], ARGV[4], 1)
-end
-if ARGV[3] == '' then
-  redis.call('ZREM', KEYS[4], ARGV[1])
-else
-  redis.call('ZADD', KEYS[4], ARGV[3], ARGV[1])
-end
-if position > tonumber(redis.call('GET', KEYS[5]) or '0') then
-  redis.call('SET', KEYS[5], ARGV[2])
-end
-return 1
+return brought
 """
 
 
@@ -455,15 +461,27 @@ class RedisClusterReadModel(RedisReadModel):
             args += [ANSWERS.format(viewer=viewer), data]
         return args
 
-    async def _write_table(self, item: Replacement, when: str, message: str) -> bool:
-        written, position, listed, status = await self._put(
-            keys=[_key(item.table)], args=self._table_args(item, when, message)
-        )
-        await self._index(
-            keys=INDEX_KEYS,
-            args=[item.table, position, listed, status, "1" if when == "always" else ""],
-        )
-        return bool(written)
+    async def _write_tables(self, items: list[tuple[Replacement, str]], when: str) -> list[bool]:
+        """Each table's script on its own node (side by side), then one index run for them all.
+        ``items``: (table, its wake-up message)."""
+        limit = asyncio.Semaphore(64)
+
+        async def one(item: Replacement, message: str) -> list[Any]:
+            async with limit:
+                keys, args = [_key(item.table)], self._table_args(item, when, message)
+                return await _retrying(self._put, keys=keys, args=args)
+
+        done = await asyncio.gather(*(one(item, message) for item, message in items))
+        force = "1" if when == "always" else ""
+        follow: list[bytes | str | int] = []
+        for (item, _), (_, position, listed, status) in zip(items, done, strict=True):
+            follow += [item.table, position, listed, status, force]
+        await self._reindex_entries(follow)
+        return [bool(written) for written, *_ in done]
+
+    async def _reindex_entries(self, entries: list[bytes | str | int]) -> None:
+        for i in range(0, len(entries), 5 * 500):  # a bounded script run per 500 tables
+            await _retrying(self._index, keys=INDEX_KEYS, args=entries[i : i + 5 * 500])
 
     @_unavailable
     async def put(
@@ -477,25 +495,29 @@ class RedisClusterReadModel(RedisReadModel):
         status: str | None = None,
     ) -> bool:
         item = Replacement(table, views, position, listing, answers, status)
-        return await _retrying(self._write_table, item, "newer", wake_message(position, changed))
+        return (await self._write_tables([(item, wake_message(position, changed))], "newer"))[0]
+
+    @_unavailable
+    async def put_many(self, puts: list[Put]) -> list[bool]:
+        """The tables' scripts side by side (they live on different nodes), then one index run."""
+        if not puts:
+            return []
+        items = [(item, wake_message(item.position, changed)) for item, changed in puts]
+        return await self._write_tables(items, "newer")
 
     @_unavailable
     async def replace(self, items: list[Replacement], force: bool = False) -> list[bool]:
-        """Each table its two steps; the tables side by side (they live on different nodes)."""
+        if not items:
+            return []
         when = "always" if force else "not older"
-        limit = asyncio.Semaphore(32)
-
-        async def one(item: Replacement) -> bool:
-            async with limit:
-                message = wake_message(item.position, None)
-                return await _retrying(self._write_table, item, when, message)
-
-        return list(await asyncio.gather(*(one(item) for item in items)))
+        return await self._write_tables(
+            [(item, wake_message(item.position, None)) for item in items], when
+        )
 
     @_unavailable
     async def delete(self, table: str) -> None:
         await self.redis.delete(_key(table))  # first: the lobby never lists a table gone
-        await self._index(keys=INDEX_KEYS, args=[table, "", "", "", ""])
+        await self._reindex_entries([table, "", "", "", ""])
 
     # --- reading ---------------------------------------------------------------------------------
     @_unavailable
@@ -630,10 +652,11 @@ class RedisClusterReadModel(RedisReadModel):
             pipe = self.redis.pipeline()
             for table in batch:
                 pipe.hmget(_key(table), ["position", "listed", "status"])
+            entries: list[bytes | str | int] = []
             for table, (position, listed, status) in zip(batch, await pipe.execute(), strict=True):
                 if position is not None:
-                    args = [table, _text(position), _text(listed), _text(status), ""]
-                    await self._index(keys=INDEX_KEYS, args=args)
+                    entries += [table, _text(position), _text(listed), _text(status), ""]
+            await self._reindex_entries(entries)
             batch.clear()
 
         async for table in self.tables():
@@ -642,19 +665,21 @@ class RedisClusterReadModel(RedisReadModel):
             if len(batch) >= 500:
                 await flush()
         await flush()
+        gone: list[bytes | str | int] = []
         for table in [_text(t) for t in await self.redis.hkeys(AT)]:
             if table not in held:
-                await self._index(keys=INDEX_KEYS, args=[table, "", "", "", ""])
+                gone += [table, "", "", "", ""]
+        await self._reindex_entries(gone)
         log.info("read model index rebuilt from %d tables", len(held))
         return len(held)
 
 
-async def _retrying(write: Any, *args: Any) -> Any:
+async def _retrying(write: Any, *args: Any, **kwargs: Any) -> Any:
     """A write caught by a failover or a slot moving (TRYAGAIN, cluster down) is tried again a
     few times; each step is idempotent, so trying again is always safe."""
     for attempt in range(5):
         try:
-            return await write(*args)
+            return await write(*args, **kwargs)
         except (TryAgainError, ClusterDownError):
             if attempt == 4:
                 raise
