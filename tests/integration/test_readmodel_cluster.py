@@ -11,7 +11,7 @@ import uuid
 import pytest
 from redis.crc import key_slot
 
-from gcbc.readmodel.port import ModelUnavailable, Replacement
+from gcbc.readmodel.port import ModelUnavailable, Put, Replacement
 from gcbc.readmodel.redis import RedisReadModel, wake_message
 from gcbc.readmodel.rediscluster import KEY, RedisClusterReadModel, cluster_nodes
 
@@ -152,6 +152,10 @@ def test_a_node_restarted_empty_is_noticed_and_the_index_made_again(redis_cluste
             assert status.epoch is not None and status.tables == {"lobby": len(survivors)}
             listed = set((await m.open_tables(limit=100)).listings)
             assert listed == {t.encode() for t in survivors}
+            # the restarted node lost its scripts too: loaded again, every table written
+            puts = [Put(Replacement(t, {"public": b"w"}, 100, status="playing")) for t in tables]
+            assert await m.put_many(puts) == [True] * len(tables)
+            assert (await m.status()).tables == {"playing": len(tables)}
             return None
         finally:
             await m.close()

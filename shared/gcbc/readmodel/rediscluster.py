@@ -44,6 +44,7 @@ from redis.crc import key_slot
 from redis.exceptions import (
     ClusterDownError,
     ClusterError,
+    NoScriptError,
     RedisClusterException,
     SlotNotCoveredError,
     TryAgainError,
@@ -462,22 +463,48 @@ class RedisClusterReadModel(RedisReadModel):
         return args
 
     async def _write_tables(self, items: list[tuple[Replacement, str]], when: str) -> list[bool]:
-        """Each table's script on its own node (side by side), then one index run for them all.
-        ``items``: (table, its wake-up message)."""
-        limit = asyncio.Semaphore(64)
-
-        async def one(item: Replacement, message: str) -> list[Any]:
-            async with limit:
-                keys, args = [_key(item.table)], self._table_args(item, when, message)
-                return await _retrying(self._put, keys=keys, args=args)
-
-        done = await asyncio.gather(*(one(item, message) for item, message in items))
+        """Each table's script on its own node (one pipeline: a connection per node, the nodes
+        side by side), then one index run for them all. ``items``: (table, its wake-up message)."""
+        calls = [
+            ([_key(item.table)], self._table_args(item, when, message)) for item, message in items
+        ]
+        done = await self._scripts(self._put, calls)
         force = "1" if when == "always" else ""
         follow: list[bytes | str | int] = []
         for (item, _), (_, position, listed, status) in zip(items, done, strict=True):
             follow += [item.table, position, listed, status, force]
         await self._reindex_entries(follow)
         return [bool(written) for written, *_ in done]
+
+    async def _scripts(self, script: Any, calls: list[tuple[list[str], list[Any]]]) -> list[Any]:
+        """``script`` run once per (keys, args), pipelined (the cluster client sends each node its
+        share). A node that lost its scripts (restarted) gets them again and only the runs it
+        refused are sent again; a run caught by a failover is tried again (each is idempotent)."""
+        results: list[Any] = [None] * len(calls)
+        todo = list(range(len(calls)))
+        for attempt in range(5):
+            pipe = self.redis.pipeline()
+            for i in todo:
+                keys, args = calls[i]
+                # (the method is blocked in cluster pipelines; the command is routed by its key)
+                pipe.execute_command("EVALSHA", script.sha, len(keys), *keys, *args)
+            answers = await pipe.execute(raise_on_error=False)
+            again = []
+            for i, answer in zip(todo, answers, strict=True):
+                if isinstance(answer, NoScriptError | TryAgainError | ClusterDownError):
+                    again.append(i)
+                elif isinstance(answer, Exception):
+                    raise answer
+                else:
+                    results[i] = answer
+            if not again:
+                return results
+            if attempt == 4:
+                raise ClusterDownError(f"{len(again)} script runs refused five times")
+            await self.redis.script_load(script.script)  # on every primary
+            await asyncio.sleep(0.05 * attempt)
+            todo = again
+        return results
 
     async def _reindex_entries(self, entries: list[bytes | str | int]) -> None:
         for i in range(0, len(entries), 5 * 500):  # a bounded script run per 500 tables
