@@ -181,3 +181,27 @@ def test_a_cluster_away_is_model_unavailable():
 
 def test_wake_messages_are_the_single_redis_ones():
     assert wake_message(3, ["public"]) == "3 public"
+
+
+def test_a_channel_nobody_watches_any_more_is_let_go(redis_cluster):
+    """A process does not stay subscribed to every table it ever watched."""
+
+    async def go():
+        m = await _fresh(redis_cluster.url)
+        m.wakeups.LINGER = 0.4
+        t = uuid.uuid4().hex
+        await m.put(t, {"public": b'{"version":1}'}, 1)
+        await m.wait(t, "public", after=1, timeout=0.1)
+        assert t in m.wakeups._channels
+        for _ in range(50):
+            if t not in m.wakeups._channels:
+                break
+            await asyncio.sleep(0.1)
+        assert t not in m.wakeups._channels
+        waiter = asyncio.create_task(m.wait(t, "public", after=1, timeout=30))  # watched again
+        await asyncio.sleep(0.3)
+        await m.put(t, {"public": b'{"version":2}'}, 2)
+        assert (await asyncio.wait_for(waiter, 5)).data == b'{"version":2}'
+        await m.close()
+
+    run(go())

@@ -59,6 +59,7 @@ from gcbc.readmodel.port import (
     ModelUnavailable,
     Put,
     Replacement,
+    StoredView,
     TableSnapshot,
 )
 from gcbc.readmodel.redis import (
@@ -307,8 +308,6 @@ class ShardedWakeups(Wakeups):
                     log.warning("prefetch failed: %s", e)
                 else:
                     if got[0] is not None:
-                        from gcbc.readmodel.port import StoredView
-
                         stored = int(got[0])
                         for key, data in zip(keys, got[1:], strict=True):
                             signal = waiting.get(key)
@@ -321,11 +320,9 @@ class ShardedWakeups(Wakeups):
         while True:
             await asyncio.sleep(self.LINGER / 4)
             now = time.monotonic()
-            idle = [
-                t
-                for t, used in self._used.items()
-                if now - used > self.LINGER and t not in self._signals and t not in self._moved
-            ]
+            # a live waiter watches again at least every 12 s (its jittered safety net): a table
+            # not watched for LINGER has none, whatever signals a timed-out one left behind
+            idle = [t for t, used in self._used.items() if now - used > self.LINGER]
             for table in idle:
                 del self._used[table]
                 self._latest.pop(table, None)
@@ -586,9 +583,7 @@ class RedisClusterReadModel(RedisReadModel):
         return int(position), data
 
     @_unavailable
-    async def _read(self, table: str, viewer: str):  # type: ignore[override]
-        from gcbc.readmodel.port import StoredView
-
+    async def _read(self, table: str, viewer: str) -> StoredView | None:
         fields = ["position", viewer, ANSWERS.format(viewer=viewer)]
         position, data, answers = await self.redis.hmget(_key(table), fields)
         if position is None or data is None:
