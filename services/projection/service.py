@@ -68,9 +68,14 @@ class Projection:
                 failed.add(stored.table)
                 results.append(e)
                 continue
-            results.append(None)
             if t.seq < stored.seq:
-                continue  # not in the log (cannot happen): nothing to show
+                # the log read stopped short of this entry (on a replicated stream a direct get
+                # may be answered by a replica not caught up yet): delivered again, never
+                # acknowledged unwritten, or a finished table's last views would be lost
+                failed.add(stored.table)
+                results.append(Later(stored.table))
+                continue
+            results.append(None)
             if t.seq == stored.seq and not t.settled:
                 continue  # a command: views change with its answer
             if not t.state.table_id:
