@@ -258,6 +258,9 @@ class ShardedWakeups(Wakeups):
         self._used[table] = time.monotonic()
         if table in self._channels:
             return
+        # not subscribed until now: what was announced meanwhile went unheard, so the newest
+        # position heard tells nothing (``behind`` must not keep a waiter from reading)
+        self._latest.pop(table, None)
         channel = CHANNEL.format(table=table)
         try:
             await self.cluster.initialize()
@@ -279,6 +282,7 @@ class ShardedWakeups(Wakeups):
         for table in tables:
             if self._channels.get(table) == node:
                 del self._channels[table]
+            self._latest.pop(table, None)
             self.wake(table)
             self._moved.pop(table, asyncio.Event()).set()
 
