@@ -205,3 +205,36 @@ def test_a_channel_nobody_watches_any_more_is_let_go(redis_cluster):
         await m.close()
 
     run(go())
+
+
+def test_an_index_rebuild_cut_short_is_done_again_and_drops_tables_gone(redis_cluster):
+    """The index's epoch mark is set only once the index is made again: a claim that failed
+    half-way leaves it unset, and the next claim rebuilds; a table the index names but whose hash
+    is gone is dropped from the counts and the lobby."""
+
+    async def go():
+        m = await _fresh(redis_cluster.url)
+        a, b = uuid.uuid4().hex, uuid.uuid4().hex
+        await m.put(a, {"public": b"v"}, 3, listing=b"A", status="lobby")
+        await m.put(b, {"public": b"v"}, 4, listing=b"B", status="lobby")
+        await m.redis.delete(KEY.format(table=b))  # b's hash lost, the index still names it
+        calls = 0
+        rebuild = m.reindex
+
+        async def cut_short() -> int:
+            nonlocal calls
+            calls += 1
+            raise ModelUnavailable("a node went away")
+
+        m.reindex = cut_short  # type: ignore[method-assign]
+        with pytest.raises(ModelUnavailable):
+            await m.claim_epoch()
+        assert (await m.status()).epoch is None  # the index's mark not set
+        m.reindex = rebuild  # type: ignore[method-assign]
+        assert await m.claim_epoch() and calls == 1
+        assert (await m.status()).tables == {"lobby": 1}
+        assert (await m.open_tables()).listings == [b"A"]
+        assert not await m.claim_epoch()
+        await m.close()
+
+    run(go())

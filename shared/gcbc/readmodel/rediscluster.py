@@ -136,8 +136,9 @@ return {written, now[1] or '0', now[2] or '', now[3] or ''}
 """
 
 # KEYS = INDEX_KEYS; ARGV: five per table: the table, its position ("": gone from the read
-# model), listed at ("": not listed), status ("": none), "1": whatever the position the index
-# reflects (a forced replace). Several tables in one run: a batch's follow-ups cost one step.
+# model), listed at ("": not listed), status ("": none), and "1": whatever the position the index
+# reflects (a forced replace) or, for one gone, the position the index must still reflect for
+# it to be dropped ("": any). Several tables in one run: a batch's follow-ups cost one step.
 _INDEX = """
 local brought = 0
 for i = 1, #ARGV, 5 do
@@ -145,13 +146,15 @@ for i = 1, #ARGV, 5 do
   local at = tonumber(redis.call('HGET', KEYS[1], table_id) or '-1')
   local old = redis.call('HGET', KEYS[2], table_id)
   if stored == '' then
-    redis.call('HDEL', KEYS[1], table_id)
-    redis.call('ZREM', KEYS[4], table_id)
-    if old then
-      redis.call('HDEL', KEYS[2], table_id)
-      redis.call('HINCRBY', KEYS[3], old, -1)
+    if ARGV[i + 4] == '' or at == tonumber(ARGV[i + 4]) then
+      redis.call('HDEL', KEYS[1], table_id)
+      redis.call('ZREM', KEYS[4], table_id)
+      if old then
+        redis.call('HDEL', KEYS[2], table_id)
+        redis.call('HINCRBY', KEYS[3], old, -1)
+      end
+      brought = brought + 1
     end
-    brought = brought + 1
   elseif ARGV[i + 4] == '1' or at <= tonumber(stored) then
     local position = tonumber(stored)
     redis.call('HSET', KEYS[1], table_id, stored)
@@ -659,15 +662,17 @@ class RedisClusterReadModel(RedisReadModel):
 
     @_unavailable
     async def claim_epoch(self) -> bool:
-        """True if any node had no epoch mark (new, or restarted empty) and this call set it; if
-        the index's node was the one, the index is made again from the table hashes first."""
+        """True if any node had no epoch mark (new, or restarted empty) and this call set it. The
+        index's own mark is set only once the index is made again from the table hashes, so a
+        rebuild cut short (a node away meanwhile) is done again by the next claim."""
         stamp = str(time.time()).encode()
         marks = await self._marks()
-        claimed = [bool(await self.redis.set(mark, stamp, nx=True)) for mark in marks]
-        if claimed[0]:
+        if not await self.redis.exists(marks[0]):
             await self.reindex()
+        claimed = [bool(await self.redis.set(mark, stamp, nx=True)) for mark in marks]
         return any(claimed)
 
+    @_unavailable
     async def reindex(self) -> int:
         """The index made again from the table hashes (each entry as a put's follow-up, so a put
         meanwhile is never undone), and the entries of tables no longer held dropped."""
@@ -691,10 +696,21 @@ class RedisClusterReadModel(RedisReadModel):
             if len(batch) >= 500:
                 await flush()
         await flush()
+        # entries of tables not seen: dropped if their hash is gone and no put came meanwhile
+        # (a table written after the scan passed its node has its hash, or a newer position)
+        unseen = {
+            _text(t): _text(at)
+            for t, at in (await self.redis.hgetall(AT)).items()
+            if _text(t) not in held
+        }
+        pipe = self.redis.pipeline()
+        for table in unseen:
+            pipe.exists(_key(table))
+        found = await pipe.execute() if unseen else []
         gone: list[bytes | str | int] = []
-        for table in [_text(t) for t in await self.redis.hkeys(AT)]:
-            if table not in held:
-                gone += [table, "", "", "", ""]
+        for (table, at), exists in zip(unseen.items(), found, strict=True):
+            if not exists:
+                gone += [table, "", "", "", at]
         await self._reindex_entries(gone)
         log.info("read model index rebuilt from %d tables", len(held))
         return len(held)
