@@ -19,7 +19,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, unquote, urlsplit
 
 REDIS_CANDIDATES = (
     "/usr/bin/redis-server",
@@ -386,8 +386,6 @@ def _redis_command(node: ServerProcess, *args: str) -> str:
         argv += ["--user", "admin"]
     env = {**os.environ}
     if "@" in url:
-        from urllib.parse import unquote, urlsplit
-
         env["REDISCLI_AUTH"] = unquote(urlsplit(url).password or "")
     done = subprocess.run([*argv, *args], capture_output=True, text=True, env=env, timeout=10)
     if done.returncode != 0:
