@@ -16,9 +16,9 @@ changed having received it.
 The load generator plays through the typed client (``clients/python``, ``gcbc_client``) as any
 third-party client would: command ids, retries of unknown outcomes, typed problems, streams
 resumed with Last-Event-ID. It uses the client's aiohttp transport (``gcbc-client[aiohttp]``):
-the generator shares the cores with the server, and over httpx it spent ~5 ms of CPU per command
-at one table (httpx's pool looks at every connection for each request; more with more tables),
-over aiohttp ~1.8 ms, as the hand-written aiohttp code it replaces. Each run reports that cost
+the generator shares the cores with the server, and over httpx it spent 4-6 ms of CPU per
+command at one table, 10-12 at 20 tables and 21 at 50 (httpx's pool looks at every connection for
+each request), over aiohttp 1.2-2.1 ms, as the hand-written aiohttp code it replaced. Each run reports that cost
 (``load_cpu_ms_per_command``: this process's CPU time over the run / commands) and counts every
 answer that is not 2xx by method, route and status (``non_2xx``).
 """
