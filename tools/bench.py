@@ -16,11 +16,11 @@ changed having received it.
 The load generator plays through the typed client (``clients/python``, ``gcbc_client``) as any
 third-party client would: command ids, retries of unknown outcomes, typed problems, streams
 resumed with Last-Event-ID. It uses the client's aiohttp transport (``gcbc-client[aiohttp]``):
-the generator shares the cores with the server, and over httpx it spent 4-6 ms of CPU per
-command at one table, 10-12 at 20 tables and 21 at 50 (httpx's pool looks at every connection for
-each request), over aiohttp 1.2-2.1 ms, as the hand-written aiohttp code it replaced. Each run reports that cost
-(``load_cpu_ms_per_command``: this process's CPU time over the run / commands) and counts every
-answer that is not 2xx by method, route and status (``non_2xx``).
+the generator shares the cores with the server, and its CPU per command (``cpu_ms_per_command``'s
+``load_generator``) was 4-6 ms at one table, 10-12 at 20 tables and 21 at 50 over httpx (whose
+pool looks at every connection for each request), 1.2-2.1 ms over aiohttp, as the hand-written
+aiohttp code it replaced. Every answer that is not 2xx is counted by method, route and status
+(``non_2xx``).
 """
 
 from __future__ import annotations
@@ -96,16 +96,13 @@ def pct(samples: list[float], p: float) -> float:
     return round(s[min(len(s) - 1, int(p * len(s)))] * 1000, 2)
 
 
-def summary(samples: list[float], elapsed: float, cpu: float) -> dict[str, float]:
-    """``cpu``: the load generator's CPU seconds over the run (this process: the servers are
-    other processes), per command as ``load_cpu_ms_per_command`` (the cores it took from them)."""
+def summary(samples: list[float], elapsed: float) -> dict[str, float]:
     return {
         "commands": len(samples),
         "commands_per_second": round(len(samples) / elapsed, 1),
         "p50_ms": pct(samples, 0.50),
         "p95_ms": pct(samples, 0.95),
         "p99_ms": pct(samples, 0.99),
-        "load_cpu_ms_per_command": round(cpu * 1000 / len(samples), 2) if samples else 0.0,
     }
 
 
@@ -188,7 +185,7 @@ async def closed_loop(
         )
         samples: list[float] = []
         stop = time.perf_counter() + seconds
-        started, cpu = time.perf_counter(), time.process_time()
+        started = time.perf_counter()
 
         async def drive(t: BenchTable) -> None:
             while time.perf_counter() < stop:
@@ -201,8 +198,7 @@ async def closed_loop(
                     samples.append(took)
 
         await asyncio.gather(*(drive(t) for t in pool))
-        elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
-        return {**summary(samples, elapsed, cpu), "non_2xx": dict(answers.non_2xx)}
+        return {**summary(samples, time.perf_counter() - started), "non_2xx": dict(answers.non_2xx)}
 
 
 async def scale(
@@ -259,13 +255,13 @@ async def scale(
         watchers = [asyncio.create_task(watch(t, s)) for t in pool for s in range(len(t.seats))]
         await asyncio.sleep(1.0)
         tune_gc()  # the load generator too: no long collections over thousands of streams
-        started, cpu = time.perf_counter(), time.process_time()
+        started = time.perf_counter()
         await asyncio.gather(*(drive(t) for t in pool))
-        elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
+        elapsed = time.perf_counter() - started
         for w in watchers:
             w.cancel()
         await asyncio.gather(*watchers, return_exceptions=True)
-        result = summary(post_samples, elapsed, cpu)
+        result = summary(post_samples, elapsed)
         result["sse_streams"] = len(watchers)
         result["stream_errors"] = len(errors)
         result["all_views_p50_ms"] = pct(all_samples, 0.50)

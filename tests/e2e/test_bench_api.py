@@ -17,7 +17,6 @@ def test_bench_against_a_running_deployment(stack, capsys):
         assert result["commands"] > 0
         assert isinstance(result["non_2xx"], dict)
         assert not [k for k in result["non_2xx"] if k.split()[-1].startswith("5")], result
-        assert result["load_cpu_ms_per_command"] > 0  # the generator's own cost, reported
 
 
 def test_answers_are_counted_by_route_and_status():
