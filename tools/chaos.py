@@ -122,7 +122,9 @@ async def play_through(
 ) -> str:
     """A table of bot seats playing over HTTP, each on through faults until the game is over;
     ``house``: seats the house's bot worker plays."""
-    async with AsyncClient(api, timeout=30, answered=record.answered) as client:
+    async with AsyncClient(
+        api, timeout=30, answered=record.answered, transport="aiohttp"
+    ) as client:
         bots = {"seats": list(house)} if house else None
         table = await _retrying(
             lambda: client.create_table(seats, deadlines=FAST, bots=bots)  # type: ignore[arg-type]
