@@ -16,8 +16,9 @@ had, so nothing is missed or seen twice.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -331,10 +332,26 @@ class JetStreamEventLog:
         """A durable push consumer shared by the group's members (a deliver group): entries come
         as they are stored (no polling delay), one at a time in order, acked once handled."""
 
+        acking: set[asyncio.Task] = set()
+
+        async def ack_after(later: Awaitable[object], msg: nats.aio.msg.Msg) -> None:
+            try:
+                await later
+            except Exception as e:  # noqa: BLE001  (not acknowledged: delivered again)
+                log.warning("%s: entry %s not acknowledged: %s", group, msg.metadata.sequence, e)
+                await msg.nak(delay=0.5)
+                return
+            await msg.ack()
+
         async def on_msg(msg: nats.aio.msg.Msg) -> None:
             stored = _delivered(msg)
             try:
-                await handle(stored)
+                later = await handle(stored)
+                if inspect.isawaitable(later):  # acknowledged once it is done; go on meanwhile
+                    task = asyncio.create_task(ack_after(later, msg))
+                    acking.add(task)
+                    task.add_done_callback(acking.discard)
+                    return
             except Skip as e:  # no retry would help: logged, acknowledged
                 log.error("%s: entry %s of %s skipped: %s", group, stored.seq, stored.table, e)
             except Exception as e:  # noqa: BLE001  (logged; the entry is delivered again)

@@ -15,7 +15,10 @@ each durable group's progress (``group(name)``: one group's).
 
 ``consume(group, handle)``: every entry of every table, in order, to one member of the group at a
 time, at least once (acknowledged once ``handle`` returns; an exception gets it delivered again a
-little later, possibly after entries that came behind it; ``Skip`` drops it for good). ``follow(handle, after, table)``: every entry stored after
+little later, possibly after entries that came behind it; ``Skip`` drops it for good). A handler
+may return an awaitable: the entry is acknowledged once that completes (work the handler started
+that must be done before the entry counts as handled, batched with other entries' — an index
+write), while the next entries are handled meanwhile; if it fails, the entry is delivered again. ``follow(handle, after, table)``: every entry stored after
 position ``after`` (None: from now on), in order, unacknowledged — a cache kept warm, or an
 operator's tail (``table``: that table's entries only).
 
