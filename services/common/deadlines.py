@@ -141,6 +141,12 @@ class DeadlineIndex:
         """Changes not written yet."""
         return len(self._dirty)
 
+    def again(self, table_id: str) -> None:
+        """Hand the table over by ``soon`` again (it could not be looked at)."""
+        d = self.known.get(table_id)
+        if d is not None:
+            heapq.heappush(self._heap, (d.when, table_id))
+
     def soon(self, until: float) -> list[str]:
         """The tables whose deadline comes by ``until`` (each once, as it comes)."""
         out = []

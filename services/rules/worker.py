@@ -183,7 +183,11 @@ class RulesWorker:
         now = self.clock()
         for table_id in self.index.soon(now + self.LEAD):
             if table_id not in self.cache.tables:
-                t = await self.cache.get(table_id)
+                try:
+                    t = await self.cache.get(table_id)
+                except Exception:
+                    self.index.again(table_id)  # the log is away: at the next sweep
+                    raise
                 self.folds += 1
                 self._noted(t)
         for table_id, t in list(self.cache.tables.items()):
@@ -245,7 +249,8 @@ class RulesWorker:
         ]
         progress = ProgressLog(log, "folding tables", len(todo)) if len(todo) > 1000 else None
         for table_id in todo:
-            if table_id not in self.cache.tables:  # (its command may have folded it meanwhile)
+            # (its command may have folded it meanwhile, or finished it)
+            if table_id not in self.cache.tables and table_id not in self._finished:
                 t = await self.cache.get(table_id)
                 self.folds += 1
                 self._noted(t)
@@ -279,9 +284,18 @@ async def keep_index(worker: RulesWorker, stop: asyncio.Event, every: float = 0.
     it is not built yet, write its changes as they come and the snapshots owed."""
     index = worker.index
     writing = asyncio.create_task(index.run(stop))
+    snapshotting = asyncio.create_task(keep_snapshots(worker, stop, every))
     try:
         started = time.monotonic()
-        await index.start()
+        while True:
+            try:
+                await index.start()
+                break
+            except Exception as e:  # noqa: BLE001  (the store away: the answering goes on)
+                log.warning("reading the deadline index failed: %s", e)
+                await _pause(stop, 1.0)
+                if stop.is_set():
+                    return
         log.info(
             "deadline index read: %d tables pending, in %.2f s",
             len(index.known),
@@ -302,18 +316,25 @@ async def keep_index(worker: RulesWorker, stop: asyncio.Event, every: float = 0.
             except Exception as e:  # noqa: BLE001
                 log.warning("building the deadline index failed: %s", e)
                 await _pause(stop, 5.0)
-        while not stop.is_set():
-            try:
-                await worker.snapshots.flush()
-            except Exception as e:  # noqa: BLE001
-                log.warning("writing snapshots failed: %s", e)
-            await _pause(stop, every)
-        await asyncio.wait_for(worker.stopping(), 5.0)
-    except TimeoutError:
-        log.warning("stopping: not every snapshot was written")
+        await stop.wait()
     finally:
+        await snapshotting
         await writing
         await index.close()
+
+
+async def keep_snapshots(worker: RulesWorker, stop: asyncio.Event, every: float = 0.2) -> None:
+    """Write the snapshots owed as they come, and those of every table as the worker stops."""
+    while not stop.is_set():
+        try:
+            await worker.snapshots.flush()
+        except Exception as e:  # noqa: BLE001
+            log.warning("writing snapshots failed: %s", e)
+        await _pause(stop, every)
+    try:
+        await asyncio.wait_for(worker.stopping(), 5.0)
+    except Exception as e:  # noqa: BLE001  (a snapshot saves reading: none is needed)
+        log.warning("stopping: not every snapshot was written: %s", e or type(e).__name__)
 
 
 async def _pause(stop: asyncio.Event, seconds: float) -> None:
