@@ -212,7 +212,11 @@ def run(
             for proc in (first, second):
                 if proc is not None and proc.poll() is None:
                     proc.terminate()
-                    proc.wait(30)
+                    try:
+                        proc.wait(30)
+                    except subprocess.TimeoutExpired:  # (busy folding: it stops between tables)
+                        proc.kill()
+                        proc.wait(10)
             nats.stop()
     return figures
 
