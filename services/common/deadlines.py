@@ -136,6 +136,10 @@ class DeadlineIndex:
             self._written = asyncio.get_running_loop().create_future()
         return self._written
 
+    def owes(self, table_id: str) -> bool:
+        """The table's deadline is not written yet."""
+        return table_id in self._dirty
+
     @property
     def owed(self) -> int:
         """Changes not written yet."""

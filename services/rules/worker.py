@@ -59,6 +59,7 @@ def answer(
 class RulesWorker:
     FINISHED_KEPT = 1000  # positions of recently finished tables (their last entries come late)
     LEAD = 1.0  # seconds before a deadline its table (not in memory) is loaded
+    IDLE_AFTER = 60.0  # seconds untouched, its deadline further off: a table leaves memory
 
     def __init__(
         self,
@@ -82,6 +83,7 @@ class RulesWorker:
         self.decided = 0
         self._seen: dict[str, tuple[int, float]] = {}  # table -> (pending command, first seen)
         self._finished: dict[str, int] = {}  # recently finished table -> its last position
+        self._touched: dict[str, float] = {}  # table in memory -> when last folded, oldest first
         self.loads = 0  # passes of load_all completed
         self.folds = 0  # tables read from the log or a snapshot (not in memory when needed)
 
@@ -116,6 +118,7 @@ class RulesWorker:
         if t.seq == 0:
             return None
         self.snapshots.folded(t)
+        self._touched.pop(t.table_id, None)
         if t.state.step == "finished":
             self.snapshots.owe(t)
             self.cache.drop(t.table_id)
@@ -124,8 +127,34 @@ class RulesWorker:
             while len(self._finished) > self.FINISHED_KEPT:
                 del self._finished[next(iter(self._finished))]
             return self.index.forget(t.table_id, t.seq)
+        self._touched[t.table_id] = self.clock()
         since = self._since(t) if not t.settled else None
         return self.index.note(t.table_id, due(t, self.lobby_seconds, since), t.seq)
+
+    def rest(self) -> int:
+        """Tables untouched for IDLE_AFTER whose deadline is further off than that leave memory
+        (snapshot first; their deadline is in the index, which loads them back in time): the
+        worker holds the tables in play, not every table it has seen. How many left."""
+        now = self.clock()
+        left = 0
+        for table_id, touched in list(self._touched.items()):
+            if now - touched < self.IDLE_AFTER:
+                break  # oldest first: the rest are younger
+            t = self.cache.tables.get(table_id)
+            d = self.index.known.get(table_id)
+            if t is None:
+                del self._touched[table_id]
+                continue
+            if not t.settled or d is None or d.when < now + self.IDLE_AFTER:
+                continue  # wanted soon, or its deadline not known
+            if self.index.owes(table_id):
+                continue  # (its deadline not written yet)
+            self.snapshots.owe_all([t])
+            self.cache.drop(table_id)
+            self._seen.pop(table_id, None)
+            del self._touched[table_id]
+            left += 1
+        return left
 
     def _since(self, t: FoldedTable) -> float:
         """Since when the table's pending command is waiting, as far as this worker knows: its
@@ -266,12 +295,18 @@ class RulesWorker:
         await self.snapshots.flush()
 
 
-async def deadlines(worker: RulesWorker, stop: asyncio.Event, every: float = 0.1) -> None:
+async def deadlines(
+    worker: RulesWorker, stop: asyncio.Event, every: float = 0.1, rest_every: float = 5.0
+) -> None:
+    rested = time.monotonic()
     while not stop.is_set():
         try:
             await worker.sweep_deadlines()
         except Exception as e:  # noqa: BLE001
             log.warning("deadline sweep failed: %s", e)
+        if time.monotonic() - rested >= rest_every:
+            rested = time.monotonic()
+            worker.rest()
         try:
             await asyncio.wait_for(stop.wait(), every)
         except TimeoutError:

@@ -198,3 +198,25 @@ def test_a_log_from_before_the_index_is_folded_once_and_the_index_marked_built()
         await again.stop()
 
     asyncio.run(go())
+
+
+def test_tables_nobody_touches_leave_memory_and_come_back_for_a_command():
+    async def go():
+        events, snaps, index, clock = MemoryEventLog(), MemoryKeyValue(), MemoryKeyValue(), Clock()
+        running = Running(events, snaps, index, clock)
+        for t in tables(20):
+            await command(events, t, C.OpenTable(table_id=t, seats=4))
+        await running.idle()
+        w = running.worker
+        assert len(w.cache.tables) == 20 and w.rest() == 0  # just touched
+        clock.now += w.IDLE_AFTER + 1  # a minute later: their lobbies close in half an hour
+        assert w.rest() == 20 and not w.cache.tables
+        await until(lambda: len(snaps.values) == 20, "no snapshot written")
+        asked = tables(20)[3]
+        seq = await command(events, asked, C.TakeSeat(name="back"))
+        assert isinstance(await answered(events, asked, seq), OutcomeEntry)
+        assert list(w.cache.tables) == [asked] and w.snapshots.loaded == 1
+        assert len(w.index.known) == 20
+        await running.stop()
+
+    asyncio.run(go())
