@@ -11,14 +11,14 @@ import time
 
 import msgspec
 
-from gcbc.eventlog.port import EventLog, Skip, Stored
-from gcbc.readmodel.port import ReadModel
+from gcbc.eventlog.port import EventLog, Later, Skip, Stored
+from gcbc.readmodel.port import Put, ReadModel
 from services.common import health, metrics
 from services.common.cache import FoldedCache
 from services.common.folded import FoldedTable
 from services.common.progress import ProgressLog
 from services.common.settings import CHAT_LIMIT, LOG_LIMIT, Settings
-from services.common.views import render_views, write
+from services.common.views import render_views, replacement_of, write
 
 log = logging.getLogger("gcbc.projection")
 DURABLE = "projection"
@@ -38,28 +38,66 @@ class Projection:
         self.log_limit = log_limit
         self.chat_limit = chat_limit
         self.written = 0
+        self.written_last = 0  # tables written by the last batch
         self._rendered: dict[str, tuple[int, dict[str, bytes]]] = {}  # table -> (version, views)
 
     async def handle(self, stored: Stored) -> bool:
+        """One entry (ops and tests); whether views were written."""
+        result = (await self.handle_batch([stored]))[0]
+        if result is not None:
+            raise result
+        return bool(self.written_last)
+
+    async def handle_batch(self, entries: list[Stored]) -> list[BaseException | None]:
+        """Fold every entry of the batch, then write each table it changed once, all in one
+        round trip (each table's step still atomic and guarded by its position). An entry whose
+        fold failed is delivered again, and so are the later ones of its table."""
+        results: list[BaseException | None] = []
+        puts: dict[str, tuple[Put, FoldedTable, Stored]] = {}
+        failed: set[str] = set()
+        for stored in entries:
+            if stored.table in failed:
+                results.append(Later(stored.table))
+                continue
+            try:
+                t = await self.cache.deliver(stored)
+            except msgspec.DecodeError as e:
+                results.append(Skip(f"not an entry: {e}"))
+                continue
+            except Exception as e:  # noqa: BLE001  (delivered again: the log is read then)
+                failed.add(stored.table)
+                results.append(e)
+                continue
+            results.append(None)
+            if t.seq < stored.seq:
+                continue  # not in the log (cannot happen): nothing to show
+            if t.seq == stored.seq and not t.settled:
+                continue  # a command: views change with its answer
+            if not t.state.table_id:
+                continue  # no table opened (refused, or nothing but what is not an entry)
+            views, changed = self._views(t)
+            put = puts.get(t.table_id)
+            if put is not None and changed is not None and put[0].changed is not None:
+                changed = sorted({*changed, *put[0].changed})  # since the last write, not render
+            elif put is not None:
+                changed = None
+            puts[t.table_id] = (Put(replacement_of(t, views), changed), t, stored)
+        # the views, the listings, the answers and the wake-ups: one atomic step per table
         try:
-            t = await self.cache.deliver(stored)
-        except msgspec.DecodeError as e:
-            raise Skip(f"not an entry: {e}") from None
-        if t.seq < stored.seq:
-            return False  # not in the log (cannot happen): nothing to show
-        if t.seq == stored.seq and not t.settled:
-            return False  # a command: views change with its answer
-        if not t.state.table_id:
-            return False  # no table opened (refused, or nothing but what is not an entry)
-        views, changed = self._views(t)
-        # the views, the listing, the answers and the wake-up in one atomic, position-guarded step
-        written = await write(self.model, t, views, changed)
-        self.written += written
-        if written:
-            metrics.VIEWS_WRITTEN.inc()
-            if t.seq == stored.seq and stored.at:  # the answer that made these views
-                metrics.ANSWER_TO_VIEWS.observe(max(0.0, time.time() - stored.at))
-        return written
+            written = await self.model.put_many([put for put, _, _ in puts.values()])
+        except Exception:
+            for table in puts:  # delivered again: its wake-up must name every view, not none
+                self._rendered.pop(table, None)
+            raise
+        self.written_last = sum(written)
+        self.written += self.written_last
+        now = time.time()
+        for done, (_, t, stored) in zip(written, puts.values(), strict=True):
+            if done:
+                metrics.VIEWS_WRITTEN.inc()
+                if t.seq == stored.seq and stored.at:  # the answer that made these views
+                    metrics.ANSWER_TO_VIEWS.observe(max(0.0, now - stored.at))
+        return results
 
     def _views(self, t: FoldedTable) -> tuple[dict[str, bytes], list[str] | None]:
         """The table's views, rendered again only if its state changed (a refusal or a command
@@ -118,7 +156,7 @@ class Projection:
         ``metrics_port``)."""
         readiness = health.Readiness(self.events, self.model, (DURABLE,))
         async with health.serve(readiness, metrics_port):
-            subscription = await self.events.consume(DURABLE, self.handle)
+            subscription = await self.events.consume_batches(DURABLE, self.handle_batch)
             lag = asyncio.create_task(health.watch_lag(self.events, DURABLE, stop, log))
             try:
                 await self.watch_read_model(stop)

@@ -16,7 +16,7 @@ import msgspec
 from gcbc.contract import commands as C
 from gcbc.contract import events as E
 from gcbc.contract.entries import CommandEntry, OutcomeEntry, RefusalEntry, encode_entry
-from gcbc.eventlog.port import EventLog, Skip, Stored, WrongExpectedSequence
+from gcbc.eventlog.port import EventLog, Later, Outcome, Skip, Stored, WrongExpectedSequence
 from gcbc.keyvalue.memory import MemoryKeyValue
 from gcbc.keyvalue.port import KeyValue
 from gcbc.rules import RuleViolation, decide
@@ -86,6 +86,29 @@ class RulesWorker:
         self._touched: dict[str, float] = {}  # table in memory -> when last folded, oldest first
         self.loads = 0  # passes of load_all completed
         self.folds = 0  # tables read from the log or a snapshot (not in memory when needed)
+
+    async def handle_batch(self, entries: list[Stored]) -> list[Outcome]:
+        """What arrived at once: each table's entries in order, the tables side by side (their
+        answers are appended together: one flush to NATS, their acknowledgements in one read).
+        An entry's outcome may be the index write it waits for (``handle``)."""
+        by_table: dict[str, list[int]] = {}
+        for i, stored in enumerate(entries):
+            by_table.setdefault(stored.table, []).append(i)
+        results: list[Outcome] = [None] * len(entries)
+
+        async def one_table(indexes: list[int]) -> None:
+            for n, i in enumerate(indexes):
+                try:
+                    results[i] = await self.handle(entries[i])
+                except Exception as e:  # noqa: BLE001  (answered for: Skip or delivered again)
+                    results[i] = e
+                    if not isinstance(e, Skip):
+                        for later in indexes[n + 1 :]:  # in order: delivered again after it
+                            results[later] = Later(entries[later].table)
+                        return
+
+        await asyncio.gather(*(one_table(indexes) for indexes in by_table.values()))
+        return results
 
     async def handle(self, stored: Stored) -> Awaitable[object] | None:
         """One entry from the consumer: answer it if it is a command nobody answered yet. What
@@ -386,7 +409,7 @@ async def run(worker: RulesWorker, stop: asyncio.Event, metrics_port: int = 0) -
     (its deadlines fire once it is; a long fold says how far it is, with a rate)."""
     readiness = health.Readiness(worker.events, None, (DURABLE,))
     async with health.serve(readiness, metrics_port):
-        subscription = await worker.events.consume(DURABLE, worker.handle, ACK_WAIT)
+        subscription = await worker.events.consume_batches(DURABLE, worker.handle_batch, ACK_WAIT)
         log.info("rules worker consuming")
         watching = asyncio.create_task(health.watch_lag(worker.events, DURABLE, stop, log))
         try:

@@ -149,7 +149,10 @@ class TableService:
         for _ in range(RETRIES):
             changed = self.cache.waiter(table_id)
             t = self.cache.tables.get(table_id)
-            if t is None or stale or (t.seq == 0 and not new_table):
+            if t is None and new_table and not stale:
+                # a new id: nothing to read (the append expects an empty log, and says if not)
+                t = FoldedTable(table_id)
+            elif t is None or stale or (t.seq == 0 and not new_table):
                 t = await self.cache.get(table_id)
                 checked = True
             stale = False
@@ -190,6 +193,8 @@ class TableService:
                 continue
             if not result.duplicate and t.seq == expected:
                 t.apply(Stored(seq=result.seq, table=table_id, data=data))
+            if new_table and t.seq and table_id not in self.cache.tables:
+                self.cache.tables[table_id] = t  # followed from now on
             if log.isEnabledFor(logging.DEBUG):
                 log.debug("appended", extra=_context(table_id, result.seq, command))
             return result.seq

@@ -31,6 +31,7 @@ A table id that is not one safe token (a wildcard, a dot, a space, a control cha
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Protocol
 
@@ -92,11 +93,39 @@ class WrongExpectedSequence(Exception):
 
 
 Handler = Callable[["Stored"], Awaitable[object]]
+# What a handler answers for an entry: None (handled), Skip (never again), another exception
+# (delivered again), or an awaitable (handled once it is done, delivered again if it fails).
+Outcome = BaseException | Awaitable[object] | None
+# A batch's handler answers for each entry. Entries of one table come in log order.
+BatchHandler = Callable[[list["Stored"]], Awaitable[list[Outcome]]]
+
+
+def one_by_one(handle: Handler) -> BatchHandler:
+    """A batch handled entry by entry (a failure does not stop the ones after it: each entry is
+    answered for on its own, as a consumer handling one entry at a time would)."""
+
+    async def handle_batch(entries: list[Stored]) -> list[Outcome]:
+        out: list[Outcome] = []
+        for stored in entries:
+            try:
+                later = await handle(stored)
+            except Exception as e:  # noqa: BLE001  (answered for: Skip or delivered again)
+                out.append(e)
+            else:
+                out.append(later if inspect.isawaitable(later) else None)
+        return out
+
+    return handle_batch
 
 
 class Skip(Exception):
     """Raised by a handler for an entry no retry can help (not an entry of ours): it is
     acknowledged and never delivered again."""
+
+
+class Later(Exception):
+    """A batch handler's answer for an entry held back because an earlier entry of its table
+    failed: delivered again (after that one), never out of its table's order."""
 
 
 class Subscription(Protocol):
@@ -141,6 +170,14 @@ class EventLog(Protocol):
 
     async def consume(self, group: str, handle: Handler, ack_wait: float = 30) -> Subscription:
         """The group's durable consumer (it survives restarts: it goes on where it stopped)."""
+        ...
+
+    async def consume_batches(
+        self, group: str, handle: BatchHandler, ack_wait: float = 30
+    ) -> Subscription:
+        """The same consumer, handing over every entry already arrived at once (up to a few
+        hundred): one read-model write, one flush of acknowledgements per batch instead of per
+        entry. Each entry is acknowledged (or delivered again) as the handler answers for it."""
         ...
 
     async def follow(
