@@ -4,6 +4,8 @@ The projection writes it live; the ops CLI rebuilds it; both through the log and
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
 from gcbc.eventlog.port import EventLog
@@ -17,13 +19,22 @@ _encode = msgspec.json.Encoder().encode
 
 
 def render_views(
-    t: FoldedTable, log_limit: int | None = LOG_LIMIT, chat_limit: int | None = CHAT_LIMIT
+    t: FoldedTable,
+    log_limit: int | None = LOG_LIMIT,
+    chat_limit: int | None = CHAT_LIMIT,
+    memo: dict[Any, Any] | None = None,
 ) -> dict[str, bytes]:
-    """Every view of a table: the public one and each seated seat's."""
+    """Every view of a table: the public one and each seated seat's (``memo``: see ``views``,
+    kept by the caller for this table)."""
     s = t.state
     seats: list[int | None] = [None, *(i for i, x in enumerate(s.seats) if x)]
     made = views(
-        s, seats, log_limit=log_limit, wait_started=t.wait_started or None, chat_limit=chat_limit
+        s,
+        seats,
+        log_limit=log_limit,
+        wait_started=t.wait_started or None,
+        chat_limit=chat_limit,
+        memo=memo,
     )
     return {
         PUBLIC if seat is None else seat_key(seat): _encode(v)

@@ -25,6 +25,9 @@ DURABLE = "projection"
 
 
 class Projection:
+    MEMO_TABLES = 512  # tables whose rendered log entries are kept (the busiest, most recent)
+    MEMO_ENTRIES = 2_000  # entries kept per table (about 4 logs' worth of 8 viewers)
+
     def __init__(
         self,
         events: EventLog,
@@ -39,7 +42,11 @@ class Projection:
         self.chat_limit = chat_limit
         self.written = 0
         self.written_last = 0  # tables written by the last batch
-        self._rendered: dict[str, tuple[int, dict[str, bytes]]] = {}  # table -> (version, views)
+        # table -> viewer -> a digest of the view last written
+        self._rendered: dict[str, dict[str, int]] = {}
+        # table -> its log entries as rendered for each viewer (gcbc.rules.knowledge.views): the
+        # tables that changed most recently only, a bounded number of entries each
+        self._memos: dict[str, dict] = {}
 
     async def handle(self, stored: Stored) -> bool:
         """One entry (ops and tests); whether views were written."""
@@ -100,22 +107,26 @@ class Projection:
         return results
 
     def _views(self, t: FoldedTable) -> tuple[dict[str, bytes], list[str] | None]:
-        """The table's views, rendered again only if its state changed (a refusal or a command
-        changes no view; the deadlines shown depend on the wait, which only events change), and
-        which of them differ from the previous ones (None: unknown, maybe all)."""
-        cached = self._rendered.get(t.table_id)
-        if cached is not None and cached[0] == t.state.version:
-            return cached[1], []
-        views = render_views(t, self.log_limit, self.chat_limit)
+        """The table's views, and which of them differ from the ones written before (None:
+        unknown, maybe all; none if its state did not change: a refusal, a command). Only a
+        digest of each view written is kept (a few bytes per viewer, not the views)."""
+        before = self._rendered.get(t.table_id)
+        memo = self._memos.pop(t.table_id, None)
+        if memo is None or len(memo) > self.MEMO_ENTRIES:
+            memo = {}  # (entries of events gone from every view's log go with the rest)
+        views = render_views(t, self.log_limit, self.chat_limit, memo)
+        digests = {k: hash(v) for k, v in views.items()}
         changed = None
-        if cached is not None:
-            before = cached[1]
-            changed = [k for k, v in views.items() if before.get(k) != v]
+        if before is not None:
+            changed = [k for k, d in digests.items() if before.get(k) != d]
         if t.state.step == "finished":
             self._rendered.pop(t.table_id, None)  # nothing changes any more: keep nothing
         else:
-            self._rendered[t.table_id] = (t.state.version, views)
-            if len(self._rendered) > 10_000:
+            self._memos[t.table_id] = memo  # the most recently changed last
+            if len(self._memos) > self.MEMO_TABLES:
+                self._memos.pop(next(iter(self._memos)))
+            self._rendered[t.table_id] = digests
+            if len(self._rendered) > 100_000:
                 self._rendered.pop(next(iter(self._rendered)))
         return views, changed
 

@@ -10,6 +10,7 @@ append expects the sequence the check used."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import logging
@@ -37,7 +38,9 @@ RETRIES = 8
 GAME_COMMANDS = C.GameCommand.__args__
 
 
+@functools.lru_cache(maxsize=16_384)
 def token_hash(token: str) -> str:
+    """What a table records of a seat's token (every request of a seat names it: remembered)."""
     return hashlib.sha256(token.encode()).hexdigest()
 
 

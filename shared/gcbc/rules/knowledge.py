@@ -158,7 +158,9 @@ class _Common:
         log_limit: int | None,
         wait_started: float | None,
         chat_limit: int | None,
+        memo: dict[Any, Any] | None = None,
     ) -> None:
+        self.memo = memo
         self.over = s.step == FINISHED
         if log:
             self.events = s.log.tail(log_limit) if log_limit is not None else list(s.log)
@@ -214,10 +216,13 @@ def views(
     log_limit: int | None = None,
     wait_started: float | None = None,
     chat_limit: int | None = None,
+    memo: dict[Any, Any] | None = None,
 ) -> list[View]:
     """``view`` of each of ``seats`` (None: the public one), what they share made once: equal,
-    view by view, to calling ``view`` for each."""
-    common = _Common(s, log, log_limit, wait_started, chat_limit)
+    view by view, to calling ``view`` for each. ``memo``: a dict kept by the caller between the
+    states of one table, where each log entry, once rendered for a viewer, is found again (an
+    event keeps its place in a viewer's log as the log grows: only new events are rendered)."""
+    common = _Common(s, log, log_limit, wait_started, chat_limit, memo)
     return [_view(s, seat, common) for seat in seats]
 
 
@@ -241,9 +246,17 @@ def _view(s: State, seat: int | None, common: _Common) -> View:
     if common.events is not None:
         shown = [e for e in common.events if over or sees(e, seat)]
         n = version - len(shown)
+        memo = common.memo
         for e in shown:
             n += 1
-            entry = render(e, seat, over, n)
+            if memo is None:
+                entry = render(e, seat, over, n)
+            else:
+                key = (id(e), seat, over, n)
+                known = memo.get(key)
+                if known is None or known[0] is not e:  # (an id may be reused once e is gone)
+                    known = memo[key] = (e, render(e, seat, over, n))
+                entry = known[1]
             if entry is not None:
                 entries.append(entry)
     return View(
