@@ -4,6 +4,7 @@ one; the log stays the truth, the cache only saves re-reading it)."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 
 import msgspec
 
@@ -17,8 +18,18 @@ class FoldedCache:
     # older ones cost nothing but their id and are read again if asked for
     KEEP_FINISHED = 200
 
-    def __init__(self, log: EventLog) -> None:
+    def __init__(
+        self,
+        log: EventLog,
+        keep_finished: int = KEEP_FINISHED,
+        restore: Callable[[str], Awaitable[FoldedTable | None]] | None = None,
+    ) -> None:
+        """``keep_finished``: finished tables kept in memory (0: none, and not even their ids);
+        ``restore``: where a table not in memory starts from (its snapshot), before the entries
+        after it are read."""
         self.log = log
+        self.keep_finished = keep_finished
+        self.restore = restore
         self.tables: dict[str, FoldedTable] = {}
         self._finished: dict[str, None] = {}  # finished tables in memory, oldest first
         self.finished_ids: set[str] = set()  # every table seen finished (ids only)
@@ -50,6 +61,8 @@ class FoldedCache:
     async def get(self, table_id: str, through: int | None = None) -> FoldedTable:
         """The table with every entry folded (``through``: stop after that sequence)."""
         t = self.tables.get(table_id)
+        if t is None and self.restore is not None:
+            t = await self._restored(table_id)
         if t is None:
             t = self.tables[table_id] = FoldedTable(table_id)
         if through is not None and t.seq >= through:
@@ -73,13 +86,29 @@ class FoldedCache:
         self._note_finished(t)
         return t
 
+    async def _restored(self, table_id: str) -> FoldedTable | None:
+        """The table from its snapshot, unless someone put it in memory meanwhile."""
+        assert self.restore is not None
+        lock = self._locks.get(table_id)
+        if lock is None:
+            lock = self._locks[table_id] = asyncio.Lock()
+        async with lock:
+            t = self.tables.get(table_id)
+            if t is None:
+                restored = await self.restore(table_id)
+                t = self.tables.get(table_id)
+                if t is None and restored is not None:
+                    t = self.tables[table_id] = restored
+        return t
+
     def _note_finished(self, t: FoldedTable) -> None:
         """Bound the memory: a finished table needs no deadline and rarely a read."""
         if t.state.step != "finished" or t.table_id in self._finished:
             return
         self._finished[t.table_id] = None
-        self.finished_ids.add(t.table_id)
-        while len(self._finished) > self.KEEP_FINISHED:
+        if self.keep_finished:
+            self.finished_ids.add(t.table_id)
+        while len(self._finished) > self.keep_finished:
             old = next(iter(self._finished))
             del self._finished[old]
             self.tables.pop(old, None)
@@ -107,4 +136,9 @@ class FoldedCache:
         return await self.get(stored.table, through=stored.seq)
 
     def drop(self, table_id: str) -> None:
+        """Forget the table (read again if asked for)."""
         self.tables.pop(table_id, None)
+        self._finished.pop(table_id, None)
+        lock = self._locks.get(table_id)
+        if lock is not None and not lock.locked():
+            del self._locks[table_id]
