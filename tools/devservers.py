@@ -143,6 +143,21 @@ def _wait_port(
 
 
 DURABLES = {"rules": "rules-worker", "projection": "projection"}  # each service's consumer
+# each service's JetStream KV buckets (services.common.snapshots.BUCKET, .deadlines.BUCKET)
+BUCKETS = {"rules": ("GCBC_SNAPSHOTS", "GCBC_DEADLINES")}
+
+
+def _bucket_rights(bucket: str) -> list[str]:
+    """Create and read a bucket, put and delete its keys, watch it (an ordered consumer)."""
+    stream = f"KV_{bucket}"
+    return [
+        f"$JS.API.STREAM.INFO.{stream}",
+        f"$JS.API.STREAM.CREATE.{stream}",
+        f"$JS.API.DIRECT.GET.{stream}.>",
+        f"$JS.API.CONSUMER.CREATE.{stream}",
+        f"$JS.FC.{stream}.>",
+        f"$KV.{bucket}.>",
+    ]
 
 
 def _nats_permissions(user: str) -> str:
@@ -172,6 +187,8 @@ def _nats_permissions(user: str) -> str:
             f"{api}.CONSUMER.INFO.{STREAM}.{durable}",
             f"$JS.ACK.{STREAM}.{durable}.>",
         ]
+    for bucket in BUCKETS.get(user, ()):
+        allow += _bucket_rights(bucket)
     return json.dumps({"publish": {"allow": allow}, "subscribe": {"allow": [f"_INBOX_{user}.>"]}})
 
 

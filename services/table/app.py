@@ -799,9 +799,11 @@ def create_app(settings: Settings | None = None) -> Litestar:
         )
         tune_gc()
         follower = await service.follow()
+        resting = asyncio.create_task(service.rest_tables())
         try:
             yield
         finally:
+            resting.cancel()
             await follower.close()
             await events.close()
             await model.close()

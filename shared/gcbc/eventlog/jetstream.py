@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -343,6 +344,21 @@ class JetStreamEventLog:
         acks (or naks) them together: one write of acknowledgements per batch."""
         queue: asyncio.Queue[nats.aio.msg.Msg] = asyncio.Queue()
 
+        acking: set[asyncio.Task] = set()
+
+        async def ack_after(later: Awaitable[object], msgs: list[nats.aio.msg.Msg]) -> None:
+            """Acknowledge once the work the handler returned for them is done."""
+            try:
+                await later
+            except Exception as e:  # noqa: BLE001  (not acknowledged: delivered again)
+                log.warning("%s: %d entries not acknowledged: %s", group, len(msgs), e)
+                acks = [m.nak(delay=0.5) for m in msgs]
+            else:
+                acks = [m.ack() for m in msgs]
+            for done in await asyncio.gather(*acks, return_exceptions=True):
+                if isinstance(done, Exception):  # unacked: delivered again after ack_wait
+                    log.warning("%s: an entry not acknowledged: %s", group, done)
+
         async def on_msg(msg: nats.aio.msg.Msg) -> None:
             queue.put_nowait(msg)
 
@@ -356,10 +372,14 @@ class JetStreamEventLog:
                     results = await handle(entries)
                 except Exception as e:  # noqa: BLE001  (logged; the batch is delivered again)
                     results = [e] * len(entries)
+                waiting: dict[int, tuple[Awaitable[object], list[nats.aio.msg.Msg]]] = {}
                 for msg, stored, result in zip(msgs, entries, results, strict=True):
                     try:
                         if result is None:
                             await msg.ack()
+                            continue
+                        if inspect.isawaitable(result):  # acknowledged once it is done
+                            waiting.setdefault(id(result), (result, []))[1].append(msg)
                             continue
                         if isinstance(result, Skip):  # no retry would help: logged, acknowledged
                             log.error(
@@ -382,6 +402,10 @@ class JetStreamEventLog:
                         await msg.nak(delay=0.5)
                     except nats_errors.Error as e:  # unacked: delivered again after ack_wait
                         log.warning("%s: entry %s not acknowledged: %s", group, stored.seq, e)
+                for later, held in waiting.values():  # the next batch goes on meanwhile
+                    task = asyncio.create_task(ack_after(later, held))
+                    acking.add(task)
+                    task.add_done_callback(acking.discard)
 
         sub = await self.js.subscribe(
             f"{self.prefix}.*",
