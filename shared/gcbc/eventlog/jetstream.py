@@ -161,6 +161,10 @@ class JetStreamEventLog:
         self.stream = stream
         self.prefix = prefix
         self.append_timeout = APPEND_TIMEOUT
+        # direct gets may be answered by any replica, one not caught up yet included: a table's
+        # reads (a catch-up after a stale append, above all) go through the leader unless the
+        # stream has one copy
+        self.direct = True
 
     @classmethod
     async def connect(
@@ -199,7 +203,8 @@ class JetStreamEventLog:
             if create:
                 await log.ensure_stream(replicas)
             else:
-                await log.js.stream_info(stream)
+                info = await log.js.stream_info(stream)
+                log.direct = info.config.num_replicas == 1
         except NotFoundError:
             await log.close()
             raise LogUnavailable(f"no stream {stream}") from None
@@ -219,7 +224,9 @@ class JetStreamEventLog:
             info = await self.js.stream_info(self.stream)
         except NotFoundError:
             await self.js.add_stream(stream_config(replicas, self.stream, self.prefix))
+            self.direct = replicas == 1
             return
+        self.direct = replicas == 1 and info.config.num_replicas == 1
         if info.config.num_replicas != replicas:
             try:
                 await self.js.update_stream(replace(info.config, num_replicas=replicas))
@@ -263,7 +270,7 @@ class JetStreamEventLog:
     async def last(self, table: str) -> Stored | None:
         subj = self.subject(table)
         try:
-            msg = await self.js.get_last_msg(self.stream, subj, direct=True)
+            msg = await self.js.get_last_msg(self.stream, subj, direct=self.direct)
         except NotFoundError:
             return None
         except (*_NOT_STORED, *_UNANSWERED) as e:
@@ -287,7 +294,11 @@ class JetStreamEventLog:
         for _ in range(DIRECT_READS):
             try:
                 msg = await self.js.get_msg(
-                    self.stream, seq=seq, subject=self.subject(table), next=True, direct=True
+                    self.stream,
+                    seq=seq,
+                    subject=self.subject(table),
+                    next=True,
+                    direct=self.direct,
                 )
             except NotFoundError:
                 return out
