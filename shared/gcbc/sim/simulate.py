@@ -13,7 +13,8 @@ from typing import Any
 
 import msgspec
 
-from gcbc.bots import BOTS, Bot, Observation
+from gcbc.bots import BOTS, Bot, Observation, RandomBot
+from gcbc.bots.base import concrete
 from gcbc.contract import commands as C
 from gcbc.contract.cards import TEAMS
 from gcbc.contract.codec import command_from_json_object
@@ -21,7 +22,7 @@ from gcbc.contract.options import TableOptions
 from gcbc.rules import current_wait, is_terminal, run, view
 from gcbc.rules.invariants import violations
 from gcbc.rules.knowledge import commands_json
-from gcbc.rules.legal import legal_commands
+from gcbc.rules.legal import is_template, legal_commands
 from gcbc.rules.rng import Rng
 from gcbc.rules.state import State, initial_state
 
@@ -51,6 +52,25 @@ def _observation(s: State, seat: int) -> Observation:
         lambda: view(s, seat, log=False),
         lambda: commands_json(legal_commands(s, seat)),
     )
+
+
+def _kind(command: Any) -> str:
+    """A legal command's ``type`` in JSON (a template is a JSON object already)."""
+    kind = _KINDS.get(type(command))
+    return command["type"] if kind is None else kind
+
+
+_KINDS = {t: t.__struct_config__.tag for t in C.AnyCommand.__args__}
+
+
+def _random_move(bot: RandomBot, s: State, seat: int) -> Any:
+    """What ``bot.act`` answers for ``seat``, without the JSON round trip of every legal command:
+    the same draws pick the same command (``tests/unit/test_simulate.py``)."""
+    picked = bot.pick(legal_commands(s, seat), _kind)
+    if not is_template(picked):
+        return picked
+    answer = concrete(commands_json([picked])[0], bot.rng)
+    return command_from_json_object({**answer, "seat": seat})
 
 
 def play_game(
@@ -89,8 +109,12 @@ def play_game(
                 if len(seats_waiting) > 1
                 else (seats_waiting[0])
             )
-            answer = bots[seat].act(_observation(s, seat))
-            command = command_from_json_object({**answer, "seat": seat})
+            player = bots[seat]
+            if type(player) is RandomBot:
+                command = _random_move(player, s, seat)
+            else:
+                answer = player.act(_observation(s, seat))
+                command = command_from_json_object({**answer, "seat": seat})
         s, _ = run(s, command, observe if check else None)
         commands += 1
     return (
