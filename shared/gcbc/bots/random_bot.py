@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from gcbc.bots.base import Bot, Observation, concrete
@@ -13,29 +13,22 @@ class RandomBot(Bot):
 
     def act(self, obs: Observation) -> dict[str, Any]:
         legal = obs.legal_commands
-        return concrete(self._pick(legal, _json_kind), self.rng)
+        return concrete(self.pick(legal, [c["type"] for c in legal]), self.rng)
 
-    def pick(self, commands: Sequence[Any], kind: Callable[[Any], str]) -> Any:
-        """The entry ``act`` would choose among ``commands`` (the same draws from the same
-        generator), for a caller holding them in another form than JSON: ``kind(c)`` is the
-        entry's ``type``. The simulator hands it the engine's commands, skipping the JSON round
-        trip (a template it picks still goes through ``concrete``: ``act``'s remaining draws)."""
-        return self._pick(commands, kind)
-
-    def _pick(self, legal: Sequence[Any], kind: Callable[[Any], str]) -> Any:
+    def pick(self, legal: Sequence[Any], kinds: Sequence[str]) -> Any:
+        """The entry of ``legal`` the bot plays, ``kinds[i]`` being the ``type`` of ``legal[i]``
+        (a template it picks is then filled by ``concrete``). ``act`` picks among the JSON a
+        client sees; the simulator hands it the engine's commands instead (no JSON round trip):
+        the same draws pick the same command."""
         by_kind: dict[str, list[Any]] = {}
-        for c in legal:
-            k = kind(c)
-            if k != "set_auto_pass":
-                if k in by_kind:
-                    by_kind[k].append(c)
+        for c, kind in zip(legal, kinds, strict=True):
+            if kind != "set_auto_pass":
+                same = by_kind.get(kind)
+                if same is None:
+                    by_kind[kind] = [c]
                 else:
-                    by_kind[k] = [c]
+                    same.append(c)
         choice = self.rng.choice
         if not by_kind:
             return choice(legal)
         return choice(by_kind[choice(sorted(by_kind))])
-
-
-def _json_kind(c: dict[str, Any]) -> str:
-    return c["type"]

@@ -201,7 +201,7 @@ HANDLING: dict[type, Handling] = {
 }
 
 # a seat's own commands: each ends a run of missed deadlines, and brings an absent seat back
-_SEAT_COMMANDS = tuple(t for t in C.GameCommand.__args__ if t is not C.Resume)
+_SEAT_COMMANDS = frozenset(t for t in C.GameCommand.__args__ if t is not C.Resume)
 
 
 def check(s: State, command: Any) -> None:
@@ -213,7 +213,7 @@ def seat_events(s: State, command: Any, autopilot: bool = False) -> list[Any]:
     check, resolve = HANDLING[type(command)]
     check(s, command)
     events = resolve(s, command)
-    if not autopilot and isinstance(command, _SEAT_COMMANDS):
+    if not autopilot and type(command) in _SEAT_COMMANDS:
         # RULES §10: any command an absent seat sends brings it back (public: its seat shows
         # it); a present seat that had missed deadlines ends its streak privately, so that a
         # pass in an open window shows nothing to anyone else (§6)

@@ -30,16 +30,14 @@ __all__ = [
 def equipment_plays(s: State, seat: int) -> list[Any]:
     """The plays of the seat's equipment its moment allows (a seat over the hand limit first
     discards: RULES §6)."""
-    when = moment(s, seat)
-    st = s.seats[seat]
-    if when is None or len(st.hand) != 1:
+    hand = s.seats[seat].hand
+    if len(hand) != 1:
         return []
-    out: list[Any] = []
-    for name in dict.fromkeys(st.hand):
-        card = card_rules(s, name)
-        if allows(card.timing, when):
-            out += card.options(s, seat)
-    return out
+    when = moment(s, seat)
+    if when is None:
+        return []
+    card = card_rules(s, hand[0])
+    return card.options(s, seat) if allows(card.timing, when) else []
 
 
 def actions(s: State, seat: int) -> list[Any]:

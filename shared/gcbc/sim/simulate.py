@@ -54,19 +54,16 @@ def _observation(s: State, seat: int) -> Observation:
     )
 
 
-def _kind(command: Any) -> str:
-    """A legal command's ``type`` in JSON (a template is a JSON object already)."""
-    kind = _KINDS.get(type(command))
-    return command["type"] if kind is None else kind
-
-
-_KINDS = {t: t.__struct_config__.tag for t in C.AnyCommand.__args__}
+# a legal command's ``type`` in JSON (a template, a dict, is JSON already: its "type")
+_KINDS: dict[type, str] = {t: t.__struct_config__.tag for t in C.AnyCommand.__args__}
 
 
 def _random_move(bot: RandomBot, s: State, seat: int) -> Any:
     """What ``bot.act`` answers for ``seat``, without the JSON round trip of every legal command:
     the same draws pick the same command (``tests/unit/test_simulate.py``)."""
-    picked = bot.pick(legal_commands(s, seat), _kind)
+    legal = legal_commands(s, seat)
+    kinds = _KINDS
+    picked = bot.pick(legal, [kinds.get(type(c)) or c["type"] for c in legal])
     if not is_template(picked):
         return picked
     answer = concrete(commands_json([picked])[0], bot.rng)
