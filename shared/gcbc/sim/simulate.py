@@ -9,6 +9,7 @@ import json
 import sys
 import time
 from collections import Counter
+from functools import partial
 from typing import Any
 
 import msgspec
@@ -22,7 +23,7 @@ from gcbc.contract.options import TableOptions
 from gcbc.rules import current_wait, is_terminal, run, view
 from gcbc.rules.invariants import violations
 from gcbc.rules.knowledge import commands_json
-from gcbc.rules.legal import is_template, legal_commands
+from gcbc.rules.legal import is_template, legal_commands, legal_groups
 from gcbc.rules.rng import Rng
 from gcbc.rules.state import State, initial_state
 
@@ -59,11 +60,19 @@ _KINDS: dict[type, str] = {t: t.__struct_config__.tag for t in C.AnyCommand.__ar
 
 
 def _random_move(bot: RandomBot, s: State, seat: int) -> Any:
-    """What ``bot.act`` answers for ``seat``, without the JSON round trip of every legal command:
-    the same draws pick the same command (``tests/unit/test_simulate.py``)."""
-    legal = legal_commands(s, seat)
-    kinds = _KINDS
-    picked = bot.pick(legal, [kinds.get(type(c)) or c["type"] for c in legal])
+    """What ``bot.act`` answers for ``seat``, from the engine's commands rather than their JSON,
+    listing only the kind of command the bot draws (``legal_groups``): the same draws pick the
+    same command (``tests/unit/test_simulate.py``)."""
+    kinds = {
+        g.kind: partial(g.options, s, seat)
+        for g in legal_groups(s, seat)
+        if g.kind != "set_auto_pass" and g.possible(s, seat)
+    }
+    if kinds:
+        picked = bot.pick_listing(kinds)
+    else:
+        legal = legal_commands(s, seat)
+        picked = bot.pick(legal, [_KINDS.get(type(c)) or c["type"] for c in legal])
     if not is_template(picked):
         return picked
     answer = concrete(commands_json([picked])[0], bot.rng)
@@ -112,7 +121,9 @@ def play_game(
             else:
                 answer = player.act(_observation(s, seat))
                 command = command_from_json_object({**answer, "seat": seat})
-        s, _ = run(s, command, observe if check else None)
+        # the bots pick among legal_commands: checking them again is for the checking runs only
+        listed = not check and type(command) is not C.DeadlinePassed
+        s, _ = run(s, command, observe if check else None, listed)
         commands += 1
     return (
         GameResult(
