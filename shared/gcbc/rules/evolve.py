@@ -205,7 +205,7 @@ def _aim_requested(s: State, e: E.AimRequested, v: int, log: Trail) -> State:
 
 def _window_opened(s: State, e: E.WindowOpened | E.WindowReopened, v: int, log: Trail) -> State:
     seats = s.seats
-    pending = frozenset(i for i in e.asked if not seats[i].auto_pass and not seats[i].absent)
+    pending = tuple(sorted({i for i in e.asked if not seats[i].auto_pass and not seats[i].absent}))
     plays = s.window.plays if s.window is not None and s.window.kind == e.kind else 0
     window = Window(kind=e.kind, asked=e.asked, pending=pending, since=s.version, plays=plays)
     return replace(s, version=v, log=log, step=WINDOW, window=window)
@@ -214,12 +214,20 @@ def _window_opened(s: State, e: E.WindowOpened | E.WindowReopened, v: int, log: 
 def _reaction_passed(s: State, e: E.ReactionPassed, v: int, log: Trail) -> State:
     w = s.window
     assert w is not None
-    window = replace(w, pending=w.pending - {e.seat})
+    window = replace(w, pending=_less(w.pending, e.seat))
     if e.missed:  # a window's deadline counts towards the three in a row (RULES §10)
         st = s.seat(e.seat)
         seats = _put(s.seats, e.seat, replace(st, missed=st.missed + 1))
         return replace(s, version=v, log=log, window=window, seats=seats)
     return replace(s, version=v, log=log, window=window)
+
+
+def _less(seats: tuple[int, ...], seat: int) -> tuple[int, ...]:
+    """``seats`` without ``seat``."""
+    if seat not in seats:
+        return seats
+    i = seats.index(seat)
+    return seats[:i] + seats[i + 1 :]
 
 
 _AFTER_WINDOW = {"start_of_game": TURN_START, "end_of_turn": TURN_END}
@@ -502,7 +510,7 @@ def _equipment_played(s: State, e: E.EquipmentPlayed, v: int, log: Trail) -> Sta
         deck = (*deck, e.card)
     w = s.window
     if w is not None and s.step == WINDOW:
-        window = replace(w, pending=frozenset(), plays=w.plays + 1, reask=True)
+        window = replace(w, pending=(), plays=w.plays + 1, reask=True)
         d = s.declared
         declared = replace(d, reacted=True) if d is not None else None
         return replace(
@@ -574,7 +582,7 @@ def _not_pending(w: Window | None, seat: int) -> Window | None:
     """The window without ``seat``: a seat that no longer answers windows (away, or passing
     automatically) is not waited for."""
     if w is not None and seat in w.pending:
-        return replace(w, pending=w.pending - {seat})
+        return replace(w, pending=_less(w.pending, seat))
     return w
 
 
