@@ -386,9 +386,11 @@ def compile_options(move: Move, exists: bool = False) -> Callable[[State, int], 
         lines.append(f"    return {'True' if exists else f'[{build}]'}")
     else:
         lines += ["    c = {}"] if exists else ["    out = []", "    c = {}"]
-        lines += [
-            f"    values_{j} = {values[j]}" for j in range(1, len(params)) if found_in(j) == -1
-        ]
+        # values found before the loop that uses them: none, and no option has that parameter
+        for j in range(1, len(params)):
+            if found_in(j) == -1:
+                lines += [f"    values_{j} = {values[j]}", f"    if not values_{j}:"]
+                lines.append(f"        return {none}")
         for i in range(len(params)):
             pad = "    " * (i + 1)
             found_before = i > 0 and found_in(i) < i - 1
@@ -396,11 +398,10 @@ def compile_options(move: Move, exists: bool = False) -> Callable[[State, int], 
             pad += "    "
             if i < last:
                 lines.append(f"{pad}c[{names[i]!r}] = v{i}")
-                lines += [
-                    f"{pad}values_{j} = {values[j]}"
-                    for j in range(i + 2, len(params))
-                    if found_in(j) == i
-                ]
+                for j in range(i + 2, len(params)):
+                    if found_in(j) == i:
+                        lines += [f"{pad}values_{j} = {values[j]}", f"{pad}if not values_{j}:"]
+                        lines.append(f"{pad}    continue")
                 lines += [
                     f"{pad}f_{f} = {value}"
                     for f, (value, whole) in fields.items()
