@@ -156,7 +156,7 @@ def simulate(
     violation_count = 0
     examples: list[str] = []
     events = 0
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     gc.freeze()  # the long-lived objects (modules, tables) need no more scanning
     for g in range(games):
         n = players[g % len(players)]
@@ -176,6 +176,7 @@ def simulate(
         if progress and games >= 10 and (g + 1) % max(1, games // 10) == 0:
             print(f"  {g + 1}/{games} games", file=sys.stderr)
     elapsed = time.perf_counter() - started
+    cpu = time.process_time() - cpu_started  # this process's own time, whatever else runs
     return {
         "games": games,
         "finished": finished,
@@ -186,6 +187,7 @@ def simulate(
         "invariant_violations": violation_count,
         "violation_examples": examples[:5],
         "games_per_second": round(games / elapsed, 1) if elapsed else None,
+        "cpu_ms_per_game": round(1000 * cpu / games, 3) if games else None,
         "events": events,
         "players": players,
         "bot": bot,
