@@ -9,7 +9,7 @@ from gcbc.rules.state import State
 
 def holders(s: State) -> tuple[int, ...]:
     """Every living seat holding equipment: all are asked in a window (RULES §6)."""
-    return tuple(i for i, st in enumerate(s.seats) if st.hand and not st.eliminated)
+    return tuple([i for i, st in enumerate(s.seats) if st.hand and not st.eliminated])
 
 
 def alive(s: State, seat: int) -> bool:
