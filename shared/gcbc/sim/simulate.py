@@ -63,11 +63,12 @@ def _random_move(bot: RandomBot, s: State, seat: int) -> Any:
     """What ``bot.act`` answers for ``seat``, from the engine's commands rather than their JSON,
     listing only the kind of command the bot draws (``legal_groups``): the same draws pick the
     same command (``tests/unit/test_simulate.py``)."""
-    kinds = {
-        g.kind: partial(g.options, s, seat)
-        for g in legal_groups(s, seat)
-        if g.kind != "set_auto_pass" and g.possible(s, seat)
-    }
+    groups = [g for g in legal_groups(s, seat) if g.kind != "set_auto_pass"]
+    if len(groups) == 1:  # the only kind (an aim, a discard...): listed at once, not asked first
+        listed = groups[0].options(s, seat)
+        kinds = {groups[0].kind: lambda: listed} if listed else {}
+    else:
+        kinds = {g.kind: partial(g.options, s, seat) for g in groups if g.possible(s, seat)}
     if kinds:
         picked = bot.pick_listing(kinds)
     else:
