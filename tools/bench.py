@@ -301,6 +301,37 @@ async def scale(
         await http.close()
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process and its waited-for children (uvicorn workers)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = sum(int(x) for x in fields[11:15])  # utime stime cutime cstime
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def stack_pids(stack: Stack) -> dict[str, int]:
+    pids = {name: proc.pid for name, proc in stack.procs.items()}
+    pids.update({name: s.proc.pid for name, s in stack.servers.items()})
+    return pids
+
+
+def with_cpu(stack: Stack, run: Any) -> dict:
+    """``run()``'s summary with each process's CPU milliseconds per command (where the time
+    goes: a figure that a busy machine stretches far less than wall-clock times)."""
+    pids = stack_pids(stack)
+    before = {name: cpu_seconds(pid) for name, pid in pids.items()}
+    me = os.times()
+    result = run()
+    mine = os.times()
+    n = max(1, result.get("commands", 0))
+    per = {
+        name: round((cpu_seconds(pid) - before[name]) * 1000 / n, 3) for name, pid in pids.items()
+    }
+    per["load_generator"] = round((mine.user + mine.system - me.user - me.system) * 1000 / n, 3)
+    per["total"] = round(sum(per.values()), 3)
+    result["cpu_ms_per_command"] = per
+    return result
+
+
 def rss_mb(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -413,7 +444,15 @@ def main(argv: list[str] | None = None) -> int:
         help="the design's physical limit (noop_pipeline.py), run in the same bench: the figures"
         " are reported beside it, as ratios ('' to skip)",
     )
+    p.add_argument(
+        "--only",
+        choices=("noop", "rules"),
+        help="that stack's saturation and latency runs alone (no limit, sync or scale runs):"
+        " a quick look, e.g. at cpu_ms_per_command while changing the code",
+    )
     args = p.parse_args(argv)
+    if args.only:
+        args.limit, args.skip_scale = "", True
     from tools.launcher import raise_open_files_limit
 
     raise_open_files_limit()
@@ -425,18 +464,27 @@ def main(argv: list[str] | None = None) -> int:
         out["limit"] = physical_limit(Path(args.limit), args.tables, args.seconds)
         print(f"limit: {out['limit']}", file=sys.stderr, flush=True)
     for label, noop in (("noop", True), ("rules", False)):
+        if args.only and args.only != label:
+            continue
 
         def run(stack: Stack, noop: bool = noop) -> dict:
             asyncio.run(closed_loop(stack.api, 2, 3, noop, 1))  # warm-up
             return {
-                "saturation": asyncio.run(
-                    closed_loop(stack.api, args.tables, args.seconds, noop, 7)
+                "saturation": with_cpu(
+                    stack,
+                    lambda: asyncio.run(closed_loop(stack.api, args.tables, args.seconds, noop, 7)),
                 ),
-                "latency": asyncio.run(closed_loop(stack.api, 1, args.seconds / 2, noop, 9)),
+                "latency": with_cpu(
+                    stack,
+                    lambda: asyncio.run(closed_loop(stack.api, 1, args.seconds / 2, noop, 9)),
+                ),
             }
 
         out[label] = with_stack(noop, False, run)
         print(f"{label}: {out[label]}", file=sys.stderr, flush=True)
+    if args.only:
+        print(json.dumps(out))
+        return 0
     out["rules"]["saturation_vs_noop"] = round(
         out["rules"]["saturation"]["commands_per_second"]
         / out["noop"]["saturation"]["commands_per_second"],

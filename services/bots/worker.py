@@ -33,6 +33,9 @@ from services.common.settings import Settings
 
 log = logging.getLogger("gcbc.bots")
 view_decoder = msgspec.json.Decoder(View)
+# what a table's opening command carries near its start (msgspec writes fields in order); other
+# entries (answers, most of the log) are never decoded here
+OPENING = b'"open_table"'
 RETRY = 2.0  # seconds before a table's bots try again after an error (the API away, a restart)
 
 
@@ -64,6 +67,8 @@ class BotWorker:
         self.finished = 0  # tables whose bots are done (a figure for tests and operators)
 
     async def handle(self, stored: Stored) -> None:
+        if OPENING not in stored.data[:128]:
+            return  # only a table's opening command names house seats: nothing else is decoded
         try:
             entry = decode_entry(stored.data)
         except msgspec.DecodeError:

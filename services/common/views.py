@@ -4,11 +4,14 @@ The projection writes it live; the ops CLI rebuilds it; both through the log and
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
 from gcbc.eventlog.port import EventLog
 from gcbc.readmodel.port import PUBLIC, ReadModel, Replacement, answers_encoder, seat_key
 from gcbc.rules import view
+from gcbc.rules.knowledge import views
 from services.common.folded import FoldedTable
 from services.common.settings import CHAT_LIMIT, LOG_LIMIT
 
@@ -16,12 +19,27 @@ _encode = msgspec.json.Encoder().encode
 
 
 def render_views(
-    t: FoldedTable, log_limit: int | None = LOG_LIMIT, chat_limit: int | None = CHAT_LIMIT
+    t: FoldedTable,
+    log_limit: int | None = LOG_LIMIT,
+    chat_limit: int | None = CHAT_LIMIT,
+    memo: dict[Any, Any] | None = None,
 ) -> dict[str, bytes]:
-    """Every view of a table: the public one and each seated seat's."""
+    """Every view of a table: the public one and each seated seat's (``memo``: see ``views``,
+    kept by the caller for this table)."""
     s = t.state
-    viewers = [(PUBLIC, None), *((seat_key(i), i) for i, x in enumerate(s.seats) if x)]
-    return {key: render_view(t, seat, log_limit, chat_limit) for key, seat in viewers}
+    seats: list[int | None] = [None, *(i for i, x in enumerate(s.seats) if x)]
+    made = views(
+        s,
+        seats,
+        log_limit=log_limit,
+        wait_started=t.wait_started or None,
+        chat_limit=chat_limit,
+        memo=memo,
+    )
+    return {
+        PUBLIC if seat is None else seat_key(seat): _encode(v)
+        for seat, v in zip(seats, made, strict=True)
+    }
 
 
 def render_view(
@@ -69,6 +87,11 @@ def table_status(t: FoldedTable) -> str:
 def answers(t: FoldedTable) -> dict[str, bytes]:
     """Each viewer's recent answers (what a command's sender reads back with its view)."""
     return {viewer: answers_encoder.encode(list(kept)) for viewer, kept in t.recent.items()}
+
+
+def replacement_of(t: FoldedTable, views: dict[str, bytes]) -> Replacement:
+    """The table's views (rendered) with its listing, answers and status, at its position."""
+    return Replacement(t.table_id, views, t.seq, lobby_summary(t), answers(t), table_status(t))
 
 
 async def write(

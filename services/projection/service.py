@@ -11,20 +11,23 @@ import time
 
 import msgspec
 
-from gcbc.eventlog.port import EventLog, Skip, Stored
-from gcbc.readmodel.port import ReadModel
+from gcbc.eventlog.port import EventLog, Later, Skip, Stored
+from gcbc.readmodel.port import Put, ReadModel
 from services.common import health, metrics
 from services.common.cache import FoldedCache
 from services.common.folded import FoldedTable
 from services.common.progress import ProgressLog
 from services.common.settings import CHAT_LIMIT, LOG_LIMIT, Settings
-from services.common.views import render_views, write
+from services.common.views import render_views, replacement_of, write
 
 log = logging.getLogger("gcbc.projection")
 DURABLE = "projection"
 
 
 class Projection:
+    MEMO_TABLES = 512  # tables whose rendered log entries are kept (the busiest, most recent)
+    MEMO_ENTRIES = 2_000  # entries kept per table (about 4 logs' worth of 8 viewers)
+
     def __init__(
         self,
         events: EventLog,
@@ -38,46 +41,92 @@ class Projection:
         self.log_limit = log_limit
         self.chat_limit = chat_limit
         self.written = 0
-        self._rendered: dict[str, tuple[int, dict[str, bytes]]] = {}  # table -> (version, views)
+        self.written_last = 0  # tables written by the last batch
+        # table -> viewer -> a digest of the view last written
+        self._rendered: dict[str, dict[str, int]] = {}
+        # table -> its log entries as rendered for each viewer (gcbc.rules.knowledge.views): the
+        # tables that changed most recently only, a bounded number of entries each
+        self._memos: dict[str, dict] = {}
 
     async def handle(self, stored: Stored) -> bool:
+        """One entry (ops and tests); whether views were written."""
+        result = (await self.handle_batch([stored]))[0]
+        if result is not None:
+            raise result
+        return bool(self.written_last)
+
+    async def handle_batch(self, entries: list[Stored]) -> list[BaseException | None]:
+        """Fold every entry of the batch, then write each table it changed once, all in one
+        round trip (each table's step still atomic and guarded by its position). An entry whose
+        fold failed is delivered again, and so are the later ones of its table."""
+        results: list[BaseException | None] = []
+        puts: dict[str, tuple[Put, FoldedTable, Stored]] = {}
+        failed: set[str] = set()
+        for stored in entries:
+            if stored.table in failed:
+                results.append(Later(stored.table))
+                continue
+            try:
+                t = await self.cache.deliver(stored)
+            except msgspec.DecodeError as e:
+                results.append(Skip(f"not an entry: {e}"))
+                continue
+            except Exception as e:  # noqa: BLE001  (delivered again: the log is read then)
+                failed.add(stored.table)
+                results.append(e)
+                continue
+            results.append(None)
+            if t.seq < stored.seq:
+                continue  # not in the log (cannot happen): nothing to show
+            if t.seq == stored.seq and not t.settled:
+                continue  # a command: views change with its answer
+            if not t.state.table_id:
+                continue  # no table opened (refused, or nothing but what is not an entry)
+            views, changed = self._views(t)
+            put = puts.get(t.table_id)
+            if put is not None and changed is not None and put[0].changed is not None:
+                changed = sorted({*changed, *put[0].changed})  # since the last write, not render
+            elif put is not None:
+                changed = None
+            puts[t.table_id] = (Put(replacement_of(t, views), changed), t, stored)
+        # the views, the listings, the answers and the wake-ups: one atomic step per table
         try:
-            t = await self.cache.deliver(stored)
-        except msgspec.DecodeError as e:
-            raise Skip(f"not an entry: {e}") from None
-        if t.seq < stored.seq:
-            return False  # not in the log (cannot happen): nothing to show
-        if t.seq == stored.seq and not t.settled:
-            return False  # a command: views change with its answer
-        if not t.state.table_id:
-            return False  # no table opened (refused, or nothing but what is not an entry)
-        views, changed = self._views(t)
-        # the views, the listing, the answers and the wake-up in one atomic, position-guarded step
-        written = await write(self.model, t, views, changed)
-        self.written += written
-        if written:
-            metrics.VIEWS_WRITTEN.inc()
-            if t.seq == stored.seq and stored.at:  # the answer that made these views
-                metrics.ANSWER_TO_VIEWS.observe(max(0.0, time.time() - stored.at))
-        return written
+            written = await self.model.put_many([put for put, _, _ in puts.values()])
+        except Exception:
+            for table in puts:  # delivered again: its wake-up must name every view, not none
+                self._rendered.pop(table, None)
+            raise
+        self.written_last = sum(written)
+        self.written += self.written_last
+        now = time.time()
+        for done, (_, t, stored) in zip(written, puts.values(), strict=True):
+            if done:
+                metrics.VIEWS_WRITTEN.inc()
+                if t.seq == stored.seq and stored.at:  # the answer that made these views
+                    metrics.ANSWER_TO_VIEWS.observe(max(0.0, now - stored.at))
+        return results
 
     def _views(self, t: FoldedTable) -> tuple[dict[str, bytes], list[str] | None]:
-        """The table's views, rendered again only if its state changed (a refusal or a command
-        changes no view; the deadlines shown depend on the wait, which only events change), and
-        which of them differ from the previous ones (None: unknown, maybe all)."""
-        cached = self._rendered.get(t.table_id)
-        if cached is not None and cached[0] == t.state.version:
-            return cached[1], []
-        views = render_views(t, self.log_limit, self.chat_limit)
+        """The table's views, and which of them differ from the ones written before (None:
+        unknown, maybe all; none if its state did not change: a refusal, a command). Only a
+        digest of each view written is kept (a few bytes per viewer, not the views)."""
+        before = self._rendered.get(t.table_id)
+        memo = self._memos.pop(t.table_id, None)
+        if memo is None or len(memo) > self.MEMO_ENTRIES:
+            memo = {}  # (entries of events gone from every view's log go with the rest)
+        views = render_views(t, self.log_limit, self.chat_limit, memo)
+        digests = {k: hash(v) for k, v in views.items()}
         changed = None
-        if cached is not None:
-            before = cached[1]
-            changed = [k for k, v in views.items() if before.get(k) != v]
+        if before is not None:
+            changed = [k for k, d in digests.items() if before.get(k) != d]
         if t.state.step == "finished":
             self._rendered.pop(t.table_id, None)  # nothing changes any more: keep nothing
         else:
-            self._rendered[t.table_id] = (t.state.version, views)
-            if len(self._rendered) > 10_000:
+            self._memos[t.table_id] = memo  # the most recently changed last
+            if len(self._memos) > self.MEMO_TABLES:
+                self._memos.pop(next(iter(self._memos)))
+            self._rendered[t.table_id] = digests
+            if len(self._rendered) > 100_000:
                 self._rendered.pop(next(iter(self._rendered)))
         return views, changed
 
@@ -118,7 +167,7 @@ class Projection:
         ``metrics_port``)."""
         readiness = health.Readiness(self.events, self.model, (DURABLE,))
         async with health.serve(readiness, metrics_port):
-            subscription = await self.events.consume(DURABLE, self.handle)
+            subscription = await self.events.consume_batches(DURABLE, self.handle_batch)
             lag = asyncio.create_task(health.watch_lag(self.events, DURABLE, stop, log))
             try:
                 await self.watch_read_model(stop)

@@ -16,7 +16,7 @@ import msgspec
 from gcbc.contract import commands as C
 from gcbc.contract import events as E
 from gcbc.contract.entries import CommandEntry, OutcomeEntry, RefusalEntry, encode_entry
-from gcbc.eventlog.port import EventLog, Skip, Stored, WrongExpectedSequence
+from gcbc.eventlog.port import EventLog, Later, Skip, Stored, WrongExpectedSequence
 from gcbc.rules import RuleViolation, decide
 from services.common import health, metrics
 from services.common.cache import FoldedCache
@@ -67,6 +67,28 @@ class RulesWorker:
         self.decided = 0
         self._seen: dict[str, tuple[int, float]] = {}  # table -> (pending command, first seen)
         self.loads = 0  # passes of load_all completed
+
+    async def handle_batch(self, entries: list[Stored]) -> list[BaseException | None]:
+        """What arrived at once: each table's entries in order, the tables side by side (their
+        answers are appended together: one flush to NATS, their acknowledgements in one read)."""
+        by_table: dict[str, list[int]] = {}
+        for i, stored in enumerate(entries):
+            by_table.setdefault(stored.table, []).append(i)
+        results: list[BaseException | None] = [None] * len(entries)
+
+        async def one_table(indexes: list[int]) -> None:
+            for n, i in enumerate(indexes):
+                try:
+                    await self.handle(entries[i])
+                except Exception as e:  # noqa: BLE001  (answered for: Skip or delivered again)
+                    results[i] = e
+                    if not isinstance(e, Skip):
+                        for later in indexes[n + 1 :]:  # in order: delivered again after it
+                            results[later] = Later(entries[later].table)
+                        return
+
+        await asyncio.gather(*(one_table(indexes) for indexes in by_table.values()))
+        return results
 
     async def handle(self, stored: Stored) -> None:
         """One entry from the consumer: answer it if it is a command nobody answered yet."""
@@ -241,7 +263,7 @@ async def run(worker: RulesWorker, stop: asyncio.Event, metrics_port: int = 0) -
     (its deadlines fire once it is; a long fold says how far it is, with a rate)."""
     readiness = health.Readiness(worker.events, None, (DURABLE,))
     async with health.serve(readiness, metrics_port):
-        subscription = await worker.events.consume(DURABLE, worker.handle, ACK_WAIT)
+        subscription = await worker.events.consume_batches(DURABLE, worker.handle_batch, ACK_WAIT)
         log.info("rules worker consuming")
         watching = asyncio.create_task(health.watch_lag(worker.events, DURABLE, stop, log))
         try:

@@ -10,8 +10,7 @@ import re
 from typing import Any, TypeVar
 
 import msgspec
-from litestar.connection import ASGIConnection
-from litestar.handlers import BaseRouteHandler
+from litestar import Request
 
 from gcbc.contract.ids import is_table_id
 from gcbc.contract.options import Deadlines, HouseBots
@@ -24,10 +23,11 @@ _FIELD = re.compile(r"at `\$\.?([^`]*)`|unknown field `([^`]*)`")
 _decoders: dict[Any, msgspec.json.Decoder] = {}
 
 
-def known_table_format(connection: ASGIConnection, _: BaseRouteHandler) -> None:
-    """A guard on every route: a table id not of the server's own format names no table (and
-    never reaches a subject or a key)."""
-    table_id = connection.path_params.get("table_id")
+async def known_table_format(request: Request) -> None:
+    """Before every route's handler: a table id not of the server's own format names no table
+    (and never reaches a subject or a key). A before-request hook, not a guard: Litestar copies
+    the handler for each guard call, and runs a sync guard in a thread, on every request."""
+    table_id = request.path_params.get("table_id")
     if table_id is not None and not is_table_id(table_id):
         raise ApiError(404, "no_table", "there is no such table")
 

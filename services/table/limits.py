@@ -63,22 +63,38 @@ class RateLimits:
         item = self.rates.get(kind)
         if item is None or self.limiter is None or time.monotonic() < self._paused_until:
             return
+        check = asyncio.ensure_future(self._check(item, kind, who))
         try:
-            async with asyncio.timeout(self.TIMEOUT):
-                if await self.limiter.hit(item, kind, who):
-                    return
-                stats = await self.limiter.get_window_stats(item, kind, who)
+            # shielded: a check that is too slow is let finish (the count still counts), not
+            # cancelled: redis-py drops a connection whose command was cancelled, and under load
+            # reconnecting cost more than the checks themselves
+            over = await asyncio.wait_for(asyncio.shield(check), self.TIMEOUT)
         except Exception as e:  # noqa: BLE001
+            check.add_done_callback(_retrieve)
             self._paused_until = time.monotonic() + self.PAUSE
             log.warning("rate limits not checked for %.0f s: %s", self.PAUSE, e or type(e).__name__)
             return
-        retry = max(1, math.ceil(stats.reset_time - time.time()))
+        if over is None:
+            return
+        retry = max(1, math.ceil(over - time.time()))
         raise ApiError(
             429,
             "rate_limited",
             f"too many {kind} requests ({item}): retry in {retry} s",
             headers={"Retry-After": str(retry)},
         )
+
+    async def _check(self, item: RateLimitItem, kind: str, who: str) -> float | None:
+        """None if the request is within the limit, else when the window resets (epoch s)."""
+        assert self.limiter is not None
+        if await self.limiter.hit(item, kind, who):
+            return None
+        return (await self.limiter.get_window_stats(item, kind, who)).reset_time
+
+
+def _retrieve(task: asyncio.Future) -> None:
+    if not task.cancelled():
+        task.exception()  # a late failure is already reported by the pause: not again
 
 
 class OpenStreams:

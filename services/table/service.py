@@ -10,6 +10,7 @@ append expects the sequence the check used."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import logging
@@ -37,7 +38,9 @@ RETRIES = 8
 GAME_COMMANDS = C.GameCommand.__args__
 
 
+@functools.lru_cache(maxsize=16_384)
 def token_hash(token: str) -> str:
+    """What a table records of a seat's token (every request of a seat names it: remembered)."""
     return hashlib.sha256(token.encode()).hexdigest()
 
 
@@ -149,7 +152,10 @@ class TableService:
         for _ in range(RETRIES):
             changed = self.cache.waiter(table_id)
             t = self.cache.tables.get(table_id)
-            if t is None or stale or (t.seq == 0 and not new_table):
+            if t is None and new_table and not stale:
+                # a new id: nothing to read (the append expects an empty log, and says if not)
+                t = FoldedTable(table_id)
+            elif t is None or stale or (t.seq == 0 and not new_table):
                 t = await self.cache.get(table_id)
                 checked = True
             stale = False
@@ -190,6 +196,8 @@ class TableService:
                 continue
             if not result.duplicate and t.seq == expected:
                 t.apply(Stored(seq=result.seq, table=table_id, data=data))
+            if new_table and t.seq and table_id not in self.cache.tables:
+                self.cache.tables[table_id] = t  # followed from now on
             if log.isEnabledFor(logging.DEBUG):
                 log.debug("appended", extra=_context(table_id, result.seq, command))
             return result.seq

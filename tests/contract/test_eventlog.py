@@ -11,7 +11,7 @@ import pytest
 
 from gcbc.eventlog.jetstream import JetStreamEventLog
 from gcbc.eventlog.memory import MemoryEventLog
-from gcbc.eventlog.port import WrongExpectedSequence
+from gcbc.eventlog.port import Skip, WrongExpectedSequence
 
 
 @pytest.fixture(params=["memory", "jetstream"])
@@ -146,7 +146,6 @@ def test_a_group_gets_every_entry_in_order_again_after_a_failure_and_goes_on_aft
 ):
     """consume(): at least once, in order, acknowledged when handled; a handler's exception gets
     the entry again; Skip drops it; a group that stops and starts again goes on where it was."""
-    from gcbc.eventlog.port import Skip
 
     async def go():
         log = await log_factory()
@@ -180,6 +179,62 @@ def test_a_group_gets_every_entry_in_order_again_after_a_failure_and_goes_on_aft
 
         sub = await log.consume("grp", handle_again, ack_wait=2)
         await _until(lambda: again == [b"after"])
+        await sub.close()
+        await log.close()
+
+    run(go())
+
+
+def test_a_group_in_batches_gets_what_arrived_at_once_and_each_entry_answered_for(log_factory):
+    async def go():
+        log = await log_factory()
+        t, u = table(), table()
+        batches: list[list[bytes]] = []
+        failed: set[bytes] = set()
+        release, entered = asyncio.Event(), asyncio.Event()
+
+        async def handle(entries):
+            if not batches:
+                entered.set()
+                await release.wait()  # the rest arrive meanwhile: the next batch holds them
+            batches.append([s.data for s in entries])
+            out = []
+            for stored in entries:
+                if stored.data == b"fails-once" and stored.data not in failed:
+                    failed.add(stored.data)
+                    out.append(RuntimeError("a passing failure"))
+                elif stored.data == b"never":
+                    out.append(Skip("not an entry"))
+                else:
+                    out.append(None)
+            return out
+
+        a = await log.append(t, b"a", 0)
+        sub = await log.consume_batches("grp", handle, ack_wait=2)
+        await asyncio.wait_for(entered.wait(), 10)
+        b = await log.append(u, b"fails-once", 0)
+        n = await log.append(t, b"never", a.seq)
+        await log.append(u, b"c", b.seq)
+        await log.append(t, b"d", n.seq)
+        await asyncio.sleep(0.3)  # delivered, queued behind the first batch
+        release.set()
+        await _until(lambda: sum(len(x) for x in batches) >= 6)
+        assert batches[0] == [b"a"]
+        assert batches[1] == [b"fails-once", b"never", b"c", b"d"]  # everything that had come
+        assert b"fails-once" in batches[-1]  # delivered again; the Skip one is not
+        assert sum(x.count(b"never") for x in batches) == 1
+        await sub.close()
+        last = await log.last(t)
+        await log.append(t, b"after", last.seq)
+        again: list[bytes] = []
+
+        async def handle_again(entries):
+            again.extend(s.data for s in entries)
+            return [None] * len(entries)
+
+        sub = await log.consume_batches("grp", handle_again, ack_wait=2)
+        await _until(lambda: b"after" in again)
+        assert again == [b"after"]  # what was answered for is never delivered again
         await sub.close()
         await log.close()
 

@@ -10,6 +10,7 @@ import uuid
 import pytest
 
 from gcbc.readmodel.memory import MemoryReadModel
+from gcbc.readmodel.port import Put, Replacement
 from gcbc.readmodel.redis import RedisReadModel
 
 
@@ -52,6 +53,25 @@ def test_an_older_or_equal_position_is_skipped(model_factory):
         assert await m.get(t, "public") == (9, b"new")
         assert await m.put(t, {"public": b"newer", "seat:2": b"x"}, 10)
         assert await m.get(t, "seat:2") == (10, b"x")
+
+    run(go())
+
+
+def test_several_tables_put_at_once_each_guarded_by_its_own_position(model_factory):
+    async def go():
+        m = model_factory()
+        t, u = uuid.uuid4().hex, uuid.uuid4().hex
+        await m.put(u, {"public": b"u9"}, 9)
+        written = await m.put_many(
+            [
+                Put(Replacement(t, {"public": b"t4", "seat:0": b"s4"}, 4, status="lobby")),
+                Put(Replacement(u, {"public": b"u8"}, 8), ["public"]),  # older: skipped
+            ]
+        )
+        assert written == [True, False]
+        assert await m.get(t, "seat:0") == (4, b"s4")
+        assert await m.get(u, "public") == (9, b"u9")
+        assert await m.put_many([]) == []
 
     run(go())
 

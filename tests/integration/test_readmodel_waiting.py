@@ -52,3 +52,36 @@ def test_every_watcher_of_a_view_gets_the_same_bytes_for_a_change(redis_url):
             await model.close()
 
     asyncio.run(go())
+
+
+def test_an_answer_awaited_past_the_newest_wake_up_is_read_once_it_comes(redis_url):
+    """A command just appended cannot be answered yet: once a wake-up of the table was heard,
+    the waiter for its position reads Redis only when the next one comes (one read, not two)."""
+
+    async def go() -> None:
+        url = redis_url.rsplit("/", 1)[0] + "/14"
+        plain = RedisReadModel.connect(url)
+        model = CountingReads(plain.redis, plain.wakeups.client)
+        await model.redis.flushdb()
+        try:
+            model.wakeups.start()
+            await asyncio.wait_for(model.wakeups.ready.wait(), 10)
+            await model.put(TABLE, {PUBLIC: _view(1)}, 10, changed=[PUBLIC])
+            while not model.wakeups.behind(TABLE, 12):  # the wake-up of position 10 was heard
+                await asyncio.sleep(0.01)
+            assert not model.wakeups.behind(TABLE, 10)
+            answer = asyncio.create_task(model.wait(TABLE, PUBLIC, position=12, timeout=10.0))
+            await asyncio.sleep(0.1)
+            assert model.reads == 0  # nothing to read yet: the answer's view is not there
+            await model.put(TABLE, {PUBLIC: _view(2)}, 12, changed=[PUBLIC])
+            got = await answer
+            assert (got.position, got.data) == (12, _view(2))
+            assert model.reads == 1
+            # no wait (timeout 0), or a table never heard of: read at once
+            assert (await model.wait(TABLE, PUBLIC, position=13)).position == 12
+            assert await model.wait("00000000000000bb", PUBLIC, position=5, timeout=0.2) is None
+            assert model.reads == 4  # one each, and one more after the wait of the unknown one
+        finally:
+            await model.close()
+
+    asyncio.run(go())

@@ -16,6 +16,7 @@ had, so nothing is missed or seen twice.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
@@ -33,6 +34,7 @@ from nats.js.errors import APIError, NoStreamResponseError, NotFoundError
 from gcbc.contract.ids import checked
 from gcbc.eventlog.port import (
     AppendResult,
+    BatchHandler,
     GroupStatus,
     Handler,
     LogStatus,
@@ -41,6 +43,7 @@ from gcbc.eventlog.port import (
     Skip,
     Stored,
     WrongExpectedSequence,
+    one_by_one,
 )
 
 STREAM = "GCBC_TABLES"
@@ -329,21 +332,56 @@ class JetStreamEventLog:
 
     async def consume(self, group: str, handle: Handler, ack_wait: float = 30) -> _Subscription:
         """A durable push consumer shared by the group's members (a deliver group): entries come
-        as they are stored (no polling delay), one at a time in order, acked once handled."""
+        as they are stored (no polling delay), in order, each acked once handled."""
+        return await self.consume_batches(group, one_by_one(handle), ack_wait)
+
+    async def consume_batches(
+        self, group: str, handle: BatchHandler, ack_wait: float = 30, most: int = 256
+    ) -> _Subscription:
+        """As ``consume``, every entry already arrived handed over at once (up to ``most``).
+        nats-py's callback only queues a message; one task hands the queue over in batches and
+        acks (or naks) them together: one write of acknowledgements per batch."""
+        queue: asyncio.Queue[nats.aio.msg.Msg] = asyncio.Queue()
 
         async def on_msg(msg: nats.aio.msg.Msg) -> None:
-            stored = _delivered(msg)
-            try:
-                await handle(stored)
-            except Skip as e:  # no retry would help: logged, acknowledged
-                log.error("%s: entry %s of %s skipped: %s", group, stored.seq, stored.table, e)
-            except Exception as e:  # noqa: BLE001  (logged; the entry is delivered again)
-                log.exception(
-                    "%s: entry %s failed: %s (%s)", group, stored.seq, e, getattr(e, "err_code", "")
-                )
-                await msg.nak(delay=0.5)
-                return
-            await msg.ack()
+            queue.put_nowait(msg)
+
+        async def run() -> None:
+            while True:
+                msgs = [await queue.get()]
+                while len(msgs) < most and not queue.empty():
+                    msgs.append(queue.get_nowait())
+                entries = [_delivered(m) for m in msgs]
+                try:
+                    results = await handle(entries)
+                except Exception as e:  # noqa: BLE001  (logged; the batch is delivered again)
+                    results = [e] * len(entries)
+                for msg, stored, result in zip(msgs, entries, results, strict=True):
+                    try:
+                        if result is None:
+                            await msg.ack()
+                            continue
+                        if isinstance(result, Skip):  # no retry would help: logged, acknowledged
+                            log.error(
+                                "%s: entry %s of %s skipped: %s",
+                                group,
+                                stored.seq,
+                                stored.table,
+                                result,
+                            )
+                            await msg.ack()
+                            continue
+                        log.error(
+                            "%s: entry %s failed: %s (%s)",
+                            group,
+                            stored.seq,
+                            result,
+                            getattr(result, "err_code", ""),
+                            exc_info=result,
+                        )
+                        await msg.nak(delay=0.5)
+                    except nats_errors.Error as e:  # unacked: delivered again after ack_wait
+                        log.warning("%s: entry %s not acknowledged: %s", group, stored.seq, e)
 
         sub = await self.js.subscribe(
             f"{self.prefix}.*",
@@ -360,7 +398,7 @@ class JetStreamEventLog:
                 deliver_policy=api.DeliverPolicy.ALL,
             ),
         )
-        return _Subscription(sub)
+        return _Subscription(sub, asyncio.create_task(run()))
 
     async def follow(
         self, handle: Handler, after: int | None = None, table: str | None = None
@@ -640,14 +678,19 @@ class _Scan:
 
 
 class _Subscription:
-    def __init__(self, sub: object) -> None:
+    def __init__(self, sub: object, task: asyncio.Task | None = None) -> None:
         self._sub = sub
+        self._task = task  # a consumer's batches (None: nats-py calls the handler itself)
 
     async def close(self) -> None:
         try:
             await self._sub.unsubscribe()  # type: ignore[attr-defined]
         except nats_errors.Error as e:  # the connection is gone: nothing left to stop
             log.info("unsubscribing: %s", e)
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
 
 
 def _delivered(msg: nats.aio.msg.Msg) -> Stored:

@@ -12,12 +12,14 @@ from collections.abc import AsyncIterator
 from gcbc.contract.ids import checked
 from gcbc.eventlog.port import (
     AppendResult,
+    BatchHandler,
     GroupStatus,
     Handler,
     LogStatus,
     Skip,
     Stored,
     WrongExpectedSequence,
+    one_by_one,
 )
 
 SCAN_BATCH = 1000
@@ -26,9 +28,14 @@ RETRY = 0.05  # seconds before an entry whose handler failed is delivered again
 
 
 class _Feed:
-    """Entries handed to one handler, in order, one at a time; a failure delivers it again."""
+    """Entries handed to one handler in order, every entry already queued at once; a failed
+    entry is delivered again (before any entry that came after its batch)."""
 
-    def __init__(self, handle: Handler, on_done: object = None, table: str | None = None) -> None:
+    BATCH = 256
+
+    def __init__(
+        self, handle: BatchHandler, on_done: object = None, table: str | None = None
+    ) -> None:
         self.handle = handle
         self.table = table  # only this table's entries (None: every table's)
         self.queue: asyncio.Queue[Stored] = asyncio.Queue()
@@ -37,18 +44,26 @@ class _Feed:
 
     async def _run(self) -> None:
         while True:
-            stored = await self.queue.get()
-            while True:
+            batch = [await self.queue.get()]
+            while len(batch) < self.BATCH and not self.queue.empty():
+                batch.append(self.queue.get_nowait())
+            while batch:
                 try:
-                    await self.handle(stored)
-                except Skip:
-                    pass
-                except Exception:  # noqa: BLE001  (delivered again, as JetStream would)
+                    results = await self.handle(batch)
+                except Exception as e:  # noqa: BLE001  (the whole batch is delivered again)
+                    results = [e] * len(batch)
+                again = [
+                    stored
+                    for stored, result in zip(batch, results, strict=True)
+                    if result is not None and not isinstance(result, Skip)
+                ]
+                if self.on_done is not None:
+                    for stored in batch:
+                        if stored not in again:
+                            self.on_done(stored)  # type: ignore[operator]
+                batch = again  # only the failed ones are delivered again, as JetStream does
+                if batch:
                     await asyncio.sleep(RETRY)
-                    continue
-                break
-            if self.on_done is not None:
-                self.on_done(stored)  # type: ignore[operator]
 
     async def close(self) -> None:
         self.task.cancel()
@@ -129,6 +144,11 @@ class MemoryEventLog:
         )
 
     async def consume(self, group: str, handle: Handler, ack_wait: float = 30) -> _Member:
+        return await self.consume_batches(group, one_by_one(handle), ack_wait)
+
+    async def consume_batches(
+        self, group: str, handle: BatchHandler, ack_wait: float = 30
+    ) -> _Member:
         """One live member per group here (a second one replaces the first): enough for tests."""
         old = self._members.pop(group, None)
         if old is not None:
@@ -148,7 +168,7 @@ class MemoryEventLog:
     async def follow(
         self, handle: Handler, after: int | None = None, table: str | None = None
     ) -> _Follower:
-        feed = _Feed(handle, table=None if table is None else checked(table))
+        feed = _Feed(one_by_one(handle), table=None if table is None else checked(table))
         if after is not None:
             for stored in self._entries:
                 if stored.seq > after and (table is None or stored.table == table):

@@ -89,11 +89,37 @@ class WrongExpectedSequence(Exception):
 
 
 Handler = Callable[["Stored"], Awaitable[object]]
+# A batch's handler answers for each entry: None (handled), Skip (never again) or another
+# exception (delivered again). Entries of one table come in log order.
+BatchHandler = Callable[[list["Stored"]], Awaitable[list[BaseException | None]]]
+
+
+def one_by_one(handle: Handler) -> BatchHandler:
+    """A batch handled entry by entry (a failure does not stop the ones after it: each entry is
+    answered for on its own, as a consumer handling one entry at a time would)."""
+
+    async def handle_batch(entries: list[Stored]) -> list[BaseException | None]:
+        out: list[BaseException | None] = []
+        for stored in entries:
+            try:
+                await handle(stored)
+            except Exception as e:  # noqa: BLE001  (answered for: Skip or delivered again)
+                out.append(e)
+            else:
+                out.append(None)
+        return out
+
+    return handle_batch
 
 
 class Skip(Exception):
     """Raised by a handler for an entry no retry can help (not an entry of ours): it is
     acknowledged and never delivered again."""
+
+
+class Later(Exception):
+    """A batch handler's answer for an entry held back because an earlier entry of its table
+    failed: delivered again (after that one), never out of its table's order."""
 
 
 class Subscription(Protocol):
@@ -138,6 +164,14 @@ class EventLog(Protocol):
 
     async def consume(self, group: str, handle: Handler, ack_wait: float = 30) -> Subscription:
         """The group's durable consumer (it survives restarts: it goes on where it stopped)."""
+        ...
+
+    async def consume_batches(
+        self, group: str, handle: BatchHandler, ack_wait: float = 30
+    ) -> Subscription:
+        """The same consumer, handing over every entry already arrived at once (up to a few
+        hundred): one read-model write, one flush of acknowledgements per batch instead of per
+        entry. Each entry is acknowledged (or delivered again) as the handler answers for it."""
         ...
 
     async def follow(

@@ -14,6 +14,7 @@ from gcbc.readmodel.port import (
     ANSWERS_PREFIX,
     LobbyPage,
     ModelStatus,
+    Put,
     Replacement,
     StoredView,
     TableSnapshot,
@@ -45,6 +46,22 @@ class MemoryReadModel:
             return False
         self._write(Replacement(table, views, position, listing, answers, status))
         return True
+
+    async def put_many(self, puts: list[Put]) -> list[bool]:
+        out = []
+        for item, changed in puts:
+            out.append(
+                await self.put(
+                    item.table,
+                    item.views,
+                    item.position,
+                    changed,
+                    item.listing,
+                    item.answers,
+                    item.status,
+                )
+            )
+        return out
 
     def _write(self, item: Replacement) -> None:
         table, position, listing = item.table, item.position, item.listing

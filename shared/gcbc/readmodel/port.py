@@ -109,6 +109,13 @@ class Replacement(NamedTuple):
     status: str | None = None
 
 
+class Put(NamedTuple):
+    """One table's ``put`` among several (``put_many``)."""
+
+    item: Replacement
+    changed: list[str] | None = None  # the viewers whose view differs (None: any)
+
+
 class TableSnapshot(NamedTuple):
     """Everything held for one table: its position, every field (views by viewer key, answers
     by ``answers:<viewer>``), its lobby listing and its status in the index."""
@@ -144,6 +151,11 @@ class ReadModel(Protocol):
         wake-up reaches only the watchers that have something new to read. ``listing``: the
         table's lobby summary (None: not listed), written in the same step, and ``status`` its
         place in the index (lobby, playing, finished; None: left as it is)."""
+        ...
+
+    async def put_many(self, puts: list[Put]) -> list[bool]:
+        """Several tables' ``put`` at once (one round trip): each table's step stays atomic and
+        guarded by its own position; written or not, per table."""
         ...
 
     async def replace(self, items: list[Replacement], force: bool = False) -> list[bool]:

@@ -31,6 +31,7 @@ from gcbc.readmodel.port import (
     LobbyPage,
     ModelStatus,
     ModelUnavailable,
+    Put,
     Replacement,
     StoredView,
     TableSnapshot,
@@ -248,6 +249,13 @@ class Wakeups:
             event = self._moved[table] = asyncio.Event()
         return event
 
+    def behind(self, table: str, position: int) -> bool:
+        """Whether the table is known not to have reached ``position`` yet: wake-ups are being
+        heard and the newest one heard for it is older (a command just appended: reading its
+        answer now would only find the view before it). Unknown tables are never behind."""
+        latest = self._latest.get(table)
+        return latest is not None and latest < position and self.ready.is_set()
+
     def fresh(self, table: str, signal: Signal) -> StoredView | None:
         """The view the prefetch read for a woken signal, if no newer change was announced."""
         got = signal.fresh
@@ -323,6 +331,17 @@ class RedisReadModel:
         item = Replacement(table, views, position, listing, answers, status)
         keys, args = self._write(item, "newer", wake_message(position, changed))
         return bool(await self._put(keys=keys, args=args))
+
+    @_unavailable
+    async def put_many(self, puts: list[Put]) -> list[bool]:
+        """One pipeline (one round trip), each table one script run."""
+        if not puts:
+            return []
+        pipe = self.redis.pipeline(transaction=False)
+        for item, changed in puts:
+            keys, args = self._write(item, "newer", wake_message(item.position, changed))
+            await self._put(keys=keys, args=args, client=pipe)
+        return [bool(x) for x in await pipe.execute()]
 
     def _write(
         self, item: Replacement, when: str, message: str
@@ -436,13 +455,15 @@ class RedisReadModel:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         got: StoredView | None = None
+        first = True
         while True:
             # waiting for a position (a command's answer): any announcement may be it, even one
             # that left this view as it was; else only a change of this view wakes the waiter
             signal = None if position else self.wakeups.waiter(table, viewer)
             changed = signal.event if signal else self.wakeups.moved(table)
-            if got is None:
-                got = await self._read(table, viewer)
+            if got is None and not (first and timeout and self.wakeups.behind(table, position)):
+                got = await self._read(table, viewer)  # (a lost wake-up: read after waiting)
+            first = False
             if got is not None and got.position >= position:
                 if after is None or view_version(got.data) > after:
                     return got

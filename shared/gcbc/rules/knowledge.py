@@ -94,12 +94,33 @@ def _seat_views(s: State, viewer: int | None) -> list[SeatView]:
     return out
 
 
+def _seat_views_of(s: State, viewer: int | None, public: list[SeatView]) -> list[SeatView]:
+    """``viewer``'s seats from the public ones: only a card the viewer knows and the public does
+    not differs (everything else of a seat is the same for every viewer)."""
+    if viewer is None or not s.knowledge:
+        return public
+    known = s.knowledge[viewer]
+    if not known:
+        return public
+    out = []
+    for i, seat_view in enumerate(public):
+        st = s.seats[i]
+        if st is None or not any(c in known and c not in s.public_cards for c in st.cards):
+            out.append(seat_view)
+            continue
+        cards = [
+            msgspec.structs.replace(cv, card=_identity(s, viewer, cid))
+            for cv, cid in zip(seat_view.cards, st.cards, strict=True)
+        ]
+        out.append(msgspec.structs.replace(seat_view, cards=cards))
+    return out
+
+
 def _iso(t: float) -> str:
     return datetime.fromtimestamp(t, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def _waiting(s: State, viewer: int | None, wait_started: float | None) -> list[Waiting]:
-    w = current_wait(s)
+def _waiting_of(s: State, viewer: int | None, w: Any, deadline: str | None) -> list[Waiting]:
     if w is None:
         return []
     if w.kind == "reaction":
@@ -110,7 +131,6 @@ def _waiting(s: State, viewer: int | None, wait_started: float | None) -> list[W
         seats = [i for i in range(len(s.seats)) if i != viewer or not s.seat(i).arranged]
     else:
         seats = list(w.seats)
-    deadline = _iso(wait_started + w.seconds) if wait_started else None
     return [
         Waiting(
             seat=i, reason=w.kind, wait=w.id, seconds=w.seconds, deadline=deadline, prompt=w.prompt
@@ -127,6 +147,53 @@ def commands_json(commands: list[Any]) -> list[dict[str, Any]]:
     return out
 
 
+class _Common:
+    """What every viewer's view of one state has in common, made once for all of them (the
+    projection renders every view of a table at each change)."""
+
+    def __init__(
+        self,
+        s: State,
+        log: bool,
+        log_limit: int | None,
+        wait_started: float | None,
+        chat_limit: int | None,
+        memo: dict[Any, Any] | None = None,
+    ) -> None:
+        self.memo = memo
+        self.over = s.step == FINISHED
+        if log:
+            self.events = s.log.tail(log_limit) if log_limit is not None else list(s.log)
+        else:
+            self.events = None
+        self.wait = current_wait(s)
+        self.deadline = (
+            _iso(wait_started + self.wait.seconds)
+            if self.wait is not None and wait_started
+            else None
+        )
+        self.seats = _seat_views(s, None)
+        chat = s.chat.tail(chat_limit) if chat_limit is not None else s.chat
+        self.chat = [{"seat": who, "text": text} for who, text in chat]
+        w = s.window
+        p = s.prompts[0] if s.prompts else None
+        d = s.declared
+        self.window = WindowView(kind=w.kind, asked=list(w.asked), wait=w.since) if w else None
+        self.prompt = PromptView(p.seat, p.kind, list(p.options), p.about) if p else None
+        self.declared = (
+            DeclaredView(
+                seat=s.turn_seat,
+                action=d.action,
+                target=d.target,
+                position=d.position,
+                forced=d.forced_target is not None,
+            )
+            if d
+            else None
+        )
+        self.alarms = [AlarmView(seat=a, set_by=by, turn=turn) for a, turn, by in s.alarms]
+
+
 def view(
     s: State,
     seat: int | None,
@@ -139,9 +206,30 @@ def view(
     current wait began (seconds since the epoch), known to services, never to the engine: it
     only turns into the deadline shown. ``log_limit``/``chat_limit``: the most recent log entries
     and chat messages it carries (None: all; the history has them all)."""
+    return _view(s, seat, _Common(s, log, log_limit, wait_started, chat_limit))
+
+
+def views(
+    s: State,
+    seats: list[int | None],
+    log: bool = True,
+    log_limit: int | None = None,
+    wait_started: float | None = None,
+    chat_limit: int | None = None,
+    memo: dict[Any, Any] | None = None,
+) -> list[View]:
+    """``view`` of each of ``seats`` (None: the public one), what they share made once: equal,
+    view by view, to calling ``view`` for each. ``memo``: a dict kept by the caller between the
+    states of one table, where each log entry, once rendered for a viewer, is found again (an
+    event keeps its place in a viewer's log as the log grows: only new events are rendered)."""
+    common = _Common(s, log, log_limit, wait_started, chat_limit, memo)
+    return [_view(s, seat, common) for seat in seats]
+
+
+def _view(s: State, seat: int | None, common: _Common) -> View:
     if seat is not None and (not 0 <= seat < len(s.seats) or s.seats[seat] is None):
         seat = None
-    over = s.step == FINISHED
+    over = common.over
     status = "waiting" if s.step == LOBBY else "finished" if over else "playing"
     you = None
     if seat is not None and s.seats[seat] is not None:
@@ -155,19 +243,22 @@ def view(
     hidden = 0 if over or not s.unseen else s.unseen[len(s.seats) if seat is None else seat]
     version = s.version - hidden
     entries: list[LogEntry] = []
-    if log:
-        events = s.log.tail(log_limit) if log_limit is not None else list(s.log)
-        shown = [e for e in events if over or sees(e, seat)]
+    if common.events is not None:
+        shown = [e for e in common.events if over or sees(e, seat)]
         n = version - len(shown)
+        memo = common.memo
         for e in shown:
             n += 1
-            entry = render(e, seat, over, n)
+            if memo is None:
+                entry = render(e, seat, over, n)
+            else:
+                key = (id(e), seat, over, n)
+                known = memo.get(key)
+                if known is None or known[0] is not e:  # (an id may be reused once e is gone)
+                    known = memo[key] = (e, render(e, seat, over, n))
+                entry = known[1]
             if entry is not None:
                 entries.append(entry)
-    chat = s.chat.tail(chat_limit) if chat_limit is not None else s.chat
-    w = s.window
-    p = s.prompts[0] if s.prompts else None
-    d = s.declared
     return View(
         table_id=s.table_id,
         version=version,
@@ -177,27 +268,19 @@ def view(
         turn=s.turn_seat if s.turn_seat >= 0 and s.step not in (LOBBY,) else None,
         turn_number=s.turn_number,
         direction="clockwise" if s.direction == 1 else "counter_clockwise",
-        waiting_for=_waiting(s, seat, wait_started),
-        window=WindowView(kind=w.kind, asked=list(w.asked), wait=w.since) if w else None,
-        prompt=PromptView(p.seat, p.kind, list(p.options), p.about) if p else None,
-        declared=DeclaredView(
-            seat=s.turn_seat,
-            action=d.action,
-            target=d.target,
-            position=d.position,
-            forced=d.forced_target is not None,
-        )
-        if d
-        else None,
+        waiting_for=_waiting_of(s, seat, common.wait, common.deadline),
+        window=common.window,
+        prompt=common.prompt,
+        declared=common.declared,
         you=you,
-        seats=_seat_views(s, seat),
+        seats=_seat_views_of(s, seat, common.seats),
         guns_in_centre=s.guns_in_centre,
         arms_in_centre=s.arms_in_centre,
-        alarms=[AlarmView(seat=a, set_by=by, turn=turn) for a, turn, by in s.alarms],
+        alarms=common.alarms,
         deck_count=len(s.deck),
         legal_commands=commands_json(legal_commands(s, seat)) if seat is not None else [],
         log=entries,
-        chat=[{"seat": who, "text": text} for who, text in chat],
+        chat=common.chat,
         winners=list(s.winners) if s.winners is not None else None,
         win_team=s.win_team,
         win_reason=s.win_reason,

@@ -19,6 +19,7 @@ from gcbc.contract.entries import (
     encode_entry,
 )
 from gcbc.eventlog.memory import MemoryEventLog
+from gcbc.eventlog.port import Later
 from gcbc.readmodel.memory import MemoryReadModel
 from gcbc.readmodel.port import PUBLIC, seat_key
 from services.projection.service import DURABLE as PROJECTION
@@ -222,5 +223,47 @@ def test_a_restarted_worker_answers_before_it_has_folded_every_table():
         assert worker.loads == 0  # the other 200 tables are still being folded
         stop.set()
         await task
+
+    asyncio.run(go())
+
+
+def test_the_projection_writes_each_table_once_per_batch_and_holds_back_a_failed_tables_entries():
+    """A batch (what arrived at once) folds every entry and writes each changed table once; an
+    entry whose fold fails is delivered again with its table's later entries, the others go on."""
+
+    async def go() -> None:
+        async with pipeline() as (events, model, service, _):
+            await open_table(service)
+            await settled(events)
+            other = "00000000000000cd"
+            seq = await service.submit(other, C.OpenTable(table_id=other, seats=4), new_table=True)
+            assert await service.answered(other, PUBLIC, seq, 5)
+            await settled(events)
+            entries = [s for s in events.all() if s.table in (TABLE, other)]
+            # a fresh projection handed the whole log at once: two tables, two writes
+            fresh, empty = Projection(events, model), MemoryReadModel()
+            fresh.model = empty
+            results = await fresh.handle_batch(entries)
+            assert results == [None] * len(entries)
+            assert fresh.written_last == 2
+            assert await empty.get(TABLE, PUBLIC) == await model.get(TABLE, PUBLIC)
+            assert await empty.get(other, PUBLIC) == await model.get(other, PUBLIC)
+
+            # a table whose fold fails: its entries are held back, the other table is written
+            broken = Projection(events, MemoryReadModel())
+
+            async def failing(stored):  # noqa: ANN001, ANN202
+                if stored.table == TABLE:
+                    raise RuntimeError("the log is away")
+                return await deliver(stored)
+
+            deliver = broken.cache.deliver
+            broken.cache.deliver = failing  # type: ignore[method-assign]
+            results = await broken.handle_batch(entries)
+            mine = [r for s, r in zip(entries, results, strict=True) if s.table == TABLE]
+            assert isinstance(mine[0], RuntimeError)
+            assert all(isinstance(r, Later) for r in mine[1:])
+            assert all(r is None for s, r in zip(entries, results, strict=True) if s.table == other)
+            assert broken.written_last == 1
 
     asyncio.run(go())
