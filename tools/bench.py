@@ -12,6 +12,15 @@ changed having received it.
 - scale: 500 tables of 4-8 seats, every seat long-polling, one command per table every 2 s on
   average; the services' resident memory;
 - JetStream's sync policy: the saturation run again with ``sync_interval: always``.
+
+The load generator plays through the typed client (``clients/python``, ``gcbc_client``) as any
+third-party client would: command ids, retries of unknown outcomes, typed problems, streams
+resumed with Last-Event-ID. It uses the client's aiohttp transport (``gcbc-client[aiohttp]``):
+the generator shares the cores with the server, and its CPU per command (``cpu_ms_per_command``'s
+``load_generator``) was 4-6 ms at one table, 10-12 at 20 tables and 21 at 50 over httpx (whose
+pool looks at every connection for each request), 1.2-2.1 ms over aiohttp, as the hand-written
+aiohttp code it replaced. Every answer that is not 2xx is counted by method, route and status
+(``non_2xx``).
 """
 
 from __future__ import annotations
@@ -27,25 +36,20 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-import aiohttp
-import msgspec
+from gcbc_client import AsyncClient, AsyncSeat
+from gcbc_client.problems import ApiProblem, RateLimited
+from gcbc_client.transport import Answer
 
 from gcbc.bots import Observation, RandomBot
 from gcbc.contract.views import View
 from services.common.runner import tune_gc
 from tools.launcher import Stack
 
-_view = msgspec.json.Decoder(View)
-
-
-class _Version(msgspec.Struct):
-    version: int
-
-
-_version = msgspec.json.Decoder(_Version)
+T = TypeVar("T")
 
 
 def route(path: str) -> str:
@@ -53,47 +57,36 @@ def route(path: str) -> str:
     return re.sub(r"^/tables/[^/?]+", "/tables/{id}", path.split("?", 1)[0])
 
 
-class Http:
-    """The load generator's client. Every answer that is not 2xx is counted, by method, route and
-    status (``non_2xx`` in each run's summary).
+class Answers:
+    """Every answer that is not 2xx, counted by method, route and status (``non_2xx`` in each
+    run's summary): the typed client's ``answered`` hook."""
 
-    aiohttp, not the typed client (``clients/python``, on httpx): measured against one stack on
-    this 2-core machine, the typed client's closed loop spent 5.7 ms of CPU per command at one
-    table and 22-25 ms at 50 tables, this one 1.7-2.0 and 1.2-1.5 ms; with the generator sharing
-    the cores with the server, that cut 50-table saturation from 124-140 to 36-37 commands/s.
-    Views are still read with the contract's own decoder (``gcbc.contract.views.View``)."""
-
-    def __init__(self, api: str, connections: int, seeded: bool = True) -> None:
-        self.session = aiohttp.ClientSession(
-            api,
-            connector=aiohttp.TCPConnector(limit=connections),
-            timeout=aiohttp.ClientTimeout(total=120),
-        )
-        self.seeded = seeded  # a scenario server: tables are dealt from the bench's seeds
+    def __init__(self) -> None:
         self.non_2xx: Counter[str] = Counter()
 
     def count(self, method: str, path: str, status: int) -> None:
         if not 200 <= status < 300:
             self.non_2xx[f"{method} {route(path)} {status}"] += 1
 
-    async def get(self, path: str, headers=None, params=None) -> tuple[int, bytes]:  # noqa: ANN001
-        async with self.session.get(path, headers=headers, params=params) as r:
-            self.count("GET", path, r.status)
-            return r.status, await r.read()
+    def __call__(self, method: str, url: str, sent: bytes | None, answer: Answer) -> None:
+        self.count(method, url, answer.status)
 
-    async def post(self, path: str, json=None, headers=None) -> tuple[int, bytes]:  # noqa: ANN001
-        while True:
-            async with self.session.post(path, json=json, headers=headers) as r:
-                self.count("POST", path, r.status)
-                body = await r.read()
-                if r.status != 429:
-                    return r.status, body
-                # over a rate limit (a deployment's own, --api): counted, sent again when allowed
-                wait = r.headers.get("Retry-After", "1")
-                await asyncio.sleep(float(wait) if wait.replace(".", "", 1).isdigit() else 1.0)
 
-    async def close(self) -> None:
-        await self.session.close()
+def load_client(api: str, connections: int, answers: Answers) -> AsyncClient:
+    """The typed client over aiohttp (see the module's docstring for why not httpx)."""
+    return AsyncClient(
+        api, timeout=120, transport="aiohttp", connections=connections, answered=answers
+    )
+
+
+async def patiently(call: Callable[[], Awaitable[T]]) -> T:
+    """Over a rate limit (a deployment's own, --api) the call is made again once allowed (the
+    429 is counted)."""
+    while True:
+        try:
+            return await call()
+        except RateLimited as e:
+            await asyncio.sleep(e.retry_after or 1.0)
 
 
 def pct(samples: list[float], p: float) -> float:
@@ -114,34 +107,31 @@ def summary(samples: list[float], elapsed: float) -> dict[str, float]:
 
 
 class BenchTable:
-    """One table driven by bots: knows every seat's token, sends the waiting seat's choice."""
+    """One table driven by bots: every seat (the typed client's), sends the waiting seat's
+    choice."""
 
-    def __init__(self, http: Http, table_id: str, tokens: list[str], seed: int, noop: bool) -> None:
-        self.http, self.table_id, self.tokens, self.noop = http, table_id, tokens, noop
-        self.bots = [RandomBot(seed * 10 + i) for i in range(len(tokens))]
+    def __init__(self, seats: list[AsyncSeat], seed: int, noop: bool) -> None:
+        self.seats = sorted(seats, key=lambda s: s.seat)  # seat n at [n]
+        self.table_id, self.noop = seats[0].table_id, noop
+        self.bots = [RandomBot(seed * 10 + i) for i in range(len(seats))]
         self.rng = random.Random(seed)
-        self.waiting: list[int] = list(range(len(tokens)))
+        self.waiting: list[int] = list(range(len(seats)))
         self.finished = False
-        self.streamed: dict[int, bytes] = {}  # seat -> its latest view, when it streams them
-
-    def headers(self, seat: int) -> dict[str, str]:
-        return {"Authorization": f"Bearer {self.tokens[seat]}"}
+        self.streamed: dict[int, View] = {}  # seat -> its latest view, when it streams them
 
     async def next_command(self) -> tuple[int, dict[str, Any]]:
         """The waiting seat's choice; ``(seat, {})`` when none can act now (a streamed view may
         lag: after a few looks the table is left for this round instead of asking forever)."""
         seat = 0
-        for attempt in range(len(self.tokens) + 2):
+        for attempt in range(len(self.seats) + 2):
             seat = self.rng.choice(self.waiting) if self.waiting else 0
             # the seat's latest view from its event stream, if any (the first look only)
-            body = self.streamed.get(seat) if attempt == 0 else None
-            if body is None:
-                status, body = await self.http.get(
-                    f"/tables/{self.table_id}/view", headers=self.headers(seat)
-                )
-                if status != 200:  # counted with the non-2xx answers; this round is skipped
+            v = self.streamed.get(seat) if attempt == 0 else None
+            if v is None:
+                try:
+                    v = await self.seats[seat].view()
+                except ApiProblem:  # counted with the non-2xx answers; this round is skipped
                     return seat, {}
-            v = _view.decode(body)
             if self.noop:
                 return seat, {"type": "pass"}
             if v.status == "finished":
@@ -160,44 +150,38 @@ class BenchTable:
         if not command:
             return None
         t0 = time.perf_counter()
-        status, body = await self.http.post(
-            f"/tables/{self.table_id}/commands", json=command, headers=self.headers(seat)
-        )
+        try:
+            answer = await patiently(lambda: self.seats[seat].send(command))
+        except ApiProblem:  # refused (a stale view) or still unknown: counted, everyone looks
+            answer = None
         elapsed = time.perf_counter() - t0
-        if status == 200:
-            v = _view.decode(body)
-            self.finished = v.status == "finished"
-            self.waiting = sorted({w.seat for w in v.waiting_for})
+        if isinstance(answer, View):
+            self.finished = answer.status == "finished"
+            self.waiting = sorted({w.seat for w in answer.waiting_for})
             return elapsed
-        self.waiting = list(range(len(self.tokens)))
+        self.waiting = list(range(len(self.seats)))  # refused, or recorded but not yet seen
         return None
 
 
-async def new_table(http: Http, seats: int, seed: int, noop: bool) -> BenchTable:
-    status, body = await http.post(
-        "/tables", json={"seats": seats, **({"seed": seed} if http.seeded else {})}
-    )
-    assert status == 201, body
-    table_id = msgspec.json.decode(body)["table_id"]
-    tokens = []
-    for i in range(seats):
-        status, body = await http.post(f"/tables/{table_id}/seats", json={"name": f"b{i}"})
-        assert status == 201, body
-        tokens.append(msgspec.json.decode(body)["token"])
-    status, body = await http.post(
-        f"/tables/{table_id}/start", headers={"Authorization": f"Bearer {tokens[0]}"}
-    )
-    assert status == 200, body
-    return BenchTable(http, table_id, tokens, seed, noop)
+async def new_table(
+    client: AsyncClient, seats: int, seed: int, noop: bool, seeded: bool = True
+) -> BenchTable:
+    """``seeded``: a scenario server, tables are dealt from the bench's seeds."""
+    table = await patiently(lambda: client.create_table(seats, seed=seed if seeded else None))
+    players = [
+        await patiently(lambda i=i: client.join(table.table_id, f"b{i}")) for i in range(seats)
+    ]
+    await patiently(players[0].start)
+    return BenchTable(players, seed, noop)
 
 
 async def closed_loop(
     api: str, tables: int, seconds: float, noop: bool, seed: int, seeded: bool = True
 ) -> dict:
-    http = Http(api, tables * 2 + 10, seeded)
-    try:
+    answers = Answers()
+    async with load_client(api, tables * 2 + 10, answers) as client:
         pool = await asyncio.gather(
-            *(new_table(http, 4 + (seed + i) % 5, seed + i, noop) for i in range(tables))
+            *(new_table(client, 4 + (seed + i) % 5, seed + i, noop, seeded) for i in range(tables))
         )
         samples: list[float] = []
         stop = time.perf_counter() + seconds
@@ -206,28 +190,27 @@ async def closed_loop(
         async def drive(t: BenchTable) -> None:
             while time.perf_counter() < stop:
                 if t.finished:
-                    nt = await new_table(http, len(t.tokens), t.rng.randrange(1 << 30), noop)
+                    n, table_seed = len(t.seats), t.rng.randrange(1 << 30)
+                    nt = await new_table(client, n, table_seed, noop, seeded)
                     t.__dict__.update(nt.__dict__)
                 took = await t.step()
                 if took is not None:
                     samples.append(took)
 
         await asyncio.gather(*(drive(t) for t in pool))
-        return {**summary(samples, time.perf_counter() - started), "non_2xx": dict(http.non_2xx)}
-    finally:
-        await http.close()
+        return {**summary(samples, time.perf_counter() - started), "non_2xx": dict(answers.non_2xx)}
 
 
 async def scale(
     api: str, tables: int, seconds: float, interval: float, seed: int, seeded: bool = True
 ) -> dict:
-    http = Http(api, tables * 10, seeded)
-    try:
+    answers = Answers()
+    async with load_client(api, tables * 10, answers) as client:
         pool: list[BenchTable] = []
         for i in range(0, tables, 50):
             pool += await asyncio.gather(
                 *(
-                    new_table(http, 4 + (seed + j) % 5, seed + j, False)
+                    new_table(client, 4 + (seed + j) % 5, seed + j, False, seeded)
                     for j in range(i, min(tables, i + 50))
                 )
             )
@@ -236,27 +219,15 @@ async def scale(
 
         async def watch(t: BenchTable, seat: int) -> None:
             """One seat's Server-Sent Events stream: each event is a new view."""
-            async with t.http.session.get(
-                f"/tables/{t.table_id}/stream",
-                headers=t.headers(seat),
-                timeout=aiohttp.ClientTimeout(total=None, sock_read=None),
-            ) as r:
-                http.count("GET", f"/tables/{t.table_id}/stream", r.status)
-                if r.status != 200:
-                    errors.append(r.status)
-                    return
-                first = True
-                buffer = b""
-                async for chunk in r.content.iter_any():
-                    buffer += chunk
-                    while b"\n" in buffer:
-                        line, buffer = buffer.split(b"\n", 1)
-                        if not line.startswith(b"data:") or not line[5:].strip():
-                            continue
-                        if not first:
-                            arrivals[t.table_id].append(time.perf_counter())
-                        first = False
-                        t.streamed[seat] = line[5:].strip()
+            first = True
+            try:
+                async for v in t.seats[seat].stream():
+                    if not first:  # the first is the view as it was when the stream opened
+                        arrivals[t.table_id].append(time.perf_counter())
+                    first = False
+                    t.streamed[seat] = v
+            except ApiProblem as e:  # refused (counted with the non-2xx answers too)
+                errors.append(e.status)
 
         post_samples: list[float] = []
         all_samples: list[float] = []
@@ -281,7 +252,7 @@ async def scale(
                         all_samples.append(max(got) - sent)
                 await asyncio.sleep(max(0.0, rng.expovariate(1 / interval) - 0.3))
 
-        watchers = [asyncio.create_task(watch(t, s)) for t in pool for s in range(len(t.tokens))]
+        watchers = [asyncio.create_task(watch(t, s)) for t in pool for s in range(len(t.seats))]
         await asyncio.sleep(1.0)
         tune_gc()  # the load generator too: no long collections over thousands of streams
         started = time.perf_counter()
@@ -295,10 +266,8 @@ async def scale(
         result["stream_errors"] = len(errors)
         result["all_views_p50_ms"] = pct(all_samples, 0.50)
         result["all_views_p99_ms"] = pct(all_samples, 0.99)
-        result["non_2xx"] = dict(http.non_2xx)
+        result["non_2xx"] = dict(answers.non_2xx)
         return result
-    finally:
-        await http.close()
 
 
 def cpu_seconds(pid: int) -> float:

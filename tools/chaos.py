@@ -29,11 +29,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
 import msgspec
 from gcbc_client import AsyncClient
+from gcbc_client.problems import ApiProblem
+from gcbc_client.transport import Answer
 
 from gcbc.contract.entries import CommandEntry, OutcomeEntry, RefusalEntry, decode_entry
+from gcbc.contract.http import TableCreatedLater
 from gcbc.eventlog.jetstream import JetStreamEventLog
 from gcbc.readmodel.memory import MemoryReadModel
 from gcbc.readmodel.port import PUBLIC, seat_key
@@ -105,27 +107,14 @@ class Record:
     views: list[tuple[str, bytes]] = field(default_factory=list)  # (table, view JSON)
     keep_views: bool = False
 
-    async def on_response(self, response: httpx.Response) -> None:
-        request = response.request
-        path = request.url.path
-        if (
-            request.method == "POST"
-            and path.endswith("/commands")
-            and response.status_code
-            in (
-                200,
-                202,
-            )
-        ):
-            body = json.loads(request.content)
-            self.accepted.append((path.split("/")[2], body["command_id"]))
-        if (
-            self.keep_views
-            and response.status_code == 200
-            and path.endswith(("/view", "/commands"))
-        ):
-            await response.aread()
-            self.views.append((path.split("/")[2], response.content))
+    def answered(self, method: str, url: str, sent: bytes | None, answer: Answer) -> None:
+        """The players' client's hook: it sees every answer with what was sent."""
+        path = url.split("?", 1)[0]
+        table = path.split("/")[2] if path.startswith("/tables/") else ""
+        if method == "POST" and path.endswith("/commands") and answer.status in (200, 202):
+            self.accepted.append((table, json.loads(sent or b"{}")["command_id"]))
+        if self.keep_views and answer.status == 200 and path.endswith(("/view", "/commands")):
+            self.views.append((table, answer.body))
 
 
 async def play_through(
@@ -133,8 +122,9 @@ async def play_through(
 ) -> str:
     """A table of bot seats playing over HTTP, each on through faults until the game is over;
     ``house``: seats the house's bot worker plays."""
-    async with AsyncClient(api, timeout=30) as client:
-        client.http.event_hooks["response"].append(record.on_response)
+    async with AsyncClient(
+        api, timeout=30, answered=record.answered, transport="aiohttp"
+    ) as client:
         bots = {"seats": list(house)} if house else None
         table = await _retrying(
             lambda: client.create_table(seats, deadlines=FAST, bots=bots)  # type: ignore[arg-type]
@@ -276,14 +266,13 @@ async def _views_differ(log: Any, live: Any, t: str, problems: list[str]) -> int
 
 async def recovery_time(api: str, since: float, patience: float = 60.0) -> float:
     """Seconds from ``since`` until a new table is created and answered (201)."""
-    async with httpx.AsyncClient(base_url=api, timeout=5) as http:
+    async with AsyncClient(api, timeout=5) as client:
         deadline = time.monotonic() + patience
         while time.monotonic() < deadline:
             try:
-                r = await http.post("/tables", json={"seats": 4})
-                if r.status_code == 201:
+                if not isinstance(await client.create_table(4), TableCreatedLater):
                     return time.monotonic() - since
-            except httpx.HTTPError:
+            except (ApiProblem, *client.transport.failures):
                 pass
             await asyncio.sleep(0.1)
     return float("inf")

@@ -44,7 +44,7 @@ async def play_table(
     **extra: Any,
 ) -> str:
     """Bots (seeded with ``seed``) play a table to the end; its id."""
-    async with AsyncClient(api, timeout=60, record=record) as client:
+    async with AsyncClient(api, timeout=60, record=record, transport="aiohttp") as client:
         table_id, players = await open_table(client, seats, table_seed, **extra)
         await asyncio.gather(*(play_seat(p, bot, seed * 10 + p.seat, idle=idle) for p in players))
         return table_id
@@ -52,7 +52,7 @@ async def play_table(
 
 async def watch(api: str, table_id: str, out=sys.stdout) -> None:
     """Print the public log as it grows (a spectator's stream), until the game ends."""
-    async with AsyncClient(api, timeout=60) as client:
+    async with AsyncClient(api, timeout=60, transport="aiohttp") as client:
         seen = 0
         async for v in client.watch(table_id):
             for entry in v.log:
@@ -68,7 +68,7 @@ async def watch(api: str, table_id: str, out=sys.stdout) -> None:
 async def demo(
     api: str, seats: int, bot: str, seed: int, options: dict[str, Any] | None = None
 ) -> None:
-    async with AsyncClient(api, timeout=60) as client:
+    async with AsyncClient(api, timeout=60, transport="aiohttp") as client:
         table_id, players = await open_table(client, seats, options=options or {})
         print(f"table {table_id}: {seats} {bot} bots; public view: {api}/tables/{table_id}")
         await asyncio.gather(

@@ -19,7 +19,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, unquote, urlsplit
 
 from gcbc.eventlog.partitions import PARTITIONS, partition_group
 
@@ -146,6 +146,21 @@ def _wait_port(
 
 
 DURABLES = {"rules": "rules-worker", "projection": "projection"}  # each service's consumer group
+# each service's JetStream KV buckets (services.common.snapshots.BUCKET, .deadlines.BUCKET)
+BUCKETS = {"rules": ("GCBC_SNAPSHOTS", "GCBC_DEADLINES")}
+
+
+def _bucket_rights(bucket: str) -> list[str]:
+    """Create and read a bucket, put and delete its keys, watch it (an ordered consumer)."""
+    stream = f"KV_{bucket}"
+    return [
+        f"$JS.API.STREAM.INFO.{stream}",
+        f"$JS.API.STREAM.CREATE.{stream}",
+        f"$JS.API.DIRECT.GET.{stream}.>",
+        f"$JS.API.CONSUMER.CREATE.{stream}",
+        f"$JS.FC.{stream}.>",
+        f"$KV.{bucket}.>",
+    ]
 
 
 def _consumers(group: str, partitions: int) -> list[str]:
@@ -192,6 +207,8 @@ def _nats_permissions(user: str, partitions: int = PARTITIONS) -> str:
             f"{api}.STREAM.CREATE.KV_{LEASES}",  # the first instance up creates the bucket
             f"{api}.DIRECT.GET.KV_{LEASES}.$KV.{LEASES}.{user}.>",
         ]
+    for bucket in BUCKETS.get(user, ()):
+        allow += _bucket_rights(bucket)
     return json.dumps({"publish": {"allow": allow}, "subscribe": {"allow": [f"_INBOX_{user}.>"]}})
 
 
@@ -249,7 +266,15 @@ REDIS_RIGHTS = {
 }
 
 
-def start_redis(data_dir: Path, port: int | None = None, auth: bool = True) -> ServerProcess:
+def start_redis(
+    data_dir: Path,
+    port: int | None = None,
+    auth: bool = True,
+    passwords: dict[str, str] | None = None,
+    extra: list[str] | None = None,
+) -> ServerProcess:
+    """``passwords``: the users' (a cluster's nodes share them; None: this folder's own);
+    ``extra``: more lines of its configuration (a cluster node's)."""
     binary = redis_server_binary()
     if binary is None:
         raise RuntimeError(
@@ -267,11 +292,12 @@ def start_redis(data_dir: Path, port: int | None = None, auth: bool = True) -> S
         'save ""',
         "appendonly no",
         "protected-mode yes",
+        *(extra or []),
     ]
     urls = {"admin": f"redis://127.0.0.1:{port}/0"}
     if auth:
         lines.append("user default off")  # no anonymous client
-        for user, password in credentials(data_dir, "redis").items():
+        for user, password in (passwords or credentials(data_dir, "redis")).items():
             lines.append(f"user {user} on >{password} {REDIS_RIGHTS[user]}")
             urls[user] = f"redis://{user}:{quote(password)}@127.0.0.1:{port}/0"
     conf.touch(mode=0o600)
@@ -351,3 +377,125 @@ def start_nats_cluster(
         )
         names.append(name)
     return NatsCluster(nodes, names)
+
+
+class RedisCluster:
+    """Several Redis nodes sharing the hash slots as one Redis Cluster (issue 14): ``url_for(user)``
+    is a ``redis+cluster://`` URL naming every node (the client finds the slots' owners from any
+    of them), ``nodes[i]`` is each node's own process. A node restarted keeps its slots (its
+    ``nodes.conf``) and comes back empty, as a Redis without persistence does."""
+
+    def __init__(self, nodes: list[ServerProcess], names: list[str], passwords: dict[str, str]):
+        self.nodes, self.names, self.passwords = nodes, names, passwords
+        self.name = "redis"
+
+    @property
+    def url(self) -> str:
+        return self.url_for("admin")
+
+    @property
+    def port(self) -> int:
+        return self.nodes[0].port
+
+    def url_for(self, user: str) -> str:
+        hosts = ",".join(f"127.0.0.1:{node.port}" for node in self.nodes)
+        password = self.passwords.get(user)
+        auth = f"{user}:{quote(password)}@" if password is not None else ""
+        return f"redis+cluster://{auth}{hosts}"
+
+    def node(self, name: str) -> ServerProcess:
+        return self.nodes[self.names.index(name)]
+
+    def alive(self) -> bool:
+        return all(node.alive() for node in self.nodes)
+
+    def restart(self) -> None:
+        """Start again whichever node died (supervision), and wait for the cluster to be whole."""
+        for node in self.nodes:
+            if not node.alive():
+                node.restart()
+        _wait_cluster_ok(self)
+
+    def stop(self, kill: bool = False) -> None:
+        for node in self.nodes:
+            node.stop(kill)
+
+
+def _redis_command(node: ServerProcess, *args: str) -> str:
+    """One command to one node, as its admin (no driver needed: redis-cli is beside the server)."""
+    cli = shutil.which("redis-cli") or str(Path(redis_server_binary() or "").with_name("redis-cli"))
+    argv = [cli, "-p", str(node.port)]
+    url = node.url_for("admin")
+    if "@" in url:  # redis://admin:<password>@…: handed over in the environment, not argv
+        argv += ["--user", "admin"]
+    env = {**os.environ}
+    if "@" in url:
+        env["REDISCLI_AUTH"] = unquote(urlsplit(url).password or "")
+    done = subprocess.run([*argv, *args], capture_output=True, text=True, env=env, timeout=10)
+    if done.returncode != 0:
+        raise RuntimeError(f"redis-cli {' '.join(args)}: {done.stderr or done.stdout}")
+    return done.stdout
+
+
+def _wait_cluster_ok(cluster: RedisCluster, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        states = [_redis_command(node, "CLUSTER", "INFO") for node in cluster.nodes]
+        if all(
+            "cluster_state:ok" in s and f"cluster_known_nodes:{len(cluster.nodes)}" in s
+            for s in states
+        ):
+            return
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the Redis Cluster is not ok after {timeout}s: {states}")
+        time.sleep(0.1)
+
+
+def start_redis_cluster(data_dir: Path, size: int = 3, auth: bool = True) -> RedisCluster:
+    """``size`` masters on this machine (no replicas: a test cluster), the 16384 slots split
+    evenly, met with one another; the same users (and passwords) on every node."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    passwords = credentials(data_dir, "redis") if auth else {}
+    nodes, names = [], []
+    for i in range(size):
+        name = f"gcbc-redis-{i + 1}"
+        # a new cluster on every start (its data is not kept anyway): a nodes.conf left from an
+        # earlier start names ports drawn then
+        (data_dir / name / "nodes.conf").unlink(missing_ok=True)
+        port = free_port()
+        # the cluster bus listens on port + 10000: a port whose bus port is taken is drawn again
+        while port + 10000 > 65535 or not _port_free(port + 10000):
+            port = free_port()
+        node = start_redis(
+            data_dir / name,
+            port,
+            auth,
+            passwords=passwords,
+            extra=[
+                "cluster-enabled yes",
+                'cluster-config-file "nodes.conf"',
+                "cluster-node-timeout 2000",
+                "cluster-require-full-coverage yes",
+            ],
+        )
+        node.name = name
+        nodes.append(node)
+        names.append(name)
+    cluster = RedisCluster(nodes, names, passwords)
+    per = 16384 // size
+    for i, node in enumerate(nodes):
+        last = 16383 if i == size - 1 else (i + 1) * per - 1
+        _redis_command(node, "CLUSTER", "ADDSLOTSRANGE", str(i * per), str(last))
+    for node in nodes[1:]:
+        _redis_command(nodes[0], "CLUSTER", "MEET", "127.0.0.1", str(node.port))
+    _wait_cluster_ok(cluster)
+    return cluster
+
+
+def _port_free(port: int) -> bool:
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True

@@ -37,16 +37,16 @@ def raise_open_files_limit() -> None:
 
 class Stack:
     """NATS, Redis and the three services on this machine. ``nats``/``redis``: servers started
-    elsewhere (a ServerProcess, or a URL that every service shares); None: started here, with a
-    user per service."""
+    elsewhere (a ServerProcess, a NatsCluster/RedisCluster, or a URL that every service shares);
+    None: started here, with a user per service."""
 
     def __init__(
         self,
         data_dir: Path,
         http_port: int | None = None,
         allow_scenarios: bool = False,
-        nats: devservers.ServerProcess | str | None = None,
-        redis: devservers.ServerProcess | str | None = None,
+        nats: devservers.ServerProcess | devservers.NatsCluster | str | None = None,
+        redis: devservers.ServerProcess | devservers.RedisCluster | str | None = None,
         env: dict[str, str] | None = None,
     ) -> None:
         self.data_dir = data_dir
@@ -211,10 +211,11 @@ def wait_for_jetstream(
     asyncio.run(ready())
 
 
-def _url_for(server: devservers.ServerProcess | str | None, user: str) -> str:
+def _url_for(server: object, user: str) -> str:
+    """``server``: a URL, or anything started here that names its URLs per user."""
     if server is None:
         return ""
-    return server if isinstance(server, str) else server.url_for(user)
+    return server if isinstance(server, str) else server.url_for(user)  # type: ignore[attr-defined]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -225,8 +226,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--cluster",
         action="store_true",
-        help="a 3-node NATS cluster (the stream with 3 replicas) and two instances of the rules"
-        " worker and the projection (make run-cluster)",
+        help="a 3-node NATS cluster (the stream with 3 replicas), a 3-node Redis Cluster and two"
+        " instances of the rules worker and the projection (make run-cluster)",
     )
     args = p.parse_args(argv)
     scenarios = args.scenarios or os.environ.get("GCBC_ALLOW_SCENARIOS") == "1"
@@ -234,6 +235,9 @@ def main(argv: list[str] | None = None) -> int:
         stack = Stack(Path(args.data), args.port, scenarios, env={"GCBC_STREAM_REPLICAS": "3"})
         stack.servers["nats"] = stack.nats = devservers.start_nats_cluster(  # type: ignore[assignment]
             Path(args.data) / "nats-cluster", 3
+        )
+        stack.servers["redis"] = stack.redis = devservers.start_redis_cluster(  # type: ignore[assignment]
+            Path(args.data) / "redis-cluster", 3
         )
         print("waiting for the NATS cluster to elect its JetStream leader…", flush=True)
     else:
@@ -249,7 +253,10 @@ def main(argv: list[str] | None = None) -> int:
         nats = stack.servers["nats"]
         ports = [n.port for n in getattr(nats, "nodes", [nats])]
         print(f"NATS (JetStream) : 127.0.0.1:{ports} (a user per service)")
-        print(f"Redis            : 127.0.0.1:{stack.servers['redis'].port} (a user per service)")
+        redis = stack.servers["redis"]
+        ports = [n.port for n in getattr(redis, "nodes", [redis])]
+        kind = "Redis Cluster" if len(ports) > 1 else "Redis"
+        print(f"{kind:<17}: 127.0.0.1:{ports} (a user per service)")
         print(f"Web table        : {stack.api}/  (watch a table: {stack.api}/watch/<table_id>)")
         print(f"API              : {stack.api}")
         print(f"OpenAPI          : {stack.api}/schema  (JSON: {stack.api}/schema/openapi.json)")

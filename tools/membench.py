@@ -49,7 +49,7 @@ async def started_tables(api: str, count: int, seats: int = 4, at_once: int = 40
     """``count`` started tables; each one's seats (to leave them later)."""
     out: list[list[AsyncSeat]] = []
     gate = asyncio.Semaphore(at_once)
-    async with AsyncClient(api, timeout=120) as client:
+    async with AsyncClient(api, timeout=120, transport="aiohttp") as client:
 
         async def one() -> None:
             async with gate:
@@ -64,7 +64,7 @@ async def started_tables(api: str, count: int, seats: int = 4, at_once: int = 40
 
 async def leave_all(api: str, tables: list, at_once: int = 40) -> None:
     gate = asyncio.Semaphore(at_once)
-    async with AsyncClient(api, timeout=120) as client:
+    async with AsyncClient(api, timeout=120, transport="aiohttp") as client:
 
         async def one(players: list[AsyncSeat]) -> None:
             async with gate:

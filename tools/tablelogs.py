@@ -145,13 +145,19 @@ def _entry(step: Step, at: int, prev: int, answers: int) -> AnyEntry:
     return OutcomeEntry(answers=answers, events=step.answer, at=at, prev=prev)
 
 
-async def write_table(log: EventLog, steps: Iterator[Step], table_id: str) -> int:
-    """Append a table's steps to ``log`` as the services do; the number of entries written."""
+async def write_table(
+    log: EventLog, steps: Iterator[Step], table_id: str, imported: bool = False
+) -> int:
+    """Append a table's steps to ``log`` as the services do; the number of entries written.
+    ``imported``: each command marked as ``gcbc-ops import`` marks it (a rules worker running
+    meanwhile leaves it to the answer written here)."""
     last = 0
     written = 0
     for step in steps:
         at = int(time.time() * 1000)
-        entry = CommandEntry(command=step.command, token_hash=step.token_hash, at=at, prev=last)
+        entry = CommandEntry(
+            command=step.command, token_hash=step.token_hash, at=at, prev=last, imported=imported
+        )
         command = (await log.append(table_id, encode_entry(entry), last)).seq
         answer = _entry(step, at, command, command)
         last = (await log.append(table_id, encode_entry(answer), command)).seq
@@ -161,7 +167,11 @@ async def write_table(log: EventLog, steps: Iterator[Step], table_id: str) -> in
 
 
 async def fill(
-    log: EventLog, tables: list[dict[str, Any]], concurrency: int = 64, progress: bool = False
+    log: EventLog,
+    tables: list[dict[str, Any]],
+    concurrency: int = 64,
+    progress: bool = False,
+    imported: bool = False,
 ) -> int:
     """Write every table of ``tables`` (``table_mix``), ``concurrency`` at a time; entries."""
     queue = list(reversed(tables))
@@ -173,7 +183,7 @@ async def fill(
         while queue:
             t = queue.pop()
             steps = play(t["table_id"], t["seats"], t["seed"], t["options"], t["finish"])
-            written = await write_table(log, steps, t["table_id"])
+            written = await write_table(log, steps, t["table_id"], imported)
             total += written  # (not `total += await …`: it would read total before waiting)
             if progress and len(queue) % 50 == 0:
                 rate = total / max(time.monotonic() - started, 1e-6)

@@ -4,6 +4,8 @@ one; the log stays the truth, the cache only saves re-reading it)."""
 from __future__ import annotations
 
 import asyncio
+import time
+from collections.abc import Awaitable, Callable
 
 import msgspec
 
@@ -11,19 +13,36 @@ from gcbc.contract.entries import decode_entry
 from gcbc.eventlog.port import EventLog, Stored
 from services.common.folded import FoldedTable
 
+# a table nobody asked for and nothing was folded into for this long leaves a service's memory
+# (issue 13: a table at rest costs nothing); read again from the log if asked for
+IDLE_SECONDS = 120.0
+
 
 class FoldedCache:
     # finished tables kept in memory, the most recent (their late readers: a history, a rematch);
     # older ones cost nothing but their id and are read again if asked for
     KEEP_FINISHED = 200
 
-    def __init__(self, log: EventLog) -> None:
+    def __init__(
+        self,
+        log: EventLog,
+        keep_finished: int = KEEP_FINISHED,
+        restore: Callable[[str], Awaitable[FoldedTable | None]] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        """``keep_finished``: finished tables kept in memory (0: none, and not even their ids);
+        ``restore``: where a table not in memory starts from (its snapshot), before the entries
+        after it are read."""
         self.log = log
+        self.keep_finished = keep_finished
+        self.restore = restore
         self.tables: dict[str, FoldedTable] = {}
         self._finished: dict[str, None] = {}  # finished tables in memory, oldest first
         self.finished_ids: set[str] = set()  # every table seen finished (ids only)
         self._locks: dict[str, asyncio.Lock] = {}
         self._changed: dict[str, asyncio.Event] = {}
+        self.clock = clock
+        self._touched: dict[str, float] = {}  # table -> when it was last asked for or folded
 
     def _signal(self, table_id: str) -> None:
         event = self._changed.pop(table_id, None)
@@ -49,7 +68,10 @@ class FoldedCache:
 
     async def get(self, table_id: str, through: int | None = None) -> FoldedTable:
         """The table with every entry folded (``through``: stop after that sequence)."""
+        self._touched[table_id] = self.clock()
         t = self.tables.get(table_id)
+        if t is None and self.restore is not None:
+            t = await self._restored(table_id)
         if t is None:
             t = self.tables[table_id] = FoldedTable(table_id)
         if through is not None and t.seq >= through:
@@ -69,8 +91,24 @@ class FoldedCache:
             if self.tables.get(table_id) is t:
                 del self.tables[table_id]
             self._locks.pop(table_id, None)
+            self._touched.pop(table_id, None)
             return t
         self._note_finished(t)
+        return t
+
+    async def _restored(self, table_id: str) -> FoldedTable | None:
+        """The table from its snapshot, unless someone put it in memory meanwhile."""
+        assert self.restore is not None
+        lock = self._locks.get(table_id)
+        if lock is None:
+            lock = self._locks[table_id] = asyncio.Lock()
+        async with lock:
+            t = self.tables.get(table_id)
+            if t is None:
+                restored = await self.restore(table_id)
+                t = self.tables.get(table_id)
+                if t is None and restored is not None:
+                    t = self.tables[table_id] = restored
         return t
 
     def _note_finished(self, t: FoldedTable) -> None:
@@ -78,13 +116,15 @@ class FoldedCache:
         if t.state.step != "finished" or t.table_id in self._finished:
             return
         self._finished[t.table_id] = None
-        self.finished_ids.add(t.table_id)
-        while len(self._finished) > self.KEEP_FINISHED:
+        if self.keep_finished:
+            self.finished_ids.add(t.table_id)
+        while len(self._finished) > self.keep_finished:
             old = next(iter(self._finished))
             del self._finished[old]
             self.tables.pop(old, None)
             self._locks.pop(old, None)
             self._changed.pop(old, None)
+            self._touched.pop(old, None)
 
     async def deliver(self, stored: Stored) -> FoldedTable:
         """Fold an entry handed over by a consumer: directly when it follows what the cache has
@@ -92,19 +132,42 @@ class FoldedCache:
         t = self.tables.get(stored.table)
         if t is not None and t.seq >= stored.seq:
             return t
+        self._touched[stored.table] = self.clock()
         try:
-            prev = decode_entry(stored.data).prev
+            entry = decode_entry(stored.data)
+            prev = entry.prev
         except msgspec.DecodeError:
-            prev = -1  # not an entry: the catch-up below steps over it in its place
+            entry, prev = None, -1  # not an entry: the catch-up below steps over it in its place
         if t is None and prev == 0:
             t = self.tables[stored.table] = FoldedTable(stored.table)
         lock = self._locks.get(stored.table)
         if t is not None and t.seq == prev and (lock is None or not lock.locked()):
-            t.apply(stored)
+            t.apply(stored, entry)  # decoded once
             self._signal(stored.table)
             self._note_finished(t)
             return t
         return await self.get(stored.table, through=stored.seq)
 
+    def forget_idle(self, seconds: float) -> int:
+        """Forget the tables nobody asked for and nothing was folded into for ``seconds`` (read
+        again if asked for: a table at rest costs no memory); how many were forgotten."""
+        since = self.clock() - seconds
+        idle = [table for table, when in self._touched.items() if when < since]
+        forgotten = 0
+        for table in idle:
+            lock = self._locks.get(table)
+            if lock is not None and lock.locked():
+                continue  # being read right now
+            forgotten += table in self.tables
+            self.drop(table)
+            self._changed.pop(table, None)
+        return forgotten
+
     def drop(self, table_id: str) -> None:
+        """Forget the table (read again if asked for)."""
+        self._touched.pop(table_id, None)
         self.tables.pop(table_id, None)
+        self._finished.pop(table_id, None)
+        lock = self._locks.get(table_id)
+        if lock is not None and not lock.locked():
+            del self._locks[table_id]

@@ -26,6 +26,8 @@ OPTIONS = ("classic", "zombies", "bombers_traitors", "extra_equipment", "wounds"
 
 class Settings(Struct, frozen=True):
     nats_url: str = DEFAULT_NATS
+    # one Redis (redis://…), or a Redis Cluster: redis+cluster://user:password@host:port,host:port
+    # (any of its nodes; the read model and the rate limits find the rest)
     redis_url: str = DEFAULT_REDIS
     http_host: str = "127.0.0.1"
     http_port: int = 8000

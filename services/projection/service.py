@@ -16,7 +16,7 @@ from gcbc.eventlog.partitions import partition_of
 from gcbc.eventlog.port import EventLog, Later, Skip, Stored, Subscription
 from gcbc.readmodel.port import Put, ReadModel
 from services.common import health, metrics
-from services.common.cache import FoldedCache
+from services.common.cache import IDLE_SECONDS, FoldedCache
 from services.common.folded import FoldedTable
 from services.common.partitions import Partitions
 from services.common.progress import ProgressLog
@@ -79,9 +79,14 @@ class Projection:
                 failed.add(stored.table)
                 results.append(e)
                 continue
-            results.append(None)
             if t.seq < stored.seq:
-                continue  # not in the log (cannot happen): nothing to show
+                # the log read stopped short of this entry (on a replicated stream a direct get
+                # may be answered by a replica not caught up yet): delivered again, never
+                # acknowledged unwritten, or a finished table's last views would be lost
+                failed.add(stored.table)
+                results.append(Later(stored.table))
+                continue
+            results.append(None)
             if t.seq == stored.seq and not t.settled:
                 continue  # a command: views change with its answer
             if not t.state.table_id:
@@ -150,10 +155,27 @@ class Projection:
         views, _ = self._views(t)
         return await write(self.model, t, views)
 
+    def rest(self, seconds: float = IDLE_SECONDS) -> int:
+        """Tables at rest leave memory (their folded state, digests and log entries): the next
+        entry of one reads it again from the log. How many left."""
+        held = list(self.cache.tables)
+        forgotten = self.cache.forget_idle(seconds)
+        for table in held:
+            if table not in self.cache.tables:
+                self._rendered.pop(table, None)
+                self._memos.pop(table, None)
+        return forgotten
+
     async def watch_read_model(self, stop: asyncio.Event, every: float = 2.0) -> None:
         """A read model found without its epoch mark (new, or Redis restarted empty) gets every
-        table projected again from the log, instead of waiting for each table's next entry."""
+        table projected again from the log, instead of waiting for each table's next entry.
+        Tables at rest leave memory every half minute."""
+        loop = asyncio.get_running_loop()
+        rest_at = loop.time() + 30.0
         while not stop.is_set():
+            if loop.time() >= rest_at:
+                self.rest()
+                rest_at = loop.time() + 30.0
             try:
                 if await self.model.claim_epoch():
                     count = 0

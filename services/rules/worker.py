@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import msgspec
 
@@ -21,18 +21,24 @@ from gcbc.eventlog.partitions import partition_of
 from gcbc.eventlog.port import (
     EventLog,
     Later,
+    Outcome,
     Skip,
     Stored,
     Subscription,
     WrongExpectedSequence,
 )
+from gcbc.keyvalue.memory import MemoryKeyValue
+from gcbc.keyvalue.port import KeyValue
 from gcbc.rules import RuleViolation, decide
-from services.common import health, metrics
+from services.common import deadlines as deadlines_index
+from services.common import health, metrics, snapshots
 from services.common.cache import FoldedCache
+from services.common.deadlines import DeadlineIndex, due
 from services.common.folded import FoldedTable
 from services.common.partitions import Partitions
 from services.common.progress import ProgressLog
 from services.common.settings import STUCK_AFTER, Settings
+from services.common.snapshots import Snapshots
 
 log = logging.getLogger("gcbc.rules")
 DURABLE = "rules-worker"
@@ -62,23 +68,36 @@ def answer(
 
 
 class RulesWorker:
+    FINISHED_KEPT = 1000  # positions of recently finished tables (their last entries come late)
+    LEAD = 1.0  # seconds before a deadline its table (not in memory) is loaded
+    IDLE_AFTER = 60.0  # seconds untouched, its deadline further off: a table leaves memory
+
     def __init__(
         self,
         events: EventLog,
         clock: Callable[[], float] = time.time,
         noop: bool = False,
         lobby_seconds: float = 1800.0,
+        snapshots: KeyValue | None = None,
+        deadlines: KeyValue | None = None,
     ) -> None:
+        """``snapshots``, ``deadlines``: the stores of the tables' snapshots and of the deadline
+        index (in-memory twins if not given: they last as long as this instance)."""
         self.events = events
         self.noop = noop
         self.lobby_seconds = lobby_seconds
-        self.cache = FoldedCache(events)
+        self.snapshots = Snapshots(snapshots if snapshots is not None else MemoryKeyValue())
+        self.index = DeadlineIndex(deadlines if deadlines is not None else MemoryKeyValue())
+        # finished tables cost no memory: dropped once done (a late command reads the snapshot)
+        self.cache = FoldedCache(events, keep_finished=0, restore=self.snapshots.load)
         self.clock = clock
         self.decided = 0
         self._seen: dict[str, tuple[int, float]] = {}  # table -> (pending command, first seen)
+        self._finished: dict[str, int] = {}  # recently finished table -> its last position
+        self._touched: dict[str, float] = {}  # table in memory -> when last folded, oldest first
         self.loads = 0  # passes of load_all completed
+        self.folds = 0  # tables read from the log or a snapshot (not in memory when needed)
         self.share: Partitions | None = None  # the partitions this instance processes (run)
-        self.wake = asyncio.Event()  # a partition taken: fold its tables now
 
     def owns(self, table_id: str) -> bool:
         return self.share is None or self.share.owns(table_id)
@@ -90,18 +109,19 @@ class RulesWorker:
                 self.cache.drop(table_id)
                 self._seen.pop(table_id, None)
 
-    async def handle_batch(self, entries: list[Stored]) -> list[BaseException | None]:
+    async def handle_batch(self, entries: list[Stored]) -> list[Outcome]:
         """What arrived at once: each table's entries in order, the tables side by side (their
-        answers are appended together: one flush to NATS, their acknowledgements in one read)."""
+        answers are appended together: one flush to NATS, their acknowledgements in one read).
+        An entry's outcome may be the index write it waits for (``handle``)."""
         by_table: dict[str, list[int]] = {}
         for i, stored in enumerate(entries):
             by_table.setdefault(stored.table, []).append(i)
-        results: list[BaseException | None] = [None] * len(entries)
+        results: list[Outcome] = [None] * len(entries)
 
         async def one_table(indexes: list[int]) -> None:
             for n, i in enumerate(indexes):
                 try:
-                    await self.handle(entries[i])
+                    results[i] = await self.handle(entries[i])
                 except Exception as e:  # noqa: BLE001  (answered for: Skip or delivered again)
                     results[i] = e
                     if not isinstance(e, Skip):
@@ -112,21 +132,74 @@ class RulesWorker:
         await asyncio.gather(*(one_table(indexes) for indexes in by_table.values()))
         return results
 
-    async def handle(self, stored: Stored) -> None:
-        """One entry from the consumer: answer it if it is a command nobody answered yet."""
+    async def handle(self, stored: Stored) -> Awaitable[object] | None:
+        """One entry from the consumer: answer it if it is a command nobody answered yet. What
+        it returns is done once the table's deadline is in the index (the acknowledgement waits
+        for it, never the answer)."""
+        done = self._finished.get(stored.table)
+        if done is not None and stored.seq <= done:
+            return None  # an entry of a table finished and dropped: nothing left to answer
         try:
+            known = stored.table in self.cache.tables
             t = await self.cache.deliver(stored)
         except msgspec.DecodeError as e:
             raise Skip(f"not an entry: {e}") from None
-        if t.pending != stored.seq:
-            return  # not a command, or answered already (by this or another instance)
-        command = t.pending_command
-        if command is not None and command.imported:
-            # gcbc-ops import: its recorded answer comes next; if none does, the sweep answers
-            # it STUCK_AFTER after this worker first saw it
-            self._since(t)
-            return
-        await self._answer(t)
+        if not known:
+            self.folds += 1
+        if t.pending == stored.seq:
+            command = t.pending_command
+            if command is not None and command.imported:
+                # gcbc-ops import: its recorded answer comes next; if none does, the sweep
+                # answers it STUCK_AFTER after this worker first saw it
+                self._since(t)
+            else:
+                await self._answer(t)
+        # (otherwise not a command, or answered already, by this or another instance)
+        return self._noted(t)
+
+    def _noted(self, t: FoldedTable) -> Awaitable[object] | None:
+        """Keep the index and the snapshots up with the table as folded here; a finished table
+        leaves memory (its last snapshot is written first)."""
+        if t.seq == 0:
+            return None
+        self.snapshots.folded(t)
+        self._touched.pop(t.table_id, None)
+        if t.state.step == "finished":
+            self.snapshots.owe(t)
+            self.cache.drop(t.table_id)
+            self._seen.pop(t.table_id, None)
+            self._finished[t.table_id] = max(t.seq, self._finished.pop(t.table_id, 0))
+            while len(self._finished) > self.FINISHED_KEPT:
+                del self._finished[next(iter(self._finished))]
+            return self.index.forget(t.table_id, t.seq)
+        self._touched[t.table_id] = self.clock()
+        since = self._since(t) if not t.settled else None
+        return self.index.note(t.table_id, due(t, self.lobby_seconds, since), t.seq)
+
+    def rest(self) -> int:
+        """Tables untouched for IDLE_AFTER whose deadline is further off than that leave memory
+        (snapshot first; their deadline is in the index, which loads them back in time): the
+        worker holds the tables in play, not every table it has seen. How many left."""
+        now = self.clock()
+        left = 0
+        for table_id, touched in list(self._touched.items()):
+            if now - touched < self.IDLE_AFTER:
+                break  # oldest first: the rest are younger
+            t = self.cache.tables.get(table_id)
+            d = self.index.known.get(table_id)
+            if t is None:
+                del self._touched[table_id]
+                continue
+            if not t.settled or d is None or d.when < now + self.IDLE_AFTER:
+                continue  # wanted soon, or its deadline not known
+            if self.index.owes(table_id):
+                continue  # (its deadline not written yet)
+            self.snapshots.owe_all([t])
+            self.cache.drop(table_id)
+            self._seen.pop(table_id, None)
+            del self._touched[table_id]
+            left += 1
+        return left
 
     def _since(self, t: FoldedTable) -> float:
         """Since when the table's pending command is waiting, as far as this worker knows: its
@@ -178,9 +251,21 @@ class RulesWorker:
         log.debug("answered %s: %d events", kind, len(reply.events), extra=context)
 
     async def sweep_deadlines(self) -> int:
-        """Append ``deadline passed`` for every expired wait this instance knows of."""
+        """Append ``deadline passed`` for every expired wait this instance knows of: the tables
+        in memory, and those the index says are due soon (folded now: snapshot and tail)."""
         fired = 0
         now = self.clock()
+        for table_id in self.index.soon(now + self.LEAD):
+            if not self.owns(table_id):
+                continue  # another instance's partition: its deadlines are that one's
+            if table_id not in self.cache.tables:
+                try:
+                    t = await self.cache.get(table_id)
+                except Exception:
+                    self.index.again(table_id)  # the log is away: at the next sweep
+                    raise
+                self.folds += 1
+                self._noted(t)
         for table_id, t in list(self.cache.tables.items()):
             if not self.owns(table_id):
                 continue  # another instance's (a partition in the middle of a handover)
@@ -226,72 +311,121 @@ class RulesWorker:
             await self.events.append(t.table_id, encode_entry(entry), t.seq, msg_id)
         except WrongExpectedSequence:
             await self.cache.get(t.table_id)  # stale: catch up, decide again next sweep
+            self._noted(t)
             return False
         return True
 
     async def load_all(self) -> None:
-        """Fold every table this instance does not know yet (at start: all of them), so
-        deadlines survive a restart. Known tables need no read: a deadline appended on a stale
-        view is refused (expected sequence) and the table caught up then."""
-        if self.share is not None and not self.share.held:
-            return  # no partition taken yet: nothing of ours to fold
-        partitions = [None] if self.share is None else sorted(self.share.held)
+        """Fold every table this instance does not know yet and note its deadline: what builds
+        the deadline index of a log from before it (once; the index says when it is built).
+        Known tables need no read: a deadline appended on a stale view is refused (expected
+        sequence) and the table caught up then."""
         todo = [
             t
-            for p in partitions
-            async for t in self.events.tables(p)
-            if t not in self.cache.tables and t not in self.cache.finished_ids and self.owns(t)
+            async for t in self.events.tables()
+            if t not in self.cache.tables and t not in self.index.known
         ]
         progress = ProgressLog(log, "folding tables", len(todo)) if len(todo) > 1000 else None
         for table_id in todo:
-            if table_id not in self.cache.tables:  # (its command may have folded it meanwhile)
-                await self.cache.get(table_id)
+            # (its command may have folded it meanwhile, or finished it)
+            if table_id not in self.cache.tables and table_id not in self._finished:
+                t = await self.cache.get(table_id)
+                self.folds += 1
+                self._noted(t)
             if progress is not None:
                 progress.step()
         if progress is not None:
             progress.finish()
         self.loads += 1
 
+    async def stopping(self) -> None:
+        """Snapshot every table with entries since its last snapshot (a restart reads less)."""
+        self.snapshots.owe_all(list(self.cache.tables.values()))
+        await self.snapshots.flush()
 
-async def deadlines(worker: RulesWorker, stop: asyncio.Event, every: float = 0.1) -> None:
+
+async def deadlines(
+    worker: RulesWorker, stop: asyncio.Event, every: float = 0.1, rest_every: float = 5.0
+) -> None:
+    rested = time.monotonic()
     while not stop.is_set():
         try:
             await worker.sweep_deadlines()
         except Exception as e:  # noqa: BLE001
             log.warning("deadline sweep failed: %s", e)
+        if time.monotonic() - rested >= rest_every:
+            rested = time.monotonic()
+            worker.rest()
         try:
             await asyncio.wait_for(stop.wait(), every)
         except TimeoutError:
             pass
 
 
-async def keep_loading(worker: RulesWorker, stop: asyncio.Event, every: float = 5.0) -> None:
-    """Fold the tables this instance does not know (at start: every one; later, those whose
-    entries went to another instance), beside the answering and the sweeps, never before them."""
-    while not stop.is_set():
-        started = time.monotonic()
-        try:
-            await worker.load_all()
-        except Exception as e:  # noqa: BLE001
-            log.warning("loading tables failed: %s", e)
-        else:
-            if worker.loads == 1:
-                took = time.monotonic() - started
-                log.info("%d tables folded in %.1f s", len(worker.cache.tables), took)
-        worker.wake.clear()
-        try:
-            await asyncio.wait_for(_either(stop, worker.wake), every)
-        except TimeoutError:
-            pass
-
-
-async def _either(*events: asyncio.Event) -> None:
-    waits = [asyncio.create_task(e.wait()) for e in events]
+async def keep_index(worker: RulesWorker, stop: asyncio.Event, every: float = 0.2) -> None:
+    """Beside the answering and the sweeps, never before them: read the deadline index (every
+    pending deadline, then each change another instance makes), build it once from the log if
+    it is not built yet, write its changes as they come and the snapshots owed."""
+    index = worker.index
+    writing = asyncio.create_task(index.run(stop))
+    snapshotting = asyncio.create_task(keep_snapshots(worker, stop, every))
     try:
-        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        started = time.monotonic()
+        while True:
+            try:
+                await index.start()
+                break
+            except Exception as e:  # noqa: BLE001  (the store away: the answering goes on)
+                log.warning("reading the deadline index failed: %s", e)
+                await _pause(stop, 1.0)
+                if stop.is_set():
+                    return
+        log.info(
+            "deadline index read: %d tables pending, in %.2f s",
+            len(index.known),
+            time.monotonic() - started,
+        )
+        while not index.built and not stop.is_set():
+            try:
+                await worker.load_all()  # a log from before the index
+                while index.owed and not stop.is_set():
+                    await asyncio.sleep(every)
+                if not stop.is_set():
+                    await index.mark_built()
+                    log.info(
+                        "deadline index built: %d tables folded in %.1f s",
+                        worker.folds,
+                        time.monotonic() - started,
+                    )
+            except Exception as e:  # noqa: BLE001
+                log.warning("building the deadline index failed: %s", e)
+                await _pause(stop, 5.0)
+        await stop.wait()
     finally:
-        for w in waits:
-            w.cancel()
+        await snapshotting
+        await writing
+        await index.close()
+
+
+async def keep_snapshots(worker: RulesWorker, stop: asyncio.Event, every: float = 0.2) -> None:
+    """Write the snapshots owed as they come, and those of every table as the worker stops."""
+    while not stop.is_set():
+        try:
+            await worker.snapshots.flush()
+        except Exception as e:  # noqa: BLE001
+            log.warning("writing snapshots failed: %s", e)
+        await _pause(stop, every)
+    try:
+        await asyncio.wait_for(worker.stopping(), 5.0)
+    except Exception as e:  # noqa: BLE001  (a snapshot saves reading: none is needed)
+        log.warning("stopping: not every snapshot was written: %s", e or type(e).__name__)
+
+
+async def _pause(stop: asyncio.Event, seconds: float) -> None:
+    try:
+        await asyncio.wait_for(stop.wait(), seconds)
+    except TimeoutError:
+        pass
 
 
 async def run(
@@ -312,7 +446,6 @@ async def run(
     async with health.serve(readiness, metrics_port):
 
         async def start(partition: int) -> Subscription:
-            worker.wake.set()  # its tables are folded at once (their deadlines)
             return await worker.events.consume_batches(
                 DURABLE, worker.handle_batch, ACK_WAIT, partition=partition
             )
@@ -329,7 +462,7 @@ async def run(
         watching = asyncio.create_task(health.watch_lag(worker.events, DURABLE, stop, log))
         try:
             await asyncio.gather(
-                worker.share.run(stop), deadlines(worker, stop), keep_loading(worker, stop)
+                worker.share.run(stop), deadlines(worker, stop), keep_index(worker, stop)
             )
         finally:
             watching.cancel()
@@ -339,13 +472,21 @@ async def main_async(settings: Settings, stop: asyncio.Event | None = None) -> N
     """The composition root: the real adapters."""
     from gcbc.eventlog.jetstream import JetStreamEventLog
     from gcbc.eventlog.jetstream_leases import JetStreamLeases
+    from gcbc.keyvalue.jetstream import JetStreamKeyValue
 
     stop = stop or asyncio.Event()
     events = await JetStreamEventLog.connect(
         settings.nats_url, settings.stream_replicas, partitions=settings.partitions
     )
-    leases = await JetStreamLeases.open(events.nc, replicas=settings.stream_replicas)
-    worker = RulesWorker(events, noop=settings.noop_rules, lobby_seconds=settings.lobby_ttl)
+    replicas = settings.stream_replicas
+    leases = await JetStreamLeases.open(events.nc, replicas=replicas)
+    worker = RulesWorker(
+        events,
+        noop=settings.noop_rules,
+        lobby_seconds=settings.lobby_ttl,
+        snapshots=await JetStreamKeyValue.open(events.nc, snapshots.BUCKET, replicas),
+        deadlines=await JetStreamKeyValue.open(events.nc, deadlines_index.BUCKET, replicas),
+    )
     try:
         await run(worker, stop, health.metrics_port(9101), leases, settings.instance or None)
     finally:

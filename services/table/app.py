@@ -781,9 +781,9 @@ def create_app(settings: Settings | None = None) -> Litestar:
         app.state.service = service = TableService(
             events, model, settings.noop_rules, bot_secret=settings.bot_secret
         )
-        app.state.rates = RateLimits.on_redis(
+        app.state.rates = rates = RateLimits.on_redis(
             settings.redis_url,
-            model.redis.connection_pool,
+            getattr(model.redis, "connection_pool", None),  # a cluster client has its own
             {
                 "create": settings.rate_create,
                 "seat": settings.rate_seat,
@@ -791,6 +791,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
                 "command": settings.rate_command,
             },
         )
+        await rates.warm()
         # several processes must share the key (GCBC_TICKET_SECRET); one alone may draw its own
         app.state.ticket_secret = (settings.ticket_secret or secrets.token_hex(32)).encode()
         app.state.streams = OpenStreams(
@@ -798,9 +799,11 @@ def create_app(settings: Settings | None = None) -> Litestar:
         )
         tune_gc()
         follower = await service.follow()
+        resting = asyncio.create_task(service.rest_tables())
         try:
             yield
         finally:
+            resting.cancel()
             await follower.close()
             await events.close()
             await model.close()

@@ -12,6 +12,7 @@ address.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import math
 import time
@@ -19,7 +20,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from limits import RateLimitItem, parse
-from limits.aio.storage import RedisStorage
+from limits.aio.storage import RedisClusterStorage, RedisStorage
 from limits.aio.strategies import SlidingWindowCounterRateLimiter
 
 from services.common import metrics
@@ -38,7 +39,9 @@ class RateLimits:
     TIMEOUT = 0.25  # seconds a check may take before the request goes on unchecked
     PAUSE = 2.0  # seconds without checks after a failure (Redis away must not slow every request)
 
-    def __init__(self, storage: RedisStorage | None, rates: dict[str, RateLimitItem]) -> None:
+    def __init__(
+        self, storage: RedisStorage | RedisClusterStorage | None, rates: dict[str, RateLimitItem]
+    ) -> None:
         self.limiter = SlidingWindowCounterRateLimiter(storage) if storage else None
         self.rates = rates
         self._paused_until = 0.0
@@ -49,13 +52,28 @@ class RateLimits:
         items = parse_rates(rates)
         if not items:
             return cls(None, {})
-        storage = RedisStorage(
-            f"async+{url}",
-            implementation="redispy",
-            connection_pool=pool,
-            key_prefix="gcbc:rate",
-        )
+        storage: RedisStorage | RedisClusterStorage
+        if url.startswith("redis+cluster://"):
+            # a cluster: the library's own cluster client (a window's keys share a hash tag)
+            storage = RedisClusterStorage(
+                f"async+{url}", implementation="redispy", key_prefix="gcbc:rate"
+            )
+        else:
+            storage = RedisStorage(
+                f"async+{url}",
+                implementation="redispy",
+                connection_pool=pool,
+                key_prefix="gcbc:rate",
+            )
         return cls(storage, items)
+
+    async def warm(self) -> None:
+        """Connect before the first request (a cluster client learns its slots first, longer
+        than a check may take), so the first requests are counted too."""
+        if self.limiter is not None:
+            with contextlib.suppress(Exception):
+                async with asyncio.timeout(5):
+                    await self.limiter.storage.check()
 
     async def hit(self, kind: str, who: str) -> None:
         """Count one request of ``kind`` by ``who``; 429 with Retry-After once over the limit.
@@ -72,7 +90,7 @@ class RateLimits:
         except Exception as e:  # noqa: BLE001
             check.add_done_callback(_retrieve)
             self._paused_until = time.monotonic() + self.PAUSE
-            log.warning("rate limits not checked for %.0f s: %s", self.PAUSE, e or type(e).__name__)
+            log.warning("rate limits not checked for %.0f s: %r", self.PAUSE, e)
             return
         if over is None:
             return

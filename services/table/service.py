@@ -10,6 +10,7 @@ append expects the sequence the check used."""
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import hashlib
 import hmac
@@ -27,7 +28,7 @@ from gcbc.readmodel.port import PUBLIC, Answer, ReadModel, StoredView, seat_key
 from gcbc.rules import RuleViolation, check
 from gcbc.rules.state import State
 from services.common import metrics
-from services.common.cache import FoldedCache
+from services.common.cache import IDLE_SECONDS, FoldedCache
 from services.common.folded import FoldedTable, states
 from services.common.house_bots import bot_seat
 from services.table.problems import ApiError, from_violation
@@ -202,6 +203,12 @@ class TableService:
                 log.debug("appended", extra=_context(table_id, result.seq, command))
             return result.seq
         raise ApiError(409, "table_busy", "the table is busy: try again")
+
+    async def rest_tables(self, every: float = 30.0, idle: float = IDLE_SECONDS) -> None:
+        """Tables at rest leave memory (read again from the log when asked for)."""
+        while True:
+            await asyncio.sleep(every)
+            self.cache.forget_idle(idle)
 
     async def follow(self) -> Subscription:
         """Keep the tables this process holds warm: every new entry of a held table is folded

@@ -186,6 +186,48 @@ def test_a_group_gets_every_entry_in_order_again_after_a_failure_and_goes_on_aft
     run(go())
 
 
+def test_an_entry_is_acknowledged_once_the_work_its_handler_returned_is_done(log_factory):
+    """consume(): a handler may return an awaitable (an index write batched with others): the
+    entry counts as handled once that is done, while the next entries are handled meanwhile; if
+    it fails, the entry comes again."""
+
+    async def go():
+        log = await log_factory()
+        t = table()
+        a = await log.append(t, b"a", 0)
+        b = await log.append(t, b"b", a.seq)
+        seen: list[bytes] = []
+        written = asyncio.get_running_loop().create_future()
+        failing = asyncio.get_running_loop().create_future()
+
+        async def handle(stored):
+            seen.append(stored.data)
+            if stored.data == b"a":
+                return written
+            if stored.data == b"b" and seen.count(b"b") == 1:
+                return failing
+            return None
+
+        sub = await log.consume("later", handle, ack_wait=1)
+        await _until(lambda: seen[:2] == [b"a", b"b"])  # b handled while a's work is not done
+        failing.set_exception(RuntimeError("the index write failed"))
+        await _until(lambda: seen.count(b"b") == 2)  # delivered again
+        await asyncio.sleep(0.3)
+        g = await log.group("later")
+        assert g.acked < a.seq  # a is not acknowledged yet
+        written.set_result(None)
+        for _ in range(100):
+            g = await log.group("later")
+            if g.acked == b.seq:
+                break
+            await asyncio.sleep(0.05)
+        assert g.acked == b.seq and g.lag == 0
+        await sub.close()
+        await log.close()
+
+    run(go())
+
+
 def test_a_group_in_batches_gets_what_arrived_at_once_and_each_entry_answered_for(log_factory):
     async def go():
         log = await log_factory()

@@ -12,17 +12,31 @@ import pytest
 from gcbc.readmodel.memory import MemoryReadModel
 from gcbc.readmodel.port import Put, Replacement
 from gcbc.readmodel.redis import RedisReadModel
+from gcbc.readmodel.rediscluster import RedisClusterReadModel
 
 
-@pytest.fixture(params=["memory", "redis"])
-def model_factory(request, redis_url):
+@pytest.fixture(params=["memory", "redis", "redis-cluster"])
+def model_factory(request):
     def make():
         if request.param == "memory":
             return MemoryReadModel()
+        if request.param == "redis-cluster":
+            # a cluster of this session's own (one database only: nobody else's keys there)
+            return RedisReadModel.connect(request.getfixturevalue("redis_cluster").url)
         # a database of its own: the services' read model (db 0) never sees these test keys
+        redis_url = request.getfixturevalue("redis_url")
         return RedisReadModel.connect(redis_url.rsplit("/", 1)[0] + "/15")
 
     return make
+
+
+async def wiped(m):
+    """The model emptied (the Redis ones hold only this suite's keys), as a fresh one is."""
+    if isinstance(m, RedisClusterReadModel):
+        await m.redis.flushdb(target_nodes=m.redis.PRIMARIES)
+    elif isinstance(m, RedisReadModel):
+        await m.redis.flushdb()
+    return m
 
 
 def run(coro):
@@ -126,9 +140,7 @@ def test_the_lobby_is_listed_in_pages_oldest_first(model_factory):
     table listed again (a seat taken) keeps its place, and one that leaves the lobby is gone."""
 
     async def go():
-        m = model_factory()
-        if isinstance(m, RedisReadModel):
-            await m.redis.flushdb()  # db 15: this suite's own
+        m = await wiped(model_factory())
         tables = [uuid.uuid4().hex for _ in range(7)]
         for i, t in enumerate(tables):
             await m.put(t, {"public": b"v"}, 10 + i, listing=t.encode())
@@ -188,9 +200,7 @@ def test_a_waiter_gets_the_view_once_it_reflects_a_position_or_a_newer_version(m
 
 def test_an_epoch_is_claimed_once(model_factory):
     async def go():
-        m = model_factory()
-        if isinstance(m, RedisReadModel):
-            await m.redis.delete("gcbc:epoch")  # db 15: this suite's own
+        m = await wiped(model_factory())
         assert await m.claim_epoch()
         assert not await m.claim_epoch()
         await m.close()
@@ -240,9 +250,7 @@ def test_replace_writes_whatever_the_position_unless_newer_and_never_leaves_a_ga
 
 def test_status_tells_the_epoch_the_newest_position_and_tables_per_status(model_factory):
     async def go():
-        m = model_factory()
-        if isinstance(m, RedisReadModel):
-            await m.redis.flushdb()  # db 15: this suite's own
+        m = await wiped(model_factory())
         assert (await m.status()) == (None, 0, {})
         a, b, c = (uuid.uuid4().hex for _ in range(3))
         await m.put(a, {"public": b"v"}, 3, status="lobby")

@@ -20,13 +20,12 @@ def test_bench_against_a_running_deployment(stack, capsys):
 
 
 def test_answers_are_counted_by_route_and_status():
-    http = bench.Http.__new__(bench.Http)
-    http.non_2xx = bench.Counter()
-    http.count("POST", "/tables/0123456789abcdef/commands", 200)
-    http.count("POST", "/tables/0123456789abcdef/commands", 409)
-    http.count("POST", "/tables/fedcba9876543210/commands", 409)
-    http.count("GET", "/tables/fedcba9876543210/view?after=3", 429)
-    assert http.non_2xx == {
+    answers = bench.Answers()
+    answers.count("POST", "/tables/0123456789abcdef/commands", 200)
+    answers.count("POST", "/tables/0123456789abcdef/commands", 409)
+    answers.count("POST", "/tables/fedcba9876543210/commands", 409)
+    answers.count("GET", "/tables/fedcba9876543210/view?after=3", 429)
+    assert answers.non_2xx == {
         "POST /tables/{id}/commands 409": 2,
         "GET /tables/{id}/view 429": 1,
     }

@@ -1,7 +1,8 @@
 """The distributed setup, started for real on this machine (issue 14, item 4): a 3-node NATS
-cluster (the stream with 3 replicas) and two instances of the rules worker and the projection;
-bot tables play through HTTP while the stream's leader node is killed (-9) and comes back. Every
-table finishes, nothing accepted is lost or recorded twice, views equal a rebuild."""
+cluster (the stream with 3 replicas), a 3-node Redis Cluster holding the read model, and two
+instances of the rules worker and the projection; bot tables play through HTTP while the stream's
+leader node is killed (-9) and comes back, and while a Redis node restarts empty. Every table
+finishes, nothing accepted is lost or recorded twice, views equal a rebuild."""
 
 from __future__ import annotations
 
@@ -10,8 +11,11 @@ from pathlib import Path
 
 import nats
 import pytest
+import redis
+from redis.crc import key_slot
 
 from gcbc.eventlog.jetstream import STREAM, JetStreamEventLog
+from gcbc.readmodel.redis import RedisReadModel
 from tests.e2e.conftest import TEST_ENV
 from tools import chaos, devservers
 from tools.launcher import Stack
@@ -31,15 +35,17 @@ async def _stream(cluster: devservers.NatsCluster):
 def cluster_stack(tmp_path_factory):
     data = Path(tmp_path_factory.mktemp("cluster"))
     cluster = devservers.start_nats_cluster(data / "nats", 3)
+    redis_cluster = devservers.start_redis_cluster(data / "redis", 3)
     try:
         env = {**TEST_ENV, "GCBC_STREAM_REPLICAS": "3"}
-        stack = Stack(data, nats=cluster, env=env).start()  # type: ignore[arg-type]
+        stack = Stack(data, nats=cluster, redis=redis_cluster, env=env).start()
         stack.start_service("rules#2")
         stack.start_service("projection#2")
         yield stack, cluster
         stack.stop()
     finally:
         cluster.stop()
+        redis_cluster.stop()
 
 
 def test_the_stream_is_replicated_on_every_node(cluster_stack):
@@ -48,6 +54,91 @@ def test_the_stream_is_replicated_on_every_node(cluster_stack):
     assert info.config.num_replicas == 3
     assert info.cluster is not None and info.cluster.leader in cluster.names
     assert len(info.cluster.replicas or []) == 2
+
+
+def _views_per_node(stack: Stack) -> dict[int, set[str]]:
+    """Node port -> the tables whose views it holds (its own keys: a node answers for its slots)."""
+    held = {}
+    for node in stack.redis.nodes:  # type: ignore[union-attr]
+        r = redis.Redis.from_url(node.url)
+        try:
+            keys = r.scan_iter(match="gcbc:views:*", count=1000)
+            held[node.port] = {k.decode()[len("gcbc:views:{") : -1] for k in keys}
+        finally:
+            r.close()
+    return held
+
+
+def _owner(stack: Stack, table: str) -> int:
+    """The port of the node owning the table's slot (the slots split evenly, in node order)."""
+    slot = key_slot(f"gcbc:views:{{{table}}}".encode())
+    return stack.redis.nodes[min(2, slot * 3 // 16384)].port  # type: ignore[union-attr]
+
+
+def test_the_read_model_is_spread_over_every_redis_node(cluster_stack):
+    """Each table's keys share its hash tag: tables land on every node of the Redis Cluster,
+    the services' own users read and write them, and the lobby and status are whole."""
+    stack, _ = cluster_stack
+    assert stack.env("table")["GCBC_REDIS_URL"].startswith("redis+cluster://table:")
+
+    async def go():
+        record = chaos.Record()
+        return await asyncio.gather(
+            # the first table with two of the house's seats: the bot worker waits on the cluster
+            *(
+                chaos.play_through(stack.api, 4, 400 + i, record, (2, 3) if i == 0 else ())
+                for i in range(6)
+            )
+        ), record
+
+    table_ids, record = asyncio.run(go())
+    findings = asyncio.run(chaos.check(stack, table_ids, record))
+    assert findings.ok, findings.problems
+    # each table's keys on the one node owning its hash tag's slot, nowhere else
+    held = _views_per_node(stack)
+    for t in table_ids:
+        assert [port for port, tables in held.items() if t in tables] == [_owner(stack, t)]
+
+
+def test_tables_finish_while_a_redis_node_restarts_empty(cluster_stack):
+    """A Redis node killed -9 comes back with its slots and no data: the projection notices (the
+    node's epoch mark is gone), projects every table again, and play goes on. The node is the
+    one holding the global index ({gcbc}, slot 15177: the last third), which is made again."""
+    stack, _ = cluster_stack
+
+    async def go():
+        record = chaos.Record()
+        games = asyncio.gather(
+            *(chaos.play_through(stack.api, 4 + i % 2, 500 + i, record) for i in range(4))
+        )
+
+        async def strike() -> None:
+            await asyncio.sleep(1.5)
+            node = stack.redis.nodes[-1]  # type: ignore[union-attr]
+            node.stop(kill=True)
+            await asyncio.sleep(1.0)
+            # from this (the main) thread: a server started from a worker thread dies with it
+            stack.redis.restart()  # type: ignore[union-attr]
+
+        _, table_ids = await asyncio.gather(strike(), games)
+        return table_ids, record
+
+    table_ids, record = asyncio.run(go())
+    findings = asyncio.run(chaos.check(stack, table_ids, record))
+    assert findings.ok, findings.problems
+    assert findings.accepted > 0
+
+    async def index() -> tuple:
+        live = RedisReadModel.connect(stack.redis_url)
+        log = await JetStreamEventLog.connect(stack.nats_url)
+        try:
+            return await live.status(), [t async for t in log.tables()]
+        finally:
+            await live.close()
+            await log.close()
+
+    status, tables = asyncio.run(index())  # the index made again counts every table
+    assert status.epoch is not None and sum(status.tables.values()) == len(tables)
 
 
 def test_tables_finish_while_the_stream_leader_is_killed(cluster_stack):

@@ -56,3 +56,15 @@ def test_nats_server_takes_it_with_passwords_from_the_environment(tmp_path: Path
         asyncio.run(go())
     finally:
         server.stop()
+
+
+def test_the_image_installs_every_package_the_services_import():
+    """The services' image holds what they import: the bot worker plays through the typed
+    client, so the image installs clients/python too (found missing once)."""
+    dockerfile = (ROOT / "deploy" / "Dockerfile").read_text()
+    imports_client = any(
+        "gcbc_client" in path.read_text() for path in (ROOT / "services").rglob("*.py")
+    )
+    assert imports_client  # (else this test has nothing left to check)
+    assert "COPY clients/python ./clients/python" in dockerfile
+    assert "./clients/python" in dockerfile.split("RUN pip install", 1)[1].splitlines()[0]

@@ -16,6 +16,8 @@ ADAPTERS = {
     ROOT / "shared/gcbc/eventlog/jetstream.py",
     ROOT / "shared/gcbc/eventlog/jetstream_leases.py",
     ROOT / "shared/gcbc/readmodel/redis.py",
+    ROOT / "shared/gcbc/readmodel/rediscluster.py",
+    ROOT / "shared/gcbc/keyvalue/jetstream.py",
 }
 COMPOSITION_ROOTS = {"main_async", "create_app", "main"}
 DRIVERS = ("nats", "redis")
@@ -71,7 +73,13 @@ def test_nats_and_redis_only_in_adapters_and_composition_roots(path: Path):
 
 def test_the_adapters_are_imported_only_by_composition_roots():
     """The services work through the ports; only a composition root picks the adapters."""
-    adapters = ("gcbc.eventlog.jetstream", "gcbc.eventlog.jetstream_leases", "gcbc.readmodel.redis")
+    adapters = (
+        "gcbc.eventlog.jetstream",
+        "gcbc.eventlog.jetstream_leases",
+        "gcbc.readmodel.redis",
+        "gcbc.readmodel.rediscluster",
+        "gcbc.keyvalue.jetstream",
+    )
     for path in PRODUCTION:
         if path in ADAPTERS:
             continue

@@ -2,7 +2,15 @@
 
 import json
 
+from gcbc.bots import Observation, RandomBot
+from gcbc.contract import commands as C
+from gcbc.contract.codec import command_from_json_object
+from gcbc.rules.knowledge import commands_json
+from gcbc.rules.moves import template
+from gcbc.rules.state import initial_state
+from gcbc.sim import simulate as simulate_module
 from gcbc.sim.simulate import main, play_game, simulate
+from tests.property.strategies import OPTION_SETS
 
 
 def test_games_finish_at_every_player_count_with_no_violation():
@@ -42,3 +50,62 @@ def test_cli_prints_one_json_object_last(capsys):
         "games_per_second",
     ):
         assert key in result
+
+
+def _twin(bot: RandomBot) -> RandomBot:
+    twin = RandomBot(0)
+    twin.rng.setstate(bot.rng.getstate())
+    return twin
+
+
+def _as_from_json(bot: RandomBot, s, seat: int):
+    """What the bot answers from the JSON a client sees (``act``), as a command."""
+    answer = bot.act(simulate_module._observation(s, seat))
+    return command_from_json_object({**answer, "seat": seat})
+
+
+def test_random_bots_pick_from_the_engine_commands_what_they_pick_from_json(monkeypatch):
+    """The simulator hands random bots the engine's commands, without the JSON round trip:
+    every pick is the command (of equal field types) and the draws that ``act`` makes."""
+    fast = simulate_module._random_move
+    picks = 0
+
+    def compared(bot, s, seat):
+        nonlocal picks
+        twin = _twin(bot)
+        command = fast(bot, s, seat)
+        assert command == _as_from_json(twin, s, seat)
+        assert bot.rng.getstate() == twin.rng.getstate()
+        picks += 1
+        return command
+
+    monkeypatch.setattr(simulate_module, "_random_move", compared)
+    for i, options in enumerate(OPTION_SETS[::3]):
+        play_game(4 + i % 5, 100 + i, "random", check=False, miss_rate=0.02, options=options)
+    assert picks > 1000
+
+
+def test_a_random_bot_picking_a_template_fills_it_as_from_json(monkeypatch):
+    open_choice = template("metal_detector", 2, {"targets": (0, 1)}, {"positions": [[1, 2], [3]]})
+    legal = [C.Pass(seat=2), open_choice, C.SetAutoPass(seat=2, enabled=True)]
+    monkeypatch.setattr(simulate_module, "legal_commands", lambda s, seat: legal)
+    s = initial_state()
+    for seed in range(12):
+        bot = RandomBot(seed)
+        twin = _twin(bot)
+        answer = twin.act(Observation(2, lambda: None, lambda: commands_json(legal)))
+        assert simulate_module._random_move(bot, s, 2) == command_from_json_object(
+            {**answer, "seat": 2}
+        )
+        assert bot.rng.getstate() == twin.rng.getstate()
+
+
+def test_a_game_is_the_same_whether_its_commands_are_checked_again_or_not():
+    """Without the invariant checks, the bots' commands (picked among legal_commands) are not
+    checked again (``run(..., listed=True)``): the same game as the checking run's."""
+    for i, options in enumerate(OPTION_SETS[1::4]):
+        n, seed = 4 + i % 5, 200 + i
+        checked, s1 = play_game(n, seed, "random", check=True, miss_rate=0.02, options=options)
+        fast, s2 = play_game(n, seed, "random", check=False, miss_rate=0.02, options=options)
+        assert checked.violations == []
+        assert list(s1.log) == list(s2.log)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from typing import Any
 
 import msgspec
@@ -32,7 +33,7 @@ rematch_decoder = msgspec.json.Decoder(Rematch)
 _seat = {201: msgspec.json.Decoder(SeatGranted), 202: msgspec.json.Decoder(SeatLater)}
 position_decoder = msgspec.json.Decoder(Position)
 history_decoder = msgspec.json.Decoder(History)
-_encode = msgspec.json.Encoder().encode
+encode = msgspec.json.Encoder().encode
 _tags = {c.__struct_config__.tag: c for c in CLIENT_COMMANDS.values()}
 
 
@@ -56,7 +57,7 @@ def create_body(
     ):
         if value is not None:
             body[name] = msgspec.to_builtins(value)
-    return _encode(body)
+    return encode(body)
 
 
 def command_body(command: Any, command_id: str | None) -> tuple[bytes, str]:
@@ -66,7 +67,7 @@ def command_body(command: Any, command_id: str | None) -> tuple[bytes, str]:
     if data.get("type") not in _tags:
         raise ValueError(f"not a command type: {data.get('type')!r}")
     data["command_id"] = command_id or data.get("command_id") or uuid.uuid4().hex[:20]
-    return _encode(data), data["command_id"]
+    return encode(data), data["command_id"]
 
 
 def created(status: int, body: bytes) -> TableCreated:
@@ -101,15 +102,37 @@ def next_page(headers: Any) -> str | None:
     return None
 
 
-def sse_events(lines: Any) -> Any:
-    """(id, data) of each Server-Sent Event in an iterable of lines."""
-    event_id, data = None, []
-    for line in lines:
+class _Events:
+    """Server-Sent Events read line by line (comments, such as keep-alives, are skipped)."""
+
+    def __init__(self) -> None:
+        self.event_id: str | None = None
+        self.data: list[str] = []
+
+    def feed(self, line: str) -> tuple[str | None, str] | None:
+        """(id, data) once ``line`` ends an event."""
         if line == "":
-            if data:
-                yield event_id, "\n".join(data)
-            event_id, data = None, []
-        elif line.startswith("id:"):
-            event_id = line[3:].strip()
+            got = (self.event_id, "\n".join(self.data)) if self.data else None
+            self.event_id, self.data = None, []
+            return got
+        if line.startswith("id:"):
+            self.event_id = line[3:].strip()
         elif line.startswith("data:"):
-            data.append(line[5:].lstrip())
+            self.data.append(line[5:].lstrip())
+        return None
+
+
+def sse_events(lines: Iterable[str]) -> Iterator[tuple[str | None, str]]:
+    """(id, data) of each Server-Sent Event in an iterable of lines."""
+    events = _Events()
+    for line in lines:
+        if (got := events.feed(line)) is not None:
+            yield got
+
+
+async def sse_events_from(lines: AsyncIterable[str]) -> AsyncIterator[tuple[str | None, str]]:
+    """(id, data) of each Server-Sent Event in an async iterable of lines."""
+    events = _Events()
+    async for line in lines:
+        if (got := events.feed(line)) is not None:
+            yield got

@@ -1,35 +1,55 @@
 """The asyncio client: ``AsyncClient`` for the lobby and spectators, ``AsyncSeat`` for a player
-(the same methods as the blocking client, awaited)."""
+(the same methods as the blocking client, awaited), over a transport (``gcbc_client.transport``:
+httpx by default, aiohttp with the ``gcbc-client[aiohttp]`` extra)."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
-
-import httpx
 
 from gcbc.contract.http import History, LobbyListing, Position, SeatLater, TableCreated
 from gcbc.contract.options import Deadlines, Deal, HouseBots, TableOptions
 from gcbc.contract.views import View
 from gcbc_client import _core
 from gcbc_client.problems import Unavailable
+from gcbc_client.transport import Answer, AsyncTransport, open_transport
 
-Recorder = Any  # (seat, what, status, body) -> None: sees every answer (tests audit them)
+Recorder = Any  # (seat, what, status, body) -> None: sees a seat's answers (tests audit them)
+# (method, url, body sent, answer) -> None: sees every answer, streams' openings too
+Answered = Callable[[str, str, bytes | None, Answer], None]
+JSON = {"content-type": "application/json"}
 
 
 class AsyncClient:
+    """``transport``: ``"httpx"`` (the default), ``"aiohttp"`` (the ``gcbc-client[aiohttp]``
+    extra: far less CPU per request) or an ``AsyncTransport``; ``connections``: at most this
+    many at once (each open stream holds one). ``record``: the audit hook of the seats'
+    answers; ``answered``: a hook that sees every answer (e.g. counting them by status)."""
+
     def __init__(
         self,
         api: str = "http://127.0.0.1:8000",
         timeout: float = 70.0,
         record: Recorder | None = None,
+        transport: AsyncTransport | str = "httpx",
+        connections: int = 100,
+        answered: Answered | None = None,
     ) -> None:
-        self.http = httpx.AsyncClient(base_url=api, timeout=timeout)
+        if isinstance(transport, str):
+            transport = open_transport(transport, api, timeout, connections)
+        self.transport = transport
         self.record = record
+        self.answered = answered
+
+    @property
+    def http(self) -> Any:
+        """The transport's own client (``httpx.AsyncClient`` by default), for what this one
+        does not do."""
+        return self.transport.http  # type: ignore[attr-defined]
 
     async def close(self) -> None:
-        await self.http.aclose()
+        await self.transport.close()
 
     async def __aenter__(self) -> AsyncClient:
         return self
@@ -38,12 +58,20 @@ class AsyncClient:
         await self.close()
 
     async def _request(
-        self, method: str, url: str, seat: int | None = None, what: str = "", **kw: Any
-    ) -> httpx.Response:
-        r = await self.http.request(method, url, **kw)
+        self,
+        method: str,
+        url: str,
+        seat: int | None = None,
+        what: str = "",
+        headers: Mapping[str, str] | None = None,
+        body: bytes | None = None,
+    ) -> Answer:
+        r = await self.transport.request(method, url, headers or {}, body)
+        if self.answered is not None:
+            self.answered(method, url, body, r)
         if self.record is not None and what:
-            self.record(seat, what, r.status_code, r.content)
-        _core.check(r.status_code, r.content, r.headers)
+            self.record(seat, what, r.status, r.body)
+        _core.check(r.status, r.body, r.headers)
         return r
 
     # --- the lobby --------------------------------------------------------------------------
@@ -59,32 +87,31 @@ class AsyncClient:
     ) -> TableCreated:
         """``bots``: seats the house plays (``{"seats": [1, 2], "kind": "random"}``)."""
         body = _core.create_body(seats, options, deadlines, seed, deal, first_seat, bots)
-        r = await self._request(
-            "POST", "/tables", content=body, headers={"content-type": "application/json"}
-        )
-        return _core.created(r.status_code, r.content)
+        r = await self._request("POST", "/tables", headers=JSON, body=body)
+        return _core.created(r.status, r.body)
 
     async def tables(self, limit: int = 50) -> AsyncIterator[LobbyListing]:
         url: str | None = f"/tables?limit={limit}"
         while url:
             r = await self._request("GET", url)
-            for listing in _core.listings_decoder.decode(r.content):
+            for listing in _core.listings_decoder.decode(r.body):
                 yield listing
             url = _core.next_page(r.headers)
 
     async def table(self, table_id: str) -> View:
         r = await self._request("GET", f"/tables/{table_id}", what="public")
-        return _core.view_decoder.decode(r.content)
+        return _core.view_decoder.decode(r.body)
 
     async def history(self, table_id: str) -> History:
         r = await self._request("GET", f"/tables/{table_id}/history")
-        return _core.history_decoder.decode(r.content)
+        return _core.history_decoder.decode(r.body)
 
     async def join(self, table_id: str, name: str) -> AsyncSeat:
+        body = _core.encode({"name": name})
         r = await self._request(
-            "POST", f"/tables/{table_id}/seats", what="seat", json={"name": name}
+            "POST", f"/tables/{table_id}/seats", what="seat", headers=JSON, body=body
         )
-        got = _core.seat_taken(r.status_code, r.content)
+        got = _core.seat_taken(r.status, r.body)
         seat = AsyncSeat(self, table_id, -1, got.token)
         if isinstance(got, SeatLater):  # recorded, not answered yet: the view will say
             v = await seat.view(after=0, timeout=10)
@@ -94,7 +121,7 @@ class AsyncClient:
         return seat
 
     def watch(self, table_id: str) -> AsyncIterator[View]:
-        return _stream(self.http, f"/tables/{table_id}/stream", {})
+        return _stream(self, f"/tables/{table_id}/stream", {})
 
 
 class AsyncSeat:
@@ -102,26 +129,32 @@ class AsyncSeat:
         self.client, self.table_id, self.seat, self.token = client, table_id, seat, token
         self.headers = _core.bearer(token)
 
-    async def _request(self, method: str, path: str, what: str = "", **kw: Any) -> httpx.Response:
-        headers = {**self.headers, **kw.pop("headers", {})}
+    async def _request(
+        self, method: str, path: str, what: str = "", body: bytes | None = None
+    ) -> Answer:
         return await self.client._request(  # noqa: SLF001
-            method, f"/tables/{self.table_id}{path}", self.seat, what, headers=headers, **kw
+            method,
+            f"/tables/{self.table_id}{path}",
+            self.seat,
+            what,
+            self.headers if body is None else {**self.headers, **JSON},
+            body,
         )
 
     async def view(self, after: int | None = None, timeout: float = 0) -> View:
-        params = {} if after is None else {"after": after, "timeout": timeout}
+        query = "" if after is None else f"?after={after}&timeout={timeout}"
         for attempt in range(_core.RETRIES):  # a read is safe to repeat
             try:
-                r = await self._request("GET", "/view", what="view", params=params)
-                return _core.view_decoder.decode(r.content)
-            except httpx.TransportError:  # e.g. a kept-alive connection the server just closed
+                r = await self._request("GET", "/view" + query, what="view")
+                return _core.view_decoder.decode(r.body)
+            except self.client.transport.failures:  # e.g. a kept-alive connection just closed
                 if attempt == _core.RETRIES - 1:
                     raise
                 await asyncio.sleep(_core.RETRY_WAIT)
         raise AssertionError("unreachable")
 
     def stream(self) -> AsyncIterator[View]:
-        return _stream(self.client.http, f"/tables/{self.table_id}/stream", self.headers)
+        return _stream(self.client, f"/tables/{self.table_id}/stream", self.headers)
 
     async def start(self) -> View | Position:
         return _view_or_position(await self._request("POST", "/start", what="start"))
@@ -134,70 +167,54 @@ class AsyncSeat:
     async def rematch(self) -> AsyncSeat:
         """After a finished game: your seat at the rematch (a new table, the same seats)."""
         r = await self._request("POST", "/rematch")
-        got = _core.rematch_decoder.decode(r.content)
+        got = _core.rematch_decoder.decode(r.body)
         return AsyncSeat(self.client, got.table_id, got.seat, got.token)
 
     async def chat(self, text: str) -> Position:
-        r = await self._request("POST", "/chat", json={"text": text})
-        return _core.position_decoder.decode(r.content)
+        r = await self._request("POST", "/chat", body=_core.encode({"text": text}))
+        return _core.position_decoder.decode(r.body)
 
     async def send(self, command: Any, command_id: str | None = None) -> View | Position:
         """As ``Seat.send``: retried with the same command_id while the outcome is unknown."""
         body, command_id = _core.command_body(command, command_id)
         for attempt in range(_core.RETRIES):
             try:
-                r = await self._request(
-                    "POST",
-                    "/commands",
-                    what="command",
-                    content=body,
-                    headers={"content-type": "application/json"},
-                )
+                r = await self._request("POST", "/commands", what="command", body=body)
                 return _view_or_position(r)
             except Unavailable as e:
                 if attempt == _core.RETRIES - 1:
                     raise
                 await asyncio.sleep(e.retry_after or _core.RETRY_WAIT)
-            except httpx.TransportError:
+            except self.client.transport.failures:
                 if attempt == _core.RETRIES - 1:
                     raise
                 await asyncio.sleep(_core.RETRY_WAIT)
         raise AssertionError("unreachable")
 
 
-def _view_or_position(r: httpx.Response) -> View | Position:
-    if r.status_code == 202:
-        return _core.position_decoder.decode(r.content)
-    return _core.view_decoder.decode(r.content)
+def _view_or_position(r: Answer) -> View | Position:
+    if r.status == 202:
+        return _core.position_decoder.decode(r.body)
+    return _core.view_decoder.decode(r.body)
 
 
-async def _stream(
-    http: httpx.AsyncClient, url: str, headers: dict[str, str]
-) -> AsyncIterator[View]:
+async def _stream(client: AsyncClient, url: str, headers: dict[str, str]) -> AsyncIterator[View]:
     """Views as Server-Sent Events; after a drop, a reconnect goes on after the last event's id
     (Last-Event-ID), so no change is missed and none comes twice. Ends with the game."""
     last: str | None = None
     while True:
         sent = {**headers, **({"Last-Event-ID": last} if last else {})}
         try:
-            async with http.stream(
-                "GET", url, headers=sent, timeout=httpx.Timeout(30, read=60)
-            ) as r:
-                if r.status_code >= 400:
-                    await r.aread()
-                    _core.check(r.status_code, r.content, r.headers)
-                event_id, data = None, []
-                async for line in r.aiter_lines():
-                    if line.startswith("id:"):
-                        event_id = line[3:].strip()
-                    elif line.startswith("data:"):
-                        data.append(line[5:].lstrip())
-                    elif line == "" and data:
-                        last = event_id or last
-                        view = _core.view_decoder.decode("\n".join(data))
-                        event_id, data = None, []
-                        yield view
-                        if view.status == "finished":
-                            return
-        except (httpx.TransportError, httpx.RemoteProtocolError):
+            async with client.transport.stream(url, sent) as r:
+                body = await r.read() if r.status >= 400 else b""
+                if client.answered is not None:
+                    client.answered("GET", url, None, Answer(r.status, body, r.headers))
+                _core.check(r.status, body, r.headers)
+                async for event_id, data in _core.sse_events_from(r.lines()):
+                    last = event_id or last
+                    view = _core.view_decoder.decode(data)
+                    yield view
+                    if view.status == "finished":
+                        return
+        except client.transport.failures:
             await asyncio.sleep(_core.RETRY_WAIT)  # dropped: resume after the last event

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from gcbc.bots.base import Bot, Observation, concrete
@@ -12,12 +13,29 @@ class RandomBot(Bot):
 
     def act(self, obs: Observation) -> dict[str, Any]:
         legal = obs.legal_commands
-        by_kind: dict[str, list[dict[str, Any]]] = {}
-        for c in legal:
-            kind = c["type"]
+        return concrete(self.pick(legal, [c["type"] for c in legal]), self.rng)
+
+    def pick(self, legal: Sequence[Any], kinds: Sequence[str]) -> Any:
+        """The entry of ``legal`` the bot plays, ``kinds[i]`` being the ``type`` of ``legal[i]``
+        (a template it picks is then filled by ``concrete``). ``act`` picks among the JSON a
+        client sees; the simulator hands it the engine's commands instead (no JSON round trip):
+        the same draws pick the same command."""
+        by_kind: dict[str, list[Any]] = {}
+        for c, kind in zip(legal, kinds, strict=True):
             if kind != "set_auto_pass":
-                by_kind.setdefault(kind, []).append(c)
+                same = by_kind.get(kind)
+                if same is None:
+                    by_kind[kind] = [c]
+                else:
+                    same.append(c)
         if not by_kind:
-            return concrete(self.rng.choice(legal), self.rng)
-        kinds = sorted(by_kind)
-        return concrete(self.rng.choice(by_kind[self.rng.choice(kinds)]), self.rng)
+            return self.rng.choice(legal)
+        choice = self.rng.choice
+        return choice(by_kind[choice(sorted(by_kind))])
+
+    def pick_listing(self, kinds: Mapping[str, Callable[[], Sequence[Any]]]) -> Any:
+        """``pick`` for a caller that lists the entries of one kind on demand: ``kinds`` maps
+        each kind that has entries (but set_auto_pass) to what lists them. The same draws pick
+        the same entry; only the kind drawn is listed."""
+        choice = self.rng.choice
+        return choice(kinds[choice(sorted(kinds))]())

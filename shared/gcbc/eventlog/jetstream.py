@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -180,6 +181,10 @@ class JetStreamEventLog:
         self.prefix = prefix
         self.partitions = partitions  # the stream's own, once connected
         self.append_timeout = APPEND_TIMEOUT
+        # direct gets may be answered by any replica, one not caught up yet included: a table's
+        # reads (a catch-up after a stale append, above all) go through the leader unless the
+        # stream has one copy
+        self.direct = True
 
     @classmethod
     async def connect(
@@ -221,6 +226,7 @@ class JetStreamEventLog:
                 info = await log.ensure_stream(replicas)
             else:
                 info = await log.js.stream_info(stream)
+                log.direct = info.config.num_replicas == 1
             log.partitions = stream_partitions(info.config, partitions)
         except NotFoundError:
             await log.close()
@@ -241,10 +247,12 @@ class JetStreamEventLog:
             info = await self.js.stream_info(self.stream)
         except NotFoundError:
             config = stream_config(replicas, self.stream, self.prefix, self.partitions)
+            self.direct = replicas == 1
             try:
                 return await self.js.add_stream(config)
             except APIError:  # another process created it meanwhile: take what it made
                 return await self.js.stream_info(self.stream)
+        self.direct = replicas == 1 and info.config.num_replicas == 1
         if info.config.subjects != [subject_filter(self.prefix)]:
             # a stream made before partitions (subjects <prefix>.<table>): its tables are not
             # migrated; the operator's connection moves the stream to the partitioned subjects
@@ -318,7 +326,7 @@ class JetStreamEventLog:
     async def last(self, table: str) -> Stored | None:
         subj = self.subject(table)
         try:
-            msg = await self.js.get_last_msg(self.stream, subj, direct=True)
+            msg = await self.js.get_last_msg(self.stream, subj, direct=self.direct)
         except NotFoundError:
             return None
         except (*_NOT_STORED, *_UNANSWERED) as e:
@@ -342,7 +350,11 @@ class JetStreamEventLog:
         for _ in range(DIRECT_READS):
             try:
                 msg = await self.js.get_msg(
-                    self.stream, seq=seq, subject=self.subject(table), next=True, direct=True
+                    self.stream,
+                    seq=seq,
+                    subject=self.subject(table),
+                    next=True,
+                    direct=self.direct,
                 )
             except NotFoundError:
                 return out
@@ -409,6 +421,21 @@ class JetStreamEventLog:
         durable = group if partition is None else partition_group(group, partition)
         queue: asyncio.Queue[nats.aio.msg.Msg] = asyncio.Queue()
 
+        acking: set[asyncio.Task] = set()
+
+        async def ack_after(later: Awaitable[object], msgs: list[nats.aio.msg.Msg]) -> None:
+            """Acknowledge once the work the handler returned for them is done."""
+            try:
+                await later
+            except Exception as e:  # noqa: BLE001  (not acknowledged: delivered again)
+                log.warning("%s: %d entries not acknowledged: %s", group, len(msgs), e)
+                acks = [m.nak(delay=0.5) for m in msgs]
+            else:
+                acks = [m.ack() for m in msgs]
+            for done in await asyncio.gather(*acks, return_exceptions=True):
+                if isinstance(done, Exception):  # unacked: delivered again after ack_wait
+                    log.warning("%s: an entry not acknowledged: %s", group, done)
+
         async def on_msg(msg: nats.aio.msg.Msg) -> None:
             queue.put_nowait(msg)
 
@@ -422,10 +449,14 @@ class JetStreamEventLog:
                     results = await handle(entries)
                 except Exception as e:  # noqa: BLE001  (logged; the batch is delivered again)
                     results = [e] * len(entries)
+                waiting: dict[int, tuple[Awaitable[object], list[nats.aio.msg.Msg]]] = {}
                 for msg, stored, result in zip(msgs, entries, results, strict=True):
                     try:
                         if result is None:
                             await msg.ack()
+                            continue
+                        if inspect.isawaitable(result):  # acknowledged once it is done
+                            waiting.setdefault(id(result), (result, []))[1].append(msg)
                             continue
                         if isinstance(result, Skip):  # no retry would help: logged, acknowledged
                             log.error(
@@ -448,6 +479,10 @@ class JetStreamEventLog:
                         await msg.nak(delay=0.5)
                     except nats_errors.Error as e:  # unacked: delivered again after ack_wait
                         log.warning("%s: entry %s not acknowledged: %s", group, stored.seq, e)
+                for later, held in waiting.values():  # the next batch goes on meanwhile
+                    task = asyncio.create_task(ack_after(later, held))
+                    acking.add(task)
+                    task.add_done_callback(acking.discard)
 
         sub = await self.js.subscribe(
             subject_filter(self.prefix, partition),

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 
 from gcbc.contract.ids import checked
 from gcbc.eventlog.partitions import PARTITIONS, group_of, partition_group, partition_of
@@ -47,6 +48,7 @@ class _Feed:
         self.partition = partition  # only this partition's tables (None: every one's)
         self.queue: asyncio.Queue[Stored] = asyncio.Queue()
         self.on_done = on_done  # called with each entry once handled (a group's position)
+        self.later: set[asyncio.Task] = set()  # entries acknowledged once their work is done
         self.task = asyncio.create_task(self._run())
 
     async def _run(self) -> None:
@@ -59,23 +61,43 @@ class _Feed:
                     results = await self.handle(batch)
                 except Exception as e:  # noqa: BLE001  (the whole batch is delivered again)
                     results = [e] * len(batch)
-                again = [
-                    stored
-                    for stored, result in zip(batch, results, strict=True)
-                    if result is not None and not isinstance(result, Skip)
-                ]
-                if self.on_done is not None:
-                    for stored in batch:
-                        if stored not in again:
-                            self.on_done(stored)  # type: ignore[operator]
+                again = []
+                waiting: dict[int, tuple[Awaitable[object], list[Stored]]] = {}
+                for stored, result in zip(batch, results, strict=True):
+                    if inspect.isawaitable(result):  # acknowledged once it is done; go on
+                        waiting.setdefault(id(result), (result, []))[1].append(stored)
+                    elif result is not None and not isinstance(result, Skip):
+                        again.append(stored)
+                    else:
+                        self._done(stored)
+                for later, held in waiting.values():
+                    task = asyncio.create_task(self._after(held, later))
+                    self.later.add(task)
+                    task.add_done_callback(self.later.discard)
                 batch = again  # only the failed ones are delivered again, as JetStream does
                 if batch:
                     await asyncio.sleep(RETRY)
 
+    async def _after(self, held: list[Stored], later: Awaitable[object]) -> None:
+        try:
+            await later
+        except Exception:  # noqa: BLE001  (not acknowledged: delivered again)
+            await asyncio.sleep(RETRY)
+            for stored in held:
+                self.queue.put_nowait(stored)
+            return
+        for stored in held:
+            self._done(stored)
+
+    def _done(self, stored: Stored) -> None:
+        if self.on_done is not None:
+            self.on_done(stored)  # type: ignore[operator]
+
     async def close(self) -> None:
-        self.task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self.task
+        for task in (self.task, *self.later):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
 
 
 class MemoryEventLog:
@@ -85,7 +107,8 @@ class MemoryEventLog:
         self._by_table: dict[str, list[Stored]] = {}
         self._ids: dict[str, int] = {}
         self._followers: list[_Feed] = []
-        self._groups: dict[str, int] = {}  # group -> the position it handled up to
+        self._groups: dict[str, int] = {}  # group -> the position it handled everything up to
+        self._acked: dict[str, set[int]] = {}  # group -> entries handled past that position
         self._members: dict[str, _Feed] = {}  # group -> its live member
 
     async def append(
@@ -147,10 +170,13 @@ class MemoryEventLog:
 
     def _unhandled(self, durable: str) -> list[Stored]:
         done, partition = self._groups.get(durable, 0), group_of(durable)[1]
+        acked = self._acked.get(durable, set())
         return [
             s
             for s in self._entries
-            if s.seq > done and (partition is None or self.partition(s.table) == partition)
+            if s.seq > done
+            and s.seq not in acked
+            and (partition is None or self.partition(s.table) == partition)
         ]
 
     async def group(self, name: str) -> GroupStatus | None:
@@ -201,9 +227,19 @@ class MemoryEventLog:
         if old is not None:
             await old.close()
         self._groups.setdefault(durable, 0)
+        acked = self._acked.setdefault(durable, set())
 
         def handled(stored: Stored) -> None:
-            self._groups[durable] = max(self._groups[durable], stored.seq)
+            acked.add(stored.seq)
+            while self._groups[durable] < len(self._entries):  # every sequence is an entry here
+                following = self._groups[durable] + 1
+                if following in acked:
+                    acked.discard(following)
+                elif partition is None or self.partition(self._entries[following - 1].table) == (
+                    partition
+                ):
+                    break  # not handled yet
+                self._groups[durable] = following  # handled, or another partition's
 
         feed = _Feed(handle, handled, partition=partition)
         for stored in self._unhandled(durable):

@@ -15,7 +15,10 @@ each durable group's progress (``group(name)``: one group's).
 
 ``consume(group, handle, partition=p)``: every entry of every table (of partition ``p``), in
 order, to one member of the group at a time, at least once (acknowledged once ``handle`` returns; an exception gets it delivered again a
-little later, possibly after entries that came behind it; ``Skip`` drops it for good). ``follow(handle, after, table)``: every entry stored after
+little later, possibly after entries that came behind it; ``Skip`` drops it for good). A handler
+may return an awaitable: the entry is acknowledged once that completes (work the handler started
+that must be done before the entry counts as handled, batched with other entries' — an index
+write), while the next entries are handled meanwhile; if it fails, the entry is delivered again. ``follow(handle, after, table)``: every entry stored after
 position ``after`` (None: from now on), in order, unacknowledged — a cache kept warm, or an
 operator's tail (``table``: that table's entries only).
 
@@ -28,6 +31,7 @@ A table id that is not one safe token (a wildcard, a dot, a space, a control cha
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Protocol
 
@@ -107,24 +111,26 @@ class WrongExpectedSequence(Exception):
 
 
 Handler = Callable[["Stored"], Awaitable[object]]
-# A batch's handler answers for each entry: None (handled), Skip (never again) or another
-# exception (delivered again). Entries of one table come in log order.
-BatchHandler = Callable[[list["Stored"]], Awaitable[list[BaseException | None]]]
+# What a handler answers for an entry: None (handled), Skip (never again), another exception
+# (delivered again), or an awaitable (handled once it is done, delivered again if it fails).
+Outcome = BaseException | Awaitable[object] | None
+# A batch's handler answers for each entry. Entries of one table come in log order.
+BatchHandler = Callable[[list["Stored"]], Awaitable[list[Outcome]]]
 
 
 def one_by_one(handle: Handler) -> BatchHandler:
     """A batch handled entry by entry (a failure does not stop the ones after it: each entry is
     answered for on its own, as a consumer handling one entry at a time would)."""
 
-    async def handle_batch(entries: list[Stored]) -> list[BaseException | None]:
-        out: list[BaseException | None] = []
+    async def handle_batch(entries: list[Stored]) -> list[Outcome]:
+        out: list[Outcome] = []
         for stored in entries:
             try:
-                await handle(stored)
+                later = await handle(stored)
             except Exception as e:  # noqa: BLE001  (answered for: Skip or delivered again)
                 out.append(e)
             else:
-                out.append(None)
+                out.append(later if inspect.isawaitable(later) else None)
         return out
 
     return handle_batch

@@ -242,6 +242,10 @@ class Wakeups:
                                 signal.fresh = StoredView(stored, data)
         self.wake(table, viewers)
 
+    async def watching(self, table: str) -> None:
+        """Returns once this process hears the table's wake-ups (here: always, one pattern
+        subscription hears every table; a cluster's sharded ones subscribe per table)."""
+
     def moved(self, table: str) -> asyncio.Event:
         """The event the table's next announced position sets (any view, changed or not)."""
         event = self._moved.get(table)
@@ -308,6 +312,12 @@ class RedisReadModel:
 
     @classmethod
     def connect(cls, url: str, connections: int = 64) -> RedisReadModel:
+        """``redis://…``: one Redis; ``redis+cluster://user:pw@host:port,host:port``: a Redis
+        Cluster (gcbc.readmodel.rediscluster), the same port on another key layout."""
+        if url.startswith("redis+cluster://"):
+            from gcbc.readmodel.rediscluster import RedisClusterReadModel
+
+            return RedisClusterReadModel.connect(url, connections)
         listener = aioredis.Redis.from_url(
             url, socket_keepalive=True, health_check_interval=10, socket_connect_timeout=2
         )
@@ -461,6 +471,7 @@ class RedisReadModel:
             # that left this view as it was; else only a change of this view wakes the waiter
             signal = None if position else self.wakeups.waiter(table, viewer)
             changed = signal.event if signal else self.wakeups.moved(table)
+            await self.wakeups.watching(table)
             if got is None and not (first and timeout and self.wakeups.behind(table, position)):
                 got = await self._read(table, viewer)  # (a lost wake-up: read after waiting)
             first = False

@@ -201,19 +201,21 @@ HANDLING: dict[type, Handling] = {
 }
 
 # a seat's own commands: each ends a run of missed deadlines, and brings an absent seat back
-_SEAT_COMMANDS = tuple(t for t in C.GameCommand.__args__ if t is not C.Resume)
+_SEAT_COMMANDS = frozenset(t for t in C.GameCommand.__args__ if t is not C.Resume)
 
 
 def check(s: State, command: Any) -> None:
     HANDLING[type(command)][0](s, command)
 
 
-def seat_events(s: State, command: Any, autopilot: bool = False) -> list[Any]:
-    """The command's own events, without what follows by itself (or RuleViolation)."""
+def seat_events(s: State, command: Any, autopilot: bool = False, listed: bool = False) -> list[Any]:
+    """The command's own events, without what follows by itself (or RuleViolation).
+    ``listed``: one of the seat's ``legal_commands`` now, known to pass its checks."""
     check, resolve = HANDLING[type(command)]
-    check(s, command)
+    if not listed:
+        check(s, command)
     events = resolve(s, command)
-    if not autopilot and isinstance(command, _SEAT_COMMANDS):
+    if not autopilot and type(command) in _SEAT_COMMANDS:
         # RULES §10: any command an absent seat sends brings it back (public: its seat shows
         # it); a present seat that had missed deadlines ends its streak privately, so that a
         # pass in an open window shows nothing to anyone else (§6)

@@ -1,10 +1,16 @@
 """legal_commands(state, seat): every command the seat may send now, ready to send (OpenSpiel's
 legal actions), from the same declarations the refusals come from (``moves``). Where choices
-multiply past ~200 combinations a move lists a template instead."""
+multiply past ~200 combinations a move lists a template instead.
+
+The commands come in groups of one ``type`` each (``legal_groups``): Investigate's, a card's
+plays, Pass... A group lists its commands (``options``) or only says whether it has any
+(``possible``, cheaper): the simulator's random bots draw a type first and list only that one.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from gcbc.contract import commands as C
 from gcbc.rules.actions import ACTIONS
@@ -18,28 +24,39 @@ from gcbc.rules.timing import allows, moment
 
 __all__ = [
     "TEMPLATE_LIMIT",
+    "Group",
     "actions",
     "equipment_plays",
     "expand",
     "is_template",
     "legal_commands",
+    "legal_groups",
     "template",
 ]
 
 
-def equipment_plays(s: State, seat: int) -> list[Any]:
-    """The plays of the seat's equipment its moment allows (a seat over the hand limit first
+def _playable(s: State, seat: int) -> Any:
+    """The seat's card its moment lets it play now, if any (a seat over the hand limit first
     discards: RULES §6)."""
+    hand = s.seats[seat].hand
+    if len(hand) != 1:
+        return None
     when = moment(s, seat)
-    st = s.seats[seat]
-    if when is None or len(st.hand) != 1:
-        return []
-    out: list[Any] = []
-    for name in dict.fromkeys(st.hand):
-        card = card_rules(s, name)
-        if allows(card.timing, when):
-            out += card.options(s, seat)
-    return out
+    if when is None:
+        return None
+    card = card_rules(s, hand[0])
+    return card if allows(card.timing, when) else None
+
+
+def equipment_plays(s: State, seat: int) -> list[Any]:
+    """The plays of the seat's equipment its moment allows."""
+    card = _playable(s, seat)
+    return [] if card is None else card.options(s, seat)
+
+
+def _any_play(s: State, seat: int) -> bool:
+    card = _playable(s, seat)
+    return card is not None and card.possible(s, seat)
 
 
 def actions(s: State, seat: int) -> list[Any]:
@@ -50,32 +67,79 @@ def actions(s: State, seat: int) -> list[Any]:
     return out
 
 
-def legal_commands(s: State, seat: int) -> list[Any]:
+class Group(NamedTuple):
+    """The commands of one ``kind`` (their JSON ``type``) a seat may send in some situation."""
+
+    kind: str
+    options: Callable[[State, int], list[Any]]  # the commands (or templates), in order
+    possible: Callable[[State, int], bool]  # whether there is any: bool(options(s, seat))
+
+
+def _kind(command: type) -> str:
+    return command.__struct_config__.tag
+
+
+def _always(s: State, seat: int) -> bool:
+    return True
+
+
+def _discards(s: State, seat: int) -> list[Any]:
+    return [C.Discard(seat=seat, card=c) for c in dict.fromkeys(s.seats[seat].hand)]
+
+
+def _answers(s: State, seat: int) -> list[Any]:
+    p = s.prompts[0]
+    return card_rules(s, p.kind).prompt_options(s, p)
+
+
+AUTO_PASS = Group(
+    _kind(C.SetAutoPass),
+    lambda s, seat: [C.SetAutoPass(seat=seat, enabled=not s.seats[seat].auto_pass)],
+    _always,
+)
+_AWAY = (AUTO_PASS, Group(_kind(C.Resume), lambda s, seat: [C.Resume(seat=seat)], _always))
+_DISCARD = (
+    Group(_kind(C.Discard), _discards, lambda s, seat: bool(s.seats[seat].hand)),
+    AUTO_PASS,
+)
+_ANSWER = (Group(_kind(C.Choose), _answers, lambda s, seat: bool(_answers(s, seat))), AUTO_PASS)
+_ARRANGE = (Group(_kind(C.Arrange), ARRANGING.options, ARRANGING.possible), AUTO_PASS)
+_PLAYS = Group(_kind(C.PlayEquipment), equipment_plays, _any_play)
+_WINDOW = (Group(_kind(C.Pass), lambda s, seat: [C.Pass(seat=seat)], _always), _PLAYS, AUTO_PASS)
+_TURN = (*(Group(_kind(a.command), a.options, a.possible) for a in ACTIONS), _PLAYS, AUTO_PASS)
+_AIM = (Group(_kind(C.Aim), AIM.options, AIM.possible), AUTO_PASS)
+_META = (AUTO_PASS,)
+
+
+def legal_groups(s: State, seat: int) -> tuple[Group, ...]:
+    """The groups ``legal_commands(s, seat)`` lists, in its order (each kind in one group)."""
     if s.step in (LOBBY, FINISHED) or not 0 <= seat < len(s.seats):
-        return []
-    st = s.seats[seat]
-    meta: list[Any] = [C.SetAutoPass(seat=seat, enabled=not st.auto_pass)]
-    if st.absent:
-        return [*meta, C.Resume(seat=seat)]
+        return ()
+    if s.seats[seat].absent:
+        return _AWAY
     if s.prompts:
         p = s.prompts[0]
         if p.seat != seat:
-            return meta
-        if p.kind == "discard":
-            return [C.Discard(seat=seat, card=c) for c in dict.fromkeys(st.hand)] + meta
-        return card_rules(s, p.kind).prompt_options(s, p) + meta
+            return _META
+        return _DISCARD if p.kind == "discard" else _ANSWER
     step = s.step
-    out: list[Any] = []
     if step == ARRANGE:
-        out = ARRANGING.options(s, seat)
-    elif step == WINDOW:
+        return _ARRANGE
+    if step == WINDOW:
         w = s.window
         if w is not None and seat in w.pending:
-            out = [C.Pass(seat=seat), *equipment_plays(s, seat)]
+            return _WINDOW
     elif step == ACTION:
         if s.turn_seat == seat:
-            out = actions(s, seat) + equipment_plays(s, seat)
+            return _TURN
     elif step == AIM_STEP:
         if s.turn_seat == seat:
-            out = AIM.options(s, seat)
-    return out + meta
+            return _AIM
+    return _META
+
+
+def legal_commands(s: State, seat: int) -> list[Any]:
+    out: list[Any] = []
+    for group in legal_groups(s, seat):
+        out += group.options(s, seat)
+    return out

@@ -227,8 +227,12 @@ class Move:
         self.build: Callable[..., Any] = partial(command, **self.fixed) if self.fixed else command
         # the options and the refusals, compiled from the declaration (``compile_options``)
         self._options = compile_options(self)
+        # whether there is any option, without listing them (templates only group the options)
+        self.possible: Callable[[State, int], bool] = compile_options(self, exists=True)
         self._check = compile_check(self, refusing=True)
         self._accepts = compile_check(self, refusing=False)
+        if self.template_field is None:  # never templates: the compiled options are the options
+            self.options = self._options  # type: ignore[method-assign]  # a call less, per move
 
     def make(self, seat: int, **fields: Any) -> Any:
         """The command making this move with these fields."""
@@ -298,7 +302,7 @@ class Move:
         ]
 
 
-def compile_options(move: Move) -> Callable[[State, int], list[Any]]:
+def compile_options(move: Move, exists: bool = False) -> Callable[[State, int], Any]:
     """The options of ``move`` as one function, written from its declaration (as namedtuple and
     dataclasses write theirs): nested loops over the parameters' values, each parameter's values
     found once for each choice of those they depend on (``depends``), and each command built by
@@ -323,6 +327,10 @@ def compile_options(move: Move) -> Callable[[State, int], list[Any]]:
                             out.append(command(seat=seat, card=fixed_card, targets=f_targets,
                                                positions=(v2, v3,)))
             return out
+
+    ``exists``: ``possible(s, seat)`` instead, whether there is any option (``bool(options(s,
+    seat))``): the same loops, left at the first option (the simulator's random bots list only
+    the kind of command they draw, ``legal.legal_groups``).
     """
     params = move.params
     names = [p.name for p in params]
@@ -370,16 +378,19 @@ def compile_options(move: Move) -> Callable[[State, int], list[Any]]:
         keywords.append(f"{f}={f'f_{f}' if value.startswith('(') and whole < last else value}")
     build = f"command({', '.join(keywords)})"
 
-    lines = ["def options(s, seat):"]
+    lines = [f"def {'possible' if exists else 'options'}(s, seat):"]
+    none = "False" if exists else "[]"
     for k in range(len(move.requires)):
-        lines += [f"    if not requires_{k}(s, seat):", "        return []"]
+        lines += [f"    if not requires_{k}(s, seat):", f"        return {none}"]
     if not params:
-        lines.append(f"    return [{build}]")
+        lines.append(f"    return {'True' if exists else f'[{build}]'}")
     else:
-        lines += ["    out = []", "    c = {}"]
-        lines += [
-            f"    values_{j} = {values[j]}" for j in range(1, len(params)) if found_in(j) == -1
-        ]
+        lines += ["    c = {}"] if exists else ["    out = []", "    c = {}"]
+        # values found before the loop that uses them: none, and no option has that parameter
+        for j in range(1, len(params)):
+            if found_in(j) == -1:
+                lines += [f"    values_{j} = {values[j]}", f"    if not values_{j}:"]
+                lines.append(f"        return {none}")
         for i in range(len(params)):
             pad = "    " * (i + 1)
             found_before = i > 0 and found_in(i) < i - 1
@@ -387,21 +398,21 @@ def compile_options(move: Move) -> Callable[[State, int], list[Any]]:
             pad += "    "
             if i < last:
                 lines.append(f"{pad}c[{names[i]!r}] = v{i}")
-                lines += [
-                    f"{pad}values_{j} = {values[j]}"
-                    for j in range(i + 2, len(params))
-                    if found_in(j) == i
-                ]
+                for j in range(i + 2, len(params)):
+                    if found_in(j) == i:
+                        lines += [f"{pad}values_{j} = {values[j]}", f"{pad}if not values_{j}:"]
+                        lines.append(f"{pad}    continue")
                 lines += [
                     f"{pad}f_{f} = {value}"
                     for f, (value, whole) in fields.items()
                     if whole == i and value.startswith("(")
                 ]
-        lines.append(f"{'    ' * (len(params) + 1)}out.append({build})")
-        lines.append("    return out")
+        pad = "    " * (len(params) + 1)
+        lines.append(f"{pad}return True" if exists else f"{pad}out.append({build})")
+        lines.append(f"    return {'False' if exists else 'out'}")
     source = "\n".join(lines) + "\n"
     exec(source, namespace)  # noqa: S102  (a fixed template over checked names)
-    options = namespace["options"]
+    options = namespace["possible" if exists else "options"]
     options.source = source
     return options
 

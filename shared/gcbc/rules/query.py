@@ -9,7 +9,7 @@ from gcbc.rules.state import State
 
 def holders(s: State) -> tuple[int, ...]:
     """Every living seat holding equipment: all are asked in a window (RULES §6)."""
-    return tuple(i for i, st in enumerate(s.seats) if st.hand and not st.eliminated)
+    return tuple([i for i, st in enumerate(s.seats) if st.hand and not st.eliminated])
 
 
 def alive(s: State, seat: int) -> bool:
@@ -77,8 +77,10 @@ def knows(s: State, viewer: int, card_id: int) -> bool:
 
 def protected(s: State, seat: int) -> bool:
     """Cannot be investigated (Disguise in play in front of it)."""
-    in_play = s.seat(seat).in_play
-    return bool(in_play) and any(CARDS[c].protects_from_investigation for c in in_play)
+    for c in s.seat(seat).in_play:  # a loop, not any(...): no generator per seat asked about
+        if CARDS[c].protects_from_investigation:
+            return True
+    return False
 
 
 def armed(s: State) -> list[int]:

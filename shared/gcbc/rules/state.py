@@ -108,7 +108,7 @@ class Seat(Struct, frozen=True, gc=False):
 class Window(Struct, frozen=True, gc=False):
     kind: WindowKind
     asked: tuple[int, ...]  # public: every holder asked at (re)opening
-    pending: frozenset[int]  # who still has to answer
+    pending: tuple[int, ...]  # who still has to answer, in seat order
     since: int  # version at (re)opening: the wait id
     plays: int = 0
     reask: bool = False

@@ -3,6 +3,7 @@ refusing with a stable code (``moves``)."""
 
 from __future__ import annotations
 
+from itertools import product
 from typing import Any
 
 from gcbc.rules.moves import Chosen, Param, Rule
@@ -159,11 +160,21 @@ def card_of(
     return Param(field, cards_of(name), outside, rules, index=index, name=as_, depends=(name,))
 
 
+def _face_down(face_up: tuple[bool, ...]) -> tuple[int, ...]:
+    return tuple(p for p, up in enumerate(face_up, 1) if not up)
+
+
+# the face-down positions of every hand of up to three cards, found once (asked per option)
+_FACE_DOWN = {up: _face_down(up) for n in range(4) for up in product((False, True), repeat=n)}
+
+
 def face_down_card_of(name: str, **where: Any) -> Param:
     """A face-down card of the seat chosen as ``name``."""
 
-    def quick(s: State, me: int, c: Chosen) -> list[int]:
-        return [p for p, up in enumerate(s.seats[c[name]].face_up, 1) if not up]
+    def quick(s: State, me: int, c: Chosen) -> tuple[int, ...]:
+        face_up = s.seats[c[name]].face_up
+        found = _FACE_DOWN.get(face_up)
+        return _face_down(face_up) if found is None else found
 
     outside = ("invalid_position", "that seat has no card at position {value}")
     field = where.pop("field", "position")

@@ -27,7 +27,7 @@ def current_wait(s: State) -> Wait | None:
     if step == WINDOW:
         w = s.window
         assert w is not None
-        return Wait(w.since, "reaction", tuple(sorted(w.pending)), s.deadlines.reaction)
+        return Wait(w.since, "reaction", w.pending, s.deadlines.reaction)
     if step == AIM:
         return Wait(s.aim_since, "aim", (s.turn_seat,), s.deadlines.prompt)
     if step == ARRANGE:

@@ -9,11 +9,13 @@ import json
 import sys
 import time
 from collections import Counter
+from functools import partial
 from typing import Any
 
 import msgspec
 
-from gcbc.bots import BOTS, Bot, Observation
+from gcbc.bots import BOTS, Bot, Observation, RandomBot
+from gcbc.bots.base import concrete
 from gcbc.contract import commands as C
 from gcbc.contract.cards import TEAMS
 from gcbc.contract.codec import command_from_json_object
@@ -21,7 +23,7 @@ from gcbc.contract.options import TableOptions
 from gcbc.rules import current_wait, is_terminal, run, view
 from gcbc.rules.invariants import violations
 from gcbc.rules.knowledge import commands_json
-from gcbc.rules.legal import legal_commands
+from gcbc.rules.legal import is_template, legal_commands, legal_groups
 from gcbc.rules.rng import Rng
 from gcbc.rules.state import State, initial_state
 
@@ -51,6 +53,31 @@ def _observation(s: State, seat: int) -> Observation:
         lambda: view(s, seat, log=False),
         lambda: commands_json(legal_commands(s, seat)),
     )
+
+
+# a legal command's ``type`` in JSON (a template, a dict, is JSON already: its "type")
+_KINDS: dict[type, str] = {t: t.__struct_config__.tag for t in C.AnyCommand.__args__}
+
+
+def _random_move(bot: RandomBot, s: State, seat: int) -> Any:
+    """What ``bot.act`` answers for ``seat``, from the engine's commands rather than their JSON,
+    listing only the kind of command the bot draws (``legal_groups``): the same draws pick the
+    same command (``tests/unit/test_simulate.py``)."""
+    groups = [g for g in legal_groups(s, seat) if g.kind != "set_auto_pass"]
+    if len(groups) == 1:  # the only kind (an aim, a discard...): listed at once, not asked first
+        listed = groups[0].options(s, seat)
+        kinds = {groups[0].kind: lambda: listed} if listed else {}
+    else:
+        kinds = {g.kind: partial(g.options, s, seat) for g in groups if g.possible(s, seat)}
+    if kinds:
+        picked = bot.pick_listing(kinds)
+    else:
+        legal = legal_commands(s, seat)
+        picked = bot.pick(legal, [_KINDS.get(type(c)) or c["type"] for c in legal])
+    if not is_template(picked):
+        return picked
+    answer = concrete(commands_json([picked])[0], bot.rng)
+    return command_from_json_object({**answer, "seat": seat})
 
 
 def play_game(
@@ -89,9 +116,15 @@ def play_game(
                 if len(seats_waiting) > 1
                 else (seats_waiting[0])
             )
-            answer = bots[seat].act(_observation(s, seat))
-            command = command_from_json_object({**answer, "seat": seat})
-        s, _ = run(s, command, observe if check else None)
+            player = bots[seat]
+            if type(player) is RandomBot:
+                command = _random_move(player, s, seat)
+            else:
+                answer = player.act(_observation(s, seat))
+                command = command_from_json_object({**answer, "seat": seat})
+        # the bots pick among legal_commands: checking them again is for the checking runs only
+        listed = not check and type(command) is not C.DeadlinePassed
+        s, _ = run(s, command, observe if check else None, listed)
         commands += 1
     return (
         GameResult(
@@ -124,7 +157,7 @@ def simulate(
     violation_count = 0
     examples: list[str] = []
     events = 0
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     gc.freeze()  # the long-lived objects (modules, tables) need no more scanning
     for g in range(games):
         n = players[g % len(players)]
@@ -144,6 +177,7 @@ def simulate(
         if progress and games >= 10 and (g + 1) % max(1, games // 10) == 0:
             print(f"  {g + 1}/{games} games", file=sys.stderr)
     elapsed = time.perf_counter() - started
+    cpu = time.process_time() - cpu_started  # this process's own time, whatever else runs
     return {
         "games": games,
         "finished": finished,
@@ -154,6 +188,7 @@ def simulate(
         "invariant_violations": violation_count,
         "violation_examples": examples[:5],
         "games_per_second": round(games / elapsed, 1) if elapsed else None,
+        "cpu_ms_per_game": round(1000 * cpu / games, 3) if games else None,
         "events": events,
         "players": players,
         "bot": bot,

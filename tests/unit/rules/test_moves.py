@@ -61,6 +61,7 @@ def describe(move: Move) -> str:
 
 
 def check_move(s: State, move: Move, seat: int, rng: random.Random) -> None:
+    assert move.possible(s, seat) == bool(move.options(s, seat)), f"{describe(move)}: possible"
     if not move.allowed(s, seat):  # a parameter's rules may count on the requirements
         assert move.options(s, seat) == []
         return

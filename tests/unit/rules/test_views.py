@@ -169,9 +169,9 @@ def test_a_prompt_held_in_a_transient_step_shows_the_action_phase(monkeypatch) -
 
     transient_seen = False
 
-    def checked_run(state, command, observe=None):  # type: ignore[no-untyped-def]
+    def checked_run(state, command, observe=None, listed=False):  # type: ignore[no-untyped-def]
         nonlocal transient_seen
-        state, events = run(state, command, observe)
+        state, events = run(state, command, observe, listed)
         transient_seen |= state.step not in STABLE_STEPS
         for viewer in (None, *range(len(state.seats))):
             assert view(state, viewer).phase in get_args(Phase)

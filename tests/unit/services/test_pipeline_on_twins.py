@@ -267,3 +267,29 @@ def test_the_projection_writes_each_table_once_per_batch_and_holds_back_a_failed
             assert broken.written_last == 1
 
     asyncio.run(go())
+
+
+def test_an_entry_the_log_read_stops_short_of_is_delivered_again_not_acknowledged_unwritten():
+    """Given a log read that lags the entry handed over (a replica not caught up: direct gets on
+    a replicated stream), the projection holds the entry back instead of acknowledging it with
+    nothing written; delivered again once the read has it, its views are written."""
+
+    async def go() -> None:
+        async with pipeline() as (events, model, service, _):
+            await open_table(service)
+            await settled(events)
+            last = [s for s in events.all() if s.table == TABLE][-1]
+            fresh = Projection(events, MemoryReadModel())
+            read = events.read
+
+            async def lagging(table: str, after: int = 0):  # noqa: ANN202
+                return [s for s in await read(table, after) if s.seq < last.seq]
+
+            fresh.cache.log.read = lagging  # type: ignore[method-assign]
+            results = await fresh.handle_batch([last])
+            assert isinstance(results[0], Later) and fresh.written_last == 0
+            fresh.cache.log.read = read  # type: ignore[method-assign]
+            assert await fresh.handle_batch([last]) == [None] and fresh.written_last == 1
+            assert await fresh.model.get(TABLE, PUBLIC) == await model.get(TABLE, PUBLIC)
+
+    asyncio.run(go())

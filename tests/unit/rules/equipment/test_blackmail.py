@@ -77,7 +77,7 @@ def test_in_a_reaction_window(window):
     assert one(events, E.CardsExchanged).card_ids == (cid(1, 1), cid(3, 3))
     assert s.seat(1).cards[0] == cid(3, 3) and s.seat(3).cards[2] == cid(1, 1)
     assert one(events, E.WindowReopened).kind == window
-    assert s.window.pending == frozenset({3})
+    assert s.window.pending == (3,)
     # the Kingpin moved: seat 3 knows it holds it now
     assert known(s, 3, 3, 3) == "kingpin"
 

@@ -107,7 +107,7 @@ def test_refusals():
     # after passing in a window where seat 2 is still asked
     w = open_window(s1, "investigate")
     w, _ = act(w, C.Pass(seat=0))
-    assert w.window.pending == frozenset({2})
+    assert w.window.pending == (2,)
     assert refused_unchanged(w, play(0, "coffee")) == "not_playable_now"
 
 

@@ -50,7 +50,7 @@ def test_in_a_window(window):
     s, events = act(s, play(2, "evidence_bag", targets=(3, 1), choice="hand"))
     assert one(events, E.EquipmentMoved).card == "k9_unit"
     assert one(events, E.WindowReopened).asked == (1,)
-    assert s.window.pending == frozenset({1})
+    assert s.window.pending == (1,)
 
 
 def test_a_receiver_over_the_hand_limit_must_discard_first():

@@ -1,0 +1,201 @@
+"""Snapshots of folded tables: a table's FoldedTable as of a position, kept by table in a keyed
+store, so loading a table reads its snapshot and only the entries after it (issue 14, item 2).
+
+A snapshot holds the position it was folded to, the entry schema version (``entries.SCHEMA``)
+and the fold's own version (``FOLD``): one made by code that read entries or folded them
+otherwise is ignored, and the table is folded from its log instead. The log stays the truth: a
+lost or ignored snapshot costs a longer read, never a wrong state.
+
+Written in the background (``Snapshots.flush``), never on the way to a command's answer: every
+``every`` entries of a table, when the table finishes, and for every table with entries since its
+last snapshot when the worker stops.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import deque
+from collections.abc import Iterable
+from typing import Any
+
+import msgspec
+
+from gcbc.contract.entries import SCHEMA, CommandEntry
+from gcbc.contract.events import AnyEvent
+from gcbc.keyvalue.port import KeyValue
+from gcbc.readmodel.port import ANSWERS_KEPT, Answer
+from gcbc.rules.state import State, Trail
+from services.common.folded import FoldedTable
+
+log = logging.getLogger("gcbc.snapshots")
+# the fold's version: bump it when FoldedTable or the engine folds the same entries into another
+# state (a snapshot of another version is ignored)
+FOLD = 1
+BUCKET = "GCBC_SNAPSHOTS"
+TOO_BIG = 900_000  # bytes: past this a snapshot is not kept (NATS' default payload limit is 1 MB)
+
+
+class Snapshot(msgspec.Struct, frozen=True):
+    schema: int
+    fold: int
+    table: str
+    seq: int
+    state: State
+    pending: int | None = None
+    pending_command: CommandEntry | None = None
+    tokens: dict[int, str] = {}
+    command_ids: list[tuple[int, str, int]] = []  # (seat, command id, its sequence)
+    recent: dict[str, list[Answer]] = {}
+    wait_id: int | None = None
+    wait_started: float = 0.0
+    opened_at: float = 0.0
+
+
+class _Versions(msgspec.Struct):
+    schema: int = 0
+    fold: int = 0
+
+
+def _enc_hook(obj: Any) -> Any:
+    if isinstance(obj, Trail):  # the state's chat and event log: their items, in order
+        return list(obj)
+    raise NotImplementedError(type(obj))
+
+
+def _dec_hook(kind: type, obj: Any) -> Any:
+    if kind is Trail:  # items still raw here: typed by ``_typed`` once the state is decoded
+        return Trail(list(obj), len(obj))
+    raise NotImplementedError(kind)
+
+
+_encoder = msgspec.msgpack.Encoder(enc_hook=_enc_hook)
+_decoder = msgspec.msgpack.Decoder(Snapshot, dec_hook=_dec_hook)
+_versions = msgspec.msgpack.Decoder(_Versions)
+_EVENTS = list[AnyEvent]
+
+
+def _typed(state: State) -> State:
+    """The trails' items as the fold makes them: chat lines as (seat, text), events as events."""
+    chat = [tuple(line) for line in state.chat]
+    events = msgspec.convert(list(state.log), _EVENTS)
+    return msgspec.structs.replace(
+        state, chat=Trail(chat, len(chat)), log=Trail(events, len(events))
+    )
+
+
+def encode(t: FoldedTable) -> bytes:
+    return _encoder.encode(
+        Snapshot(
+            schema=SCHEMA,
+            fold=FOLD,
+            table=t.table_id,
+            seq=t.seq,
+            state=t.state,
+            pending=t.pending,
+            pending_command=t.pending_command,
+            tokens=t.tokens,
+            command_ids=[(seat, cid, seq) for (seat, cid), seq in t.command_ids.items()],
+            recent={viewer: list(kept) for viewer, kept in t.recent.items()},
+            wait_id=t.wait_id,
+            wait_started=t.wait_started,
+            opened_at=t.opened_at,
+        )
+    )
+
+
+def decode(data: bytes, table_id: str) -> FoldedTable | None:
+    """The table folded as the snapshot says, or None: made by another version, another table's,
+    or not a snapshot at all."""
+    try:
+        versions = _versions.decode(data)
+        if versions.schema != SCHEMA or versions.fold != FOLD:
+            return None
+        s = _decoder.decode(data)
+    except (msgspec.DecodeError, msgspec.ValidationError) as e:
+        log.error("table %s: snapshot not readable, folded from the log: %s", table_id, e)
+        return None
+    if s.table != table_id:
+        return None
+    t = FoldedTable(table_id)
+    t.seq = s.seq
+    t.state = _typed(s.state)
+    t.pending = s.pending
+    t.pending_command = s.pending_command
+    t.tokens = dict(s.tokens)
+    t.command_ids = {(seat, cid): seq for seat, cid, seq in s.command_ids}
+    t.recent = {v: deque(kept, maxlen=ANSWERS_KEPT) for v, kept in s.recent.items()}
+    t.wait_id = s.wait_id
+    t.wait_started = s.wait_started
+    t.opened_at = s.opened_at
+    return t
+
+
+class Snapshots:
+    """The snapshots of one service's tables: ``load`` for its cache, and the writes it owes,
+    made by ``flush`` in the background."""
+
+    EVERY = 64  # entries of a table between two snapshots
+    AT_ONCE = 64  # writes in flight at once
+
+    def __init__(self, store: KeyValue, every: int = EVERY) -> None:
+        self.store = store
+        self.every = every
+        self._since: dict[str, int] = {}  # table -> entries folded since its last snapshot
+        self._owed: dict[str, FoldedTable] = {}  # snapshots to write at the next flush
+        self.written = 0
+        self.loaded = 0
+
+    async def load(self, table_id: str) -> FoldedTable | None:
+        data = await self.store.get(table_id)
+        t = None if data is None else decode(data, table_id)
+        if t is not None:
+            self.loaded += 1
+        return t
+
+    def folded(self, t: FoldedTable, entries: int = 1) -> None:
+        """``entries`` more entries of the table were folded."""
+        since = self._since.get(t.table_id, 0) + entries
+        if since >= self.every:
+            self.owe(t)
+        else:
+            self._since[t.table_id] = since
+
+    def owe(self, t: FoldedTable) -> None:
+        """Snapshot the table at the next flush (a finished table: its last one)."""
+        self._owed[t.table_id] = t
+        self._since.pop(t.table_id, None)
+
+    def forget(self, table_id: str) -> None:
+        self._since.pop(table_id, None)
+
+    def owe_all(self, tables: Iterable[FoldedTable]) -> None:
+        """Every table with entries folded since its last snapshot (a worker stopping)."""
+        for t in tables:
+            if self._since.get(t.table_id):
+                self.owe(t)
+
+    @property
+    def owed(self) -> int:
+        return len(self._owed)
+
+    async def flush(self) -> int:
+        """Write the snapshots owed (each as its table is now); how many were written."""
+        owed, self._owed = self._owed, {}
+        items = list(owed.items())
+        written = 0
+        for start in range(0, len(items), self.AT_ONCE):
+            puts = []
+            for table_id, t in items[start : start + self.AT_ONCE]:
+                data = encode(t)  # the table as it is now: no await between here and the put
+                if len(data) > TOO_BIG:
+                    log.warning("table %s: snapshot of %d bytes not kept", table_id, len(data))
+                    continue
+                puts.append(self.store.put(table_id, data))
+            for result in await asyncio.gather(*puts, return_exceptions=True):
+                if isinstance(result, Exception):  # a snapshot saves reading: none is needed
+                    log.warning("a snapshot was not written: %s", result)
+                else:
+                    written += 1
+        self.written += written
+        return written

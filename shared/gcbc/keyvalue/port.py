@@ -1,0 +1,38 @@
+"""The keyed-value port: the latest value of each key, and a watch over all of them.
+
+``get(key)``: the value (None: no such key, or deleted). ``put(key, value)``: replaces it.
+``delete(key)``: the key is gone (deleting a missing key is no error). ``watch(handle)``: every
+key's current value once, then every change as it is stored (``handle(key, value)``; a deleted
+key comes with None), in the order they were stored; the returned watch's ``ready`` is set once
+the values there were at the start have all been handed over.
+
+Keys are any string without control characters or spaces (a table id, a name with dots): the
+adapter maps them to what its store allows. ``LogUnavailable`` (gcbc.eventlog.port): the store
+could not be reached.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Protocol
+
+Change = Callable[[str, bytes | None], Awaitable[object] | object]
+
+
+class Watch(Protocol):
+    ready: asyncio.Event
+
+    async def close(self) -> None: ...
+
+
+class KeyValue(Protocol):
+    async def get(self, key: str) -> bytes | None: ...
+
+    async def put(self, key: str, value: bytes) -> None: ...
+
+    async def delete(self, key: str) -> None: ...
+
+    async def watch(self, handle: Change) -> Watch: ...
+
+    async def close(self) -> None: ...

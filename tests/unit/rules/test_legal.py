@@ -1,0 +1,34 @@
+"""``legal_groups``: the groups ``legal_commands`` lists, one kind of command each, that say
+whether they have any command without listing them (the simulator's random bots list only the
+kind they draw)."""
+
+from __future__ import annotations
+
+import pytest
+
+from gcbc.contract.options import TableOptions
+from gcbc.rules.legal import is_template, legal_commands, legal_groups
+from tests.unit.rules.test_moves import OPTIONS, states
+
+
+def kind(command) -> str:  # noqa: ANN001
+    return command["type"] if is_template(command) else type(command).__struct_config__.tag
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=lambda o: str(o))
+def test_groups_list_the_legal_commands_one_kind_each(options: TableOptions) -> None:
+    checked = 0
+    for seed in (4, 5):
+        for s in states(options, seed):
+            for seat in range(-1, len(s.seats) + 1):
+                groups = legal_groups(s, seat)
+                assert len({g.kind for g in groups}) == len(groups)
+                listed = []
+                for g in groups:
+                    commands = g.options(s, seat)
+                    assert g.possible(s, seat) == bool(commands), g.kind
+                    assert all(kind(c) == g.kind for c in commands), g.kind
+                    listed += commands
+                    checked += bool(commands)
+                assert listed == legal_commands(s, seat)
+    assert checked > 100

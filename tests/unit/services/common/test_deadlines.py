@@ -1,0 +1,82 @@
+"""The deadline index: what is noted is written in batches, and what waits on a write goes on
+once it is stored (or fails with it, the change still owed); another instance's deadline of a
+table folded further wins; ``soon`` hands each table over once, as its time comes."""
+
+from __future__ import annotations
+
+import asyncio
+
+from gcbc.keyvalue.memory import MemoryKeyValue
+from services.common.deadlines import BUILT, DeadlineIndex, Due
+
+
+class Failing(MemoryKeyValue):
+    def __init__(self) -> None:
+        super().__init__()
+        self.fail = True
+
+    async def put(self, key: str, value: bytes) -> None:
+        if self.fail:
+            raise ConnectionError("the store is away")
+        await super().put(key, value)
+
+
+def test_a_change_is_written_once_and_its_waiters_go_on_after_the_write():
+    async def go():
+        store = MemoryKeyValue()
+        index = DeadlineIndex(store)
+        written = index.note("t1", 100.0, 5)
+        assert written is not None and not written.done()
+        assert index.note("t2", 50.0, 6) is written  # one batch, one wait
+        assert await index.flush() == 2 and written.done() and store.puts == 2
+        assert index.note("t1", 100.0, 9) is None  # unchanged: nothing to wait for
+        assert index.note("t1", 90.0, 3) is None  # noted from an older position: ignored
+        index.forget("t2", 8)
+        await index.flush()
+        assert await store.get("t2") is None and "t2" not in index.known
+
+    asyncio.run(go())
+
+
+def test_a_failed_write_stays_owed_and_fails_its_waiters():
+    async def go():
+        store = Failing()
+        index = DeadlineIndex(store)
+        written = index.note("t1", 100.0, 5)
+        await index.flush()
+        assert written.exception() is not None and index.owed == 1
+        again = index.note("t1", 100.0, 5)  # the entry delivered again waits for the retry
+        assert again is not None and again is not written
+        store.fail = False
+        await index.flush()
+        assert again.done() and not again.exception() and await store.get("t1") is not None
+
+    asyncio.run(go())
+
+
+def test_a_restarted_index_reads_every_deadline_and_another_instances_newer_one_wins():
+    async def go():
+        store = MemoryKeyValue()
+        mine = DeadlineIndex(store)
+        mine.note("t1", 100.0, 5)
+        mine.note("t2", 200.0, 6)
+        await mine.flush()
+        await mine.mark_built()
+        other = DeadlineIndex(store)
+        await other.start()
+        assert other.built and other.known == {"t1": Due(100.0, 5), "t2": Due(200.0, 6)}
+        await mine.start()
+        other.note("t1", 40.0, 12)  # folded further there: an earlier deadline
+        await other.flush()
+        for _ in range(100):
+            if mine.known["t1"].seq == 12:
+                break
+            await asyncio.sleep(0.01)
+        assert mine.known["t1"] == Due(40.0, 12)
+        assert mine.soon(50.0) == ["t1"] and mine.soon(50.0) == []
+        assert mine.soon(1000.0) == ["t2"]
+        assert BUILT not in mine.known
+        await mine.close()
+        await other.close()
+
+    asyncio.run(go())

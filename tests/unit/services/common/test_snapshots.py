@@ -1,0 +1,93 @@
+"""Snapshots of folded tables: a table decoded from its snapshot equals the table folded from its
+log, at every position of random complete games (every option set, pending commands included);
+a snapshot of another schema or fold version, or another table's, is ignored."""
+
+from __future__ import annotations
+
+import asyncio
+
+import msgspec
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gcbc.contract import entries
+from gcbc.eventlog.memory import MemoryEventLog
+from gcbc.keyvalue.memory import MemoryKeyValue
+from services.common import snapshots
+from services.common.folded import FoldedTable
+from tools import tablelogs
+
+SLOTS = FoldedTable.__slots__
+
+
+def same(a: FoldedTable, b: FoldedTable) -> None:
+    for name in SLOTS:
+        assert getattr(a, name) == getattr(b, name), name
+    assert a.state.log == b.state.log and list(a.state.log) == list(b.state.log)
+    assert [type(e) for e in a.state.log] == [type(e) for e in b.state.log]
+    assert list(a.state.chat) == list(b.state.chat)
+
+
+def logged(table_id: str, seats: int, seed: int, options_at: int) -> MemoryEventLog:
+    log = MemoryEventLog()
+    steps = tablelogs.play(
+        table_id, seats, seed, tablelogs.OPTION_MIX[options_at], chat_rate=0.1, miss_rate=0.05
+    )
+    asyncio.run(tablelogs.write_table(log, steps, table_id))
+    return log
+
+
+@settings(max_examples=8, deadline=None)
+@given(
+    seats=st.integers(4, 8),
+    seed=st.integers(0, 1 << 20),
+    options_at=st.integers(0, len(tablelogs.OPTION_MIX) - 1),
+)
+def test_a_table_decoded_from_its_snapshot_is_the_table_folded_from_its_log(
+    seats, seed, options_at
+):
+    table_id = f"t{seed:x}"
+    log = logged(table_id, seats, seed, options_at)
+    t = FoldedTable(table_id)
+    for stored in log.all():
+        t.apply(stored)
+        again = snapshots.decode(snapshots.encode(t), table_id)
+        assert again is not None
+        same(t, again)
+    assert t.state.step == "finished"
+
+
+def test_a_snapshot_of_another_version_or_table_is_ignored(monkeypatch):
+    log = logged("tbl", 4, 7, 0)
+    t = FoldedTable("tbl")
+    for stored in log.all()[:20]:
+        t.apply(stored)
+    data = snapshots.encode(t)
+    assert snapshots.decode(data, "tbl") is not None
+    assert snapshots.decode(data, "other") is None
+    assert snapshots.decode(b"not a snapshot", "tbl") is None
+    monkeypatch.setattr(snapshots, "FOLD", snapshots.FOLD + 1)
+    assert snapshots.decode(data, "tbl") is None
+    monkeypatch.setattr(snapshots, "FOLD", snapshots.FOLD - 1)
+    monkeypatch.setattr(snapshots, "SCHEMA", entries.SCHEMA + 1)
+    assert snapshots.decode(data, "tbl") is None
+    assert msgspec.msgpack.decode(data)["schema"] == entries.SCHEMA
+
+
+def test_snapshots_are_owed_every_n_entries_and_written_by_a_flush():
+    log = logged("tbl", 5, 3, 1)
+
+    async def go():
+        store = MemoryKeyValue()
+        kept = snapshots.Snapshots(store, every=10)
+        t = FoldedTable("tbl")
+        for stored in log.all()[:25]:
+            t.apply(stored)
+            kept.folded(t)
+        assert await kept.flush() == 1 and store.puts == 1  # the 10th and the 20th: one write
+        assert (await kept.load("tbl")).seq == t.seq  # written as the table was at the flush
+        kept.owe_all([t])  # 5 entries since: owed when the worker stops
+        assert await kept.flush() == 1
+        assert await kept.load("nothing") is None
+
+    asyncio.run(go())

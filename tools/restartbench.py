@@ -1,0 +1,266 @@
+"""The restart bench (issue 14, item 2): how long a restarted rules worker takes to answer its
+first command with many tables in the log, and how much it holds. A NATS of its own (a local
+server on a free port, data in a temporary directory):
+
+1. a rules worker starts on the empty log (its deadline index built at once), and realistic table
+   logs are written while it runs (``tools.tablelogs``: bots play whole tables on the engine;
+   ``--lobby-share`` of them stay in their lobby). The commands are marked imported, so the
+   worker folds the answers written with them instead of racing them;
+2. once it has handled every entry, it is stopped (SIGTERM: it writes its snapshots) and started
+   again, and at that moment a command is appended to a table from before the restart;
+3. printed: the time from the restart to that command's answer (target: 1 s, whatever the number
+   of tables), the worker's CPU time until then, when it began consuming, how many deadlines it
+   read from the index, and its memory before and after the restart (VmRSS).
+
+Timings on a shared machine vary; the CPU time and the load average are printed beside them.
+
+``python -m tools.restartbench --tables 10000``
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from gcbc.contract import commands as C
+from gcbc.contract.entries import (
+    CommandEntry,
+    OutcomeEntry,
+    RefusalEntry,
+    decode_entry,
+    encode_entry,
+)
+from tools import devservers, tablelogs
+from tools.rebuildbench import machine
+
+ROOT = Path(__file__).resolve().parent.parent
+TARGET = 1.0  # seconds from a restart to the first answer
+DURABLE = "rules-worker"  # services.rules.worker.DURABLE
+
+
+def _rss_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _worker(env: dict[str, str], log: Path, root: Path = ROOT) -> subprocess.Popen:
+    """A rules worker of the checkout at ``root`` (its services and its gcbc), this Python."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "services.rules"],
+        cwd=root,
+        env={**env, "PYTHONPATH": f"{root / 'shared'}:{root}"},
+        stdout=log.open("ab"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+        preexec_fn=devservers.die_with_parent,
+    )
+
+
+def _wait_for_line(log: Path, text: str, since: int, timeout: float) -> str:
+    """The first line of ``log`` past byte ``since`` holding ``text``."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if log.exists():
+            for line in log.read_bytes()[since:].decode(errors="replace").splitlines():
+                if text in line:
+                    return line
+        time.sleep(0.02)
+    raise SystemExit(f"the worker did not log {text!r} within {timeout:.0f} s: see {log}")
+
+
+def _message(line: str) -> str:
+    try:
+        return json.loads(line).get("message", line)
+    except json.JSONDecodeError:
+        return line
+
+
+async def _append(url: str, table_id: str, command: object) -> int:
+    from gcbc.eventlog.jetstream import JetStreamEventLog
+
+    log = await JetStreamEventLog.connect(url)
+    try:
+        last = await log.last(table_id)
+        prev = last.seq if last else 0
+        entry = CommandEntry(command=command, at=int(time.time() * 1000), prev=prev)  # type: ignore[arg-type]
+        return (await log.append(table_id, encode_entry(entry), prev)).seq
+    finally:
+        await log.close()
+
+
+async def _answered(url: str, table_id: str, seq: int, timeout: float) -> float:
+    """When (time.time()) the answer to #seq was stored."""
+    from gcbc.eventlog.jetstream import JetStreamEventLog
+
+    log = await JetStreamEventLog.connect(url)
+    try:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for s in await log.read(table_id, after=seq):
+                entry = decode_entry(s.data)
+                if isinstance(entry, OutcomeEntry | RefusalEntry) and entry.answers == seq:
+                    return s.at
+            await asyncio.sleep(0.005)
+    finally:
+        await log.close()
+    raise SystemExit(f"#{seq} of {table_id} was not answered within {timeout:.0f} s")
+
+
+async def _fill(url: str, tables: list[dict]) -> int:
+    from gcbc.eventlog.jetstream import JetStreamEventLog
+
+    log = await JetStreamEventLog.connect(url)
+    try:
+        return await tablelogs.fill(log, tables, imported=True)
+    finally:
+        await log.close()
+
+
+async def _caught_up(url: str, timeout: float) -> None:
+    from gcbc.eventlog.jetstream import JetStreamEventLog
+
+    log = await JetStreamEventLog.connect(url)
+    try:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            g = await log.group(DURABLE)
+            if g is not None and g.lag == 0:
+                return
+            await asyncio.sleep(0.5)
+    finally:
+        await log.close()
+    raise SystemExit("the first worker did not handle every entry in time")
+
+
+def _epoch(line: str) -> float:
+    return datetime.fromisoformat(json.loads(line)["time"]).timestamp()
+
+
+def run(
+    tables: int, lobby_share: float, seed: int, root: Path = ROOT, settle: float = 10.0
+) -> dict[str, Any]:
+    """One bench run; its figures (``root``: the checkout whose worker runs, for an A/B)."""
+    with tempfile.TemporaryDirectory(prefix="gcbc-restart-bench-") as tmp:
+        nats = devservers.start_nats(Path(tmp) / "nats")
+        log = Path(tmp) / "rules.log"
+        admin = nats.url_for("admin")
+        env = {
+            **os.environ,
+            "GCBC_NATS_URL": nats.url_for("rules"),
+            "GCBC_METRICS_PORT": "0",
+            "PYTHONUNBUFFERED": "1",
+        }
+        first = second = None
+        try:
+            first = _worker(env, log, root)
+            _wait_for_line(log, "rules worker consuming", 0, 60)
+            time.sleep(1.0)  # (its deadline index built, on the empty log)
+            mix = tablelogs.table_mix(tables, seed, lobby_share)
+            started = time.monotonic()
+            entries = asyncio.run(_fill(admin, mix))
+            filled = time.monotonic() - started
+            asyncio.run(_caught_up(admin, 1800))
+            rss_before = _rss_kb(first.pid)
+            first.terminate()  # it writes the snapshots it owes as it stops
+            first.wait(60)
+            lobby = next(t["table_id"] for t in mix if not t["finish"])
+            since = log.stat().st_size
+
+            restarted = time.time()
+            second = _worker(env, log, root)
+            seq = asyncio.run(_append(admin, lobby, C.TakeSeat(name="after the restart")))
+            answered_at = asyncio.run(_answered(admin, lobby, seq, 120))
+            cpu = _cpu_seconds(second.pid)
+            consuming = _epoch(_wait_for_line(log, "rules worker consuming", since, 30))
+            time.sleep(max(0.0, restarted + settle - time.time()))
+            lines = log.read_bytes()[since:].decode(errors="replace").splitlines()
+            figures = {
+                "tables": tables,
+                "entries": entries,
+                "fill_seconds": filled,
+                "first_answer_seconds": answered_at - restarted,
+                "consuming_seconds": consuming - restarted,
+                "answer_after_consuming": answered_at - consuming,
+                "worker_cpu_seconds": cpu,
+                "settle": settle,
+                "cpu_settled": _cpu_seconds(second.pid),
+                "rss_kb_before": rss_before,
+                "rss_kb_after": _rss_kb(second.pid),
+                "said": [
+                    _message(x)
+                    for x in lines
+                    if "deadline index" in x or "tables folded" in x or "folding tables" in x
+                ],
+            }
+        finally:
+            for proc in (first, second):
+                if proc is not None and proc.poll() is None:
+                    proc.terminate()
+                    try:
+                        proc.wait(30)
+                    except subprocess.TimeoutExpired:  # (busy folding: it stops between tables)
+                        proc.kill()
+                        proc.wait(10)
+            nats.stop()
+    return figures
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m tools.restartbench", description=__doc__)
+    p.add_argument("--tables", type=int, default=10_000, help="tables in the log (10,000)")
+    p.add_argument(
+        "--lobby-share", type=float, default=0.95, help="share still in the lobby (0.95)"
+    )
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--strict", action="store_true", help="exit 1 over the target")
+    p.add_argument(
+        "--worker-root",
+        type=Path,
+        default=ROOT,
+        help="the checkout whose rules worker runs (an A/B against another branch)",
+    )
+    p.add_argument("--settle", type=float, default=10.0, help="seconds watched after a restart")
+    args = p.parse_args(argv)
+    f = run(args.tables, args.lobby_share, args.seed, args.worker_root.resolve(), args.settle)
+    verdict = "ok" if f["first_answer_seconds"] <= TARGET else "OVER TARGET"
+    if verdict != "ok" and f["answer_after_consuming"] <= TARGET:
+        # a busy machine slows the process start (imports), the same for any number of tables
+        verdict = "over, all of it the process start; ok from the worker consuming"
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(
+        f"restart bench: {f['tables']:,} tables, {f['entries']:,} log entries"
+        f" (written in {f['fill_seconds']:.0f} s)\n"
+        f"  first command after the restart answered in {f['first_answer_seconds']:.2f} s"
+        f" (target {TARGET:.0f} s: {verdict}): the worker consuming after"
+        f" {f['consuming_seconds']:.2f} s (its start), the answer"
+        f" {f['answer_after_consuming']:.2f} s later; the worker's CPU time until then"
+        f" {f['worker_cpu_seconds']:.2f} s\n"
+        f"  the restarted worker's CPU time in its first {f['settle']:.0f} s:"
+        f" {f['cpu_settled']:.2f} s\n"
+        + "".join(f"  worker: {x}\n" for x in f["said"])
+        + f"  worker memory (VmRSS): {f['rss_kb_before'] / 1024:.0f} MB before the restart,"
+        f" {f['rss_kb_after'] / 1024:.0f} MB {f['settle']:.0f} s after it\n"
+        f"  on {machine()}; load average {load}",
+        flush=True,
+    )
+    return 1 if args.strict and f["first_answer_seconds"] > TARGET else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
