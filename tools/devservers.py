@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from urllib.parse import quote, unquote, urlsplit
 
-from gcbc.eventlog.partitions import PARTITIONS, partition_group
+from gcbc.eventlog.partitions import MOST_PARTITIONS, partition_group
 
 REDIS_CANDIDATES = (
     "/usr/bin/redis-server",
@@ -168,7 +168,7 @@ def _consumers(group: str, partitions: int) -> list[str]:
     return [partition_group(group, p) for p in range(partitions)]
 
 
-def _nats_permissions(user: str, partitions: int = PARTITIONS) -> str:
+def _nats_permissions(user: str, partitions: int = MOST_PARTITIONS) -> str:
     """What each service may publish; it receives only on its own inbox (``_INBOX_<user>``,
     gcbc.eventlog.jetstream.inbox_prefix), so no service reads another's replies."""
     api = "$JS.API"
@@ -212,7 +212,7 @@ def _nats_permissions(user: str, partitions: int = PARTITIONS) -> str:
     return json.dumps({"publish": {"allow": allow}, "subscribe": {"allow": [f"_INBOX_{user}.>"]}})
 
 
-def nats_authorization(passwords: dict[str, str], partitions: int = PARTITIONS) -> str:
+def nats_authorization(passwords: dict[str, str], partitions: int = MOST_PARTITIONS) -> str:
     """The ``authorization`` block of a NATS config: a user per service with only its rights,
     and ``admin``. ``passwords``: user -> the config's value (a quoted string, or ``$VARIABLE``
     for one taken from the environment, as deploy/nats/auth.conf does). ``partitions``: the
@@ -229,7 +229,7 @@ def start_nats(
     port: int | None = None,
     sync_always: bool = False,
     auth: bool = True,
-    partitions: int = PARTITIONS,
+    partitions: int = MOST_PARTITIONS,
 ) -> ServerProcess:
     binary = nats_server_binary()
     if binary is None:
@@ -338,7 +338,7 @@ class NatsCluster:
 
 
 def start_nats_cluster(
-    data_dir: Path, size: int = 3, auth: bool = True, partitions: int = PARTITIONS
+    data_dir: Path, size: int = 3, auth: bool = True, partitions: int = MOST_PARTITIONS
 ) -> NatsCluster:
     """``size`` nodes on this machine, each with its own store, routed to one another; the same
     users (and passwords) on every node."""

@@ -14,6 +14,7 @@ import sys
 import time
 from pathlib import Path
 
+from gcbc.eventlog.partitions import CLUSTER_PARTITIONS, PARTITIONS
 from tools import devservers
 
 ROOT = Path(__file__).resolve().parent.parent  # the repository
@@ -232,7 +233,8 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     scenarios = args.scenarios or os.environ.get("GCBC_ALLOW_SCENARIOS") == "1"
     if args.cluster:
-        stack = Stack(Path(args.data), args.port, scenarios, env={"GCBC_STREAM_REPLICAS": "3"})
+        env = {"GCBC_STREAM_REPLICAS": "3", "GCBC_PARTITIONS": str(CLUSTER_PARTITIONS)}
+        stack = Stack(Path(args.data), args.port, scenarios, env=env)
         stack.servers["nats"] = stack.nats = devservers.start_nats_cluster(  # type: ignore[assignment]
             Path(args.data) / "nats-cluster", 3
         )
@@ -268,7 +270,8 @@ def main(argv: list[str] | None = None) -> int:
         )
         instances = "two rules workers and two projections" if args.cluster else "one of each"
         print(
-            f"partitions       : {stack.env().get('GCBC_PARTITIONS', 16)} ({instances} share them)"
+            f"partitions       : {stack.env().get('GCBC_PARTITIONS', PARTITIONS)}"
+            f" ({instances} share them)"
         )
         print(f"operators        : set -a; . {admin}; set +a   (then gcbc-ops status, …)")
         print("Ctrl-C stops everything.", flush=True)

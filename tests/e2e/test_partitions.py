@@ -14,7 +14,7 @@ import nats
 import pytest
 
 from gcbc.eventlog.jetstream_leases import BUCKET, JetStreamLeases
-from gcbc.eventlog.partitions import PARTITIONS
+from gcbc.eventlog.partitions import CLUSTER_PARTITIONS as PARTITIONS
 from tests.e2e.conftest import TEST_ENV
 from tools import chaos
 from tools.launcher import Stack
@@ -25,7 +25,8 @@ FAILOVER = 10.0  # seconds a dead instance's partitions may take to move (leases
 
 @pytest.fixture(scope="module")
 def two_of_each(tmp_path_factory):
-    stack = Stack(Path(tmp_path_factory.mktemp("partitions")), env=TEST_ENV).start()
+    env = {**TEST_ENV, "GCBC_PARTITIONS": str(PARTITIONS)}  # several instances divide them
+    stack = Stack(Path(tmp_path_factory.mktemp("partitions")), env=env).start()
     try:
         stack.start_service("rules#2")
         stack.start_service("projection#2")
