@@ -56,13 +56,15 @@ simulate: setup
 
 # The engine (decide+evolve, simulator), the operator's rebuild (log entries/s, target 50,000),
 # then the whole system (saturation, latency, scale, JetStream sync policy; real rules vs a
-# no-op), a rules worker's restart with 10,000 tables, then the slow soaks.
+# no-op), a rules worker's restart with 10,000 tables, memory per table (1,000 and 5,000 started
+# tables, then at rest), then the slow soaks.
 # SERVICE_BENCH_ARGS="--api http://…" aims the system runs at a running deployment instead.
 bench: setup
 	$(PY) -m gcbc bench $(BENCH_ARGS)
 	$(PY) -m tools.rebuildbench $(REBUILD_BENCH_ARGS)
 	$(PY) -m tools.bench $(SERVICE_BENCH_ARGS)
 	$(PY) -m tools.restartbench $(RESTART_BENCH_ARGS)
+	$(PY) -m tools.membench $(MEM_BENCH_ARGS)
 	$(PY) -m pytest -m slow -q -p no:cacheprovider $(PYTEST_ARGS)
 
 # The rebuild bench alone: gcbc-ops rebuild --all over realistic table logs on servers of its own.

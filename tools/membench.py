@@ -2,7 +2,8 @@
 every process of a stack on this machine (the services, NATS and Redis) with 1,000 and then 5,000
 started tables (4 seats each, through the typed client), per table; then whether finished tables
 cost the services anything (every seat of the first 1,000 leaves: their autopilots play them to
-the end, and the services should let them go).
+the end, and the services should let them go). With ``--rest``, also after nobody played for a
+while: tables at rest leave the services' memory (services.common.cache.IDLE_SECONDS).
 
 Resident memory is what the kernel reports (VmRSS): it includes what the allocators keep after a
 free, so "flat" is read from the figures per table at two sizes, not from a drop after freeing."""
@@ -20,6 +21,7 @@ from typing import Any
 
 from gcbc_client import AsyncClient, AsyncSeat
 
+from services.common.cache import IDLE_SECONDS
 from tools.launcher import Stack
 
 LIMITS = {  # one client address creates thousands of tables: its limits must not refuse it
@@ -84,7 +86,7 @@ def settle(seconds: float = 3.0) -> None:
     time.sleep(seconds)  # the projection and the worker catch up with the last commands
 
 
-def run(sizes: tuple[int, ...] = (1000, 5000)) -> dict[str, Any]:
+def run(sizes: tuple[int, ...] = (1000, 5000), rest: float = 0.0) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="gcbc-membench-") as tmp:
         stack = Stack(Path(tmp), env=LIMITS).start()
         try:
@@ -104,6 +106,14 @@ def run(sizes: tuple[int, ...] = (1000, 5000)) -> dict[str, Any]:
                     "seconds_to_start": round(time.monotonic() - t0, 1),
                 }
                 print(f"{size} started: {out[f'started_{size}']}", file=sys.stderr, flush=True)
+            if rest:
+                time.sleep(rest)  # nobody plays: the services let the tables at rest go
+                now = memory(stack)
+                out[f"{len(made)}_at_rest_after_{rest:.0f}_s"] = {
+                    "kb_per_table": per_table(base, now, len(made)),
+                    "rss_kb": now,
+                }
+                print(f"at rest: {out[f'{len(made)}_at_rest_after_{rest:.0f}_s']}", file=sys.stderr)
             first = made[: sizes[0]]
             asyncio.run(leave_all(stack.api, first))  # their autopilots play them to the end
             settle(10.0)
@@ -120,11 +130,18 @@ def run(sizes: tuple[int, ...] = (1000, 5000)) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m tools.membench", description=__doc__)
     p.add_argument("--sizes", default="1000,5000", help="started tables at each measurement")
+    p.add_argument(
+        "--rest",
+        type=float,
+        default=IDLE_SECONDS + 40,
+        help="seconds nobody plays before measuring again (tables at rest leave the services'"
+        " memory after services.common.cache.IDLE_SECONDS; 0: skip)",
+    )
     args = p.parse_args(argv)
     from tools.launcher import raise_open_files_limit
 
     raise_open_files_limit()
-    print(json.dumps(run(tuple(int(x) for x in args.sizes.split(",")))))
+    print(json.dumps(run(tuple(int(x) for x in args.sizes.split(",")), args.rest)))
     return 0
 
 
