@@ -108,8 +108,9 @@ run: setup
 	$(PY) -m tools.launcher --data .data $(RUN_ARGS)
 
 # The distributed setup on this machine: a 3-node NATS cluster (stream replicas 3), a 3-node Redis
-# Cluster (the read model) and two instances of the rules worker and the projection
-# (tests/e2e/test_cluster.py starts the same).
+# Cluster (the read model), two table-service processes on the one port (GCBC_HTTP_WORKERS=2), two
+# rules workers and two projections dividing 16 partitions, one bot worker
+# (tests/e2e/test_cluster.py and tests/e2e/test_partitions.py start the same parts).
 run-cluster: setup
 	$(PY) -m tools.launcher --data .data-cluster --cluster $(RUN_ARGS)
 

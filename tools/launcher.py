@@ -228,12 +228,17 @@ def main(argv: list[str] | None = None) -> int:
         "--cluster",
         action="store_true",
         help="a 3-node NATS cluster (the stream with 3 replicas), a 3-node Redis Cluster and two"
-        " instances of the rules worker and the projection (make run-cluster)",
+        " instances of the table service (one port), the rules worker and the projection (make"
+        " run-cluster); one bot worker",
     )
     args = p.parse_args(argv)
     scenarios = args.scenarios or os.environ.get("GCBC_ALLOW_SCENARIOS") == "1"
     if args.cluster:
-        env = {"GCBC_STREAM_REPLICAS": "3", "GCBC_PARTITIONS": str(CLUSTER_PARTITIONS)}
+        env = {
+            "GCBC_STREAM_REPLICAS": "3",
+            "GCBC_PARTITIONS": str(CLUSTER_PARTITIONS),
+            "GCBC_HTTP_WORKERS": "2",  # two table-service processes on the one port
+        }
         stack = Stack(Path(args.data), args.port, scenarios, env=env)
         stack.servers["nats"] = stack.nats = devservers.start_nats_cluster(  # type: ignore[assignment]
             Path(args.data) / "nats-cluster", 3
@@ -268,7 +273,11 @@ def main(argv: list[str] | None = None) -> int:
             f" {stack.metrics_url('rules')}/metrics, projection {stack.metrics_url('projection')}"
             "/metrics"
         )
-        instances = "two rules workers and two projections" if args.cluster else "one of each"
+        instances = (
+            "two table services, two rules workers and two projections"
+            if args.cluster
+            else "one of each"
+        )
         print(
             f"partitions       : {stack.env().get('GCBC_PARTITIONS', PARTITIONS)}"
             f" ({instances} share them)"
