@@ -20,10 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from gcbc_client import AsyncClient, AsyncSeat
+from gcbc_client.problems import Conflict
 
 from services.common.cache import IDLE_SECONDS
 from tools.launcher import Stack
 
+AT_REST = {"turn": 3600, "reaction": 3600, "prompt": 3600, "arrange": 3600}  # the most allowed
 LIMITS = {  # one client address creates thousands of tables: its limits must not refuse it
     "GCBC_RATE_CREATE": "1000000/minute",
     "GCBC_RATE_SEAT": "1000000/minute",
@@ -55,7 +57,8 @@ async def started_tables(api: str, count: int, seats: int = 4, at_once: int = 40
 
         async def one() -> None:
             async with gate:
-                table = await client.create_table(seats)
+                # the longest waits allowed: tables at rest stay at rest (no autopilot plays)
+                table = await client.create_table(seats, deadlines=AT_REST)
                 players = [await client.join(table.table_id, f"m{i}") for i in range(seats)]
                 await players[0].start()
                 out.append(players)
@@ -71,7 +74,10 @@ async def leave_all(api: str, tables: list, at_once: int = 40) -> None:
         async def one(players: list[AsyncSeat]) -> None:
             async with gate:
                 for p in players:
-                    await AsyncSeat(client, p.table_id, p.seat, p.token).leave()
+                    try:
+                        await AsyncSeat(client, p.table_id, p.seat, p.token).leave()
+                    except Conflict:  # the others' autopilots ended the game already
+                        return
 
         await asyncio.gather(*(one(players) for players in tables))
 
