@@ -305,20 +305,11 @@ def start_redis(
     return ServerProcess("redis", [binary, str(conf)], urls, port, log, env={**os.environ})
 
 
-class NatsCluster:
-    """Several NATS nodes routed into one JetStream cluster (issue 14): ``url_for(user)`` names
-    every node (clients fail over among them), ``nodes[i]`` is each node's own process."""
+class _Nodes:
+    """What a cluster of local server processes answers like one server (supervision, stop)."""
 
-    def __init__(self, nodes: list[ServerProcess], names: list[str]) -> None:
-        self.nodes, self.names = nodes, names
-        self.name = "nats"
-
-    @property
-    def url(self) -> str:
-        return self.url_for("admin")
-
-    def url_for(self, user: str) -> str:
-        return ",".join(node.url_for(user) for node in self.nodes)
+    nodes: list[ServerProcess]
+    names: list[str]
 
     def node(self, name: str) -> ServerProcess:
         return self.nodes[self.names.index(name)]
@@ -335,6 +326,22 @@ class NatsCluster:
     def stop(self, kill: bool = False) -> None:
         for node in self.nodes:
             node.stop(kill)
+
+
+class NatsCluster(_Nodes):
+    """Several NATS nodes routed into one JetStream cluster (issue 14): ``url_for(user)`` names
+    every node (clients fail over among them), ``nodes[i]`` is each node's own process."""
+
+    def __init__(self, nodes: list[ServerProcess], names: list[str]) -> None:
+        self.nodes, self.names = nodes, names
+        self.name = "nats"
+
+    @property
+    def url(self) -> str:
+        return self.url_for("admin")
+
+    def url_for(self, user: str) -> str:
+        return ",".join(node.url_for(user) for node in self.nodes)
 
 
 def start_nats_cluster(
@@ -379,7 +386,7 @@ def start_nats_cluster(
     return NatsCluster(nodes, names)
 
 
-class RedisCluster:
+class RedisCluster(_Nodes):
     """Several Redis nodes sharing the hash slots as one Redis Cluster (issue 14): ``url_for(user)``
     is a ``redis+cluster://`` URL naming every node (the client finds the slots' owners from any
     of them), ``nodes[i]`` is each node's own process. A node restarted keeps its slots (its
@@ -403,22 +410,10 @@ class RedisCluster:
         auth = f"{user}:{quote(password)}@" if password is not None else ""
         return f"redis+cluster://{auth}{hosts}"
 
-    def node(self, name: str) -> ServerProcess:
-        return self.nodes[self.names.index(name)]
-
-    def alive(self) -> bool:
-        return all(node.alive() for node in self.nodes)
-
     def restart(self) -> None:
         """Start again whichever node died (supervision), and wait for the cluster to be whole."""
-        for node in self.nodes:
-            if not node.alive():
-                node.restart()
+        super().restart()
         _wait_cluster_ok(self)
-
-    def stop(self, kill: bool = False) -> None:
-        for node in self.nodes:
-            node.stop(kill)
 
 
 def _redis_command(node: ServerProcess, *args: str) -> str:

@@ -165,6 +165,7 @@ class Wakeups:
     the pool's read timeout; keep-alive and health checks find a connection gone silent)."""
 
     KEEP_LATEST = 100_000  # tables whose newest position is remembered before pruning
+    KEY = KEY  # a table's hash (the prefetch reads its changed views there)
 
     def __init__(self, client: aioredis.Redis, reader: aioredis.Redis) -> None:
         self.client, self.reader = client, reader
@@ -211,7 +212,10 @@ class Wakeups:
         if isinstance(channel, bytes):
             channel = channel.decode()
         position, viewers = parse_wake(data.decode() if isinstance(data, bytes) else data)
-        table = channel[len(PREFIX) :]
+        self._announced(channel[len(PREFIX) :], position, viewers)
+
+    def _announced(self, table: str, position: int, viewers: list[str] | None) -> None:
+        """A table's wake-up heard (its newest position, the viewers whose views changed)."""
         if position > self._latest.get(table, 0):
             self._latest[table] = position
             if len(self._latest) > self.KEEP_LATEST:
@@ -230,7 +234,7 @@ class Wakeups:
             keys = list(waiting) if viewers is None else [v for v in viewers if v in waiting]
             if keys:
                 try:
-                    got = await self.reader.hmget(KEY.format(table=table), ["position", *keys])
+                    got = await self.reader.hmget(self.KEY.format(table=table), ["position", *keys])
                 except Exception as e:  # noqa: BLE001  (the waiters read Redis themselves)
                     log.warning("prefetch failed: %s", e)
                 else:

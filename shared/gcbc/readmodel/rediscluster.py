@@ -233,6 +233,7 @@ class ShardedWakeups(Wakeups):
     while after the last waiter left. One connection per node, each with its own listener."""
 
     LINGER = 60.0  # seconds a channel stays subscribed after its last waiter
+    KEY = KEY  # the table's hash under its hash tag (read through the cluster: the reader)
 
     def __init__(self, cluster: AsyncRedisCluster, user: str | None, password: str | None):
         super().__init__(cluster, cluster)  # type: ignore[arg-type]
@@ -294,33 +295,6 @@ class ShardedWakeups(Wakeups):
         table = channel[len("gcbc:changed:{") : -1]
         position, viewers = parse_wake(_text(data))
         self._announced(table, position, viewers)
-
-    def _announced(self, table: str, position: int, viewers: list[str] | None) -> None:
-        if position > self._latest.get(table, 0):
-            self._latest[table] = position
-        moved = self._moved.pop(table, None)
-        if moved is not None:
-            moved.set()
-        if viewers != []:
-            asyncio.create_task(self._prefetch(table, viewers))
-
-    async def _prefetch(self, table: str, viewers: list[str] | None) -> None:
-        waiting = self._signals.get(table)
-        if waiting:
-            keys = list(waiting) if viewers is None else [v for v in viewers if v in waiting]
-            if keys:
-                try:
-                    got = await self.cluster.hmget(KEY.format(table=table), ["position", *keys])
-                except Exception as e:  # noqa: BLE001  (the waiters read Redis themselves)
-                    log.warning("prefetch failed: %s", e)
-                else:
-                    if got[0] is not None:
-                        stored = int(got[0])
-                        for key, data in zip(keys, got[1:], strict=True):
-                            signal = waiting.get(key)
-                            if data is not None and signal is not None:
-                                signal.fresh = StoredView(stored, data)
-        self.wake(table, viewers)
 
     async def _sweep(self) -> None:
         """Let go of the channels nobody has watched for LINGER seconds."""
