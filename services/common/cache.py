@@ -66,6 +66,20 @@ class FoldedCache:
         except TimeoutError:
             pass
 
+    async def reached(self, table_id: str, seq: int, timeout: float) -> FoldedTable | None:
+        """The table in memory once it has folded entry ``seq`` (a service following the log
+        soon does, without reading it), or None: not in memory, or not there after ``timeout``."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            t = self.tables.get(table_id)
+            if t is None or t.seq >= seq:
+                return t
+            left = deadline - loop.time()
+            if left <= 0:
+                return None
+            await self.changed(table_id, left)
+
     async def get(self, table_id: str, through: int | None = None) -> FoldedTable:
         """The table with every entry folded (``through``: stop after that sequence)."""
         self._touched[table_id] = self.clock()

@@ -44,7 +44,7 @@ from gcbc.contract.http import (
 from gcbc.contract.ids import TABLE_ID_PATTERN
 from gcbc.contract.options import Deadlines, TableOptions
 from gcbc.eventlog.port import LogUnavailable, OutcomeUnknown
-from gcbc.readmodel.port import PUBLIC, Answer, ModelUnavailable, StoredView, seat_key, view_version
+from gcbc.readmodel.port import PUBLIC, Answer, ModelUnavailable, StoredView, seat_key
 from gcbc.rules import view
 from services.common.runner import tune_gc
 from services.common.settings import Settings
@@ -125,6 +125,9 @@ async def _seat(
     return seat
 
 
+FOLLOW_WAIT = 0.25  # seconds a check waits for this process to fold an entry, then reads it
+
+
 async def _still_holds(
     service: TableService,
     table_id: str,
@@ -137,6 +140,10 @@ async def _still_holds(
     as of ``position``: a seat may have been left and taken by someone else while its old
     holder's long-poll or stream waited."""
     t = service.cache.tables.get(table_id)
+    if t is not None and t.seq < position:
+        # the view was written before this process folded its entry: following the log, it
+        # will in a moment (reading the log instead costs a round trip to NATS per stream)
+        t = await service.cache.reached(table_id, position, FOLLOW_WAIT)
     if t is None or t.seq < position:
         t = await service.cache.get(table_id)
     if fingerprint is not None:
@@ -542,17 +549,19 @@ async def stream(
     start_after = -1 if last_event_id is None else last_event_id
 
     async def events() -> AsyncIterator[bytes]:
-        version = start_after
+        version, seen = start_after, None
         try:
             while True:
-                got = await service.view(table_id, seat, version, random.uniform(12.0, 18.0))
+                wait = random.uniform(12.0, 18.0)
+                got = await service.view(table_id, seat, version, wait, seen=seen)
                 if got is None:
                     return
+                seen = got.position
                 if seat is not None and not await _still_holds(
                     service, table_id, token, seat, got.position, fingerprint
                 ):
                     return
-                current = view_version(got.data)
+                current = got.version
                 if current > version:
                     version = current
                     yield got.frame()  # the same bytes for every stream woken by this change

@@ -85,3 +85,39 @@ def test_an_answer_awaited_past_the_newest_wake_up_is_read_once_it_comes(redis_u
             await model.close()
 
     asyncio.run(go())
+
+
+def test_a_stream_going_on_waits_without_reading_again_unless_a_change_was_announced(redis_url):
+    """A stream that sent the view of position 10 waits for the next change without reading
+    Redis first when no newer wake-up was heard; it reads when one was (a change it missed
+    between two waits), and always when wake-ups are not heard."""
+
+    async def go() -> None:
+        url = redis_url.rsplit("/", 1)[0] + "/14"
+        plain = RedisReadModel.connect(url)
+        model = CountingReads(plain.redis, plain.wakeups.client)
+        await model.redis.flushdb()
+        try:
+            model.wakeups.start()
+            await asyncio.wait_for(model.wakeups.ready.wait(), 10)
+            await model.put(TABLE, {PUBLIC: _view(1)}, 10, changed=[PUBLIC])
+            while not model.wakeups.quiet(TABLE, 10):  # the wake-up of position 10 was heard
+                await asyncio.sleep(0.01)
+            going_on = asyncio.create_task(model.wait(TABLE, PUBLIC, 0, 1, 10.0, seen=10))
+            await asyncio.sleep(0.1)
+            assert model.reads == 0  # nothing newer announced: nothing to read
+            await model.put(TABLE, {PUBLIC: _view(2)}, 11, changed=[PUBLIC])
+            got = await going_on
+            assert (got.position, got.data) == (11, _view(2))
+            assert model.reads == 0  # the wake-up's own read served it
+            # a change announced after the view the stream sent: read at once, not waited for
+            assert not model.wakeups.quiet(TABLE, 10)
+            missed = await model.wait(TABLE, PUBLIC, 0, 1, 10.0, seen=10)
+            assert (missed.position, missed.data, model.reads) == (11, _view(2), 1)
+            # wake-ups lost (a reconnect): nothing is known quiet any more
+            model.wakeups.ready.clear()
+            assert not model.wakeups.quiet(TABLE, 11)
+        finally:
+            await model.close()
+
+    asyncio.run(go())

@@ -18,7 +18,6 @@ from gcbc.readmodel.port import (
     Replacement,
     StoredView,
     TableSnapshot,
-    view_version,
 )
 
 
@@ -128,6 +127,7 @@ class MemoryReadModel:
         position: int = 0,
         after: int | None = None,
         timeout: float = 0.0,
+        seen: int | None = None,  # reading memory costs nothing: always read
     ) -> StoredView | None:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
@@ -139,7 +139,7 @@ class MemoryReadModel:
             got = None
             if current is not None and viewer in current[1]:
                 got = StoredView(current[0], current[1][viewer], current[2].get(viewer))
-                if got.position >= position and (after is None or view_version(got.data) > after):
+                if got.position >= position and (after is None or got.version > after):
                     return got
             left = deadline - loop.time()
             if left <= 0:

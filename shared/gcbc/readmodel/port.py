@@ -71,19 +71,28 @@ def find_answer(answers: bytes | None, command: int) -> Answer | None:
 
 class StoredView:
     """A view as read once (position, bytes, the viewer's recent answers) and shared by every
-    waiter it was read for, with its Server-Sent Events frame built once, on first use."""
+    waiter it was read for, with its version and Server-Sent Events frame found once, on first
+    use (a crowd of streams woken by one change shares them)."""
 
-    __slots__ = ("position", "data", "answers", "_frame")
+    __slots__ = ("position", "data", "answers", "_frame", "_version")
 
     def __init__(self, position: int, data: bytes, answers: bytes | None = None) -> None:
         self.position, self.data, self.answers = position, data, answers
         self._frame: bytes | None = None
+        self._version: int | None = None
+
+    @property
+    def version(self) -> int:
+        """The view's version (``view_version``), decoded once."""
+        if self._version is None:
+            self._version = view_version(self.data)
+        return self._version
 
     def frame(self) -> bytes:
         """``id: <version>`` (a reconnecting EventSource sends it back as Last-Event-ID) and
         ``data: <view>``: a view is one line of JSON, written as is, no re-encoding."""
         if self._frame is None:
-            version = str(view_version(self.data)).encode()
+            version = str(self.version).encode()
             self._frame = b"id: " + version + b"\r\ndata: " + self.data + b"\r\n\r\n"
         return self._frame
 
@@ -184,9 +193,12 @@ class ReadModel(Protocol):
         position: int = 0,
         after: int | None = None,
         timeout: float = 0.0,
+        seen: int | None = None,
     ) -> StoredView | None:
         """The view once its position is >= ``position`` and its version > ``after`` (None:
-        any), or the current one after ``timeout`` seconds (None: no view)."""
+        any), or the current one after ``timeout`` seconds (None: no view). ``seen``: the
+        position of the view this caller got last (a stream going on): an adapter that knows no
+        change came since may wait without reading the view first."""
         ...
 
     async def position(self, table: str) -> int: ...

@@ -23,6 +23,7 @@ import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import NoScriptError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from gcbc.contract.ids import checked
@@ -35,7 +36,6 @@ from gcbc.readmodel.port import (
     Replacement,
     StoredView,
     TableSnapshot,
-    view_version,
 )
 
 F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
@@ -200,6 +200,7 @@ class Wakeups:
                 raise
             except Exception as e:  # noqa: BLE001
                 self.ready.clear()
+                self._latest.clear()  # announcements were missed: nothing is known quiet
                 log.warning("wake-ups reconnecting: %s", e)
                 for table in list(self._signals):
                     self.wake(table)  # waiters re-read rather than miss a change
@@ -263,6 +264,13 @@ class Wakeups:
         answer now would only find the view before it). Unknown tables are never behind."""
         latest = self._latest.get(table)
         return latest is not None and latest < position and self.ready.is_set()
+
+    def quiet(self, table: str, seen: int) -> bool:
+        """Whether nothing newer than position ``seen`` was announced for the table, as far as
+        wake-ups being heard tell (unknown tables, or wake-ups not heard: not known quiet). A
+        change not yet announced wakes a waiter taken now when it is."""
+        latest = self._latest.get(table)
+        return latest is not None and latest <= seen and self.ready.is_set()
 
     def fresh(self, table: str, signal: Signal) -> StoredView | None:
         """The view the prefetch read for a woken signal, if no newer change was announced."""
@@ -349,13 +357,49 @@ class RedisReadModel:
     @_unavailable
     async def put_many(self, puts: list[Put]) -> list[bool]:
         """One pipeline (one round trip), each table one script run."""
-        if not puts:
-            return []
-        pipe = self.redis.pipeline(transaction=False)
-        for item, changed in puts:
-            keys, args = self._write(item, "newer", wake_message(item.position, changed))
-            await self._put(keys=keys, args=args, client=pipe)
-        return [bool(x) for x in await pipe.execute()]
+        calls = [
+            self._write(item, "newer", wake_message(item.position, changed))
+            for item, changed in puts
+        ]
+        return [bool(x) for x in await self._scripts(self._put, calls)]
+
+    # a run refused because Redis lost its scripts (restarted, or SCRIPT FLUSH)
+    SCRIPT_RETRIES: tuple[type[Exception], ...] = (NoScriptError,)
+    ScriptsRefused: type[Exception] = ResponseError
+
+    def _pipeline(self) -> Any:
+        return self.redis.pipeline(transaction=False)
+
+    async def _scripts(self, script: Any, calls: list[tuple[list[str], list[Any]]]) -> list[Any]:
+        """``script`` run once per (keys, args), pipelined, by its digest: a pipeline given the
+        script object itself asks Redis whether it has it first (SCRIPT EXISTS), a round trip
+        per pipeline. A server that lost its scripts gets them again, and only the runs it
+        refused are sent again (each is idempotent); so is a run caught by a failover."""
+        results: list[Any] = [None] * len(calls)
+        todo = list(range(len(calls)))
+        for attempt in range(5):
+            pipe = self._pipeline()
+            for i in todo:
+                keys, args = calls[i]
+                # (the method is blocked in cluster pipelines; the command is routed by its key)
+                pipe.execute_command("EVALSHA", script.sha, len(keys), *keys, *args)
+            answers = await pipe.execute(raise_on_error=False) if todo else []
+            again = []
+            for i, answer in zip(todo, answers, strict=True):
+                if isinstance(answer, self.SCRIPT_RETRIES):
+                    again.append(i)
+                elif isinstance(answer, Exception):
+                    raise answer
+                else:
+                    results[i] = answer
+            if not again:
+                return results
+            if attempt == 4:
+                raise self.ScriptsRefused(f"{len(again)} script runs refused five times")
+            await self.redis.script_load(script.script)  # (on every primary of a cluster)
+            await asyncio.sleep(0.05 * attempt)
+            todo = again
+        return results
 
     def _write(
         self, item: Replacement, when: str, message: str
@@ -382,11 +426,8 @@ class RedisReadModel:
         if not items:
             return []
         when = "always" if force else "not older"
-        pipe = self.redis.pipeline(transaction=False)
-        for item in items:
-            keys, args = self._write(item, when, wake_message(item.position, None))
-            await self._put(keys=keys, args=args, client=pipe)
-        return [bool(x) for x in await pipe.execute()]
+        calls = [self._write(item, when, wake_message(item.position, None)) for item in items]
+        return [bool(x) for x in await self._scripts(self._put, calls)]
 
     @_unavailable
     async def snapshots(self, tables: list[str]) -> list[TableSnapshot | None]:
@@ -463,6 +504,7 @@ class RedisReadModel:
         position: int = 0,
         after: int | None = None,
         timeout: float = 0.0,
+        seen: int | None = None,
     ) -> StoredView | None:
         checked(table)
         self.wakeups.start()
@@ -476,11 +518,20 @@ class RedisReadModel:
             signal = None if position else self.wakeups.waiter(table, viewer)
             changed = signal.event if signal else self.wakeups.moved(table)
             await self.wakeups.watching(table)
-            if got is None and not (first and timeout and self.wakeups.behind(table, position)):
+            # the first read is skipped when the wake-ups heard say it would find nothing new: a
+            # command's answer not announced yet, or nothing announced since the view ``seen``
+            if got is None and not (
+                first
+                and timeout
+                and (
+                    self.wakeups.behind(table, position)
+                    or (seen is not None and self.wakeups.quiet(table, seen))
+                )
+            ):
                 got = await self._read(table, viewer)  # (a lost wake-up: read after waiting)
             first = False
             if got is not None and got.position >= position:
-                if after is None or view_version(got.data) > after:
+                if after is None or got.version > after:
                     return got
             left = deadline - loop.time()
             if left <= 0:

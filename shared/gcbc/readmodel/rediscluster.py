@@ -454,35 +454,12 @@ class RedisClusterReadModel(RedisReadModel):
         await self._reindex_entries(follow)
         return [bool(written) for written, *_ in done]
 
-    async def _scripts(self, script: Any, calls: list[tuple[list[str], list[Any]]]) -> list[Any]:
-        """``script`` run once per (keys, args), pipelined (the cluster client sends each node its
-        share). A node that lost its scripts (restarted) gets them again and only the runs it
-        refused are sent again; a run caught by a failover is tried again (each is idempotent)."""
-        results: list[Any] = [None] * len(calls)
-        todo = list(range(len(calls)))
-        for attempt in range(5):
-            pipe = self.redis.pipeline()
-            for i in todo:
-                keys, args = calls[i]
-                # (the method is blocked in cluster pipelines; the command is routed by its key)
-                pipe.execute_command("EVALSHA", script.sha, len(keys), *keys, *args)
-            answers = await pipe.execute(raise_on_error=False)
-            again = []
-            for i, answer in zip(todo, answers, strict=True):
-                if isinstance(answer, NoScriptError | TryAgainError | ClusterDownError):
-                    again.append(i)
-                elif isinstance(answer, Exception):
-                    raise answer
-                else:
-                    results[i] = answer
-            if not again:
-                return results
-            if attempt == 4:
-                raise ClusterDownError(f"{len(again)} script runs refused five times")
-            await self.redis.script_load(script.script)  # on every primary
-            await asyncio.sleep(0.05 * attempt)
-            todo = again
-        return results
+    # a run a node refused because it lost its scripts (restarted), or caught by a failover
+    SCRIPT_RETRIES = (NoScriptError, TryAgainError, ClusterDownError)
+    ScriptsRefused = ClusterDownError
+
+    def _pipeline(self) -> Any:
+        return self.redis.pipeline()  # the cluster client sends each node its share
 
     async def _reindex_entries(self, entries: list[bytes | str | int]) -> None:
         for i in range(0, len(entries), 5 * 500):  # a bounded script run per 500 tables

@@ -53,3 +53,36 @@ def test_tables_at_rest_leave_memory_and_come_back_from_the_log() -> None:
         assert "00000000000000ff" not in cache._touched  # noqa: SLF001
 
     asyncio.run(go())
+
+
+def test_a_check_waits_for_the_followed_entry_instead_of_reading_the_log() -> None:
+    """``reached``: a table in memory is handed the entry a moment later by the service's
+    follower (no read of the log); not in memory, or not there in time: None (the caller
+    reads)."""
+
+    async def go() -> None:
+        log = MemoryEventLog()
+        await opened(log, TABLES[0])
+        cache = FoldedCache(log)
+        first, second = log.all()
+        await cache.deliver(first)
+        reads = 0
+        read = log.read
+
+        async def counted(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+            nonlocal reads
+            reads += 1
+            return await read(*args, **kwargs)
+
+        log.read = counted  # type: ignore[method-assign]
+        waiting = asyncio.create_task(cache.reached(TABLES[0], second.seq, 5.0))
+        await asyncio.sleep(0.01)
+        assert not waiting.done()
+        await cache.deliver(second)  # the follower
+        t = await waiting
+        assert t is not None and t.seq == second.seq and reads == 0
+        assert await cache.reached(TABLES[0], second.seq + 1, 0.05) is None  # not in time
+        assert await cache.reached(TABLES[1], 1, 5.0) is None  # not in memory: not waited for
+        assert reads == 0
+
+    asyncio.run(go())
