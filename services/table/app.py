@@ -549,14 +549,14 @@ async def stream(
     start_after = -1 if last_event_id is None else last_event_id
 
     async def events() -> AsyncIterator[bytes]:
-        version, seen = start_after, None
+        version, last = start_after, None
         try:
             while True:
                 wait = random.uniform(12.0, 18.0)
-                got = await service.view(table_id, seat, version, wait, seen=seen)
+                got = await service.view(table_id, seat, version, wait, last=last)
                 if got is None:
                     return
-                seen = got.position
+                last = got
                 if seat is not None and not await _still_holds(
                     service, table_id, token, seat, got.position, fingerprint
                 ):

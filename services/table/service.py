@@ -90,13 +90,13 @@ class TableService:
         after: int | None = None,
         timeout: float = 0.0,
         position: int = 0,
-        seen: int | None = None,
+        last: StoredView | None = None,
     ) -> StoredView | None:
         """The view once its version is > ``after`` and its position >= ``position``, or the
-        current one when ``timeout`` runs out (long-poll); ``seen``: the position of the view
-        the caller got last (a stream)."""
+        current one when ``timeout`` runs out (long-poll); ``last``: the view the caller got
+        last (a stream)."""
         viewer = PUBLIC if seat is None else seat_key(seat)
-        return await self.model.wait(table_id, viewer, position, after, timeout, seen)
+        return await self.model.wait(table_id, viewer, position, after, timeout, last)
 
     async def answered(
         self, table_id: str, viewer: str, command: int, timeout: float

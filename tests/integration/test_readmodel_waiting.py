@@ -89,7 +89,8 @@ def test_an_answer_awaited_past_the_newest_wake_up_is_read_once_it_comes(redis_u
 
 def test_a_stream_going_on_waits_without_reading_again_unless_a_change_was_announced(redis_url):
     """A stream that sent the view of position 10 waits for the next change without reading
-    Redis first when no newer wake-up was heard; it reads when one was (a change it missed
+    Redis first when no newer wake-up was heard, and gets that same view back, unread, when its
+    wait runs out (a keep-alive); it reads when a newer one was heard (a change it missed
     between two waits), and always when wake-ups are not heard."""
 
     async def go() -> None:
@@ -103,20 +104,26 @@ def test_a_stream_going_on_waits_without_reading_again_unless_a_change_was_annou
             await model.put(TABLE, {PUBLIC: _view(1)}, 10, changed=[PUBLIC])
             while not model.wakeups.quiet(TABLE, 10):  # the wake-up of position 10 was heard
                 await asyncio.sleep(0.01)
-            going_on = asyncio.create_task(model.wait(TABLE, PUBLIC, 0, 1, 10.0, seen=10))
+            sent = await model.wait(TABLE, PUBLIC)
+            assert (sent.position, model.reads) == (10, 1)
+            # nothing new before the wait runs out: the view the stream has, not read again
+            assert await model.wait(TABLE, PUBLIC, 0, 1, 0.2, last=sent) is sent
+            going_on = asyncio.create_task(model.wait(TABLE, PUBLIC, 0, 1, 10.0, last=sent))
             await asyncio.sleep(0.1)
-            assert model.reads == 0  # nothing newer announced: nothing to read
+            assert model.reads == 1  # nothing newer announced: nothing to read
             await model.put(TABLE, {PUBLIC: _view(2)}, 11, changed=[PUBLIC])
             got = await going_on
             assert (got.position, got.data) == (11, _view(2))
-            assert model.reads == 0  # the wake-up's own read served it
+            assert model.reads == 1  # the wake-up's own read served it
             # a change announced after the view the stream sent: read at once, not waited for
             assert not model.wakeups.quiet(TABLE, 10)
-            missed = await model.wait(TABLE, PUBLIC, 0, 1, 10.0, seen=10)
-            assert (missed.position, missed.data, model.reads) == (11, _view(2), 1)
+            missed = await model.wait(TABLE, PUBLIC, 0, 1, 10.0, last=sent)
+            assert (missed.position, missed.data, model.reads) == (11, _view(2), 2)
             # wake-ups lost (a reconnect): nothing is known quiet any more
             model.wakeups.ready.clear()
             assert not model.wakeups.quiet(TABLE, 11)
+            assert (await model.wait(TABLE, PUBLIC, 0, 2, 0.1, last=missed)).data == _view(2)
+            assert model.reads == 4  # read first, and again when the wait ran out
         finally:
             await model.close()
 

@@ -127,7 +127,7 @@ class MemoryReadModel:
         position: int = 0,
         after: int | None = None,
         timeout: float = 0.0,
-        seen: int | None = None,  # reading memory costs nothing: always read
+        last: StoredView | None = None,  # reading memory costs nothing: always read
     ) -> StoredView | None:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout

@@ -193,12 +193,12 @@ class ReadModel(Protocol):
         position: int = 0,
         after: int | None = None,
         timeout: float = 0.0,
-        seen: int | None = None,
+        last: StoredView | None = None,
     ) -> StoredView | None:
         """The view once its position is >= ``position`` and its version > ``after`` (None:
-        any), or the current one after ``timeout`` seconds (None: no view). ``seen``: the
-        position of the view this caller got last (a stream going on): an adapter that knows no
-        change came since may wait without reading the view first."""
+        any), or the current one after ``timeout`` seconds (None: no view). ``last``: the view
+        this caller got last (a stream going on): an adapter that knows nothing changed since
+        may take it as the current one instead of reading it again."""
         ...
 
     async def position(self, table: str) -> int: ...

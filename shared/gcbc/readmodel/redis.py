@@ -504,7 +504,7 @@ class RedisReadModel:
         position: int = 0,
         after: int | None = None,
         timeout: float = 0.0,
-        seen: int | None = None,
+        last: StoredView | None = None,
     ) -> StoredView | None:
         checked(table)
         self.wakeups.start()
@@ -518,16 +518,11 @@ class RedisReadModel:
             signal = None if position else self.wakeups.waiter(table, viewer)
             changed = signal.event if signal else self.wakeups.moved(table)
             await self.wakeups.watching(table)
-            # the first read is skipped when the wake-ups heard say it would find nothing new: a
-            # command's answer not announced yet, or nothing announced since the view ``seen``
-            if got is None and not (
-                first
-                and timeout
-                and (
-                    self.wakeups.behind(table, position)
-                    or (seen is not None and self.wakeups.quiet(table, seen))
-                )
-            ):
+            if got is None and first and timeout and self.wakeups.behind(table, position):
+                pass  # a command's answer not announced yet: reading now would not find it
+            elif got is None and last is not None and self.wakeups.quiet(table, last.position):
+                got = last  # nothing announced since the view the caller has: it is current
+            elif got is None:
                 got = await self._read(table, viewer)  # (a lost wake-up: read after waiting)
             first = False
             if got is not None and got.position >= position:
