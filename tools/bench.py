@@ -117,7 +117,17 @@ class BenchTable:
         self.rng = random.Random(seed)
         self.waiting: list[int] = list(range(len(seats)))
         self.finished = False
-        self.streamed: dict[int, View] = {}  # seat -> its latest view, when it streams them
+        # seat -> its latest view from its event stream (the scale run), as a client acts on it
+        self.streamed: dict[int, View] = {}
+        # the seat that sent the last command and its view in the answer: current until the
+        # next command (a client acts on the view it has rather than asking again; versions
+        # are each viewer's own, so one seat's view says nothing of another's being current)
+        self.answered: tuple[int, View] | None = None
+
+    def current(self, seat: int) -> View | None:
+        if self.answered is not None and self.answered[0] == seat:
+            return self.answered[1]
+        return self.streamed.get(seat)
 
     async def next_command(self) -> tuple[int, dict[str, Any]]:
         """The waiting seat's choice; ``(seat, {})`` when none can act now (a streamed view may
@@ -125,8 +135,8 @@ class BenchTable:
         seat = 0
         for attempt in range(len(self.seats) + 2):
             seat = self.rng.choice(self.waiting) if self.waiting else 0
-            # the seat's latest view from its event stream, if any (the first look only)
-            v = self.streamed.get(seat) if attempt == 0 else None
+            # the view the seat has (the first look only), else asked for
+            v = self.current(seat) if attempt == 0 else None
             if v is None:
                 try:
                     v = await self.seats[seat].view()
@@ -148,6 +158,9 @@ class BenchTable:
         """One command; the seconds from POST to the acting seat's updated view."""
         seat, command = await self.next_command()
         if not command:
+            # nobody can act as far as this driver's views tell (they may lag, or a wait runs):
+            # a moment, so that a closed loop never spins without letting the streams in
+            await asyncio.sleep(0.005)
             return None
         t0 = time.perf_counter()
         try:
@@ -155,7 +168,9 @@ class BenchTable:
         except ApiProblem:  # refused (a stale view) or still unknown: counted, everyone looks
             answer = None
         elapsed = time.perf_counter() - t0
+        self.answered = None
         if isinstance(answer, View):
+            self.answered = (seat, answer)
             self.finished = answer.status == "finished"
             self.waiting = sorted({w.seat for w in answer.waiting_for})
             return elapsed
