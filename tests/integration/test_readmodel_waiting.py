@@ -106,6 +106,8 @@ def test_a_stream_going_on_waits_without_reading_again_unless_a_change_was_annou
                 await asyncio.sleep(0.01)
             sent = await model.wait(TABLE, PUBLIC)
             assert (sent.position, model.reads) == (10, 1)
+            # a read that does not wait leaves no waiter (a change would be read for nobody)
+            assert TABLE not in model.wakeups._signals  # noqa: SLF001
             # nothing new before the wait runs out: the view the stream has, not read again
             assert await model.wait(TABLE, PUBLIC, 0, 1, 0.2, last=sent) is sent
             going_on = asyncio.create_task(model.wait(TABLE, PUBLIC, 0, 1, 10.0, last=sent))

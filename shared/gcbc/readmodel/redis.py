@@ -507,6 +507,10 @@ class RedisReadModel:
         last: StoredView | None = None,
     ) -> StoredView | None:
         checked(table)
+        if timeout <= 0:
+            # no wait: no waiter is left behind either (the next change of the table would
+            # read the view again for it, for nobody)
+            return await self._read(table, viewer)
         self.wakeups.start()
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
