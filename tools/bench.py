@@ -135,8 +135,9 @@ class BenchTable:
         seat = 0
         for attempt in range(len(self.seats) + 2):
             seat = self.rng.choice(self.waiting) if self.waiting else 0
-            # the view the seat has (the first look only), else asked for
-            v = self.current(seat) if attempt == 0 else None
+            # the view the seat has (its stream's at every look; its answer's at the first),
+            # else asked for
+            v = self.current(seat) if attempt == 0 or seat in self.streamed else None
             if v is None:
                 try:
                     v = await self.seats[seat].view()
