@@ -2,9 +2,15 @@
 that times out, a lobby that closes, a command left unanswered), kept in a keyed store, so a
 restarted worker knows every pending deadline without folding every table (issue 14, item 2).
 
-One key per table holds (when, the position it was computed at); a finished table has none. A
-worker notes each table it folds (``note``), and the writes go out in batches in the background
-(``run``); ``note`` hands back what the entry's acknowledgement waits for, so an entry the group
+One key per table holds (when, the position it was computed at); a finished table has none.
+What is stored is no later than the table's next deadline, not always equal to it: a deadline
+that moves later is written only once the stored one has passed (issue 13: most commands move a
+table's deadline later, and a write per command cost a stored message, its acknowledgement and
+a delivery to every watcher). A worker woken early folds the table, finds nothing due and
+notes the real deadline.
+
+A worker notes each table it folds (``note``), and the writes go out in batches in the
+background (``run``); ``note`` hands back what the entry's acknowledgement waits for, so an entry the group
 acknowledged is always in the index (a worker killed before the write gets the entry again). Every
 worker watches the whole index: it learns the deadlines of tables another instance folded, and a
 restarted one reads them all at start. The index says when to look; what fires is decided on the
@@ -19,6 +25,8 @@ from __future__ import annotations
 import asyncio
 import heapq
 import logging
+import time
+from collections.abc import Callable
 
 import msgspec
 
@@ -60,9 +68,10 @@ def due(t: FoldedTable, lobby_seconds: float, since: float | None = None) -> flo
 class DeadlineIndex:
     AT_ONCE = 64  # writes in flight at once
 
-    def __init__(self, store: KeyValue) -> None:
-        self.store = store
+    def __init__(self, store: KeyValue, clock: Callable[[], float] = time.time) -> None:
+        self.store, self.clock = store, clock
         self.known: dict[str, Due] = {}  # table -> its deadline, as noted here or watched
+        self.stored: dict[str, float] = {}  # table -> the deadline the store holds (or will)
         self._heap: list[tuple[float, str]] = []  # (when, table); stale items skipped
         self._dirty: dict[str, Due | None] = {}  # writes owed (None: delete)
         self._written: asyncio.Future[None] | None = None  # done once the owed are written
@@ -88,11 +97,13 @@ class DeadlineIndex:
             return  # noted here since: this instance's write comes after
         if value is None:
             self.known.pop(key, None)  # finished
+            self.stored.pop(key, None)
             return
         try:
             d = _decode(value)
         except msgspec.DecodeError:
             return
+        self.stored[key] = d.when
         mine = self.known.get(key)
         if mine is None or d.seq > mine.seq:  # another instance folded the table further
             self._set(key, d)
@@ -111,14 +122,16 @@ class DeadlineIndex:
         if mine is not None and seq < mine.seq:
             return self._pending(table_id)  # the index knows the table further on
         if when is None:
-            if mine is not None or table_id in self._dirty:
+            if mine is not None or table_id in self._dirty or table_id in self.stored:
                 self.known.pop(table_id, None)
                 self._owe(table_id, None)
             return self._pending(table_id)
         if mine is None or mine.when != when:
             d = Due(when, seq)
             self._set(table_id, d)
-            self._owe(table_id, d)
+            stored = self.stored.get(table_id)
+            if stored is None or when < stored or stored <= self.clock():
+                self._owe(table_id, d)  # (a later one: the stored one still comes first)
         return self._pending(table_id)
 
     def forget(self, table_id: str, seq: int) -> asyncio.Future[None] | None:
@@ -127,6 +140,10 @@ class DeadlineIndex:
 
     def _owe(self, table_id: str, d: Due | None) -> None:
         self._dirty[table_id] = d
+        if d is None:
+            self.stored.pop(table_id, None)
+        else:
+            self.stored[table_id] = d.when  # what the store holds once written
         self._wake.set()
 
     def _pending(self, table_id: str) -> asyncio.Future[None] | None:
