@@ -3,11 +3,12 @@ that times out, a lobby that closes, a command left unanswered), kept in a keyed
 restarted worker knows every pending deadline without folding every table (issue 14, item 2).
 
 One key per table holds (when, the position it was computed at); a finished table has none.
-What is stored is no later than the table's next deadline, not always equal to it: a deadline
-that moves later is written only once the stored one has passed (issue 13: most commands move a
-table's deadline later, and a write per command cost a stored message, its acknowledgement and
-a delivery to every watcher). A worker woken early folds the table, finds nothing due and
-notes the real deadline.
+What is stored is no later than the table's next deadline, and at most ``EARLY`` seconds before
+it: a deadline that moves later is written only once it is that far from the stored one (issue
+13: most commands move a table's deadline a little later, and a write per command cost a stored
+message, its acknowledgement and a delivery to every watcher). A worker woken early folds the
+table, finds nothing due and notes the real deadline; a restarted one folds no table more than
+``EARLY`` seconds before it needs to.
 
 A worker notes each table it folds (``note``), and the writes go out in batches in the
 background (``run``); ``note`` hands back what the entry's acknowledgement waits for, so an entry the group
@@ -25,8 +26,6 @@ from __future__ import annotations
 import asyncio
 import heapq
 import logging
-import time
-from collections.abc import Callable
 
 import msgspec
 
@@ -68,8 +67,10 @@ def due(t: FoldedTable, lobby_seconds: float, since: float | None = None) -> flo
 class DeadlineIndex:
     AT_ONCE = 64  # writes in flight at once
 
-    def __init__(self, store: KeyValue, clock: Callable[[], float] = time.time) -> None:
-        self.store, self.clock = store, clock
+    EARLY = 30.0  # seconds a stored deadline may come before the table's real one
+
+    def __init__(self, store: KeyValue) -> None:
+        self.store = store
         self.known: dict[str, Due] = {}  # table -> its deadline, as noted here or watched
         self.stored: dict[str, float] = {}  # table -> the deadline the store holds (or will)
         self._heap: list[tuple[float, str]] = []  # (when, table); stale items skipped
@@ -130,8 +131,8 @@ class DeadlineIndex:
             d = Due(when, seq)
             self._set(table_id, d)
             stored = self.stored.get(table_id)
-            if stored is None or when < stored or stored <= self.clock():
-                self._owe(table_id, d)  # (a later one: the stored one still comes first)
+            if stored is None or when < stored or when - stored > self.EARLY:
+                self._owe(table_id, d)  # (a little later: the stored one still comes first)
         return self._pending(table_id)
 
     def forget(self, table_id: str, seq: int) -> asyncio.Future[None] | None:
