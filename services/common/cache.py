@@ -62,7 +62,8 @@ class FoldedCache:
         """Wait until an entry of the table is folded (or ``timeout``)."""
         event = event or self.waiter(table_id)
         try:
-            await asyncio.wait_for(event.wait(), timeout)
+            async with asyncio.timeout(timeout):  # (no task made per wait, as wait_for does)
+                await event.wait()
         except TimeoutError:
             pass
 

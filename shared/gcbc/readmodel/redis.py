@@ -309,8 +309,12 @@ class Wakeups:
 
 
 async def _wait(event: asyncio.Event, timeout: float) -> None:
+    if event.is_set():
+        return
+    # (asyncio.timeout, not wait_for: no task made per wait, for thousands of streams' waits)
     with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(event.wait(), timeout)
+        async with asyncio.timeout(timeout):
+            await event.wait()
 
 
 class RedisReadModel:
