@@ -129,10 +129,18 @@ def test_tables_finish_while_a_redis_node_restarts_empty(cluster_stack):
     assert findings.accepted > 0
 
     async def index() -> tuple:
+        """The index once made again (the projection projects every table again after the
+        node's loss, in the background: the views can be whole before the index is)."""
         live = RedisReadModel.connect(stack.redis_url)
         log = await JetStreamEventLog.connect(stack.nats_url)
         try:
-            return await live.status(), [t async for t in log.tables()]
+            tables = [t async for t in log.tables()]
+            for _ in range(300):
+                status = await live.status()
+                if status.epoch is not None and sum(status.tables.values()) == len(tables):
+                    break
+                await asyncio.sleep(0.1)
+            return status, tables
         finally:
             await live.close()
             await log.close()
