@@ -24,6 +24,21 @@ def _view(version: int) -> bytes:
     return b'{"version":%d,"table_id":"t"}' % version
 
 
+async def _heard_at_10(redis_url: str) -> CountingReads:
+    """A read model listening to wake-ups, its table's view of position 10 written and its
+    wake-up heard."""
+    url = redis_url.rsplit("/", 1)[0] + "/14"
+    plain = RedisReadModel.connect(url)
+    model = CountingReads(plain.redis, plain.wakeups.client)
+    await model.redis.flushdb()
+    model.wakeups.start()
+    await asyncio.wait_for(model.wakeups.ready.wait(), 10)
+    await model.put(TABLE, {PUBLIC: _view(1)}, 10, changed=[PUBLIC])
+    while not model.wakeups.quiet(TABLE, 10):  # the wake-up of position 10 was heard
+        await asyncio.sleep(0.01)
+    return model
+
+
 def test_every_watcher_of_a_view_gets_the_same_bytes_for_a_change(redis_url):
     async def go() -> None:
         url = redis_url.rsplit("/", 1)[0] + "/14"
@@ -59,17 +74,9 @@ def test_an_answer_awaited_past_the_newest_wake_up_is_read_once_it_comes(redis_u
     the waiter for its position reads Redis only when the next one comes (one read, not two)."""
 
     async def go() -> None:
-        url = redis_url.rsplit("/", 1)[0] + "/14"
-        plain = RedisReadModel.connect(url)
-        model = CountingReads(plain.redis, plain.wakeups.client)
-        await model.redis.flushdb()
+        model = await _heard_at_10(redis_url)
         try:
-            model.wakeups.start()
-            await asyncio.wait_for(model.wakeups.ready.wait(), 10)
-            await model.put(TABLE, {PUBLIC: _view(1)}, 10, changed=[PUBLIC])
-            while not model.wakeups.behind(TABLE, 12):  # the wake-up of position 10 was heard
-                await asyncio.sleep(0.01)
-            assert not model.wakeups.behind(TABLE, 10)
+            assert model.wakeups.behind(TABLE, 12) and not model.wakeups.behind(TABLE, 10)
             answer = asyncio.create_task(model.wait(TABLE, PUBLIC, position=12, timeout=10.0))
             await asyncio.sleep(0.1)
             assert model.reads == 0  # nothing to read yet: the answer's view is not there
@@ -94,16 +101,8 @@ def test_a_stream_going_on_waits_without_reading_again_unless_a_change_was_annou
     between two waits), and always when wake-ups are not heard."""
 
     async def go() -> None:
-        url = redis_url.rsplit("/", 1)[0] + "/14"
-        plain = RedisReadModel.connect(url)
-        model = CountingReads(plain.redis, plain.wakeups.client)
-        await model.redis.flushdb()
+        model = await _heard_at_10(redis_url)
         try:
-            model.wakeups.start()
-            await asyncio.wait_for(model.wakeups.ready.wait(), 10)
-            await model.put(TABLE, {PUBLIC: _view(1)}, 10, changed=[PUBLIC])
-            while not model.wakeups.quiet(TABLE, 10):  # the wake-up of position 10 was heard
-                await asyncio.sleep(0.01)
             sent = await model.wait(TABLE, PUBLIC)
             assert (sent.position, model.reads) == (10, 1)
             # a read that does not wait leaves no waiter (a change would be read for nobody)
