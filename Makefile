@@ -59,13 +59,19 @@ simulate: setup
 # no-op), a rules worker's restart with 10,000 tables, memory per table (1,000 and 5,000 started
 # tables, then at rest), then the slow soaks.
 # SERVICE_BENCH_ARGS="--api http://…" aims the system runs at a running deployment instead.
+# Each bench also writes its figures to BENCH_DIR; tools.benchsummary prints them as one JSON
+# summary at the end (each figure, its target, the limit beside it, met or not).
+BENCH_DIR ?= .bench
 bench: setup
-	$(PY) -m gcbc bench $(BENCH_ARGS)
-	$(PY) -m tools.rebuildbench $(REBUILD_BENCH_ARGS)
-	$(PY) -m tools.bench $(SERVICE_BENCH_ARGS)
-	$(PY) -m tools.restartbench $(RESTART_BENCH_ARGS)
-	$(PY) -m tools.membench $(MEM_BENCH_ARGS)
+	@rm -rf $(BENCH_DIR) && mkdir -p $(BENCH_DIR)
+	$(PY) -m gcbc bench --out $(BENCH_DIR)/engine.json $(BENCH_ARGS)
+	$(PY) -m tools.rebuildbench --out $(BENCH_DIR)/rebuild.json $(REBUILD_BENCH_ARGS)
+	$(PY) -m tools.bench --out $(BENCH_DIR)/system.json $(SERVICE_BENCH_ARGS)
+	$(PY) -m tools.restartbench --out $(BENCH_DIR)/restart.json $(RESTART_BENCH_ARGS)
+	$(PY) -m tools.membench --out $(BENCH_DIR)/memory.json $(MEM_BENCH_ARGS)
 	$(PY) -m pytest -m slow -q -p no:cacheprovider $(PYTEST_ARGS)
+	@echo "make bench: the summary (also in $(BENCH_DIR)/summary.json)"
+	@$(PY) -m tools.benchsummary $(BENCH_DIR) | tee $(BENCH_DIR)/summary.json
 
 # The rebuild bench alone: gcbc-ops rebuild --all over realistic table logs on servers of its own.
 bench-rebuild: setup

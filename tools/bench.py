@@ -411,6 +411,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--scale-seconds", type=float, default=30)
     p.add_argument("--skip-scale", action="store_true")
     p.add_argument(
+        "--out", metavar="FILE", help="also write the figures there, as JSON (make bench's summary)"
+    )
+    p.add_argument(
         "--api",
         metavar="URL",
         help="aim at this running deployment instead of starting stacks here: the real-rules "
@@ -511,6 +514,8 @@ def main(argv: list[str] | None = None) -> int:
         out["scale"] = with_stack(False, False, run_scale)
         print(f"scale: {out['scale']}", file=sys.stderr, flush=True)
     print(json.dumps(out))
+    if args.out:
+        Path(args.out).write_text(json.dumps(out))
     return 0
 
 

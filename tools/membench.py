@@ -143,11 +143,17 @@ def main(argv: list[str] | None = None) -> int:
         help="seconds nobody plays before measuring again (tables at rest leave the services'"
         " memory after services.common.cache.IDLE_SECONDS; 0: skip)",
     )
+    p.add_argument(
+        "--out", metavar="FILE", help="also write the figures there, as JSON (make bench's summary)"
+    )
     args = p.parse_args(argv)
     from tools.launcher import raise_open_files_limit
 
     raise_open_files_limit()
-    print(json.dumps(run(tuple(int(x) for x in args.sizes.split(",")), args.rest)))
+    out = run(tuple(int(x) for x in args.sizes.split(",")), args.rest)
+    print(json.dumps(out))
+    if args.out:
+        Path(args.out).write_text(json.dumps(out))
     return 0
 
 

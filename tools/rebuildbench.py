@@ -64,6 +64,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--tables", type=int, default=300, help="tables in the log (default 300)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--strict", action="store_true", help="exit 1 under the target")
+    p.add_argument(
+        "--out", metavar="FILE", help="also write the figures there, as JSON (make bench's summary)"
+    )
     args = p.parse_args(argv)
 
     with tempfile.TemporaryDirectory(prefix="gcbc-rebuild-bench-") as tmp:
@@ -107,6 +110,9 @@ def main(argv: list[str] | None = None) -> int:
             nats.stop()
     verdict = "ok" if best >= TARGET else "UNDER TARGET"
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    if args.out:
+        figures = {"entries_per_second": round(best), "target": TARGET, "load_average": load}
+        Path(args.out).write_text(json.dumps(figures))
     print(
         f"rebuild rate: {best:,.0f} log entries/s (target {TARGET:,}: {verdict}) on {machine()};"
         f" load average {load}"

@@ -236,6 +236,9 @@ def main(argv: list[str] | None = None) -> int:
         help="the checkout whose rules worker runs (an A/B against another branch)",
     )
     p.add_argument("--settle", type=float, default=10.0, help="seconds watched after a restart")
+    p.add_argument(
+        "--out", metavar="FILE", help="also write the figures there, as JSON (make bench's summary)"
+    )
     args = p.parse_args(argv)
     f = run(args.tables, args.lobby_share, args.seed, args.worker_root.resolve(), args.settle)
     verdict = "ok" if f["first_answer_seconds"] <= TARGET else "OVER TARGET"
@@ -243,6 +246,8 @@ def main(argv: list[str] | None = None) -> int:
         # a busy machine slows the process start (imports), the same for any number of tables
         verdict = "over, all of it the process start; ok from the worker consuming"
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    if args.out:
+        Path(args.out).write_text(json.dumps({**f, "target": TARGET, "verdict": verdict}))
     print(
         f"restart bench: {f['tables']:,} tables, {f['entries']:,} log entries"
         f" (written in {f['fill_seconds']:.0f} s)\n"

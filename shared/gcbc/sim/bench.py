@@ -15,6 +15,7 @@ import json
 import platform
 import random
 import time
+from pathlib import Path
 
 from gcbc.bots import Observation, RandomBot
 from gcbc.contract import commands as C
@@ -63,6 +64,9 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="gcbc bench", description=__doc__)
     p.add_argument("--games", type=int, default=300, help="simulator games per measurement")
     p.add_argument("--latency-games", type=int, default=100)
+    p.add_argument(
+        "--out", metavar="FILE", help="also write the figures there, as JSON (make bench's summary)"
+    )
     args = p.parse_args(argv)
     gc.collect()
     latency = command_latency(args.latency_games)
@@ -89,4 +93,6 @@ def main(argv: list[str] | None = None) -> int:
         f"{checked} games/s checking invariants after every event"
     )
     print(json.dumps(result))
+    if args.out:
+        Path(args.out).write_text(json.dumps(result))
     return 0

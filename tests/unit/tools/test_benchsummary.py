@@ -1,0 +1,94 @@
+"""make bench's one summary (tools/benchsummary.py): each figure with its target, the limit beside
+it where there is one, and whether it is met; a bench that did not run is missing, never met."""
+
+from __future__ import annotations
+
+import json
+
+from tools.benchsummary import main, summary
+
+SYSTEM = {
+    "limit": {
+        "saturation": {"commands_per_s": 790.0},
+        "latency": {"p99_ms": 11.7},
+    },
+    "noop": {"saturation": {"commands_per_second": 364.0}},
+    "rules": {
+        "saturation": {"commands_per_second": 299.1},
+        "latency": {"p99_ms": 17.0},
+    },
+    "scale": {"all_views_p99_ms": 314.7},
+}
+MEMORY = {
+    "started_1000": {
+        "kb_per_table": {
+            "rules": 11.8,
+            "projection": 17.3,
+            "table": 15.4,
+            "bots": 0.1,
+            "nats": 23.3,
+            "redis": 18.4,
+            "total": 86.3,
+        }
+    },
+    "started_5000": {
+        "kb_per_table": {
+            "rules": 11.2,
+            "projection": 12.8,
+            "table": 13.6,
+            "bots": 0.0,
+            "nats": 10.1,
+            "redis": 18.1,
+            "total": 65.8,
+        }
+    },
+    "5000_at_rest_after_160_s": {
+        "kb_per_table": {"rules": 30.0, "projection": 12.8, "table": 13.6, "redis": 18.1}
+    },
+}
+
+
+def _by_name(result: dict) -> dict[str, dict]:
+    return {f["figure"]: f for f in result["figures"]}
+
+
+def test_each_figure_is_set_against_its_target_and_the_limit():
+    got = _by_name(
+        summary(
+            {
+                "system": SYSTEM,
+                "memory": MEMORY,
+                "engine": {
+                    "simulator_6_seats_random_games_per_second": 130.1,
+                    "decide_evolve": {"p99_us": 83.2},
+                },
+                "rebuild": {"entries_per_second": 52000},
+                "restart": {"first_answer_seconds": 0.84},
+            }
+        )
+    )
+    closed = got["50 tables closed loop, real rules: commands/s"]
+    assert (closed["limit"], closed["ratio_to_limit"], closed["met"]) == (790.0, 0.38, False)
+    latency = got["1 table closed loop, real rules: POST->view p99 ms"]
+    assert (latency["ratio_to_limit"], latency["met"]) == (1.45, True)
+    scale = got["500 human-paced tables, every seat on SSE: POST->every changed view p99 ms"]
+    assert scale["met"] is False
+    # NATS (the log) is not a service: 11.8 + 17.3 + 15.4 + 0.1 + 18.4
+    started = got["memory, services and Redis, per table, 1,000 started: KB"]
+    assert (started["value"], started["met"]) == (63.0, True)
+    assert got["memory, the same tables at rest: KB per table"]["met"] is False  # 74.5
+    assert got["simulator, 6 seats, one core: games/s"]["met"] is False
+    assert got["decide+evolve p99 us"]["met"] is True
+    assert got["rebuild, log entries/s"]["met"] is True
+    assert got["restart with 10,000 tables: first answer s"]["met"] is True
+
+
+def test_a_bench_that_did_not_run_is_missing_not_met(tmp_path, capsys):
+    (tmp_path / "system.json").write_text(json.dumps(SYSTEM))
+    assert main([str(tmp_path)]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    got = _by_name(printed)
+    assert got["rebuild, log entries/s"]["met"] == "missing"
+    assert got["memory, after some of them finished: KB per table started"]["met"] == "missing"
+    assert "rebuild, log entries/s" in printed["short_or_missing"]
+    assert got["50 tables closed loop, no-op rules: commands/s"]["ratio_to_limit"] == 0.46
