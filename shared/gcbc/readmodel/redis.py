@@ -121,14 +121,18 @@ def parse_wake(message: str) -> tuple[int, list[str] | None]:
     return int(position), [] if viewers == "-" else viewers.split(",")
 
 
+UNREACHABLE: tuple[type[Exception], ...] = (RedisConnectionError, RedisTimeoutError, OSError)
+
+
 def _unavailable(method: F) -> F:
-    """Connection failures (once the pool's retries are spent) as ModelUnavailable."""
+    """Connection failures (once the pool's retries are spent) as ModelUnavailable: those of the
+    read model's class (``UNREACHABLE``: a cluster's has more)."""
 
     @functools.wraps(method)
-    async def wrapper(*args: Any, **kwargs: Any) -> Any:
+    async def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
         try:
-            return await method(*args, **kwargs)
-        except (RedisConnectionError, RedisTimeoutError, OSError) as e:
+            return await method(self, *args, **kwargs)
+        except self.UNREACHABLE as e:
             raise ModelUnavailable(str(e) or type(e).__name__) from None
 
     return wrapper  # type: ignore[return-value]
@@ -318,6 +322,12 @@ async def _wait(event: asyncio.Event, timeout: float) -> None:
 
 
 class RedisReadModel:
+    UNREACHABLE = UNREACHABLE  # what makes a call ModelUnavailable
+    KEY = KEY  # a table's hash (a cluster's puts the table id in a hash tag)
+
+    def _key(self, table: str) -> str:
+        return self.KEY.format(table=checked(table))  # a wildcard or space could reach other keys
+
     def __init__(
         self, client: aioredis.Redis, wakeups_client: aioredis.Redis | None = None
     ) -> None:
@@ -488,7 +498,7 @@ class RedisReadModel:
 
     @_unavailable
     async def get(self, table: str, viewer: str) -> tuple[int, bytes] | None:
-        position, data = await self.redis.hmget(_key(table), ["position", viewer])
+        position, data = await self.redis.hmget(self._key(table), ["position", viewer])
         if position is None or data is None:
             return None
         return int(position), data
@@ -496,7 +506,7 @@ class RedisReadModel:
     @_unavailable
     async def _read(self, table: str, viewer: str) -> StoredView | None:
         fields = ["position", viewer, ANSWERS.format(viewer=viewer)]
-        position, data, answers = await self.redis.hmget(_key(table), fields)
+        position, data, answers = await self.redis.hmget(self._key(table), fields)
         if position is None or data is None:
             return None
         return StoredView(int(position), data, answers)
@@ -547,7 +557,7 @@ class RedisReadModel:
 
     @_unavailable
     async def position(self, table: str) -> int:
-        position = await self.redis.hget(_key(table), "position")
+        position = await self.redis.hget(self._key(table), "position")
         return int(position) if position is not None else 0
 
     @_unavailable

@@ -28,11 +28,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any, TypeVar
+from collections.abc import AsyncIterator
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import redis.asyncio as aioredis
@@ -59,19 +58,18 @@ from gcbc.readmodel.port import (
     ModelUnavailable,
     Put,
     Replacement,
-    StoredView,
     TableSnapshot,
 )
 from gcbc.readmodel.redis import (
     ANSWERS,
     RedisReadModel,
     Wakeups,
+    _unavailable,
     parse_wake,
     wake_message,
 )
 
 log = logging.getLogger("gcbc.readmodel")
-F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
 UNREACHABLE = (
     RedisConnectionError,
     RedisTimeoutError,
@@ -81,19 +79,6 @@ UNREACHABLE = (
     RedisClusterException,  # no startup node reachable
     OSError,
 )
-
-
-def _unavailable(method: F) -> F:
-    """A node or the cluster not answering (after the client's own retries): ModelUnavailable."""
-
-    @functools.wraps(method)
-    async def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return await method(*args, **kwargs)
-        except UNREACHABLE as e:
-            raise ModelUnavailable(str(e) or type(e).__name__) from None
-
-    return wrapper  # type: ignore[return-value]
 
 
 SCHEME = "redis+cluster://"  # the URL of a cluster: redis+cluster://user:pw@host:port,host:port
@@ -397,6 +382,10 @@ class _NodeListener:
 class RedisClusterReadModel(RedisReadModel):
     """The read model on a Redis Cluster; ``redis`` is the cluster client (it routes by slot)."""
 
+    # a node or the cluster not answering (after the client's own retries): ModelUnavailable
+    UNREACHABLE = UNREACHABLE
+    KEY = KEY  # the table id is the hash tag: a table's script runs on one node
+
     def __init__(
         self, cluster: AsyncRedisCluster, user: str | None = None, password: str | None = None
     ) -> None:
@@ -532,26 +521,6 @@ class RedisClusterReadModel(RedisReadModel):
                     yield _text(key)[len(prefix) : -1]
         except UNREACHABLE as e:
             raise ModelUnavailable(str(e) or type(e).__name__) from None
-
-    @_unavailable
-    async def get(self, table: str, viewer: str) -> tuple[int, bytes] | None:
-        position, data = await self.redis.hmget(_key(table), ["position", viewer])
-        if position is None or data is None:
-            return None
-        return int(position), data
-
-    @_unavailable
-    async def _read(self, table: str, viewer: str) -> StoredView | None:
-        fields = ["position", viewer, ANSWERS.format(viewer=viewer)]
-        position, data, answers = await self.redis.hmget(_key(table), fields)
-        if position is None or data is None:
-            return None
-        return StoredView(int(position), data, answers)
-
-    @_unavailable
-    async def position(self, table: str) -> int:
-        position = await self.redis.hget(_key(table), "position")
-        return int(position) if position is not None else 0
 
     @_unavailable
     async def open_tables(self, limit: int = 50, after: int = 0) -> LobbyPage:
