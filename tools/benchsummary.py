@@ -58,6 +58,10 @@ def _figure(
     return got
 
 
+def _ratio(value: float | None, limit: float | None) -> float | None:
+    return round(value / limit, 2) if value and limit else None
+
+
 def _services_kb(per_table: dict[str, float] | None) -> float | None:
     if not per_table:
         return None
@@ -69,7 +73,7 @@ def summary(found: dict[str, Any]) -> dict[str, Any]:
     figures = []
     limit_rate = _get(system, "limit", "saturation", "commands_per_s")
     rate = _get(system, "rules", "saturation", "commands_per_second")
-    ratio = round(rate / limit_rate, 2) if rate and limit_rate else None
+    ratio = _ratio(rate, limit_rate)
     figures.append(
         _figure(
             "50 tables closed loop, real rules: commands/s",
@@ -81,7 +85,7 @@ def summary(found: dict[str, Any]) -> dict[str, Any]:
         )
     )
     noop = _get(system, "noop", "saturation", "commands_per_second")
-    noop_ratio = round(noop / limit_rate, 2) if noop and limit_rate else None
+    noop_ratio = _ratio(noop, limit_rate)
     figures.append(
         _figure(
             "50 tables closed loop, no-op rules: commands/s",
@@ -94,7 +98,7 @@ def summary(found: dict[str, Any]) -> dict[str, Any]:
     )
     limit_p99 = _get(system, "limit", "latency", "p99_ms")
     p99 = _get(system, "rules", "latency", "p99_ms")
-    p99_ratio = round(p99 / limit_p99, 2) if p99 and limit_p99 else None
+    p99_ratio = _ratio(p99, limit_p99)
     figures.append(
         _figure(
             "1 table closed loop, real rules: POST->view p99 ms",
