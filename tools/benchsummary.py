@@ -96,6 +96,22 @@ def summary(found: dict[str, Any]) -> dict[str, Any]:
             noop_ratio,
         )
     )
+    # the limit played as this game is (a read of the seat's view before each command): what
+    # the protocol alone costs, reported beside the target, never instead of it
+    read_first = _get(system, "limit_read_first", "saturation", "commands_per_s")
+    figures.append(
+        _figure(
+            "50 tables closed loop, the limit reading each seat's view before its command:"
+            " commands/s",
+            read_first,
+            "report",
+            True,
+            limit_rate,
+            _ratio(read_first, limit_rate),
+        )
+    )
+    if read_first:
+        figures[0]["ratio_to_limit_read_first"] = _ratio(rate, read_first)
     limit_p99 = _get(system, "limit", "latency", "p99_ms")
     p99 = _get(system, "rules", "latency", "p99_ms")
     p99_ratio = _ratio(p99, limit_p99)

@@ -12,6 +12,7 @@ SYSTEM = {
         "saturation": {"commands_per_s": 790.0},
         "latency": {"p99_ms": 11.7},
     },
+    "limit_read_first": {"saturation": {"commands_per_s": 553.0}},
     "noop": {"saturation": {"commands_per_second": 364.0}},
     "rules": {
         "saturation": {"commands_per_second": 299.1},
@@ -69,6 +70,12 @@ def test_each_figure_is_set_against_its_target_and_the_limit():
     )
     closed = got["50 tables closed loop, real rules: commands/s"]
     assert (closed["limit"], closed["ratio_to_limit"], closed["met"]) == (790.0, 0.38, False)
+    # beside it, the limit played with a view read before each command: reported, not a target
+    assert closed["ratio_to_limit_read_first"] == 0.54
+    read_first = got[
+        "50 tables closed loop, the limit reading each seat's view before its command: commands/s"
+    ]
+    assert (read_first["value"], read_first["ratio_to_limit"]) == (553.0, 0.7)
     latency = got["1 table closed loop, real rules: POST->view p99 ms"]
     assert (latency["ratio_to_limit"], latency["met"]) == (1.45, True)
     scale = got["500 human-paced tables, every seat on SSE: POST->every changed view p99 ms"]

@@ -1,0 +1,41 @@
+"""tools/readactlimit.py: the design's physical limit with a view read before each command. The
+limit's own script lives beside the repository (not in a clone), so a stand-in with the limit's
+``table_app`` signature is loaded the same way; the added route reads the stored view from a real
+Redis."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import redis.asyncio as aioredis
+from litestar.testing import TestClient
+
+from tools.readactlimit import load_limit, table_app
+
+STAND_IN = """
+from litestar import Litestar, post
+
+def table_app(nats_url, redis_url):
+    @post("/tables/{table_id:str}/commands", status_code=200)
+    async def command(table_id: str) -> dict:
+        return {}
+    return Litestar([command])
+"""
+
+
+def test_the_view_route_answers_the_stored_view(tmp_path: Path, redis_url: str) -> None:
+    script = tmp_path / "limit_stand_in.py"
+    script.write_text(STAND_IN)
+
+    async def put() -> None:
+        r = aioredis.from_url(redis_url)
+        await r.set("view:tb7:3", b'{"seat": 3}')
+        await r.aclose()
+
+    asyncio.run(put())
+    app = table_app(load_limit(script), "nats://unused", redis_url)
+    with TestClient(app) as client:
+        assert client.get("/tables/tb7/view", params={"seat": 3}).json() == {"seat": 3}
+        assert client.get("/tables/tb8/view").json() == {}  # nothing stored yet
+        assert client.post("/tables/tb7/commands").status_code == 200  # the limit's own route
