@@ -1,7 +1,8 @@
 """What one client may ask (DESIGN property 7): request rates, and open streams and long-polls.
 
-Rates use the ``limits`` library (the one behind slowapi and Flask-Limiter) on the read model's
-Redis, so every table-service process counts against the same budget; each check is one atomic
+Rates use the ``limits`` library (the one behind slowapi and Flask-Limiter): each process counts
+in memory and decides at once, and counts again on the read model's Redis, in the background, so
+that every table-service process counts against the same budget; each shared check is one atomic
 script run (a sliding window counter). Litestar's own rate limiter was not used: it reads and then
 writes its counter (two processes can both pass) and speaks no ``Retry-After``.
 
@@ -20,7 +21,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from limits import RateLimitItem, parse
-from limits.aio.storage import RedisClusterStorage, RedisStorage
+from limits.aio.storage import MemoryStorage, RedisClusterStorage, RedisStorage
 from limits.aio.strategies import SlidingWindowCounterRateLimiter
 
 from services.common import metrics
@@ -36,15 +37,26 @@ def parse_rates(rates: dict[str, str]) -> dict[str, RateLimitItem]:
 
 
 class RateLimits:
-    TIMEOUT = 0.25  # seconds a check may take before the request goes on unchecked
-    PAUSE = 2.0  # seconds without checks after a failure (Redis away must not slow every request)
+    """Each request is counted twice: by this process, which decides at once (exact when one
+    process serves the client), and in Redis, where every table-service process counts against
+    the same budget, in the background: once Redis says a client is over, this process refuses it
+    until its window resets. So no request waits for a Redis round trip (one per command, on the
+    path of every answer), and a client spreading its requests over several processes gets past
+    the budget by at most what it sends during one check."""
+
+    TIMEOUT = 0.25  # seconds a shared check may take before checks pause
+    PAUSE = 2.0  # seconds without shared checks after a failure or a slow one
+    KEEP_OVER = 10_000  # clients known over the budget before the expired ones are pruned
 
     def __init__(
         self, storage: RedisStorage | RedisClusterStorage | None, rates: dict[str, RateLimitItem]
     ) -> None:
         self.limiter = SlidingWindowCounterRateLimiter(storage) if storage else None
+        self.local = SlidingWindowCounterRateLimiter(MemoryStorage())
         self.rates = rates
         self._paused_until = 0.0
+        self._over: dict[tuple[str, str], float] = {}  # (kind, who) -> its window's reset (epoch)
+        self._checking: set[asyncio.Task] = set()
 
     @classmethod
     def on_redis(cls, url: str, pool: object, rates: dict[str, str]) -> RateLimits:
@@ -77,24 +89,49 @@ class RateLimits:
 
     async def hit(self, kind: str, who: str) -> None:
         """Count one request of ``kind`` by ``who``; 429 with Retry-After once over the limit.
-        If Redis cannot count, the request goes on: limits protect, they never decide."""
+        If Redis cannot count, this process's count still decides: limits protect, they never
+        fail a request."""
         item = self.rates.get(kind)
-        if item is None or self.limiter is None or time.monotonic() < self._paused_until:
+        if item is None:
             return
-        check = asyncio.ensure_future(self._check(item, kind, who))
+        over = self._over.get((kind, who))
+        if over is not None:
+            if time.time() < over:
+                self._refuse(kind, item, over)
+            del self._over[(kind, who)]
+        if not await self.local.hit(item, kind, who):
+            self._refuse(
+                kind, item, (await self.local.get_window_stats(item, kind, who)).reset_time
+            )
+        if self.limiter is not None and time.monotonic() >= self._paused_until:
+            task = asyncio.ensure_future(self._shared(item, kind, who))
+            self._checking.add(task)  # (held until done: a task only weakly referenced may vanish)
+            task.add_done_callback(self._checking.discard)
+
+    async def _shared(self, item: RateLimitItem, kind: str, who: str) -> None:
+        """Every process's count: a client over it is refused here until its window resets."""
+        assert self.limiter is not None
+        started = time.monotonic()
         try:
-            # shielded: a check that is too slow is let finish (the count still counts), not
-            # cancelled: redis-py drops a connection whose command was cancelled, and under load
-            # reconnecting cost more than the checks themselves
-            over = await asyncio.wait_for(asyncio.shield(check), self.TIMEOUT)
+            over = await self._check(item, kind, who)
         except Exception as e:  # noqa: BLE001
-            check.add_done_callback(_retrieve)
-            self._paused_until = time.monotonic() + self.PAUSE
-            log.warning("rate limits not checked for %.0f s: %r", self.PAUSE, e)
+            self._pause(f"{e!r}")
             return
-        if over is None:
-            return
-        retry = max(1, math.ceil(over - time.time()))
+        if time.monotonic() - started > self.TIMEOUT:
+            self._pause(f"a check took {time.monotonic() - started:.2f} s")
+        if over is not None:
+            if len(self._over) >= self.KEEP_OVER:
+                now = time.time()
+                self._over = {k: t for k, t in self._over.items() if t > now}
+            self._over[(kind, who)] = over
+
+    def _pause(self, why: str) -> None:
+        if time.monotonic() >= self._paused_until:
+            log.warning("shared rate limits not checked for %.0f s: %s", self.PAUSE, why)
+        self._paused_until = time.monotonic() + self.PAUSE
+
+    def _refuse(self, kind: str, item: RateLimitItem, reset: float) -> None:
+        retry = max(1, math.ceil(reset - time.time()))
         raise ApiError(
             429,
             "rate_limited",
@@ -108,11 +145,6 @@ class RateLimits:
         if await self.limiter.hit(item, kind, who):
             return None
         return (await self.limiter.get_window_stats(item, kind, who)).reset_time
-
-
-def _retrieve(task: asyncio.Future) -> None:
-    if not task.cancelled():
-        task.exception()  # a late failure is already reported by the pause: not again
 
 
 class OpenStreams:

@@ -1,6 +1,6 @@
-"""Rate limits (services/table/limits.py): over the limit is a 429 with Retry-After; a check that
-is too slow lets the request go on and is let finish, never cancelled (a cancelled Redis command
-costs its connection)."""
+"""Rate limits (services/table/limits.py): over the limit is a 429 with Retry-After. This process's
+count decides at once; the shared count in Redis runs in the background, refuses a client once it
+says over, and is let finish, never cancelled (a cancelled Redis command costs its connection)."""
 
 from __future__ import annotations
 
@@ -42,29 +42,71 @@ def limits(limiter: Limiter) -> RateLimits:
     return rates
 
 
-def test_over_the_limit_is_a_429_with_retry_after() -> None:
+def test_over_the_limit_is_a_429_with_retry_after_without_waiting_for_redis() -> None:
     async def go() -> None:
-        rates = limits(Limiter(allow=2))
+        shared = Limiter(allow=100, delay=60)  # Redis never answers within the test
+        rates = limits(shared)
         await rates.hit("command", "t:1")
         await rates.hit("command", "t:1")
-        with pytest.raises(ApiError) as e:
+        with pytest.raises(ApiError) as e:  # this process's own count decides at once
             await rates.hit("command", "t:1")
         assert e.value.status == 429 and e.value.code == "rate_limited"
-        assert e.value.headers == {"Retry-After": "8"}
+        assert e.value.headers == {"Retry-After": "1"}  # 2/second: the window resets within 1 s
+        await rates.hit("command", "t:2")  # another client (or seat) has a budget of its own
+        await asyncio.sleep(0.01)
+        assert shared.hits == 3 and shared.finished == 0  # counted in Redis, not waited for
 
     asyncio.run(go())
 
 
-def test_a_slow_check_lets_the_request_go_on_and_still_counts() -> None:
+def test_a_client_over_the_shared_budget_is_refused_once_redis_says_so() -> None:
     async def go() -> None:
-        limiter = Limiter(allow=0, delay=RateLimits.TIMEOUT * 2)
-        rates = limits(limiter)
-        await rates.hit("command", "t:1")  # over the limit, but too slow to say so: goes on
-        assert limiter.finished == 0
-        await rates.hit("command", "t:1")  # paused: not even asked
-        assert limiter.hits == 1
-        await asyncio.sleep(RateLimits.TIMEOUT * 2)
-        assert limiter.finished == 1  # the check was let finish, not cancelled
+        # its other requests went to other processes: Redis has it over the budget already
+        shared = Limiter(allow=0)
+        rates = limits(shared)
+        await rates.hit("command", "t:1")  # within this process's count: goes on
+        await asyncio.sleep(0.01)  # the shared check, in the background
+        with pytest.raises(ApiError) as e:
+            await rates.hit("command", "t:1")
+        assert e.value.headers == {"Retry-After": "8"}  # until the shared window resets
+        assert shared.hits == 1  # refused here without asking Redis again
+        await rates.hit("command", "t:2")  # another client is not
+
+    asyncio.run(go())
+
+
+def test_a_slow_shared_check_is_let_finish_and_pauses_the_next_ones() -> None:
+    async def go() -> None:
+        shared = Limiter(allow=0, delay=RateLimits.TIMEOUT * 2)
+        rates = limits(shared)
+        await rates.hit("command", "t:1")  # goes on at once
+        await asyncio.sleep(0.01)
+        assert shared.hits == 1 and shared.finished == 0
+        await asyncio.sleep(RateLimits.TIMEOUT * 3)
+        assert shared.finished == 1  # let finish, not cancelled
+        with pytest.raises(ApiError):  # what it said still counts
+            await rates.hit("command", "t:1")
+        await rates.hit("command", "t:2")  # paused: counted here only, not in Redis
+        assert shared.hits == 1
+
+    asyncio.run(go())
+
+
+def test_redis_failing_leaves_this_process_count_deciding() -> None:
+    class Failing(Limiter):
+        async def hit(self, item, *ids) -> bool:  # noqa: ANN001
+            self.hits += 1
+            raise ConnectionError("redis is away")
+
+    async def go() -> None:
+        shared = Failing(allow=0)
+        rates = limits(shared)
+        await rates.hit("command", "t:1")
+        await asyncio.sleep(0.01)
+        await rates.hit("command", "t:1")  # the failure paused the shared checks
+        assert shared.hits == 1
+        with pytest.raises(ApiError):
+            await rates.hit("command", "t:1")  # still limited, by this process
 
     asyncio.run(go())
 
