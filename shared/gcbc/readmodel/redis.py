@@ -169,6 +169,7 @@ class Wakeups:
     the pool's read timeout; keep-alive and health checks find a connection gone silent)."""
 
     KEEP_LATEST = 100_000  # tables whose newest position is remembered before pruning
+    KEEP_CHANGES = 10_000  # tables whose views' changes are remembered before pruning
     KEY = KEY  # a table's hash (the prefetch reads its changed views there)
 
     def __init__(self, client: aioredis.Redis, reader: aioredis.Redis) -> None:
@@ -176,6 +177,9 @@ class Wakeups:
         self.ready = asyncio.Event()  # set once subscribed
         self._signals: dict[str, dict[str, Signal]] = {}  # table -> viewer -> its next change
         self._latest: dict[str, int] = {}  # table -> the newest position announced
+        # table -> viewer -> the newest position announced to have changed its view, for the
+        # tables waited on ("*": every view may have changed there, or before, unheard)
+        self._changes: dict[str, dict[str, int]] = {}
         self._moved: dict[str, asyncio.Event] = {}  # table -> set by its next announcement
         self._task: asyncio.Task | None = None
 
@@ -205,6 +209,7 @@ class Wakeups:
             except Exception as e:  # noqa: BLE001
                 self.ready.clear()
                 self._latest.clear()  # announcements were missed: nothing is known quiet
+                self._changes.clear()
                 log.warning("wake-ups reconnecting: %s", e)
                 for table in list(self._signals):
                     self.wake(table)  # waiters re-read rather than miss a change
@@ -221,17 +226,51 @@ class Wakeups:
 
     def _announced(self, table: str, position: int, viewers: list[str] | None) -> None:
         """A table's wake-up heard (its newest position, the viewers whose views changed)."""
-        if position > self._latest.get(table, 0):
+        before = self._latest.get(table)
+        if before is None or position > before:
             self._latest[table] = position
             if len(self._latest) > self.KEEP_LATEST:
                 # tables nobody waits on: a waiter reads Redis before trusting anything
                 self._latest = {t: p for t, p in self._latest.items() if t in self._signals}
+                self._changes = {t: c for t, c in self._changes.items() if t in self._signals}
+        self._note_changes(table, position, viewers, before)
         moved = self._moved.pop(table, None)
         if moved is not None:
             moved.set()  # waiters for a position, whether or not their view changed
         if viewers != []:
             # one read for every waiter of the changed views, then wake them
             asyncio.create_task(self._prefetch(table, viewers))
+
+    def _note_changes(
+        self, table: str, position: int, viewers: list[str] | None, before: int | None
+    ) -> None:
+        """Which views changed where, kept for the tables waited on only (a few entries each):
+        a view read before a later announcement that left it as it was is still current."""
+        changes = self._changes.get(table)
+        if changes is None:
+            if table not in self._signals:
+                return  # nobody waits on it: its position alone is kept
+            if len(self._changes) >= self.KEEP_CHANGES:
+                self._changes = {t: c for t, c in self._changes.items() if t in self._signals}
+            # what was announced before is known only as a position: any view may have changed
+            # up to it (nothing heard: up to this one)
+            changes = self._changes[table] = {"*": position if before is None else before}
+        for viewer in ("*",) if viewers is None else viewers:
+            if position > changes.get(viewer, 0):
+                changes[viewer] = position
+
+    def changed_at(self, table: str, viewer: str) -> int | None:
+        """The newest position announced to have changed this view (None: nothing heard of the
+        table); without a record per view, the table's newest position."""
+        changes = self._changes.get(table)
+        if changes is None:
+            return self._latest.get(table)
+        return max(changes.get(viewer, 0), changes["*"])
+
+    def forget(self, table: str) -> None:
+        """What was heard of the table no longer tells anything (announcements went unheard)."""
+        self._latest.pop(table, None)
+        self._changes.pop(table, None)
 
     async def _prefetch(self, table: str, viewers: list[str] | None) -> None:
         waiting = self._signals.get(table)
@@ -269,17 +308,18 @@ class Wakeups:
         latest = self._latest.get(table)
         return latest is not None and latest < position and self.ready.is_set()
 
-    def quiet(self, table: str, seen: int) -> bool:
-        """Whether nothing newer than position ``seen`` was announced for the table, as far as
-        wake-ups being heard tell (unknown tables, or wake-ups not heard: not known quiet). A
-        change not yet announced wakes a waiter taken now when it is."""
-        latest = self._latest.get(table)
-        return latest is not None and latest <= seen and self.ready.is_set()
+    def quiet(self, table: str, seen: int, viewer: str) -> bool:
+        """Whether no change of the viewer's view newer than position ``seen`` was announced,
+        as far as wake-ups being heard tell (unknown tables, or wake-ups not heard: not known
+        quiet). A change not yet announced wakes a waiter taken now when it is."""
+        changed = self.changed_at(table, viewer)
+        return changed is not None and changed <= seen and self.ready.is_set()
 
-    def fresh(self, table: str, signal: Signal) -> StoredView | None:
-        """The view the prefetch read for a woken signal, if no newer change was announced."""
+    def fresh(self, table: str, viewer: str, signal: Signal) -> StoredView | None:
+        """The view the prefetch read for a woken signal, if no newer change of it was announced
+        (a newer announcement that left this view as it was leaves it current)."""
         got = signal.fresh
-        if got is not None and got.position >= self._latest.get(table, 0):
+        if got is not None and got.position >= (self.changed_at(table, viewer) or 0):
             return got
         return None
 
@@ -538,7 +578,11 @@ class RedisReadModel:
             await self.wakeups.watching(table)
             if got is None and first and timeout and self.wakeups.behind(table, position):
                 pass  # a command's answer not announced yet: reading now would not find it
-            elif got is None and last is not None and self.wakeups.quiet(table, last.position):
+            elif (
+                got is None
+                and last is not None
+                and self.wakeups.quiet(table, last.position, viewer)
+            ):
                 got = last  # nothing announced since the view the caller has: it is current
             elif got is None:
                 got = await self._read(table, viewer)  # (a lost wake-up: read after waiting)
@@ -553,7 +597,7 @@ class RedisReadModel:
             # never read Redis together
             await _wait(changed, min(left, random.uniform(8.0, 12.0)))
             # a view read once for this wake-up serves every waiter of it; otherwise Redis
-            got = self.wakeups.fresh(table, signal) if signal and changed.is_set() else None
+            got = self.wakeups.fresh(table, viewer, signal) if signal and changed.is_set() else None
 
     @_unavailable
     async def position(self, table: str) -> int:

@@ -249,7 +249,7 @@ class ShardedWakeups(Wakeups):
             return
         # not subscribed until now: what was announced meanwhile went unheard, so the newest
         # position heard tells nothing (``behind`` must not keep a waiter from reading)
-        self._latest.pop(table, None)
+        self.forget(table)
         channel = CHANNEL.format(table=table)
         try:
             await self.cluster.initialize()
@@ -271,7 +271,7 @@ class ShardedWakeups(Wakeups):
         for table in tables:
             if self._channels.get(table) == node:
                 del self._channels[table]
-            self._latest.pop(table, None)
+            self.forget(table)
             self.wake(table)
             self._moved.pop(table, asyncio.Event()).set()
 
@@ -291,7 +291,7 @@ class ShardedWakeups(Wakeups):
             idle = [t for t, used in self._used.items() if now - used > self.LINGER]
             for table in idle:
                 del self._used[table]
-                self._latest.pop(table, None)
+                self.forget(table)
                 node = self._channels.pop(table, None)
                 listener = self._nodes.get(node) if node else None
                 if listener is not None:
