@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from limits import RateLimitItem, parse
-from limits.aio.storage import MemoryStorage, RedisClusterStorage, RedisStorage
+from limits.aio.storage import RedisClusterStorage, RedisStorage
 from limits.aio.strategies import SlidingWindowCounterRateLimiter
 
 from services.common import metrics
@@ -34,6 +34,52 @@ KINDS = ("create", "seat", "chat", "command")
 def parse_rates(rates: dict[str, str]) -> dict[str, RateLimitItem]:
     """``{"create": "20/minute", "chat": ""}`` -> the limits that are set ("": none)."""
     return {kind: parse(text) for kind, text in rates.items() if text.strip()}
+
+
+class LocalCounts:
+    """This process's counts: the limits library's sliding window counter, in memory (its own
+    memory storage sweeps every key at each hit, which cost the table service 7 % of its time
+    with 3,000 seats playing)."""
+
+    SWEEP_EVERY = 30.0  # seconds between two sweeps of the windows gone by
+
+    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+        self.clock = clock
+        # (kind, who) -> [its current window's start, the previous window's count, this one's,
+        # the window's length]
+        self._windows: dict[tuple[str, str], list[float]] = {}
+        self._swept = clock()
+
+    def hit(self, item: RateLimitItem, kind: str, who: str) -> float | None:
+        """Count one request: None if it is within the limit, else when the window resets
+        (epoch s; a refused request is not counted)."""
+        now = self.clock()
+        if now - self._swept > self.SWEEP_EVERY:
+            self._sweep(now)
+        length = item.get_expiry()
+        start = now - now % length  # windows aligned on the clock, as the library's
+        window = self._windows.get((kind, who))
+        if window is None or window[0] < start - length:
+            previous = current = 0.0
+        elif window[0] < start:  # the window it counted in is now the previous one
+            previous, current = window[2], 0.0
+        else:
+            previous, current = window[1], window[2]
+        # the previous window's count weighs as much as it still overlaps the sliding one
+        weighted = previous * (length - (now - start)) / length + current
+        if math.floor(weighted) + 1 > item.amount:
+            return start + length
+        self._windows[(kind, who)] = [start, previous, current + 1, length]
+        return None
+
+    def _sweep(self, now: float) -> None:
+        self._swept = now
+        gone = [key for key, w in self._windows.items() if w[0] + 2 * w[3] <= now]
+        for key in gone:
+            del self._windows[key]
+
+    def __len__(self) -> int:
+        return len(self._windows)
 
 
 class RateLimits:
@@ -52,7 +98,7 @@ class RateLimits:
         self, storage: RedisStorage | RedisClusterStorage | None, rates: dict[str, RateLimitItem]
     ) -> None:
         self.limiter = SlidingWindowCounterRateLimiter(storage) if storage else None
-        self.local = SlidingWindowCounterRateLimiter(MemoryStorage())
+        self.local = LocalCounts()
         self.rates = rates
         self._paused_until = 0.0
         self._over: dict[tuple[str, str], float] = {}  # (kind, who) -> its window's reset (epoch)
@@ -99,10 +145,9 @@ class RateLimits:
             if time.time() < over:
                 self._refuse(kind, item, over)
             del self._over[(kind, who)]
-        if not await self.local.hit(item, kind, who):
-            self._refuse(
-                kind, item, (await self.local.get_window_stats(item, kind, who)).reset_time
-            )
+        over = self.local.hit(item, kind, who)
+        if over is not None:
+            self._refuse(kind, item, over)
         if self.limiter is not None and time.monotonic() >= self._paused_until:
             task = asyncio.ensure_future(self._shared(item, kind, who))
             self._checking.add(task)  # (held until done: a task only weakly referenced may vanish)

@@ -8,8 +8,9 @@ import asyncio
 import time
 
 import pytest
+from limits import parse
 
-from services.table.limits import RateLimits, parse_rates
+from services.table.limits import LocalCounts, RateLimits, parse_rates
 from services.table.problems import ApiError
 
 
@@ -118,3 +119,41 @@ def test_kinds_without_a_rate_are_not_counted() -> None:
         assert limiter.hits == 0
 
     asyncio.run(go())
+
+
+class Clock:
+    def __init__(self, now: float) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_this_process_counts_in_a_sliding_window() -> None:
+    """The limits library's sliding window counter: the previous window's count weighs as much
+    as it still overlaps the last ``length`` seconds."""
+    clock = Clock(1_000_000.0)  # a window starts here (windows are aligned on the clock)
+    counts = LocalCounts(clock)
+    item = parse("10/10 seconds")
+    clock.now += 5
+    assert [counts.hit(item, "command", "t:1") for _ in range(10)] == [None] * 10
+    assert counts.hit(item, "command", "t:1") == 1_000_010.0  # over: until the window ends
+    assert counts.hit(item, "chat", "t:1") is None  # a kind of its own
+    clock.now = 1_000_010.0  # the previous window still counts in full
+    assert counts.hit(item, "command", "t:1") == 1_000_020.0
+    clock.now = 1_000_015.0  # half of it overlaps the last 10 s: 5 counted, 5 left
+    assert [counts.hit(item, "command", "t:1") for _ in range(6)] == [None] * 5 + [1_000_020.0]
+    clock.now = 1_000_030.0  # two windows later: nothing counts
+    assert counts.hit(item, "command", "t:1") is None
+
+
+def test_windows_gone_by_are_swept() -> None:
+    clock = Clock(2_000_000.0)
+    counts = LocalCounts(clock)
+    for seat in range(100):
+        counts.hit(parse("30/second"), "command", f"t:{seat}")
+    counts.hit(parse("20/minute"), "create", "1.2.3.4")
+    assert len(counts) == 101
+    clock.now += LocalCounts.SWEEP_EVERY + 1  # past two seconds, not two minutes
+    counts.hit(parse("30/second"), "command", "t:0")
+    assert len(counts) == 2  # that seat's new window and the client's minute
