@@ -49,6 +49,8 @@ def _figure(
     limit: float | None = None,
     ratio: float | None = None,
 ) -> dict[str, Any]:
+    if isinstance(value, float):
+        value = round(value, 3)
     got: dict[str, Any] = {"figure": name, "value": value, "target": target}
     if limit is not None:
         got["limit"] = limit

@@ -6,6 +6,7 @@ Redis."""
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 
 import redis.asyncio as aioredis
@@ -39,3 +40,31 @@ def test_the_view_route_answers_the_stored_view(tmp_path: Path, redis_url: str) 
         assert client.get("/tables/tb7/view", params={"seat": 3}).json() == {"seat": 3}
         assert client.get("/tables/tb8/view").json() == {}  # nothing stored yet
         assert client.post("/tables/tb7/commands").status_code == 200  # the limit's own route
+
+
+def test_the_load_reads_a_view_before_each_command(tmp_path: Path, redis_url: str) -> None:
+    """The load generator, against the stand-in served on a port: each command is timed from
+    its POST, after its seat's view was read (and decoded)."""
+    import threading
+
+    import uvicorn
+
+    from tools.devservers import free_port
+    from tools.readactlimit import load
+
+    script = tmp_path / "limit_stand_in.py"
+    script.write_text(STAND_IN)
+    app = table_app(load_limit(script), "nats://unused", redis_url)
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        while not server.started:
+            time.sleep(0.01)
+        got = asyncio.run(load(f"http://127.0.0.1:{port}", 2, 0.5))
+        assert got["tables"] == 2 and got["commands"] > 0
+        assert got["commands_per_s"] > 0 and 0 < got["p50_ms"] <= got["p99_ms"]
+    finally:
+        server.should_exit = True
+        thread.join(10)
