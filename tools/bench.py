@@ -411,11 +411,6 @@ def physical_limit(
     return out
 
 
-def _get_rate(limit: dict[str, Any] | None) -> float | None:
-    """A limit run's closed-loop commands/s, if it ran."""
-    return ((limit or {}).get("saturation") or {}).get("commands_per_s")
-
-
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(
         prog="python -m tools.bench",
@@ -526,10 +521,10 @@ def main(argv: list[str] | None = None) -> int:
             mine["latency_p99_vs_limit"] = round(
                 mine["latency"]["p99_ms"] / limit["latency"]["p99_ms"], 2
             )
-            read_first = _get_rate(out.get("limit_read_first"))
-            if read_first:
+            read_first = out.get("limit_read_first", {}).get("saturation", {})
+            if read_first.get("commands_per_s"):
                 mine["saturation_vs_limit_read_first"] = round(
-                    mine["saturation"]["commands_per_second"] / read_first, 2
+                    mine["saturation"]["commands_per_second"] / read_first["commands_per_s"], 2
                 )
     if not args.skip_scale:
 

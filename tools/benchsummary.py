@@ -86,32 +86,19 @@ def summary(found: dict[str, Any]) -> dict[str, Any]:
             ratio,
         )
     )
-    noop = _get(system, "noop", "saturation", "commands_per_second")
-    noop_ratio = _ratio(noop, limit_rate)
-    figures.append(
-        _figure(
-            "50 tables closed loop, no-op rules: commands/s",
-            noop,
-            "report",
-            True,
-            limit_rate,
-            noop_ratio,
-        )
-    )
-    # the limit played as this game is (a read of the seat's view before each command): what
-    # the protocol alone costs, reported beside the target, never instead of it
+    # reported beside the target, never instead of it: the same loop with no-op rules, and the
+    # limit played as this game is (a read of the seat's view before each command: what the
+    # protocol alone costs)
     read_first = _get(system, "limit_read_first", "saturation", "commands_per_s")
-    figures.append(
-        _figure(
-            "50 tables closed loop, the limit reading each seat's view before its command:"
-            " commands/s",
-            read_first,
-            "report",
-            True,
-            limit_rate,
-            _ratio(read_first, limit_rate),
-        )
-    )
+    reported = {
+        "50 tables closed loop, no-op rules: commands/s": _get(
+            system, "noop", "saturation", "commands_per_second"
+        ),
+        "50 tables closed loop, the limit reading each seat's view before its command:"
+        " commands/s": read_first,
+    }
+    for name, value in reported.items():
+        figures.append(_figure(name, value, "report", True, limit_rate, _ratio(value, limit_rate)))
     if read_first:
         figures[0]["ratio_to_limit_read_first"] = _ratio(rate, read_first)
     limit_p99 = _get(system, "limit", "latency", "p99_ms")

@@ -232,7 +232,6 @@ class Wakeups:
             if len(self._latest) > self.KEEP_LATEST:
                 # tables nobody waits on: a waiter reads Redis before trusting anything
                 self._latest = {t: p for t, p in self._latest.items() if t in self._signals}
-                self._changes = {t: c for t, c in self._changes.items() if t in self._signals}
         self._note_changes(table, position, viewers, before)
         moved = self._moved.pop(table, None)
         if moved is not None:
@@ -583,7 +582,7 @@ class RedisReadModel:
                 and last is not None
                 and self.wakeups.quiet(table, last.position, viewer)
             ):
-                got = last  # nothing announced since the view the caller has: it is current
+                got = last  # no change of its view announced since the caller's: it is current
             elif got is None:
                 got = await self._read(table, viewer)  # (a lost wake-up: read after waiting)
             first = False
