@@ -146,8 +146,13 @@ def _wait_port(
 
 
 DURABLES = {"rules": "rules-worker", "projection": "projection"}  # each service's consumer group
-# each service's JetStream KV buckets (services.common.snapshots.BUCKET, .deadlines.BUCKET)
-BUCKETS = {"rules": ("GCBC_SNAPSHOTS", "GCBC_DEADLINES")}
+# each service's JetStream KV buckets (services.common.snapshots.BUCKET, .deadlines.BUCKET; the
+# house's tables, .house_tables.BUCKET: the table service notes them, the bot worker plays them)
+BUCKETS = {
+    "rules": ("GCBC_SNAPSHOTS", "GCBC_DEADLINES"),
+    "table": ("GCBC_HOUSE",),
+    "bots": ("GCBC_HOUSE",),
+}
 
 
 def _bucket_rights(bucket: str) -> list[str]:

@@ -1,15 +1,16 @@
 """The bot worker: the house plays the seats a table's creator gave it (the sandbox: POST /tables
 ``bots``), so a client author can play one seat against the house.
 
-It follows the log to learn of tables that name house seats (their ``open_table`` command), reads
-each house seat's view from the read model (woken by its changes, as the table service is) and
-sends the bot's commands through the public HTTP API with the seat's token
-(``services.common.house_bots``): the same command path as any client, so its commands are
-checked, rate-limited and recorded like any other. Each table's bots stop once it is finished.
+It learns of tables that name house seats from the house's tables (``services.common.
+house_tables``: the table service notes each before appending its opening command), reads each
+house seat's view from the read model (woken by its changes, as the table service is) and sends
+the bot's commands through the public HTTP API with the seat's token (``services.common.
+house_bots``): the same command path as any client, so its commands are checked, rate-limited and
+recorded like any other. Each table's bots stop once it is finished, and its note goes.
 
-After a restart the worker reads the log from its start to find the tables still in play (a cost
-that grows with the log; partitions and snapshots are issue 14's). A table whose house seats are
-all its seats is started by the worker; otherwise a player starts it.
+After a restart the worker reads the notes: the tables still in play. A log from before the notes
+is scanned once for tables' opening commands (``build``). A table whose house seats are all its
+seats is started by the worker; otherwise a player starts it.
 """
 
 from __future__ import annotations
@@ -21,13 +22,14 @@ from typing import Any
 import msgspec
 from gcbc_client import AsyncClient, AsyncSeat
 
-from gcbc.contract import commands as C
 from gcbc.contract.entries import CommandEntry, decode_entry
 from gcbc.contract.options import HouseBots
 from gcbc.contract.views import View
-from gcbc.eventlog.port import EventLog, Stored, Subscription
+from gcbc.eventlog.port import EventLog, Stored
+from gcbc.keyvalue.port import KeyValue
 from gcbc.readmodel.port import ReadModel, seat_key
 from services.bots.seat import play_seat
+from services.common import house_tables
 from services.common.house_bots import bot_token
 from services.common.settings import Settings
 
@@ -37,6 +39,9 @@ view_decoder = msgspec.json.Decoder(View)
 # entries (answers, most of the log) are never decoded here
 OPENING = b'"open_table"'
 RETRY = 2.0  # seconds before a table's bots try again after an error (the API away, a restart)
+# seconds a noted table may take to appear in the log (noted before its opening is appended):
+# after that a note of a table with no log is one whose opening was refused or lost
+GRACE = 30.0
 
 
 class HouseSeat:
@@ -61,25 +66,59 @@ class HouseSeat:
 
 
 class BotWorker:
-    def __init__(self, events: EventLog, model: ReadModel, client: AsyncClient, secret: str):
+    def __init__(
+        self,
+        events: EventLog,
+        model: ReadModel,
+        client: AsyncClient,
+        secret: str,
+        house: KeyValue,
+        grace: float = GRACE,
+    ) -> None:
         self.events, self.model, self.client, self.secret = events, model, client, secret
+        self.house = house
+        self.grace = grace
         self.playing: dict[str, asyncio.Task[None]] = {}
         self.finished = 0  # tables whose bots are done (a figure for tests and operators)
+        self.built = False
 
-    async def handle(self, stored: Stored) -> None:
+    def _noted(self, table: str, value: bytes | None) -> None:
+        """A change of the house's tables: a new note starts the table's bots."""
+        if table == house_tables.BUILT:
+            self.built = self.built or value is not None
+            return
+        if value is None or table in self.playing:
+            return  # a note removed (the table is over), or a table being played
+        try:
+            noted = house_tables.decode(value)
+        except msgspec.DecodeError:
+            log.warning("table %s: a note that is not the house's, ignored", table)
+            return
+        task = asyncio.create_task(self.play_table(table, noted.bots, noted.seats))
+        self.playing[table] = task
+        task.add_done_callback(lambda _, table=table: self._done(table))
+
+    async def found(self, stored: Stored) -> None:
+        """An entry of the log read by ``build``: a table's opening naming house seats is noted."""
         if OPENING not in stored.data[:128]:
             return  # only a table's opening command names house seats: nothing else is decoded
         try:
             entry = decode_entry(stored.data)
         except msgspec.DecodeError:
             return
-        if not isinstance(entry, CommandEntry):
-            return
-        c = entry.command
-        if isinstance(c, C.OpenTable) and c.bots is not None and stored.table not in self.playing:
-            task = asyncio.create_task(self.play_table(stored.table, c.bots, c.seats))
-            self.playing[stored.table] = task
-            task.add_done_callback(lambda _, table=stored.table: self._done(table))
+        if isinstance(entry, CommandEntry):
+            noted = house_tables.house_table(entry.command)
+            if noted is not None:
+                await self.house.put(stored.table, house_tables.encode(noted))
+
+    async def build(self) -> None:
+        """Note every house table of a log from before the notes (once: then marked built). A
+        table found finished is dropped by its bots at once."""
+        async for batch in self.events.scan(after=0):  # up to the end as of now
+            for stored in batch:
+                await self.found(stored)
+        await self.house.put(house_tables.BUILT, b"1")
+        self.built = True
 
     def _done(self, table: str) -> None:
         self.playing.pop(table, None)
@@ -89,19 +128,35 @@ class BotWorker:
         token = bot_token(self.secret, table, seat)
         return HouseSeat(self.model, AsyncSeat(self.client, table, seat, token))
 
+    async def _opened(self, table: str) -> bool:
+        """Whether the noted table's opening is in the log (waiting ``grace`` for it)."""
+        loop = asyncio.get_running_loop()
+        until = loop.time() + self.grace
+        while await self.events.last(table) is None:
+            if loop.time() >= until:
+                return False
+            await asyncio.sleep(min(0.5, self.grace))
+        return True
+
     async def play_table(self, table: str, bots: HouseBots, seats: int) -> None:
         house = [self.seat(table, n) for n in bots.seats]
         seed = int(table[:8], 16)  # table ids are hex (the server makes them)
         while True:
             try:
+                if not await self._opened(table):
+                    log.info("table %s: noted, never opened: its note goes", table)
+                    await self.house.delete(table)
+                    return
                 v = await house[0].view()
                 while v.status == "waiting":  # the lobby: players come (or the house starts)
                     if len(bots.seats) == seats:
                         await house[0].api.start()
                     v = await house[0].view(after=v.version, timeout=10)
-                if v.status == "finished":
-                    return
-                await asyncio.gather(*(play_seat(s, bots.kind, seed * 10 + s.seat) for s in house))
+                if v.status != "finished":
+                    await asyncio.gather(
+                        *(play_seat(s, bots.kind, seed * 10 + s.seat) for s in house)
+                    )
+                await self.house.delete(table)  # over: nothing more for the house to do
                 return
             except asyncio.CancelledError:
                 raise
@@ -110,11 +165,14 @@ class BotWorker:
                 await asyncio.sleep(RETRY)
 
     async def run(self, stop: asyncio.Event) -> None:
-        subscription: Subscription = await self.events.follow(self.handle, after=0)
+        watch = await self.house.watch(self._noted)
         try:
+            await watch.ready.wait()
+            if not self.built:
+                await self.build()
             await stop.wait()
         finally:
-            await subscription.close()
+            await watch.close()
             for task in list(self.playing.values()):
                 task.cancel()
             await asyncio.gather(*self.playing.values(), return_exceptions=True)
@@ -123,16 +181,18 @@ class BotWorker:
 async def main_async(settings: Settings, stop: asyncio.Event) -> None:
     """The composition root: the real adapters."""
     from gcbc.eventlog.jetstream import JetStreamEventLog
+    from gcbc.keyvalue.jetstream import JetStreamKeyValue
     from gcbc.readmodel.redis import RedisReadModel
 
     if not settings.bot_secret:
         raise SystemExit("the bot worker needs GCBC_BOT_SECRET (the table service's too)")
     events = await JetStreamEventLog.connect(settings.nats_url, settings.stream_replicas)
+    house = await JetStreamKeyValue.open(events.nc, house_tables.BUCKET, settings.stream_replicas)
     model = RedisReadModel.connect(settings.redis_url)
     log.info("bot worker ready (API %s)", settings.api_url)
     try:
         async with AsyncClient(settings.api_url, timeout=60) as client:
-            await BotWorker(events, model, client, settings.bot_secret).run(stop)
+            await BotWorker(events, model, client, settings.bot_secret, house).run(stop)
     finally:
         await events.close()
         await model.close()

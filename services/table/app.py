@@ -46,6 +46,7 @@ from gcbc.contract.options import Deadlines, TableOptions
 from gcbc.eventlog.port import LogUnavailable, OutcomeUnknown
 from gcbc.readmodel.port import PUBLIC, Answer, ModelUnavailable, StoredView, seat_key
 from gcbc.rules import view
+from services.common import house_tables
 from services.common.runner import tune_gc
 from services.common.settings import Settings
 from services.table import edge, tickets, web
@@ -773,6 +774,7 @@ async def replay(
 def create_app(settings: Settings | None = None) -> Litestar:
     """The composition root: the real adapters, connected in the lifespan."""
     from gcbc.eventlog.jetstream import JetStreamEventLog
+    from gcbc.keyvalue.jetstream import JetStreamKeyValue
     from gcbc.readmodel.redis import RedisReadModel
 
     settings = settings or Settings.from_env()
@@ -787,8 +789,13 @@ def create_app(settings: Settings | None = None) -> Litestar:
         except TimeoutError:
             logging.getLogger("gcbc.table").warning("wake-ups not subscribed yet: serving anyway")
         app.state.settings = settings
+        house = None  # the house's tables, noted for the bot worker (offered with the secret)
+        if settings.bot_secret:
+            house = await JetStreamKeyValue.open(
+                events.nc, house_tables.BUCKET, settings.stream_replicas
+            )
         app.state.service = service = TableService(
-            events, model, settings.noop_rules, bot_secret=settings.bot_secret
+            events, model, settings.noop_rules, bot_secret=settings.bot_secret, house=house
         )
         app.state.rates = rates = RateLimits.on_redis(
             settings.redis_url,

@@ -24,6 +24,7 @@ import msgspec
 from gcbc.contract import commands as C
 from gcbc.contract.entries import CommandEntry, OutcomeEntry, decode_entry, encode_entry
 from gcbc.eventlog.port import EventLog, Stored, Subscription, WrongExpectedSequence
+from gcbc.keyvalue.port import KeyValue
 from gcbc.readmodel.port import PUBLIC, Answer, ReadModel, StoredView, seat_key
 from gcbc.rules import RuleViolation, check
 from gcbc.rules.state import State
@@ -31,6 +32,8 @@ from services.common import metrics
 from services.common.cache import IDLE_SECONDS, FoldedCache
 from services.common.folded import FoldedTable, states
 from services.common.house_bots import bot_seat
+from services.common.house_tables import encode as encode_house
+from services.common.house_tables import house_table
 from services.table.problems import ApiError, from_violation
 
 log = logging.getLogger("gcbc.table")
@@ -54,9 +57,15 @@ class TableService:
     KEEP_REPLAYS = 16  # finished tables' states kept for replays
 
     def __init__(
-        self, events: EventLog, model: ReadModel, noop: bool = False, bot_secret: str = ""
+        self,
+        events: EventLog,
+        model: ReadModel,
+        noop: bool = False,
+        bot_secret: str = "",
+        house: KeyValue | None = None,
     ) -> None:
         self.bot_secret = bot_secret  # house bots' tokens are derived from it
+        self.house = house  # the house's tables (services.common.house_tables; None: none noted)
         self.noop = noop  # benchmarks: game commands are not checked (the rules are a no-op)
         self.events = events
         self.model = model
@@ -151,7 +160,7 @@ class TableService:
     ) -> int:
         """Append ``command`` once the rules accept it on the table's current state: its
         sequence. Refused commands raise (and record nothing)."""
-        stale = checked = False
+        stale = checked = noted = False
         for _ in range(RETRIES):
             changed = self.cache.waiter(table_id)
             t = self.cache.tables.get(table_id)
@@ -186,6 +195,11 @@ class TableService:
                         extra=_context(table_id, t.seq, command, code=v.code),
                     )
                 raise from_violation(v) from None
+            if new_table and not noted and self.house is not None:
+                house = house_table(command)
+                if house is not None:  # noted first: the bot worker never misses an opened table
+                    await self.house.put(table_id, encode_house(house))
+                noted = True
             expected = t.seq
             entry = CommandEntry(
                 command=command, token_hash=token_hash_, at=now_ms(), prev=expected

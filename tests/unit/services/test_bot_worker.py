@@ -1,15 +1,25 @@
-"""The bot worker follows the whole log but decodes only tables' opening commands: the marker
-it looks for is where the encoder puts it, whatever the options, and nothing else carries it."""
+"""The bot worker learns of house tables from their notes (services.common.house_tables), which
+the table service writes before a table's opening; a log from before the notes is scanned once,
+decoding only tables' opening commands: the marker it looks for is where the encoder puts it,
+whatever the options, and nothing else carries it."""
 
 from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from gcbc.contract import commands as C
 from gcbc.contract.entries import CommandEntry, OutcomeEntry, RefusalEntry, encode_entry
 from gcbc.contract.options import Deadlines, HouseBots, TableOptions
+from gcbc.eventlog.memory import MemoryEventLog
 from gcbc.eventlog.port import Stored
+from gcbc.keyvalue.memory import MemoryKeyValue
+from gcbc.readmodel.memory import MemoryReadModel
 from services.bots.worker import OPENING, BotWorker
+from services.common import house_tables
+from services.table.problems import ApiError
+from services.table.service import TableService
 
 TABLE = "00000000000000ab"
 
@@ -29,6 +39,18 @@ def test_the_opening_command_carries_the_marker_near_its_start_whatever_its_opti
         assert OPENING in data[:128]
 
 
+class Worker(BotWorker):
+    """The worker without an API: which tables' bots it starts."""
+
+    def __init__(self, events: MemoryEventLog, house: MemoryKeyValue, grace: float = 30) -> None:
+        super().__init__(events, MemoryReadModel(), None, "secret", house, grace)  # type: ignore[arg-type]
+        self.started: list[tuple] = []
+
+    async def play_table(self, table, bots, seats):  # noqa: ANN001, ANN202
+        self.started.append((table, bots, seats))
+        await asyncio.Event().wait()  # playing until the worker stops
+
+
 def test_answers_and_other_commands_are_not_decoded() -> None:
     others = [
         encode_entry(CommandEntry(command=C.TakeSeat(name="Ann"), at=1, prev=1)),
@@ -40,22 +62,106 @@ def test_answers_and_other_commands_are_not_decoded() -> None:
     # a name that looks like it is decoded, then found not to open a table: only time is lost
     others.append(encode_entry(CommandEntry(command=C.TakeSeat(name="open_table"), at=1, prev=4)))
 
-    class Worker(BotWorker):
-        def __init__(self) -> None:
-            self.playing, self.started = {}, []
+    async def go() -> None:
+        house = MemoryKeyValue()
+        worker = Worker(MemoryEventLog(), house)
+        for n, data in enumerate(others, 2):
+            await worker.found(Stored(seq=n, table=TABLE, data=data))
+        await worker.found(Stored(seq=1, table=TABLE, data=opening()))  # no house seats
+        assert house.values == {}
+        bots = HouseBots(seats=(1, 2), kind="random")
+        await worker.found(Stored(seq=9, table=TABLE, data=opening(bots=bots)))
+        assert house_tables.decode(house.values[TABLE]) == house_tables.HouseTable(bots, 8)
 
-        async def play_table(self, table, bots, seats):  # noqa: ANN001, ANN202
-            self.started.append((table, bots, seats))
+    asyncio.run(go())
+
+
+def test_a_noted_table_starts_its_bots_once_and_a_log_from_before_the_notes_is_scanned_once() -> (
+    None
+):
+    bots = HouseBots(seats=(0, 3), kind="heuristic")
+    old = "00000000000000cd"
 
     async def go() -> None:
-        worker = Worker()
-        for n, data in enumerate(others, 2):
-            await worker.handle(Stored(seq=n, table=TABLE, data=data))
-        await worker.handle(Stored(seq=1, table=TABLE, data=opening()))  # no house seats
-        assert worker.playing == {}
-        bots = HouseBots(seats=(1, 2), kind="random")
-        await worker.handle(Stored(seq=9, table=TABLE, data=opening(bots=bots)))
-        await asyncio.sleep(0)
-        assert worker.started == [(TABLE, bots, 8)]
+        events, house = MemoryEventLog(), MemoryKeyValue()
+        # a log from before the notes: one house table, one without house seats
+        await events.append(old, opening(bots=bots), expected=0)
+        await events.append(TABLE, opening(), expected=0)
+        worker = Worker(events, house)
+        stop = asyncio.Event()
+        running = asyncio.create_task(worker.run(stop))
+        for _ in range(100):
+            await asyncio.sleep(0)
+        assert worker.built and house.values[house_tables.BUILT] == b"1"
+        assert worker.started == [(old, bots, 8)]
+        # a table noted since (by the table service): started once, however often noted again
+        new = "00000000000000ef"
+        for _ in range(2):
+            await house.put(new, house_tables.encode(house_tables.HouseTable(bots, 5)))
+            await asyncio.sleep(0.01)
+        assert worker.started == [(old, bots, 8), (new, bots, 5)]
+        stop.set()
+        await running
+
+        # a restart: the notes tell the tables in play; the log is not scanned again
+        events.scan = None  # type: ignore[assignment,method-assign]
+        again = Worker(events, house)
+        stop = asyncio.Event()
+        running = asyncio.create_task(again.run(stop))
+        await asyncio.sleep(0.01)
+        assert sorted(again.started) == sorted([(old, bots, 8), (new, bots, 5)])
+        stop.set()
+        await running
+
+    asyncio.run(go())
+
+
+def test_a_note_whose_table_never_opened_goes_and_one_whose_table_opens_late_stays() -> None:
+    bots = HouseBots(seats=(1,), kind="random")
+
+    async def go() -> None:
+        events, house = MemoryEventLog(), MemoryKeyValue()
+        worker = BotWorker(events, MemoryReadModel(), None, "secret", house, grace=0.05)  # type: ignore[arg-type]
+        await house.put(TABLE, house_tables.encode(house_tables.HouseTable(bots, 4)))
+        await worker.play_table(TABLE, bots, 4)  # the opening refused, or lost: nothing to play
+        assert TABLE not in house.values
+        # the opening appended a moment after its note: the table is played (its view awaited)
+        late = BotWorker(events, MemoryReadModel(), None, "secret", house, grace=5)  # type: ignore[arg-type]
+        playing = asyncio.create_task(late.play_table(TABLE, bots, 4))
+        await asyncio.sleep(0.1)
+        await events.append(TABLE, opening(bots=bots), expected=0)
+        await asyncio.sleep(0.7)
+        assert not playing.done()  # past the log check: waiting for the table's first view
+        playing.cancel()
+
+    asyncio.run(go())
+
+
+def test_the_table_service_notes_a_house_table_before_its_opening_and_only_then() -> None:
+    bots = HouseBots(seats=(2,), kind="random")
+
+    async def go() -> None:
+        events, house = MemoryEventLog(), MemoryKeyValue()
+        service = TableService(events, MemoryReadModel(), bot_secret="secret", house=house)
+        appended: list[bool] = []
+        append = events.append
+
+        async def watched(table, data, expected, msg_id=None):  # noqa: ANN001, ANN202
+            appended.append(table in house.values)  # noted by then
+            return await append(table, data, expected, msg_id)
+
+        events.append = watched  # type: ignore[method-assign]
+        await service.submit(TABLE, C.OpenTable(table_id=TABLE, seats=4, bots=bots), new_table=True)
+        assert appended == [True]
+        assert house_tables.decode(house.values[TABLE]) == house_tables.HouseTable(bots, 4)
+        # a table without house seats, and a refused opening (a table that exists): no note
+        plain = "00000000000000cd"
+        await service.submit(plain, C.OpenTable(table_id=plain, seats=4), new_table=True)
+        with pytest.raises(ApiError):
+            await service.submit(
+                TABLE, C.OpenTable(table_id=TABLE, seats=4, bots=bots), new_table=True
+            )
+        assert sorted(house.values) == [TABLE]
+        assert house.puts == 1
 
     asyncio.run(go())
