@@ -4,14 +4,12 @@ The projection writes it live; the ops CLI rebuilds it; both through the log and
 
 from __future__ import annotations
 
-from typing import Any
-
 import msgspec
 
 from gcbc.eventlog.port import EventLog
 from gcbc.readmodel.port import PUBLIC, ReadModel, Replacement, answers_encoder, seat_key
 from gcbc.rules import view
-from gcbc.rules.knowledge import views
+from gcbc.rules.knowledge import LogMemo, views
 from services.common.folded import FoldedTable
 from services.common.settings import CHAT_LIMIT, LOG_LIMIT
 
@@ -22,7 +20,7 @@ def render_views(
     t: FoldedTable,
     log_limit: int | None = LOG_LIMIT,
     chat_limit: int | None = CHAT_LIMIT,
-    memo: dict[Any, Any] | None = None,
+    memo: LogMemo | None = None,
 ) -> dict[str, bytes]:
     """Every view of a table: the public one and each seated seat's (``memo``: see ``views``,
     kept by the caller for this table)."""

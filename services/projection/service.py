@@ -15,6 +15,7 @@ from gcbc.eventlog.leases import Leases, MemoryLeases
 from gcbc.eventlog.partitions import partition_of
 from gcbc.eventlog.port import EventLog, Later, Skip, Stored, Subscription
 from gcbc.readmodel.port import Put, ReadModel
+from gcbc.rules.knowledge import LogMemo
 from services.common import health, metrics
 from services.common.cache import IDLE_SECONDS, FoldedCache
 from services.common.folded import FoldedTable
@@ -28,8 +29,7 @@ DURABLE = "projection"
 
 
 class Projection:
-    MEMO_TABLES = 512  # tables whose rendered log entries are kept (the busiest, most recent)
-    MEMO_ENTRIES = 2_000  # entries kept per table (about 4 logs' worth of 8 viewers)
+    MEMO_TABLES = 512  # tables whose viewers' logs are kept (the most recently changed)
 
     def __init__(
         self,
@@ -49,7 +49,7 @@ class Projection:
         self._rendered: dict[str, dict[str, int]] = {}
         # table -> its log entries as rendered for each viewer (gcbc.rules.knowledge.views): the
         # tables that changed most recently only, a bounded number of entries each
-        self._memos: dict[str, dict] = {}
+        self._memos: dict[str, LogMemo] = {}
         self.share: Partitions | None = None  # the partitions this instance processes (run)
 
     async def handle(self, stored: Stored) -> bool:
@@ -120,9 +120,7 @@ class Projection:
         unknown, maybe all; none if its state did not change: a refusal, a command). Only a
         digest of each view written is kept (a few bytes per viewer, not the views)."""
         before = self._rendered.get(t.table_id)
-        memo = self._memos.pop(t.table_id, None)
-        if memo is None or len(memo) > self.MEMO_ENTRIES:
-            memo = {}  # (entries of events gone from every view's log go with the rest)
+        memo = self._memos.pop(t.table_id, None) or LogMemo()
         views = render_views(t, self.log_limit, self.chat_limit, memo)
         digests = {k: hash(v) for k, v in views.items()}
         changed = None

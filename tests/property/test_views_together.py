@@ -12,11 +12,12 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 
 from gcbc.rules import view
-from gcbc.rules.knowledge import _seat_views, views
+from gcbc.rules.evolve import fold
+from gcbc.rules.knowledge import LogMemo, _seat_views, views
 from tests.property.strategies import plans, play
 
 
-def check(step: Any, memo: dict) -> None:
+def check(step: Any, memo: LogMemo) -> None:
     s = step.after
     seats: list[int | None] = [None, *range(len(s.seats))]
     together = views(s, seats, log_limit=20, wait_started=1_700_000_000.0, chat_limit=5)
@@ -35,6 +36,25 @@ def check(step: Any, memo: dict) -> None:
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(plan=plans())
 def test_every_view_made_together_equals_the_view_made_alone(plan: Any) -> None:
-    memo: dict = {}
+    memo = LogMemo()
     play(plan, lambda step: check(step, memo))
-    assert memo  # it was used
+    assert memo.viewers  # it was used
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(plan=plans())
+def test_a_memo_given_an_older_state_or_another_fold_of_the_log_starts_over(plan: Any) -> None:
+    """The memo follows one line of states; an older state (its log shorter than what the memo
+    saw) or the same log folded again (its own list) is no extension: the memo starts over,
+    and the views are still the ones made without it."""
+    states: list[Any] = []
+    play(plan, lambda step: states.append(step.after))
+    middle = len(states) // 2
+    again = fold(list(states[-1].log))  # the same events, another fold: another log list
+    memo = LogMemo()
+    for s in [*states, *states[middle:], again]:
+        seats: list[int | None] = [None, *range(len(s.seats))]
+        fresh = views(s, seats, log_limit=7)
+        remembered = views(s, seats, log_limit=7, memo=memo)
+        for v, w in zip(fresh, remembered, strict=True):
+            assert msgspec.json.encode(v) == msgspec.json.encode(w)

@@ -4,6 +4,7 @@ events it witnessed) or from what everyone saw (face-up cards); never from the t
 
 from __future__ import annotations
 
+from collections import deque
 from datetime import UTC, datetime
 from typing import Any
 
@@ -147,6 +148,55 @@ def commands_json(commands: list[Any]) -> list[dict[str, Any]]:
     return out
 
 
+class _ViewerLog:
+    __slots__ = ("done", "seen", "kept")
+
+    def __init__(self) -> None:
+        self.done = 0  # the log's events looked at
+        self.seen = 0  # of which the viewer sees (its log numbers them 1, 2, ...)
+        self.kept: deque[tuple[int, LogEntry | None]] = deque()  # (event's index, its entry)
+
+
+class LogMemo:
+    """Each viewer's log of one table, kept between its states while the game goes on: an event
+    keeps its entry and its number in a viewer's log as the log grows (the log only grows, and
+    what a viewer sees of an event never changes before the end), so at each change only the new
+    events are looked at, not every entry of every view (the projection renders every view of a
+    table at each change). A state whose log is not an extension of the one followed (a fold
+    started again, an older state) starts it over."""
+
+    __slots__ = ("items", "viewers")
+
+    def __init__(self) -> None:
+        self.items: list | None = None
+        self.viewers: dict[int | None, _ViewerLog] = {}
+
+    def follow(self, s: State) -> None:
+        """Ready for ``s`` (started over if its log is not the one followed)."""
+        if not s.log.extends(self.items) or any(v.done > len(s.log) for v in self.viewers.values()):
+            self.items = s.log.items_of()
+            self.viewers = {}
+
+    def entries(self, s: State, seat: int | None, version: int, limit: int | None) -> list:
+        """``seat``'s entries of the last ``limit`` events (None: all) that it sees."""
+        v = self.viewers.get(seat)
+        if v is None:
+            v = self.viewers[seat] = _ViewerLog()
+        index, kept = v.done, v.kept
+        for e in s.log.since(index):
+            if sees(e, seat):
+                v.seen += 1
+                kept.append((index, render(e, seat, False, v.seen)))
+            index += 1
+        v.done = index
+        if limit is not None:
+            while kept and kept[0][0] < index - limit:
+                kept.popleft()
+        # the numbering is the version's (the events the viewer sees): one count, two ways
+        assert v.seen == version, (v.seen, version)
+        return [entry for _, entry in kept if entry is not None]
+
+
 class _Common:
     """What every viewer's view of one state has in common, made once for all of them (the
     projection renders every view of a table at each change)."""
@@ -158,11 +208,15 @@ class _Common:
         log_limit: int | None,
         wait_started: float | None,
         chat_limit: int | None,
-        memo: dict[Any, Any] | None = None,
+        memo: LogMemo | None = None,
     ) -> None:
-        self.memo = memo
         self.over = s.step == FINISHED
-        if log:
+        self.log_limit = log_limit
+        # once the game is over every entry changes (all is shown): rendered anew
+        self.memo = memo if log and not self.over else None
+        if self.memo is not None:
+            self.memo.follow(s)
+        elif log:
             self.events = s.log.tail(log_limit) if log_limit is not None else list(s.log)
         else:
             self.events = None
@@ -216,12 +270,11 @@ def views(
     log_limit: int | None = None,
     wait_started: float | None = None,
     chat_limit: int | None = None,
-    memo: dict[Any, Any] | None = None,
+    memo: LogMemo | None = None,
 ) -> list[View]:
     """``view`` of each of ``seats`` (None: the public one), what they share made once: equal,
-    view by view, to calling ``view`` for each. ``memo``: a dict kept by the caller between the
-    states of one table, where each log entry, once rendered for a viewer, is found again (an
-    event keeps its place in a viewer's log as the log grows: only new events are rendered)."""
+    view by view, to calling ``view`` for each. ``memo``: each viewer's log entries, kept by the
+    caller between the states of one table (``LogMemo``): only events new since are looked at."""
     common = _Common(s, log, log_limit, wait_started, chat_limit, memo)
     return [_view(s, seat, common) for seat in seats]
 
@@ -243,20 +296,14 @@ def _view(s: State, seat: int | None, common: _Common) -> View:
     hidden = 0 if over or not s.unseen else s.unseen[len(s.seats) if seat is None else seat]
     version = s.version - hidden
     entries: list[LogEntry] = []
-    if common.events is not None:
+    if common.memo is not None:
+        entries = common.memo.entries(s, seat, version, common.log_limit)
+    elif common.events is not None:
         shown = [e for e in common.events if over or sees(e, seat)]
         n = version - len(shown)
-        memo = common.memo
         for e in shown:
             n += 1
-            if memo is None:
-                entry = render(e, seat, over, n)
-            else:
-                key = (id(e), seat, over, n)
-                known = memo.get(key)
-                if known is None or known[0] is not e:  # (an id may be reused once e is gone)
-                    known = memo[key] = (e, render(e, seat, over, n))
-                entry = known[1]
+            entry = render(e, seat, over, n)
             if entry is not None:
                 entries.append(entry)
     return View(

@@ -70,6 +70,19 @@ class Trail:
     def tail(self, count: int) -> list:
         return self._items[max(0, self._n - count) : self._n]
 
+    def since(self, start: int) -> list:
+        """The items from ``start`` on."""
+        return self._items[start : self._n]
+
+    def extends(self, items: list | None) -> bool:
+        """Whether this trail is an extension of the one that shares ``items`` (``items_of``): the
+        items a reader saw of it are still this one's first ones (a branch copies its list)."""
+        return self._items is items
+
+    def items_of(self) -> list:
+        """What identifies this trail's line of extensions (``extends``)."""
+        return self._items
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Trail):
             return NotImplemented
