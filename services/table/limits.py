@@ -1,9 +1,9 @@
 """What one client may ask (DESIGN property 7): request rates, and open streams and long-polls.
 
 Rates use the ``limits`` library (the one behind slowapi and Flask-Limiter): each process counts
-in memory and decides at once, and counts again on the read model's Redis, in the background, so
-that every table-service process counts against the same budget; each shared check is one atomic
-script run (a sliding window counter). Litestar's own rate limiter was not used: it reads and then
+in memory and decides at once, and, for a client near its budget, counts again on the read model's
+Redis, in the background, so that every table-service process counts against the same budget;
+each shared check is one atomic script run (a sliding window counter). Litestar's own rate limiter was not used: it reads and then
 writes its counter (two processes can both pass) and speaks no ``Retry-After``.
 
 Open streams and long-polls are counted per process (they live in it): per table and per client
@@ -50,6 +50,11 @@ class LocalCounts:
         self._windows: dict[tuple[str, str], list[float]] = {}
         self._swept = clock()
 
+    def current(self, kind: str, who: str) -> int:
+        """The requests counted in ``who``'s current window (not the sliding estimate)."""
+        window = self._windows.get((kind, who))
+        return int(window[2]) if window is not None else 0
+
     def hit(self, item: RateLimitItem, kind: str, who: str) -> float | None:
         """Count one request: None if it is within the limit, else when the window resets
         (epoch s; a refused request is not counted)."""
@@ -83,16 +88,23 @@ class LocalCounts:
 
 
 class RateLimits:
-    """Each request is counted twice: by this process, which decides at once (exact when one
-    process serves the client), and in Redis, where every table-service process counts against
-    the same budget, in the background: once Redis says a client is over, this process refuses it
-    until its window resets. So no request waits for a Redis round trip (one per command, on the
-    path of every answer), and a client spreading its requests over several processes gets past
-    the budget by at most what it sends during one check."""
+    """Each request is counted by this process, which decides at once (exact when one process
+    serves the client), and, once the client has used a share of its budget here
+    (``SHARED_FROM``), in Redis too, where every table-service process counts against the same
+    budget, in the background: once Redis says a client is over, this process refuses it until
+    its window resets. So no request waits for a Redis round trip (one per command, on the path of
+    every answer), and the clients far from their budget (every player at human pace) cost Redis
+    nothing: a script run per request was a tenth of the table service's CPU in the closed loop.
+
+    What a client spreading its requests over N processes gets past its budget: what it sends
+    during one check, and what stays under the share in each process, at most N times
+    ``SHARED_FROM`` of the budget (a quarter: with up to four processes, no more than the budget
+    again; the first request over the share brings the count so far to Redis)."""
 
     TIMEOUT = 0.25  # seconds a shared check may take before checks pause
     PAUSE = 2.0  # seconds without shared checks after a failure or a slow one
     KEEP_OVER = 10_000  # clients known over the budget before the expired ones are pruned
+    SHARED_FROM = 0.25  # the share of its budget a client uses here before Redis counts it too
 
     def __init__(
         self, storage: RedisStorage | RedisClusterStorage | None, rates: dict[str, RateLimitItem]
@@ -148,17 +160,25 @@ class RateLimits:
         over = self.local.hit(item, kind, who)
         if over is not None:
             self._refuse(kind, item, over)
-        if self.limiter is not None and time.monotonic() >= self._paused_until:
-            task = asyncio.ensure_future(self._shared(item, kind, who))
-            self._checking.add(task)  # (held until done: a task only weakly referenced may vanish)
-            task.add_done_callback(self._checking.discard)
+        if self.limiter is None or time.monotonic() < self._paused_until:
+            return
+        counted = self.local.current(kind, who)
+        share = max(1, int(item.amount * self.SHARED_FROM))
+        if counted < share:
+            return  # far from its budget: this process's count is enough
+        # the first request over the share brings the window's count so far, then one each
+        task = asyncio.ensure_future(
+            self._shared(item, kind, who, share if counted == share else 1)
+        )
+        self._checking.add(task)  # (held until done: a task only weakly referenced may vanish)
+        task.add_done_callback(self._checking.discard)
 
-    async def _shared(self, item: RateLimitItem, kind: str, who: str) -> None:
+    async def _shared(self, item: RateLimitItem, kind: str, who: str, cost: int = 1) -> None:
         """Every process's count: a client over it is refused here until its window resets."""
         assert self.limiter is not None
         started = time.monotonic()
         try:
-            over = await self._check(item, kind, who)
+            over = await self._check(item, kind, who, cost)
         except Exception as e:  # noqa: BLE001
             self._pause(f"{e!r}")
             return
@@ -184,10 +204,10 @@ class RateLimits:
             headers={"Retry-After": str(retry)},
         )
 
-    async def _check(self, item: RateLimitItem, kind: str, who: str) -> float | None:
-        """None if the request is within the limit, else when the window resets (epoch s)."""
+    async def _check(self, item: RateLimitItem, kind: str, who: str, cost: int = 1) -> float | None:
+        """None if the requests are within the limit, else when the window resets (epoch s)."""
         assert self.limiter is not None
-        if await self.limiter.hit(item, kind, who):
+        if await self.limiter.hit(item, kind, who, cost=cost):
             return None
         return (await self.limiter.get_window_stats(item, kind, who)).reset_time
 

@@ -25,10 +25,12 @@ class Limiter:
     def __init__(self, allow: int, delay: float = 0.0) -> None:
         self.allow, self.delay = allow, delay
         self.hits = 0
+        self.costs: list[int] = []
         self.finished = 0
 
-    async def hit(self, item, *ids) -> bool:  # noqa: ANN001
+    async def hit(self, item, *ids, cost: int = 1) -> bool:  # noqa: ANN001
         self.hits += 1
+        self.costs.append(cost)
         await asyncio.sleep(self.delay)
         self.finished += 1
         return self.hits <= self.allow
@@ -95,7 +97,7 @@ def test_a_slow_shared_check_is_let_finish_and_pauses_the_next_ones() -> None:
 
 def test_redis_failing_leaves_this_process_count_deciding() -> None:
     class Failing(Limiter):
-        async def hit(self, item, *ids) -> bool:  # noqa: ANN001
+        async def hit(self, item, *ids, cost: int = 1) -> bool:  # noqa: ANN001
             self.hits += 1
             raise ConnectionError("redis is away")
 
@@ -157,3 +159,25 @@ def test_windows_gone_by_are_swept() -> None:
     clock.now += LocalCounts.SWEEP_EVERY + 1  # past two seconds, not two minutes
     counts.hit(parse("30/second"), "command", "t:0")
     assert len(counts) == 2  # that seat's new window and the client's minute
+
+
+def test_a_client_far_from_its_budget_costs_redis_nothing() -> None:
+    """Redis counts a client once it has used a quarter of its budget in this process: the first
+    request over the share brings the count so far, then each one; a client spread over
+    processes gets at most a quarter of its budget per process past the shared count."""
+
+    async def go() -> None:
+        shared = Limiter(allow=100)
+        rates = RateLimits(None, parse_rates({"command": "40/minute"}))
+        rates.limiter = shared  # type: ignore[assignment]
+        for _ in range(9):
+            await rates.hit("command", "t:1")
+        await asyncio.sleep(0.01)
+        assert shared.hits == 0  # 9 of 40: this process's count is enough
+        await rates.hit("command", "t:1")  # the tenth: a quarter
+        await rates.hit("command", "t:1")
+        await rates.hit("command", "t:2")  # another client, far from its own budget
+        await asyncio.sleep(0.01)
+        assert shared.costs == [10, 1]  # the window's count so far, then one by one
+
+    asyncio.run(go())
