@@ -149,12 +149,13 @@ def commands_json(commands: list[Any]) -> list[dict[str, Any]]:
 
 
 class _ViewerLog:
-    __slots__ = ("done", "seen", "kept")
+    __slots__ = ("done", "seen", "at", "kept")
 
     def __init__(self) -> None:
         self.done = 0  # the log's events looked at
         self.seen = 0  # of which the viewer sees (its log numbers them 1, 2, ...)
-        self.kept: deque[tuple[int, LogEntry | None]] = deque()  # (event's index, its entry)
+        self.at: deque[int] = deque()  # the index in the log of each entry kept
+        self.kept: deque[LogEntry] = deque()  # the viewer's entries of the last events
 
 
 class LogMemo:
@@ -182,19 +183,23 @@ class LogMemo:
         v = self.viewers.get(seat)
         if v is None:
             v = self.viewers[seat] = _ViewerLog()
-        index, kept = v.done, v.kept
+        index, at, kept = v.done, v.at, v.kept
         for e in s.log.since(index):
             if sees(e, seat):
                 v.seen += 1
-                kept.append((index, render(e, seat, False, v.seen)))
+                entry = render(e, seat, False, v.seen)
+                if entry is not None:
+                    at.append(index)
+                    kept.append(entry)
             index += 1
         v.done = index
         if limit is not None:
-            while kept and kept[0][0] < index - limit:
+            while at and at[0] < index - limit:
+                at.popleft()
                 kept.popleft()
         # the numbering is the version's (the events the viewer sees): one count, two ways
         assert v.seen == version, (v.seen, version)
-        return [entry for _, entry in kept if entry is not None]
+        return list(kept)
 
 
 class _Common:
