@@ -11,7 +11,7 @@ changed having received it.
 - latency: one table, closed loop, as long as the saturation run (its p99 is a tail: a short run
   makes it a handful of samples);
 - scale: 500 tables of 4-8 seats, every seat long-polling, one command per table every 2 s on
-  average; the services' resident memory;
+  average; the services' resident memory; then the same with 2,000 tables (reported);
 - JetStream's sync policy: the saturation run again with ``sync_interval: always``.
 
 The design's physical limit (``../shared/bench/noop_pipeline.py``, ``--limit``) runs its two
@@ -420,6 +420,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seconds", type=float, default=20)
     p.add_argument("--tables", type=int, default=50)
     p.add_argument("--scale-tables", type=int, default=500)
+    p.add_argument(
+        "--scale-report-tables",
+        type=int,
+        default=2000,
+        help="the scale run again with this many tables, reported (issue 13; 0: skip)",
+    )
     p.add_argument("--scale-seconds", type=float, default=30)
     p.add_argument("--skip-scale", action="store_true")
     p.add_argument(
@@ -528,14 +534,18 @@ def main(argv: list[str] | None = None) -> int:
                 )
     if not args.skip_scale:
 
-        def run_scale(stack: Stack) -> dict:
-            result = asyncio.run(scale(stack.api, args.scale_tables, args.scale_seconds, 2.0, 3))
+        def run_scale(stack: Stack, tables: int = args.scale_tables) -> dict:
+            result = asyncio.run(scale(stack.api, tables, args.scale_seconds, 2.0, 3))
             result["rss_mb"] = {name: rss_mb(proc.pid) for name, proc in stack.procs.items()}
             result["rss_mb"].update({n: rss_mb(s.proc.pid) for n, s in stack.servers.items()})
             return result
 
         out["scale"] = with_stack(False, False, run_scale)
         print(f"scale: {out['scale']}", file=sys.stderr, flush=True)
+        if args.scale_report_tables:
+            more = args.scale_report_tables
+            out[f"scale_{more}"] = with_stack(False, False, lambda stack: run_scale(stack, more))
+            print(f"scale_{more}: {out[f'scale_{more}']}", file=sys.stderr, flush=True)
     print(json.dumps(out))
     if args.out:
         Path(args.out).write_text(json.dumps(out))

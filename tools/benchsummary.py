@@ -123,6 +123,19 @@ def summary(found: dict[str, Any]) -> dict[str, Any]:
             views_p99 is not None and views_p99 < 50,
         )
     )
+    more = next((k for k in sorted(system or {}) if k.startswith("scale_")), None)
+    if more is not None:
+        views_p99 = _get(system, more, "all_views_p99_ms")
+        tables = int(more.split("_", 1)[1])
+        figures.append(
+            _figure(
+                f"{tables:,} human-paced tables, every seat on SSE: POST->every changed view"
+                " p99 ms",
+                views_p99,
+                "report",
+                True,
+            )
+        )
     for size in (1000, 5000):
         kb = _services_kb(_get(memory, f"started_{size}", "kb_per_table"))
         figures.append(
