@@ -4,7 +4,7 @@ events it witnessed) or from what everyone saw (face-up cards); never from the t
 
 from __future__ import annotations
 
-from collections import deque
+from bisect import bisect_left
 from datetime import UTC, datetime
 from typing import Any
 
@@ -154,8 +154,10 @@ class _ViewerLog:
     def __init__(self) -> None:
         self.done = 0  # the log's events looked at
         self.seen = 0  # of which the viewer sees (its log numbers them 1, 2, ...)
-        self.at: deque[int] = deque()  # the index in the log of each entry kept
-        self.kept: deque[LogEntry] = deque()  # the viewer's entries of the last events
+        # the viewer's entries of the last events, and each one's index in the log (lists: a
+        # deque's first block alone outweighs a short log, for every viewer of every table kept)
+        self.at: list[int] = []
+        self.kept: list[LogEntry] = []
 
 
 class LogMemo:
@@ -193,13 +195,12 @@ class LogMemo:
                     kept.append(entry)
             index += 1
         v.done = index
-        if limit is not None:
-            while at and at[0] < index - limit:
-                at.popleft()
-                kept.popleft()
+        if limit is not None and at and at[0] < index - limit:
+            gone = bisect_left(at, index - limit)
+            del at[:gone], kept[:gone]
         # the numbering is the version's (the events the viewer sees): one count, two ways
         assert v.seen == version, (v.seen, version)
-        return list(kept)
+        return kept[:]
 
 
 class _Common:
