@@ -9,7 +9,6 @@ import json
 import sys
 import time
 from collections import Counter
-from functools import partial
 from typing import Any
 
 import msgspec
@@ -23,7 +22,7 @@ from gcbc.contract.options import TableOptions
 from gcbc.rules import current_wait, is_terminal, run, view
 from gcbc.rules.invariants import violations
 from gcbc.rules.knowledge import commands_json
-from gcbc.rules.legal import is_template, legal_commands, legal_groups
+from gcbc.rules.legal import Group, is_template, legal_commands, legal_groups
 from gcbc.rules.rng import Rng
 from gcbc.rules.state import State, initial_state
 
@@ -59,19 +58,42 @@ def _observation(s: State, seat: int) -> Observation:
 _KINDS: dict[type, str] = {t: t.__struct_config__.tag for t in C.AnyCommand.__args__}
 
 
+# legal_groups' tuples (module constants) -> the groups a random bot draws among: all but
+# set_auto_pass, sorted by kind (the order ``pick_listing`` draws a kind in); kept with the tuple,
+# so that its id is never another's
+_DRAWN: dict[int, tuple[tuple[Group, ...], tuple[Group, ...]]] = {}
+
+
+def _drawn(groups: tuple[Group, ...]) -> tuple[Group, ...]:
+    found = _DRAWN.get(id(groups))
+    if found is None or found[0] is not groups:
+        drawn = tuple(sorted((g for g in groups if g.kind != "set_auto_pass"), key=_by_kind))
+        found = _DRAWN[id(groups)] = (groups, drawn)
+    return found[1]
+
+
+def _by_kind(g: Group) -> str:
+    return g.kind
+
+
 def _random_move(bot: RandomBot, s: State, seat: int) -> Any:
     """What ``bot.act`` answers for ``seat``, from the engine's commands rather than their JSON,
     listing only the kind of command the bot draws (``legal_groups``): the same draws pick the
-    same command (``tests/unit/test_simulate.py``)."""
-    groups = [g for g in legal_groups(s, seat) if g.kind != "set_auto_pass"]
-    if len(groups) == 1:  # the only kind (an aim, a discard...): listed at once, not asked first
-        listed = groups[0].options(s, seat)
-        kinds = {groups[0].kind: lambda: listed} if listed else {}
-    else:
-        kinds = {g.kind: partial(g.options, s, seat) for g in groups if g.possible(s, seat)}
-    if kinds:
-        picked = bot.pick_listing(kinds)
-    else:
+    same command (``tests/unit/test_simulate.py``). ``pick_listing``, spelt out: a kind drawn
+    among those that have commands (in sorted order), then one of its commands."""
+    drawn = _drawn(legal_groups(s, seat))
+    choice = bot.rng.choice
+    picked: Any = None
+    if len(drawn) == 1:  # the only kind (an aim, a discard...): listed at once, not asked first
+        listed = drawn[0].options(s, seat)
+        if listed:
+            choice(drawn)  # the one kind, drawn as pick_listing draws it
+            picked = choice(listed)
+    elif drawn:
+        possible = [g for g in drawn if g.possible(s, seat)]
+        if possible:
+            picked = choice(choice(possible).options(s, seat))
+    if picked is None:
         legal = legal_commands(s, seat)
         picked = bot.pick(legal, [_KINDS.get(type(c)) or c["type"] for c in legal])
     if not is_template(picked):
