@@ -39,7 +39,7 @@ def view_card(s: State, viewer: int, seat: int, position: int, means: str) -> li
         )
     ]
     if means in INVESTIGATIONS:
-        for name in s.seat(seat).in_play:
+        for name in s.seats[seat].in_play:
             events += CARDS[name].on_investigated(s, seat, viewer)
     return events
 
@@ -73,7 +73,7 @@ def can_become_zombie(s: State, seat: int) -> bool:
     """RULES §8, §9: with Zombies, a non-Leader that is not a Bomber rises instead of falling."""
     return (
         s.options.zombies
-        and not s.seat(seat).zombie
+        and not s.seats[seat].zombie
         and holds_leader(s, seat) is None
         and true_team(s, seat) != TEAM_BOMBER
     )
@@ -100,7 +100,7 @@ def get_bitten(s: State, biter: int, target: int) -> list[Any]:
 
 
 def _hit(s: State, first: Any, by: int, target: int) -> list[Any]:
-    st = s.seat(target)
+    st = s.seats[target]
     if st.zombie:
         return [first, ArmsAimed(seat=target, target=target)]
     events: list[Any] = [first]

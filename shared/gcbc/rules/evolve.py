@@ -144,7 +144,7 @@ def _cards_dealt(s: State, e: E.CardsDealt, v: int, log: Trail) -> State:
 
 
 def _cards_arranged(s: State, e: E.CardsArranged, v: int, log: Trail) -> State:
-    st = s.seat(e.seat)
+    st = s.seats[e.seat]
     cards = tuple(st.cards[p - 1] for p in e.positions)
     face_up = tuple(st.face_up[p - 1] for p in e.positions)
     missed = st.missed + 1 if e.missed else st.missed
@@ -216,7 +216,7 @@ def _reaction_passed(s: State, e: E.ReactionPassed, v: int, log: Trail) -> State
     assert w is not None
     window = replace(w, pending=_less(w.pending, e.seat))
     if e.missed:  # a window's deadline counts towards the three in a row (RULES §10)
-        st = s.seat(e.seat)
+        st = s.seats[e.seat]
         seats = _put(s.seats, e.seat, replace(st, missed=st.missed + 1))
         return replace(s, version=v, log=log, window=window, seats=seats)
     return replace(s, version=v, log=log, window=window)
@@ -301,7 +301,7 @@ def _card_viewed(s: State, e: E.CardViewed, v: int, log: Trail) -> State:
 
 
 def _card_revealed(s: State, e: E.CardRevealed, v: int, log: Trail) -> State:
-    st = s.seat(e.seat)
+    st = s.seats[e.seat]
     face_up = list(st.face_up)
     face_up[e.position - 1] = True
     return replace(
@@ -316,7 +316,7 @@ def _card_revealed(s: State, e: E.CardRevealed, v: int, log: Trail) -> State:
 def _cards_exchanged(s: State, e: E.CardsExchanged, v: int, log: Trail) -> State:
     (a, b), (pa, pb) = e.seats, e.positions
     ca, cb = e.card_ids
-    sa, sb = s.seat(a), s.seat(b)
+    sa, sb = s.seats[a], s.seats[b]
     cards_a, up_a = list(sa.cards), list(sa.face_up)
     cards_b, up_b = list(sb.cards), list(sb.face_up)
     cards_a[pa - 1], cards_b[pb - 1] = cb, ca
@@ -337,7 +337,7 @@ def _by_the_action(s: State, seat: int, action: str) -> bool:
 
 def _seat_shot(s: State, e: E.SeatShot, v: int, log: Trail) -> State:
     # RULES §8: the turn's shooter that shot a zombie keeps its gun and must re-aim
-    if s.seat(e.target).zombie and _by_the_action(s, e.shooter, "shoot"):
+    if s.seats[e.target].zombie and _by_the_action(s, e.shooter, "shoot"):
         return replace(s, version=v, log=log, reaim_from=e.target)
     return replace(s, version=v, log=log)
 
@@ -363,7 +363,7 @@ def _wound_healed(s: State, e: E.WoundHealed, v: int, log: Trail) -> State:
 
 
 def _seat_eliminated(s: State, e: E.SeatEliminated, v: int, log: Trail) -> State:
-    st = s.seat(e.seat)
+    st = s.seats[e.seat]
     fallen = replace(st, eliminated=True, gun=False, aim=None, hand=(), fallen_by=e.by)
     return replace(
         s,
@@ -379,7 +379,7 @@ def _seat_eliminated(s: State, e: E.SeatEliminated, v: int, log: Trail) -> State
 
 def _seat_revived(s: State, e: E.SeatRevived, v: int, log: Trail) -> State:
     # classic: a revived seat no longer holds the Wounded card (it fell for lacking a Leader)
-    revived = replace(s.seat(e.seat), eliminated=False, fallen_by=None, wounded=False)
+    revived = replace(s.seats[e.seat], eliminated=False, fallen_by=None, wounded=False)
     return replace(s, version=v, log=log, seats=_put(s.seats, e.seat, revived))
 
 
@@ -391,7 +391,7 @@ def _seat_bitten(s: State, e: E.SeatBitten, v: int, log: Trail) -> State:
 
 
 def _became_zombie(s: State, e: E.BecameZombie, v: int, log: Trail) -> State:
-    st = s.seat(e.seat)
+    st = s.seats[e.seat]
     zombie = replace(st, zombie=True, gun=False, aim=None, arms_aim=e.seat, wounded=False)
     return replace(
         s,
@@ -406,7 +406,7 @@ def _became_zombie(s: State, e: E.BecameZombie, v: int, log: Trail) -> State:
 
 
 def _zombie_cured(s: State, e: E.ZombieCured, v: int, log: Trail) -> State:
-    cured = replace(s.seat(e.seat), zombie=False, arms_aim=None)
+    cured = replace(s.seats[e.seat], zombie=False, arms_aim=None)
     return replace(
         s,
         version=v,
@@ -417,7 +417,7 @@ def _zombie_cured(s: State, e: E.ZombieCured, v: int, log: Trail) -> State:
 
 
 def _cards_discarded(s: State, e: E.CardsDiscarded, v: int, log: Trail) -> State:
-    st = s.seat(e.seat)
+    st = s.seats[e.seat]
     keep = [p for p in range(len(st.cards)) if p + 1 not in e.positions]
     cards = tuple(st.cards[p] for p in keep)
     face_up = tuple(st.face_up[p] for p in keep)
@@ -431,7 +431,7 @@ def _cards_discarded(s: State, e: E.CardsDiscarded, v: int, log: Trail) -> State
 
 
 def _cards_shuffled(s: State, e: E.CardsShuffled, v: int, log: Trail) -> State:
-    st = s.seat(e.seat)
+    st = s.seats[e.seat]
     cards = tuple(st.cards[p - 1] for p in e.positions)
     # nobody else can tell the cards apart any more (RULES §7.2 Flashbang), but for a card that
     # carries a Wounded token: everyone follows the token (RULES §4 "token"; flashbang.py)
@@ -466,7 +466,7 @@ def _hand_limit(
 
 
 def _equipment_drawn(s: State, e: E.EquipmentDrawn, v: int, log: Trail) -> State:
-    st = s.seat(e.seat)
+    st = s.seats[e.seat]
     seats = _put(s.seats, e.seat, replace(st, hand=(*st.hand, e.card)))
     declared = d = s.declared
     if d is not None and d.action == "equip" and not d.drawn and e.seat == s.turn_seat:
@@ -488,7 +488,7 @@ def _without(cards: tuple[str, ...], card: str) -> tuple[str, ...]:
 
 
 def _equipment_discarded(s: State, e: E.EquipmentDiscarded, v: int, log: Trail) -> State:
-    st = s.seat(e.seat)
+    st = s.seats[e.seat]
     return replace(
         s,
         version=v,
@@ -499,7 +499,7 @@ def _equipment_discarded(s: State, e: E.EquipmentDiscarded, v: int, log: Trail) 
 
 
 def _equipment_played(s: State, e: E.EquipmentPlayed, v: int, log: Trail) -> State:
-    st = s.seat(e.seat)
+    st = s.seats[e.seat]
     seats = _put(s.seats, e.seat, replace(st, hand=_without(st.hand, e.card)))
     deck = s.deck
     if e.placed_on is not None:
@@ -520,7 +520,7 @@ def _equipment_played(s: State, e: E.EquipmentPlayed, v: int, log: Trail) -> Sta
 
 
 def _equipment_moved(s: State, e: E.EquipmentMoved, v: int, log: Trail) -> State:
-    giver, receiver = s.seat(e.from_seat), s.seat(e.to_seat)
+    giver, receiver = s.seats[e.from_seat], s.seats[e.to_seat]
     if e.in_play:
         seats = _put(s.seats, e.from_seat, replace(giver, in_play=_without(giver.in_play, e.card)))
         seats = _put(seats, e.to_seat, replace(receiver, in_play=(*receiver.in_play, e.card)))
@@ -533,7 +533,7 @@ def _equipment_moved(s: State, e: E.EquipmentMoved, v: int, log: Trail) -> State
 
 def _equipment_returned(s: State, e: E.EquipmentReturned, v: int, log: Trail) -> State:
     i = len(s.deck) - 1 - s.deck[::-1].index(e.card)
-    st = s.seat(e.seat)
+    st = s.seats[e.seat]
     seats = _put(s.seats, e.seat, replace(st, hand=(*st.hand, e.card)))
     return replace(
         s,
@@ -555,7 +555,7 @@ def _alarm_set(s: State, e: E.AlarmSet, v: int, log: Trail) -> State:
 
 def _alarm_rang(s: State, e: E.AlarmRang, v: int, log: Trail) -> State:
     # an alarm set on the seat during this very turn waits for its next turn (unless it is out)
-    later = not s.seat(e.seat).eliminated
+    later = not s.seats[e.seat].eliminated
     keep = tuple(a for a in s.alarms if a[0] != e.seat or (later and a[1] >= s.turn_number))
     return replace(s, version=v, log=log, alarms=keep)
 
@@ -572,7 +572,7 @@ def _next_turn_claimed(s: State, e: E.NextTurnClaimed, v: int, log: Trail) -> St
 def _autopilot_acted(s: State, e: E.AutopilotActed, v: int, log: Trail) -> State:
     draws = s.rng_draws + 1
     if e.missed:
-        st = s.seat(e.seat)
+        st = s.seats[e.seat]
         seats = _put(s.seats, e.seat, replace(st, missed=st.missed + 1))
         return replace(s, version=v, log=log, rng_draws=draws, seats=seats)
     return replace(s, version=v, log=log, rng_draws=draws)
@@ -692,18 +692,36 @@ _HANDLERS: dict[type, Callable[[State, Any, int, Trail], State]] = {
 assert set(_HANDLERS) == set(E.AnyEvent.__args__), "evolve must be total over every event"
 
 
+# event type -> its handler, and the field naming the one seat that sees it (``seen_by``; None:
+# seen by all): one lookup per event
+_FOLDS: dict[type, tuple[Callable[[State, Any, int, Trail], State], str | None]] = {
+    t: (handler, None if t.seen_by is None else t.seen_by.fields[0])
+    for t, handler in _HANDLERS.items()
+}
+
+
 def evolve(state: State, event: Any) -> State:
     """The state after ``event``: its changes, the version and the log, in one step."""
-    after = _HANDLERS[type(event)](state, event, state.version + 1, state.log.append(event))
-    seen_by = type(event).seen_by
+    handler, seen_by = _FOLDS[type(event)]
+    # ``state.log.append(event)``, spelt out: a call less for each of the ~700 events of a game
+    log = state.log
+    items, n = log._items, log._n
+    if len(items) != n:  # a branch: an older state is being extended
+        items = items[:n]
+    items.append(event)
+    log = _new_trail(Trail)
+    log._items, log._n = items, n + 1
+    after = handler(state, event, state.version + 1, log)
     if seen_by is not None:
         # seen by one seat only: every other seat and the public count one more event unseen.
         # ``after`` is the struct just built, seen by no one yet: set in place, not copied again
-        owner = getattr(event, seen_by.fields[0])
-        force_setattr(
-            after, "unseen", tuple(map(add, state.unseen, _others(len(state.unseen), owner)))
-        )
+        unseen = state.unseen
+        others = _others(len(unseen), getattr(event, seen_by))
+        force_setattr(after, "unseen", tuple(map(add, unseen, others)))
     return after
+
+
+_new_trail = object.__new__
 
 
 @cache

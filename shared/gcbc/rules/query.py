@@ -13,7 +13,7 @@ def holders(s: State) -> tuple[int, ...]:
 
 
 def alive(s: State, seat: int) -> bool:
-    return 0 <= seat < len(s.seats) and not s.seat(seat).eliminated
+    return 0 <= seat < len(s.seats) and not s.seats[seat].eliminated
 
 
 def living(s: State) -> list[int]:
@@ -26,7 +26,7 @@ def others_alive(s: State, seat: int) -> list[int]:
 
 def positions(s: State, seat: int) -> range:
     """The seat's card positions: 1-3 (a classic Defibrillator leaves only 1)."""
-    return range(1, len(s.seat(seat).cards) + 1)
+    return range(1, len(s.seats[seat].cards) + 1)
 
 
 def zombies(s: State) -> list[int]:
@@ -64,11 +64,11 @@ def aim_choices(s: State, seat: int) -> list[int]:
 
 def face_down(s: State, seat: int) -> list[int]:
     """Positions (1-3) of the seat's face-down integrity cards."""
-    return [p + 1 for p, up in enumerate(s.seat(seat).face_up) if not up]
+    return [p + 1 for p, up in enumerate(s.seats[seat].face_up) if not up]
 
 
 def card_at(s: State, seat: int, position: int) -> int:
-    return s.seat(seat).cards[position - 1]
+    return s.seats[seat].cards[position - 1]
 
 
 def knows(s: State, viewer: int, card_id: int) -> bool:
@@ -77,7 +77,7 @@ def knows(s: State, viewer: int, card_id: int) -> bool:
 
 def protected(s: State, seat: int) -> bool:
     """Cannot be investigated (Disguise in play in front of it)."""
-    for c in s.seat(seat).in_play:  # a loop, not any(...): no generator per seat asked about
+    for c in s.seats[seat].in_play:  # a loop, not any(...): no generator per seat asked about
         if CARDS[c].protects_from_investigation:
             return True
     return False
@@ -90,7 +90,7 @@ def armed(s: State) -> list[int]:
 def wields(s: State, seat: int) -> bool:
     """Holds a weapon: a gun, or a zombie's Arms aimed at another seat. RULES §8: cards on guns act
     on Arms the same way, and Arms aimed at the zombie itself count as a dropped gun."""
-    st = s.seat(seat)
+    st = s.seats[seat]
     return st.gun or (st.zombie and st.arms_aim != seat)
 
 
@@ -105,12 +105,12 @@ def neighbours(s: State, seat: int) -> tuple[int, int]:
     left = right = seat
     for step in range(1, n):
         cand = (seat - step) % n
-        if not s.seat(cand).eliminated:
+        if not s.seats[cand].eliminated:
             left = cand
             break
     for step in range(1, n):
         cand = (seat + step) % n
-        if not s.seat(cand).eliminated:
+        if not s.seats[cand].eliminated:
             right = cand
             break
     return left, right
@@ -120,7 +120,7 @@ def next_living(s: State, seat: int, direction: int) -> int:
     n = len(s.seats)
     for step in range(1, n + 1):
         cand = (seat + direction * step) % n
-        if not s.seat(cand).eliminated:
+        if not s.seats[cand].eliminated:
             return cand
     return seat
 
@@ -140,7 +140,7 @@ def pending_shot(s: State) -> tuple[int, int] | None:
     if w is None or d is None or w.kind != d.action or d.action not in ("shoot", "bite"):
         return None
     shooter = s.turn_seat
-    st = s.seat(shooter)
+    st = s.seats[shooter]
     if st.eliminated:
         return None
     if d.action == "bite":
@@ -156,12 +156,12 @@ def pending_shot(s: State) -> tuple[int, int] | None:
 
 def aim_of(s: State, seat: int) -> int | None:
     """Where the seat's gun, or a zombie's Arms, aims."""
-    st = s.seat(seat)
+    st = s.seats[seat]
     return st.arms_aim if st.zombie else st.aim
 
 
 def aim_event(s: State, seat: int, target: int) -> ArmsAimed | GunAimed:
     """Aiming the seat's weapon: its gun, or a zombie's Arms (RULES §8)."""
-    if s.seat(seat).zombie:
+    if s.seats[seat].zombie:
         return ArmsAimed(seat=seat, target=target)
     return GunAimed(seat=seat, target=target)

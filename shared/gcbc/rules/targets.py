@@ -137,7 +137,7 @@ def cards_of(name: str):  # noqa: ANN201
     Defibrillator)."""
 
     def among(s: State, seat: int, chosen: Chosen) -> range:
-        return range(1, len(s.seat(chosen[name]).cards) + 1)
+        return range(1, len(s.seats[chosen[name]].cards) + 1)
 
     return among
 

@@ -38,7 +38,7 @@ def not_a_zombie(what: str) -> Rule:
 
 
 def _own_cards_or_none(s: State, seat: int, chosen: dict[str, Any]) -> tuple[int | None, ...]:
-    return (None, *range(1, len(s.seat(seat).cards) + 1))
+    return (None, *range(1, len(s.seats[seat].cards) + 1))
 
 
 def _all_up(s: State, seat: int) -> bool:

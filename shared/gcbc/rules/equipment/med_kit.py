@@ -20,10 +20,12 @@ from gcbc.rules.timing import ANY
 def wound_of(s, seat):
     """The card id the seat's wound is on (``wounds: "card"``: its Leader card), or None."""
     if s.options.wounds == "card":
-        return holds_leader(s, seat) if s.seat(seat).wounded else None
-    for c in s.seat(seat).cards:
-        if c in s.wounds:
-            return c
+        return holds_leader(s, seat) if s.seats[seat].wounded else None
+    wounds = s.wounds
+    if wounds:  # mostly none: no card to look at (the options ask of every living seat)
+        for c in s.seats[seat].cards:
+            if c in wounds:
+                return c
     return None
 
 
