@@ -96,13 +96,6 @@ def _turn_end_hooks() -> tuple[Card, ...]:
     return tuple(c for c in cards if type(c).at_turn_end is not Card.at_turn_end)
 
 
-def _may_win(events: list[Any]) -> bool:
-    for e in events:
-        if type(e) in WIN_EVENTS:
-            return True
-    return False
-
-
 def next_events(s: State, check_win: bool = True) -> list[Any]:
     """The events that follow from ``s`` by itself; empty when the table waits (or is over).
     ``check_win``: whether the events since the last check could have decided the game."""
@@ -121,12 +114,7 @@ def next_events(s: State, check_win: bool = True) -> list[Any]:
         if s.seats[p.seat].absent:
             return autopilot_events(s, p.seat, missed=False)
         return []
-    if step == ACTION or step == AIM:
-        if fell_this_turn(s):  # fell in its own turn (a card): the turn ends
-            return [E.WindowOpened(kind="end_of_turn", asked=holders(s))]
-        if s.seats[s.turn_seat].absent:
-            return autopilot_events(s, s.turn_seat, missed=False)
-        return []
+    # the steps by how often the table is found in them (windows first)
     if step == WINDOW:
         w = s.window
         assert w is not None
@@ -137,30 +125,18 @@ def next_events(s: State, check_win: bool = True) -> list[Any]:
             if asked:
                 return [E.WindowReopened(kind=w.kind, asked=asked)]
         return [E.WindowClosed(kind=w.kind)]
-    if step == ARRANGE:
-        if all(st.arranged or st.absent for st in s.seats):
-            return [E.ArrangementClosed(), E.WindowOpened(kind="start_of_game", asked=holders(s))]
-        return []
-    if step == TURN_START:
-        # Coffee or Smoke Grenade played before the first turn: the first turn is "the next"
-        direction = -1 if s.reverse_pending else 1
-        first = s.coffee_seat if s.coffee_seat is not None else s.turn_seat
-        if not alive(s, first):  # the Lead Investigator fell before the first turn (a card)
-            first = next_living(s, first, direction)
-        return [E.TurnBegan(seat=first, turn=1, direction=direction)]
     if step == DECLARED:
         d = s.declared
         assert d is not None
         if BY_NAME[d.action].window:
             return [E.WindowOpened(kind=d.action, asked=holders(s))]
         return _resolve_action(s)
-    if step == RESOLVE:
-        return _resolve_action(s)
-    if step == AFTER_ACTION:
-        t = s.turn_seat
-        if not fell_this_turn(s) and (s.seats[t].gun or s.seats[t].zombie):
-            return [E.AimRequested(seat=t)]
-        return [E.WindowOpened(kind="end_of_turn", asked=holders(s))]
+    if step == ACTION or step == AIM:
+        if fell_this_turn(s):  # fell in its own turn (a card): the turn ends
+            return [E.WindowOpened(kind="end_of_turn", asked=holders(s))]
+        if s.seats[s.turn_seat].absent:
+            return autopilot_events(s, s.turn_seat, missed=False)
+        return []
     if step == TURN_END:
         for card in _turn_end_hooks():
             events = card.at_turn_end(s)
@@ -172,6 +148,24 @@ def next_events(s: State, check_win: bool = True) -> list[Any]:
         else:
             nxt = next_living(s, s.turn_seat, direction)
         return [E.TurnBegan(seat=nxt, turn=s.turn_number + 1, direction=direction)]
+    if step == AFTER_ACTION:
+        t = s.turn_seat
+        if not fell_this_turn(s) and (s.seats[t].gun or s.seats[t].zombie):
+            return [E.AimRequested(seat=t)]
+        return [E.WindowOpened(kind="end_of_turn", asked=holders(s))]
+    if step == RESOLVE:
+        return _resolve_action(s)
+    if step == ARRANGE:
+        if all(st.arranged or st.absent for st in s.seats):
+            return [E.ArrangementClosed(), E.WindowOpened(kind="start_of_game", asked=holders(s))]
+        return []
+    if step == TURN_START:
+        # Coffee or Smoke Grenade played before the first turn: the first turn is "the next"
+        direction = -1 if s.reverse_pending else 1
+        first = s.coffee_seat if s.coffee_seat is not None else s.turn_seat
+        if not alive(s, first):  # the Lead Investigator fell before the first turn (a card)
+            first = next_living(s, first, direction)
+        return [E.TurnBegan(seat=first, turn=1, direction=direction)]
     raise AssertionError(f"unknown step {step}")
 
 
@@ -183,14 +177,14 @@ def advance(
     """Fold the automatic consequences of ``s`` until someone must act. ``after``: the events
     just folded into ``s`` (None: unknown, so the win is checked)."""
     out: list[Any] = []
-    check_win = after is None or _may_win(after)
+    check_win = after is None or not WIN_EVENTS.isdisjoint(map(type, after))
     while True:
         events = next_events(s, check_win)
         if not events:
             return s, out
-        check_win = _may_win(events)
+        check_win = not WIN_EVENTS.isdisjoint(map(type, events))  # may these have won?
         for e in events:
             s = evolve(s, e)
-            out.append(e)
             if observe is not None:
                 observe(s)
+        out += events

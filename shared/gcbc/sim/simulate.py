@@ -24,7 +24,7 @@ from gcbc.rules.invariants import violations
 from gcbc.rules.knowledge import commands_json
 from gcbc.rules.legal import Group, is_template, legal_commands, legal_groups
 from gcbc.rules.rng import Rng
-from gcbc.rules.state import State, initial_state
+from gcbc.rules.state import FINISHED, State, initial_state
 
 MAX_COMMANDS = 20_000  # a game still running after this many commands counts as unfinished
 
@@ -59,17 +59,17 @@ _KINDS: dict[type, str] = {t: t.__struct_config__.tag for t in C.AnyCommand.__ar
 
 
 # legal_groups' tuples (module constants) -> the groups a random bot draws among: all but
-# set_auto_pass, sorted by kind (the order ``pick_listing`` draws a kind in); kept with the tuple,
-# so that its id is never another's
-_DRAWN: dict[int, tuple[tuple[Group, ...], tuple[Group, ...]]] = {}
+# set_auto_pass, sorted by kind (the order ``pick_listing`` draws a kind in). Each tuple is kept
+# (``_KEPT``), so that its id is never another's.
+_DRAWN: dict[int, tuple[Group, ...]] = {}
+_KEPT: list[tuple[Group, ...]] = []
 
 
 def _drawn(groups: tuple[Group, ...]) -> tuple[Group, ...]:
-    found = _DRAWN.get(id(groups))
-    if found is None or found[0] is not groups:
-        drawn = tuple(sorted((g for g in groups if g.kind != "set_auto_pass"), key=_by_kind))
-        found = _DRAWN[id(groups)] = (groups, drawn)
-    return found[1]
+    drawn = tuple(sorted((g for g in groups if g.kind != "set_auto_pass"), key=_by_kind))
+    _KEPT.append(groups)
+    _DRAWN[id(groups)] = drawn
+    return drawn
 
 
 def _by_kind(g: Group) -> str:
@@ -80,19 +80,25 @@ def _random_move(bot: RandomBot, s: State, seat: int) -> Any:
     """What ``bot.act`` answers for ``seat``, from the engine's commands rather than their JSON,
     listing only the kind of command the bot draws (``legal_groups``): the same draws pick the
     same command (``tests/unit/test_simulate.py``). ``pick_listing``, spelt out: a kind drawn
-    among those that have commands (in sorted order), then one of its commands."""
-    drawn = _drawn(legal_groups(s, seat))
-    choice = bot.rng.choice
+    among those that have commands (in sorted order), then one of its commands; each drawn by
+    ``rng.choice``'s own draw of an index (``_randbelow``: a call less per draw)."""
+    groups = legal_groups(s, seat)
+    drawn = _DRAWN.get(id(groups))
+    if drawn is None:
+        drawn = _drawn(groups)
+    below = bot.rng._randbelow
     picked: Any = None
     if len(drawn) == 1:  # the only kind (an aim, a discard...): listed at once, not asked first
         listed = drawn[0].options(s, seat)
         if listed:
-            choice(drawn)  # the one kind, drawn as pick_listing draws it
-            picked = choice(listed)
+            below(1)  # the one kind, drawn as pick_listing draws it
+            picked = listed[below(len(listed))]
     elif drawn:
         possible = [g for g in drawn if g.possible(s, seat)]
         if possible:
-            picked = choice(choice(possible).options(s, seat))
+            listed = possible[below(len(possible))].options(s, seat)
+            assert listed, "a group possible lists commands"  # (below(0) would never return)
+            picked = listed[below(len(listed))]
     if picked is None:
         legal = legal_commands(s, seat)
         picked = bot.pick(legal, [_KINDS.get(type(c)) or c["type"] for c in legal])
@@ -124,29 +130,30 @@ def play_game(
         for v in violations(state):
             found.append(f"v{state.version}: {v}")
 
-    s, _ = run(s, C.StartGame(random_seed=seed), observe if check else None)
+    observer = observe if check else None
+    s, _ = run(s, C.StartGame(random_seed=seed), observer)
     commands = 0
-    while not is_terminal(s) and commands < MAX_COMMANDS:
+    while s.step != FINISHED and commands < MAX_COMMANDS:
         wait = current_wait(s)
         assert wait is not None, "a started game always waits for someone"
         if miss_rate and rng.below(1_000_000) < miss_rate * 1_000_000:
-            command: Any = C.DeadlinePassed(wait=wait.id)
+            s, _ = run(s, C.DeadlinePassed(wait=wait.id), observer)
+            commands += 1
+            continue
+        seats_waiting = wait.seats
+        seat = (
+            seats_waiting[rng.below(len(seats_waiting))]
+            if len(seats_waiting) > 1
+            else seats_waiting[0]
+        )
+        player = bots[seat]
+        if type(player) is RandomBot:
+            command: Any = _random_move(player, s, seat)
         else:
-            seats_waiting = wait.seats
-            seat = (
-                seats_waiting[rng.below(len(seats_waiting))]
-                if len(seats_waiting) > 1
-                else (seats_waiting[0])
-            )
-            player = bots[seat]
-            if type(player) is RandomBot:
-                command = _random_move(player, s, seat)
-            else:
-                answer = player.act(_observation(s, seat))
-                command = command_from_json_object({**answer, "seat": seat})
+            answer = player.act(_observation(s, seat))
+            command = command_from_json_object({**answer, "seat": seat})
         # the bots pick among legal_commands: checking them again is for the checking runs only
-        listed = not check and type(command) is not C.DeadlinePassed
-        s, _ = run(s, command, observe if check else None, listed)
+        s, _ = run(s, command, observer, not check)
         commands += 1
     return (
         GameResult(
