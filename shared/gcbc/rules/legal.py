@@ -20,7 +20,7 @@ from gcbc.rules.equipment.registry import card as card_rules
 from gcbc.rules.moves import TEMPLATE_LIMIT, expand, is_template, template
 from gcbc.rules.state import ACTION, ARRANGE, FINISHED, LOBBY, WINDOW, State
 from gcbc.rules.state import AIM as AIM_STEP
-from gcbc.rules.timing import allows, moment
+from gcbc.rules.timing import ANY, allows, moment
 
 __all__ = [
     "TEMPLATE_LIMIT",
@@ -45,7 +45,8 @@ def _playable(s: State, seat: int) -> Any:
     if when is None:
         return None
     card = card_rules(s, hand[0])
-    return card if allows(card.timing, when) else None
+    timing = card.timing
+    return card if timing == ANY or allows(timing, when) else None  # (most cards: any moment)
 
 
 def equipment_plays(s: State, seat: int) -> list[Any]:

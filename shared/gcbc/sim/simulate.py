@@ -80,25 +80,42 @@ def _random_move(bot: RandomBot, s: State, seat: int) -> Any:
     """What ``bot.act`` answers for ``seat``, from the engine's commands rather than their JSON,
     listing only the kind of command the bot draws (``legal_groups``): the same draws pick the
     same command (``tests/unit/test_simulate.py``). ``pick_listing``, spelt out: a kind drawn
-    among those that have commands (in sorted order), then one of its commands; each drawn by
-    ``rng.choice``'s own draw of an index (``_randbelow``: a call less per draw)."""
+    among those that have commands (in sorted order), then one of its commands, each index drawn
+    as ``rng.choice`` draws it (``Random._randbelow``: the fewest bits that hold ``n``, drawn
+    until below it), inline: two calls less per draw, two draws per command."""
     groups = legal_groups(s, seat)
     drawn = _DRAWN.get(id(groups))
     if drawn is None:
         drawn = _drawn(groups)
-    below = bot.rng._randbelow
+    getrandbits = bot.rng.getrandbits
     picked: Any = None
     if len(drawn) == 1:  # the only kind (an aim, a discard...): listed at once, not asked first
         listed = drawn[0].options(s, seat)
         if listed:
-            below(1)  # the one kind, drawn as pick_listing draws it
-            picked = listed[below(len(listed))]
+            while getrandbits(1):  # the one kind, drawn as pick_listing draws it: below 1
+                pass
+            n = len(listed)
+            k = n.bit_length()
+            i = getrandbits(k)
+            while i >= n:
+                i = getrandbits(k)
+            picked = listed[i]
     elif drawn:
         possible = [g for g in drawn if g.possible(s, seat)]
         if possible:
-            listed = possible[below(len(possible))].options(s, seat)
-            assert listed, "a group possible lists commands"  # (below(0) would never return)
-            picked = listed[below(len(listed))]
+            n = len(possible)
+            k = n.bit_length()
+            i = getrandbits(k)
+            while i >= n:
+                i = getrandbits(k)
+            listed = possible[i].options(s, seat)
+            n = len(listed)
+            assert n, "a group possible lists commands"
+            k = n.bit_length()
+            i = getrandbits(k)
+            while i >= n:
+                i = getrandbits(k)
+            picked = listed[i]
     if picked is None:
         legal = legal_commands(s, seat)
         picked = bot.pick(legal, [_KINDS.get(type(c)) or c["type"] for c in legal])
