@@ -14,7 +14,7 @@ from typing import Any
 from gcbc.contract import commands as C
 from gcbc.rules import commands
 from gcbc.rules.autopilot import check_deadline, deadline_passed
-from gcbc.rules.evolve import evolve, fold
+from gcbc.rules.evolve import fold
 from gcbc.rules.flow import advance
 from gcbc.rules.state import State
 
@@ -71,10 +71,5 @@ def run(
         events = deadline_passed(state, command)
     else:
         events = commands.seat_events(state, command, False, listed)
-    s = state
-    for e in events:
-        s = evolve(s, e)
-        if observe is not None:
-            observe(s)
-    s, more = advance(s, observe, events)
+    s, more = advance(fold(events, state, observe), observe, events)
     return s, events + more

@@ -13,7 +13,7 @@ from gcbc.rules.autopilot import autopilot_events
 from gcbc.rules.effects import fall
 from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import CARDS, CLASSIC
-from gcbc.rules.evolve import evolve
+from gcbc.rules.evolve import fold
 from gcbc.rules.query import alive, holders, next_living
 from gcbc.rules.state import (
     ACTION,
@@ -183,8 +183,5 @@ def advance(
         if not events:
             return s, out
         check_win = not WIN_EVENTS.isdisjoint(map(type, events))  # may these have won?
-        for e in events:
-            s = evolve(s, e)
-            if observe is not None:
-                observe(s)
+        s = fold(events, s, observe)
         out += events

@@ -114,18 +114,18 @@ _META = (AUTO_PASS,)
 
 def legal_groups(s: State, seat: int) -> tuple[Group, ...]:
     """The groups ``legal_commands(s, seat)`` lists, in its order (each kind in one group)."""
-    if s.step in (LOBBY, FINISHED) or not 0 <= seat < len(s.seats):
+    step = s.step
+    seats = s.seats
+    if step == LOBBY or step == FINISHED or not 0 <= seat < len(seats):
         return ()
-    if s.seats[seat].absent:
+    if seats[seat].absent:
         return _AWAY
     if s.prompts:
         p = s.prompts[0]
         if p.seat != seat:
             return _META
         return _DISCARD if p.kind == "discard" else _ANSWER
-    step = s.step
-    if step == ARRANGE:
-        return _ARRANGE
+    # the steps by how often a seat is asked in them (windows first)
     if step == WINDOW:
         w = s.window
         if w is not None and seat in w.pending:
@@ -136,6 +136,8 @@ def legal_groups(s: State, seat: int) -> tuple[Group, ...]:
     elif step == AIM_STEP:
         if s.turn_seat == seat:
             return _AIM
+    elif step == ARRANGE:
+        return _ARRANGE
     return _META
 
 

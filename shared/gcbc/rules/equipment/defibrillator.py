@@ -42,6 +42,10 @@ class Defibrillator(Card):
                 "a Leader cannot be revived",
                 select=lambda s, me, ts, c: [t for t in ts if holds_leader(s, t) is None],
             ),
+            quick=lambda s, me, c: [
+                t for t, st in enumerate(s.seats) if t != me and (st.eliminated or st.zombie)
+            ],
+            quick_rules=2,  # mostly none: the Leader's rule is then asked of no seat
         ),
     )
 

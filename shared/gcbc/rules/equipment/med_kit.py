@@ -29,6 +29,15 @@ def wound_of(s, seat):
     return None
 
 
+def _wounded(s, me, seats, chosen):
+    """The wounded seats among ``seats``: mostly none, found without asking each."""
+    if s.options.wounds == "card":
+        return [t for t in seats if s.seats[t].wounded and holds_leader(s, t) is not None]
+    if not s.wounds:
+        return []
+    return [t for t in seats if wound_of(s, t) is not None]
+
+
 @register
 class MedKit(Card):
     name = "med_kit"
@@ -40,6 +49,7 @@ class MedKit(Card):
                 "no_effect",
                 "seat {value} is not wounded",
                 lambda s, me, t, c: wound_of(s, t) is not None,
+                select=_wounded,
             ),
         ),
     )
