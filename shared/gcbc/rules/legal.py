@@ -35,14 +35,11 @@ __all__ = [
 ]
 
 
-def _playable(s: State, seat: int) -> Any:
-    """The seat's card its moment lets it play now, if any (a seat over the hand limit first
-    discards: RULES §6)."""
+def _playable(s: State, seat: int, when: str | None) -> Any:
+    """The seat's card its moment (``when``) lets it play now, if any (a seat over the hand limit
+    first discards: RULES §6)."""
     hand = s.seats[seat].hand
-    if len(hand) != 1:
-        return None
-    when = moment(s, seat)
-    if when is None:
+    if len(hand) != 1 or when is None:
         return None
     card = card_rules(s, hand[0])
     timing = card.timing
@@ -51,12 +48,29 @@ def _playable(s: State, seat: int) -> Any:
 
 def equipment_plays(s: State, seat: int) -> list[Any]:
     """The plays of the seat's equipment its moment allows."""
-    card = _playable(s, seat)
+    card = _playable(s, seat, moment(s, seat))
     return [] if card is None else card.options(s, seat)
 
 
-def _any_play(s: State, seat: int) -> bool:
-    card = _playable(s, seat)
+# the plays of a seat asked in a window, and of the turn's seat before its action: there its
+# moment is known (``moment``: the window's kind, "own_turn"), not asked again
+def _window_plays(s: State, seat: int) -> list[Any]:
+    card = _playable(s, seat, s.window.kind)
+    return [] if card is None else card.options(s, seat)
+
+
+def _any_window_play(s: State, seat: int) -> bool:
+    card = _playable(s, seat, s.window.kind)
+    return card is not None and card.possible(s, seat)
+
+
+def _turn_plays(s: State, seat: int) -> list[Any]:
+    card = _playable(s, seat, "own_turn")
+    return [] if card is None else card.options(s, seat)
+
+
+def _any_turn_play(s: State, seat: int) -> bool:
+    card = _playable(s, seat, "own_turn")
     return card is not None and card.possible(s, seat)
 
 
@@ -105,9 +119,17 @@ _DISCARD = (
 )
 _ANSWER = (Group(_kind(C.Choose), _answers, lambda s, seat: bool(_answers(s, seat))), AUTO_PASS)
 _ARRANGE = (Group(_kind(C.Arrange), ARRANGING.options, ARRANGING.possible), AUTO_PASS)
-_PLAYS = Group(_kind(C.PlayEquipment), equipment_plays, _any_play)
-_WINDOW = (Group(_kind(C.Pass), lambda s, seat: [C.Pass(seat=seat)], _always), _PLAYS, AUTO_PASS)
-_TURN = (*(Group(_kind(a.command), a.options, a.possible) for a in ACTIONS), _PLAYS, AUTO_PASS)
+_PLAY = _kind(C.PlayEquipment)
+_WINDOW = (
+    Group(_kind(C.Pass), lambda s, seat: [C.Pass(seat=seat)], _always),
+    Group(_PLAY, _window_plays, _any_window_play),
+    AUTO_PASS,
+)
+_TURN = (
+    *(Group(_kind(a.command), a.options, a.possible) for a in ACTIONS),
+    Group(_PLAY, _turn_plays, _any_turn_play),
+    AUTO_PASS,
+)
 _AIM = (Group(_kind(C.Aim), AIM.options, AIM.possible), AUTO_PASS)
 _META = (AUTO_PASS,)
 
