@@ -22,12 +22,12 @@ def current_wait(s: State) -> Wait | None:
         p = s.prompts[0]
         return Wait(p.since, "prompt", (p.seat,), s.deadlines.prompt, p.kind)
     step = s.step
-    if step == ACTION:
-        return Wait(s.turn_since, "turn", (s.turn_seat,), s.deadlines.turn)
-    if step == WINDOW:
+    if step == WINDOW:  # (the most frequent)
         w = s.window
         assert w is not None
         return Wait(w.since, "reaction", w.pending, s.deadlines.reaction)
+    if step == ACTION:
+        return Wait(s.turn_since, "turn", (s.turn_seat,), s.deadlines.turn)
     if step == AIM:
         return Wait(s.aim_since, "aim", (s.turn_seat,), s.deadlines.prompt)
     if step == ARRANGE:

@@ -22,7 +22,7 @@ from gcbc.contract.options import TableOptions
 from gcbc.rules import current_wait, is_terminal, run, view
 from gcbc.rules.invariants import violations
 from gcbc.rules.knowledge import commands_json
-from gcbc.rules.legal import Group, is_template, legal_commands, legal_groups
+from gcbc.rules.legal import Group, legal_commands, legal_groups
 from gcbc.rules.rng import Rng
 from gcbc.rules.state import FINISHED, State, initial_state
 
@@ -79,50 +79,57 @@ def _by_kind(g: Group) -> str:
 def _random_move(bot: RandomBot, s: State, seat: int) -> Any:
     """What ``bot.act`` answers for ``seat``, from the engine's commands rather than their JSON,
     listing only the kind of command the bot draws (``legal_groups``): the same draws pick the
-    same command (``tests/unit/test_simulate.py``). ``pick_listing``, spelt out: a kind drawn
-    among those that have commands (in sorted order), then one of its commands, each index drawn
-    as ``rng.choice`` draws it (``Random._randbelow``: the fewest bits that hold ``n``, drawn
-    until below it), inline: two calls less per draw, two draws per command."""
+    same command (``tests/unit/test_simulate.py``).
+
+    ``pick_listing``, spelt out: a kind drawn among those that have commands (in sorted order),
+    then one of its commands, each index drawn as ``rng.choice`` draws it (``Random._randbelow``:
+    the fewest bits that hold ``n``, drawn until below ``n``; below 1, until a 0), inline: two
+    calls less per draw, and most draws are among one."""
     groups = legal_groups(s, seat)
     drawn = _DRAWN.get(id(groups))
     if drawn is None:
         drawn = _drawn(groups)
     getrandbits = bot.rng.getrandbits
-    picked: Any = None
     if len(drawn) == 1:  # the only kind (an aim, a discard...): listed at once, not asked first
         listed = drawn[0].options(s, seat)
         if listed:
-            while getrandbits(1):  # the one kind, drawn as pick_listing draws it: below 1
+            while getrandbits(1):  # the one kind drawn
                 pass
-            n = len(listed)
-            k = n.bit_length()
-            i = getrandbits(k)
-            while i >= n:
-                i = getrandbits(k)
-            picked = listed[i]
-    elif drawn:
+    else:
         possible = []
         for g in drawn:  # a loop, not a comprehension: a call less (Python 3.11)
             if g.possible(s, seat):
                 possible.append(g)
-        if possible:
-            n = len(possible)
+        n = len(possible)
+        if n == 1:  # (in a window, mostly: the seat may only pass)
+            while getrandbits(1):
+                pass
+            listed = possible[0].options(s, seat)
+            assert listed, "a group possible lists commands"
+        elif n:
             k = n.bit_length()
             i = getrandbits(k)
             while i >= n:
                 i = getrandbits(k)
             listed = possible[i].options(s, seat)
-            n = len(listed)
-            assert n, "a group possible lists commands"
-            k = n.bit_length()
+            assert listed, "a group possible lists commands"
+        else:
+            listed = []
+    n = len(listed)
+    if n == 1:
+        while getrandbits(1):
+            pass
+        picked = listed[0]
+    elif n:
+        k = n.bit_length()
+        i = getrandbits(k)
+        while i >= n:
             i = getrandbits(k)
-            while i >= n:
-                i = getrandbits(k)
-            picked = listed[i]
-    if picked is None:
+        picked = listed[i]
+    else:  # no kind but set_auto_pass: the bot picks among all the legal commands
         legal = legal_commands(s, seat)
         picked = bot.pick(legal, [_KINDS.get(type(c)) or c["type"] for c in legal])
-    if not is_template(picked):
+    if type(picked) is not dict:  # not a template (is_template)
         return picked
     answer = concrete(commands_json([picked])[0], bot.rng)
     return command_from_json_object({**answer, "seat": seat})
