@@ -205,9 +205,12 @@ def _aim_requested(s: State, e: E.AimRequested, v: int, log: Trail) -> State:
 
 def _window_opened(s: State, e: E.WindowOpened | E.WindowReopened, v: int, log: Trail) -> State:
     seats = s.seats
-    pending = tuple(
-        sorted({i for i in e.asked if not (st := seats[i]).auto_pass and not st.absent})
-    )
+    pending = []  # a loop, not a comprehension: a call less (Python 3.11)
+    for i in e.asked:
+        st = seats[i]
+        if not st.auto_pass and not st.absent:
+            pending.append(i)
+    pending = tuple(sorted(set(pending)))
     plays = s.window.plays if s.window is not None and s.window.kind == e.kind else 0
     window = Window(kind=e.kind, asked=e.asked, pending=pending, since=s.version, plays=plays)
     return replace(s, version=v, log=log, step=WINDOW, window=window)

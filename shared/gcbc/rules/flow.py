@@ -42,7 +42,8 @@ def _resolve_action(s: State) -> list[Any]:
     d = s.declared
     t = s.turn_seat
     assert d is not None
-    if fell_this_turn(s):  # the acting seat fell while its action waited: nothing happens
+    if s.turn_fell or s.seats[t].eliminated:  # fell_this_turn(s): the acting seat fell while
+        # its action waited: nothing happens
         return [E.ActionResolved(seat=t)]
     return BY_NAME[d.action].resolve(s, t, d)
 
@@ -132,7 +133,8 @@ def next_events(s: State, check_win: bool = True) -> list[Any]:
             return [E.WindowOpened(kind=d.action, asked=holders(s))]
         return _resolve_action(s)
     if step == ACTION or step == AIM:
-        if fell_this_turn(s):  # fell in its own turn (a card): the turn ends
+        if s.turn_fell or s.seats[s.turn_seat].eliminated:  # fell_this_turn(s): in its own
+            # turn (a card): the turn ends
             return [E.WindowOpened(kind="end_of_turn", asked=holders(s))]
         if s.seats[s.turn_seat].absent:
             return autopilot_events(s, s.turn_seat, missed=False)
@@ -150,7 +152,8 @@ def next_events(s: State, check_win: bool = True) -> list[Any]:
         return [E.TurnBegan(seat=nxt, turn=s.turn_number + 1, direction=direction)]
     if step == AFTER_ACTION:
         t = s.turn_seat
-        if not fell_this_turn(s) and (s.seats[t].gun or s.seats[t].zombie):
+        st = s.seats[t]
+        if not (s.turn_fell or st.eliminated) and (st.gun or st.zombie):  # not fell_this_turn
             return [E.AimRequested(seat=t)]
         return [E.WindowOpened(kind="end_of_turn", asked=holders(s))]
     if step == RESOLVE:

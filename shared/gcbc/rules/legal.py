@@ -16,6 +16,7 @@ from gcbc.contract import commands as C
 from gcbc.rules.actions import ACTIONS
 from gcbc.rules.aim import AIM
 from gcbc.rules.arrange import ARRANGE as ARRANGING
+from gcbc.rules.equipment.registry import CARDS, CLASSIC
 from gcbc.rules.equipment.registry import card as card_rules
 from gcbc.rules.moves import TEMPLATE_LIMIT, expand, is_template, template
 from gcbc.rules.state import ACTION, ARRANGE, FINISHED, LOBBY, WINDOW, State
@@ -41,7 +42,10 @@ def _playable(s: State, seat: int, when: str | None) -> Any:
     hand = s.seats[seat].hand
     if len(hand) != 1 or when is None:
         return None
-    card = card_rules(s, hand[0])
+    # card_rules(s, hand[0]), spelt out: the seat's card is asked about at every wait
+    card = CLASSIC.get(hand[0]) if s.options.edition == "classic" else None
+    if card is None:
+        card = CARDS[hand[0]]
     timing = card.timing
     return card if timing == ANY or allows(timing, when) else None  # (most cards: any moment)
 

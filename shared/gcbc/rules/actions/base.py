@@ -8,6 +8,7 @@ from typing import Any
 from gcbc.contract.vocabulary import ActionName
 from gcbc.rules.moves import Move, Param, Rule
 from gcbc.rules.state import Declared, State
+from gcbc.rules.targets import face_down_positions
 
 
 class Action(Move):
@@ -71,9 +72,7 @@ CARD_TO_REVEAL = Param(
             ],
         ),
     ),
-    quick=lambda s, seat, c: (
-        [p for p, up in enumerate(s.seats[seat].face_up, 1) if not up] or [None]
-    ),
+    quick=lambda s, seat, c: list(face_down_positions(s.seats[seat].face_up)) or [None],
     quick_rules=3,
     depends=(),  # the mover's own cards, whatever else it chose
 )

@@ -29,6 +29,18 @@ def wound_of(s, seat):
     return None
 
 
+def _is_wounded(s, me, seat, chosen):
+    """``wound_of(s, seat) is not None``, asked of every living seat in the options."""
+    if s.options.wounds == "card":
+        return s.seats[seat].wounded and holds_leader(s, seat) is not None
+    wounds = s.wounds
+    if wounds:
+        for c in s.seats[seat].cards:
+            if c in wounds:
+                return True
+    return False
+
+
 def _wounded(s, me, seats, chosen):
     """The wounded seats among ``seats``: mostly none, found without asking each."""
     if s.options.wounds == "card":
@@ -48,7 +60,7 @@ class MedKit(Card):
             Rule(
                 "no_effect",
                 "seat {value} is not wounded",
-                lambda s, me, t, c: wound_of(s, t) is not None,
+                _is_wounded,
                 select=_wounded,
             ),
         ),
