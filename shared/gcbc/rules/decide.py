@@ -74,11 +74,19 @@ def run(
     # advance(fold(events, state, observe), observe, events), spelt out: a call less per command
     s = fold(events, state, observe)
     out = list(events)
-    check_win = not WIN_EVENTS.isdisjoint(map(type, events))
+    check_win = False  # may these events have won? (a loop: no map object per command)
+    for e in events:
+        if type(e) in WIN_EVENTS:
+            check_win = True
+            break
     while True:
-        more = next_events(s, check_win)
-        if not more:
+        events = next_events(s, check_win)
+        if not events:
             return s, out
-        check_win = not WIN_EVENTS.isdisjoint(map(type, more))
-        s = fold(more, s, observe)
-        out += more
+        check_win = False
+        for e in events:
+            if type(e) in WIN_EVENTS:
+                check_win = True
+                break
+        s = fold(events, s, observe)
+        out += events

@@ -180,11 +180,19 @@ def advance(
     """Fold the automatic consequences of ``s`` until someone must act. ``after``: the events
     just folded into ``s`` (None: unknown, so the win is checked)."""
     out: list[Any] = []
-    check_win = after is None or not WIN_EVENTS.isdisjoint(map(type, after))
+    check_win = after is None or _may_win(after)
     while True:
         events = next_events(s, check_win)
         if not events:
             return s, out
-        check_win = not WIN_EVENTS.isdisjoint(map(type, events))  # may these have won?
+        check_win = _may_win(events)
         s = fold(events, s, observe)
         out += events
+
+
+def _may_win(events: list[Any]) -> bool:
+    """Whether these events may have won the game (``WIN_EVENTS``)."""
+    for e in events:  # a loop, not isdisjoint(map(...)): no map object
+        if type(e) in WIN_EVENTS:
+            return True
+    return False

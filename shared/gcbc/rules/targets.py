@@ -194,7 +194,9 @@ def face_down_card_of(name: str, **where: Any) -> Param:
     """A face-down card of the seat chosen as ``name``."""
 
     def quick(s: State, me: int, c: Chosen) -> tuple[int, ...]:
-        return face_down_positions(s.seats[c[name]].face_up)
+        face_up = s.seats[c[name]].face_up  # face_down_positions(face_up), spelt out
+        found = _FACE_DOWN.get(face_up)
+        return _face_down(face_up) if found is None else found
 
     outside = ("invalid_position", "that seat has no card at position {value}")
     field = where.pop("field", "position")
