@@ -714,9 +714,6 @@ def evolve(state: State, event: Any) -> State:
     return fold((event,), state)
 
 
-_new_trail = object.__new__
-
-
 @cache
 def _others(count: int, owner: int) -> tuple[int, ...]:
     """1 for each of ``count`` viewers but ``owner``, 0 for it."""
@@ -744,8 +741,7 @@ def fold(
         if len(items) != n:  # a branch: an older state is being extended
             items = items[:n]
         items.append(event)
-        log = _new_trail(Trail)
-        log._items, log._n = items, n + 1
+        log = Trail(items, n + 1)
         after = handler(s, event, s.version + 1, log)
         if seen_by is not None:
             # seen by one seat only: every other seat and the public count one more event

@@ -37,26 +37,24 @@ TURN_END: Step = "turn_end"  # transient
 STABLE_STEPS = frozenset({LOBBY, ARRANGE, ACTION, WINDOW, AIM, FINISHED})
 
 
-class Trail:
+class Trail(Struct, gc=False):
     """An append-only sequence that states share: appending is O(1) and never changes older states.
 
-    Each state sees the first ``len`` items of a list that later states may extend.
+    Each state sees the first ``_n`` items of a list that later states may extend. A struct
+    without garbage collection (its items, events and chat lines, hold no cycles): one is made
+    for every event folded. A snapshot holds a trail as the list of its items
+    (``services.common.snapshots``).
     """
 
-    __slots__ = ("_items", "_n")
-
-    def __init__(self, items: list | None = None, n: int = 0) -> None:
-        self._items = items if items is not None else []
-        self._n = n
+    _items: list = field(default_factory=list)
+    _n: int = 0
 
     def append(self, item: object) -> Trail:
         items, n = self._items, self._n
         if len(items) != n:  # a branch: an older state is being extended
             items = items[:n]
         items.append(item)
-        longer = _new_trail(Trail)  # no __init__: one per event folded
-        longer._items, longer._n = items, n + 1
-        return longer
+        return Trail(items, n + 1)
 
     def __len__(self) -> int:
         return self._n
@@ -77,9 +75,6 @@ class Trail:
 
     def __repr__(self) -> str:
         return f"Trail({self._n} items)"
-
-
-_new_trail = object.__new__
 
 
 def house_bot_name(seat: int) -> str:

@@ -12,7 +12,7 @@ from gcbc.contract.events import WoundHealed
 from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.moves import Rule
-from gcbc.rules.targets import living_seat
+from gcbc.rules.targets import LIVING, seat
 from gcbc.rules.teams import holds_leader
 from gcbc.rules.timing import ANY
 
@@ -50,19 +50,25 @@ def _wounded(s, me, seats, chosen):
     return [t for t in seats if wound_of(s, t) is not None]
 
 
+def _wounded_living(s, me, chosen):
+    """The living wounded seats, at once (the options' quick way): mostly none, found without
+    listing the living seats."""
+    if s.options.wounds != "card" and not s.wounds:
+        return []
+    return _wounded(s, me, [t for t, st in enumerate(s.seats) if not st.eliminated], chosen)
+
+
 @register
 class MedKit(Card):
     name = "med_kit"
     timing = ANY
     params = (
-        living_seat(
+        seat(
             "target",
-            Rule(
-                "no_effect",
-                "seat {value} is not wounded",
-                _is_wounded,
-                select=_wounded,
-            ),
+            LIVING,
+            Rule("no_effect", "seat {value} is not wounded", _is_wounded, select=_wounded),
+            quick=_wounded_living,
+            quick_rules=2,
         ),
     )
 
