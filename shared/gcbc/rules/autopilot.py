@@ -67,7 +67,7 @@ def standing_shot(s: State, seat: int) -> E.ActionDeclared | None:
 
 def autopilot_events(s: State, seat: int, missed: bool) -> list[Any]:
     """The autopilot acts for ``seat``: it missed its deadline, or it is away."""
-    rng = Rng(s.random_seed, AUTOPILOT_STREAM + s.rng_draws)
+    rng = Rng(s.setup.random_seed, AUTOPILOT_STREAM + s.rng_draws)
     stands = standing_shot(s, seat)
     command = choose(s, seat, rng) if stands is None else None
     events: list[Any] = [E.AutopilotActed(seat=seat, missed=missed)]

@@ -34,7 +34,7 @@ def view_card(s: State, viewer: int, seat: int, position: int, means: str) -> li
             seat=seat,
             position=position,
             card_id=cid,
-            card=s.identities[cid],
+            card=s.setup.identities[cid],
             means=means,
         )
     ]
@@ -53,13 +53,13 @@ def exchange(s: State, seats: tuple[int, int], positions: tuple[int, int]) -> Ca
         seats=(a, b),
         positions=(pa, pb),
         card_ids=(ca, cb),
-        cards=(s.identities[ca], s.identities[cb]),
+        cards=(s.setup.identities[ca], s.setup.identities[cb]),
     )
 
 
 def reveal(s: State, seat: int, position: int) -> CardRevealed:
     cid = card_at(s, seat, position)
-    return CardRevealed(seat=seat, position=position, card_id=cid, card=s.identities[cid])
+    return CardRevealed(seat=seat, position=position, card_id=cid, card=s.setup.identities[cid])
 
 
 def draw(s: State, seat: int) -> list[Any]:
@@ -72,7 +72,7 @@ def draw(s: State, seat: int) -> list[Any]:
 def can_become_zombie(s: State, seat: int) -> bool:
     """RULES §8, §9: with Zombies, a non-Leader that is not a Bomber rises instead of falling."""
     return (
-        s.options.zombies
+        s.setup.options.zombies
         and not s.seats[seat].zombie
         and holds_leader(s, seat) is None
         and true_team(s, seat) != TEAM_BOMBER

@@ -77,16 +77,19 @@ def _table_opened(s: State, e: E.TableOpened, v: int, log: Trail) -> State:
         s,
         version=v,
         log=log,
-        table_id=e.table_id,
-        seat_count=e.seats,
-        options=e.options.with_defaults(),  # older logs: the edition's wounds (RULES §4)
-        deadlines=e.deadlines,
-        deal=e.deal,
-        first_seat_choice=e.first_seat,
-        requested_seed=e.random_seed,
-        chat_per_seat=e.chat_per_seat,
-        house_bots=e.bots,
-        rematch_of=e.rematch_of,
+        setup=replace(
+            s.setup,
+            table_id=e.table_id,
+            seat_count=e.seats,
+            options=e.options.with_defaults(),  # older logs: the edition's wounds (RULES §4)
+            deadlines=e.deadlines,
+            deal=e.deal,
+            first_seat_choice=e.first_seat,
+            requested_seed=e.random_seed,
+            chat_per_seat=e.chat_per_seat,
+            house_bots=e.bots,
+            rematch_of=e.rematch_of,
+        ),
         held=frozenset(e.held),
         # the house's seats are taken as the table opens; players take the others
         seats=tuple(
@@ -116,7 +119,8 @@ def _table_closed(s: State, e: E.TableClosed, v: int, log: Trail) -> State:
 
 
 def _game_started(s: State, e: E.GameStarted, v: int, log: Trail) -> State:
-    return replace(s, version=v, log=log, random_seed=e.random_seed, turn_seat=e.first_seat)
+    setup = replace(s.setup, random_seed=e.random_seed)
+    return replace(s, version=v, log=log, setup=setup, turn_seat=e.first_seat)
 
 
 def _cards_dealt(s: State, e: E.CardsDealt, v: int, log: Trail) -> State:
@@ -132,12 +136,15 @@ def _cards_dealt(s: State, e: E.CardsDealt, v: int, log: Trail) -> State:
         log=log,
         seats=tuple(seats),
         knowledge=tuple(knowledge),
-        identities=e.identities,
-        leader_ids=(e.identities.index(AGENT), e.identities.index(KINGPIN)),
-        burned=e.burned,
+        setup=replace(
+            s.setup,
+            identities=e.identities,
+            leader_ids=(e.identities.index(AGENT), e.identities.index(KINGPIN)),
+            burned=e.burned,
+        ),
         deck=e.deck,
-        guns_in_centre=guns(s.options, len(seats)),
-        arms_in_centre=arms(s.options, len(seats)),
+        guns_in_centre=guns(s.setup.options, len(seats)),
+        arms_in_centre=arms(s.setup.options, len(seats)),
         step=ARRANGE,
         arrange_since=s.version,
     )
@@ -358,14 +365,14 @@ def _shot_redirected(s: State, e: E.ShotRedirected, v: int, log: Trail) -> State
 
 
 def _leader_wounded(s: State, e: E.LeaderWounded, v: int, log: Trail) -> State:
-    if s.options.wounds == "card":  # the seat takes the Wounded card (RULES §4)
+    if s.setup.options.wounds == "card":  # the seat takes the Wounded card (RULES §4)
         seats = _put(s.seats, e.seat, replace(s.seats[e.seat], wounded=True))
         return replace(s, version=v, log=log, seats=seats)
     return replace(s, version=v, log=log, wounds=s.wounds | {e.card_id})  # a token on the card
 
 
 def _wound_healed(s: State, e: E.WoundHealed, v: int, log: Trail) -> State:
-    if s.options.wounds == "card":  # the Wounded card leaves the seat (Med Kit, RULES §4)
+    if s.setup.options.wounds == "card":  # the Wounded card leaves the seat (Med Kit, RULES §4)
         seats = _put(s.seats, e.seat, replace(s.seats[e.seat], wounded=False))
         return replace(s, version=v, log=log, seats=seats)
     return replace(s, version=v, log=log, wounds=s.wounds - {e.card_id})

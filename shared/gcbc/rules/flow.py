@@ -53,11 +53,11 @@ def _game_over(s: State, won: tuple[tuple[int, ...], str, str]) -> list[Any]:
     return [
         E.GameWon(winners=seats, team=team, reason=reason),
         E.AllRevealed(
-            identities=s.identities,
+            identities=s.setup.identities,
             hands=tuple(st.cards for st in s.seats),
-            burned=s.burned,
+            burned=s.setup.burned,
             equipment=tuple(st.hand for st in s.seats),
-            random_seed=s.random_seed,
+            random_seed=s.setup.random_seed,
         ),
     ]
 
@@ -81,7 +81,7 @@ WIN_EVENTS = frozenset(
 def _wound_falls(s: State) -> list[Any]:
     """``wounds: "card"`` (RULES §4): a wounded seat that no longer holds a Leader card is
     eliminated at once (that alone wins nothing)."""
-    if s.options.wounds != "card":
+    if s.setup.options.wounds != "card":
         return []
     for i, st in enumerate(s.seats):
         if st.wounded and not st.eliminated and not st.zombie and holds_leader(s, i) is None:

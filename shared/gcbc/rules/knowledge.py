@@ -260,11 +260,11 @@ def _view(s: State, seat: int | None, common: _Common) -> View:
             if entry is not None:
                 entries.append(entry)
     return View(
-        table_id=s.table_id,
+        table_id=s.setup.table_id,
         version=version,
         status=status,
         phase=_PHASES.get(s.step, s.step),
-        options=s.options,
+        options=s.setup.options,
         turn=s.turn_seat if s.turn_seat >= 0 and s.step not in (LOBBY,) else None,
         turn_number=s.turn_number,
         direction="clockwise" if s.direction == 1 else "counter_clockwise",
@@ -284,8 +284,8 @@ def _view(s: State, seat: int | None, common: _Common) -> View:
         winners=list(s.winners) if s.winners is not None else None,
         win_team=s.win_team,
         win_reason=s.win_reason,
-        seeded=s.requested_seed is not None or s.deal is not None,
-        bots=s.house_bots,
+        seeded=s.setup.requested_seed is not None or s.setup.deal is not None,
+        bots=s.setup.house_bots,
     )
 
 

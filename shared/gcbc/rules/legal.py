@@ -43,7 +43,7 @@ def _playable(s: State, seat: int, when: str | None) -> Any:
     if len(hand) != 1 or when is None:
         return None
     # card_rules(s, hand[0]), spelt out: the seat's card is asked about at every wait
-    card = CLASSIC.get(hand[0]) if s.options.edition == "classic" else None
+    card = CLASSIC.get(hand[0]) if s.setup.options.edition == "classic" else None
     if card is None:
         card = CARDS[hand[0]]
     timing = card.timing

@@ -126,9 +126,10 @@ class Prompt(Struct, frozen=True, gc=False):
     since: int = 0
 
 
-class State(Struct, frozen=True, gc=False):
-    version: int = 0
-    step: Step = LOBBY
+class Setup(Struct, frozen=True, gc=False):
+    """What the table was opened with, and its game dealt: set once (TableOpened, GameStarted,
+    CardsDealt), apart from the state that every event copies."""
+
     table_id: str = ""
     seat_count: int = 0
     options: TableOptions = TableOptions()
@@ -139,14 +140,21 @@ class State(Struct, frozen=True, gc=False):
     chat_per_seat: int | None = None
     house_bots: HouseBots | None = None  # seats the house plays (the sandbox)
     rematch_of: str | None = None
-    held: frozenset[int] = frozenset()  # a rematch's seats kept for the players of the last game
-    seats: tuple[Seat | None, ...] = ()  # None: empty seat in the lobby
     # the game
     random_seed: int = 0
-    rng_draws: int = 0
     identities: tuple[str, ...] = ()  # true identity of each integrity card id (rules only)
     leader_ids: tuple[int, int] = (-1, -1)  # the Agent's and the Kingpin's card ids (rules only)
     burned: tuple[int, ...] = ()
+
+
+class State(Struct, frozen=True, gc=False):
+    version: int = 0
+    step: Step = LOBBY
+    setup: Setup = Setup()  # the table's setup (read through the properties of its names below)
+    held: frozenset[int] = frozenset()  # a rematch's seats kept for the players of the last game
+    seats: tuple[Seat | None, ...] = ()  # None: empty seat in the lobby
+    # the game
+    rng_draws: int = 0
     wounds: frozenset[int] = frozenset()  # card ids carrying a Wounded token (fourth edition)
     discarded: tuple[int, ...] = ()  # integrity cards out of the game (classic Defibrillator)
     deck: tuple[str, ...] = ()  # equipment deck, top first
@@ -184,6 +192,64 @@ class State(Struct, frozen=True, gc=False):
     chat: Trail = field(default_factory=lambda: Trail())  # (seat, text)
     log: Trail = field(default_factory=lambda: Trail())  # every event folded, rendered per viewer
     unseen: tuple[int, ...] = ()  # per seat, then the public: events it never sees (log.PRIVATE)
+
+    # the table's setup by name (``setup``: a struct of its own, so that the ~700 states a game
+    # folds copy 14 fields less each)
+    @property
+    def table_id(self) -> str:
+        return self.setup.table_id
+
+    @property
+    def seat_count(self) -> int:
+        return self.setup.seat_count
+
+    @property
+    def options(self) -> TableOptions:
+        return self.setup.options
+
+    @property
+    def deadlines(self) -> Deadlines:
+        return self.setup.deadlines
+
+    @property
+    def deal(self) -> Deal | None:
+        return self.setup.deal
+
+    @property
+    def first_seat_choice(self) -> int | None:
+        return self.setup.first_seat_choice
+
+    @property
+    def requested_seed(self) -> int | None:
+        return self.setup.requested_seed
+
+    @property
+    def chat_per_seat(self) -> int | None:
+        return self.setup.chat_per_seat
+
+    @property
+    def house_bots(self) -> HouseBots | None:
+        return self.setup.house_bots
+
+    @property
+    def rematch_of(self) -> str | None:
+        return self.setup.rematch_of
+
+    @property
+    def random_seed(self) -> int:
+        return self.setup.random_seed
+
+    @property
+    def identities(self) -> tuple[str, ...]:
+        return self.setup.identities
+
+    @property
+    def leader_ids(self) -> tuple[int, int]:
+        return self.setup.leader_ids
+
+    @property
+    def burned(self) -> tuple[int, ...]:
+        return self.setup.burned
 
     def seat(self, i: int) -> Seat:
         s = self.seats[i]

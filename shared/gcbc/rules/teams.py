@@ -66,14 +66,14 @@ def team_from(
 
 def true_team(s: State, seat: int) -> str:
     st = s.seats[seat]
-    team = team_from((s.identities[c] for c in st.cards), st.in_play, st.zombie)
+    team = team_from((s.setup.identities[c] for c in st.cards), st.in_play, st.zombie)
     assert team is not None
     return team
 
 
 def holds_leader(s: State, seat: int) -> int | None:
     """The id of the Leader card ``seat`` holds, if any."""
-    agent, kingpin = s.leader_ids
+    agent, kingpin = s.setup.leader_ids
     for c in s.seats[seat].cards:
         if c == agent or c == kingpin:
             return c
@@ -90,7 +90,7 @@ def is_wounded(s: State, seat: int) -> bool:
 def winner(s: State) -> Won | None:
     """(winners, team, reason) if the game is won now, else None. Checked after every shot, bite
     and card movement, in the precedence of RULES §9 (which reduces to §2 without expansions)."""
-    agent, kingpin = s.leader_ids
+    agent, kingpin = s.setup.leader_ids
     holder = {}
     for i, st in enumerate(s.seats):
         cards = st.cards
@@ -100,7 +100,7 @@ def winner(s: State) -> Won | None:
             holder[agent] = i
         elif kingpin in cards:
             holder[kingpin] = i
-    if s.options.bombers_traitors:
+    if s.setup.options.bombers_traitors:
         for i, st in enumerate(s.seats):
             if st.eliminated and st.fallen_by is not None and st.fallen_by != i:
                 if true_team(s, i) == TEAM_BOMBER:

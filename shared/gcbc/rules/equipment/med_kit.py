@@ -19,7 +19,7 @@ from gcbc.rules.timing import ANY
 
 def wound_of(s, seat):
     """The card id the seat's wound is on (``wounds: "card"``: its Leader card), or None."""
-    if s.options.wounds == "card":
+    if s.setup.options.wounds == "card":
         return holds_leader(s, seat) if s.seats[seat].wounded else None
     wounds = s.wounds
     if wounds:  # mostly none: no card to look at (the options ask of every living seat)
@@ -31,7 +31,7 @@ def wound_of(s, seat):
 
 def _is_wounded(s, me, seat, chosen):
     """``wound_of(s, seat) is not None``, asked of every living seat in the options."""
-    if s.options.wounds == "card":
+    if s.setup.options.wounds == "card":
         return s.seats[seat].wounded and holds_leader(s, seat) is not None
     wounds = s.wounds
     if wounds:
@@ -43,7 +43,7 @@ def _is_wounded(s, me, seat, chosen):
 
 def _wounded(s, me, seats, chosen):
     """The wounded seats among ``seats``: mostly none, found without asking each."""
-    if s.options.wounds == "card":
+    if s.setup.options.wounds == "card":
         return [t for t in seats if s.seats[t].wounded and holds_leader(s, t) is not None]
     if not s.wounds:
         return []
@@ -53,7 +53,7 @@ def _wounded(s, me, seats, chosen):
 def _wounded_living(s, me, chosen):
     """The living wounded seats, at once (the options' quick way): mostly none, found without
     listing the living seats."""
-    if s.options.wounds != "card" and not s.wounds:
+    if s.setup.options.wounds != "card" and not s.wounds:
         return []
     return _wounded(s, me, [t for t, st in enumerate(s.seats) if not st.eliminated], chosen)
 
