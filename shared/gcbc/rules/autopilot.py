@@ -57,7 +57,7 @@ def choose(s: State, seat: int, rng: Rng) -> Any:
 def standing_shot(s: State, seat: int) -> E.ActionDeclared | None:
     """The reconsidered shot (or bite) of ``seat``, declared again to stand, if still possible:
     the seat may still shoot (or bite), at that same target."""
-    d = s.standing
+    d = s.marks.standing
     if d is None or s.prompts or s.step != ACTION or s.turn_seat != seat or d.target is None:
         return None
     if aim_of(s, seat) != d.target or not BY_NAME[d.action].allowed(s, seat):

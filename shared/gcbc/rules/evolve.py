@@ -35,6 +35,7 @@ from gcbc.rules.state import (
     Seat,
     State,
     Trail,
+    TurnMarks,
     Window,
     house_bot_name,
     initial_state,
@@ -115,7 +116,8 @@ def _seat_left(s: State, e: E.SeatLeft, v: int, log: Trail) -> State:
 
 def _table_closed(s: State, e: E.TableClosed, v: int, log: Trail) -> State:
     reason = f"closed: {e.reason}"
-    return replace(s, version=v, log=log, step=FINISHED, winners=(), win_reason=reason)
+    outcome = replace(s.outcome, winners=(), win_reason=reason)
+    return replace(s, version=v, log=log, step=FINISHED, outcome=outcome)
 
 
 def _game_started(s: State, e: E.GameStarted, v: int, log: Trail) -> State:
@@ -172,16 +174,10 @@ def _turn_began(s: State, e: E.TurnBegan, v: int, log: Trail) -> State:
         step=ACTION,
         turn_seat=e.seat,
         turn_number=e.turn,
-        direction=e.direction,
-        reverse_pending=False,
-        coffee_seat=None,
+        marks=TurnMarks(direction=e.direction),  # none of the last turn's marks
         guns_locked=frozenset(),
-        arm_barred=None,
         investigated=(),
-        turn_fell=False,
-        reaim_from=None,
         declared=None,
-        standing=None,
         turn_since=s.version,
     )
 
@@ -190,15 +186,18 @@ def _action_declared(s: State, e: E.ActionDeclared, v: int, log: Trail) -> State
     declared = Declared(action=e.action, target=e.target, position=e.position)
     # a shot that stands resolves at once: its window was held already (RULES §6)
     step = RESOLVE if e.stands else DECLARED
-    return replace(s, version=v, log=log, step=step, declared=declared, standing=None)
+    if s.marks.standing is not None:  # a shot declared again: it no longer stands by itself
+        marks = replace(s.marks, standing=None)
+        return replace(s, version=v, log=log, step=step, declared=declared, marks=marks)
+    return replace(s, version=v, log=log, step=step, declared=declared)
 
 
 def _action_cancelled(s: State, e: E.ActionCancelled, v: int, log: Trail) -> State:
     # the seat chooses again, with a fresh deadline; a reconsidered shot stands if it lets the
     # deadline pass (RULES §6)
-    standing = s.declared if e.reason == "reconsider" else None
+    marks = replace(s.marks, standing=s.declared if e.reason == "reconsider" else None)
     return replace(
-        s, version=v, log=log, step=ACTION, declared=None, standing=standing, turn_since=s.version
+        s, version=v, log=log, step=ACTION, declared=None, marks=marks, turn_since=s.version
     )
 
 
@@ -285,14 +284,14 @@ def _gun_aimed(s: State, e: E.GunAimed, v: int, log: Trail) -> State:
 
 def _gun_dropped(s: State, e: E.GunDropped, v: int, log: Trail) -> State:
     seats = _put(s.seats, e.seat, replace(s.seats[e.seat], gun=False, aim=None))
-    barred = e.seat if e.barred else s.arm_barred
+    marks = replace(s.marks, arm_barred=e.seat) if e.barred else s.marks
     return replace(
         s,
         version=v,
         log=log,
         seats=seats,
         guns_in_centre=s.guns_in_centre + 1,
-        arm_barred=barred,
+        marks=marks,
     )
 
 
@@ -354,7 +353,7 @@ def _by_the_action(s: State, seat: int, action: str) -> bool:
 def _seat_shot(s: State, e: E.SeatShot, v: int, log: Trail) -> State:
     # RULES §8: the turn's shooter that shot a zombie keeps its gun and must re-aim
     if s.seats[e.target].zombie and _by_the_action(s, e.shooter, "shoot"):
-        return replace(s, version=v, log=log, reaim_from=e.target)
+        return replace(s, version=v, log=log, marks=replace(s.marks, reaim_from=e.target))
     return replace(s, version=v, log=log)
 
 
@@ -378,6 +377,12 @@ def _wound_healed(s: State, e: E.WoundHealed, v: int, log: Trail) -> State:
     return replace(s, version=v, log=log, wounds=s.wounds - {e.card_id})
 
 
+def _fell(s: State, seat: int) -> TurnMarks:
+    """The turn's marks once ``seat`` is eliminated or made a zombie: the turn's seat fell?"""
+    m = s.marks
+    return m if m.turn_fell or seat != s.turn_seat else replace(m, turn_fell=True)
+
+
 def _seat_eliminated(s: State, e: E.SeatEliminated, v: int, log: Trail) -> State:
     st = s.seats[e.seat]
     fallen = replace(st, eliminated=True, gun=False, aim=None, hand=(), fallen_by=e.by)
@@ -389,7 +394,7 @@ def _seat_eliminated(s: State, e: E.SeatEliminated, v: int, log: Trail) -> State
         deck=s.deck + st.hand,
         guns_in_centre=s.guns_in_centre + (1 if st.gun else 0),
         prompts=tuple(p for p in s.prompts if p.seat != e.seat or p.kind != "discard"),
-        turn_fell=s.turn_fell or e.seat == s.turn_seat,
+        marks=_fell(s, e.seat),
     )
 
 
@@ -402,7 +407,7 @@ def _seat_revived(s: State, e: E.SeatRevived, v: int, log: Trail) -> State:
 def _seat_bitten(s: State, e: E.SeatBitten, v: int, log: Trail) -> State:
     # RULES §8: the biter keeps its Arms and must re-aim
     if _by_the_action(s, e.biter, "bite"):
-        return replace(s, version=v, log=log, reaim_from=e.target)
+        return replace(s, version=v, log=log, marks=replace(s.marks, reaim_from=e.target))
     return replace(s, version=v, log=log)
 
 
@@ -416,7 +421,7 @@ def _became_zombie(s: State, e: E.BecameZombie, v: int, log: Trail) -> State:
         guns_in_centre=s.guns_in_centre + (1 if st.gun else 0),
         arms_in_centre=s.arms_in_centre - 1,
         guns_locked=s.guns_locked - {e.seat},
-        turn_fell=s.turn_fell or e.seat == s.turn_seat,
+        marks=_fell(s, e.seat),
         seats=_put(s.seats, e.seat, zombie),
     )
 
@@ -577,11 +582,12 @@ def _alarm_rang(s: State, e: E.AlarmRang, v: int, log: Trail) -> State:
 
 
 def _turn_order_reversed(s: State, e: E.TurnOrderReversed, v: int, log: Trail) -> State:
-    return replace(s, version=v, log=log, reverse_pending=not s.reverse_pending)
+    marks = replace(s.marks, reverse_pending=not s.marks.reverse_pending)
+    return replace(s, version=v, log=log, marks=marks)
 
 
 def _next_turn_claimed(s: State, e: E.NextTurnClaimed, v: int, log: Trail) -> State:
-    return replace(s, version=v, log=log, coffee_seat=e.seat)
+    return replace(s, version=v, log=log, marks=replace(s.marks, coffee_seat=e.seat))
 
 
 # --- deadlines, absence, preferences, talk ------------------------------------------------------
@@ -634,9 +640,7 @@ def _game_won(s: State, e: E.GameWon, v: int, log: Trail) -> State:
         version=v,
         log=log,
         step=FINISHED,
-        winners=e.winners,
-        win_team=e.team,
-        win_reason=e.reason,
+        outcome=replace(s.outcome, winners=e.winners, win_team=e.team, win_reason=e.reason),
         window=None,
         prompts=(),
     )

@@ -35,14 +35,14 @@ from gcbc.rules.teams import holds_leader, winner
 def fell_this_turn(s: State) -> bool:
     """The turn seat was eliminated, or became a zombie, during its own turn (a card's shot):
     its turn ends (RULES §4, §8)."""
-    return s.turn_fell or s.seats[s.turn_seat].eliminated
+    return s.marks.turn_fell or s.seats[s.turn_seat].eliminated
 
 
 def _resolve_action(s: State) -> list[Any]:
     d = s.declared
     t = s.turn_seat
     assert d is not None
-    if s.turn_fell or s.seats[t].eliminated:  # fell_this_turn(s): the acting seat fell while
+    if s.marks.turn_fell or s.seats[t].eliminated:  # fell_this_turn(s): the acting seat fell while
         # its action waited: nothing happens
         return [E.ActionResolved(seat=t)]
     return BY_NAME[d.action].resolve(s, t, d)
@@ -133,7 +133,7 @@ def next_events(s: State, check_win: bool = True) -> list[Any]:
             return [E.WindowOpened(kind=d.action, asked=holders(s))]
         return _resolve_action(s)
     if step == ACTION or step == AIM:
-        if s.turn_fell or s.seats[s.turn_seat].eliminated:  # fell_this_turn(s): in its own
+        if s.marks.turn_fell or s.seats[s.turn_seat].eliminated:  # fell_this_turn(s): in its own
             # turn (a card): the turn ends
             return [E.WindowOpened(kind="end_of_turn", asked=holders(s))]
         if s.seats[s.turn_seat].absent:
@@ -144,16 +144,16 @@ def next_events(s: State, check_win: bool = True) -> list[Any]:
             events = card.at_turn_end(s)
             if events:
                 return events
-        direction = -s.direction if s.reverse_pending else s.direction
-        if s.coffee_seat is not None and alive(s, s.coffee_seat):
-            nxt = s.coffee_seat
+        direction = -s.marks.direction if s.marks.reverse_pending else s.marks.direction
+        if s.marks.coffee_seat is not None and alive(s, s.marks.coffee_seat):
+            nxt = s.marks.coffee_seat
         else:
             nxt = next_living(s, s.turn_seat, direction)
         return [E.TurnBegan(seat=nxt, turn=s.turn_number + 1, direction=direction)]
     if step == AFTER_ACTION:
         t = s.turn_seat
         st = s.seats[t]
-        if not (s.turn_fell or st.eliminated) and (st.gun or st.zombie):  # not fell_this_turn
+        if not (s.marks.turn_fell or st.eliminated) and (st.gun or st.zombie):  # not fell_this_turn
             return [E.AimRequested(seat=t)]
         return [E.WindowOpened(kind="end_of_turn", asked=holders(s))]
     if step == RESOLVE:
@@ -164,8 +164,8 @@ def next_events(s: State, check_win: bool = True) -> list[Any]:
         return []
     if step == TURN_START:
         # Coffee or Smoke Grenade played before the first turn: the first turn is "the next"
-        direction = -1 if s.reverse_pending else 1
-        first = s.coffee_seat if s.coffee_seat is not None else s.turn_seat
+        direction = -1 if s.marks.reverse_pending else 1
+        first = s.marks.coffee_seat if s.marks.coffee_seat is not None else s.turn_seat
         if not alive(s, first):  # the Lead Investigator fell before the first turn (a card)
             first = next_living(s, first, direction)
         return [E.TurnBegan(seat=first, turn=1, direction=direction)]

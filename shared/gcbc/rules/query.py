@@ -69,8 +69,8 @@ def aim_choices(s: State, seat: int) -> list[int]:
     the one its bite, or its shot at a zombie, just hit (§8 "must re-aim"; the publisher's help:
     "You must choose a new target in the Aim phase"), unless no other seat is left."""
     choices = others_alive(s, seat)
-    if s.reaim_from in choices and len(choices) > 1:
-        choices.remove(s.reaim_from)
+    if s.marks.reaim_from in choices and len(choices) > 1:
+        choices.remove(s.marks.reaim_from)
     return choices
 
 

@@ -147,6 +147,27 @@ class Setup(Struct, frozen=True, gc=False):
     burned: tuple[int, ...] = ()
 
 
+class TurnMarks(Struct, frozen=True, gc=False):
+    """What the turn's actions and cards leave to remember until the next turn begins (a new
+    turn starts with none but its direction), apart from the state every event copies."""
+
+    direction: int = 1
+    reverse_pending: bool = False
+    coffee_seat: int | None = None
+    arm_barred: int | None = None  # may not take a gun this turn (classic K-9 Unit)
+    reaim_from: int | None = None  # hit by the turn's bite or shot at a zombie: aim elsewhere (§8)
+    turn_fell: bool = False  # the turn's seat was eliminated or became a zombie in its own turn
+    standing: Declared | None = None  # the shot or bite reconsidered: it stands if time runs out
+
+
+class Outcome(Struct, frozen=True, gc=False):
+    """How the game ended (set once)."""
+
+    winners: tuple[int, ...] | None = None
+    win_team: str | None = None
+    win_reason: str | None = None
+
+
 class State(Struct, frozen=True, gc=False):
     version: int = 0
     step: Step = LOBBY
@@ -169,32 +190,23 @@ class State(Struct, frozen=True, gc=False):
     # turn
     turn_seat: int = -1
     turn_number: int = 0
-    direction: int = 1
-    reverse_pending: bool = False
-    coffee_seat: int | None = None
+    marks: TurnMarks = TurnMarks()  # (read through the properties of its names below)
     guns_locked: frozenset[int] = frozenset()  # seats whose gun may not shoot this turn
-    arm_barred: int | None = None  # may not take a gun this turn (classic K-9 Unit)
     investigated: tuple[int, ...] = ()  # card ids viewed by an investigation this turn (§7.2)
     alarms: tuple[tuple[int, int, int], ...] = ()  # Alarm Clock: (seat, turn it was set, set by)
     turn_since: int = 0
-    reaim_from: int | None = None  # hit by the turn's bite or shot at a zombie: aim elsewhere (§8)
-    turn_fell: bool = False  # the turn's seat was eliminated or became a zombie in its own turn
     declared: Declared | None = None
-    standing: Declared | None = None  # the shot or bite reconsidered: it stands if time runs out
     window: Window | None = None
     prompts: tuple[Prompt, ...] = ()
     aim_since: int = 0
     arrange_since: int = 0
-    # the end
-    winners: tuple[int, ...] | None = None
-    win_team: str | None = None
-    win_reason: str | None = None
+    outcome: Outcome = Outcome()  # the end (read through the properties of its names below)
     chat: Trail = field(default_factory=lambda: Trail())  # (seat, text)
     log: Trail = field(default_factory=lambda: Trail())  # every event folded, rendered per viewer
     unseen: tuple[int, ...] = ()  # per seat, then the public: events it never sees (log.PRIVATE)
 
     # the table's setup by name (``setup``: a struct of its own, so that the ~700 states a game
-    # folds copy 14 fields less each)
+    # folds copy 14 fields less each; so are ``marks`` and ``outcome``, 10 fields)
     @property
     def table_id(self) -> str:
         return self.setup.table_id
@@ -250,6 +262,47 @@ class State(Struct, frozen=True, gc=False):
     @property
     def burned(self) -> tuple[int, ...]:
         return self.setup.burned
+
+    # the turn's marks and the outcome by name (structs of their own: seldom changed)
+    @property
+    def direction(self) -> int:
+        return self.marks.direction
+
+    @property
+    def reverse_pending(self) -> bool:
+        return self.marks.reverse_pending
+
+    @property
+    def coffee_seat(self) -> int | None:
+        return self.marks.coffee_seat
+
+    @property
+    def arm_barred(self) -> int | None:
+        return self.marks.arm_barred
+
+    @property
+    def reaim_from(self) -> int | None:
+        return self.marks.reaim_from
+
+    @property
+    def turn_fell(self) -> bool:
+        return self.marks.turn_fell
+
+    @property
+    def standing(self) -> Declared | None:
+        return self.marks.standing
+
+    @property
+    def winners(self) -> tuple[int, ...] | None:
+        return self.outcome.winners
+
+    @property
+    def win_team(self) -> str | None:
+        return self.outcome.win_team
+
+    @property
+    def win_reason(self) -> str | None:
+        return self.outcome.win_reason
 
     def seat(self, i: int) -> Seat:
         s = self.seats[i]
