@@ -64,8 +64,16 @@ def _window_plays(s: State, seat: int) -> list[Any]:
 
 
 def _any_window_play(s: State, seat: int) -> bool:
-    card = _playable(s, seat, s.window.kind)
-    return card is not None and card.possible(s, seat)
+    hand = s.seats[seat].hand  # _playable(s, seat, s.window.kind), spelt out: asked at each pass
+    if len(hand) != 1:
+        return False
+    card = CLASSIC.get(hand[0]) if s.setup.options.edition == "classic" else None
+    if card is None:
+        card = CARDS[hand[0]]
+    timing = card.timing
+    if timing != ANY and not allows(timing, s.window.kind):
+        return False
+    return card.possible(s, seat)
 
 
 def _turn_plays(s: State, seat: int) -> list[Any]:

@@ -181,12 +181,12 @@ def _face_down(face_up: tuple[bool, ...]) -> tuple[int, ...]:
 
 
 # the face-down positions of every hand of up to three cards, found once (asked per option)
-_FACE_DOWN = {up: _face_down(up) for n in range(4) for up in product((False, True), repeat=n)}
+FACE_DOWN = {up: _face_down(up) for n in range(4) for up in product((False, True), repeat=n)}
 
 
 def face_down_positions(face_up: tuple[bool, ...]) -> tuple[int, ...]:
     """The positions (1-3) of the face-down cards of a hand whose cards are ``face_up``."""
-    found = _FACE_DOWN.get(face_up)
+    found = FACE_DOWN.get(face_up)
     return _face_down(face_up) if found is None else found
 
 
@@ -195,7 +195,7 @@ def face_down_card_of(name: str, **where: Any) -> Param:
 
     def quick(s: State, me: int, c: Chosen) -> tuple[int, ...]:
         face_up = s.seats[c[name]].face_up  # face_down_positions(face_up), spelt out
-        found = _FACE_DOWN.get(face_up)
+        found = FACE_DOWN.get(face_up)
         return _face_down(face_up) if found is None else found
 
     outside = ("invalid_position", "that seat has no card at position {value}")
