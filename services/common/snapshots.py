@@ -30,8 +30,9 @@ from services.common.folded import FoldedTable
 
 log = logging.getLogger("gcbc.snapshots")
 # the fold's version: bump it when FoldedTable or the engine folds the same entries into another
-# state (a snapshot of another version is ignored)
-FOLD = 1
+# state (a snapshot of another version is ignored). 2: the table's setup in a struct of its own
+# (State.setup)
+FOLD = 2
 BUCKET = "GCBC_SNAPSHOTS"
 TOO_BIG = 900_000  # bytes: past this a snapshot is not kept (NATS' default payload limit is 1 MB)
 
@@ -57,31 +58,54 @@ class _Versions(msgspec.Struct):
     fold: int = 0
 
 
-def _enc_hook(obj: Any) -> Any:
-    if isinstance(obj, Trail):  # the state's chat and event log: their items, in order
-        return list(obj)
-    raise NotImplementedError(type(obj))
-
-
-def _dec_hook(kind: type, obj: Any) -> Any:
-    if kind is Trail:  # items still raw here: typed by ``_typed`` once the state is decoded
-        return Trail(list(obj), len(obj))
-    raise NotImplementedError(kind)
-
-
-_encoder = msgspec.msgpack.Encoder(enc_hook=_enc_hook)
-_decoder = msgspec.msgpack.Decoder(Snapshot, dec_hook=_dec_hook)
+# A snapshot holds the state's trails (its chat and event log) as the lists of their items, in
+# order; the state is decoded as this twin of State with lists there, then made a State again
+_TRAILS = ("chat", "log")
+_STATE_FIELDS = msgspec.structs.fields(State)
+_StateHeld = msgspec.defstruct(
+    "State",
+    [
+        (
+            f.name,
+            list if f.name in _TRAILS else f.type,
+            msgspec.field(default_factory=f.default_factory)
+            if f.default is msgspec.NODEFAULT
+            else f.default,
+        )
+        for f in _STATE_FIELDS
+    ],
+    frozen=True,
+    gc=False,
+)
+_SnapshotHeld = msgspec.defstruct(
+    "Snapshot",
+    [
+        (f.name, _StateHeld if f.name == "state" else f.type, f.default)
+        if f.default_factory is msgspec.NODEFAULT
+        else (f.name, f.type, msgspec.field(default_factory=f.default_factory))
+        for f in msgspec.structs.fields(Snapshot)
+    ],
+    frozen=True,
+)
+_encoder = msgspec.msgpack.Encoder()
+_decoder = msgspec.msgpack.Decoder(_SnapshotHeld)
 _versions = msgspec.msgpack.Decoder(_Versions)
 _EVENTS = list[AnyEvent]
 
 
-def _typed(state: State) -> State:
-    """The trails' items as the fold makes them: chat lines as (seat, text), events as events."""
-    chat = [tuple(line) for line in state.chat]
-    events = msgspec.convert(list(state.log), _EVENTS)
-    return msgspec.structs.replace(
-        state, chat=Trail(chat, len(chat)), log=Trail(events, len(events))
-    )
+def _held(state: State) -> State:
+    """The state with its trails as the lists of their items (how a snapshot holds them)."""
+    return msgspec.structs.replace(state, chat=list(state.chat), log=list(state.log))
+
+
+def _typed(held: Any) -> State:
+    """The state of a snapshot, its trails' items as the fold makes them: chat lines as
+    (seat, text), events as events."""
+    chat = [tuple(line) for line in held.chat]
+    events = msgspec.convert(held.log, _EVENTS)
+    fields = {f.name: getattr(held, f.name) for f in _STATE_FIELDS}
+    fields.update(chat=Trail(chat, len(chat)), log=Trail(events, len(events)))
+    return State(**fields)
 
 
 def encode(t: FoldedTable) -> bytes:
@@ -91,7 +115,7 @@ def encode(t: FoldedTable) -> bytes:
             fold=FOLD,
             table=t.table_id,
             seq=t.seq,
-            state=t.state,
+            state=_held(t.state),
             pending=t.pending,
             pending_command=t.pending_command,
             tokens=t.tokens,

@@ -46,7 +46,7 @@ class Aim(Move):
     def resolve(self, s, seat, cmd) -> list[Any]:
         aimed: Any = (
             E.ArmsAimed(seat=seat, target=cmd.target)
-            if s.seat(seat).zombie
+            if s.seats[seat].zombie
             else E.GunAimed(seat=seat, target=cmd.target)
         )
         return [aimed, E.WindowOpened(kind="end_of_turn", asked=holders(s))]

@@ -57,7 +57,7 @@ def choose(s: State, seat: int, rng: Rng) -> Any:
 def standing_shot(s: State, seat: int) -> E.ActionDeclared | None:
     """The reconsidered shot (or bite) of ``seat``, declared again to stand, if still possible:
     the seat may still shoot (or bite), at that same target."""
-    d = s.standing
+    d = s.marks.standing
     if d is None or s.prompts or s.step != ACTION or s.turn_seat != seat or d.target is None:
         return None
     if aim_of(s, seat) != d.target or not BY_NAME[d.action].allowed(s, seat):
@@ -67,7 +67,7 @@ def standing_shot(s: State, seat: int) -> E.ActionDeclared | None:
 
 def autopilot_events(s: State, seat: int, missed: bool) -> list[Any]:
     """The autopilot acts for ``seat``: it missed its deadline, or it is away."""
-    rng = Rng(s.random_seed, AUTOPILOT_STREAM + s.rng_draws)
+    rng = Rng(s.setup.random_seed, AUTOPILOT_STREAM + s.rng_draws)
     stands = standing_shot(s, seat)
     command = choose(s, seat, rng) if stands is None else None
     events: list[Any] = [E.AutopilotActed(seat=seat, missed=missed)]

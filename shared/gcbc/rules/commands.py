@@ -172,7 +172,7 @@ def _check_chat(s: State, c: C.PostChat) -> None:
     if not text or len(text) > MAX_CHAT or not text.isprintable():
         # control characters could forge lines in a client's or an operator's terminal
         raise refuse("bad_text", f"a message has 1 to {MAX_CHAT} printable characters")
-    limit = CHAT_PER_SEAT if s.chat_per_seat is None else s.chat_per_seat
+    limit = CHAT_PER_SEAT if s.setup.chat_per_seat is None else s.setup.chat_per_seat
     if sum(1 for who, _ in s.chat if who == c.seat) >= limit:
         # one seat cannot fill the table's chat; the table's chat stays bounded (seats × limit)
         raise refuse("chat_full", f"a seat posts at most {limit} messages at a table")

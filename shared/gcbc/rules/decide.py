@@ -14,8 +14,8 @@ from typing import Any
 from gcbc.contract import commands as C
 from gcbc.rules import commands
 from gcbc.rules.autopilot import check_deadline, deadline_passed
-from gcbc.rules.evolve import evolve, fold
-from gcbc.rules.flow import advance
+from gcbc.rules.evolve import fold
+from gcbc.rules.flow import WIN_EVENTS, advance, next_events
 from gcbc.rules.state import State
 
 assert set(commands.HANDLING) | {C.DeadlinePassed} == set(C.AnyCommand.__args__)
@@ -65,11 +65,28 @@ def run(
     ``listed``: the command is one of ``legal_commands`` of its seat in ``state`` (the
     simulator's bots pick there), so its guards and rules are not run again: every listed
     command is accepted (``tests/property/test_legal_commands.py``)."""
-    events = direct_events(state, command, listed=listed)
-    s = state
+    # direct_events, spelt out: a call less per command
+    if type(command) is C.DeadlinePassed:
+        check_deadline(state, command)
+        events = deadline_passed(state, command)
+    else:
+        events = commands.seat_events(state, command, False, listed)
+    # advance(fold(events, state, observe), observe, events), spelt out: a call less per command
+    s = fold(events, state, observe)
+    out = list(events)
+    check_win = False  # may these events have won? (a loop: no map object per command)
     for e in events:
-        s = evolve(s, e)
-        if observe is not None:
-            observe(s)
-    s, more = advance(s, observe, events)
-    return s, events + more
+        if type(e) in WIN_EVENTS:
+            check_win = True
+            break
+    while True:
+        events = next_events(s, check_win)
+        if not events:
+            return s, out
+        check_win = False
+        for e in events:
+            if type(e) in WIN_EVENTS:
+                check_win = True
+                break
+        s = fold(events, s, observe)
+        out += events

@@ -34,12 +34,12 @@ def view_card(s: State, viewer: int, seat: int, position: int, means: str) -> li
             seat=seat,
             position=position,
             card_id=cid,
-            card=s.identities[cid],
+            card=s.setup.identities[cid],
             means=means,
         )
     ]
     if means in INVESTIGATIONS:
-        for name in s.seat(seat).in_play:
+        for name in s.seats[seat].in_play:
             events += CARDS[name].on_investigated(s, seat, viewer)
     return events
 
@@ -53,13 +53,13 @@ def exchange(s: State, seats: tuple[int, int], positions: tuple[int, int]) -> Ca
         seats=(a, b),
         positions=(pa, pb),
         card_ids=(ca, cb),
-        cards=(s.identities[ca], s.identities[cb]),
+        cards=(s.setup.identities[ca], s.setup.identities[cb]),
     )
 
 
 def reveal(s: State, seat: int, position: int) -> CardRevealed:
     cid = card_at(s, seat, position)
-    return CardRevealed(seat=seat, position=position, card_id=cid, card=s.identities[cid])
+    return CardRevealed(seat=seat, position=position, card_id=cid, card=s.setup.identities[cid])
 
 
 def draw(s: State, seat: int) -> list[Any]:
@@ -72,8 +72,8 @@ def draw(s: State, seat: int) -> list[Any]:
 def can_become_zombie(s: State, seat: int) -> bool:
     """RULES §8, §9: with Zombies, a non-Leader that is not a Bomber rises instead of falling."""
     return (
-        s.options.zombies
-        and not s.seat(seat).zombie
+        s.setup.options.zombies
+        and not s.seats[seat].zombie
         and holds_leader(s, seat) is None
         and true_team(s, seat) != TEAM_BOMBER
     )
@@ -100,7 +100,7 @@ def get_bitten(s: State, biter: int, target: int) -> list[Any]:
 
 
 def _hit(s: State, first: Any, by: int, target: int) -> list[Any]:
-    st = s.seat(target)
+    st = s.seats[target]
     if st.zombie:
         return [first, ArmsAimed(seat=target, target=target)]
     events: list[Any] = [first]

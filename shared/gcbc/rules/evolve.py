@@ -35,6 +35,7 @@ from gcbc.rules.state import (
     Seat,
     State,
     Trail,
+    TurnMarks,
     Window,
     house_bot_name,
     initial_state,
@@ -77,16 +78,19 @@ def _table_opened(s: State, e: E.TableOpened, v: int, log: Trail) -> State:
         s,
         version=v,
         log=log,
-        table_id=e.table_id,
-        seat_count=e.seats,
-        options=e.options.with_defaults(),  # older logs: the edition's wounds (RULES §4)
-        deadlines=e.deadlines,
-        deal=e.deal,
-        first_seat_choice=e.first_seat,
-        requested_seed=e.random_seed,
-        chat_per_seat=e.chat_per_seat,
-        house_bots=e.bots,
-        rematch_of=e.rematch_of,
+        setup=replace(
+            s.setup,
+            table_id=e.table_id,
+            seat_count=e.seats,
+            options=e.options.with_defaults(),  # older logs: the edition's wounds (RULES §4)
+            deadlines=e.deadlines,
+            deal=e.deal,
+            first_seat_choice=e.first_seat,
+            requested_seed=e.random_seed,
+            chat_per_seat=e.chat_per_seat,
+            house_bots=e.bots,
+            rematch_of=e.rematch_of,
+        ),
         held=frozenset(e.held),
         # the house's seats are taken as the table opens; players take the others
         seats=tuple(
@@ -112,11 +116,13 @@ def _seat_left(s: State, e: E.SeatLeft, v: int, log: Trail) -> State:
 
 def _table_closed(s: State, e: E.TableClosed, v: int, log: Trail) -> State:
     reason = f"closed: {e.reason}"
-    return replace(s, version=v, log=log, step=FINISHED, winners=(), win_reason=reason)
+    outcome = replace(s.outcome, winners=(), win_reason=reason)
+    return replace(s, version=v, log=log, step=FINISHED, outcome=outcome)
 
 
 def _game_started(s: State, e: E.GameStarted, v: int, log: Trail) -> State:
-    return replace(s, version=v, log=log, random_seed=e.random_seed, turn_seat=e.first_seat)
+    setup = replace(s.setup, random_seed=e.random_seed)
+    return replace(s, version=v, log=log, setup=setup, turn_seat=e.first_seat)
 
 
 def _cards_dealt(s: State, e: E.CardsDealt, v: int, log: Trail) -> State:
@@ -132,19 +138,22 @@ def _cards_dealt(s: State, e: E.CardsDealt, v: int, log: Trail) -> State:
         log=log,
         seats=tuple(seats),
         knowledge=tuple(knowledge),
-        identities=e.identities,
-        leader_ids=(e.identities.index(AGENT), e.identities.index(KINGPIN)),
-        burned=e.burned,
+        setup=replace(
+            s.setup,
+            identities=e.identities,
+            leader_ids=(e.identities.index(AGENT), e.identities.index(KINGPIN)),
+            burned=e.burned,
+        ),
         deck=e.deck,
-        guns_in_centre=guns(s.options, len(seats)),
-        arms_in_centre=arms(s.options, len(seats)),
+        guns_in_centre=guns(s.setup.options, len(seats)),
+        arms_in_centre=arms(s.setup.options, len(seats)),
         step=ARRANGE,
         arrange_since=s.version,
     )
 
 
 def _cards_arranged(s: State, e: E.CardsArranged, v: int, log: Trail) -> State:
-    st = s.seat(e.seat)
+    st = s.seats[e.seat]
     cards = tuple(st.cards[p - 1] for p in e.positions)
     face_up = tuple(st.face_up[p - 1] for p in e.positions)
     missed = st.missed + 1 if e.missed else st.missed
@@ -165,16 +174,10 @@ def _turn_began(s: State, e: E.TurnBegan, v: int, log: Trail) -> State:
         step=ACTION,
         turn_seat=e.seat,
         turn_number=e.turn,
-        direction=e.direction,
-        reverse_pending=False,
-        coffee_seat=None,
+        marks=TurnMarks(direction=e.direction),  # none of the last turn's marks
         guns_locked=frozenset(),
-        arm_barred=None,
         investigated=(),
-        turn_fell=False,
-        reaim_from=None,
         declared=None,
-        standing=None,
         turn_since=s.version,
     )
 
@@ -183,15 +186,18 @@ def _action_declared(s: State, e: E.ActionDeclared, v: int, log: Trail) -> State
     declared = Declared(action=e.action, target=e.target, position=e.position)
     # a shot that stands resolves at once: its window was held already (RULES §6)
     step = RESOLVE if e.stands else DECLARED
-    return replace(s, version=v, log=log, step=step, declared=declared, standing=None)
+    if s.marks.standing is not None:  # a shot declared again: it no longer stands by itself
+        marks = replace(s.marks, standing=None)
+        return replace(s, version=v, log=log, step=step, declared=declared, marks=marks)
+    return replace(s, version=v, log=log, step=step, declared=declared)
 
 
 def _action_cancelled(s: State, e: E.ActionCancelled, v: int, log: Trail) -> State:
     # the seat chooses again, with a fresh deadline; a reconsidered shot stands if it lets the
     # deadline pass (RULES §6)
-    standing = s.declared if e.reason == "reconsider" else None
+    marks = replace(s.marks, standing=s.declared if e.reason == "reconsider" else None)
     return replace(
-        s, version=v, log=log, step=ACTION, declared=None, standing=standing, turn_since=s.version
+        s, version=v, log=log, step=ACTION, declared=None, marks=marks, turn_since=s.version
     )
 
 
@@ -205,7 +211,12 @@ def _aim_requested(s: State, e: E.AimRequested, v: int, log: Trail) -> State:
 
 def _window_opened(s: State, e: E.WindowOpened | E.WindowReopened, v: int, log: Trail) -> State:
     seats = s.seats
-    pending = tuple(sorted({i for i in e.asked if not seats[i].auto_pass and not seats[i].absent}))
+    pending = []  # a loop, not a comprehension: a call less (Python 3.11)
+    for i in e.asked:
+        st = seats[i]
+        if not st.auto_pass and not st.absent:
+            pending.append(i)
+    pending = tuple(sorted(set(pending)))
     plays = s.window.plays if s.window is not None and s.window.kind == e.kind else 0
     window = Window(kind=e.kind, asked=e.asked, pending=pending, since=s.version, plays=plays)
     return replace(s, version=v, log=log, step=WINDOW, window=window)
@@ -214,9 +225,13 @@ def _window_opened(s: State, e: E.WindowOpened | E.WindowReopened, v: int, log: 
 def _reaction_passed(s: State, e: E.ReactionPassed, v: int, log: Trail) -> State:
     w = s.window
     assert w is not None
-    window = replace(w, pending=_less(w.pending, e.seat))
+    pending = w.pending  # _less(w.pending, e.seat), spelt out: a call less per pass
+    if e.seat in pending:
+        i = pending.index(e.seat)
+        pending = pending[:i] + pending[i + 1 :]
+    window = replace(w, pending=pending)
     if e.missed:  # a window's deadline counts towards the three in a row (RULES §10)
-        st = s.seat(e.seat)
+        st = s.seats[e.seat]
         seats = _put(s.seats, e.seat, replace(st, missed=st.missed + 1))
         return replace(s, version=v, log=log, window=window, seats=seats)
     return replace(s, version=v, log=log, window=window)
@@ -269,14 +284,14 @@ def _gun_aimed(s: State, e: E.GunAimed, v: int, log: Trail) -> State:
 
 def _gun_dropped(s: State, e: E.GunDropped, v: int, log: Trail) -> State:
     seats = _put(s.seats, e.seat, replace(s.seats[e.seat], gun=False, aim=None))
-    barred = e.seat if e.barred else s.arm_barred
+    marks = replace(s.marks, arm_barred=e.seat) if e.barred else s.marks
     return replace(
         s,
         version=v,
         log=log,
         seats=seats,
         guns_in_centre=s.guns_in_centre + 1,
-        arm_barred=barred,
+        marks=marks,
     )
 
 
@@ -301,7 +316,7 @@ def _card_viewed(s: State, e: E.CardViewed, v: int, log: Trail) -> State:
 
 
 def _card_revealed(s: State, e: E.CardRevealed, v: int, log: Trail) -> State:
-    st = s.seat(e.seat)
+    st = s.seats[e.seat]
     face_up = list(st.face_up)
     face_up[e.position - 1] = True
     return replace(
@@ -316,7 +331,7 @@ def _card_revealed(s: State, e: E.CardRevealed, v: int, log: Trail) -> State:
 def _cards_exchanged(s: State, e: E.CardsExchanged, v: int, log: Trail) -> State:
     (a, b), (pa, pb) = e.seats, e.positions
     ca, cb = e.card_ids
-    sa, sb = s.seat(a), s.seat(b)
+    sa, sb = s.seats[a], s.seats[b]
     cards_a, up_a = list(sa.cards), list(sa.face_up)
     cards_b, up_b = list(sb.cards), list(sb.face_up)
     cards_a[pa - 1], cards_b[pb - 1] = cb, ca
@@ -337,8 +352,8 @@ def _by_the_action(s: State, seat: int, action: str) -> bool:
 
 def _seat_shot(s: State, e: E.SeatShot, v: int, log: Trail) -> State:
     # RULES §8: the turn's shooter that shot a zombie keeps its gun and must re-aim
-    if s.seat(e.target).zombie and _by_the_action(s, e.shooter, "shoot"):
-        return replace(s, version=v, log=log, reaim_from=e.target)
+    if s.seats[e.target].zombie and _by_the_action(s, e.shooter, "shoot"):
+        return replace(s, version=v, log=log, marks=replace(s.marks, reaim_from=e.target))
     return replace(s, version=v, log=log)
 
 
@@ -349,21 +364,27 @@ def _shot_redirected(s: State, e: E.ShotRedirected, v: int, log: Trail) -> State
 
 
 def _leader_wounded(s: State, e: E.LeaderWounded, v: int, log: Trail) -> State:
-    if s.options.wounds == "card":  # the seat takes the Wounded card (RULES §4)
+    if s.setup.options.wounds == "card":  # the seat takes the Wounded card (RULES §4)
         seats = _put(s.seats, e.seat, replace(s.seats[e.seat], wounded=True))
         return replace(s, version=v, log=log, seats=seats)
     return replace(s, version=v, log=log, wounds=s.wounds | {e.card_id})  # a token on the card
 
 
 def _wound_healed(s: State, e: E.WoundHealed, v: int, log: Trail) -> State:
-    if s.options.wounds == "card":  # the Wounded card leaves the seat (Med Kit, RULES §4)
+    if s.setup.options.wounds == "card":  # the Wounded card leaves the seat (Med Kit, RULES §4)
         seats = _put(s.seats, e.seat, replace(s.seats[e.seat], wounded=False))
         return replace(s, version=v, log=log, seats=seats)
     return replace(s, version=v, log=log, wounds=s.wounds - {e.card_id})
 
 
+def _fell(s: State, seat: int) -> TurnMarks:
+    """The turn's marks once ``seat`` is eliminated or made a zombie: the turn's seat fell?"""
+    m = s.marks
+    return m if m.turn_fell or seat != s.turn_seat else replace(m, turn_fell=True)
+
+
 def _seat_eliminated(s: State, e: E.SeatEliminated, v: int, log: Trail) -> State:
-    st = s.seat(e.seat)
+    st = s.seats[e.seat]
     fallen = replace(st, eliminated=True, gun=False, aim=None, hand=(), fallen_by=e.by)
     return replace(
         s,
@@ -373,25 +394,25 @@ def _seat_eliminated(s: State, e: E.SeatEliminated, v: int, log: Trail) -> State
         deck=s.deck + st.hand,
         guns_in_centre=s.guns_in_centre + (1 if st.gun else 0),
         prompts=tuple(p for p in s.prompts if p.seat != e.seat or p.kind != "discard"),
-        turn_fell=s.turn_fell or e.seat == s.turn_seat,
+        marks=_fell(s, e.seat),
     )
 
 
 def _seat_revived(s: State, e: E.SeatRevived, v: int, log: Trail) -> State:
     # classic: a revived seat no longer holds the Wounded card (it fell for lacking a Leader)
-    revived = replace(s.seat(e.seat), eliminated=False, fallen_by=None, wounded=False)
+    revived = replace(s.seats[e.seat], eliminated=False, fallen_by=None, wounded=False)
     return replace(s, version=v, log=log, seats=_put(s.seats, e.seat, revived))
 
 
 def _seat_bitten(s: State, e: E.SeatBitten, v: int, log: Trail) -> State:
     # RULES §8: the biter keeps its Arms and must re-aim
     if _by_the_action(s, e.biter, "bite"):
-        return replace(s, version=v, log=log, reaim_from=e.target)
+        return replace(s, version=v, log=log, marks=replace(s.marks, reaim_from=e.target))
     return replace(s, version=v, log=log)
 
 
 def _became_zombie(s: State, e: E.BecameZombie, v: int, log: Trail) -> State:
-    st = s.seat(e.seat)
+    st = s.seats[e.seat]
     zombie = replace(st, zombie=True, gun=False, aim=None, arms_aim=e.seat, wounded=False)
     return replace(
         s,
@@ -400,13 +421,13 @@ def _became_zombie(s: State, e: E.BecameZombie, v: int, log: Trail) -> State:
         guns_in_centre=s.guns_in_centre + (1 if st.gun else 0),
         arms_in_centre=s.arms_in_centre - 1,
         guns_locked=s.guns_locked - {e.seat},
-        turn_fell=s.turn_fell or e.seat == s.turn_seat,
+        marks=_fell(s, e.seat),
         seats=_put(s.seats, e.seat, zombie),
     )
 
 
 def _zombie_cured(s: State, e: E.ZombieCured, v: int, log: Trail) -> State:
-    cured = replace(s.seat(e.seat), zombie=False, arms_aim=None)
+    cured = replace(s.seats[e.seat], zombie=False, arms_aim=None)
     return replace(
         s,
         version=v,
@@ -417,7 +438,7 @@ def _zombie_cured(s: State, e: E.ZombieCured, v: int, log: Trail) -> State:
 
 
 def _cards_discarded(s: State, e: E.CardsDiscarded, v: int, log: Trail) -> State:
-    st = s.seat(e.seat)
+    st = s.seats[e.seat]
     keep = [p for p in range(len(st.cards)) if p + 1 not in e.positions]
     cards = tuple(st.cards[p] for p in keep)
     face_up = tuple(st.face_up[p] for p in keep)
@@ -431,7 +452,7 @@ def _cards_discarded(s: State, e: E.CardsDiscarded, v: int, log: Trail) -> State
 
 
 def _cards_shuffled(s: State, e: E.CardsShuffled, v: int, log: Trail) -> State:
-    st = s.seat(e.seat)
+    st = s.seats[e.seat]
     cards = tuple(st.cards[p - 1] for p in e.positions)
     # nobody else can tell the cards apart any more (RULES §7.2 Flashbang), but for a card that
     # carries a Wounded token: everyone follows the token (RULES §4 "token"; flashbang.py)
@@ -466,7 +487,7 @@ def _hand_limit(
 
 
 def _equipment_drawn(s: State, e: E.EquipmentDrawn, v: int, log: Trail) -> State:
-    st = s.seat(e.seat)
+    st = s.seats[e.seat]
     seats = _put(s.seats, e.seat, replace(st, hand=(*st.hand, e.card)))
     declared = d = s.declared
     if d is not None and d.action == "equip" and not d.drawn and e.seat == s.turn_seat:
@@ -488,7 +509,7 @@ def _without(cards: tuple[str, ...], card: str) -> tuple[str, ...]:
 
 
 def _equipment_discarded(s: State, e: E.EquipmentDiscarded, v: int, log: Trail) -> State:
-    st = s.seat(e.seat)
+    st = s.seats[e.seat]
     return replace(
         s,
         version=v,
@@ -499,7 +520,7 @@ def _equipment_discarded(s: State, e: E.EquipmentDiscarded, v: int, log: Trail) 
 
 
 def _equipment_played(s: State, e: E.EquipmentPlayed, v: int, log: Trail) -> State:
-    st = s.seat(e.seat)
+    st = s.seats[e.seat]
     seats = _put(s.seats, e.seat, replace(st, hand=_without(st.hand, e.card)))
     deck = s.deck
     if e.placed_on is not None:
@@ -520,7 +541,7 @@ def _equipment_played(s: State, e: E.EquipmentPlayed, v: int, log: Trail) -> Sta
 
 
 def _equipment_moved(s: State, e: E.EquipmentMoved, v: int, log: Trail) -> State:
-    giver, receiver = s.seat(e.from_seat), s.seat(e.to_seat)
+    giver, receiver = s.seats[e.from_seat], s.seats[e.to_seat]
     if e.in_play:
         seats = _put(s.seats, e.from_seat, replace(giver, in_play=_without(giver.in_play, e.card)))
         seats = _put(seats, e.to_seat, replace(receiver, in_play=(*receiver.in_play, e.card)))
@@ -533,7 +554,7 @@ def _equipment_moved(s: State, e: E.EquipmentMoved, v: int, log: Trail) -> State
 
 def _equipment_returned(s: State, e: E.EquipmentReturned, v: int, log: Trail) -> State:
     i = len(s.deck) - 1 - s.deck[::-1].index(e.card)
-    st = s.seat(e.seat)
+    st = s.seats[e.seat]
     seats = _put(s.seats, e.seat, replace(st, hand=(*st.hand, e.card)))
     return replace(
         s,
@@ -555,24 +576,25 @@ def _alarm_set(s: State, e: E.AlarmSet, v: int, log: Trail) -> State:
 
 def _alarm_rang(s: State, e: E.AlarmRang, v: int, log: Trail) -> State:
     # an alarm set on the seat during this very turn waits for its next turn (unless it is out)
-    later = not s.seat(e.seat).eliminated
+    later = not s.seats[e.seat].eliminated
     keep = tuple(a for a in s.alarms if a[0] != e.seat or (later and a[1] >= s.turn_number))
     return replace(s, version=v, log=log, alarms=keep)
 
 
 def _turn_order_reversed(s: State, e: E.TurnOrderReversed, v: int, log: Trail) -> State:
-    return replace(s, version=v, log=log, reverse_pending=not s.reverse_pending)
+    marks = replace(s.marks, reverse_pending=not s.marks.reverse_pending)
+    return replace(s, version=v, log=log, marks=marks)
 
 
 def _next_turn_claimed(s: State, e: E.NextTurnClaimed, v: int, log: Trail) -> State:
-    return replace(s, version=v, log=log, coffee_seat=e.seat)
+    return replace(s, version=v, log=log, marks=replace(s.marks, coffee_seat=e.seat))
 
 
 # --- deadlines, absence, preferences, talk ------------------------------------------------------
 def _autopilot_acted(s: State, e: E.AutopilotActed, v: int, log: Trail) -> State:
     draws = s.rng_draws + 1
     if e.missed:
-        st = s.seat(e.seat)
+        st = s.seats[e.seat]
         seats = _put(s.seats, e.seat, replace(st, missed=st.missed + 1))
         return replace(s, version=v, log=log, rng_draws=draws, seats=seats)
     return replace(s, version=v, log=log, rng_draws=draws)
@@ -618,9 +640,7 @@ def _game_won(s: State, e: E.GameWon, v: int, log: Trail) -> State:
         version=v,
         log=log,
         step=FINISHED,
-        winners=e.winners,
-        win_team=e.team,
-        win_reason=e.reason,
+        outcome=replace(s.outcome, winners=e.winners, win_team=e.team, win_reason=e.reason),
         window=None,
         prompts=(),
     )
@@ -692,18 +712,17 @@ _HANDLERS: dict[type, Callable[[State, Any, int, Trail], State]] = {
 assert set(_HANDLERS) == set(E.AnyEvent.__args__), "evolve must be total over every event"
 
 
+# event type -> its handler, and the field naming the one seat that sees it (``seen_by``; None:
+# seen by all): one lookup per event
+_FOLDS: dict[type, tuple[Callable[[State, Any, int, Trail], State], str | None]] = {
+    t: (handler, None if t.seen_by is None else t.seen_by.fields[0])
+    for t, handler in _HANDLERS.items()
+}
+
+
 def evolve(state: State, event: Any) -> State:
     """The state after ``event``: its changes, the version and the log, in one step."""
-    after = _HANDLERS[type(event)](state, event, state.version + 1, state.log.append(event))
-    seen_by = type(event).seen_by
-    if seen_by is not None:
-        # seen by one seat only: every other seat and the public count one more event unseen.
-        # ``after`` is the struct just built, seen by no one yet: set in place, not copied again
-        owner = getattr(event, seen_by.fields[0])
-        force_setattr(
-            after, "unseen", tuple(map(add, state.unseen, _others(len(state.unseen), owner)))
-        )
-    return after
+    return fold((event,), state)
 
 
 @cache
@@ -720,8 +739,28 @@ def peek(s: State, events: Any) -> State:
     return s
 
 
-def fold(events: Any, state: State | None = None) -> State:
+def fold(
+    events: Any, state: State | None = None, observe: Callable[[State], None] | None = None
+) -> State:
+    """The state after ``events``, each folded by ``evolve`` (spelt out here: a call less for
+    each of the ~700 events of a game); ``observe`` is called with the state after each."""
     s = state if state is not None else initial_state()
-    for e in events:
-        s = evolve(s, e)
+    for event in events:
+        handler, seen_by = _FOLDS[type(event)]
+        log = s.log  # log.append(event), spelt out
+        items, n = log._items, log._n
+        if len(items) != n:  # a branch: an older state is being extended
+            items = items[:n]
+        items.append(event)
+        log = Trail(items, n + 1)
+        after = handler(s, event, s.version + 1, log)
+        if seen_by is not None:
+            # seen by one seat only: every other seat and the public count one more event
+            # unseen. ``after`` is the struct just built, seen by no one yet: set in place
+            unseen = s.unseen
+            others = _others(len(unseen), getattr(event, seen_by))
+            force_setattr(after, "unseen", tuple(map(add, unseen, others)))
+        s = after
+        if observe is not None:
+            observe(s)
     return s

@@ -13,7 +13,7 @@ from gcbc.rules.autopilot import autopilot_events
 from gcbc.rules.effects import fall
 from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import CARDS, CLASSIC
-from gcbc.rules.evolve import evolve
+from gcbc.rules.evolve import fold
 from gcbc.rules.query import alive, holders, next_living
 from gcbc.rules.state import (
     ACTION,
@@ -35,14 +35,15 @@ from gcbc.rules.teams import holds_leader, winner
 def fell_this_turn(s: State) -> bool:
     """The turn seat was eliminated, or became a zombie, during its own turn (a card's shot):
     its turn ends (RULES §4, §8)."""
-    return s.turn_fell or s.seats[s.turn_seat].eliminated
+    return s.marks.turn_fell or s.seats[s.turn_seat].eliminated
 
 
 def _resolve_action(s: State) -> list[Any]:
     d = s.declared
     t = s.turn_seat
     assert d is not None
-    if fell_this_turn(s):  # the acting seat fell while its action waited: nothing happens
+    if s.marks.turn_fell or s.seats[t].eliminated:  # fell_this_turn(s): the acting seat fell while
+        # its action waited: nothing happens
         return [E.ActionResolved(seat=t)]
     return BY_NAME[d.action].resolve(s, t, d)
 
@@ -52,11 +53,11 @@ def _game_over(s: State, won: tuple[tuple[int, ...], str, str]) -> list[Any]:
     return [
         E.GameWon(winners=seats, team=team, reason=reason),
         E.AllRevealed(
-            identities=s.identities,
+            identities=s.setup.identities,
             hands=tuple(st.cards for st in s.seats),
-            burned=s.burned,
+            burned=s.setup.burned,
             equipment=tuple(st.hand for st in s.seats),
-            random_seed=s.random_seed,
+            random_seed=s.setup.random_seed,
         ),
     ]
 
@@ -80,7 +81,7 @@ WIN_EVENTS = frozenset(
 def _wound_falls(s: State) -> list[Any]:
     """``wounds: "card"`` (RULES §4): a wounded seat that no longer holds a Leader card is
     eliminated at once (that alone wins nothing)."""
-    if s.options.wounds != "card":
+    if s.setup.options.wounds != "card":
         return []
     for i, st in enumerate(s.seats):
         if st.wounded and not st.eliminated and not st.zombie and holds_leader(s, i) is None:
@@ -94,13 +95,6 @@ def _turn_end_hooks() -> tuple[Card, ...]:
     registered by then: importing any equipment module imports them all)."""
     cards = (*CARDS.values(), *CLASSIC.values())
     return tuple(c for c in cards if type(c).at_turn_end is not Card.at_turn_end)
-
-
-def _may_win(events: list[Any]) -> bool:
-    for e in events:
-        if type(e) in WIN_EVENTS:
-            return True
-    return False
 
 
 def next_events(s: State, check_win: bool = True) -> list[Any]:
@@ -121,12 +115,7 @@ def next_events(s: State, check_win: bool = True) -> list[Any]:
         if s.seats[p.seat].absent:
             return autopilot_events(s, p.seat, missed=False)
         return []
-    if step == ACTION or step == AIM:
-        if fell_this_turn(s):  # fell in its own turn (a card): the turn ends
-            return [E.WindowOpened(kind="end_of_turn", asked=holders(s))]
-        if s.seats[s.turn_seat].absent:
-            return autopilot_events(s, s.turn_seat, missed=False)
-        return []
+    # the steps by how often the table is found in them (windows first)
     if step == WINDOW:
         w = s.window
         assert w is not None
@@ -137,41 +126,49 @@ def next_events(s: State, check_win: bool = True) -> list[Any]:
             if asked:
                 return [E.WindowReopened(kind=w.kind, asked=asked)]
         return [E.WindowClosed(kind=w.kind)]
-    if step == ARRANGE:
-        if all(st.arranged or st.absent for st in s.seats):
-            return [E.ArrangementClosed(), E.WindowOpened(kind="start_of_game", asked=holders(s))]
-        return []
-    if step == TURN_START:
-        # Coffee or Smoke Grenade played before the first turn: the first turn is "the next"
-        direction = -1 if s.reverse_pending else 1
-        first = s.coffee_seat if s.coffee_seat is not None else s.turn_seat
-        if not alive(s, first):  # the Lead Investigator fell before the first turn (a card)
-            first = next_living(s, first, direction)
-        return [E.TurnBegan(seat=first, turn=1, direction=direction)]
     if step == DECLARED:
         d = s.declared
         assert d is not None
         if BY_NAME[d.action].window:
             return [E.WindowOpened(kind=d.action, asked=holders(s))]
         return _resolve_action(s)
-    if step == RESOLVE:
-        return _resolve_action(s)
-    if step == AFTER_ACTION:
-        t = s.turn_seat
-        if not fell_this_turn(s) and (s.seats[t].gun or s.seats[t].zombie):
-            return [E.AimRequested(seat=t)]
-        return [E.WindowOpened(kind="end_of_turn", asked=holders(s))]
+    if step == ACTION or step == AIM:
+        if s.marks.turn_fell or s.seats[s.turn_seat].eliminated:  # fell_this_turn(s): in its own
+            # turn (a card): the turn ends
+            return [E.WindowOpened(kind="end_of_turn", asked=holders(s))]
+        if s.seats[s.turn_seat].absent:
+            return autopilot_events(s, s.turn_seat, missed=False)
+        return []
     if step == TURN_END:
         for card in _turn_end_hooks():
             events = card.at_turn_end(s)
             if events:
                 return events
-        direction = -s.direction if s.reverse_pending else s.direction
-        if s.coffee_seat is not None and alive(s, s.coffee_seat):
-            nxt = s.coffee_seat
+        direction = -s.marks.direction if s.marks.reverse_pending else s.marks.direction
+        if s.marks.coffee_seat is not None and alive(s, s.marks.coffee_seat):
+            nxt = s.marks.coffee_seat
         else:
             nxt = next_living(s, s.turn_seat, direction)
         return [E.TurnBegan(seat=nxt, turn=s.turn_number + 1, direction=direction)]
+    if step == AFTER_ACTION:
+        t = s.turn_seat
+        st = s.seats[t]
+        if not (s.marks.turn_fell or st.eliminated) and (st.gun or st.zombie):  # not fell_this_turn
+            return [E.AimRequested(seat=t)]
+        return [E.WindowOpened(kind="end_of_turn", asked=holders(s))]
+    if step == RESOLVE:
+        return _resolve_action(s)
+    if step == ARRANGE:
+        if all(st.arranged or st.absent for st in s.seats):
+            return [E.ArrangementClosed(), E.WindowOpened(kind="start_of_game", asked=holders(s))]
+        return []
+    if step == TURN_START:
+        # Coffee or Smoke Grenade played before the first turn: the first turn is "the next"
+        direction = -1 if s.marks.reverse_pending else 1
+        first = s.marks.coffee_seat if s.marks.coffee_seat is not None else s.turn_seat
+        if not alive(s, first):  # the Lead Investigator fell before the first turn (a card)
+            first = next_living(s, first, direction)
+        return [E.TurnBegan(seat=first, turn=1, direction=direction)]
     raise AssertionError(f"unknown step {step}")
 
 
@@ -189,8 +186,13 @@ def advance(
         if not events:
             return s, out
         check_win = _may_win(events)
-        for e in events:
-            s = evolve(s, e)
-            out.append(e)
-            if observe is not None:
-                observe(s)
+        s = fold(events, s, observe)
+        out += events
+
+
+def _may_win(events: list[Any]) -> bool:
+    """Whether these events may have won the game (``WIN_EVENTS``)."""
+    for e in events:  # a loop, not isdisjoint(map(...)): no map object
+        if type(e) in WIN_EVENTS:
+            return True
+    return False

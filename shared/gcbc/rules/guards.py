@@ -8,7 +8,7 @@ from gcbc.rules.state import ACTION, AIM, FINISHED, LOBBY, Prompt, State
 
 
 def table(s: State) -> None:
-    if not s.table_id:
+    if not s.setup.table_id:
         raise refuse("no_table", "there is no such table")
 
 
@@ -20,7 +20,7 @@ def lobby(s: State) -> None:
 
 
 def seated(s: State, seat: int) -> None:
-    if not s.table_id:
+    if not s.setup.table_id:
         raise refuse("no_table", "there is no such table")
     if not 0 <= seat < len(s.seats) or s.seats[seat] is None:
         raise refuse("not_seated", "you have no seat at this table")

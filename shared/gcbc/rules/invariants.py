@@ -17,18 +17,18 @@ def _full_deck(options: TableOptions, n: int) -> list[str]:
 
 
 def violations(s: State) -> list[str]:
-    if s.step == LOBBY or not s.identities:
+    if s.step == LOBBY or not s.setup.identities:
         return []
     out: list[str] = []
     seats = s.seats
     n = len(seats)
     # integrity cards: each in exactly one place; exactly one Agent and one Kingpin
     placed = [c for st in seats for c in st.cards]
-    placed += s.burned
+    placed += s.setup.burned
     placed += s.discarded
-    if len(placed) != len(s.identities) or set(placed) != set(range(len(s.identities))):
+    if len(placed) != len(s.setup.identities) or set(placed) != set(range(len(s.setup.identities))):
         out.append("integrity cards not conserved")
-    if s.identities.count(AGENT) != 1 or s.identities.count(KINGPIN) != 1:
+    if s.setup.identities.count(AGENT) != 1 or s.setup.identities.count(KINGPIN) != 1:
         out.append("not exactly one agent and one kingpin")
     # equipment: every card of the deck in exactly one place
     equipment = list(s.deck)
@@ -36,7 +36,7 @@ def violations(s: State) -> list[str]:
         equipment += st.hand
         equipment += st.in_play
     equipment.sort()
-    if equipment != _full_deck(s.options, n):
+    if equipment != _full_deck(s.setup.options, n):
         out.append("equipment not conserved")
     held = 0
     zombies = 0
@@ -66,15 +66,15 @@ def violations(s: State) -> list[str]:
         elif any(c not in known for c in cards):
             out.append(f"seat {i} does not know its own cards")
     # RULES §4: a wound lives where the table's option says, and a token only on a Leader card
-    if s.options.wounds == "card":
+    if s.setup.options.wounds == "card":
         if s.wounds:
             out.append("a Wounded token on a table whose wounds are cards")
     elif any(st.wounded for st in seats):
         out.append("a Wounded card on a table whose wounds are tokens")
-    elif any(c not in s.leader_ids for c in s.wounds):
+    elif any(c not in s.setup.leader_ids for c in s.wounds):
         out.append("a Wounded token on a card that is not a Leader")
-    if held + s.guns_in_centre != guns(s.options, n) or s.guns_in_centre < 0:
+    if held + s.guns_in_centre != guns(s.setup.options, n) or s.guns_in_centre < 0:
         out.append("guns not conserved")
-    if zombies + s.arms_in_centre != arms(s.options, n) or s.arms_in_centre < 0:
+    if zombies + s.arms_in_centre != arms(s.setup.options, n) or s.arms_in_centre < 0:
         out.append("arms not conserved")
     return out

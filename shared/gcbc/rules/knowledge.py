@@ -313,14 +313,14 @@ def _view(s: State, seat: int | None, common: _Common) -> View:
             if entry is not None:
                 entries.append(entry)
     return View(
-        table_id=s.table_id,
+        table_id=s.setup.table_id,
         version=version,
         status=status,
         phase=_PHASES.get(s.step, s.step),
-        options=s.options,
+        options=s.setup.options,
         turn=s.turn_seat if s.turn_seat >= 0 and s.step not in (LOBBY,) else None,
         turn_number=s.turn_number,
-        direction="clockwise" if s.direction == 1 else "counter_clockwise",
+        direction="clockwise" if s.marks.direction == 1 else "counter_clockwise",
         waiting_for=_waiting_of(s, seat, common.wait, common.deadline),
         window=common.window,
         prompt=common.prompt,
@@ -334,11 +334,11 @@ def _view(s: State, seat: int | None, common: _Common) -> View:
         legal_commands=commands_json(legal_commands(s, seat)) if seat is not None else [],
         log=entries,
         chat=common.chat,
-        winners=list(s.winners) if s.winners is not None else None,
-        win_team=s.win_team,
-        win_reason=s.win_reason,
-        seeded=s.requested_seed is not None or s.deal is not None,
-        bots=s.house_bots,
+        winners=list(s.outcome.winners) if s.outcome.winners is not None else None,
+        win_team=s.outcome.win_team,
+        win_reason=s.outcome.win_reason,
+        seeded=s.setup.requested_seed is not None or s.setup.deal is not None,
+        bots=s.setup.house_bots,
     )
 
 

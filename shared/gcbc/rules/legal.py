@@ -16,11 +16,12 @@ from gcbc.contract import commands as C
 from gcbc.rules.actions import ACTIONS
 from gcbc.rules.aim import AIM
 from gcbc.rules.arrange import ARRANGE as ARRANGING
+from gcbc.rules.equipment.registry import CARDS, CLASSIC
 from gcbc.rules.equipment.registry import card as card_rules
 from gcbc.rules.moves import TEMPLATE_LIMIT, expand, is_template, template
 from gcbc.rules.state import ACTION, ARRANGE, FINISHED, LOBBY, WINDOW, State
 from gcbc.rules.state import AIM as AIM_STEP
-from gcbc.rules.timing import allows, moment
+from gcbc.rules.timing import ANY, allows, moment
 
 __all__ = [
     "TEMPLATE_LIMIT",
@@ -35,27 +36,53 @@ __all__ = [
 ]
 
 
-def _playable(s: State, seat: int) -> Any:
-    """The seat's card its moment lets it play now, if any (a seat over the hand limit first
-    discards: RULES §6)."""
+def _playable(s: State, seat: int, when: str | None) -> Any:
+    """The seat's card its moment (``when``) lets it play now, if any (a seat over the hand limit
+    first discards: RULES §6)."""
     hand = s.seats[seat].hand
-    if len(hand) != 1:
+    if len(hand) != 1 or when is None:
         return None
-    when = moment(s, seat)
-    if when is None:
-        return None
-    card = card_rules(s, hand[0])
-    return card if allows(card.timing, when) else None
+    # card_rules(s, hand[0]), spelt out: the seat's card is asked about at every wait
+    card = CLASSIC.get(hand[0]) if s.setup.options.edition == "classic" else None
+    if card is None:
+        card = CARDS[hand[0]]
+    timing = card.timing
+    return card if timing == ANY or allows(timing, when) else None  # (most cards: any moment)
 
 
 def equipment_plays(s: State, seat: int) -> list[Any]:
     """The plays of the seat's equipment its moment allows."""
-    card = _playable(s, seat)
+    card = _playable(s, seat, moment(s, seat))
     return [] if card is None else card.options(s, seat)
 
 
-def _any_play(s: State, seat: int) -> bool:
-    card = _playable(s, seat)
+# the plays of a seat asked in a window, and of the turn's seat before its action: there its
+# moment is known (``moment``: the window's kind, "own_turn"), not asked again
+def _window_plays(s: State, seat: int) -> list[Any]:
+    card = _playable(s, seat, s.window.kind)
+    return [] if card is None else card.options(s, seat)
+
+
+def _any_window_play(s: State, seat: int) -> bool:
+    hand = s.seats[seat].hand  # _playable(s, seat, s.window.kind), spelt out: asked at each pass
+    if len(hand) != 1:
+        return False
+    card = CLASSIC.get(hand[0]) if s.setup.options.edition == "classic" else None
+    if card is None:
+        card = CARDS[hand[0]]
+    timing = card.timing
+    if timing != ANY and not allows(timing, s.window.kind):
+        return False
+    return card.possible(s, seat)
+
+
+def _turn_plays(s: State, seat: int) -> list[Any]:
+    card = _playable(s, seat, "own_turn")
+    return [] if card is None else card.options(s, seat)
+
+
+def _any_turn_play(s: State, seat: int) -> bool:
+    card = _playable(s, seat, "own_turn")
     return card is not None and card.possible(s, seat)
 
 
@@ -104,27 +131,35 @@ _DISCARD = (
 )
 _ANSWER = (Group(_kind(C.Choose), _answers, lambda s, seat: bool(_answers(s, seat))), AUTO_PASS)
 _ARRANGE = (Group(_kind(C.Arrange), ARRANGING.options, ARRANGING.possible), AUTO_PASS)
-_PLAYS = Group(_kind(C.PlayEquipment), equipment_plays, _any_play)
-_WINDOW = (Group(_kind(C.Pass), lambda s, seat: [C.Pass(seat=seat)], _always), _PLAYS, AUTO_PASS)
-_TURN = (*(Group(_kind(a.command), a.options, a.possible) for a in ACTIONS), _PLAYS, AUTO_PASS)
+_PLAY = _kind(C.PlayEquipment)
+_WINDOW = (
+    Group(_kind(C.Pass), lambda s, seat: [C.Pass(seat=seat)], _always),
+    Group(_PLAY, _window_plays, _any_window_play),
+    AUTO_PASS,
+)
+_TURN = (
+    *(Group(_kind(a.command), a.options, a.possible) for a in ACTIONS),
+    Group(_PLAY, _turn_plays, _any_turn_play),
+    AUTO_PASS,
+)
 _AIM = (Group(_kind(C.Aim), AIM.options, AIM.possible), AUTO_PASS)
 _META = (AUTO_PASS,)
 
 
 def legal_groups(s: State, seat: int) -> tuple[Group, ...]:
     """The groups ``legal_commands(s, seat)`` lists, in its order (each kind in one group)."""
-    if s.step in (LOBBY, FINISHED) or not 0 <= seat < len(s.seats):
+    step = s.step
+    seats = s.seats
+    if step == LOBBY or step == FINISHED or not 0 <= seat < len(seats):
         return ()
-    if s.seats[seat].absent:
+    if seats[seat].absent:
         return _AWAY
     if s.prompts:
         p = s.prompts[0]
         if p.seat != seat:
             return _META
         return _DISCARD if p.kind == "discard" else _ANSWER
-    step = s.step
-    if step == ARRANGE:
-        return _ARRANGE
+    # the steps by how often a seat is asked in them (windows first)
     if step == WINDOW:
         w = s.window
         if w is not None and seat in w.pending:
@@ -135,6 +170,8 @@ def legal_groups(s: State, seat: int) -> tuple[Group, ...]:
     elif step == AIM_STEP:
         if s.turn_seat == seat:
             return _AIM
+    elif step == ARRANGE:
+        return _ARRANGE
     return _META
 
 

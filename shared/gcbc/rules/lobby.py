@@ -15,7 +15,7 @@ MAX_NAME = 40
 
 
 def check_open_table(s: State, c: C.OpenTable) -> None:
-    if s.table_id:
+    if s.setup.table_id:
         raise refuse("table_exists", "this table already exists")
     setup.check_seat_count(c.seats)
     setup.check_options(c.options)
@@ -106,13 +106,17 @@ def check_start(s: State, c: C.StartGame) -> None:
 
 def start(s: State, c: C.StartGame) -> list[Any]:
     n = len(s.seats)
-    seed = s.requested_seed if s.requested_seed is not None else c.random_seed
-    if s.deal is not None:
-        dealt = setup.scenario_deal(s.options, n, s.deal, seed)
-        named = s.deal.first_seat if s.deal.first_seat is not None else s.first_seat_choice
+    seed = s.setup.requested_seed if s.setup.requested_seed is not None else c.random_seed
+    if s.setup.deal is not None:
+        dealt = setup.scenario_deal(s.setup.options, n, s.setup.deal, seed)
+        named = (
+            s.setup.deal.first_seat
+            if s.setup.deal.first_seat is not None
+            else s.setup.first_seat_choice
+        )
     else:
-        dealt = setup.seeded_deal(s.options, n, seed)
-        named = s.first_seat_choice
+        dealt = setup.seeded_deal(s.setup.options, n, seed)
+        named = s.setup.first_seat_choice
     first = setup.first_seat(n, seed, named)
     return [E.GameStarted(random_seed=seed, first_seat=first), dealt]
 

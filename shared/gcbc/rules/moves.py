@@ -52,12 +52,15 @@ class Rule:
     message: str
     test: Callable[..., bool] = None  # type: ignore[assignment]  # derived from ``select``
     select: Select | None = None
+    # whether ``test`` is the rule's own (not a selection of one value: a list made per value)
+    tests: bool = dataclass_field(default=True, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         select = self.select
         if self.test is None:
             assert select is not None, f"rule {self.code} has neither a test nor a selection"
             object.__setattr__(self, "test", lambda s, seat, v, c: bool(select(s, seat, [v], c)))
+            object.__setattr__(self, "tests", False)
 
     def refusal(self, seat: int, value: Any = None, chosen: Chosen | None = None) -> RuleViolation:
         return refuse(self.code, self.message.format(value=value, seat=seat, **(chosen or {})))
@@ -330,7 +333,8 @@ def compile_options(move: Move, exists: bool = False) -> Callable[[State, int], 
 
     ``exists``: ``possible(s, seat)`` instead, whether there is any option (``bool(options(s,
     seat))``): the same loops, left at the first option (the simulator's random bots list only
-    the kind of command they draw, ``legal.legal_groups``).
+    the kind of command they draw, ``legal.legal_groups``), each value tested on its own by the
+    rules in order rather than the values selected first.
     """
     params = move.params
     names = [p.name for p in params]
@@ -340,10 +344,12 @@ def compile_options(move: Move, exists: bool = False) -> Callable[[State, int], 
     namespace.update({f"fixed_{k}": v for k, v in move.fixed.items()})
     namespace.update({f"requires_{k}": r.test for k, r in enumerate(move.requires)})
     values: list[str] = []  # each parameter's values: its ``allowed``, spelt out
+    tests: list[str] = []  # the test of one value of each parameter (``exists``)
     for i, p in enumerate(params):
         if isinstance(p, Each):
             namespace[f"allowed_{i}"] = p.allowed
             values.append(f"allowed_{i}(s, seat, c)")
+            tests.append("")
             continue
         namespace[f"among_{i}"] = p.quick if p.quick is not None else p.among
         found = f"among_{i}(s, seat, c)"
@@ -351,6 +357,15 @@ def compile_options(move: Move, exists: bool = False) -> Callable[[State, int], 
             namespace[f"select_{i}_{k}"] = select
             found = f"select_{i}_{k}(s, seat, {found}, c)"
         values.append(found)
+        # ``exists``: the values one at a time, each tested by the rules in order, so that the
+        # loops are left at the first option without selecting the values after it (unless a
+        # rule only selects: testing one value would make a list for it)
+        left = p.rules[p.quick_rules if p.quick is not None else 0 :]
+        if all(rule.tests for rule in left):
+            namespace.update({f"test_{i}_{k}": rule.test for k, rule in enumerate(left)})
+            tests.append(" and ".join(f"test_{i}_{k}(s, seat, v{i}, c)" for k in range(len(left))))
+        else:
+            tests.append("")
 
     def found_in(i: int) -> int:
         """The loop inside which the values of parameter ``i`` are found: that of the last one
@@ -394,8 +409,16 @@ def compile_options(move: Move, exists: bool = False) -> Callable[[State, int], 
         for i in range(len(params)):
             pad = "    " * (i + 1)
             found_before = i > 0 and found_in(i) < i - 1
-            lines.append(f"{pad}for v{i} in {f'values_{i}' if found_before else values[i]}:")
-            pad += "    "
+            if found_before:
+                lines.append(f"{pad}for v{i} in values_{i}:")
+                pad += "    "
+            elif exists and tests[i]:
+                lines.append(f"{pad}for v{i} in among_{i}(s, seat, c):")
+                pad += "    "
+                lines += [f"{pad}if not ({tests[i]}):", f"{pad}    continue"]
+            else:
+                lines.append(f"{pad}for v{i} in {values[i]}:")
+                pad += "    "
             if i < last:
                 lines.append(f"{pad}c[{names[i]!r}] = v{i}")
                 for j in range(i + 2, len(params)):
@@ -405,7 +428,7 @@ def compile_options(move: Move, exists: bool = False) -> Callable[[State, int], 
                 lines += [
                     f"{pad}f_{f} = {value}"
                     for f, (value, whole) in fields.items()
-                    if whole == i and value.startswith("(")
+                    if whole == i and value.startswith("(") and not exists
                 ]
         pad = "    " * (len(params) + 1)
         lines.append(f"{pad}return True" if exists else f"{pad}out.append({build})")

@@ -9,11 +9,17 @@ from gcbc.rules.state import State
 
 def holders(s: State) -> tuple[int, ...]:
     """Every living seat holding equipment: all are asked in a window (RULES §6)."""
-    return tuple([i for i, st in enumerate(s.seats) if st.hand and not st.eliminated])
+    out = []  # a loop, not a comprehension: a call less (Python 3.11), at every window
+    i = 0
+    for st in s.seats:
+        if st.hand and not st.eliminated:
+            out.append(i)
+        i += 1
+    return tuple(out)
 
 
 def alive(s: State, seat: int) -> bool:
-    return 0 <= seat < len(s.seats) and not s.seat(seat).eliminated
+    return 0 <= seat < len(s.seats) and not s.seats[seat].eliminated
 
 
 def living(s: State) -> list[int]:
@@ -21,12 +27,18 @@ def living(s: State) -> list[int]:
 
 
 def others_alive(s: State, seat: int) -> list[int]:
-    return [i for i, st in enumerate(s.seats) if i != seat and not st.eliminated]
+    out = []  # a loop, not a comprehension: a call less (Python 3.11)
+    i = 0
+    for st in s.seats:
+        if i != seat and not st.eliminated:
+            out.append(i)
+        i += 1
+    return out
 
 
 def positions(s: State, seat: int) -> range:
     """The seat's card positions: 1-3 (a classic Defibrillator leaves only 1)."""
-    return range(1, len(s.seat(seat).cards) + 1)
+    return range(1, len(s.seats[seat].cards) + 1)
 
 
 def zombies(s: State) -> list[int]:
@@ -57,18 +69,18 @@ def aim_choices(s: State, seat: int) -> list[int]:
     the one its bite, or its shot at a zombie, just hit (§8 "must re-aim"; the publisher's help:
     "You must choose a new target in the Aim phase"), unless no other seat is left."""
     choices = others_alive(s, seat)
-    if s.reaim_from in choices and len(choices) > 1:
-        choices.remove(s.reaim_from)
+    if s.marks.reaim_from in choices and len(choices) > 1:
+        choices.remove(s.marks.reaim_from)
     return choices
 
 
 def face_down(s: State, seat: int) -> list[int]:
     """Positions (1-3) of the seat's face-down integrity cards."""
-    return [p + 1 for p, up in enumerate(s.seat(seat).face_up) if not up]
+    return [p + 1 for p, up in enumerate(s.seats[seat].face_up) if not up]
 
 
 def card_at(s: State, seat: int, position: int) -> int:
-    return s.seat(seat).cards[position - 1]
+    return s.seats[seat].cards[position - 1]
 
 
 def knows(s: State, viewer: int, card_id: int) -> bool:
@@ -77,7 +89,7 @@ def knows(s: State, viewer: int, card_id: int) -> bool:
 
 def protected(s: State, seat: int) -> bool:
     """Cannot be investigated (Disguise in play in front of it)."""
-    for c in s.seat(seat).in_play:  # a loop, not any(...): no generator per seat asked about
+    for c in s.seats[seat].in_play:  # a loop, not any(...): no generator per seat asked about
         if CARDS[c].protects_from_investigation:
             return True
     return False
@@ -90,13 +102,19 @@ def armed(s: State) -> list[int]:
 def wields(s: State, seat: int) -> bool:
     """Holds a weapon: a gun, or a zombie's Arms aimed at another seat. RULES §8: cards on guns act
     on Arms the same way, and Arms aimed at the zombie itself count as a dropped gun."""
-    st = s.seat(seat)
+    st = s.seats[seat]
     return st.gun or (st.zombie and st.arms_aim != seat)
 
 
 def wielders(s: State) -> list[int]:
     """Every living seat holding a weapon (``wields``), in seat order."""
-    return [i for i, st in enumerate(s.seats) if not st.eliminated and wields(s, i)]
+    out = []  # a loop, not a comprehension: a call less (Python 3.11)
+    i = 0
+    for st in s.seats:
+        if not st.eliminated and (st.gun or (st.zombie and st.arms_aim != i)):  # wields(s, i)
+            out.append(i)
+        i += 1
+    return out
 
 
 def neighbours(s: State, seat: int) -> tuple[int, int]:
@@ -105,12 +123,12 @@ def neighbours(s: State, seat: int) -> tuple[int, int]:
     left = right = seat
     for step in range(1, n):
         cand = (seat - step) % n
-        if not s.seat(cand).eliminated:
+        if not s.seats[cand].eliminated:
             left = cand
             break
     for step in range(1, n):
         cand = (seat + step) % n
-        if not s.seat(cand).eliminated:
+        if not s.seats[cand].eliminated:
             right = cand
             break
     return left, right
@@ -120,7 +138,7 @@ def next_living(s: State, seat: int, direction: int) -> int:
     n = len(s.seats)
     for step in range(1, n + 1):
         cand = (seat + direction * step) % n
-        if not s.seat(cand).eliminated:
+        if not s.seats[cand].eliminated:
             return cand
     return seat
 
@@ -140,7 +158,7 @@ def pending_shot(s: State) -> tuple[int, int] | None:
     if w is None or d is None or w.kind != d.action or d.action not in ("shoot", "bite"):
         return None
     shooter = s.turn_seat
-    st = s.seat(shooter)
+    st = s.seats[shooter]
     if st.eliminated:
         return None
     if d.action == "bite":
@@ -156,12 +174,12 @@ def pending_shot(s: State) -> tuple[int, int] | None:
 
 def aim_of(s: State, seat: int) -> int | None:
     """Where the seat's gun, or a zombie's Arms, aims."""
-    st = s.seat(seat)
+    st = s.seats[seat]
     return st.arms_aim if st.zombie else st.aim
 
 
 def aim_event(s: State, seat: int, target: int) -> ArmsAimed | GunAimed:
     """Aiming the seat's weapon: its gun, or a zombie's Arms (RULES §8)."""
-    if s.seat(seat).zombie:
+    if s.seats[seat].zombie:
         return ArmsAimed(seat=seat, target=target)
     return GunAimed(seat=seat, target=target)

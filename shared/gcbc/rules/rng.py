@@ -22,7 +22,7 @@ class Rng:
 
     def next64(self) -> int:
         z = self._state = (self._state + 0x9E3779B97F4A7C15) & _MASK
-        # _mix(z), spelt out: one call less per draw (the simulator draws a seat per command)
+        # _mix(z), spelt out: one call less per draw
         z = (z + 0x9E3779B97F4A7C15) & _MASK
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
@@ -34,7 +34,12 @@ class Rng:
             raise ValueError("n must be positive")
         limit = _MASK - (_MASK % n)
         while True:
-            x = self.next64()
+            # next64(), spelt out: the simulator draws a seat per command
+            z = self._state = (self._state + 0x9E3779B97F4A7C15) & _MASK
+            z = (z + 0x9E3779B97F4A7C15) & _MASK
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            x = z ^ (z >> 31)
             if x < limit:
                 return x % n
 

@@ -37,26 +37,24 @@ TURN_END: Step = "turn_end"  # transient
 STABLE_STEPS = frozenset({LOBBY, ARRANGE, ACTION, WINDOW, AIM, FINISHED})
 
 
-class Trail:
+class Trail(Struct, gc=False):
     """An append-only sequence that states share: appending is O(1) and never changes older states.
 
-    Each state sees the first ``len`` items of a list that later states may extend.
+    Each state sees the first ``_n`` items of a list that later states may extend. A struct
+    without garbage collection (its items, events and chat lines, hold no cycles): one is made
+    for every event folded. A snapshot holds a trail as the list of its items
+    (``services.common.snapshots``).
     """
 
-    __slots__ = ("_items", "_n")
-
-    def __init__(self, items: list | None = None, n: int = 0) -> None:
-        self._items = items if items is not None else []
-        self._n = n
+    _items: list = field(default_factory=list)
+    _n: int = 0
 
     def append(self, item: object) -> Trail:
         items, n = self._items, self._n
         if len(items) != n:  # a branch: an older state is being extended
             items = items[:n]
         items.append(item)
-        longer = _new_trail(Trail)  # no __init__: one per event folded
-        longer._items, longer._n = items, n + 1
-        return longer
+        return Trail(items, n + 1)
 
     def __len__(self) -> int:
         return self._n
@@ -90,9 +88,6 @@ class Trail:
 
     def __repr__(self) -> str:
         return f"Trail({self._n} items)"
-
-
-_new_trail = object.__new__
 
 
 def house_bot_name(seat: int) -> str:
@@ -144,9 +139,10 @@ class Prompt(Struct, frozen=True, gc=False):
     since: int = 0
 
 
-class State(Struct, frozen=True, gc=False):
-    version: int = 0
-    step: Step = LOBBY
+class Setup(Struct, frozen=True, gc=False):
+    """What the table was opened with, and its game dealt: set once (TableOpened, GameStarted,
+    CardsDealt), apart from the state that every event copies."""
+
     table_id: str = ""
     seat_count: int = 0
     options: TableOptions = TableOptions()
@@ -157,14 +153,42 @@ class State(Struct, frozen=True, gc=False):
     chat_per_seat: int | None = None
     house_bots: HouseBots | None = None  # seats the house plays (the sandbox)
     rematch_of: str | None = None
-    held: frozenset[int] = frozenset()  # a rematch's seats kept for the players of the last game
-    seats: tuple[Seat | None, ...] = ()  # None: empty seat in the lobby
     # the game
     random_seed: int = 0
-    rng_draws: int = 0
     identities: tuple[str, ...] = ()  # true identity of each integrity card id (rules only)
     leader_ids: tuple[int, int] = (-1, -1)  # the Agent's and the Kingpin's card ids (rules only)
     burned: tuple[int, ...] = ()
+
+
+class TurnMarks(Struct, frozen=True, gc=False):
+    """What the turn's actions and cards leave to remember until the next turn begins (a new
+    turn starts with none but its direction), apart from the state every event copies."""
+
+    direction: int = 1
+    reverse_pending: bool = False
+    coffee_seat: int | None = None
+    arm_barred: int | None = None  # may not take a gun this turn (classic K-9 Unit)
+    reaim_from: int | None = None  # hit by the turn's bite or shot at a zombie: aim elsewhere (§8)
+    turn_fell: bool = False  # the turn's seat was eliminated or became a zombie in its own turn
+    standing: Declared | None = None  # the shot or bite reconsidered: it stands if time runs out
+
+
+class Outcome(Struct, frozen=True, gc=False):
+    """How the game ended (set once)."""
+
+    winners: tuple[int, ...] | None = None
+    win_team: str | None = None
+    win_reason: str | None = None
+
+
+class State(Struct, frozen=True, gc=False):
+    version: int = 0
+    step: Step = LOBBY
+    setup: Setup = Setup()  # the table's setup (read through the properties of its names below)
+    held: frozenset[int] = frozenset()  # a rematch's seats kept for the players of the last game
+    seats: tuple[Seat | None, ...] = ()  # None: empty seat in the lobby
+    # the game
+    rng_draws: int = 0
     wounds: frozenset[int] = frozenset()  # card ids carrying a Wounded token (fourth edition)
     discarded: tuple[int, ...] = ()  # integrity cards out of the game (classic Defibrillator)
     deck: tuple[str, ...] = ()  # equipment deck, top first
@@ -179,29 +203,119 @@ class State(Struct, frozen=True, gc=False):
     # turn
     turn_seat: int = -1
     turn_number: int = 0
-    direction: int = 1
-    reverse_pending: bool = False
-    coffee_seat: int | None = None
+    marks: TurnMarks = TurnMarks()  # (read through the properties of its names below)
     guns_locked: frozenset[int] = frozenset()  # seats whose gun may not shoot this turn
-    arm_barred: int | None = None  # may not take a gun this turn (classic K-9 Unit)
     investigated: tuple[int, ...] = ()  # card ids viewed by an investigation this turn (§7.2)
     alarms: tuple[tuple[int, int, int], ...] = ()  # Alarm Clock: (seat, turn it was set, set by)
     turn_since: int = 0
-    reaim_from: int | None = None  # hit by the turn's bite or shot at a zombie: aim elsewhere (§8)
-    turn_fell: bool = False  # the turn's seat was eliminated or became a zombie in its own turn
     declared: Declared | None = None
-    standing: Declared | None = None  # the shot or bite reconsidered: it stands if time runs out
     window: Window | None = None
     prompts: tuple[Prompt, ...] = ()
     aim_since: int = 0
     arrange_since: int = 0
-    # the end
-    winners: tuple[int, ...] | None = None
-    win_team: str | None = None
-    win_reason: str | None = None
+    outcome: Outcome = Outcome()  # the end (read through the properties of its names below)
     chat: Trail = field(default_factory=lambda: Trail())  # (seat, text)
     log: Trail = field(default_factory=lambda: Trail())  # every event folded, rendered per viewer
     unseen: tuple[int, ...] = ()  # per seat, then the public: events it never sees (log.PRIVATE)
+
+    # the table's setup by name (``setup``: a struct of its own, so that the ~700 states a game
+    # folds copy 14 fields less each; so are ``marks`` and ``outcome``, 10 fields)
+    @property
+    def table_id(self) -> str:
+        return self.setup.table_id
+
+    @property
+    def seat_count(self) -> int:
+        return self.setup.seat_count
+
+    @property
+    def options(self) -> TableOptions:
+        return self.setup.options
+
+    @property
+    def deadlines(self) -> Deadlines:
+        return self.setup.deadlines
+
+    @property
+    def deal(self) -> Deal | None:
+        return self.setup.deal
+
+    @property
+    def first_seat_choice(self) -> int | None:
+        return self.setup.first_seat_choice
+
+    @property
+    def requested_seed(self) -> int | None:
+        return self.setup.requested_seed
+
+    @property
+    def chat_per_seat(self) -> int | None:
+        return self.setup.chat_per_seat
+
+    @property
+    def house_bots(self) -> HouseBots | None:
+        return self.setup.house_bots
+
+    @property
+    def rematch_of(self) -> str | None:
+        return self.setup.rematch_of
+
+    @property
+    def random_seed(self) -> int:
+        return self.setup.random_seed
+
+    @property
+    def identities(self) -> tuple[str, ...]:
+        return self.setup.identities
+
+    @property
+    def leader_ids(self) -> tuple[int, int]:
+        return self.setup.leader_ids
+
+    @property
+    def burned(self) -> tuple[int, ...]:
+        return self.setup.burned
+
+    # the turn's marks and the outcome by name (structs of their own: seldom changed)
+    @property
+    def direction(self) -> int:
+        return self.marks.direction
+
+    @property
+    def reverse_pending(self) -> bool:
+        return self.marks.reverse_pending
+
+    @property
+    def coffee_seat(self) -> int | None:
+        return self.marks.coffee_seat
+
+    @property
+    def arm_barred(self) -> int | None:
+        return self.marks.arm_barred
+
+    @property
+    def reaim_from(self) -> int | None:
+        return self.marks.reaim_from
+
+    @property
+    def turn_fell(self) -> bool:
+        return self.marks.turn_fell
+
+    @property
+    def standing(self) -> Declared | None:
+        return self.marks.standing
+
+    @property
+    def winners(self) -> tuple[int, ...] | None:
+        return self.outcome.winners
+
+    @property
+    def win_team(self) -> str | None:
+        return self.outcome.win_team
+
+    @property
+    def win_reason(self) -> str | None:
+        return self.outcome.win_reason
 
     def seat(self, i: int) -> Seat:
         s = self.seats[i]

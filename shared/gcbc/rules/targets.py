@@ -90,20 +90,36 @@ def seat(
     )
 
 
+# the seats a move may name, listed for every option of every seat asked: loops, not
+# comprehensions (a call less each, Python 3.11)
 def _living(s: State, me: int, c: Chosen) -> list[int]:
-    return [t for t, st in enumerate(s.seats) if not st.eliminated]
+    out = []
+    t = 0
+    for st in s.seats:
+        if not st.eliminated:
+            out.append(t)
+        t += 1
+    return out
 
 
 def _others_alive(s: State, me: int, c: Chosen) -> list[int]:
-    return [t for t, st in enumerate(s.seats) if t != me and not st.eliminated]
+    out = []
+    t = 0
+    for st in s.seats:
+        if t != me and not st.eliminated:
+            out.append(t)
+        t += 1
+    return out
 
 
 def _investigable(s: State, me: int, c: Chosen) -> list[int]:
-    return [
-        t
-        for t, st in enumerate(s.seats)
-        if t != me and not st.eliminated and not (st.in_play and protected(s, t))
-    ]
+    out = []
+    t = 0
+    for st in s.seats:
+        if t != me and not st.eliminated and not (st.in_play and protected(s, t)):
+            out.append(t)
+        t += 1
+    return out
 
 
 def seat_after(first: str, field: str, *rules: Rule, **where: Any) -> Param:
@@ -137,7 +153,7 @@ def cards_of(name: str):  # noqa: ANN201
     Defibrillator)."""
 
     def among(s: State, seat: int, chosen: Chosen) -> range:
-        return range(1, len(s.seat(chosen[name]).cards) + 1)
+        return range(1, len(s.seats[chosen[name]].cards) + 1)
 
     return among
 
@@ -165,15 +181,21 @@ def _face_down(face_up: tuple[bool, ...]) -> tuple[int, ...]:
 
 
 # the face-down positions of every hand of up to three cards, found once (asked per option)
-_FACE_DOWN = {up: _face_down(up) for n in range(4) for up in product((False, True), repeat=n)}
+FACE_DOWN = {up: _face_down(up) for n in range(4) for up in product((False, True), repeat=n)}
+
+
+def face_down_positions(face_up: tuple[bool, ...]) -> tuple[int, ...]:
+    """The positions (1-3) of the face-down cards of a hand whose cards are ``face_up``."""
+    found = FACE_DOWN.get(face_up)
+    return _face_down(face_up) if found is None else found
 
 
 def face_down_card_of(name: str, **where: Any) -> Param:
     """A face-down card of the seat chosen as ``name``."""
 
     def quick(s: State, me: int, c: Chosen) -> tuple[int, ...]:
-        face_up = s.seats[c[name]].face_up
-        found = _FACE_DOWN.get(face_up)
+        face_up = s.seats[c[name]].face_up  # face_down_positions(face_up), spelt out
+        found = FACE_DOWN.get(face_up)
         return _face_down(face_up) if found is None else found
 
     outside = ("invalid_position", "that seat has no card at position {value}")

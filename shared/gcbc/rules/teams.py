@@ -65,16 +65,16 @@ def team_from(
 
 
 def true_team(s: State, seat: int) -> str:
-    st = s.seat(seat)
-    team = team_from((s.identities[c] for c in st.cards), st.in_play, st.zombie)
+    st = s.seats[seat]
+    team = team_from((s.setup.identities[c] for c in st.cards), st.in_play, st.zombie)
     assert team is not None
     return team
 
 
 def holds_leader(s: State, seat: int) -> int | None:
     """The id of the Leader card ``seat`` holds, if any."""
-    agent, kingpin = s.leader_ids
-    for c in s.seat(seat).cards:
+    agent, kingpin = s.setup.leader_ids
+    for c in s.seats[seat].cards:
         if c == agent or c == kingpin:
             return c
     return None
@@ -83,14 +83,14 @@ def holds_leader(s: State, seat: int) -> int | None:
 def is_wounded(s: State, seat: int) -> bool:
     """``wounds: "token"``: a Wounded token on a card the seat holds; ``"card"``: the seat's
     own Wounded card (RULES §4)."""
-    st = s.seat(seat)
+    st = s.seats[seat]
     return st.wounded or any(c in s.wounds for c in st.cards)
 
 
 def winner(s: State) -> Won | None:
     """(winners, team, reason) if the game is won now, else None. Checked after every shot, bite
     and card movement, in the precedence of RULES §9 (which reduces to §2 without expansions)."""
-    agent, kingpin = s.leader_ids
+    agent, kingpin = s.setup.leader_ids
     holder = {}
     for i, st in enumerate(s.seats):
         cards = st.cards
@@ -100,24 +100,24 @@ def winner(s: State) -> Won | None:
             holder[agent] = i
         elif kingpin in cards:
             holder[kingpin] = i
-    if s.options.bombers_traitors:
+    if s.setup.options.bombers_traitors:
         for i, st in enumerate(s.seats):
             if st.eliminated and st.fallen_by is not None and st.fallen_by != i:
                 if true_team(s, i) == TEAM_BOMBER:
                     return _team_wins(s, (TEAM_BOMBER,), "bomber_shot")  # §9.2
     for card, name, opponents in ((agent, AGENT, TEAM_CROOKED), (kingpin, KINGPIN, TEAM_HONEST)):
         i = holder.get(card)
-        if i is None or not s.seat(i).eliminated:
+        if i is None or not s.seats[i].eliminated:
             continue
         reason = f"{name}_eliminated"
-        by = s.seat(i).fallen_by
+        by = s.seats[i].fallen_by
         if by is not None and by != i and true_team(s, by) == TEAM_BOMBER:  # §9.3a
             if _any_alive(s, TEAM_TRAITOR):
                 return _team_wins(s, (TEAM_BOMBER, TEAM_TRAITOR), reason)
             return _team_wins(s, (TEAM_BOMBER,), reason)
         if _any_alive(s, TEAM_TRAITOR):  # §9.3b
             return _team_wins(s, (TEAM_TRAITOR,), reason)
-        if by is not None and s.seat(by).zombie:  # §9.3c, §8
+        if by is not None and s.seats[by].zombie:  # §9.3c, §8
             return _team_wins(s, (TEAM_ZOMBIE,), reason)
         return _team_wins(s, (opponents,), reason)  # §9.3d, §2
     return None

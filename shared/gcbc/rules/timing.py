@@ -17,12 +17,15 @@ AFTER_INVESTIGATION: Timing = "after_investigation"  # right after an Investigat
 
 def moment(s: State, seat: int) -> str | None:
     """When ``seat`` may play equipment now: 'own_turn', a window kind, or None."""
-    if s.prompts or s.step in (LOBBY, FINISHED):
+    step = s.step
+    if s.prompts or step == LOBBY or step == FINISHED:
         return None
-    if s.step == ACTION and s.turn_seat == seat:
+    if step == WINDOW:
+        w = s.window
+        if w is not None and seat in w.pending:
+            return w.kind
+    elif step == ACTION and s.turn_seat == seat:
         return "own_turn"
-    if s.step == WINDOW and s.window is not None and seat in s.window.pending:
-        return s.window.kind
     return None
 
 

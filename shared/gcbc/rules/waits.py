@@ -20,17 +20,17 @@ class Wait(Struct, frozen=True, gc=False):
 def current_wait(s: State) -> Wait | None:
     if s.prompts:
         p = s.prompts[0]
-        return Wait(p.since, "prompt", (p.seat,), s.deadlines.prompt, p.kind)
+        return Wait(p.since, "prompt", (p.seat,), s.setup.deadlines.prompt, p.kind)
     step = s.step
-    if step == ACTION:
-        return Wait(s.turn_since, "turn", (s.turn_seat,), s.deadlines.turn)
-    if step == WINDOW:
+    if step == WINDOW:  # (the most frequent)
         w = s.window
         assert w is not None
-        return Wait(w.since, "reaction", w.pending, s.deadlines.reaction)
+        return Wait(w.since, "reaction", w.pending, s.setup.deadlines.reaction)
+    if step == ACTION:
+        return Wait(s.turn_since, "turn", (s.turn_seat,), s.setup.deadlines.turn)
     if step == AIM:
-        return Wait(s.aim_since, "aim", (s.turn_seat,), s.deadlines.prompt)
+        return Wait(s.aim_since, "aim", (s.turn_seat,), s.setup.deadlines.prompt)
     if step == ARRANGE:
         waiting = tuple(i for i, st in enumerate(s.seats) if not st.arranged and not st.absent)
-        return Wait(s.arrange_since, "arrange", waiting, s.deadlines.arrange)
+        return Wait(s.arrange_since, "arrange", waiting, s.setup.deadlines.arrange)
     return None

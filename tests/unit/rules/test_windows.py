@@ -208,7 +208,7 @@ def test_a_declared_shot_that_no_longer_aims_at_its_target_is_chosen_anew() -> N
     )
     assert s.seat(0).aim == 3
     for seed in range(6):  # whatever the autopilot draws, it is a new declaration
-        t = replace(s, random_seed=seed)
+        t = replace(s, setup=replace(s.setup, random_seed=seed))
         _, events = run(t, C.DeadlinePassed(wait=current_wait(t).id))
         declared = of_type(events, E.ActionDeclared)[0]
         assert not declared.stands

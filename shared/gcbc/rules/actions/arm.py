@@ -24,7 +24,7 @@ class Arm(Action):
         Rule(
             "arm_barred",
             "K-9 Unit: you may not take a gun this turn",
-            lambda s, seat: s.arm_barred != seat,
+            lambda s, seat: s.marks.arm_barred != seat,
         ),
         Rule("has_gun", "you already hold a gun", lambda s, seat: not s.seats[seat].gun),
         Rule(

@@ -8,6 +8,7 @@ from typing import Any
 from gcbc.contract.vocabulary import ActionName
 from gcbc.rules.moves import Move, Param, Rule
 from gcbc.rules.state import Declared, State
+from gcbc.rules.targets import FACE_DOWN, face_down_positions
 
 
 class Action(Move):
@@ -38,11 +39,18 @@ def not_a_zombie(what: str) -> Rule:
 
 
 def _own_cards_or_none(s: State, seat: int, chosen: dict[str, Any]) -> tuple[int | None, ...]:
-    return (None, *range(1, len(s.seat(seat).cards) + 1))
+    return (None, *range(1, len(s.seats[seat].cards) + 1))
 
 
 def _all_up(s: State, seat: int) -> bool:
     return all(s.seats[seat].face_up)
+
+
+def _own_face_down(s: State, seat: int, chosen: dict[str, Any]) -> list[int | None]:
+    """The positions of the seat's face-down cards, or None when all are face up."""
+    up = s.seats[seat].face_up
+    found = FACE_DOWN.get(up)  # face_down_positions(up), spelt out
+    return list(face_down_positions(up) if found is None else found) or [None]
 
 
 # Equip and Arm turn one own face-down card face up, if any: the command names it (RULES §3.1)
@@ -71,9 +79,7 @@ CARD_TO_REVEAL = Param(
             ],
         ),
     ),
-    quick=lambda s, seat, c: (
-        [p for p, up in enumerate(s.seats[seat].face_up, 1) if not up] or [None]
-    ),
+    quick=_own_face_down,
     quick_rules=3,
     depends=(),  # the mover's own cards, whatever else it chose
 )

@@ -67,7 +67,7 @@ class Equip(Action):
     def resolve(self, s, seat, declared):
         if not declared.drawn and s.deck:
             return draw(s, seat)  # then the hand limit, then this again
-        st = s.seat(seat)
+        st = s.seats[seat]
         p = declared.position
         face_down = p is not None and p <= len(st.cards) and not st.face_up[p - 1]
         events = [reveal(s, seat, p)] if face_down else []

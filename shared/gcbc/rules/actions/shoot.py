@@ -26,7 +26,7 @@ def shot_at(s: State, seat: int) -> int | None:
     d = s.declared
     if d is not None and d.forced_target is not None:
         return d.forced_target
-    return s.seat(seat).aim
+    return s.seats[seat].aim
 
 
 def _aimed(s: State, seat: int) -> bool:
@@ -49,7 +49,7 @@ class Shoot(Action):
     )
 
     def declare(self, s, seat, cmd):
-        return [E.ActionDeclared(seat=seat, action=self.name, target=s.seat(seat).aim)]
+        return [E.ActionDeclared(seat=seat, action=self.name, target=s.seats[seat].aim)]
 
     def resolve(self, s, seat, declared):
         if not self.allowed(s, seat):
@@ -57,7 +57,7 @@ class Shoot(Action):
         if declared.forced_target is None and declared.reacted:
             return [E.ActionCancelled(seat=seat, reason="reconsider")]
         target = shot_at(s, seat)
-        at_zombie = s.seat(target).zombie  # the shooter keeps its gun and re-aims (RULES §8)
+        at_zombie = s.seats[target].zombie  # the shooter keeps its gun and re-aims (RULES §8)
         events = get_shot(s, seat, target)
         if not at_zombie and peek(s, events).seat(seat).gun:
             events.append(E.GunDropped(seat=seat))

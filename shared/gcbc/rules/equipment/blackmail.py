@@ -26,7 +26,7 @@ from gcbc.rules.timing import ANY
 
 def candidates(s, seat):
     """The other living seats whose cards may be taken: no zombie (RULES §8)."""
-    return [t for t in others_alive(s, seat) if not s.seat(t).zombie]
+    return [t for t in others_alive(s, seat) if not s.seats[t].zombie]
 
 
 _NOT_ZOMBIE = not_zombie("seat {value} is a zombie: its cards cannot be taken")

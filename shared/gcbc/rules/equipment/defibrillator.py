@@ -18,6 +18,18 @@ from gcbc.rules.teams import holds_leader
 from gcbc.rules.timing import ANY
 
 
+def _revivable(s, me, chosen):
+    """The seats other than ``me`` eliminated or zombies: mostly none (a loop, not a
+    comprehension: a call less, Python 3.11)."""
+    out = []
+    t = 0
+    for st in s.seats:
+        if t != me and (st.eliminated or st.zombie):
+            out.append(t)
+        t += 1
+    return out
+
+
 @register
 class Defibrillator(Card):
     name = "defibrillator"
@@ -42,6 +54,8 @@ class Defibrillator(Card):
                 "a Leader cannot be revived",
                 select=lambda s, me, ts, c: [t for t in ts if holds_leader(s, t) is None],
             ),
+            quick=_revivable,
+            quick_rules=2,  # mostly none: the Leader's rule is then asked of no seat
         ),
     )
 

@@ -20,7 +20,7 @@ HAND = "hand"
 
 def sources(s, giver):
     """What the giver may give: "hand" (the card in its hand), or a card in play in front of it."""
-    st = s.seat(giver)
+    st = s.seats[giver]
     return ([HAND] if st.hand else []) + list(dict.fromkeys(st.in_play))
 
 
@@ -52,5 +52,5 @@ class EvidenceBag(Card):
     def resolve(self, s, seat, cmd):
         g, r = cmd.targets
         if cmd.choice == HAND:
-            return [EquipmentMoved(from_seat=g, to_seat=r, card=s.seat(g).hand[0])]
+            return [EquipmentMoved(from_seat=g, to_seat=r, card=s.seats[g].hand[0])]
         return [EquipmentMoved(from_seat=g, to_seat=r, card=cmd.choice, in_play=True)]

@@ -14,13 +14,18 @@ from gcbc.rules.effects import view_card
 from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.moves import Each, Param, Rule
-from gcbc.rules.query import armed, can_investigate, face_down
+from gcbc.rules.query import can_investigate
 from gcbc.rules.targets import cards_of, face_down_of
 from gcbc.rules.timing import ANY
 
 
 def eligible(s, seat):
-    return [t for t in armed(s) if can_investigate(s, seat, t) and face_down(s, t)]
+    """The other armed seats the seat may investigate that have a face-down card, in order."""
+    return [
+        t
+        for t, st in enumerate(s.seats)
+        if st.gun and False in st.face_up and can_investigate(s, seat, t)
+    ]
 
 
 @register

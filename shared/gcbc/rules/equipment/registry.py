@@ -26,7 +26,7 @@ def register(cls: type[Card]) -> type[Card]:
 
 def card(s: State, name: str) -> Card:
     """The implementation of ``name`` at this table (its edition)."""
-    if s.options.edition == "classic":
+    if s.setup.options.edition == "classic":
         variant = CLASSIC.get(name)
         if variant is not None:
             return variant

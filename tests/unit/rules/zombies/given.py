@@ -62,7 +62,7 @@ def risen(s: State, seat: int, shooter: int | None = None) -> State:
 def earlier(s: State) -> State:
     """The events just folded happened in an earlier turn: the current turn starts after them
     (a seat that rose during its own turn would end that turn, RULES §8)."""
-    return replace(s, turn_fell=False)
+    return replace(s, marks=replace(s.marks, turn_fell=False))
 
 
 def bitten_earlier(s: State, biter: int, target: int) -> State:

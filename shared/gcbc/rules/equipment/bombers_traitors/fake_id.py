@@ -28,7 +28,7 @@ def exchangeable(s, seat):
     return [
         p
         for p in range(1, len(st.cards) + 1)
-        if st.face_up[p - 1] and side_of(s.identities[st.cards[p - 1]]) in (HONEST, CROOKED)
+        if st.face_up[p - 1] and side_of(s.setup.identities[st.cards[p - 1]]) in (HONEST, CROOKED)
     ]
 
 

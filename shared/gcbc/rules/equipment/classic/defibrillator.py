@@ -34,6 +34,6 @@ class ClassicDefibrillator(Defibrillator):
         gone = tuple(p for p in positions(s, t) if p != cmd.position)
         if gone:
             ids = tuple(card_at(s, t, p) for p in gone)
-            cards = tuple(s.identities[c] for c in ids)
+            cards = tuple(s.setup.identities[c] for c in ids)
             events.append(CardsDiscarded(seat=t, positions=gone, card_ids=ids, cards=cards))
         return events + super().resolve(s, seat, cmd)

@@ -32,7 +32,7 @@ class ClassicTaser(Taser):
         Rule(
             "arm_barred",
             "K-9 Unit: you may not take a gun this turn",
-            lambda s, seat: s.arm_barred != seat,
+            lambda s, seat: s.marks.arm_barred != seat,
         ),
     )
 

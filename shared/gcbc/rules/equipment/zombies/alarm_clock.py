@@ -19,7 +19,7 @@ from gcbc.rules.timing import ANY
 def ring(s, seat):
     """The alarm on ``seat`` rings: the guns taken, then the aims turned to it."""
     n = len(s.seats)
-    order = [(seat + s.direction * k) % n for k in range(1, n)]
+    order = [(seat + s.marks.direction * k) % n for k in range(1, n)]
     others = [i for i in order if not s.seat(i).eliminated and not s.seat(i).zombie]
     events: list = [AlarmRang(seat=seat)]
     free = s.guns_in_centre

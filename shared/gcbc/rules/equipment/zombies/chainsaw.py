@@ -30,7 +30,7 @@ class Chainsaw(Card):
 
     def resolve(self, s, seat, cmd):
         events = [reveal(s, cmd.target, cmd.position)]
-        if card_at(s, cmd.target, cmd.position) not in s.leader_ids:
+        if card_at(s, cmd.target, cmd.position) not in s.setup.leader_ids:
             return events + get_shot(s, seat, seat)
         choices = tuple(i for i in living(s) if not is_wounded(s, i))
         if choices:

@@ -17,7 +17,7 @@ def leader_places(s):
     both has won at once (RULES §2), and a Leader card never leaves the seats."""
     return [
         next((i, st.cards.index(cid) + 1) for i, st in enumerate(s.seats) if cid in st.cards)
-        for cid in s.leader_ids
+        for cid in s.setup.leader_ids
     ]
 
 

@@ -30,7 +30,7 @@ class ZombieSerum(Card):
 
     def resolve(self, s, seat, cmd):
         events = get_shot(s, seat, seat)
-        cid = s.leader_ids[CHOICES.index(cmd.choice)]
+        cid = s.setup.leader_ids[CHOICES.index(cmd.choice)]
         for i, st in enumerate(s.seats):
             # your own cards are all face up once shot; a zombie's already were
             if i != seat and cid in st.cards and not st.face_up[st.cards.index(cid)]:
