@@ -416,47 +416,58 @@ class JetStreamEventLog:
         partition: int | None = None,
     ) -> _Subscription:
         """As ``consume``, every entry already arrived handed over at once (up to ``most``).
-        nats-py's callback only queues a message; one task hands the queue over in batches and
-        acks (or naks) them together: one write of acknowledgements per batch."""
+        Deliveries take the client's lean path (``_Client``: no message object, no header
+        parsing, no queue of nats-py's own): the entry's sequence and time are read from the
+        acknowledgement subject, and the entry is queued here with it; one task hands the queue
+        over in batches and acks (or naks) them together: one write of acknowledgements per
+        batch."""
         durable = group if partition is None else partition_group(group, partition)
-        queue: asyncio.Queue[nats.aio.msg.Msg] = asyncio.Queue()
+        queue: asyncio.Queue[tuple[Stored, str]] = asyncio.Queue()
+        publish = self.nc.publish
 
         acking: set[asyncio.Task] = set()
 
-        async def ack_after(later: Awaitable[object], msgs: list[nats.aio.msg.Msg]) -> None:
+        async def ack_after(later: Awaitable[object], replies: list[str]) -> None:
             """Acknowledge once the work the handler returned for them is done."""
             try:
                 await later
             except Exception as e:  # noqa: BLE001  (not acknowledged: delivered again)
-                log.warning("%s: %d entries not acknowledged: %s", group, len(msgs), e)
-                acks = [m.nak(delay=0.5) for m in msgs]
+                log.warning("%s: %d entries not acknowledged: %s", group, len(replies), e)
+                acks = [publish(reply, NAK_SOON) for reply in replies]
             else:
-                acks = [m.ack() for m in msgs]
+                acks = [publish(reply) for reply in replies]
             for done in await asyncio.gather(*acks, return_exceptions=True):
                 if isinstance(done, Exception):  # unacked: delivered again after ack_wait
                     log.warning("%s: an entry not acknowledged: %s", group, done)
 
-        async def on_msg(msg: nats.aio.msg.Msg) -> None:
-            queue.put_nowait(msg)
+        def sink(subject: bytes, reply: bytes, data: bytes, headers: bytes | None) -> None:
+            if not data or not reply:
+                return None  # a status message (this consumer asks for no heartbeats)
+            at = _acked(reply)
+            if at is None:
+                return None  # not a JetStream delivery
+            table = subject[subject.rfind(b".") + 1 :].decode()
+            queue.put_nowait((Stored(seq=at[0], table=table, data=data, at=at[1]), reply.decode()))
+            return None
 
         async def run() -> None:
             while True:
-                msgs = [await queue.get()]
-                while len(msgs) < most and not queue.empty():
-                    msgs.append(queue.get_nowait())
-                entries = [_delivered(m) for m in msgs]
+                got = [await queue.get()]
+                while len(got) < most and not queue.empty():
+                    got.append(queue.get_nowait())
+                entries = [stored for stored, _ in got]
                 try:
                     results = await handle(entries)
                 except Exception as e:  # noqa: BLE001  (logged; the batch is delivered again)
                     results = [e] * len(entries)
-                waiting: dict[int, tuple[Awaitable[object], list[nats.aio.msg.Msg]]] = {}
-                for msg, stored, result in zip(msgs, entries, results, strict=True):
+                waiting: dict[int, tuple[Awaitable[object], list[str]]] = {}
+                for (stored, reply), result in zip(got, results, strict=True):
                     try:
                         if result is None:
-                            await msg.ack()
+                            await publish(reply)
                             continue
                         if inspect.isawaitable(result):  # acknowledged once it is done
-                            waiting.setdefault(id(result), (result, []))[1].append(msg)
+                            waiting.setdefault(id(result), (result, []))[1].append(reply)
                             continue
                         if isinstance(result, Skip):  # no retry would help: logged, acknowledged
                             log.error(
@@ -466,7 +477,7 @@ class JetStreamEventLog:
                                 stored.table,
                                 result,
                             )
-                            await msg.ack()
+                            await publish(reply)
                             continue
                         log.error(
                             "%s: entry %s failed: %s (%s)",
@@ -476,13 +487,17 @@ class JetStreamEventLog:
                             getattr(result, "err_code", ""),
                             exc_info=result,
                         )
-                        await msg.nak(delay=0.5)
+                        await publish(reply, NAK_SOON)
                     except nats_errors.Error as e:  # unacked: delivered again after ack_wait
                         log.warning("%s: entry %s not acknowledged: %s", group, stored.seq, e)
                 for later, held in waiting.values():  # the next batch goes on meanwhile
                     task = asyncio.create_task(ack_after(later, held))
                     acking.add(task)
                     task.add_done_callback(acking.discard)
+
+        async def on_msg(msg: nats.aio.msg.Msg) -> None:
+            # nats-py's own path: only what came before the sink was in place
+            queue.put_nowait((_delivered(msg), msg.reply))
 
         sub = await self.js.subscribe(
             subject_filter(self.prefix, partition),
@@ -499,7 +514,8 @@ class JetStreamEventLog:
                 deliver_policy=api.DeliverPolicy.ALL,
             ),
         )
-        return _Subscription(sub, asyncio.create_task(run()))
+        self.nc.sinks[sub._id] = sink  # type: ignore[attr-defined]  # noqa: SLF001
+        return _Subscription(sub, asyncio.create_task(run()), self.nc)
 
     async def follow(
         self, handle: Handler, after: int | None = None, table: str | None = None
@@ -797,11 +813,16 @@ class _Scan:
 
 
 class _Subscription:
-    def __init__(self, sub: object, task: asyncio.Task | None = None) -> None:
+    def __init__(
+        self, sub: object, task: asyncio.Task | None = None, nc: _Client | None = None
+    ) -> None:
         self._sub = sub
         self._task = task  # a consumer's batches (None: nats-py calls the handler itself)
+        self._nc = nc  # the client whose lean path it takes (None: nats-py's own)
 
     async def close(self) -> None:
+        if self._nc is not None:
+            self._nc.sinks.pop(self._sub._id, None)  # type: ignore[attr-defined]  # noqa: SLF001
         try:
             await self._sub.unsubscribe()  # type: ignore[attr-defined]
         except nats_errors.Error as e:  # the connection is gone: nothing left to stop
@@ -810,6 +831,21 @@ class _Subscription:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+
+
+NAK_SOON = b'-NAK {"delay": 500000000}'  # delivered again in half a second
+
+
+def _acked(reply: bytes) -> tuple[int, float] | None:
+    """A JetStream delivery's stream sequence and time (s), from its acknowledgement subject:
+    ``$JS.ACK.<stream>.<consumer>.<delivered>.<sseq>.<dseq>.<ts>.<pending>``, or with a domain
+    and an account hash before the stream (and maybe a token after)."""
+    t = reply.split(b".")
+    if len(t) == 9:
+        return int(t[5]), int(t[7]) / 1e9
+    if len(t) >= 11 and t[0] == b"$JS" and t[1] == b"ACK":
+        return int(t[7]), int(t[9]) / 1e9
+    return None
 
 
 def _delivered(msg: nats.aio.msg.Msg) -> Stored:
