@@ -196,6 +196,7 @@ class LeakChecker:
     def __init__(self) -> None:
         self.oracle = Oracle()
         self.checked = 0
+        self.versions: dict[int | None, int] = {}  # each viewer's version after the last step
 
     def __call__(self, step: Step) -> None:
         o, s = self.oracle, step.after
@@ -203,7 +204,15 @@ class LeakChecker:
         n = len(s.seats)
         views = {}
         if s.identities:
-            views = {v: view(s, v, log_limit=len(step.events)) for v in viewers(n)}
+            # each viewer's entries of this step's events: those numbered past its version before
+            for v in viewers(n):
+                seen = view(s, v, log_limit=len(step.events))
+                # (once over, every event is numbered: its place in the log)
+                before = len(step.before.log) if over else self.versions.get(v)
+                if before is None:
+                    before = view(step.before, v, log=False).version
+                self.versions[v] = seen.version
+                views[v] = msgspec.structs.replace(seen, log=[x for x in seen.log if x.v > before])
         pairs = {who: align(who, step.events, v.log) for who, v in views.items()}
         for k, e in enumerate(step.events):
             o.apply(e)
@@ -228,10 +237,12 @@ class LeakChecker:
         owner = private_to(step)
         if owner is not None and step.before.identities:
             # RULES §6, §11: a private step (a pass, an arrangement, an auto-pass setting) changes
-            # nothing that anyone else sees, not even a version number
+            # nothing that anyone else sees, not even a version number, nor which entries its
+            # log holds (a log's last entries are the viewer's own: none pushed out)
             for who in viewers(n):
                 if who != owner:
-                    assert view(step.before, who, log=False) == view(s, who, log=False), (
+                    before = view(step.before, who, log_limit=3)
+                    assert before == view(s, who, log_limit=3), (
                         f"viewer {who} sees that seat {owner} did {step.command}"
                     )
                     assert views[who].log == [], f"viewer {who} sees {views[who].log}"

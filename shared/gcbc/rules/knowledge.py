@@ -4,7 +4,6 @@ events it witnessed) or from what everyone saw (face-up cards); never from the t
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from datetime import UTC, datetime
 from typing import Any
 
@@ -149,15 +148,12 @@ def commands_json(commands: list[Any]) -> list[dict[str, Any]]:
 
 
 class _ViewerLog:
-    __slots__ = ("done", "seen", "at", "kept")
+    __slots__ = ("done", "seen", "kept")
 
     def __init__(self) -> None:
         self.done = 0  # the log's events looked at
         self.seen = 0  # of which the viewer sees (its log numbers them 1, 2, ...)
-        # the viewer's entries of the last events, and each one's index in the log (lists: a
-        # deque's first block alone outweighs a short log, for every viewer of every table kept)
-        self.at: list[int] = []
-        self.kept: list[LogEntry] = []
+        self.kept: list[LogEntry] = []  # the viewer's last entries
 
 
 class LogMemo:
@@ -181,26 +177,45 @@ class LogMemo:
             self.viewers = {}
 
     def entries(self, s: State, seat: int | None, version: int, limit: int | None) -> list:
-        """``seat``'s entries of the last ``limit`` events (None: all) that it sees."""
+        """``seat``'s last ``limit`` entries (None: all), as ``_entries`` makes them."""
         v = self.viewers.get(seat)
         if v is None:
             v = self.viewers[seat] = _ViewerLog()
-        index, at, kept = v.done, v.at, v.kept
-        for e in s.log.since(index):
+        kept = v.kept
+        for e in s.log.since(v.done):
             if sees(e, seat):
                 v.seen += 1
                 entry = render(e, seat, False, v.seen)
                 if entry is not None:
-                    at.append(index)
                     kept.append(entry)
-            index += 1
-        v.done = index
-        if limit is not None and at and at[0] < index - limit:
-            gone = bisect_left(at, index - limit)
-            del at[:gone], kept[:gone]
+        v.done = len(s.log)
+        if limit is not None and len(kept) > limit:
+            del kept[: len(kept) - max(0, limit)]
         # the numbering is the version's (the events the viewer sees): one count, two ways
         assert v.seen == version, (v.seen, version)
         return kept[:]
+
+
+def _entries(s: State, seat: int | None, version: int, over: bool, limit: int | None) -> list:
+    """The viewer's last ``limit`` log entries (None: all), oldest first, each numbered in the
+    viewer's own log (``version`` is the newest's number). The last entries of its own log, not
+    its entries among the last events: another seat's private events (a pass, an arrangement)
+    must not push an entry out of it, or the view would change with them (RULES §11: they change
+    nothing anyone else sees). Once the game is over everything is shown."""
+    out: list[LogEntry] = []
+    if limit is not None and limit <= 0:
+        return out
+    n = version
+    for e in s.log.newest_first():
+        if over or sees(e, seat):
+            entry = render(e, seat, over, n)
+            n -= 1
+            if entry is not None:
+                out.append(entry)
+                if len(out) == limit:
+                    break
+    out.reverse()
+    return out
 
 
 class _Common:
@@ -218,14 +233,11 @@ class _Common:
     ) -> None:
         self.over = s.step == FINISHED
         self.log_limit = log_limit
+        self.log = log
         # once the game is over every entry changes (all is shown): rendered anew
         self.memo = memo if log and not self.over else None
         if self.memo is not None:
             self.memo.follow(s)
-        elif log:
-            self.events = s.log.tail(log_limit) if log_limit is not None else list(s.log)
-        else:
-            self.events = None
         self.wait = current_wait(s)
         self.deadline = (
             _iso(wait_started + self.wait.seconds)
@@ -304,14 +316,8 @@ def _view(s: State, seat: int | None, common: _Common) -> View:
     entries: list[LogEntry] = []
     if common.memo is not None:
         entries = common.memo.entries(s, seat, version, common.log_limit)
-    elif common.events is not None:
-        shown = [e for e in common.events if over or sees(e, seat)]
-        n = version - len(shown)
-        for e in shown:
-            n += 1
-            entry = render(e, seat, over, n)
-            if entry is not None:
-                entries.append(entry)
+    elif common.log:
+        entries = _entries(s, seat, version, over, common.log_limit)
     return View(
         table_id=s.setup.table_id,
         version=version,

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Iterator
+from itertools import islice
+from typing import Any, Literal
 
 from msgspec import Struct, field
 
@@ -71,6 +73,11 @@ class Trail(Struct, gc=False):
     def since(self, start: int) -> list:
         """The items from ``start`` on."""
         return self._items[start : self._n]
+
+    def newest_first(self) -> Iterator[Any]:
+        """The items, the last one first (no copy: a reader often wants only the last few)."""
+        items = self._items
+        return islice(reversed(items), len(items) - self._n, None)
 
     def extends(self, items: list | None) -> bool:
         """Whether this trail is an extension of the one that shares ``items`` (``items_of``): the
