@@ -297,11 +297,11 @@ async def state(
         t = travel.folded(stored, table, at)
         s, position = t.state, t.seq
     if as_json:
-        show.emit({"position": position, "state": s})
+        show.emit({"position": position, "state": show.engine_state(s)})
     else:
         if position is not None:
             err.print(f"position #{position}, version {s.version}")
-        show.pretty(s)
+        show.pretty(show.engine_state(s))
     return 0
 
 
@@ -666,13 +666,13 @@ async def tail(ops: Ops, table: str | None, public: bool, count: int | None, as_
         t, version, chat = known
         if s.seq <= t.seq:
             return
-        before = t.state.version
+        from gcbc.rules import view
+
+        before, prior = t.state.version, view(t.state, None, log=False).version
         t.apply(s)
         if not t.settled:
             folded[s.table] = (t, version, chat)
             return
-        from gcbc.rules import view
-
         v = msgspec.json.decode(
             msgspec.json.encode(
                 view(
@@ -683,7 +683,9 @@ async def tail(ops: Ops, table: str | None, public: bool, count: int | None, as_
                 )
             )
         )
-        for e in v["log"]:
+        # the public log's entries of these events: numbered past its version before them (its
+        # last entries may be older ones, when these events show none)
+        for e in (x for x in v["log"] if x["v"] > prior):
             if as_json:
                 show.emit({"table": s.table, "seq": s.seq, "event": e})
             else:

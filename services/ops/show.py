@@ -21,6 +21,7 @@ from rich.progress import (
 )
 
 from gcbc.contract.entries import CommandEntry, OutcomeEntry, RefusalEntry
+from gcbc.rules.state import State
 
 err = Console(stderr=True, highlight=False, soft_wrap=True)  # one message, one line
 
@@ -46,6 +47,23 @@ _encoder = msgspec.json.Encoder(enc_hook=_hook)  # (no key order: the state has 
 
 def to_json(x: Any) -> bytes:
     return _encoder.encode(x)
+
+
+# the engine state's parts that are structs of their own for the engine's speed (set once, or
+# seldom changed): an operator reads their fields where they always were, on the state itself
+_NESTED = ("setup", "marks", "outcome")
+
+
+def engine_state(s: State) -> dict[str, Any]:
+    """The engine state as one flat object: every field by its name (``State``'s properties)."""
+    d = msgspec.to_builtins(s, enc_hook=_hook)
+    flat: dict[str, Any] = {}
+    for name, value in d.items():
+        if name in _NESTED and isinstance(value, dict):
+            flat.update(value)
+        else:
+            flat[name] = value
+    return flat
 
 
 def emit(x: Any, out: Any = None) -> None:
