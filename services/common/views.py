@@ -16,16 +16,27 @@ from services.common.settings import CHAT_LIMIT, LOG_LIMIT
 _encode = msgspec.json.Encoder().encode
 
 
+def viewers_of(t: FoldedTable) -> list[int | None]:
+    """Whose views a table has: the public (None) and each seated seat."""
+    return [None, *(i for i, x in enumerate(t.state.seats) if x)]
+
+
+def viewer_key(seat: int | None) -> str:
+    return PUBLIC if seat is None else seat_key(seat)
+
+
 def render_views(
     t: FoldedTable,
     log_limit: int | None = LOG_LIMIT,
     chat_limit: int | None = CHAT_LIMIT,
     memo: LogMemo | None = None,
+    seats: list[int | None] | None = None,
 ) -> dict[str, bytes]:
     """Every view of a table: the public one and each seated seat's (``memo``: see ``views``,
-    kept by the caller for this table)."""
+    kept by the caller for this table; ``seats``: only these viewers')."""
     s = t.state
-    seats: list[int | None] = [None, *(i for i, x in enumerate(s.seats) if x)]
+    if seats is None:
+        seats = viewers_of(t)
     made = views(
         s,
         seats,
@@ -34,10 +45,7 @@ def render_views(
         chat_limit=chat_limit,
         memo=memo,
     )
-    return {
-        PUBLIC if seat is None else seat_key(seat): _encode(v)
-        for seat, v in zip(seats, made, strict=True)
-    }
+    return {viewer_key(seat): _encode(v) for seat, v in zip(seats, made, strict=True)}
 
 
 def render_view(

@@ -15,14 +15,14 @@ from gcbc.eventlog.leases import Leases, MemoryLeases
 from gcbc.eventlog.partitions import partition_of
 from gcbc.eventlog.port import EventLog, Later, Skip, Stored, Subscription
 from gcbc.readmodel.port import Put, ReadModel
-from gcbc.rules.knowledge import LogMemo
+from gcbc.rules.knowledge import LogMemo, version_of
 from services.common import health, metrics
 from services.common.cache import IDLE_SECONDS, FoldedCache
 from services.common.folded import FoldedTable
 from services.common.partitions import Partitions
 from services.common.progress import ProgressLog
 from services.common.settings import CHAT_LIMIT, LOG_LIMIT, Settings
-from services.common.views import render_views, replacement_of, write
+from services.common.views import render_views, replacement_of, viewer_key, viewers_of, write
 
 log = logging.getLogger("gcbc.projection")
 DURABLE = "projection"
@@ -45,8 +45,8 @@ class Projection:
         self.chat_limit = chat_limit
         self.written = 0
         self.written_last = 0  # tables written by the last batch
-        # table -> viewer -> a digest of the view last written
-        self._rendered: dict[str, dict[str, int]] = {}
+        # table -> the position, the wait's start and each viewer's version last rendered
+        self._rendered: dict[str, tuple[int, float, dict[int | None, int]]] = {}
         # table -> its log entries as rendered for each viewer (gcbc.rules.knowledge.views): the
         # tables that changed most recently only, a bounded number of entries each
         self._memos: dict[str, LogMemo] = {}
@@ -91,20 +91,42 @@ class Projection:
                 continue  # a command: views change with its answer
             if not t.state.table_id:
                 continue  # no table opened (refused, or nothing but what is not an entry)
-            views, changed = self._views(t)
+            views, changed, base = self._views(t)
             put = puts.get(t.table_id)
-            if put is not None and changed is not None and put[0].changed is not None:
-                changed = sorted({*changed, *put[0].changed})  # since the last write, not render
-            elif put is not None:
-                changed = None
-            puts[t.table_id] = (Put(replacement_of(t, views), changed), t, stored)
+            if put is not None:  # rendered before in this batch: what is written is since then
+                if changed is not None and put[0].changed is not None:
+                    changed = sorted({*changed, *put[0].changed})
+                else:
+                    changed = None
+                if base is not None:  # the views changed since that render, over its views
+                    views = {**put[0].item.views, **views}
+                    base = put[0].base
+            puts[t.table_id] = (Put(replacement_of(t, views), changed, base), t, stored)
         # the views, the listings, the answers and the wake-ups: one atomic step per table
         try:
             written = await self.model.put_many([put for put, _, _ in puts.values()])
+            again = [
+                table
+                for table, done in zip(puts, written, strict=True)
+                if not done and puts[table][0].base is not None
+            ]
+            if again:  # the read model is not as this process left it: every view, once more
+                redo = {}
+                for table in again:
+                    _, t, stored = puts[table]
+                    views, _, _ = self._views(t, every=True)
+                    redo[table] = (Put(replacement_of(t, views), None), t, stored)
+                for table, done in zip(
+                    redo, await self.model.put_many([p for p, _, _ in redo.values()]), strict=True
+                ):
+                    written[list(puts).index(table)] = done
         except Exception:
             for table in puts:  # delivered again: its wake-up must name every view, not none
                 self._rendered.pop(table, None)
             raise
+        for table, done in zip(puts, written, strict=True):
+            if not done:  # not written: the next put sends every view
+                self._rendered.pop(table, None)
         self.written_last = sum(written)
         self.written += self.written_last
         now = time.time()
@@ -115,27 +137,44 @@ class Projection:
                     metrics.ANSWER_TO_VIEWS.observe(max(0.0, now - stored.at))
         return results
 
-    def _views(self, t: FoldedTable) -> tuple[dict[str, bytes], list[str] | None]:
-        """The table's views, and which of them differ from the ones written before (None:
-        unknown, maybe all; none if its state did not change: a refusal, a command). Only a
-        digest of each view written is kept (a few bytes per viewer, not the views)."""
-        before = self._rendered.get(t.table_id)
-        memo = self._memos.pop(t.table_id, None) or LogMemo()
-        views = render_views(t, self.log_limit, self.chat_limit, memo)
-        digests = {k: hash(v) for k, v in views.items()}
-        changed = None
+    def _views(
+        self, t: FoldedTable, every: bool = False
+    ) -> tuple[dict[str, bytes], list[str] | None, int | None]:
+        """The table's views that changed since the last ones rendered (all of them if those
+        are unknown, or ``every``), which viewers' views those are (None: unknown, maybe all;
+        none if nothing any viewer sees changed: a refusal), and the position rendered last,
+        which they are changes from (None: every view is here). A view changes only with its
+        version, the events its viewer sees (``version_of``), and with the current wait's start
+        (its deadline): only a few numbers per viewer are kept, not the views. A private event
+        (a pass, an arrangement) renders and writes one view, not all of them."""
+        s = t.state
+        seats = viewers_of(t)
+        versions = {seat: version_of(s, seat) for seat in seats}
+        before = None if every else self._rendered.get(t.table_id)
+        base: int | None = None
+        changed: list[str] | None = None
+        todo = seats
         if before is not None:
-            changed = [k for k, d in digests.items() if before.get(k) != d]
-        if t.state.step == "finished":
+            position, started, seen = before
+            if started == t.wait_started:
+                todo = [seat for seat in seats if seen.get(seat) != versions[seat]]
+            changed = [viewer_key(seat) for seat in todo]
+            if seen.keys() == versions.keys():
+                base = position  # the same viewers: the others' views are as written
+            else:
+                todo = seats  # a viewer left or came: every view (a left one's goes)
+        memo = self._memos.pop(t.table_id, None) or LogMemo()
+        views = render_views(t, self.log_limit, self.chat_limit, memo, todo) if todo else {}
+        if s.step == "finished":
             self._rendered.pop(t.table_id, None)  # nothing changes any more: keep nothing
         else:
             self._memos[t.table_id] = memo  # the most recently changed last
             if len(self._memos) > self.MEMO_TABLES:
                 self._memos.pop(next(iter(self._memos)))
-            self._rendered[t.table_id] = digests
+            self._rendered[t.table_id] = (t.seq, t.wait_started, versions)
             if len(self._rendered) > 100_000:
                 self._rendered.pop(next(iter(self._rendered)))
-        return views, changed
+        return views, changed, base
 
     def forget(self, partition: int) -> None:
         """A partition handed over: its tables are another instance's now (keep no memory)."""
@@ -150,8 +189,11 @@ class Projection:
         t = await self.cache.get(table_id)
         if not t.seq or await self.model.position(table_id) >= t.seq:
             return False
-        views, _ = self._views(t)
-        return await write(self.model, t, views)
+        views, _, _ = self._views(t, every=True)
+        if not await write(self.model, t, views):
+            self._rendered.pop(table_id, None)
+            return False
+        return True
 
     def rest(self, seconds: float = IDLE_SECONDS) -> int:
         """Tables at rest leave memory (their folded state, digests and log entries): the next

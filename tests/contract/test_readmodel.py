@@ -90,6 +90,38 @@ def test_several_tables_put_at_once_each_guarded_by_its_own_position(model_facto
     run(go())
 
 
+def test_a_put_of_the_changed_views_goes_over_the_writers_own_put_only(model_factory):
+    async def go():
+        m = await wiped(model_factory())
+        t = uuid.uuid4().hex
+        views = {"public": b"p4", "seat:0": b"a4", "seat:1": b"b4"}
+        assert (await m.put_many([Put(Replacement(t, views, 4, status="playing"))])) == [True]
+        # seat 0 passed: its view alone changed, the others stay as written at 4
+        mine = Replacement(t, {"seat:0": b"a6"}, 6, answers={"seat:0": b"[6]"})
+        assert await m.put_many([Put(mine, ["seat:0"], base=4)]) == [True]
+        assert await m.get(t, "seat:0") == (6, b"a6")
+        assert await m.get(t, "seat:1") == (6, b"b4")
+        assert await m.get(t, "public") == (6, b"p4")
+        held = (await m.snapshots([t]))[0]
+        assert held.fields["answers:seat:0"] == b"[6]" and held.status == "playing"
+        # not over the writer's own put (it wrote 6, not 5; or the model was wiped): refused,
+        # nothing written, and the writer sends every view
+        assert await m.put_many([Put(Replacement(t, {"seat:1": b"b9"}, 9), None, base=5)]) == [
+            False
+        ]
+        assert await m.get(t, "seat:1") == (6, b"b4")
+        assert await m.put_many([Put(Replacement(t, {"seat:1": b"b6"}, 6), None, base=6)]) == [
+            False
+        ]  # not newer
+        await m.delete(t)  # as a wiped model holds it
+        assert await m.put_many([Put(Replacement(t, {"seat:1": b"b9"}, 9), None, base=6)]) == [
+            False
+        ]
+        assert await m.get(t, "seat:1") is None and await m.position(t) == 0
+
+    run(go())
+
+
 def test_delete_then_rebuild(model_factory):
     async def go():
         m = model_factory()

@@ -48,7 +48,13 @@ class MemoryReadModel:
 
     async def put_many(self, puts: list[Put]) -> list[bool]:
         out = []
-        for item, changed in puts:
+        for item, changed, base in puts:
+            if base is not None:
+                current = self._tables.get(checked(item.table))
+                if current is None or current[0] != base or base >= item.position:
+                    out.append(False)  # not as the writer left it: it sends every view
+                    continue
+                item = item._replace(views={**current[1], **item.views})
             out.append(
                 await self.put(
                     item.table,

@@ -119,10 +119,15 @@ class Replacement(NamedTuple):
 
 
 class Put(NamedTuple):
-    """One table's ``put`` among several (``put_many``)."""
+    """One table's ``put`` among several (``put_many``). ``base``: the position this writer last
+    wrote for the table; ``item.views`` then holds only the views that changed since, the others
+    left as they are, and nothing is written unless the stored position is still ``base`` (a read
+    model wiped, or written by someone else meanwhile: the writer sends every view). None:
+    ``item.views`` is every view."""
 
     item: Replacement
     changed: list[str] | None = None  # the viewers whose view differs (None: any)
+    base: int | None = None
 
 
 class TableSnapshot(NamedTuple):
@@ -164,7 +169,8 @@ class ReadModel(Protocol):
 
     async def put_many(self, puts: list[Put]) -> list[bool]:
         """Several tables' ``put`` at once (one round trip): each table's step stays atomic and
-        guarded by its own position; written or not, per table."""
+        guarded by its own position (a ``Put.base``'s: by that position); written or not, per
+        table."""
         ...
 
     async def replace(self, items: list[Replacement], force: bool = False) -> list[bool]:

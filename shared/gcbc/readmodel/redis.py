@@ -57,14 +57,21 @@ ANSWERS = ANSWERS_PREFIX + "{viewer}"  # a viewer's recent answers, a field of t
 # index, KEYS[5] = its counts, KEYS[6] = the newest position; ARGV[1] = position; ARGV[2] =
 # channel; ARGV[3] = the wake-up message; ARGV[4] = the table id; ARGV[5] = its lobby summary
 # ("": not listed); ARGV[6] = its status ("": as it is); ARGV[7] = when to write: "newer" (put),
-# "not older" (replace), "always"; ARGV[8..] = field, value, ... The views, the listing, the
-# index and the wake-up: one atomic step.
+# "not older" (replace), "always", or "on <base>" (a put of the views changed since the writer's
+# own put at position <base>: written only if that is still what the hash holds, and only over
+# those fields); ARGV[8..] = field, value, ... The views, the listing, the index and the wake-up:
+# one atomic step.
 _PUT = """
 local stored = tonumber(redis.call('HGET', KEYS[1], 'position') or '0')
 local position = tonumber(ARGV[1])
 if ARGV[7] == 'newer' and stored >= position then return 0 end
 if ARGV[7] == 'not older' and stored > position then return 0 end
-redis.call('DEL', KEYS[1])
+local base = string.match(ARGV[7], '^on (%d+)$')
+if base then
+  if stored ~= tonumber(base) or stored >= position then return 0 end
+else
+  redis.call('DEL', KEYS[1])
+end
 redis.call('HSET', KEYS[1], 'position', ARGV[1], unpack(ARGV, 8))
 if ARGV[6] ~= '' then
   local old = redis.call('HGET', KEYS[4], ARGV[4])
@@ -112,6 +119,12 @@ def wake_message(position: int, changed: list[str] | None) -> str:
     if changed is None:
         return f"{position} *"
     return f"{position} {','.join(changed) or '-'}"
+
+
+def when_of(base: int | None) -> str:
+    """The put script's when to write for a ``Put.base``: over a newer position, or only over
+    the writer's own put at ``base``."""
+    return "newer" if base is None else f"on {int(base)}"
 
 
 def parse_wake(message: str) -> tuple[int, list[str] | None]:
@@ -411,8 +424,8 @@ class RedisReadModel:
     async def put_many(self, puts: list[Put]) -> list[bool]:
         """One pipeline (one round trip), each table one script run."""
         calls = [
-            self._write(item, "newer", wake_message(item.position, changed))
-            for item, changed in puts
+            self._write(item, when_of(base), wake_message(item.position, changed))
+            for item, changed, base in puts
         ]
         return [bool(x) for x in await self._scripts(self._put, calls)]
 

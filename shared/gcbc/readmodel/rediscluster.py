@@ -67,6 +67,7 @@ from gcbc.readmodel.redis import (
     _unavailable,
     parse_wake,
     wake_message,
+    when_of,
 )
 
 log = logging.getLogger("gcbc.readmodel")
@@ -96,13 +97,17 @@ META = ("position", "listing", "listed", "status")  # the table hash's fields th
 
 # KEYS[1] = the table's hash; ARGV[1] = position, ARGV[2] = channel, ARGV[3] = wake-up message,
 # ARGV[4] = lobby listing ("": not listed), ARGV[5] = status ("": as it is), ARGV[6] = when to
-# write ("newer", "not older", "always"), ARGV[7..] = field, value, ... Returns whether written
-# and what the hash holds now for the index: position, listed at ("": not listed), status.
+# write ("newer", "not older", "always", or "on <base>": only the fields given, over the writer's
+# own put at position <base> only, as in gcbc.readmodel.redis), ARGV[7..] = field, value, ...
+# Returns whether written and what the hash holds now for the index: position, listed at ("": not
+# listed), status.
 _PUT = """
 local stored = tonumber(redis.call('HGET', KEYS[1], 'position') or '0')
 local position = tonumber(ARGV[1])
+local base = string.match(ARGV[6], '^on (%d+)$')
 local written = 1
 if (ARGV[6] == 'newer' and stored >= position) or (ARGV[6] == 'not older' and stored > position)
+  or (base and (stored ~= tonumber(base) or stored >= position))
 then
   written = 0
 else
@@ -110,7 +115,11 @@ else
   local listed, status = meta[1], meta[2]
   if ARGV[5] ~= '' then status = ARGV[5] end
   if ARGV[4] == '' then listed = false elseif not listed then listed = ARGV[1] end
-  redis.call('DEL', KEYS[1])
+  if base then
+    if not listed then redis.call('HDEL', KEYS[1], 'listing', 'listed') end
+  else
+    redis.call('DEL', KEYS[1])
+  end
   redis.call('HSET', KEYS[1], 'position', ARGV[1], unpack(ARGV, 7))
   if listed then redis.call('HSET', KEYS[1], 'listing', ARGV[4], 'listed', listed) end
   if status then redis.call('HSET', KEYS[1], 'status', status) end
@@ -429,11 +438,16 @@ class RedisClusterReadModel(RedisReadModel):
             args += [ANSWERS.format(viewer=viewer), data]
         return args
 
-    async def _write_tables(self, items: list[tuple[Replacement, str]], when: str) -> list[bool]:
+    async def _write_tables(
+        self, items: list[tuple[Replacement, str]], when: str | list[str]
+    ) -> list[bool]:
         """Each table's script on its own node (one pipeline: a connection per node, the nodes
-        side by side), then one index run for them all. ``items``: (table, its wake-up message)."""
+        side by side), then one index run for them all. ``items``: (table, its wake-up message);
+        ``when``: for all, or each's."""
+        whens = [when] * len(items) if isinstance(when, str) else when
         calls = [
-            ([_key(item.table)], self._table_args(item, when, message)) for item, message in items
+            ([_key(item.table)], self._table_args(item, w, message))
+            for (item, message), w in zip(items, whens, strict=True)
         ]
         done = await self._scripts(self._put, calls)
         force = "1" if when == "always" else ""
@@ -473,8 +487,8 @@ class RedisClusterReadModel(RedisReadModel):
         """The tables' scripts side by side (they live on different nodes), then one index run."""
         if not puts:
             return []
-        items = [(item, wake_message(item.position, changed)) for item, changed in puts]
-        return await self._write_tables(items, "newer")
+        items = [(item, wake_message(item.position, changed)) for item, changed, _ in puts]
+        return await self._write_tables(items, [when_of(base) for _, _, base in puts])
 
     @_unavailable
     async def replace(self, items: list[Replacement], force: bool = False) -> list[bool]:

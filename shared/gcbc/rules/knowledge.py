@@ -297,6 +297,18 @@ def views(
     return [_view(s, seat, common) for seat in seats]
 
 
+def version_of(s: State, seat: int | None) -> int:
+    """The version of ``seat``'s view (None: the public one's; an unseated seat's is the public
+    one's): the events it sees (``seen_by``), all of them once the game is over. A view changes
+    only with its version (RULES §11: what a viewer does not see changes nothing it is shown), so
+    a view whose version did not move need not be made again."""
+    if seat is not None and (not 0 <= seat < len(s.seats) or s.seats[seat] is None):
+        seat = None
+    if s.step == FINISHED or not s.unseen:
+        return s.version
+    return s.version - s.unseen[len(s.seats) if seat is None else seat]
+
+
 def _view(s: State, seat: int | None, common: _Common) -> View:
     if seat is not None and (not 0 <= seat < len(s.seats) or s.seats[seat] is None):
         seat = None
@@ -310,9 +322,7 @@ def _view(s: State, seat: int | None, common: _Common) -> View:
             team_from((known.get(c) for c in st.cards), st.in_play, st.zombie) if st.cards else None
         )
         you = You(seat=seat, team=team, hand=list(st.hand), auto_pass=st.auto_pass)
-    # the version and the log's numbering count only the events this viewer sees (``seen_by``)
-    hidden = 0 if over or not s.unseen else s.unseen[len(s.seats) if seat is None else seat]
-    version = s.version - hidden
+    version = version_of(s, seat)
     entries: list[LogEntry] = []
     if common.memo is not None:
         entries = common.memo.entries(s, seat, version, common.log_limit)
