@@ -90,14 +90,23 @@ def table_status(t: FoldedTable) -> str:
     return "lobby" if step == "lobby" else "finished" if step == "finished" else "playing"
 
 
-def answers(t: FoldedTable) -> dict[str, bytes]:
-    """Each viewer's recent answers (what a command's sender reads back with its view)."""
-    return {viewer: answers_encoder.encode(list(kept)) for viewer, kept in t.recent.items()}
+def answers(t: FoldedTable, viewers: list[str] | None = None) -> dict[str, bytes]:
+    """Each viewer's recent answers (what a command's sender reads back with its view);
+    ``viewers``: only theirs."""
+    recent = t.recent
+    if viewers is None:
+        return {viewer: answers_encoder.encode(list(kept)) for viewer, kept in recent.items()}
+    return {viewer: answers_encoder.encode(list(recent[viewer])) for viewer in viewers}
 
 
-def replacement_of(t: FoldedTable, views: dict[str, bytes]) -> Replacement:
-    """The table's views (rendered) with its listing, answers and status, at its position."""
-    return Replacement(t.table_id, views, t.seq, lobby_summary(t), answers(t), table_status(t))
+def replacement_of(
+    t: FoldedTable, views: dict[str, bytes], answered: dict[str, bytes] | None = None
+) -> Replacement:
+    """The table's views (rendered) with its listing, answers (``answered``: these; None:
+    every viewer's) and status, at its position."""
+    if answered is None:
+        answered = answers(t)
+    return Replacement(t.table_id, views, t.seq, lobby_summary(t), answered, table_status(t))
 
 
 async def write(

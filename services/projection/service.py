@@ -22,7 +22,14 @@ from services.common.folded import FoldedTable
 from services.common.partitions import Partitions
 from services.common.progress import ProgressLog
 from services.common.settings import CHAT_LIMIT, LOG_LIMIT, Settings
-from services.common.views import render_views, replacement_of, viewer_key, viewers_of, write
+from services.common.views import (
+    answers,
+    render_views,
+    replacement_of,
+    viewer_key,
+    viewers_of,
+    write,
+)
 
 log = logging.getLogger("gcbc.projection")
 DURABLE = "projection"
@@ -45,8 +52,9 @@ class Projection:
         self.chat_limit = chat_limit
         self.written = 0
         self.written_last = 0  # tables written by the last batch
-        # table -> the position, the wait's start and each viewer's version last rendered
-        self._rendered: dict[str, tuple[int, float, dict[int | None, int]]] = {}
+        # table -> the position, the wait's start, each viewer's version and newest answer's
+        # position, as last rendered
+        self._rendered: dict[str, tuple[int, float, dict[int | None, int], dict[str, int]]] = {}
         # table -> its log entries as rendered for each viewer (gcbc.rules.knowledge.views): the
         # tables that changed most recently only, a bounded number of entries each
         self._memos: dict[str, LogMemo] = {}
@@ -91,7 +99,7 @@ class Projection:
                 continue  # a command: views change with its answer
             if not t.state.table_id:
                 continue  # no table opened (refused, or nothing but what is not an entry)
-            views, changed, base = self._views(t)
+            views, answered, changed, base = self._views(t)
             put = puts.get(t.table_id)
             if put is not None:  # rendered before in this batch: what is written is since then
                 if changed is not None and put[0].changed is not None:
@@ -100,8 +108,10 @@ class Projection:
                     changed = None
                 if base is not None:  # the views changed since that render, over its views
                     views = {**put[0].item.views, **views}
+                    answered = {**(put[0].item.answers or {}), **answered}
                     base = put[0].base
-            puts[t.table_id] = (Put(replacement_of(t, views), changed, base), t, stored)
+            item = replacement_of(t, views, answered)
+            puts[t.table_id] = (Put(item, changed, base), t, stored)
         # the views, the listings, the answers and the wake-ups: one atomic step per table
         try:
             written = await self.model.put_many([put for put, _, _ in puts.values()])
@@ -114,8 +124,8 @@ class Projection:
                 redo = {}
                 for table in again:
                     _, t, stored = puts[table]
-                    views, _, _ = self._views(t, every=True)
-                    redo[table] = (Put(replacement_of(t, views), None), t, stored)
+                    views, answered, _, _ = self._views(t, every=True)
+                    redo[table] = (Put(replacement_of(t, views, answered), None), t, stored)
                 for table, done in zip(
                     redo, await self.model.put_many([p for p, _, _ in redo.values()]), strict=True
                 ):
@@ -139,14 +149,15 @@ class Projection:
 
     def _views(
         self, t: FoldedTable, every: bool = False
-    ) -> tuple[dict[str, bytes], list[str] | None, int | None]:
+    ) -> tuple[dict[str, bytes], dict[str, bytes], list[str] | None, int | None]:
         """The table's views that changed since the last ones rendered (all of them if those
         are unknown, or ``every``), which viewers' views those are (None: unknown, maybe all;
         none if nothing any viewer sees changed: a refusal), and the position rendered last,
         which they are changes from (None: every view is here). A view changes only with its
         version, the events its viewer sees (``version_of``), and with the current wait's start
         (its deadline): only a few numbers per viewer are kept, not the views. A private event
-        (a pass, an arrangement) renders and writes one view, not all of them."""
+        (a pass, an arrangement) renders and writes one view, not all of them. With them, the
+        recent answers of the viewers answered since (of every viewer if every view is here)."""
         s = t.state
         seats = viewers_of(t)
         versions = {seat: version_of(s, seat) for seat in seats}
@@ -155,7 +166,7 @@ class Projection:
         changed: list[str] | None = None
         todo = seats
         if before is not None:
-            position, started, seen = before
+            position, started, seen, _ = before
             if started == t.wait_started:
                 todo = [seat for seat in seats if seen.get(seat) != versions[seat]]
             changed = [viewer_key(seat) for seat in todo]
@@ -165,16 +176,23 @@ class Projection:
                 todo = seats  # a viewer left or came: every view (a left one's goes)
         memo = self._memos.pop(t.table_id, None) or LogMemo()
         views = render_views(t, self.log_limit, self.chat_limit, memo, todo) if todo else {}
+        # each viewer's newest answer: its answers are sent again only once it has a new one
+        newest = {viewer: kept[-1].answer for viewer, kept in t.recent.items()}
+        if base is None:
+            answered = answers(t)
+        else:
+            told = before[3] if before is not None else {}
+            answered = answers(t, [v for v, a in newest.items() if told.get(v) != a])
         if s.step == "finished":
             self._rendered.pop(t.table_id, None)  # nothing changes any more: keep nothing
         else:
             self._memos[t.table_id] = memo  # the most recently changed last
             if len(self._memos) > self.MEMO_TABLES:
                 self._memos.pop(next(iter(self._memos)))
-            self._rendered[t.table_id] = (t.seq, t.wait_started, versions)
+            self._rendered[t.table_id] = (t.seq, t.wait_started, versions, newest)
             if len(self._rendered) > 100_000:
                 self._rendered.pop(next(iter(self._rendered)))
-        return views, changed, base
+        return views, answered, changed, base
 
     def forget(self, partition: int) -> None:
         """A partition handed over: its tables are another instance's now (keep no memory)."""
@@ -189,7 +207,7 @@ class Projection:
         t = await self.cache.get(table_id)
         if not t.seq or await self.model.position(table_id) >= t.seq:
             return False
-        views, _, _ = self._views(t, every=True)
+        views, _, _, _ = self._views(t, every=True)
         if not await write(self.model, t, views):
             self._rendered.pop(table_id, None)
             return False

@@ -104,17 +104,23 @@ def test_a_put_of_the_changed_views_goes_over_the_writers_own_put_only(model_fac
         assert await m.get(t, "public") == (6, b"p4")
         held = (await m.snapshots([t]))[0]
         assert held.fields["answers:seat:0"] == b"[6]" and held.status == "playing"
-        # not over the writer's own put (it wrote 6, not 5; or the model was wiped): refused,
+        # seat 1's command refused: its answers alone are sent, no view
+        refused = Replacement(t, {}, 7, answers={"seat:1": b"[7]"})
+        assert await m.put_many([Put(refused, [], base=6)]) == [True]
+        held = (await m.snapshots([t]))[0]
+        assert held.position == 7 and held.fields["answers:seat:0"] == b"[6]"
+        assert held.fields["answers:seat:1"] == b"[7]" and held.fields["seat:0"] == b"a6"
+        # not over the writer's own put (it wrote 7, not 5; or the model was wiped): refused,
         # nothing written, and the writer sends every view
         assert await m.put_many([Put(Replacement(t, {"seat:1": b"b9"}, 9), None, base=5)]) == [
             False
         ]
-        assert await m.get(t, "seat:1") == (6, b"b4")
-        assert await m.put_many([Put(Replacement(t, {"seat:1": b"b6"}, 6), None, base=6)]) == [
+        assert await m.get(t, "seat:1") == (7, b"b4")
+        assert await m.put_many([Put(Replacement(t, {"seat:1": b"b7"}, 7), None, base=7)]) == [
             False
         ]  # not newer
         await m.delete(t)  # as a wiped model holds it
-        assert await m.put_many([Put(Replacement(t, {"seat:1": b"b9"}, 9), None, base=6)]) == [
+        assert await m.put_many([Put(Replacement(t, {"seat:1": b"b9"}, 9), None, base=7)]) == [
             False
         ]
         assert await m.get(t, "seat:1") is None and await m.position(t) == 0

@@ -54,7 +54,11 @@ class MemoryReadModel:
                 if current is None or current[0] != base or base >= item.position:
                     out.append(False)  # not as the writer left it: it sends every view
                     continue
-                item = item._replace(views={**current[1], **item.views})
+                views, answers = (
+                    {**current[1], **item.views},
+                    {**current[2], **(item.answers or {})},
+                )
+                item = item._replace(views=views, answers=answers)
             out.append(
                 await self.put(
                     item.table,
