@@ -4,6 +4,7 @@ events it witnessed) or from what everyone saw (face-up cards); never from the t
 
 from __future__ import annotations
 
+import functools
 from datetime import UTC, datetime
 from typing import Any
 
@@ -102,10 +103,13 @@ def _seat_views_of(s: State, viewer: int | None, public: list[SeatView]) -> list
     known = s.knowledge[viewer]
     if not known:
         return public
+    secret = known.keys() - s.public_cards.keys()  # what the viewer knows and the public not
+    if not secret:
+        return public
     out = []
     for i, seat_view in enumerate(public):
         st = s.seats[i]
-        if st is None or not any(c in known and c not in s.public_cards for c in st.cards):
+        if st is None or secret.isdisjoint(st.cards):
             out.append(seat_view)
             continue
         cards = [
@@ -116,6 +120,7 @@ def _seat_views_of(s: State, viewer: int | None, public: list[SeatView]) -> list
     return out
 
 
+@functools.lru_cache(maxsize=4096)  # a wait's deadline is shown in every view of each change
 def _iso(t: float) -> str:
     return datetime.fromtimestamp(t, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
