@@ -7,7 +7,7 @@ from __future__ import annotations
 import msgspec
 
 from gcbc.eventlog.port import EventLog
-from gcbc.readmodel.port import PUBLIC, ReadModel, Replacement, answers_encoder, seat_key
+from gcbc.readmodel.port import ReadModel, Replacement, answers_encoder, viewer_key
 from gcbc.rules import view
 from gcbc.rules.knowledge import LogMemo, views
 from services.common.folded import FoldedTable
@@ -19,10 +19,6 @@ _encode = msgspec.json.Encoder().encode
 def viewers_of(t: FoldedTable) -> list[int | None]:
     """Whose views a table has: the public (None) and each seated seat."""
     return [None, *(i for i, x in enumerate(t.state.seats) if x)]
-
-
-def viewer_key(seat: int | None) -> str:
-    return PUBLIC if seat is None else seat_key(seat)
 
 
 def render_views(

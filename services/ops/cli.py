@@ -667,8 +667,9 @@ async def tail(ops: Ops, table: str | None, public: bool, count: int | None, as_
         if s.seq <= t.seq:
             return
         from gcbc.rules import view
+        from gcbc.rules.knowledge import version_of
 
-        before, prior = t.state.version, view(t.state, None, log=False).version
+        before, prior = t.state.version, version_of(t.state, None)
         t.apply(s)
         if not t.settled:
             folded[s.table] = (t, version, chat)

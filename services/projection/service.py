@@ -14,7 +14,7 @@ import msgspec
 from gcbc.eventlog.leases import Leases, MemoryLeases
 from gcbc.eventlog.partitions import partition_of
 from gcbc.eventlog.port import EventLog, Later, Skip, Stored, Subscription
-from gcbc.readmodel.port import Put, ReadModel
+from gcbc.readmodel.port import Put, ReadModel, viewer_key
 from gcbc.rules.knowledge import LogMemo, version_of
 from services.common import health, metrics
 from services.common.cache import IDLE_SECONDS, FoldedCache
@@ -26,7 +26,6 @@ from services.common.views import (
     answers,
     render_views,
     replacement_of,
-    viewer_key,
     viewers_of,
     write,
 )

@@ -1,10 +1,11 @@
 """What one client may ask (DESIGN property 7): request rates, and open streams and long-polls.
 
 Rates use the ``limits`` library (the one behind slowapi and Flask-Limiter): each process counts
-in memory and decides at once, and, for a client near its budget, counts again on the read model's
-Redis, in the background, so that every table-service process counts against the same budget;
-each shared check is one atomic script run (a sliding window counter). Litestar's own rate limiter was not used: it reads and then
-writes its counter (two processes can both pass) and speaks no ``Retry-After``.
+in memory and decides at once, and, for a client near its budget, counts again on the read
+model's Redis, in the background, so that every table-service process counts against the same
+budget; each shared check is one atomic script run (a sliding window counter). Litestar's own
+rate limiter was not used: it reads and then writes its counter (two processes can both pass)
+and speaks no ``Retry-After``.
 
 Open streams and long-polls are counted per process (they live in it): per table and per client
 address.

@@ -25,7 +25,7 @@ from gcbc.contract import commands as C
 from gcbc.contract.entries import CommandEntry, OutcomeEntry, decode_entry, encode_entry
 from gcbc.eventlog.port import EventLog, Stored, Subscription, WrongExpectedSequence
 from gcbc.keyvalue.port import KeyValue
-from gcbc.readmodel.port import PUBLIC, Answer, ReadModel, StoredView, seat_key
+from gcbc.readmodel.port import Answer, ReadModel, StoredView, viewer_key
 from gcbc.rules import RuleViolation, check
 from gcbc.rules.state import State
 from services.common import metrics
@@ -104,7 +104,7 @@ class TableService:
         """The view once its version is > ``after`` and its position >= ``position``, or the
         current one when ``timeout`` runs out (long-poll); ``last``: the view the caller got
         last (a stream)."""
-        viewer = PUBLIC if seat is None else seat_key(seat)
+        viewer = viewer_key(seat)
         return await self.model.wait(table_id, viewer, position, after, timeout, last)
 
     async def answered(

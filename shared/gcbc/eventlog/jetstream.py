@@ -446,8 +446,8 @@ class JetStreamEventLog:
             at = _acked(reply)
             if at is None:
                 return None  # not a JetStream delivery
-            table = subject[subject.rfind(b".") + 1 :].decode()
-            queue.put_nowait((Stored(seq=at[0], table=table, data=data, at=at[1]), reply.decode()))
+            stored = Stored(seq=at[0], table=_table_in(subject), data=data, at=at[2] / 1e9)
+            queue.put_nowait((stored, reply.decode()))
             return None
 
         async def run() -> None:
@@ -752,11 +752,10 @@ class _Scan:
             return None
         if self.done or self.gap:
             return None
-        t = reply.split(b".")
-        if len(t) == 9:  # $JS.ACK.<stream>.<consumer>.<delivered>.<sseq>.<dseq>.<ts>.<pending>
-            sseq, dseq, ts, pending = int(t[5]), int(t[6]), int(t[7]), int(t[8])
-        else:  # $JS.ACK.<domain>.<account>.<stream>.<consumer>.<delivered>.<sseq>.<dseq>.<ts>…
-            sseq, dseq, ts, pending = int(t[7]), int(t[8]), int(t[9]), int(t[10])
+        at = _acked(reply)
+        if at is None:
+            return None  # not a JetStream delivery
+        sseq, dseq, ts, pending = at
         if dseq != self.expected:
             self.gap = True  # something was lost on the way: start again after self.last
             self.ready.set()
@@ -766,9 +765,7 @@ class _Scan:
             self.done = True
             self.ready.set()
             return None
-        self.kept.append(
-            Stored(seq=sseq, table=subject.rpartition(b".")[2].decode(), data=data, at=ts / 1e9)
-        )
+        self.kept.append(Stored(seq=sseq, table=_table_in(subject), data=data, at=ts / 1e9))
         self.last = sseq
         if sseq >= self.until or pending == 0:
             self.done = True
@@ -836,16 +833,22 @@ class _Subscription:
 NAK_SOON = b'-NAK {"delay": 500000000}'  # delivered again in half a second
 
 
-def _acked(reply: bytes) -> tuple[int, float] | None:
-    """A JetStream delivery's stream sequence and time (s), from its acknowledgement subject:
+def _acked(reply: bytes) -> tuple[int, int, int, int] | None:
+    """A JetStream delivery's stream sequence, consumer sequence, time (ns) and pending count,
+    from its acknowledgement subject:
     ``$JS.ACK.<stream>.<consumer>.<delivered>.<sseq>.<dseq>.<ts>.<pending>``, or with a domain
-    and an account hash before the stream (and maybe a token after)."""
+    and an account hash before the stream (and maybe a token after). None: not a delivery."""
     t = reply.split(b".")
     if len(t) == 9:
-        return int(t[5]), int(t[7]) / 1e9
+        return int(t[5]), int(t[6]), int(t[7]), int(t[8])
     if len(t) >= 11 and t[0] == b"$JS" and t[1] == b"ACK":
-        return int(t[7]), int(t[9]) / 1e9
+        return int(t[7]), int(t[8]), int(t[9]), int(t[10])
     return None
+
+
+def _table_in(subject: bytes) -> str:
+    """``table_of`` for a subject as the client's lean path gets it."""
+    return subject[subject.rfind(b".") + 1 :].decode()
 
 
 def _delivered(msg: nats.aio.msg.Msg) -> Stored:

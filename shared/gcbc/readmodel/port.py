@@ -34,6 +34,11 @@ def seat_key(seat: int) -> str:
     return f"seat:{seat}"
 
 
+def viewer_key(seat: int | None) -> str:
+    """A viewer's key: ``seat_key`` of its seat, or the public one's (None)."""
+    return PUBLIC if seat is None else seat_key(seat)
+
+
 class _Version(msgspec.Struct):
     version: int
 

@@ -302,21 +302,26 @@ def views(
     return [_view(s, seat, common) for seat in seats]
 
 
+def _viewer(s: State, seat: int | None) -> int | None:
+    """Whose view ``seat`` asks for: that seat's if it is taken, else the public one (None)."""
+    if seat is not None and (not 0 <= seat < len(s.seats) or s.seats[seat] is None):
+        return None
+    return seat
+
+
 def version_of(s: State, seat: int | None) -> int:
     """The version of ``seat``'s view (None: the public one's; an unseated seat's is the public
     one's): the events it sees (``seen_by``), all of them once the game is over. A view changes
     only with its version (RULES §11: what a viewer does not see changes nothing it is shown), so
     a view whose version did not move need not be made again."""
-    if seat is not None and (not 0 <= seat < len(s.seats) or s.seats[seat] is None):
-        seat = None
+    seat = _viewer(s, seat)
     if s.step == FINISHED or not s.unseen:
         return s.version
     return s.version - s.unseen[len(s.seats) if seat is None else seat]
 
 
 def _view(s: State, seat: int | None, common: _Common) -> View:
-    if seat is not None and (not 0 <= seat < len(s.seats) or s.seats[seat] is None):
-        seat = None
+    seat = _viewer(s, seat)
     over = common.over
     status = "waiting" if s.step == LOBBY else "finished" if over else "playing"
     you = None
