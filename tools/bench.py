@@ -17,7 +17,9 @@ changed having received it.
 The design's physical limit (``../shared/bench/noop_pipeline.py``, ``--limit``) runs its two
 closed loops right before the real rules' (the machine's speed drifts from minute to minute), and
 so does the same limit played as this game is, each command after a read of its seat's view
-(``tools.readactlimit``, ``limit_read_first``): the figures are reported as ratios to both.
+(``tools.readactlimit``, ``limit_read_first``): the figures are reported as ratios to both. The
+read-first limit runs once more with every process getting every entry, as this server's do
+(``limit_read_first_every_entry``, reported: what the one subject per table costs).
 
 The load generator plays through the typed client (``clients/python``, ``gcbc_client``) as any
 third-party client would: command ids, retries of unknown outcomes, typed problems, streams
@@ -387,18 +389,27 @@ LIMIT = Path(__file__).resolve().parents[2] / "shared" / "bench" / "noop_pipelin
 
 
 def physical_limit(
-    script: Path, tables: int, seconds: float, read_first: bool = False
+    script: Path,
+    tables: int,
+    seconds: float,
+    read_first: bool = False,
+    every_entry: bool = False,
+    latency: bool = True,
 ) -> dict[str, Any]:
-    """The limit's closed loops (``tables`` and 1 table) on this machine, now. ``read_first``:
-    played as this game is, each command after a read of its seat's view (tools.readactlimit)."""
+    """The limit's closed loops (``tables`` and, with ``latency``, 1 table) on this machine, now.
+    ``read_first``: played as this game is, each command after a read of its seat's view
+    (tools.readactlimit); ``every_entry``: that, with every process getting every entry, as this
+    server's do (its ``--every-entry``)."""
     if not script.exists():
         return {"skipped": f"{script} not found"}
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}"}
     command = [sys.executable, str(script)]
-    if read_first:
+    if read_first or every_entry:
         command = [sys.executable, "-m", "tools.readactlimit", "--limit", str(script)]
+        command += ["--every-entry"] if every_entry else []
     out: dict[str, Any] = {}
-    for label, n, secs in (("saturation", tables, seconds), ("latency", 1, seconds)):
+    loops = [("saturation", tables, seconds)] + ([("latency", 1, seconds)] if latency else [])
+    for label, n, secs in loops:
         run = subprocess.run(
             [*command, "bench", "--tables", str(n), "--seconds", str(secs)],
             capture_output=True,
@@ -478,6 +489,15 @@ def main(argv: list[str] | None = None) -> int:
                 Path(args.limit), args.tables, args.seconds, read_first=True
             )
             print(f"limit_read_first: {out['limit_read_first']}", file=sys.stderr, flush=True)
+            # what the one subject per table costs (issue 13's first design change), reported
+            out["limit_read_first_every_entry"] = physical_limit(
+                Path(args.limit), args.tables, args.seconds, every_entry=True, latency=False
+            )
+            print(
+                f"limit_read_first_every_entry: {out['limit_read_first_every_entry']}",
+                file=sys.stderr,
+                flush=True,
+            )
 
         def run(stack: Stack, noop: bool = noop) -> dict:
             asyncio.run(closed_loop(stack.api, 2, 3, noop, 1))  # warm-up

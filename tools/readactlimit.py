@@ -15,6 +15,16 @@ game's read-before-act protocol costs on this machine, with no rules and no real
 The limit's own script is loaded from beside the repository (``tools.bench.LIMIT``) and run with
 this module's roles; its ``bench`` starts NATS, Redis and the three processes by re-running the
 file it is given, so ``__file__`` is pointed here for that.
+
+``--every-entry`` (``GCBC_LIMIT_EVERY_ENTRY=1``, which the processes inherit): the same, with this
+server's deliveries. The limit's commands and answers are on subjects of their own, so its rules
+worker gets the commands alone and its projection the answers alone. This server's table has one
+subject, so each of its consumers gets every entry, and its table service follows every entry too,
+to keep its tables folded: six deliveries per command where the limit has two. Here the limit's
+rules worker and projection each consume every entry (the other kind acknowledged unread), and its
+table service follows every entry with an ordered consumer. The difference from the plain
+read-first limit is what the one subject per table costs, with no rules at all (issue 13's first
+design change: commands and answers on subjects of their own).
 """
 
 from __future__ import annotations
@@ -35,6 +45,7 @@ from litestar import Response, get
 from litestar.params import Parameter
 
 SEATS = 6  # the limit's tables (its projection writes views 0..SEATS)
+EVERY_ENTRY = "GCBC_LIMIT_EVERY_ENTRY"  # "1": every process gets every entry, as this server's do
 
 
 def load_limit(script: Path) -> ModuleType:
@@ -59,7 +70,57 @@ def table_app(limit: ModuleType, nats_url: str, redis_url: str) -> Any:
         return Response(raw or b"{}", media_type="application/json")
 
     app.register(view)
+    if os.environ.get(EVERY_ENTRY) == "1":
+
+        async def follow() -> None:
+            await _follow_every_entry(nats_url)
+
+        app.on_startup.append(follow)
     return app
+
+
+_following: list[Any] = []  # the follower's connection and subscription, kept alive
+
+
+async def _follow_every_entry(nats_url: str) -> None:
+    """Every entry of the log, as this server's table service follows it (an ordered consumer;
+    the entry received, nothing folded: the limit has no rules)."""
+    import nats
+
+    nc = await nats.connect(nats_url)
+
+    async def received(msg: Any) -> None:
+        return None
+
+    _following.extend(
+        [nc, await nc.jetstream().subscribe("t.>", cb=received, ordered_consumer=True)]
+    )
+
+
+def every_entry(limit: ModuleType) -> None:
+    """The limit's rules worker and projection each on every entry of the log: a consumer of
+    their own on ``t.*.*`` (commands and answers), handing the limit's code the kind it consumes
+    (its subject's last token) and acknowledging the others unread."""
+
+    async def worker(nats_url: str, in_subj: str, out_fn: Any) -> None:
+        import nats
+
+        kind = "." + in_subj.rsplit(".", 1)[1]  # .cmd (the rules worker) or .out (the projection)
+        nc = await nats.connect(nats_url)
+        js = nc.jetstream()
+        sub = await js.pull_subscribe("t.*.*", durable=f"every{kind.replace('.', '_')}")
+        while True:
+            try:
+                msgs = await sub.fetch(100, timeout=1)
+            except Exception:  # noqa: BLE001  (as the limit's own loop: none came, ask again)
+                continue
+            others = [m for m in msgs if not m.subject.endswith(kind)]
+            await asyncio.gather(*(m.ack() for m in others))
+            mine = [m for m in msgs if m.subject.endswith(kind)]
+            if mine:
+                await out_fn(js, mine)
+
+    limit.worker = worker
 
 
 async def load(base: str, tables: int, seconds: float) -> dict[str, Any]:
@@ -118,8 +179,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--port", type=int)
     p.add_argument("--tables", type=int, default=50)
     p.add_argument("--seconds", type=float, default=20)
+    p.add_argument(
+        "--every-entry",
+        action="store_true",
+        help="every process gets every entry, as this server's do (see the module's docstring)",
+    )
     a = p.parse_args(argv)
+    if a.every_entry:
+        os.environ[EVERY_ENTRY] = "1"  # the processes the limit's bench starts inherit it
     limit = load_limit(Path(a.limit))
+    if os.environ.get(EVERY_ENTRY) == "1":
+        every_entry(limit)
     if a.role == "table":
         import uvicorn
 

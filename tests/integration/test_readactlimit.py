@@ -68,3 +68,55 @@ def test_the_load_reads_a_view_before_each_command(tmp_path: Path, redis_url: st
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+def test_every_entry_hands_each_worker_its_kind_and_acknowledges_the_other(nats_url: str) -> None:
+    """--every-entry: the limit's workers consume every entry (as this server's each get the
+    whole log) and are handed their own kind only; the other kind is acknowledged unread, and the
+    table service's follower receives every entry."""
+    import types
+    import uuid
+
+    import nats
+
+    from tools import readactlimit
+
+    async def go() -> None:
+        nc = await nats.connect(nats_url)
+        js = nc.jetstream()
+        stream = "T"  # the limit's stream and subjects (t.<table>.cmd, t.<table>.out)
+        try:
+            await js.delete_stream(stream)
+        except Exception:  # noqa: BLE001  (none yet)
+            pass
+        await js.add_stream(name=stream, subjects=["t.>"])
+        limit = types.ModuleType("limit_stand_in")
+        readactlimit.every_entry(limit)
+        handed: list[str] = []
+
+        async def rules_out(js: object, msgs: list) -> None:
+            handed.extend(m.subject for m in msgs)
+            for m in msgs:
+                await m.ack()
+
+        worker = asyncio.create_task(limit.worker(nats_url, "t.*.cmd", rules_out))
+        await readactlimit._follow_every_entry(nats_url)
+        table = uuid.uuid4().hex[:8]
+        for kind in ("cmd", "out", "cmd", "out"):
+            await js.publish(f"t.{table}.{kind}", b"x")
+        for _ in range(200):
+            info = await js.consumer_info(stream, "every_cmd")
+            if info.ack_floor.stream_seq == 4:
+                break
+            await asyncio.sleep(0.05)
+        worker.cancel()
+        assert handed == [f"t.{table}.cmd"] * 2  # its own kind, in order
+        assert info.ack_floor.stream_seq == 4 and info.num_pending == 0  # the answers acked too
+        assert readactlimit._following[-1].delivered == 4  # the follower: every entry
+        for held in readactlimit._following[::2]:
+            await held.close()
+        readactlimit._following.clear()
+        await js.delete_stream(stream)
+        await nc.close()
+
+    asyncio.run(go())

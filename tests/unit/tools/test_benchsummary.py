@@ -13,6 +13,7 @@ SYSTEM = {
         "latency": {"p99_ms": 11.7},
     },
     "limit_read_first": {"saturation": {"commands_per_s": 553.0}},
+    "limit_read_first_every_entry": {"saturation": {"commands_per_s": 442.4}},
     "noop": {"saturation": {"commands_per_second": 364.0}},
     "rules": {
         "saturation": {"commands_per_second": 299.1},
@@ -77,6 +78,13 @@ def test_each_figure_is_set_against_its_target_and_the_limit():
         "50 tables closed loop, the limit reading each seat's view before its command: commands/s"
     ]
     assert (read_first["value"], read_first["ratio_to_limit"]) == (553.0, 0.7)
+    # and once more with every process getting every entry, as this server's do: reported
+    every = got[
+        "50 tables closed loop, the same with every process getting every entry, as here:"
+        " commands/s"
+    ]
+    assert (every["value"], every["target"], every["met"]) == (442.4, "report", True)
+    assert every["ratio_to_limit_read_first"] == 0.8
     latency = got["1 table closed loop, real rules: POST->view p99 ms"]
     assert (latency["ratio_to_limit"], latency["met"]) == (1.45, True)
     scale = got["500 human-paced tables, every seat on SSE: POST->every changed view p99 ms"]
