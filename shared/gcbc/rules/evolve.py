@@ -9,14 +9,13 @@ simulator folds about 700 events a game.)
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
 from operator import add
 from typing import Any
 
 from msgspec.structs import force_setattr, replace
 
 from gcbc.contract import events as E
-from gcbc.contract.cards import AGENT, KINGPIN
+from gcbc.contract.cards import AGENT, KINGPIN, MAX_SEATS
 from gcbc.rules.effects import INVESTIGATIONS
 from gcbc.rules.setup import arms, guns
 from gcbc.rules.state import (
@@ -714,7 +713,7 @@ assert set(_HANDLERS) == set(E.AnyEvent.__args__), "evolve must be total over ev
 
 # event type -> its handler, and the field naming the one seat that sees it (``seen_by``; None:
 # seen by all): one lookup per event
-_FOLDS: dict[type, tuple[Callable[[State, Any, int, Trail], State], str | None]] = {
+FOLDS: dict[type, tuple[Callable[[State, Any, int, Trail], State], str | None]] = {
     t: (handler, None if t.seen_by is None else t.seen_by.fields[0])
     for t, handler in _HANDLERS.items()
 }
@@ -725,10 +724,12 @@ def evolve(state: State, event: Any) -> State:
     return fold((event,), state)
 
 
-@cache
-def _others(count: int, owner: int) -> tuple[int, ...]:
-    """1 for each of ``count`` viewers but ``owner``, 0 for it."""
-    return tuple(int(i != owner) for i in range(count))
+# UNSEEN_BY_OTHERS[count][owner]: 1 for each of ``count`` viewers (the seats, then the public)
+# but ``owner``, 0 for it: what an event only ``owner`` sees adds to the unseen counts
+UNSEEN_BY_OTHERS = tuple(
+    tuple(tuple(int(i != owner) for i in range(count)) for owner in range(count))
+    for count in range(MAX_SEATS + 2)
+)
 
 
 def peek(s: State, events: Any) -> State:
@@ -746,7 +747,7 @@ def fold(
     each of the ~700 events of a game); ``observe`` is called with the state after each."""
     s = state if state is not None else initial_state()
     for event in events:
-        handler, seen_by = _FOLDS[type(event)]
+        handler, seen_by = FOLDS[type(event)]
         log = s.log  # log.append(event), spelt out
         items, n = log._items, log._n
         if len(items) != n:  # a branch: an older state is being extended
@@ -758,7 +759,7 @@ def fold(
             # seen by one seat only: every other seat and the public count one more event
             # unseen. ``after`` is the struct just built, seen by no one yet: set in place
             unseen = s.unseen
-            others = _others(len(unseen), getattr(event, seen_by))
+            others = UNSEEN_BY_OTHERS[len(unseen)][getattr(event, seen_by)]
             force_setattr(after, "unseen", tuple(map(add, unseen, others)))
         s = after
         if observe is not None:
