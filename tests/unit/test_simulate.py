@@ -109,3 +109,17 @@ def test_a_game_is_the_same_whether_its_commands_are_checked_again_or_not():
         fast, s2 = play_game(n, seed, "random", check=False, miss_rate=0.02, options=options)
         assert checked.violations == []
         assert list(s1.log) == list(s2.log)
+
+
+def test_waiting_seats_are_the_current_waits_seats():
+    """The simulator draws the seat to act among ``waiting_seats``: those of ``current_wait``."""
+    from gcbc.rules import current_wait, fold
+    from gcbc.rules.waits import waiting_seats
+
+    for seed, options in enumerate(OPTION_SETS[:8]):
+        _, final = play_game(5, 300 + seed, "random", check=False, miss_rate=0.1, options=options)
+        s = initial_state()
+        for event in final.log:
+            s = fold((event,), s)
+            wait = current_wait(s)
+            assert waiting_seats(s) == (() if wait is None else wait.seats)

@@ -25,6 +25,7 @@ from gcbc.rules.knowledge import commands_json
 from gcbc.rules.legal import Group, legal_commands, legal_groups
 from gcbc.rules.rng import Rng
 from gcbc.rules.state import FINISHED, State, initial_state
+from gcbc.rules.waits import waiting_seats
 
 MAX_COMMANDS = 20_000  # a game still running after this many commands counts as unfinished
 
@@ -161,13 +162,13 @@ def play_game(
     s, _ = run(s, C.StartGame(random_seed=seed), observer)
     commands = 0
     while s.step != FINISHED and commands < MAX_COMMANDS:
-        wait = current_wait(s)
-        assert wait is not None, "a started game always waits for someone"
         if miss_rate and rng.below(1_000_000) < miss_rate * 1_000_000:
+            wait = current_wait(s)
+            assert wait is not None, "a started game always waits for someone"
             s, _ = run(s, C.DeadlinePassed(wait=wait.id), observer)
             commands += 1
             continue
-        seats_waiting = wait.seats
+        seats_waiting = waiting_seats(s)  # current_wait(s).seats, without making the wait
         seat = (
             seats_waiting[rng.below(len(seats_waiting))]
             if len(seats_waiting) > 1
