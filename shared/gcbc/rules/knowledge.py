@@ -30,7 +30,7 @@ from gcbc.contract.views import (
 from gcbc.rules.legal import legal_commands
 from gcbc.rules.log import render, sees
 from gcbc.rules.state import FINISHED, LOBBY, State
-from gcbc.rules.teams import team_from
+from gcbc.rules.teams import team_of
 from gcbc.rules.waits import current_wait
 
 # A prompt can hold the table in a transient step (a wound's choice after a shot): the view
@@ -329,7 +329,7 @@ def _view(s: State, seat: int | None, common: _Common) -> View:
         st = s.seat(seat)
         known = s.knowledge[seat] if s.knowledge else {}
         team = (
-            team_from((known.get(c) for c in st.cards), st.in_play, st.zombie) if st.cards else None
+            team_of(tuple(map(known.get, st.cards)), st.in_play, st.zombie) if st.cards else None
         )
         you = You(seat=seat, team=team, hand=list(st.hand), auto_pass=st.auto_pass)
     version = version_of(s, seat)

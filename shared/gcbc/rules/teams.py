@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 from gcbc.contract.cards import (
     AGENT,
@@ -64,9 +65,16 @@ def team_from(
     return majority
 
 
+@lru_cache(maxsize=4096)
+def team_of(cards: tuple[str | None, ...], in_play: tuple[str, ...], zombie: bool) -> str | None:
+    """``team_from`` of one hand: a pure function of few different hands, found once each (the
+    win is checked after every card movement, each seat's team asked again)."""
+    return team_from(cards, in_play, zombie)
+
+
 def true_team(s: State, seat: int) -> str:
     st = s.seats[seat]
-    team = team_from((s.setup.identities[c] for c in st.cards), st.in_play, st.zombie)
+    team = team_of(tuple(map(s.setup.identities.__getitem__, st.cards)), st.in_play, st.zombie)
     assert team is not None
     return team
 
@@ -91,22 +99,26 @@ def winner(s: State) -> Won | None:
     """(winners, team, reason) if the game is won now, else None. Checked after every shot, bite
     and card movement, in the precedence of RULES §9 (which reduces to §2 without expansions)."""
     agent, kingpin = s.setup.leader_ids
-    holder = {}
-    for i, st in enumerate(s.seats):
+    agent_seat = kingpin_seat = None  # who holds each Leader
+    i = 0
+    for st in s.seats:  # a loop without enumerate: asked after every card movement
         cards = st.cards
         if agent in cards:
             if kingpin in cards:
                 return (i,), TEAM_SOLO, "both_leaders"  # §9.1
-            holder[agent] = i
+            agent_seat = i
         elif kingpin in cards:
-            holder[kingpin] = i
+            kingpin_seat = i
+        i += 1
     if s.setup.options.bombers_traitors:
         for i, st in enumerate(s.seats):
             if st.eliminated and st.fallen_by is not None and st.fallen_by != i:
                 if true_team(s, i) == TEAM_BOMBER:
                     return _team_wins(s, (TEAM_BOMBER,), "bomber_shot")  # §9.2
-    for card, name, opponents in ((agent, AGENT, TEAM_CROOKED), (kingpin, KINGPIN, TEAM_HONEST)):
-        i = holder.get(card)
+    for i, name, opponents in (
+        (agent_seat, AGENT, TEAM_CROOKED),
+        (kingpin_seat, KINGPIN, TEAM_HONEST),
+    ):
         if i is None or not s.seats[i].eliminated:
             continue
         reason = f"{name}_eliminated"
