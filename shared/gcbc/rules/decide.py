@@ -9,23 +9,20 @@ returned list is the whole outcome of the command.
 from __future__ import annotations
 
 from collections.abc import Callable
-from operator import add
 from typing import Any
-
-from msgspec.structs import force_setattr
 
 from gcbc.contract import commands as C
 from gcbc.rules import commands
 from gcbc.rules.autopilot import check_deadline, deadline_passed
-from gcbc.rules.evolve import FOLDS, UNSEEN_BY_OTHERS, fold
+from gcbc.rules.evolve import FOLDS, fold, fold_marking
 from gcbc.rules.flow import WIN_EVENTS, advance, next_events
-from gcbc.rules.state import State, Trail
+from gcbc.rules.state import State
 
 assert set(commands.HANDLING) | {C.DeadlinePassed} == set(C.AnyCommand.__args__)
 
-# event type -> what ``fold`` folds it with (its handler, the field naming the one seat that sees
-# it), and whether it may win the game (``WIN_EVENTS``): what ``run`` looks up for each event
-_STEPS = {t: (handler, seen_by, t in WIN_EVENTS) for t, (handler, seen_by) in FOLDS.items()}
+# how ``run`` folds each event: as ``fold`` does, marking those that may win the game
+# (``WIN_EVENTS``): one lookup per event for both
+_STEPS = {t: (handler, seen_by, t in WIN_EVENTS) for t, (handler, seen_by, _) in FOLDS.items()}
 
 
 def check(state: State, command: Any) -> None:
@@ -78,30 +75,13 @@ def run(
         events = deadline_passed(state, command)
     else:
         events = commands.seat_events(state, command, False, listed)
-    # advance(fold(events, state, observe), observe, events), spelt out: no call per batch of
-    # events, and each event's type looked up once (its handler, and whether it may win)
-    s = state
-    out: list[Any] = []
+    # advance(fold(events, state, observe), observe, events), spelt out: each event's type
+    # looked up once, for its fold and for whether it may have won
+    s, check_win = fold_marking(_STEPS, events, state, observe)
+    out = list(events)
     while True:
-        check_win = False  # may these events have won?
-        for event in events:
-            handler, seen_by, wins = _STEPS[type(event)]
-            log = s.log  # log.append(event), spelt out
-            items, n = log._items, log._n
-            if len(items) != n:  # a branch: an older state is being extended
-                items = items[:n]
-            items.append(event)
-            after = handler(s, event, s.version + 1, Trail(items, n + 1))
-            if seen_by is not None:  # seen by one seat only (``fold``)
-                unseen = s.unseen
-                others = UNSEEN_BY_OTHERS[len(unseen)][getattr(event, seen_by)]
-                force_setattr(after, "unseen", tuple(map(add, unseen, others)))
-            s = after
-            if wins:
-                check_win = True
-            if observe is not None:
-                observe(s)
-        out += events
         events = next_events(s, check_win)
         if not events:
             return s, out
+        s, check_win = fold_marking(_STEPS, events, s, observe)
+        out += events

@@ -711,10 +711,12 @@ _HANDLERS: dict[type, Callable[[State, Any, int, Trail], State]] = {
 assert set(_HANDLERS) == set(E.AnyEvent.__args__), "evolve must be total over every event"
 
 
-# event type -> its handler, and the field naming the one seat that sees it (``seen_by``; None:
-# seen by all): one lookup per event
-FOLDS: dict[type, tuple[Callable[[State, Any, int, Trail], State], str | None]] = {
-    t: (handler, None if t.seen_by is None else t.seen_by.fields[0])
+# event type -> its handler, the field naming the one seat that sees it (``seen_by``; None: seen
+# by all), and a mark ``fold_marking`` reports (here none: ``gcbc.rules.decide`` marks the events
+# that may win): one lookup per event
+Step = tuple[Callable[[State, Any, int, Trail], State], str | None, bool]
+FOLDS: dict[type, Step] = {
+    t: (handler, None if t.seen_by is None else t.seen_by.fields[0], False)
     for t, handler in _HANDLERS.items()
 }
 
@@ -743,18 +745,28 @@ def peek(s: State, events: Any) -> State:
 def fold(
     events: Any, state: State | None = None, observe: Callable[[State], None] | None = None
 ) -> State:
-    """The state after ``events``, each folded by ``evolve`` (spelt out here: a call less for
-    each of the ~700 events of a game); ``observe`` is called with the state after each."""
-    s = state if state is not None else initial_state()
+    """The state after ``events``, each folded by ``evolve``; ``observe`` is called with the state
+    after each."""
+    return fold_marking(FOLDS, events, state if state is not None else initial_state(), observe)[0]
+
+
+def fold_marking(
+    steps: dict[type, Step],
+    events: Any,
+    s: State,
+    observe: Callable[[State], None] | None = None,
+) -> tuple[State, bool]:
+    """``fold`` by ``steps`` (``FOLDS`` with marks of the caller's), and whether any of the events
+    is marked. ``evolve`` spelt out: a call less for each of the ~700 events of a game."""
+    marked = False
     for event in events:
-        handler, seen_by = FOLDS[type(event)]
+        handler, seen_by, mark = steps[type(event)]
         log = s.log  # log.append(event), spelt out
         items, n = log._items, log._n
         if len(items) != n:  # a branch: an older state is being extended
             items = items[:n]
         items.append(event)
-        log = Trail(items, n + 1)
-        after = handler(s, event, s.version + 1, log)
+        after = handler(s, event, s.version + 1, Trail(items, n + 1))
         if seen_by is not None:
             # seen by one seat only: every other seat and the public count one more event
             # unseen. ``after`` is the struct just built, seen by no one yet: set in place
@@ -762,6 +774,8 @@ def fold(
             others = UNSEEN_BY_OTHERS[len(unseen)][getattr(event, seen_by)]
             force_setattr(after, "unseen", tuple(map(add, unseen, others)))
         s = after
+        if mark:
+            marked = True
         if observe is not None:
             observe(s)
-    return s
+    return s, marked

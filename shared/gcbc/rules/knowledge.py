@@ -328,9 +328,7 @@ def _view(s: State, seat: int | None, common: _Common) -> View:
     if seat is not None and s.seats[seat] is not None:
         st = s.seat(seat)
         known = s.knowledge[seat] if s.knowledge else {}
-        team = (
-            team_of(tuple(map(known.get, st.cards)), st.in_play, st.zombie) if st.cards else None
-        )
+        team = team_of(tuple(map(known.get, st.cards)), st.in_play, st.zombie) if st.cards else None
         you = You(seat=seat, team=team, hand=list(st.hand), auto_pass=st.auto_pass)
     version = version_of(s, seat)
     entries: list[LogEntry] = []
