@@ -82,7 +82,7 @@ def table_app(limit: ModuleType, nats_url: str, redis_url: str) -> Any:
 _following: list[Any] = []  # the follower's connection and subscription, kept alive
 
 
-async def _follow_every_entry(nats_url: str) -> None:
+async def _follow_every_entry(nats_url: str, prefix: str = "t") -> None:
     """Every entry of the log, as this server's table service follows it (an ordered consumer;
     the entry received, nothing folded: the limit has no rules)."""
     import nats
@@ -92,15 +92,15 @@ async def _follow_every_entry(nats_url: str) -> None:
     async def received(msg: Any) -> None:
         return None
 
-    _following.extend(
-        [nc, await nc.jetstream().subscribe("t.>", cb=received, ordered_consumer=True)]
-    )
+    following = await nc.jetstream().subscribe(f"{prefix}.>", cb=received, ordered_consumer=True)
+    _following.extend([nc, following])
 
 
-def every_entry(limit: ModuleType) -> None:
+def every_entry(limit: ModuleType, prefix: str = "t") -> None:
     """The limit's rules worker and projection each on every entry of the log: a consumer of
-    their own on ``t.*.*`` (commands and answers), handing the limit's code the kind it consumes
-    (its subject's last token) and acknowledging the others unread."""
+    their own on ``t.*.*`` (commands and answers; ``prefix``: the limit's ``t``), handing the
+    limit's code the kind it consumes (its subject's last token) and acknowledging the others
+    unread."""
 
     async def worker(nats_url: str, in_subj: str, out_fn: Any) -> None:
         import nats
@@ -108,7 +108,8 @@ def every_entry(limit: ModuleType) -> None:
         kind = "." + in_subj.rsplit(".", 1)[1]  # .cmd (the rules worker) or .out (the projection)
         nc = await nats.connect(nats_url)
         js = nc.jetstream()
-        sub = await js.pull_subscribe("t.*.*", durable=f"every{kind.replace('.', '_')}")
+        durable = f"every{kind.replace('.', '_')}"
+        sub = await js.pull_subscribe(f"{prefix}.*.*", durable=durable)
         while True:
             try:
                 msgs = await sub.fetch(100, timeout=1)

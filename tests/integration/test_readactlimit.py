@@ -78,20 +78,19 @@ def test_every_entry_hands_each_worker_its_kind_and_acknowledges_the_other(nats_
     import uuid
 
     import nats
+    from nats.js.errors import NotFoundError
 
     from tools import readactlimit
 
     async def go() -> None:
         nc = await nats.connect(nats_url)
         js = nc.jetstream()
-        stream = "T"  # the limit's stream and subjects (t.<table>.cmd, t.<table>.out)
-        try:
-            await js.delete_stream(stream)
-        except Exception:  # noqa: BLE001  (none yet)
-            pass
-        await js.add_stream(name=stream, subjects=["t.>"])
+        # the limit's subjects (t.<table>.cmd, t.<table>.out) under a prefix of this test's own
+        prefix = f"limit{uuid.uuid4().hex[:8]}"
+        stream = prefix.upper()
+        await js.add_stream(name=stream, subjects=[f"{prefix}.>"])
         limit = types.ModuleType("limit_stand_in")
-        readactlimit.every_entry(limit)
+        readactlimit.every_entry(limit, prefix)
         handed: list[str] = []
 
         async def rules_out(js: object, msgs: list) -> None:
@@ -100,17 +99,21 @@ def test_every_entry_hands_each_worker_its_kind_and_acknowledges_the_other(nats_
                 await m.ack()
 
         worker = asyncio.create_task(limit.worker(nats_url, "t.*.cmd", rules_out))
-        await readactlimit._follow_every_entry(nats_url)
-        table = uuid.uuid4().hex[:8]
+        await readactlimit._follow_every_entry(nats_url, prefix)
         for kind in ("cmd", "out", "cmd", "out"):
-            await js.publish(f"t.{table}.{kind}", b"x")
+            await js.publish(f"{prefix}.tb1.{kind}", b"x")
+        info = None
         for _ in range(200):
-            info = await js.consumer_info(stream, "every_cmd")
-            if info.ack_floor.stream_seq == 4:
+            try:
+                info = await js.consumer_info(stream, "every_cmd")
+            except NotFoundError:  # the worker has not made its consumer yet
+                pass
+            if info is not None and info.ack_floor.stream_seq == 4:
                 break
             await asyncio.sleep(0.05)
+        assert info is not None
         worker.cancel()
-        assert handed == [f"t.{table}.cmd"] * 2  # its own kind, in order
+        assert handed == [f"{prefix}.tb1.cmd"] * 2  # its own kind, in order
         assert info.ack_floor.stream_seq == 4 and info.num_pending == 0  # the answers acked too
         assert readactlimit._following[-1].delivered == 4  # the follower: every entry
         for held in readactlimit._following[::2]:
