@@ -14,15 +14,11 @@ from typing import Any
 from gcbc.contract import commands as C
 from gcbc.rules import commands
 from gcbc.rules.autopilot import check_deadline, deadline_passed
-from gcbc.rules.evolve import FOLDS, fold, fold_marking
-from gcbc.rules.flow import WIN_EVENTS, advance, next_events
+from gcbc.rules.evolve import fold, fold_marking
+from gcbc.rules.flow import STEPS, advance
 from gcbc.rules.state import State
 
 assert set(commands.HANDLING) | {C.DeadlinePassed} == set(C.AnyCommand.__args__)
-
-# how ``run`` folds each event: as ``fold`` does, marking those that may win the game
-# (``WIN_EVENTS``): one lookup per event for both
-_STEPS = {t: (handler, seen_by, t in WIN_EVENTS) for t, (handler, seen_by, _) in FOLDS.items()}
 
 
 def check(state: State, command: Any) -> None:
@@ -75,13 +71,8 @@ def run(
         events = deadline_passed(state, command)
     else:
         events = commands.seat_events(state, command, False, listed)
-    # advance(fold(events, state, observe), observe, events), spelt out: each event's type
-    # looked up once, for its fold and for whether it may have won
-    s, check_win = fold_marking(_STEPS, events, state, observe)
-    out = list(events)
-    while True:
-        events = next_events(s, check_win)
-        if not events:
-            return s, out
-        s, check_win = fold_marking(_STEPS, events, s, observe)
-        out += events
+    # advance(fold(events, state, observe), observe, events), each event's type looked up once
+    # for its fold and for whether it may have won
+    s, won = fold_marking(STEPS, events, state, observe)
+    s, more = advance(s, observe, won=won)
+    return s, [*events, *more]

@@ -13,7 +13,7 @@ from gcbc.rules.autopilot import autopilot_events
 from gcbc.rules.effects import fall
 from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import CARDS, CLASSIC
-from gcbc.rules.evolve import fold
+from gcbc.rules.evolve import FOLDS, fold_marking
 from gcbc.rules.query import alive, holders, next_living
 from gcbc.rules.state import (
     ACTION,
@@ -76,6 +76,9 @@ WIN_EVENTS = frozenset(
         E.LeaderWounded,
     }
 )
+# how the flow folds each event: as ``fold`` does, marking those that may win (``WIN_EVENTS``):
+# one lookup per event for both
+STEPS = {t: (handler, seen_by, t in WIN_EVENTS) for t, (handler, seen_by, _) in FOLDS.items()}
 
 
 def _wound_falls(s: State) -> list[Any]:
@@ -176,17 +179,18 @@ def advance(
     s: State,
     observe: Callable[[State], None] | None = None,
     after: list[Any] | None = None,
+    won: bool | None = None,
 ) -> tuple[State, list[Any]]:
-    """Fold the automatic consequences of ``s`` until someone must act. ``after``: the events
-    just folded into ``s`` (None: unknown, so the win is checked)."""
+    """Fold the automatic consequences of ``s`` until someone must act. ``won``: whether the
+    events just folded into ``s`` may have won; else ``after``, those events, says (None:
+    unknown, so the win is checked)."""
     out: list[Any] = []
-    check_win = after is None or _may_win(after)
+    check_win = won if won is not None else after is None or _may_win(after)
     while True:
         events = next_events(s, check_win)
         if not events:
             return s, out
-        check_win = _may_win(events)
-        s = fold(events, s, observe)
+        s, check_win = fold_marking(STEPS, events, s, observe)
         out += events
 
 
