@@ -131,6 +131,73 @@ class _Client(_NatsClient):
             await self.publish(answer)
 
 
+class _PubAck(msgspec.Struct):
+    """JetStream's answer to a publish: where it stored it, or why not."""
+
+    seq: int = 0
+    duplicate: bool = False
+    error: dict[str, Any] | None = None
+
+
+_pub_ack = msgspec.json.Decoder(_PubAck)
+
+
+class _Appends:
+    """Appends and their acknowledgements on the client's lean path: each append publishes with
+    a reply subject under one inbox of this client's, whose replies go straight to the future
+    waiting for them. nats-py's ``js.publish`` makes a request (a future in its map, a task of
+    ``wait_for`` per request, the reply as a message object) and decodes the answer into a
+    dataclass: 46 us of CPU per append here, against about half that this way. The table
+    service appends once per command, the rules worker once more."""
+
+    def __init__(self, nc: _Client) -> None:
+        self.nc = nc
+        self.prefix = ""
+        self.waiting: dict[bytes, asyncio.Future[tuple[bytes, bytes | None]]] = {}
+        self.count = 0
+        self._starting: asyncio.Lock | None = None
+
+    async def _start(self) -> None:
+        if self._starting is None:
+            self._starting = asyncio.Lock()
+        async with self._starting:
+            if self.prefix:
+                return
+            inbox = self.nc.new_inbox()
+            sub = await self.nc.subscribe(f"{inbox}.*")
+            self.nc.sinks[sub._id] = self._answered  # noqa: SLF001
+            self.prefix = f"{inbox}."
+
+    def _answered(self, subject: bytes, reply: bytes, data: bytes, headers: bytes | None) -> None:
+        future = self.waiting.pop(subject[subject.rfind(b".") + 1 :], None)
+        if future is not None and not future.done():
+            future.set_result((data, headers))
+
+    async def publish(
+        self, subject: str, data: bytes, headers: dict[str, str], timeout: float
+    ) -> _PubAck:
+        """Publish and wait for JetStream's acknowledgement (raised as nats-py raises: no
+        stream answering, JetStream's refusal as APIError, the wait's TimeoutError)."""
+        if not self.prefix:
+            await self._start()
+        self.count += 1
+        token = b"%d" % self.count
+        future = asyncio.get_running_loop().create_future()
+        self.waiting[token] = future
+        try:
+            await self.nc.publish(subject, data, f"{self.prefix}{self.count}", headers)
+            async with asyncio.timeout(timeout):
+                body, status = await future
+        finally:
+            self.waiting.pop(token, None)
+        if not body and status and status.startswith(b"NATS/1.0 503"):
+            raise NoStreamResponseError  # nobody answered the subject: no stream stored it
+        ack = _pub_ack.decode(body)
+        if ack.error is not None:
+            APIError.from_error(ack.error)
+        return ack
+
+
 async def _quiet(e: Exception) -> None:
     """nats-py's asynchronous errors, one line each (its default logs a traceback per retry)."""
     log.warning("nats: %s", str(e) or type(e).__name__)
@@ -177,6 +244,8 @@ class JetStreamEventLog:
     ) -> None:
         self.nc = nc
         self.js = nc.jetstream()
+        # appends on the client's lean path (a client made elsewhere: nats-py's own)
+        self._appends = _Appends(nc) if isinstance(nc, _Client) else None
         self.stream = stream
         self.prefix = prefix
         self.partitions = partitions  # the stream's own, once connected
@@ -312,7 +381,12 @@ class JetStreamEventLog:
         if not self.nc.is_connected:
             raise LogUnavailable("the event log is not connected")
         try:
-            ack = await self.js.publish(subj, data, headers=headers, timeout=self.append_timeout)
+            if self._appends is not None:
+                ack = await self._appends.publish(subj, data, headers, self.append_timeout)
+            else:
+                ack = await self.js.publish(
+                    subj, data, headers=headers, timeout=self.append_timeout
+                )
         except APIError as e:
             if e.err_code == WRONG_LAST_SEQUENCE:
                 raise WrongExpectedSequence(table, expected) from None

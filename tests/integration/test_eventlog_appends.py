@@ -1,0 +1,74 @@
+"""Appends on the JetStream adapter's lean path (its own inbox, each acknowledgement handed to
+the append that waits for it): many at once each get their own answer, and a subject no stream
+stores is refused at once as LogUnavailable. Against a real NATS server of its own."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import pytest
+
+from gcbc.eventlog.jetstream import JetStreamEventLog
+from gcbc.eventlog.port import LogUnavailable, WrongExpectedSequence
+from tools import devservers
+
+
+def test_many_appends_at_once_each_get_their_own_acknowledgement(tmp_path: Path):
+    server = devservers.start_nats(tmp_path, auth=False)
+
+    async def go() -> None:
+        log = await JetStreamEventLog.connect(server.url, stream="APPENDS", prefix="ap")
+        try:
+            tables = [f"{i:016x}" for i in range(40)]
+
+            async def table(t: str) -> list[int]:
+                seqs, last = [], 0
+                for n in range(10):
+                    got = await log.append(t, f"{t}:{n}".encode(), last, msg_id=f"{t}:{n}")
+                    seqs.append(got.seq)
+                    last = got.seq
+                return seqs
+
+            seqs = await asyncio.gather(*(table(t) for t in tables))
+            flat = [s for one in seqs for s in one]
+            assert len(set(flat)) == len(flat) == 400  # each append its own place
+            for t, one in zip(tables, seqs, strict=True):
+                stored = await log.read(t)
+                assert [s.seq for s in stored] == one
+                assert [s.data for s in stored] == [f"{t}:{n}".encode() for n in range(10)]
+            # a retry is answered with the first one's place; a stale expectation is refused
+            again = await log.append(tables[0], b"x", seqs[0][-1], msg_id=f"{tables[0]}:9")
+            assert again.duplicate and again.seq == seqs[0][-1]
+            with pytest.raises(WrongExpectedSequence):
+                await log.append(tables[0], b"late", seqs[0][0])
+            assert not log._appends.waiting  # noqa: SLF001  (nothing left waiting)
+        finally:
+            await log.close()
+
+    try:
+        asyncio.run(go())
+    finally:
+        server.stop()
+
+
+def test_an_append_that_no_stream_stores_is_refused_at_once(tmp_path: Path):
+    server = devservers.start_nats(tmp_path, auth=False)
+
+    async def go() -> None:
+        log = await JetStreamEventLog.connect(server.url, stream="GONE", prefix="gone")
+        try:
+            first = await log.append("00000000000000aa", b"first", 0)
+            await log.js.delete_stream("GONE")  # (an operator's mistake)
+            started = time.monotonic()
+            with pytest.raises(LogUnavailable):
+                await log.append("00000000000000aa", b"second", first.seq)
+            assert time.monotonic() - started < 2
+        finally:
+            await log.close()
+
+    try:
+        asyncio.run(go())
+    finally:
+        server.stop()
