@@ -593,30 +593,31 @@ class JetStreamEventLog:
 
     async def follow(
         self, handle: Handler, after: int | None = None, table: str | None = None
-    ) -> _Subscription:
-        """An ordered consumer (unacknowledged, recreated by nats-py after a gap)."""
+    ) -> _Following:
+        """A push consumer of its own, unacknowledged, on the client's lean path (the scan's
+        reader, never ending: started again after the last entry handed over on a gap, a
+        silence or a lost connection). The consumer exists once this returns."""
+        reader = _Scan(self, after, None, None if table is None else self.subject(table))
+        # a restarted server forgets the consumer: heard sooner than a scan's silence
+        reader.HEARTBEAT, reader.SILENCE = 2.0, 6.0
+        await reader._start()  # noqa: SLF001
 
-        async def on_msg(msg: nats.aio.msg.Msg) -> None:
-            try:
-                await handle(_delivered(msg))
-            except Exception as e:  # noqa: BLE001  (a follower's reader catches up by itself)
-                log.warning("following: entry %s not handled: %s", msg.metadata.sequence, e)
+        async def run() -> None:
+            while True:
+                try:
+                    batch = await reader.next()
+                except LogUnavailable as e:
+                    log.info("following: %s; starting again", e)
+                    await reader._stop()  # noqa: SLF001
+                    await asyncio.sleep(0.5)
+                    continue
+                for stored in batch or ():
+                    try:
+                        await handle(stored)
+                    except Exception as e:  # noqa: BLE001  (a follower's reader catches up)
+                        log.warning("following: entry %s not handled: %s", stored.seq, e)
 
-        config = (
-            api.ConsumerConfig(deliver_policy=api.DeliverPolicy.NEW)
-            if after is None
-            else api.ConsumerConfig(
-                deliver_policy=api.DeliverPolicy.BY_START_SEQUENCE, opt_start_seq=after + 1
-            )
-        )
-        sub = await self.js.subscribe(
-            subject_filter(self.prefix) if table is None else self.subject(table),
-            stream=self.stream,  # named: no lookup by subject (and no right to list streams)
-            cb=on_msg,
-            ordered_consumer=True,
-            config=config,
-        )
-        return _Subscription(sub)
+        return _Following(reader, asyncio.create_task(run()))
 
     async def tables(self, partition: int | None = None) -> AsyncIterator[str]:
         _, sizes = await self.sizes(partition)
@@ -755,15 +756,25 @@ class JetStreamEventLog:
 class _Scan:
     """One pass over the log through a push consumer of its own (flow control, no acks), on the
     client's lean path. Entries are kept in batches; past ``HIGH`` kept, flow control replies
-    wait, so JetStream sends no more than the reader takes."""
+    wait, so JetStream sends no more than the reader takes. ``until`` None: the pass never ends
+    (a follower: ``after`` None, from the entries stored from now on); ``subject``: those of one
+    subject (a table's) only."""
 
     BATCH = 2000
     HIGH = 20_000
-    SILENCE = 15.0  # seconds without a message (heartbeats come every 5): start again
+    HEARTBEAT = 5.0  # seconds between the consumer's heartbeats while it has nothing to send
+    SILENCE = 15.0  # seconds without a message: start again
 
-    def __init__(self, log: JetStreamEventLog, after: int, until: int) -> None:
+    def __init__(
+        self,
+        log: JetStreamEventLog,
+        after: int | None,
+        until: int | None,
+        subject: str | None = None,
+    ) -> None:
         self.log, self.until = log, until
-        self.last = after  # the last entry handed over or kept
+        self.subject = subject or subject_filter(log.prefix)
+        self.last = after  # the last entry handed over or kept (None: none yet, from now on)
         self.kept: list[Stored] = []
         self.ready = asyncio.Event()
         self.done = False
@@ -783,11 +794,13 @@ class _Scan:
         config = api.ConsumerConfig(
             deliver_subject=inbox,
             ack_policy=api.AckPolicy.NONE,
-            deliver_policy=api.DeliverPolicy.BY_START_SEQUENCE,
-            opt_start_seq=self.last + 1,
-            filter_subject=subject_filter(self.log.prefix),
+            deliver_policy=api.DeliverPolicy.NEW
+            if self.last is None
+            else api.DeliverPolicy.BY_START_SEQUENCE,
+            opt_start_seq=None if self.last is None else self.last + 1,
+            filter_subject=self.subject,
             flow_control=True,
-            idle_heartbeat=5.0,
+            idle_heartbeat=self.HEARTBEAT,
             mem_storage=True,
             inactive_threshold=30.0,
         )
@@ -835,13 +848,16 @@ class _Scan:
             self.ready.set()
             return None
         self.expected += 1
-        if sseq > self.until:
+        until = self.until
+        if until is not None and sseq > until:
             self.done = True
             self.ready.set()
             return None
         self.kept.append(Stored(seq=sseq, table=_table_in(subject), data=data, at=ts / 1e9))
         self.last = sseq
-        if sseq >= self.until or pending == 0:
+        if until is None:
+            self.ready.set()  # a follower hands each entry over as it comes
+        elif sseq >= until or pending == 0:
             self.done = True
             self.ready.set()
         elif len(self.kept) >= self.BATCH:
@@ -861,7 +877,8 @@ class _Scan:
             if not self.kept and not self.done:
                 self.ready.clear()
                 try:
-                    await asyncio.wait_for(self.ready.wait(), self.SILENCE)
+                    async with asyncio.timeout(self.SILENCE):  # (no task made per wait)
+                        await self.ready.wait()
                 except TimeoutError:
                     if not self.log.nc.is_connected:
                         raise LogUnavailable("the event log is not connected") from None
@@ -881,6 +898,22 @@ class _Scan:
 
     async def close(self) -> None:
         await self._stop()
+
+
+class _Following:
+    """A follower: its reader and the task handing its entries over."""
+
+    def __init__(self, reader: _Scan, task: asyncio.Task) -> None:
+        self._reader, self._task = reader, task
+
+    async def close(self) -> None:
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+        try:
+            await self._reader.close()
+        except (LogUnavailable, nats_errors.Error) as e:  # the connection is gone: nothing left
+            log.info("stopping a follower: %s", e)
 
 
 class _Subscription:

@@ -1,6 +1,7 @@
-"""Appends on the JetStream adapter's lean path (its own inbox, each acknowledgement handed to
+"""The JetStream adapter's lean paths. Appends (its own inbox, each acknowledgement handed to
 the append that waits for it): many at once each get their own answer, and a subject no stream
-stores is refused at once as LogUnavailable. Against a real NATS server of its own."""
+stores is refused at once as LogUnavailable. A follower (a push consumer of its own) goes on
+after the server restarts. Against a real NATS server of its own."""
 
 from __future__ import annotations
 
@@ -72,3 +73,66 @@ def test_an_append_that_no_stream_stores_is_refused_at_once(tmp_path: Path):
         asyncio.run(go())
     finally:
         server.stop()
+
+
+def test_a_follower_goes_on_after_the_server_restarts(tmp_path: Path):
+    """The follower's consumer is gone with the server's restart (an ephemeral one, in memory):
+    the follower hears the silence and starts again after the last entry it handed over,
+    missing nothing and repeating nothing."""
+    server = devservers.start_nats(tmp_path, auth=False)
+
+    async def go() -> None:
+        log = await JetStreamEventLog.connect(server.url, stream="FOLLOW", prefix="fo")
+        writer = await JetStreamEventLog.connect(server.url, stream="FOLLOW", prefix="fo")
+        got: list[bytes] = []
+
+        async def handle(stored) -> None:
+            got.append(stored.data)
+
+        follower = await log.follow(handle)
+        try:
+            t = "00000000000000bb"
+            last = 0
+            for n in range(3):
+                last = (await writer.append(t, b"before %d" % n, last)).seq
+            await _until(lambda: len(got) == 3)
+            server.stop()
+            server.restart()
+            for _ in range(100):
+                if log.nc.is_connected and writer.nc.is_connected:
+                    break
+                await asyncio.sleep(0.1)
+            for _ in range(100):  # JetStream takes a moment to be back
+                try:
+                    if len(await writer.read(t)) == 3:
+                        break
+                except LogUnavailable:
+                    pass
+                await asyncio.sleep(0.1)
+            for n in range(3):
+                last = (await writer.append(t, b"after %d" % n, last)).seq
+            await _until(lambda: len(got) == 6, 20)
+            assert got == [
+                b"before 0",
+                b"before 1",
+                b"before 2",
+                b"after 0",
+                b"after 1",
+                b"after 2",
+            ]
+        finally:
+            await follower.close()
+            await log.close()
+            await writer.close()
+
+    try:
+        asyncio.run(go())
+    finally:
+        server.stop()
+
+
+async def _until(ready, seconds: float = 5) -> None:
+    deadline = time.monotonic() + seconds
+    while not ready():
+        assert time.monotonic() < deadline, "not in time"
+        await asyncio.sleep(0.05)
