@@ -30,7 +30,11 @@ REDIS_CANDIDATES = (
 )
 USERS = ("admin", "table", "rules", "projection", "bots")
 STREAM = "GCBC_TABLES"  # gcbc.eventlog.jetstream.STREAM (kept here: no import of nats)
-SUBJECTS = "gcbc.table.*.*"  # <prefix>.<partition>.<table>
+# <prefix>.<partition>.<table>: a table's subject (every entry of a table written before its
+# commands and answers were apart), then its commands' (.c) and its answers' (.a)
+SUBJECTS = "gcbc.table.*.*"
+COMMANDS = f"{SUBJECTS}.c"
+ANSWERS = f"{SUBJECTS}.a"
 LEASES = "GCBC_LEASES"  # gcbc.eventlog.jetstream_leases.BUCKET: who processes which partition
 
 
@@ -188,8 +192,10 @@ def _nats_permissions(user: str, partitions: int = MOST_PARTITIONS) -> str:
         f"{api}.CONSUMER.CREATE.{STREAM}",
         f"$JS.FC.{STREAM}.>",  # flow control replies
     ]
-    if user in ("table", "rules"):
-        allow.append(SUBJECTS)  # only these two append: commands, and answers and deadlines
+    if user == "table":
+        allow += [SUBJECTS, COMMANDS]  # commands only
+    if user == "rules":
+        allow += [SUBJECTS, COMMANDS, ANSWERS]  # answers, and deadlines (system commands)
     if user == "table":
         # its readiness (/readyz): how far the rules worker and the projection are (read only)
         for group in DURABLES.values():

@@ -137,12 +137,17 @@ def table_mix(count: int, seed: int = 1, lobby_share: float = 0.1) -> list[dict[
     ]
 
 
-def _entry(step: Step, at: int, prev: int, answers: int) -> AnyEntry:
+def _entry(step: Step, at: int, prev: int, answers: int, command: CommandEntry) -> AnyEntry:
     if isinstance(step.answer, RuleViolation):
         return RefusalEntry(
-            answers=answers, code=step.answer.code, message=step.answer.message, at=at, prev=prev
+            answers=answers,
+            code=step.answer.code,
+            message=step.answer.message,
+            at=at,
+            prev=prev,
+            command=command,
         )
-    return OutcomeEntry(answers=answers, events=step.answer, at=at, prev=prev)
+    return OutcomeEntry(answers=answers, events=step.answer, at=at, prev=prev, command=command)
 
 
 async def write_table(
@@ -159,8 +164,8 @@ async def write_table(
             command=step.command, token_hash=step.token_hash, at=at, prev=last, imported=imported
         )
         command = (await log.append(table_id, encode_entry(entry), last)).seq
-        answer = _entry(step, at, command, command)
-        last = (await log.append(table_id, encode_entry(answer), command)).seq
+        answer = _entry(step, at, command, command, entry)
+        last = (await log.append(table_id, encode_entry(answer), command, answer=True)).seq
         written += 2
         await asyncio.sleep(0)  # the other tables' turn: their entries interleave
     return written

@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 
 import msgspec
 
-from gcbc.contract.entries import decode_entry
+from gcbc.contract.entries import OutcomeEntry, RefusalEntry, decode_entry
 from gcbc.eventlog.port import EventLog, Stored
 from services.common.folded import FoldedTable
 
@@ -153,10 +153,18 @@ class FoldedCache:
             prev = entry.prev
         except msgspec.DecodeError:
             entry, prev = None, -1  # not an entry: the catch-up below steps over it in its place
-        if t is None and prev == 0:
+        # an answer read without its command (their subjects' readers) follows what the cache
+        # has through the command it carries
+        command = entry.command if isinstance(entry, OutcomeEntry | RefusalEntry) else None
+        chained = command.prev if command is not None else -1
+        if t is None and (prev == 0 or chained == 0):
             t = self.tables[stored.table] = FoldedTable(stored.table)
         lock = self._locks.get(stored.table)
-        if t is not None and t.seq == prev and (lock is None or not lock.locked()):
+        if (
+            t is not None
+            and (t.seq == prev or t.seq == chained)
+            and (lock is None or not lock.locked())
+        ):
             t.apply(stored, entry)  # decoded once
             self._signal(stored.table)
             self._note_finished(t)

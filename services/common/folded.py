@@ -1,6 +1,8 @@
 """A table folded from its log entries: what every service needs to know of one table.
 
-Entries alternate command / answer (``gcbc.contract.entries``). Folding keeps the engine state,
+Entries alternate command / answer (``gcbc.contract.entries``); an answer carries its command, so
+the answers alone fold the same table (the projection and the table service's follower read only
+the answers' subjects). Folding keeps the engine state,
 the sequence of the last entry, the unanswered command if any, the seats' token hashes, the
 command ids already recorded (idempotent retries), the recent answers per viewer (what the read
 model hands back to whoever sent a command), and when the current wait began (deadlines are
@@ -78,6 +80,12 @@ class FoldedTable:
                 )
                 self.seq = stored.seq
                 return None
+        if not isinstance(entry, CommandEntry):
+            command = entry.command
+            if command is not None and self.pending != entry.answers and entry.answers > self.seq:
+                # read from the answers alone (their subject's reader): the command they carry
+                # is folded first, in its place
+                self.apply(Stored(seq=entry.answers, table=self.table_id, data=b""), command)
         self.seq = stored.seq
         if isinstance(entry, CommandEntry):
             self.pending = stored.seq

@@ -732,7 +732,21 @@ async def tail(ops: Ops, table: str | None, public: bool, count: int | None, as_
     return 0
 
 
-# --- status -------------------------------------------------------------------------------------
+# --- upgrade, status -----------------------------------------------------------------------------
+@cli.command()
+@run
+async def upgrade(ops: Ops) -> int:
+    """Bring the log up to this release (with the operator's user, the services stopped; start
+    them again after): the stream's subjects for commands and answers apart (issue 13). The
+    tables written before keep their one subject to their end."""
+    changed = await (await ops.log()).upgrade()
+    for line in changed:
+        click.echo(line)
+    if not changed:
+        click.echo("the log is up to this release: nothing to do")
+    return 0
+
+
 @cli.command()
 @json_option
 @run

@@ -105,7 +105,9 @@ async def import_rows(
         raise ImportError_(f"table {table} exists already here ({existing.seq} is its last entry)")
     moved: dict[int, int] = {}  # the export's positions -> this log's
     last = 0
+    command: dict[str, Any] | None = None  # the last command appended, as appended
     for i, row in enumerate(rows):
+        answer = False
         if "raw" in row:
             data = base64.b64decode(row["raw"])
         else:
@@ -117,11 +119,19 @@ async def import_rows(
                     entry["prev"] = last
                 if "answers" in entry:
                     entry["answers"] = moved.get(entry["answers"], entry["answers"])
+                    answer = True
+                    if command is not None and command.get("prev", 0) < entry["prev"]:
+                        # it carries its command as appended here (an export from before
+                        # answers carried theirs gets them): readers of the answers alone
+                        entry["command"] = command
                 if entry.get("kind") == "command":
                     entry["imported"] = True  # its recorded answer follows: no worker answers it
+                    command = entry
             data = _encode(entry)
         try:
-            result = await log.append(table, data, last, msg_id=f"import:{table}:{i}")
+            result = await log.append(
+                table, data, last, msg_id=f"import:{table}:{i}", answer=answer
+            )
         except WrongExpectedSequence:
             raise ImportError_(
                 f"table {table} moved while it was imported (entry {i + 1}): someone else writes it"

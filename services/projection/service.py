@@ -271,8 +271,10 @@ class Projection:
         async with health.serve(readiness, metrics_port):
 
             async def start(partition: int) -> Subscription:
+                # the answers alone (each carries its command): the commands are the rules
+                # worker's, and their views change with their answers
                 return await self.events.consume_batches(
-                    DURABLE, self.handle_batch, partition=partition
+                    DURABLE, self.handle_batch, partition=partition, only="answers"
                 )
 
             self.share = Partitions(

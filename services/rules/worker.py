@@ -216,11 +216,14 @@ class RulesWorker:
         command's sequence)."""
         seq, command = t.pending, t.pending_command
         assert seq is not None and command is not None
-        reply = msgspec.structs.replace(answer(t, command, seq, now_ms(), self.noop), prev=seq)
+        # the answer carries its command: readers of the answers alone fold both
+        reply = msgspec.structs.replace(
+            answer(t, command, seq, now_ms(), self.noop), prev=seq, command=command
+        )
         data = encode_entry(reply)
         try:
             result = await self.events.append(
-                t.table_id, data, expected=seq, msg_id=f"answer:{seq}"
+                t.table_id, data, expected=seq, msg_id=f"answer:{seq}", answer=True
             )
         except WrongExpectedSequence:
             await self.cache.get(t.table_id)  # another instance answered first: catch up
@@ -446,8 +449,10 @@ async def run(
     async with health.serve(readiness, metrics_port):
 
         async def start(partition: int) -> Subscription:
+            # the commands alone: the answers are this worker's own (folded as appended), and
+            # a command after another instance's answer catches its table up from the log
             return await worker.events.consume_batches(
-                DURABLE, worker.handle_batch, ACK_WAIT, partition=partition
+                DURABLE, worker.handle_batch, ACK_WAIT, partition=partition, only="commands"
             )
 
         worker.share = Partitions(

@@ -238,7 +238,9 @@ class TableService:
                 except Exception:  # noqa: BLE001  (the next request catches up from the log)
                     self.cache.drop(stored.table)
 
-        return await self.events.follow(on_entry)
+        # the answers alone (each carries its command): this process folds its own commands as
+        # it appends them, and another's command only matters with its answer
+        return await self.events.follow(on_entry, only="answers")
 
 
 def _context(table_id: str, seq: int, command: Any, **more: Any) -> dict[str, Any]:

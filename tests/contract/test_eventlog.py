@@ -481,7 +481,7 @@ def test_a_stream_from_before_partitions_is_moved_to_partitioned_subjects(nats_u
         await nc.close()
         log = await JetStreamEventLog.connect(nats_url, stream=stream, prefix=prefix, partitions=4)
         info = await log.js.stream_info(stream)
-        assert info.config.subjects == [f"{prefix}.*.*"]
+        assert info.config.subjects == [f"{prefix}.*.*", f"{prefix}.*.*.*"]
         assert info.config.metadata["gcbc_partitions"] == "4" and log.partitions == 4
         assert await log.group("grp") is None
         t = table()
@@ -512,5 +512,70 @@ def test_the_streams_own_partition_count_wins_over_a_setting(nats_url):
         await again.js.delete_stream(stream)
         await first.close()
         await again.close()
+
+    run(go())
+
+
+def _collect(into: list[tuple[str, bytes]]):
+    async def handle(stored) -> None:
+        into.append((stored.table, stored.data))
+
+    return handle
+
+
+def test_commands_and_answers_are_read_apart_and_in_one_order(log_factory):
+    """A table's answers expect its commands' positions and the other way round (one order per
+    table, DESIGN property 2), and a consumer or a follower may read only one kind: the rules
+    worker gets the commands alone, the projection the answers alone (issue 13)."""
+
+    async def go():
+        log = await log_factory()
+        everything, commands, answers, followed = [], [], [], []
+        groups = [
+            await log.consume("all", _collect(everything)),
+            await log.consume("cmds", _collect(commands), only="commands"),
+            await log.consume("ans", _collect(answers), only="answers"),
+            await log.follow(_collect(followed), only="answers"),
+        ]
+        a, b = table(), table()
+        c1 = await log.append(a, b"a:c1", 0)
+        d1 = await log.append(b, b"b:c1", 0)
+        with pytest.raises(WrongExpectedSequence):
+            await log.append(a, b"a:late", 0)  # the table has its command already
+        a1 = await log.append(a, b"a:a1", c1.seq, answer=True)
+        with pytest.raises(WrongExpectedSequence):
+            await log.append(a, b"a:stale", c1.seq)  # expects the command: the answer came
+        c2 = await log.append(a, b"a:c2", a1.seq, msg_id="c2")
+        dup = await log.append(a, b"a:c2", c2.seq, msg_id="c2")
+        assert dup.duplicate and dup.seq == c2.seq
+        await log.append(b, b"b:a1", d1.seq, answer=True)
+        a2 = await log.append(a, b"a:a2", c2.seq, answer=True)
+        for _ in range(250):
+            if (len(everything), len(commands), len(answers), len(followed)) == (6, 3, 3, 3):
+                break
+            await asyncio.sleep(0.02)
+        await asyncio.sleep(0.1)  # nothing more comes
+        data = [b"a:c1", b"b:c1", b"a:a1", b"a:c2", b"b:a1", b"a:a2"]
+        assert [d for _, d in everything] == data
+        assert [d for _, d in commands] == [b"a:c1", b"b:c1", b"a:c2"]
+        assert [d for _, d in answers] == [b"a:a1", b"b:a1", b"a:a2"]
+        assert [d for _, d in followed] == [b"a:a1", b"b:a1", b"a:a2"]
+        assert [t for t, _ in answers] == [a, b, a]
+        assert [s.data for s in await log.read(a)] == [b"a:c1", b"a:a1", b"a:c2", b"a:a2"]
+        assert [s.data for s in await log.read(a, after=a1.seq)] == [b"a:c2", b"a:a2"]
+        assert (await log.last(a)).seq == a2.seq
+        _, sizes = await log.sizes()
+        assert sizes[a] == 4 and sizes[b] == 2
+        assert sorted([t async for t in log.tables()]) == sorted([a, b])
+        for name in ("all", "cmds", "ans"):
+            for _ in range(100):
+                g = await log.group(name)
+                if g is not None and g.lag == 0:
+                    break
+                await asyncio.sleep(0.02)
+            assert g is not None and g.lag == 0, (name, g)
+        for g in groups:
+            await g.close()
+        await log.close()
 
     run(go())

@@ -17,6 +17,7 @@ ADAPTERS = {
     ROOT / "shared/gcbc/eventlog/jetstream_leases.py",
     ROOT / "shared/gcbc/readmodel/redis.py",
     ROOT / "shared/gcbc/readmodel/rediscluster.py",
+    ROOT / "shared/gcbc/readmodel/pipelined.py",
     ROOT / "shared/gcbc/keyvalue/jetstream.py",
 }
 COMPOSITION_ROOTS = {"main_async", "create_app", "main"}
@@ -78,6 +79,7 @@ def test_the_adapters_are_imported_only_by_composition_roots():
         "gcbc.eventlog.jetstream_leases",
         "gcbc.readmodel.redis",
         "gcbc.readmodel.rediscluster",
+        "gcbc.readmodel.pipelined",
         "gcbc.keyvalue.jetstream",
     )
     for path in PRODUCTION:

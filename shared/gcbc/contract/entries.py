@@ -3,7 +3,8 @@
 A table's log alternates: a command (appended by the table service or, for deadlines, by the rules
 worker), then the rules worker's answer to it, an outcome (the events, all or nothing) or a
 refusal. A command is only appended when the table is settled (its last entry is an answer), so
-each answer directly follows its command.
+each answer directly follows its command. The commands and the answers are stored apart (a
+subject each), and an answer carries its command: a reader of the answers alone folds both.
 
 The log outlives the code: every entry carries the schema version it was written in
 (``schema``; absent: 1, the entries written before versions were recorded), and decoding goes
@@ -48,12 +49,18 @@ class CommandEntry(Entry, tag="command"):
 class OutcomeEntry(Entry, tag="outcome"):
     answers: int  # the sequence of the command entry it answers
     events: list[AnyEvent]
+    # the command it answers, as stored at ``answers``: a reader of the answers alone (the
+    # projection, the table service's follower: the log's answers have a subject of their own)
+    # folds the command, then its answer. Optional: answers written before it have none, and a
+    # reader that did not see their command reads the table from the log.
+    command: CommandEntry | None = None
 
 
 class RefusalEntry(Entry, tag="refusal"):
     answers: int
     code: str
     message: str
+    command: CommandEntry | None = None  # as OutcomeEntry's
 
 
 AnyEntry = CommandEntry | OutcomeEntry | RefusalEntry

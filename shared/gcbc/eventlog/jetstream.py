@@ -1,9 +1,12 @@
-"""The JetStream adapter of the event log: one stream, one subject per table, under its partition
-(``<prefix>.<partition>.<table>``, gcbc.eventlog.partitions).
+"""The JetStream adapter of the event log: one stream; a table's commands and its answers each on a
+subject of their own under its partition (``<prefix>.<partition>.<table>.c`` and ``.a``,
+gcbc.eventlog.partitions), so a consumer of one kind is not handed the other (issue 13). A table
+written before they were apart has every entry on ``<prefix>.<partition>.<table>``, to its end.
 
-Optimistic concurrency is JetStream's own ``Nats-Expected-Last-Subject-Sequence`` (a stale
-expectation is refused with error 10071) and idempotence its ``Nats-Msg-Id`` deduplication.
-Reads use direct gets for short catch-ups and an ordered consumer for long ones.
+Optimistic concurrency is JetStream's own ``Nats-Expected-Last-Subject-Sequence``, over both of a
+table's subjects (``-Subject: <prefix>.<partition>.<table>.*``; a stale expectation is refused
+with error 10071), and idempotence its ``Nats-Msg-Id`` deduplication. Reads use direct gets for
+short catch-ups and an ordered consumer for long ones.
 
 A whole-log pass (``scan``) reads through a push consumer of its own, with flow control, on a
 lean path: nats-py builds a message object, parses its headers (every entry carries the append's
@@ -42,6 +45,7 @@ from gcbc.eventlog.port import (
     Handler,
     LogStatus,
     LogUnavailable,
+    Only,
     OutcomeUnknown,
     Skip,
     Stored,
@@ -79,20 +83,45 @@ def inbox_prefix(url: str) -> str:
     return f"_INBOX_{user}" if user else "_INBOX"
 
 
+COMMANDS, ANSWERS = "c", "a"  # the last token of a table's commands' subject, its answers'
+EXPECTED_LAST = "Nats-Expected-Last-Subject-Sequence"
+EXPECTED_LAST_OF = "Nats-Expected-Last-Subject-Sequence-Subject"  # (NATS 2.11) another subject's
+
+
 def subject(table: str, prefix: str = PREFIX, partitions: int = PARTITIONS) -> str:
-    """The table's subject, under its partition; an id that is not one safe token (``*``, ``>``,
-    a dot, a space, a control character) raises InvalidTableId: it could read or write other
-    tables."""
+    """The table's subject, under its partition: its commands' and its answers' are this and a
+    token more (``.c``, ``.a``); a log written before they were apart has every entry here. An
+    id that is not one safe token (``*``, ``>``, a dot, a space, a control character) raises
+    InvalidTableId: it could read or write other tables."""
     return f"{prefix}.{partition_of(checked(table), partitions)}.{table}"
 
 
 def subject_filter(prefix: str = PREFIX, partition: int | None = None) -> str:
-    """Every table's subjects (None), or one partition's."""
+    """Every table's subject (None), or one partition's: what a log written before commands and
+    answers were apart has."""
     return f"{prefix}.{'*' if partition is None else partition}.*"
 
 
-def table_of(subj: str) -> str:
-    return subj.rsplit(".", 1)[1]
+def stream_subjects(prefix: str = PREFIX) -> list[str]:
+    """The stream's subjects: every table's, its commands' and its answers'."""
+    return [subject_filter(prefix), f"{subject_filter(prefix)}.*"]
+
+
+def filters(prefix: str, partition: int | None, only: Only, apart: bool = True) -> list[str]:
+    """What a consumer reads: the tables' subjects (the entries of a log written before
+    commands and answers were apart), and the commands' or the answers' subjects, or both.
+    ``apart``: the stream has their subjects (else the tables' alone)."""
+    stem = subject_filter(prefix, partition)
+    if not apart:
+        return [stem]
+    if only is None:
+        return [stem, f"{stem}.*"]
+    return [stem, f"{stem}.{ANSWERS if only == 'answers' else COMMANDS}"]
+
+
+def table_of(subj: str, prefix: str = PREFIX) -> str:
+    """The table a subject is of (its commands', its answers', or the table's own)."""
+    return subj[len(prefix) + 1 :].split(".", 2)[1]
 
 
 def forget_unsent(nc: nats.NATS) -> None:
@@ -217,6 +246,9 @@ _json = msgspec.json.Decoder()
 
 
 PARTITIONS_KEY = "gcbc_partitions"  # the stream's metadata: its P, fixed for its life
+# the stream's metadata: its last sequence when its commands and answers were first stored apart
+# (0: always were); a table with entries up to it keeps its one subject to the end
+APART_KEY = "gcbc_apart_after"
 
 
 def stream_config(
@@ -224,8 +256,8 @@ def stream_config(
 ) -> api.StreamConfig:
     return api.StreamConfig(
         name=stream,
-        subjects=[subject_filter(prefix)],
-        metadata={PARTITIONS_KEY: str(partitions)},
+        subjects=stream_subjects(prefix),
+        metadata={PARTITIONS_KEY: str(partitions), APART_KEY: "0"},
         storage=api.StorageType.FILE,
         retention=api.RetentionPolicy.LIMITS,
         num_replicas=replicas,
@@ -254,6 +286,12 @@ class JetStreamEventLog:
         # reads (a catch-up after a stale append, above all) go through the leader unless the
         # stream has one copy
         self.direct = True
+        # the stream stores a table's commands and its answers apart (a subject each), so a
+        # consumer of one kind is not handed the other (issue 13); the tables written before
+        # (entries up to ``apart_after``; None: not known) keep their one subject to the end
+        self.apart = True
+        self.apart_after: int | None = 0
+        self._one_subject: set[str] = set()  # tables found written before: their one subject
 
     @classmethod
     async def connect(
@@ -297,6 +335,7 @@ class JetStreamEventLog:
                 info = await log.js.stream_info(stream)
                 log.direct = info.config.num_replicas == 1
             log.partitions = stream_partitions(info.config, partitions)
+            log.layout(info.config)
         except NotFoundError:
             await log.close()
             raise LogUnavailable(f"no stream {stream}") from None
@@ -307,6 +346,25 @@ class JetStreamEventLog:
 
     def subject(self, table: str) -> str:
         return subject(table, self.prefix, self.partitions)
+
+    def layout(self, config: api.StreamConfig) -> None:
+        """Whether the stream stores commands and answers apart, and since when."""
+        self.apart = set(stream_subjects(self.prefix)) <= set(config.subjects or ())
+        recorded = (config.metadata or {}).get(APART_KEY)
+        self.apart_after = int(recorded) if recorded is not None else None
+
+    def _one(self, table: str) -> bool:
+        """Whether the table's entries are all on its one subject (a stream or a table from
+        before commands and answers were apart)."""
+        return not self.apart or table in self._one_subject
+
+    def _of_table(self, table: str) -> str:
+        """What a table's entries are read by: its one subject, or its commands' and answers'."""
+        stem = self.subject(table)
+        return stem if self._one(table) else f"{stem}.*"
+
+    def _filters(self, partition: int | None, only: Only) -> list[str]:
+        return filters(self.prefix, partition, only, self.apart)
 
     async def ensure_stream(self, replicas: int = 1) -> api.StreamInfo:
         """The stream exists, with ``replicas`` copies: created if missing; an existing one with
@@ -322,24 +380,7 @@ class JetStreamEventLog:
             except APIError:  # another process created it meanwhile: take what it made
                 return await self.js.stream_info(self.stream)
         self.direct = replicas == 1 and info.config.num_replicas == 1
-        if info.config.subjects != [subject_filter(self.prefix)]:
-            # a stream made before partitions (subjects <prefix>.<table>): its tables are not
-            # migrated; the operator's connection moves the stream to the partitioned subjects
-            try:
-                info = await self.js.update_stream(
-                    replace(
-                        info.config,
-                        subjects=[subject_filter(self.prefix)],
-                        metadata={
-                            **(info.config.metadata or {}),
-                            PARTITIONS_KEY: str(self.partitions),
-                        },
-                    )
-                )
-                log.warning("stream %s moved to partitioned subjects", self.stream)
-                await self._drop_unpartitioned_consumers()
-            except nats.errors.Error as e:
-                log.error("stream %s has no partitioned subjects (%s)", self.stream, e)
+        info = await self._give_subjects(info)
         if info.config.num_replicas != replicas:
             try:
                 await self.js.update_stream(replace(info.config, num_replicas=replicas))
@@ -353,6 +394,54 @@ class JetStreamEventLog:
                     e,
                 )
         return info
+
+    async def _give_subjects(self, info: api.StreamInfo) -> api.StreamInfo:
+        """The stream with today's subjects: a stream made before partitions (subjects
+        <prefix>.<table>), or before commands and answers were apart, is given them where this
+        user may (the operator's). Its tables are not moved (their entries stay where they are:
+        each keeps its one subject to its end), and where the old log ends is recorded."""
+        wanted = stream_subjects(self.prefix)
+        if info.config.subjects == wanted:
+            return info
+        partitioned = info.config.subjects == [subject_filter(self.prefix)]
+        metadata = {**(info.config.metadata or {})}
+        if not partitioned:
+            metadata[PARTITIONS_KEY] = str(self.partitions)
+        metadata.setdefault(APART_KEY, str(info.state.last_seq))
+        try:
+            info = await self.js.update_stream(
+                replace(info.config, subjects=wanted, metadata=metadata)
+            )
+        except nats.errors.Error as e:
+            log.error(
+                "stream %s keeps its subjects %s (%s): an operator updates it (gcbc-ops upgrade)",
+                self.stream,
+                info.config.subjects,
+                e,
+            )
+            return info
+        log.warning("stream %s given the subjects %s", self.stream, wanted)
+        if not partitioned:
+            await self._drop_unpartitioned_consumers()
+        return info
+
+    async def upgrade(self) -> list[str]:
+        """The operator's: the stream brought up to this code's subjects (services restarted
+        afterwards use them); what changed."""
+        try:
+            before = await self.js.stream_info(self.stream)
+            after = await self._give_subjects(before)
+        except (*_NOT_STORED, *_UNANSWERED) as e:
+            raise LogUnavailable(str(e) or type(e).__name__) from None
+        self.layout(after.config)
+        if after.config.subjects == before.config.subjects:
+            if not self.apart:
+                raise LogUnavailable(f"stream {self.stream}: its subjects could not be changed")
+            return []
+        return [
+            f"stream {self.stream}: subjects {before.config.subjects} -> {after.config.subjects};"
+            f" the tables written up to #{self.apart_after} keep their one subject"
+        ]
 
     async def _drop_unpartitioned_consumers(self) -> None:
         """The durable consumers of the subjects before partitions see nothing any more, and
@@ -372,12 +461,24 @@ class JetStreamEventLog:
             await self.nc.close()
 
     async def append(
-        self, table: str, data: bytes, expected: int, msg_id: str | None = None
+        self,
+        table: str,
+        data: bytes,
+        expected: int,
+        msg_id: str | None = None,
+        answer: bool = False,
     ) -> AppendResult:
-        headers = {"Nats-Expected-Last-Subject-Sequence": str(expected)}
+        """On the table's commands' or answers' subject, expecting ``expected`` as the last
+        sequence of both (JetStream checks another subject's last sequence: NATS 2.11)."""
+        stem = self.subject(table)
+        headers = {EXPECTED_LAST: str(expected)}
+        if self._one(table):
+            subj = stem
+        else:
+            subj = f"{stem}.{ANSWERS if answer else COMMANDS}"
+            headers[EXPECTED_LAST_OF] = f"{stem}.*"
         if msg_id is not None:
             headers["Nats-Msg-Id"] = msg_id
-        subj = self.subject(table)
         if not self.nc.is_connected:
             raise LogUnavailable("the event log is not connected")
         try:
@@ -389,6 +490,8 @@ class JetStreamEventLog:
                 )
         except APIError as e:
             if e.err_code == WRONG_LAST_SEQUENCE:
+                if expected and not self._one(table) and await self._written_before(table):
+                    return await self.append(table, data, expected, msg_id, answer)
                 raise WrongExpectedSequence(table, expected) from None
             raise LogUnavailable(str(e)) from None  # refused by JetStream: not stored
         except _NOT_STORED as e:
@@ -398,14 +501,31 @@ class JetStreamEventLog:
         return AppendResult(seq=ack.seq, duplicate=bool(ack.duplicate))
 
     async def last(self, table: str) -> Stored | None:
-        subj = self.subject(table)
+        if self._one(table):
+            return await self._last_on(self.subject(table))
+        got = await self._last_on(f"{self.subject(table)}.*")
+        if got is None and await self._written_before(table):
+            return await self._last_on(self.subject(table))
+        return got
+
+    async def _written_before(self, table: str) -> bool:
+        """Whether the table was written before commands and answers were apart (then its
+        entries are all on its one subject, to its end: noted)."""
+        if self.apart_after == 0:
+            return False  # the stream always had them apart
+        if await self._last_on(self.subject(table)) is None:
+            return False
+        self._one_subject.add(table)
+        return True
+
+    async def _last_on(self, subj: str) -> Stored | None:
         try:
             msg = await self.js.get_last_msg(self.stream, subj, direct=self.direct)
         except NotFoundError:
             return None
         except (*_NOT_STORED, *_UNANSWERED) as e:
             raise LogUnavailable(str(e) or type(e).__name__) from None
-        return _stored(msg)
+        return _stored(msg, self.prefix)
 
     async def read(self, table: str, after: int = 0) -> list[Stored]:
         try:
@@ -426,13 +546,13 @@ class JetStreamEventLog:
                 msg = await self.js.get_msg(
                     self.stream,
                     seq=seq,
-                    subject=self.subject(table),
+                    subject=self._of_table(table),  # (after last(): the table's layout known)
                     next=True,
                     direct=self.direct,
                 )
             except NotFoundError:
                 return out
-            stored = _stored(msg)
+            stored = _stored(msg, self.prefix)
             out.append(stored)
             if stored.seq >= last.seq:
                 return out
@@ -457,7 +577,7 @@ class JetStreamEventLog:
                 done.set_result(None)
 
         sub = await self.js.subscribe(
-            self.subject(table),
+            self._of_table(table),
             stream=self.stream,  # named: no lookup by subject (and no right to list streams)
             cb=on_msg,
             ordered_consumer=True,
@@ -473,13 +593,21 @@ class JetStreamEventLog:
         return [s for s in out if s.seq <= until]
 
     async def consume(
-        self, group: str, handle: Handler, ack_wait: float = 30, partition: int | None = None
+        self,
+        group: str,
+        handle: Handler,
+        ack_wait: float = 30,
+        partition: int | None = None,
+        only: Only = None,
     ) -> _Subscription:
         """A durable push consumer shared by the group's members (a deliver group): entries come
         as they are stored (no polling delay), in order, each acked once handled.
         ``partition``: that partition's tables only, through its own durable consumer
-        (``<group>-p<partition>``)."""
-        return await self.consume_batches(group, one_by_one(handle), ack_wait, partition=partition)
+        (``<group>-p<partition>``); ``only``: the commands' or the answers' subjects (and the
+        tables' own, of the tables written before they were apart)."""
+        return await self.consume_batches(
+            group, one_by_one(handle), ack_wait, partition=partition, only=only
+        )
 
     async def consume_batches(
         self,
@@ -488,6 +616,7 @@ class JetStreamEventLog:
         ack_wait: float = 30,
         most: int = 256,
         partition: int | None = None,
+        only: Only = None,
     ) -> _Subscription:
         """As ``consume``, every entry already arrived handed over at once (up to ``most``).
         Deliveries take the client's lean path (``_Client``: no message object, no header
@@ -514,14 +643,18 @@ class JetStreamEventLog:
                 if isinstance(done, Exception):  # unacked: delivered again after ack_wait
                     log.warning("%s: an entry not acknowledged: %s", group, done)
 
+        skip = len(self.prefix) + 1  # a subject's tokens after the prefix: <p>.<table>[.<kind>]
+
         def sink(subject: bytes, reply: bytes, data: bytes, headers: bytes | None) -> None:
             if not data or not reply:
                 return None  # a status message (this consumer asks for no heartbeats)
             at = _acked(reply)
             if at is None:
                 return None  # not a JetStream delivery
-            stored = Stored(seq=at[0], table=_table_in(subject), data=data, at=at[2] / 1e9)
-            queue.put_nowait((stored, reply.decode()))
+            table = _table_at(subject, skip)
+            queue.put_nowait(
+                (Stored(seq=at[0], table=table, data=data, at=at[2] / 1e9), reply.decode())
+            )
             return None
 
         async def run() -> None:
@@ -571,33 +704,60 @@ class JetStreamEventLog:
 
         async def on_msg(msg: nats.aio.msg.Msg) -> None:
             # nats-py's own path: only what came before the sink was in place
-            queue.put_nowait((_delivered(msg), msg.reply))
+            queue.put_nowait((_delivered(msg, self.prefix), msg.reply))
 
-        sub = await self.js.subscribe(
-            subject_filter(self.prefix, partition),
-            queue=durable,
-            durable=durable,
-            stream=self.stream,
-            cb=on_msg,
-            manual_ack=True,
-            pending_msgs_limit=100_000,
-            config=api.ConsumerConfig(
-                ack_policy=api.AckPolicy.EXPLICIT,
-                max_ack_pending=20_000,
-                ack_wait=ack_wait,
-                deliver_policy=api.DeliverPolicy.ALL,
-            ),
-        )
+        deliver = await self._durable(durable, self._filters(partition, only), ack_wait)
+        sub = await self.nc.subscribe(deliver, queue=durable, cb=on_msg, pending_msgs_limit=100_000)
         self.nc.sinks[sub._id] = sink  # type: ignore[attr-defined]  # noqa: SLF001
         return _Subscription(sub, asyncio.create_task(run()), self.nc)
 
+    async def _durable(self, durable: str, subjects: list[str], ack_wait: float) -> str:
+        """The durable push consumer of ``subjects`` (its deliver group: its own name), made if
+        missing, its subjects brought up to these if it had others (a consumer made before
+        commands and answers were apart reads them all); its deliver subject."""
+        config = api.ConsumerConfig(
+            durable_name=durable,
+            deliver_group=durable,
+            ack_policy=api.AckPolicy.EXPLICIT,
+            max_ack_pending=20_000,
+            ack_wait=ack_wait,
+            deliver_policy=api.DeliverPolicy.ALL,
+            **_subjects_config(subjects),
+        )
+        try:
+            try:
+                info = await self.js.consumer_info(self.stream, durable)
+            except NotFoundError:
+                config.deliver_subject = self.nc.new_inbox()
+                info = await self.js.add_consumer(self.stream, config)
+            else:
+                had = info.config.filter_subjects or [info.config.filter_subject]
+                if sorted(had) != sorted(subjects):
+                    config.deliver_subject = info.config.deliver_subject
+                    info = await self.js.add_consumer(self.stream, config)
+                    log.warning("consumer %s now reads %s (it read %s)", durable, subjects, had)
+        except (*_NOT_STORED, *_UNANSWERED) as e:
+            raise LogUnavailable(str(e) or type(e).__name__) from None
+        assert info.config.deliver_subject is not None
+        return info.config.deliver_subject
+
     async def follow(
-        self, handle: Handler, after: int | None = None, table: str | None = None
+        self,
+        handle: Handler,
+        after: int | None = None,
+        table: str | None = None,
+        only: Only = None,
     ) -> _Following:
         """A push consumer of its own, unacknowledged, on the client's lean path (the scan's
         reader, never ending: started again after the last entry handed over on a gap, a
-        silence or a lost connection). The consumer exists once this returns."""
-        reader = _Scan(self, after, None, None if table is None else self.subject(table))
+        silence or a lost connection). The consumer exists once this returns. ``table``: its
+        entries of every kind; ``only``: every table's commands, or answers."""
+        if table is None:
+            subjects = self._filters(None, only)
+        else:
+            stem = self.subject(table)
+            subjects = [stem, f"{stem}.*"] if self.apart else [stem]
+        reader = _Scan(self, after, None, subjects)
         # a restarted server forgets the consumer: heard sooner than a scan's silence
         reader.HEARTBEAT, reader.SILENCE = 2.0, 6.0
         await reader._start()  # noqa: SLF001
@@ -644,22 +804,28 @@ class JetStreamEventLog:
 
     async def sizes(self, partition: int | None = None) -> tuple[int, dict[str, int]]:
         """One snapshot of the stream's subjects (``partition``: that one's), page by page
-        (JetStream pages them)."""
+        (JetStream pages them): a table's commands and answers counted together."""
         out: dict[str, int] = {}
-        last = 0
-        body: dict[str, Any] = {"subjects_filter": subject_filter(self.prefix, partition)}
+        last = seen = 0
+        body: dict[str, Any] = {"subjects_filter": self._everything(partition)}
         while True:
             got = await self._api(f"STREAM.INFO.{self.stream}", body)
             state = got.get("state", {})
-            if not out:
+            if not seen:
                 last = state.get("last_seq", 0)
             subjects = state.get("subjects") or {}
             for subj, count in subjects.items():
-                out[table_of(subj)] = count
+                table = table_of(subj, self.prefix)
+                out[table] = out.get(table, 0) + count
+            seen += len(subjects)
             total = got.get("total", 0)
-            if not subjects or len(out) >= total:
+            if not subjects or seen >= total:
                 return last, out
-            body = {**body, "offset": len(out)}
+            body = {**body, "offset": seen}
+
+    def _everything(self, partition: int | None) -> str:
+        """One filter for every entry of every table (of ``partition``), of any kind."""
+        return f"{self.prefix}.{'*' if partition is None else partition}.>"
 
     async def _entry_at(self, seq: int, partition: int | None = None) -> float | None:
         """When the first entry at or after ``seq`` was stored (None: none)."""
@@ -667,13 +833,13 @@ class JetStreamEventLog:
             msg = await self.js.get_msg(
                 self.stream,
                 seq=seq,
-                subject=subject_filter(self.prefix, partition),
+                subject=self._everything(partition),
                 next=True,
                 direct=True,
             )
         except NotFoundError:
             return None
-        return _stored(msg).at or None
+        return _stored(msg, self.prefix).at or None
 
     def _group(self, info: dict[str, Any]) -> GroupStatus:
         return GroupStatus(
@@ -731,7 +897,8 @@ class JetStreamEventLog:
             first=state.get("first_seq", 0),
             last=state.get("last_seq", 0),
             last_at=_when(state.get("last_ts")) if state.get("messages") else None,
-            tables=state.get("num_subjects", 0),
+            # a table has a subject, or its commands' and its answers' (counted as one)
+            tables=len((await self.sizes())[1]) if self.apart else state.get("num_subjects", 0),
             groups=[combined(name, parts) for name, parts in sorted(by_group.items())],
         )
 
@@ -757,8 +924,8 @@ class _Scan:
     """One pass over the log through a push consumer of its own (flow control, no acks), on the
     client's lean path. Entries are kept in batches; past ``HIGH`` kept, flow control replies
     wait, so JetStream sends no more than the reader takes. ``until`` None: the pass never ends
-    (a follower: ``after`` None, from the entries stored from now on); ``subject``: those of one
-    subject (a table's) only."""
+    (a follower: ``after`` None, from the entries stored from now on); ``subjects``: those of
+    these subjects only (None: every table's entries)."""
 
     BATCH = 2000
     HIGH = 20_000
@@ -770,10 +937,11 @@ class _Scan:
         log: JetStreamEventLog,
         after: int | None,
         until: int | None,
-        subject: str | None = None,
+        subjects: list[str] | None = None,
     ) -> None:
         self.log, self.until = log, until
-        self.subject = subject or subject_filter(log.prefix)
+        self.subjects = subjects or log._filters(None, None)  # noqa: SLF001
+        self.skip = len(log.prefix) + 1
         self.last = after  # the last entry handed over or kept (None: none yet, from now on)
         self.kept: list[Stored] = []
         self.ready = asyncio.Event()
@@ -798,7 +966,7 @@ class _Scan:
             if self.last is None
             else api.DeliverPolicy.BY_START_SEQUENCE,
             opt_start_seq=None if self.last is None else self.last + 1,
-            filter_subject=self.subject,
+            **_subjects_config(self.subjects),
             flow_control=True,
             idle_heartbeat=self.HEARTBEAT,
             mem_storage=True,
@@ -853,7 +1021,8 @@ class _Scan:
             self.done = True
             self.ready.set()
             return None
-        self.kept.append(Stored(seq=sseq, table=_table_in(subject), data=data, at=ts / 1e9))
+        table = _table_at(subject, self.skip)
+        self.kept.append(Stored(seq=sseq, table=table, data=data, at=ts / 1e9))
         self.last = sseq
         if until is None:
             self.ready.set()  # a follower hands each entry over as it comes
@@ -953,24 +1122,35 @@ def _acked(reply: bytes) -> tuple[int, int, int, int] | None:
     return None
 
 
-def _table_in(subject: bytes) -> str:
-    """``table_of`` for a subject as the client's lean path gets it."""
-    return subject[subject.rfind(b".") + 1 :].decode()
+def _table_at(subject: bytes, skip: int) -> str:
+    """``table_of`` for a subject as the client's lean path gets it (``skip``: the prefix's
+    length and its dot)."""
+    rest = subject[skip:]
+    start = rest.find(b".") + 1
+    end = rest.find(b".", start)
+    return (rest[start:] if end < 0 else rest[start:end]).decode()
 
 
-def _delivered(msg: nats.aio.msg.Msg) -> Stored:
+def _subjects_config(subjects: list[str]) -> dict[str, Any]:
+    """A consumer's filter: one subject, or several (NATS 2.10)."""
+    if len(subjects) == 1:
+        return {"filter_subject": subjects[0]}
+    return {"filter_subjects": list(subjects)}
+
+
+def _delivered(msg: nats.aio.msg.Msg, prefix: str) -> Stored:
     meta = msg.metadata
     return Stored(
         seq=meta.sequence.stream,
-        table=table_of(msg.subject),
+        table=table_of(msg.subject, prefix),
         data=msg.data,
         at=meta.timestamp.timestamp(),
     )
 
 
-def _stored(msg: api.RawStreamMsg) -> Stored:
+def _stored(msg: api.RawStreamMsg, prefix: str) -> Stored:
     at = msg.time.timestamp() if getattr(msg, "time", None) else 0.0
-    return Stored(seq=msg.seq, table=table_of(msg.subject), data=msg.data or b"", at=at)
+    return Stored(seq=msg.seq, table=table_of(msg.subject, prefix), data=msg.data or b"", at=at)
 
 
 def stream_partitions(config: api.StreamConfig, default: int) -> int:

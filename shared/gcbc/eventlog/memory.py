@@ -18,6 +18,7 @@ from gcbc.eventlog.port import (
     GroupStatus,
     Handler,
     LogStatus,
+    Only,
     Skip,
     Stored,
     WrongExpectedSequence,
@@ -42,10 +43,12 @@ class _Feed:
         on_done: object = None,
         table: str | None = None,
         partition: int | None = None,
+        only: Only = None,
     ) -> None:
         self.handle = handle
         self.table = table  # only this table's entries (None: every table's)
         self.partition = partition  # only this partition's tables (None: every one's)
+        self.only = only  # only the commands, or only the answers (None: both)
         self.queue: asyncio.Queue[Stored] = asyncio.Queue()
         self.on_done = on_done  # called with each entry once handled (a group's position)
         self.later: set[asyncio.Task] = set()  # entries acknowledged once their work is done
@@ -110,9 +113,16 @@ class MemoryEventLog:
         self._groups: dict[str, int] = {}  # group -> the position it handled everything up to
         self._acked: dict[str, set[int]] = {}  # group -> entries handled past that position
         self._members: dict[str, _Feed] = {}  # group -> its live member
+        self._answers: set[int] = set()  # the entries appended as answers
+        self._only: dict[str, Only] = {}  # group -> what it reads
 
     async def append(
-        self, table: str, data: bytes, expected: int, msg_id: str | None = None
+        self,
+        table: str,
+        data: bytes,
+        expected: int,
+        msg_id: str | None = None,
+        answer: bool = False,
     ) -> AppendResult:
         mine = self._by_table.get(checked(table), [])
         last = mine[-1].seq if mine else 0
@@ -123,6 +133,8 @@ class MemoryEventLog:
         stored = Stored(seq=len(self._entries) + 1, table=table, data=data, at=time.time())
         self._entries.append(stored)
         self._by_table.setdefault(table, []).append(stored)
+        if answer:
+            self._answers.add(stored.seq)
         if msg_id is not None:
             self._ids[msg_id] = stored.seq
         for feed in (*self._followers, *self._members.values()):
@@ -138,9 +150,16 @@ class MemoryEventLog:
         return [s for s in self._by_table.get(checked(table), []) if s.seq > after]
 
     def _wants(self, feed: _Feed, stored: Stored) -> bool:
-        return (feed.table is None or feed.table == stored.table) and (
-            feed.partition is None or self.partition(stored.table) == feed.partition
+        return (
+            (feed.table is None or feed.table == stored.table)
+            and (feed.partition is None or self.partition(stored.table) == feed.partition)
+            and self._kind_wanted(feed.only, stored)
         )
+
+    def _kind_wanted(self, only: Only, stored: Stored) -> bool:
+        if only is None:
+            return True
+        return (stored.seq in self._answers) == (only == "answers")
 
     def partition(self, table: str) -> int:
         return partition_of(table, self.partitions)
@@ -171,12 +190,14 @@ class MemoryEventLog:
     def _unhandled(self, durable: str) -> list[Stored]:
         done, partition = self._groups.get(durable, 0), group_of(durable)[1]
         acked = self._acked.get(durable, set())
+        only = self._only.get(durable)
         return [
             s
             for s in self._entries
             if s.seq > done
             and s.seq not in acked
             and (partition is None or self.partition(s.table) == partition)
+            and self._kind_wanted(only, s)
         ]
 
     async def group(self, name: str) -> GroupStatus | None:
@@ -208,9 +229,14 @@ class MemoryEventLog:
         )
 
     async def consume(
-        self, group: str, handle: Handler, ack_wait: float = 30, partition: int | None = None
+        self,
+        group: str,
+        handle: Handler,
+        ack_wait: float = 30,
+        partition: int | None = None,
+        only: Only = None,
     ) -> _Member:
-        return await self.consume_batches(group, one_by_one(handle), ack_wait, partition)
+        return await self.consume_batches(group, one_by_one(handle), ack_wait, partition, only)
 
     async def consume_batches(
         self,
@@ -218,6 +244,7 @@ class MemoryEventLog:
         handle: BatchHandler,
         ack_wait: float = 30,
         partition: int | None = None,
+        only: Only = None,
     ) -> _Member:
         """One live member per durable consumer here (a second one replaces the first): enough
         for tests. Entries handed to a member that left are handed to the next one (as
@@ -227,33 +254,39 @@ class MemoryEventLog:
         if old is not None:
             await old.close()
         self._groups.setdefault(durable, 0)
+        self._only[durable] = only
         acked = self._acked.setdefault(durable, set())
 
         def handled(stored: Stored) -> None:
             acked.add(stored.seq)
             while self._groups[durable] < len(self._entries):  # every sequence is an entry here
                 following = self._groups[durable] + 1
+                entry = self._entries[following - 1]
                 if following in acked:
                     acked.discard(following)
-                elif partition is None or self.partition(self._entries[following - 1].table) == (
-                    partition
-                ):
+                elif (
+                    partition is None or self.partition(entry.table) == partition
+                ) and self._kind_wanted(only, entry):
                     break  # not handled yet
-                self._groups[durable] = following  # handled, or another partition's
+                self._groups[durable] = following  # handled, another partition's, or not read
 
-        feed = _Feed(handle, handled, partition=partition)
+        feed = _Feed(handle, handled, partition=partition, only=only)
         for stored in self._unhandled(durable):
             feed.queue.put_nowait(stored)
         self._members[durable] = feed
         return _Member(self, durable, feed)
 
     async def follow(
-        self, handle: Handler, after: int | None = None, table: str | None = None
+        self,
+        handle: Handler,
+        after: int | None = None,
+        table: str | None = None,
+        only: Only = None,
     ) -> _Follower:
-        feed = _Feed(one_by_one(handle), table=None if table is None else checked(table))
+        feed = _Feed(one_by_one(handle), table=None if table is None else checked(table), only=only)
         if after is not None:
             for stored in self._entries:
-                if stored.seq > after and (table is None or stored.table == table):
+                if stored.seq > after and self._wants(feed, stored):
                     feed.queue.put_nowait(stored)
         self._followers.append(feed)
         return _Follower(self, feed)

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Protocol
+from typing import Literal, Protocol
 
 from msgspec import Struct, structs
 
@@ -159,10 +159,23 @@ class OutcomeUnknown(Exception):
     will not be sent again by this process (retry it with the same message id)."""
 
 
+# What a consumer or a follower reads (None: every entry): a table's commands and its answers
+# are stored apart (JetStream: a subject each), so the rules worker gets the commands alone, and
+# the projection and the table service's follower the answers alone (each carries its command).
+Only = Literal["commands", "answers"] | None
+
+
 class EventLog(Protocol):
     async def append(
-        self, table: str, data: bytes, expected: int, msg_id: str | None = None
-    ) -> AppendResult: ...
+        self,
+        table: str,
+        data: bytes,
+        expected: int,
+        msg_id: str | None = None,
+        answer: bool = False,
+    ) -> AppendResult:
+        """``answer``: the entry answers a command (an outcome or a refusal); else a command."""
+        ...
 
     async def last(self, table: str) -> Stored | None: ...
 
@@ -192,10 +205,17 @@ class EventLog(Protocol):
         ...
 
     async def consume(
-        self, group: str, handle: Handler, ack_wait: float = 30, partition: int | None = None
+        self,
+        group: str,
+        handle: Handler,
+        ack_wait: float = 30,
+        partition: int | None = None,
+        only: Only = None,
     ) -> Subscription:
         """The group's durable consumer (it survives restarts: it goes on where it stopped);
-        ``partition``: that partition's tables only, through a durable consumer of its own."""
+        ``partition``: that partition's tables only, through a durable consumer of its own;
+        ``only``: the commands, or the answers (a log written before they were stored apart
+        hands its tables' entries of both kinds)."""
         ...
 
     async def consume_batches(
@@ -204,6 +224,7 @@ class EventLog(Protocol):
         handle: BatchHandler,
         ack_wait: float = 30,
         partition: int | None = None,
+        only: Only = None,
     ) -> Subscription:
         """The same consumer, handing over every entry already arrived at once (up to a few
         hundred): one read-model write, one flush of acknowledgements per batch instead of per
@@ -211,7 +232,11 @@ class EventLog(Protocol):
         ...
 
     async def follow(
-        self, handle: Handler, after: int | None = None, table: str | None = None
+        self,
+        handle: Handler,
+        after: int | None = None,
+        table: str | None = None,
+        only: Only = None,
     ) -> Subscription: ...
 
     async def close(self) -> None: ...
