@@ -22,7 +22,14 @@ from gcbc.contract.options import TableOptions
 from gcbc.rules import current_wait, is_terminal, run, view
 from gcbc.rules.invariants import violations
 from gcbc.rules.knowledge import commands_json
-from gcbc.rules.legal import Group, legal_commands, legal_groups, waiting_groups
+from gcbc.rules.legal import (
+    PASS,
+    REACTING,
+    Group,
+    legal_commands,
+    legal_groups,
+    waiting_groups,
+)
 from gcbc.rules.rng import Rng
 from gcbc.rules.state import FINISHED, State, initial_state
 
@@ -90,6 +97,20 @@ def _random_move(
     if groups is None:
         groups = legal_groups(s, seat)
     getrandbits = bot.rng.getrandbits
+    if groups is REACTING:  # a window, the most frequent wait: drawn as below, spelt out
+        play = REACTING[1]  # the kinds in sorted order: Pass (always one command), then the play
+        if play.possible(s, seat):
+            i = getrandbits(2)  # one of two kinds
+            while i >= 2:
+                i = getrandbits(2)
+            if i:
+                return _pick(bot, s, seat, play.options(s, seat))
+        else:
+            while getrandbits(1):  # the one kind possible: Pass
+                pass
+        while getrandbits(1):  # its one command
+            pass
+        return PASS.options(s, seat)[0]
     drawn = _DRAWN.get(id(groups))
     if drawn is None:
         drawn = _drawn(groups)
@@ -118,6 +139,13 @@ def _random_move(
             assert listed, "a group possible lists commands"
         else:
             listed = []
+    return _pick(bot, s, seat, listed)
+
+
+def _pick(bot: RandomBot, s: State, seat: int, listed: list[Any]) -> Any:
+    """The command drawn among those ``listed`` of the kind drawn (none: among all the legal
+    commands)."""
+    getrandbits = bot.rng.getrandbits
     n = len(listed)
     if n == 1:
         while getrandbits(1):
