@@ -6,6 +6,7 @@ from gcbc.bots import Observation, RandomBot
 from gcbc.contract import commands as C
 from gcbc.contract.codec import command_from_json_object
 from gcbc.rules.knowledge import commands_json
+from gcbc.rules.legal import legal_groups
 from gcbc.rules.moves import template
 from gcbc.rules.state import initial_state
 from gcbc.sim import simulate as simulate_module
@@ -70,10 +71,10 @@ def test_random_bots_pick_from_the_engine_commands_what_they_pick_from_json(monk
     fast = simulate_module._random_move
     picks = 0
 
-    def compared(bot, s, seat):
+    def compared(bot, s, seat, groups=None):
         nonlocal picks
         twin = _twin(bot)
-        command = fast(bot, s, seat)
+        command = fast(bot, s, seat, groups)
         assert command == _as_from_json(twin, s, seat)
         assert bot.rng.getstate() == twin.rng.getstate()
         picks += 1
@@ -112,14 +113,26 @@ def test_a_game_is_the_same_whether_its_commands_are_checked_again_or_not():
 
 
 def test_waiting_seats_are_the_current_waits_seats():
-    """The simulator draws the seat to act among ``waiting_seats``: those of ``current_wait``."""
+    """The simulator draws the seat to act among ``waiting_seats``: those of ``current_wait``; and
+    ``waiting_groups`` gives them, with the groups each may send in a state the table waits in
+    (``legal_groups`` of each)."""
     from gcbc.rules import current_wait, fold
+    from gcbc.rules.flow import next_events
+    from gcbc.rules.legal import waiting_groups
     from gcbc.rules.waits import waiting_seats
 
+    waited = 0
     for seed, options in enumerate(OPTION_SETS[:8]):
         _, final = play_game(5, 300 + seed, "random", check=False, miss_rate=0.1, options=options)
         s = initial_state()
         for event in final.log:
             s = fold((event,), s)
             wait = current_wait(s)
-            assert waiting_seats(s) == (() if wait is None else wait.seats)
+            seats = waiting_seats(s)
+            assert seats == (() if wait is None else wait.seats)
+            if s.step != "lobby" and not next_events(s):  # the table waits here
+                groups = waiting_groups(s)
+                assert groups[0] == seats
+                assert all(legal_groups(s, seat) is groups[1] for seat in seats)
+                waited += bool(seats)
+    assert waited > 500

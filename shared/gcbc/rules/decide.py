@@ -2,7 +2,7 @@
 
 ``check`` runs only the guards and rules of a command (``commands``; a deadline's: is it the
 current wait's?). ``decide`` checks, resolves the command into its direct events, folds them and
-appends what follows by itself (``flow.advance``, the autopilot of absent seats included), so the
+appends what follows by itself (``flow.settle``, the autopilot of absent seats included), so the
 returned list is the whole outcome of the command.
 """
 
@@ -14,8 +14,7 @@ from typing import Any
 from gcbc.contract import commands as C
 from gcbc.rules import commands
 from gcbc.rules.autopilot import check_deadline, deadline_passed
-from gcbc.rules.evolve import fold, fold_marking
-from gcbc.rules.flow import STEPS, advance
+from gcbc.rules.flow import settle
 from gcbc.rules.state import State
 
 assert set(commands.HANDLING) | {C.DeadlinePassed} == set(C.AnyCommand.__args__)
@@ -24,7 +23,7 @@ assert set(commands.HANDLING) | {C.DeadlinePassed} == set(C.AnyCommand.__args__)
 def check(state: State, command: Any) -> None:
     """Refuse ``command`` (RuleViolation) unless its guards and rules let it through now: who may
     send it, the phase, the prompt waiting, the action's or card's own rules. Nothing is resolved
-    (no deal, no card's effect, no autopilot, no ``flow.advance``): cheap enough to run before
+    (no deal, no card's effect, no autopilot, no ``flow.settle``): cheap enough to run before
     appending a command.
 
     Whenever ``decide`` accepts a command, ``check`` does; whenever ``check`` refuses one,
@@ -50,7 +49,7 @@ def direct_events(
 def decide(state: State, command: Any) -> list[Any]:
     """All events a command causes, or RuleViolation. Pure: same inputs, same events."""
     events = direct_events(state, command)
-    _, more = advance(fold(events, state), after=events)
+    _, more = settle(state, events)
     return events + more
 
 
@@ -71,8 +70,5 @@ def run(
         events = deadline_passed(state, command)
     else:
         events = commands.seat_events(state, command, False, listed)
-    # advance(fold(events, state, observe), observe, events), each event's type looked up once
-    # for its fold and for whether it may have won
-    s, won = fold_marking(STEPS, events, state, observe)
-    s, more = advance(s, observe, won=won)
+    s, more = settle(state, events, observe)  # advance(fold(events, state), after=events)
     return s, [*events, *more]

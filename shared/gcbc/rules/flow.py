@@ -184,13 +184,26 @@ def advance(
     """Fold the automatic consequences of ``s`` until someone must act. ``won``: whether the
     events just folded into ``s`` may have won; else ``after``, those events, says (None:
     unknown, so the win is checked)."""
-    out: list[Any] = []
     check_win = won if won is not None else after is None or _may_win(after)
+    events = next_events(s, check_win)
+    if not events:
+        return s, []
+    s, more = settle(s, events, observe)
+    return s, [*events, *more]
+
+
+def settle(
+    s: State, events: list[Any], observe: Callable[[State], None] | None = None
+) -> tuple[State, list[Any]]:
+    """Fold ``events`` into ``s``, then their automatic consequences until someone must act: the
+    state, and the events that followed (``advance(fold(events, s), after=events)`` in one loop,
+    each event's type looked up once for its fold and for whether it may win)."""
+    out: list[Any] = []
     while True:
+        s, check_win = fold_marking(STEPS, events, s, observe)
         events = next_events(s, check_win)
         if not events:
             return s, out
-        s, check_win = fold_marking(STEPS, events, s, observe)
         out += events
 
 

@@ -22,9 +22,12 @@ from gcbc.rules.moves import TEMPLATE_LIMIT, expand, is_template, template
 from gcbc.rules.state import ACTION, ARRANGE, FINISHED, LOBBY, WINDOW, State
 from gcbc.rules.state import AIM as AIM_STEP
 from gcbc.rules.timing import ANY, allows, moment
+from gcbc.rules.waits import arranging
 
 __all__ = [
     "TEMPLATE_LIMIT",
+    "PASS",
+    "REACTING",
     "Group",
     "actions",
     "equipment_plays",
@@ -33,6 +36,7 @@ __all__ = [
     "legal_commands",
     "legal_groups",
     "template",
+    "waiting_groups",
 ]
 
 
@@ -132,11 +136,9 @@ _DISCARD = (
 _ANSWER = (Group(_kind(C.Choose), _answers, lambda s, seat: bool(_answers(s, seat))), AUTO_PASS)
 _ARRANGE = (Group(_kind(C.Arrange), ARRANGING.options, ARRANGING.possible), AUTO_PASS)
 _PLAY = _kind(C.PlayEquipment)
-_WINDOW = (
-    Group(_kind(C.Pass), lambda s, seat: [C.Pass(seat=seat)], _always),
-    Group(_PLAY, _window_plays, _any_window_play),
-    AUTO_PASS,
-)
+# a seat asked in a window: it passes (one command, always) or plays its card
+PASS = Group(_kind(C.Pass), lambda s, seat: [C.Pass(seat=seat)], _always)
+REACTING = (PASS, Group(_PLAY, _window_plays, _any_window_play), AUTO_PASS)
 _TURN = (
     *(Group(_kind(a.command), a.options, a.possible) for a in ACTIONS),
     Group(_PLAY, _turn_plays, _any_turn_play),
@@ -163,7 +165,7 @@ def legal_groups(s: State, seat: int) -> tuple[Group, ...]:
     if step == WINDOW:
         w = s.window
         if w is not None and seat in w.pending:
-            return _WINDOW
+            return REACTING
     elif step == ACTION:
         if s.turn_seat == seat:
             return _TURN
@@ -173,6 +175,26 @@ def legal_groups(s: State, seat: int) -> tuple[Group, ...]:
     elif step == ARRANGE:
         return _ARRANGE
     return _META
+
+
+def waiting_groups(s: State) -> tuple[tuple[int, ...], tuple[Group, ...]]:
+    """``waiting_seats(s)``, and the groups each of them may send: the same for all, as they wait
+    for the same thing (tested: ``legal_groups`` of each). The simulator asks at every command:
+    the wait's situation found once for both. A seat waited for is never away (the autopilot
+    acts for it, and windows and the arrangement do not wait for it)."""
+    if s.prompts:
+        p = s.prompts[0]
+        return (p.seat,), _DISCARD if p.kind == "discard" else _ANSWER
+    step = s.step
+    if step == WINDOW:  # (the most frequent)
+        return s.window.pending, REACTING  # type: ignore[union-attr]  # a window step has its window
+    if step == ACTION:
+        return (s.turn_seat,), _TURN
+    if step == AIM_STEP:
+        return (s.turn_seat,), _AIM
+    if step == ARRANGE:
+        return arranging(s), _ARRANGE
+    return (), ()
 
 
 def legal_commands(s: State, seat: int) -> list[Any]:

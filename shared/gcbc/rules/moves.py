@@ -219,6 +219,11 @@ class Move:
     # past TEMPLATE_LIMIT options, the options leave this field open: one template for each
     # choice of the other parameters (API.md)
     template_field: str | None = None
+    # what any way to make the move needs, cheap to ask (None: nothing): where it fails, ``possible``
+    # answers no at once. Not a rule: it refuses nothing, so the refusals keep their order. For
+    # the moves mostly impossible where they are asked (the simulator's random bots ask about
+    # every seat's card in every window); ``possible`` is tested equal to ``bool(options)``
+    needs: Callable[[State, int], bool] | None = None
 
     command: type | None = None  # the command that makes this move
     fixed: dict[str, Any] = {}  # fields the command always has (a card's name)
@@ -334,7 +339,7 @@ def compile_options(move: Move, exists: bool = False) -> Callable[[State, int], 
     ``exists``: ``possible(s, seat)`` instead, whether there is any option (``bool(options(s,
     seat))``): the same loops, left at the first option (the simulator's random bots list only
     the kind of command they draw, ``legal.legal_groups``), each value tested on its own by the
-    rules in order rather than the values selected first.
+    rules in order rather than the values selected first; first of all, what the move ``needs``.
     """
     params = move.params
     names = [p.name for p in params]
@@ -395,6 +400,10 @@ def compile_options(move: Move, exists: bool = False) -> Callable[[State, int], 
 
     lines = [f"def {'possible' if exists else 'options'}(s, seat):"]
     none = "False" if exists else "[]"
+    needs = type(move).needs  # (a function set on the class: not a method)
+    if exists and needs is not None:
+        namespace["needs"] = needs
+        lines += ["    if not needs(s, seat):", "        return False"]
     for k in range(len(move.requires)):
         lines += [f"    if not requires_{k}(s, seat):", f"        return {none}"]
     if not params:

@@ -117,6 +117,55 @@ def wielders(s: State) -> list[int]:
     return out
 
 
+# what some moves need (``Move.needs``), asked of every seat's card in every window: loops that
+# stop at the first seat found, without listing the seats
+def face_down_elsewhere(s: State, seat: int) -> bool:
+    """Whether a seat other than ``seat`` has a face-down card (what looking at another seat's
+    card needs)."""
+    i = 0
+    for st in s.seats:
+        if i != seat and False in st.face_up:
+            return True
+        i += 1
+    return False
+
+
+def any_face_down(s: State, seat: int) -> bool:
+    """Whether any seat, ``seat`` included, has a face-down card."""
+    for st in s.seats:
+        if False in st.face_up:
+            return True
+    return False
+
+
+def any_weapon(s: State, seat: int) -> bool:
+    """Whether some seat holds a gun or is a zombie (with Arms): what a card on weapons needs."""
+    for st in s.seats:
+        if st.gun or st.zombie:
+            return True
+    return False
+
+
+def gun_elsewhere(s: State, seat: int) -> bool:
+    """Whether a seat other than ``seat`` holds a gun."""
+    i = 0
+    for st in s.seats:
+        if i != seat and st.gun:
+            return True
+        i += 1
+    return False
+
+
+def fallen_elsewhere(s: State, seat: int) -> bool:
+    """Whether a seat other than ``seat`` is eliminated or a zombie."""
+    i = 0
+    for st in s.seats:
+        if i != seat and (st.eliminated or st.zombie):
+            return True
+        i += 1
+    return False
+
+
 def neighbours(s: State, seat: int) -> tuple[int, int]:
     """The nearest living seat on the left and on the right (RULES §7.1 Riot Shield)."""
     n = len(s.seats)

@@ -12,6 +12,12 @@ def _mix(z: int) -> int:
     return z ^ (z >> 31)
 
 
+# the limit below which ``below(n)`` keeps a draw (the multiples of n that fit in 64 bits), found
+# once for the small n drawn (seats, cards)
+_SMALL = 64
+_LIMITS = (0, *(_MASK - (_MASK % n) for n in range(1, _SMALL)))
+
+
 class Rng:
     """A small seeded generator. ``Rng(seed, stream)`` gives independent reproducible streams."""
 
@@ -21,9 +27,10 @@ class Rng:
         self._state = _mix((seed & _MASK) ^ _mix(stream & _MASK))
 
     def next64(self) -> int:
-        z = self._state = (self._state + 0x9E3779B97F4A7C15) & _MASK
-        # _mix(z), spelt out: one call less per draw
-        z = (z + 0x9E3779B97F4A7C15) & _MASK
+        # the state advanced, and _mix of it spelt out (one call less per draw); the state is kept
+        # unmasked (only its low 64 bits count: masked once, where mixed)
+        self._state += 0x9E3779B97F4A7C15
+        z = (self._state + 0x9E3779B97F4A7C15) & _MASK
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
         return z ^ (z >> 31)
@@ -32,11 +39,11 @@ class Rng:
         """Uniform in [0, n) without modulo bias."""
         if n <= 0:
             raise ValueError("n must be positive")
-        limit = _MASK - (_MASK % n)
+        limit = _LIMITS[n] if n < _SMALL else _MASK - (_MASK % n)
         while True:
             # next64(), spelt out: the simulator draws a seat per command
-            z = self._state = (self._state + 0x9E3779B97F4A7C15) & _MASK
-            z = (z + 0x9E3779B97F4A7C15) & _MASK
+            self._state += 0x9E3779B97F4A7C15
+            z = (self._state + 0x9E3779B97F4A7C15) & _MASK
             z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
             z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
             x = z ^ (z >> 31)

@@ -31,7 +31,7 @@ def current_wait(s: State) -> Wait | None:
     if step == AIM:
         return Wait(s.aim_since, "aim", (s.turn_seat,), s.setup.deadlines.prompt)
     if step == ARRANGE:
-        return Wait(s.arrange_since, "arrange", _arranging(s), s.setup.deadlines.arrange)
+        return Wait(s.arrange_since, "arrange", arranging(s), s.setup.deadlines.arrange)
     return None
 
 
@@ -46,10 +46,10 @@ def waiting_seats(s: State) -> tuple[int, ...]:
     if step == ACTION or step == AIM:
         return (s.turn_seat,)
     if step == ARRANGE:
-        return _arranging(s)
+        return arranging(s)
     return ()
 
 
-def _arranging(s: State) -> tuple[int, ...]:
+def arranging(s: State) -> tuple[int, ...]:
     """The seats still to arrange their cards (an absent one's are arranged for it)."""
     return tuple(i for i, st in enumerate(s.seats) if not st.arranged and not st.absent)

@@ -22,10 +22,16 @@ from gcbc.contract.options import TableOptions
 from gcbc.rules import current_wait, is_terminal, run, view
 from gcbc.rules.invariants import violations
 from gcbc.rules.knowledge import commands_json
-from gcbc.rules.legal import Group, legal_commands, legal_groups
+from gcbc.rules.legal import (
+    PASS,
+    REACTING,
+    Group,
+    legal_commands,
+    legal_groups,
+    waiting_groups,
+)
 from gcbc.rules.rng import Rng
 from gcbc.rules.state import FINISHED, State, initial_state
-from gcbc.rules.waits import waiting_seats
 
 MAX_COMMANDS = 20_000  # a game still running after this many commands counts as unfinished
 
@@ -77,20 +83,37 @@ def _by_kind(g: Group) -> str:
     return g.kind
 
 
-def _random_move(bot: RandomBot, s: State, seat: int) -> Any:
+def _random_move(
+    bot: RandomBot, s: State, seat: int, groups: tuple[Group, ...] | None = None
+) -> Any:
     """What ``bot.act`` answers for ``seat``, from the engine's commands rather than their JSON,
-    listing only the kind of command the bot draws (``legal_groups``): the same draws pick the
-    same command (``tests/unit/test_simulate.py``).
+    listing only the kind of command the bot draws (``groups``: ``legal_groups`` of the seat, if
+    known): the same draws pick the same command (``tests/unit/test_simulate.py``).
 
     ``pick_listing``, spelt out: a kind drawn among those that have commands (in sorted order),
     then one of its commands, each index drawn as ``rng.choice`` draws it (``Random._randbelow``:
     the fewest bits that hold ``n``, drawn until below ``n``; below 1, until a 0), inline: two
     calls less per draw, and most draws are among one."""
-    groups = legal_groups(s, seat)
+    if groups is None:
+        groups = legal_groups(s, seat)
+    getrandbits = bot.rng.getrandbits
+    if groups is REACTING:  # a window, the most frequent wait: drawn as below, spelt out
+        play = REACTING[1]  # the kinds in sorted order: Pass (always one command), then the play
+        if play.possible(s, seat):
+            i = getrandbits(2)  # one of two kinds
+            while i >= 2:
+                i = getrandbits(2)
+            if i:
+                return _pick(bot, s, seat, play.options(s, seat))
+        else:
+            while getrandbits(1):  # the one kind possible: Pass
+                pass
+        while getrandbits(1):  # its one command
+            pass
+        return PASS.options(s, seat)[0]
     drawn = _DRAWN.get(id(groups))
     if drawn is None:
         drawn = _drawn(groups)
-    getrandbits = bot.rng.getrandbits
     if len(drawn) == 1:  # the only kind (an aim, a discard...): listed at once, not asked first
         listed = drawn[0].options(s, seat)
         if listed:
@@ -116,6 +139,13 @@ def _random_move(bot: RandomBot, s: State, seat: int) -> Any:
             assert listed, "a group possible lists commands"
         else:
             listed = []
+    return _pick(bot, s, seat, listed)
+
+
+def _pick(bot: RandomBot, s: State, seat: int, listed: list[Any]) -> Any:
+    """The command drawn among those ``listed`` of the kind drawn (none: among all the legal
+    commands)."""
+    getrandbits = bot.rng.getrandbits
     n = len(listed)
     if n == 1:
         while getrandbits(1):
@@ -168,7 +198,8 @@ def play_game(
             s, _ = run(s, C.DeadlinePassed(wait=wait.id), observer)
             commands += 1
             continue
-        seats_waiting = waiting_seats(s)  # current_wait(s).seats, without making the wait
+        # current_wait(s).seats, without making the wait, and what they may send
+        seats_waiting, groups = waiting_groups(s)
         seat = (
             seats_waiting[rng.below(len(seats_waiting))]
             if len(seats_waiting) > 1
@@ -176,7 +207,7 @@ def play_game(
         )
         player = bots[seat]
         if type(player) is RandomBot:
-            command: Any = _random_move(player, s, seat)
+            command: Any = _random_move(player, s, seat, groups)
         else:
             answer = player.act(_observation(s, seat))
             command = command_from_json_object({**answer, "seat": seat})

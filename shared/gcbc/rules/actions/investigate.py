@@ -16,6 +16,7 @@ from gcbc.contract import commands as C
 from gcbc.contract import events as E
 from gcbc.rules.actions.base import Action, not_a_zombie
 from gcbc.rules.effects import view_card
+from gcbc.rules.query import face_down_elsewhere
 from gcbc.rules.targets import face_down_card_of, investigable_seat
 
 
@@ -24,6 +25,7 @@ class Investigate(Action):
     command = C.Investigate
     window = True
     requires = (not_a_zombie("investigate"),)
+    needs = face_down_elsewhere  # late in a game, every card may be face up
     params = (investigable_seat("target"), face_down_card_of("target"))
 
     def declare(self, s, seat, cmd):

@@ -13,6 +13,7 @@ from gcbc.contract.events import SeatRevived, ZombieCured
 from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.moves import Rule
+from gcbc.rules.query import fallen_elsewhere
 from gcbc.rules.targets import seat
 from gcbc.rules.teams import holds_leader
 from gcbc.rules.timing import ANY
@@ -34,6 +35,7 @@ def _revivable(s, me, chosen):
 class Defibrillator(Card):
     name = "defibrillator"
     timing = ANY
+    needs = fallen_elsewhere  # mostly no one is
     params = (
         seat(
             "target",

@@ -11,6 +11,7 @@ from gcbc.contract.events import ArmsAimed, GunDropped
 from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.moves import Rule
+from gcbc.rules.query import any_weapon
 from gcbc.rules.targets import living_seat
 from gcbc.rules.timing import ANY
 
@@ -19,6 +20,7 @@ from gcbc.rules.timing import ANY
 class K9Unit(Card):
     name = "k9_unit"
     timing = ANY
+    needs = any_weapon  # often no gun is held
     params = (
         living_seat(
             "target",

@@ -14,7 +14,7 @@ from gcbc.rules.effects import view_card
 from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.moves import Each, Param, Rule
-from gcbc.rules.query import can_investigate
+from gcbc.rules.query import can_investigate, gun_elsewhere
 from gcbc.rules.targets import cards_of, face_down_of
 from gcbc.rules.timing import ANY
 
@@ -32,6 +32,7 @@ def eligible(s, seat):
 class MetalDetector(Card):
     name = "metal_detector"
     timing = ANY
+    needs = gun_elsewhere  # often no other seat holds a gun
     requires = (
         Rule(
             "no_effect",

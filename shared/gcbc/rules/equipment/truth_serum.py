@@ -9,6 +9,7 @@ from __future__ import annotations
 from gcbc.rules.effects import reveal
 from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
+from gcbc.rules.query import any_face_down
 from gcbc.rules.targets import face_down_card_of, living_seat
 from gcbc.rules.timing import ANY
 
@@ -17,6 +18,7 @@ from gcbc.rules.timing import ANY
 class TruthSerum(Card):
     name = "truth_serum"
     timing = ANY
+    needs = any_face_down  # late in a game, every card may be face up
     params = (living_seat("target"), face_down_card_of("target"))
 
     def resolve(self, s, seat, cmd):

@@ -13,7 +13,7 @@ from __future__ import annotations
 from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.moves import Rule
-from gcbc.rules.query import aim_event, aim_of, wielders
+from gcbc.rules.query import aim_event, aim_of, any_weapon, wielders
 from gcbc.rules.targets import living_seat
 from gcbc.rules.timing import ANY
 
@@ -27,6 +27,7 @@ def turned(s, target):
 class WalkieTalkie(Card):
     name = "walkie_talkie"
     timing = ANY
+    needs = any_weapon  # often no gun is held
     params = (
         living_seat(
             "target",

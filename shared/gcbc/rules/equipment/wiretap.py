@@ -10,6 +10,7 @@ from __future__ import annotations
 from gcbc.rules.effects import view_card
 from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
+from gcbc.rules.query import face_down_elsewhere
 from gcbc.rules.targets import (
     LIVING,
     NOT_DISGUISED,
@@ -25,6 +26,7 @@ from gcbc.rules.timing import ANY
 class Wiretap(Card):
     name = "wiretap"
     timing = ANY
+    needs = face_down_elsewhere  # late in a game, every card may be face up
     params = (
         investigable_seat("targets", index=0, name="first"),
         seat_after("first", "targets", NOT_SELF, LIVING, NOT_DISGUISED, index=1, name="second"),
