@@ -55,6 +55,7 @@ class _Connection(asyncio.Protocol):
         self.waiting: deque[asyncio.Future[Any]] = deque()
         self.transport: asyncio.Transport | None = None
         self.open = False
+        self.outgoing: list[bytes] = []  # written together once the loop's callbacks have run
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport  # type: ignore[assignment]
@@ -107,11 +108,18 @@ class _Connection(asyncio.Protocol):
         """``packed``: ``count`` commands, written at once; their replies' futures."""
         if not self.open or self.transport is None:
             raise RedisConnectionError("connection to Redis lost")
-        create = asyncio.get_running_loop().create_future
-        futures = [create() for _ in range(count)]
+        loop = asyncio.get_running_loop()
+        futures = [loop.create_future() for _ in range(count)]
         self.waiting.extend(futures)
-        self.transport.write(packed)
+        if not self.outgoing:  # the calls made in this turn of the loop go in one write
+            loop.call_soon(self._flush)
+        self.outgoing.append(packed)
         return futures
+
+    def _flush(self) -> None:
+        outgoing, self.outgoing = self.outgoing, []
+        if self.open and self.transport is not None:
+            self.transport.write(outgoing[0] if len(outgoing) == 1 else b"".join(outgoing))
 
 
 class PipelinedRedis:
