@@ -33,6 +33,8 @@ from gcbc.rules.state import FINISHED, LOBBY, State
 from gcbc.rules.teams import team_of
 from gcbc.rules.waits import current_wait
 
+_encode = msgspec.json.Encoder().encode
+
 # A prompt can hold the table in a transient step (a wound's choice after a shot): the view
 # shows the phase the turn is in, so the phase stays within the contract's vocabulary.
 _PHASES = {
@@ -158,7 +160,9 @@ class _ViewerLog:
     def __init__(self) -> None:
         self.done = 0  # the log's events looked at
         self.seen = 0  # of which the viewer sees (its log numbers them 1, 2, ...)
-        self.kept: list[LogEntry] = []  # the viewer's last entries
+        # the viewer's last entries, each as JSON (a view copies it as it is: encoded once, not
+        # at every change of the table while it is among the last)
+        self.kept: list[msgspec.Raw] = []
 
 
 class LogMemo:
@@ -182,7 +186,8 @@ class LogMemo:
             self.viewers = {}
 
     def entries(self, s: State, seat: int | None, version: int, limit: int | None) -> list:
-        """``seat``'s last ``limit`` entries (None: all), as ``_entries`` makes them."""
+        """``seat``'s last ``limit`` entries (None: all), as ``_entries`` makes them, encoded
+        (a view with them encodes to the same bytes: what the projection writes)."""
         v = self.viewers.get(seat)
         if v is None:
             v = self.viewers[seat] = _ViewerLog()
@@ -192,7 +197,7 @@ class LogMemo:
                 v.seen += 1
                 entry = render(e, seat, False, v.seen)
                 if entry is not None:
-                    kept.append(entry)
+                    kept.append(msgspec.Raw(_encode(entry)))
         v.done = len(s.log)
         if limit is not None and len(kept) > limit:
             del kept[: len(kept) - max(0, limit)]
