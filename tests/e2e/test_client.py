@@ -8,6 +8,7 @@ import asyncio
 import random
 
 import httpx
+import msgspec
 import pytest
 from gcbc_client import AsyncClient, Client, commands
 from gcbc_client.problems import Conflict, Invalid, NotFound, Unauthorized
@@ -109,5 +110,37 @@ def test_a_stream_resumes_after_a_drop_without_missing_or_repeating_a_view(stack
                         break
             assert event_id is not None and event_id > last  # … and comes first on reconnect
             assert seen == sorted(set(seen))
+
+    asyncio.run(go())
+
+
+class Slim(msgspec.Struct):
+    """A client's own view type: only what it reads."""
+
+    version: int
+    status: str
+    legal_commands: list[dict]
+
+
+def test_views_decoded_into_a_clients_own_type(stack):
+    """``view_type``: a seat's views (read, a command's answer, a stream's events) decode into
+    the client's own Struct, the other fields skipped; the lobby's calls are as before."""
+
+    async def go() -> None:
+        async with AsyncClient(stack.api, view_type=Slim) as client:
+            table = await client.create_table(4)
+            seats = [await client.join(table.table_id, f"p{i}") for i in range(4)]
+            assert [s.seat for s in seats] == [0, 1, 2, 3]
+            started = await seats[0].start()
+            assert isinstance(started, Slim) and started.status == "playing"
+            v = await seats[1].view()
+            assert isinstance(v, Slim) and "arrange" in {c["type"] for c in v.legal_commands}
+            stream = seats[2].stream()
+            first = await anext(stream)
+            assert isinstance(first, Slim)
+            got = await seats[1].send(commands.Arrange(positions=(2, 1, 3)))
+            assert isinstance(got, Slim) and got.version > v.version
+            assert isinstance(await client.table(table.table_id), View)  # the public view: whole
+            await stream.aclose()
 
     asyncio.run(go())
