@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 import msgspec
 
@@ -157,19 +158,42 @@ class FoldedCache:
         # has through the command it carries
         command = entry.command if isinstance(entry, OutcomeEntry | RefusalEntry) else None
         chained = command.prev if command is not None else -1
+        lock = self._locks.get(stored.table)
         if t is None and (prev == 0 or chained == 0):
             t = self.tables[stored.table] = FoldedTable(stored.table)
-        lock = self._locks.get(stored.table)
-        if (
-            t is not None
-            and (t.seq == prev or t.seq == chained)
-            and (lock is None or not lock.locked())
-        ):
-            t.apply(stored, entry)  # decoded once
-            self._signal(stored.table)
-            self._note_finished(t)
-            return t
+        elif t is None and prev > 0 and chained < 0 and (lock is None or not lock.locked()):
+            # the table's first entry missed (this reader is not handed its kind)?
+            fresh = FoldedTable(stored.table)
+            missed = await self._missed(fresh, prev)
+            if missed is not None and stored.table not in self.tables:
+                fresh.apply(*missed)
+                t = self.tables[stored.table] = fresh
+        if t is not None and (lock is None or not lock.locked()):
+            if t.seq != prev and t.seq != chained and prev > t.seq:
+                # one entry missed, of a kind this reader is not handed (an imported command's
+                # recorded answer, an answer written before answers carried their command):
+                # that one read, rather than the table's tail
+                missed = await self._missed(t, prev)
+                if missed is not None and self.tables.get(t.table_id) is t:
+                    t.apply(*missed)  # (it follows t as t is now: no wait between)
+            if t.seq == prev or t.seq == chained:
+                t.apply(stored, entry)  # decoded once
+                self._signal(stored.table)
+                self._note_finished(t)
+                return t
         return await self.get(stored.table, through=stored.seq)
+
+    async def _missed(self, t: FoldedTable, seq: int) -> tuple[Stored, Any] | None:
+        """The entry at ``seq`` if it follows what the table has once read (and its
+        decoding)."""
+        got = await self.log.at(t.table_id, seq)
+        if got is None:
+            return None
+        try:
+            entry = decode_entry(got.data)
+        except msgspec.DecodeError:
+            return None
+        return (got, entry) if entry.prev == t.seq else None
 
     def forget_idle(self, seconds: float) -> int:
         """Forget the tables nobody asked for and nothing was folded into for ``seconds`` (read

@@ -579,3 +579,19 @@ def test_commands_and_answers_are_read_apart_and_in_one_order(log_factory):
         await log.close()
 
     run(go())
+
+
+def test_an_entry_is_read_by_its_sequence_if_it_is_the_tables(log_factory):
+    async def go():
+        log = await log_factory()
+        a, b = table(), table()
+        first = await log.append(a, b"a1", 0)
+        other = await log.append(b, b"b1", 0)
+        answer = await log.append(a, b"a2", first.seq, answer=True)
+        assert (await log.at(a, first.seq)).data == b"a1"
+        assert (await log.at(a, answer.seq)).data == b"a2"
+        assert await log.at(a, other.seq) is None  # another table's
+        assert await log.at(a, answer.seq + 100) is None
+        await log.close()
+
+    run(go())

@@ -10,6 +10,7 @@ import asyncio
 import socket
 from urllib.parse import urlsplit, urlunsplit
 
+import hiredis
 import pytest
 import redis.asyncio as aioredis
 from redis.exceptions import AuthenticationError, NoScriptError, ResponseError
@@ -127,6 +128,41 @@ def test_no_server_or_a_silent_one_fails_in_time():
             with pytest.raises(RedisTimeoutError):
                 await asyncio.wait_for(fast.call("GET", "k"), 5)
             assert fast._connection is not None and not fast._connection.open  # dropped
+        finally:
+            await fast.close()
+            server.close()
+
+    asyncio.run(go())
+
+
+def test_a_slow_reply_fails_its_call_alone_while_the_connection_answers():
+    """A server answering each command 0.3 s after the one before: with a 1 s timeout, the calls
+    queued behind time out, but the connection keeps answering, so it is kept, and a call made
+    after gets its own reply on it."""
+
+    async def go() -> None:
+        async def slow(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            parser = hiredis.Reader()
+            while data := await reader.read(1 << 16):
+                parser.feed(data)
+                while (command := parser.gets()) is not False:
+                    await asyncio.sleep(0.3)
+                    writer.write(b"$%d\r\n%s\r\n" % (len(command[-1]), command[-1]))
+                    await writer.drain()
+
+        server = await asyncio.start_server(slow, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        fast = PipelinedRedis(f"redis://127.0.0.1:{port}/0", timeout=1.0)
+        try:
+            got = await asyncio.gather(
+                *(fast.call("ECHO", f"m{i}") for i in range(5)), return_exceptions=True
+            )
+            assert got[:3] == [b"m0", b"m1", b"m2"]
+            assert all(isinstance(g, RedisTimeoutError) for g in got[3:])
+            connection = fast._connection
+            assert connection is not None and connection.open  # still answering: kept
+            assert await fast.call("ECHO", "later") == b"later"
+            assert fast._connection is connection
         finally:
             await fast.close()
             server.close()

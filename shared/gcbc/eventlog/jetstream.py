@@ -107,16 +107,21 @@ def stream_subjects(prefix: str = PREFIX) -> list[str]:
     return [subject_filter(prefix), f"{subject_filter(prefix)}.*"]
 
 
-def filters(prefix: str, partition: int | None, only: Only, apart: bool = True) -> list[str]:
-    """What a consumer reads: the tables' subjects (the entries of a log written before
-    commands and answers were apart), and the commands' or the answers' subjects, or both.
-    ``apart``: the stream has their subjects (else the tables' alone)."""
+def filters(
+    prefix: str, partition: int | None, only: Only, apart: bool = True, before: bool = True
+) -> list[str]:
+    """What a consumer reads: the commands' or the answers' subjects (or both), and the tables'
+    own subjects where the log has tables written before commands and answers were apart.
+    ``apart``: the stream has their subjects (else the tables' alone); ``before``: it may hold
+    tables written before. One subject where one does: JetStream serves a consumer of several
+    filters by a slower path (a whole-log pass: 20,000 against 84,000 entries/s here)."""
     stem = subject_filter(prefix, partition)
     if not apart:
         return [stem]
     if only is None:
-        return [stem, f"{stem}.*"]
-    return [stem, f"{stem}.{ANSWERS if only == 'answers' else COMMANDS}"]
+        return [f"{prefix}.{'*' if partition is None else partition}.>"]  # every kind, both ages
+    kind = f"{stem}.{ANSWERS if only == 'answers' else COMMANDS}"
+    return [stem, kind] if before else [kind]
 
 
 def table_of(subj: str, prefix: str = PREFIX) -> str:
@@ -358,13 +363,17 @@ class JetStreamEventLog:
         before commands and answers were apart)."""
         return not self.apart or table in self._one_subject
 
+    def _may_be_one(self, table: str) -> bool:
+        """Whether the table may have been written on its one subject."""
+        return not self.apart or self.apart_after != 0 or table in self._one_subject
+
     def _of_table(self, table: str) -> str:
         """What a table's entries are read by: its one subject, or its commands' and answers'."""
         stem = self.subject(table)
         return stem if self._one(table) else f"{stem}.*"
 
     def _filters(self, partition: int | None, only: Only) -> list[str]:
-        return filters(self.prefix, partition, only, self.apart)
+        return filters(self.prefix, partition, only, self.apart, self.apart_after != 0)
 
     async def ensure_stream(self, replicas: int = 1) -> api.StreamInfo:
         """The stream exists, with ``replicas`` copies: created if missing; an existing one with
@@ -507,6 +516,17 @@ class JetStreamEventLog:
         if got is None and await self._written_before(table):
             return await self._last_on(self.subject(table))
         return got
+
+    async def at(self, table: str, seq: int) -> Stored | None:
+        """The entry at ``seq`` if it is the table's (one direct get)."""
+        try:
+            msg = await self.js.get_msg(self.stream, seq=seq, direct=self.direct)
+        except NotFoundError:
+            return None
+        except (*_NOT_STORED, *_UNANSWERED) as e:
+            raise LogUnavailable(str(e) or type(e).__name__) from None
+        stored = _stored(msg, self.prefix)
+        return stored if stored.table == checked(table) else None
 
     async def _written_before(self, table: str) -> bool:
         """Whether the table was written before commands and answers were apart (then its
@@ -756,7 +776,10 @@ class JetStreamEventLog:
             subjects = self._filters(None, only)
         else:
             stem = self.subject(table)
-            subjects = [stem, f"{stem}.*"] if self.apart else [stem]
+            if not self.apart:
+                subjects = [stem]
+            else:
+                subjects = [f"{stem}.*", stem] if self._may_be_one(table) else [f"{stem}.*"]
         reader = _Scan(self, after, None, subjects)
         # a restarted server forgets the consumer: heard sooner than a scan's silence
         reader.HEARTBEAT, reader.SILENCE = 2.0, 6.0

@@ -146,6 +146,12 @@ class MemoryEventLog:
         mine = self._by_table.get(checked(table))
         return mine[-1] if mine else None
 
+    async def at(self, table: str, seq: int) -> Stored | None:
+        if not 0 < seq <= len(self._entries):
+            return None
+        stored = self._entries[seq - 1]
+        return stored if stored.table == checked(table) else None
+
     async def read(self, table: str, after: int = 0) -> list[Stored]:
         return [s for s in self._by_table.get(checked(table), []) if s.seq > after]
 

@@ -179,6 +179,10 @@ class EventLog(Protocol):
 
     async def last(self, table: str) -> Stored | None: ...
 
+    async def at(self, table: str, seq: int) -> Stored | None:
+        """The entry at ``seq`` if it is the table's (None: none, or another table's)."""
+        ...
+
     async def read(self, table: str, after: int = 0) -> list[Stored]:
         """The table's entries with a sequence greater than ``after``, in order."""
         ...

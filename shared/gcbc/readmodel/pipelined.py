@@ -11,9 +11,9 @@ loading, scans, pub/sub, Redis Cluster).
 
 Failures are redis-py's exceptions, so callers handle both alike: ``ConnectionError`` (the
 connection was lost, or could not be made: every call in flight fails with it, and the next call
-connects again), ``TimeoutError`` (no reply within ``timeout``: the connection is dropped, as
-redis-py does, since a reply that late means a connection gone silent), and a reply error as
-redis-py's class for it (``NoScriptError``, ``ResponseError``...). A call that failed with a lost
+connects again), ``TimeoutError`` (no reply within ``timeout``; a connection that sent nothing
+for that long is dropped, one answering others is not: one slow reply fails its call alone), and
+a reply error as redis-py's class for it (``NoScriptError``, ``ResponseError``...). A call that failed with a lost
 connection is sent again on a new one, ``retries`` times with a short backoff: the read model's
 calls are reads, or writes that may run twice (a put names its position)."""
 
@@ -56,6 +56,7 @@ class _Connection(asyncio.Protocol):
         self.transport: asyncio.Transport | None = None
         self.open = False
         self.outgoing: list[bytes] = []  # written together once the loop's callbacks have run
+        self.heard = 0.0  # when Redis last sent something (the loop's clock)
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport  # type: ignore[assignment]
@@ -66,6 +67,7 @@ class _Connection(asyncio.Protocol):
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
 
     def data_received(self, data: bytes) -> None:
+        self.heard = asyncio.get_running_loop().time()
         self.reader.feed(data)
         waiting = self.waiting
         while True:
@@ -201,7 +203,9 @@ class PipelinedRedis:
             async with asyncio.timeout(self.timeout):
                 return await future
         except TimeoutError:
-            connection.lose(RedisTimeoutError("Redis did not answer in time"))
+            if asyncio.get_running_loop().time() - connection.heard >= self.timeout:
+                # silent all that time: gone (a slow answer among others is only this call's)
+                connection.lose(RedisTimeoutError("Redis did not answer in time"))
             raise RedisTimeoutError(f"Redis did not answer within {self.timeout} s") from None
 
     async def _connect(self) -> _Connection:

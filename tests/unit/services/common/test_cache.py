@@ -11,6 +11,7 @@ from gcbc.eventlog.memory import MemoryEventLog
 from gcbc.rules.decide import run
 from gcbc.rules.state import initial_state
 from services.common.cache import FoldedCache
+from services.common.folded import FoldedTable
 
 TABLES = ("00000000000000a1", "00000000000000a2")
 
@@ -84,5 +85,65 @@ def test_a_check_waits_for_the_followed_entry_instead_of_reading_the_log() -> No
         assert await cache.reached(TABLES[0], second.seq + 1, 0.05) is None  # not in time
         assert await cache.reached(TABLES[1], 1, 5.0) is None  # not in memory: not waited for
         assert reads == 0
+
+    asyncio.run(go())
+
+
+class Counting(MemoryEventLog):
+    """The twin, counting its reads."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reads = self.ats = 0
+
+    async def read(self, table: str, after: int = 0):  # type: ignore[no-untyped-def]
+        self.reads += 1
+        return await super().read(table, after)
+
+    async def at(self, table: str, seq: int):  # type: ignore[no-untyped-def]
+        self.ats += 1
+        return await super().at(table, seq)
+
+
+async def _played(log: MemoryEventLog, table: str, carried: bool) -> None:
+    """A table opened and seated, each command followed by its answer (``carried``: the answer
+    carries its command, as the rules worker writes it; else as answers written before)."""
+    s, last = initial_state(), 0
+    commands = [C.OpenTable(table_id=table, seats=4), *(C.TakeSeat(name=f"p{i}") for i in range(4))]
+    for command in commands:
+        entry = CommandEntry(command=command, at=1, prev=last)
+        asked = (await log.append(table, encode_entry(entry), last)).seq
+        s, events = run(s, command)
+        answer = OutcomeEntry(
+            answers=asked, events=events, prev=asked, command=entry if carried else None
+        )
+        last = (await log.append(table, encode_entry(answer), asked, answer=True)).seq
+
+
+def test_a_reader_of_one_kind_folds_the_other_kind_it_was_not_handed() -> None:
+    """The answers alone fold the table through the commands they carry (no read at all); the
+    commands alone (or answers without their command) read each missed entry once, by its
+    sequence, never the table's tail."""
+
+    async def go() -> None:
+        for carried in (True, False):
+            log = Counting()
+            await _played(log, TABLES[0], carried)
+            for kind in (True, False):  # the answers alone, then the commands alone
+                handed = [s for s in log.all() if (s.seq in log._answers) == kind]  # noqa: SLF001
+                whole = FoldedTable(TABLES[0])  # every entry up to the last one handed
+                for stored in log.all()[: handed[-1].seq]:
+                    whole.apply(stored)
+                log.reads = log.ats = 0
+                cache = FoldedCache(log)
+                for stored in handed:
+                    await cache.deliver(stored)
+                t = cache.tables[TABLES[0]]
+                assert (t.seq, t.state, t.tokens) == (whole.seq, whole.state, whole.tokens)
+                assert t.command_ids == whole.command_ids and t.pending == whole.pending
+                assert log.reads == 0, (carried, kind)
+                # each entry of the other kind before the last one handed, unless carried
+                missed = (0 if carried else 5) if kind else 4
+                assert log.ats == missed, (carried, kind, log.ats)
 
     asyncio.run(go())
