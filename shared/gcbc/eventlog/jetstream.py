@@ -113,13 +113,17 @@ def filters(
     """What a consumer reads: the commands' or the answers' subjects (or both), and the tables'
     own subjects where the log has tables written before commands and answers were apart.
     ``apart``: the stream has their subjects (else the tables' alone); ``before``: it may hold
-    tables written before. One subject where one does: JetStream serves a consumer of several
-    filters by a slower path (a whole-log pass: 20,000 against 84,000 entries/s here)."""
+    tables written before. As few as do: JetStream serves a consumer of several filters by a
+    slower path (a whole-log pass: 20,000 against 84,000 entries/s here), and one without a
+    filter by the fastest (none: every entry of the stream, which holds only these; a whole-log
+    pass 161,000 entries/s against 112,000 with the one filter <prefix>.*.>)."""
     stem = subject_filter(prefix, partition)
+    if only is None and partition is None:
+        return []  # every entry of the stream
     if not apart:
         return [stem]
     if only is None:
-        return [f"{prefix}.{'*' if partition is None else partition}.>"]  # every kind, both ages
+        return [f"{prefix}.{partition}.>"]  # every kind, both ages
     kind = f"{stem}.{ANSWERS if only == 'answers' else COMMANDS}"
     return [stem, kind] if before else [kind]
 
@@ -751,7 +755,8 @@ class JetStreamEventLog:
                 config.deliver_subject = self.nc.new_inbox()
                 info = await self.js.add_consumer(self.stream, config)
             else:
-                had = info.config.filter_subjects or [info.config.filter_subject]
+                one = info.config.filter_subject
+                had = info.config.filter_subjects or ([one] if one else [])
                 if sorted(had) != sorted(subjects):
                     config.deliver_subject = info.config.deliver_subject
                     info = await self.js.add_consumer(self.stream, config)
@@ -1155,7 +1160,9 @@ def _table_at(subject: bytes, skip: int) -> str:
 
 
 def _subjects_config(subjects: list[str]) -> dict[str, Any]:
-    """A consumer's filter: one subject, or several (NATS 2.10)."""
+    """A consumer's filter: none (every entry), one subject, or several (NATS 2.10)."""
+    if not subjects:
+        return {}
     if len(subjects) == 1:
         return {"filter_subject": subjects[0]}
     return {"filter_subjects": list(subjects)}
