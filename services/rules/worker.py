@@ -149,9 +149,14 @@ class RulesWorker:
         if t.pending == stored.seq:
             command = t.pending_command
             if command is not None and command.imported:
-                # gcbc-ops import: its recorded answer comes next; if none does, the sweep
-                # answers it STUCK_AFTER after this worker first saw it
-                self._since(t)
+                # gcbc-ops import: its recorded answer comes next, on the answers' subject, which
+                # this worker does not read: looked for once (the importer appends it right
+                # after); if it is not there yet, the next command (or the sweep) brings it, and
+                # if none comes, the sweep answers the command STUCK_AFTER after this worker
+                # first saw it
+                t = await self.cache.get(stored.table)
+                if t.pending == stored.seq:
+                    self._since(t)
             else:
                 await self._answer(t)
         # (otherwise not a command, or answered already, by this or another instance)
