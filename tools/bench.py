@@ -15,7 +15,9 @@ changed having received it.
 - JetStream's sync policy: the saturation run again with ``sync_interval: always``.
 
 The design's physical limit (``../shared/bench/noop_pipeline.py``, ``--limit``) runs its two
-closed loops right before the real rules' (the machine's speed drifts from minute to minute), and
+closed loops right before the real rules' (the machine's speed drifts from minute to minute; then
+the real rules' 50-table run is made ``--pairs`` times, each right after a run of the limit's:
+issue 13's ratio is over those pairs, ``paired_with_limit``), and
 so does the same limit played as this game is, each command after a read of its seat's view
 (``tools.readactlimit``, ``limit_read_first``): the figures are reported as ratios to both. The
 read-first limit runs once more with every process getting every entry, as this server's do
@@ -359,6 +361,50 @@ def with_cpu(stack: Stack, run: Any) -> dict:
     return result
 
 
+def combined_runs(runs: list[dict]) -> dict:
+    """Several runs of one closed loop as one: commands/s and CPU per command their means,
+    the rest the first's; each run's commands/s kept (``runs``)."""
+    if len(runs) == 1:
+        return runs[0]
+    out = dict(runs[0])
+    rates = [r["commands_per_second"] for r in runs]
+    out["commands"] = sum(r["commands"] for r in runs)
+    out["commands_per_second"] = round(sum(rates) / len(rates), 1)
+    out["runs"] = rates
+    cpu = [r.get("cpu_ms_per_command") for r in runs]
+    if all(cpu):
+        out["cpu_ms_per_command"] = {
+            k: round(sum(c[k] for c in cpu) / len(cpu), 3)
+            for k in cpu[0]  # type: ignore[index]
+        }
+    out["non_2xx"] = dict(sum((Counter(r.get("non_2xx", {})) for r in runs), Counter()))
+    return out
+
+
+def paired_ratio(limits: list[dict], runs: list[dict]) -> dict:
+    """The server's commands/s over the limit's, pair by pair and over all pairs (the ratio
+    of the means): issue 13's 50-table figure."""
+    pairs = [
+        {
+            "limit": lim.get("commands_per_s"),
+            "server": run["commands_per_second"],
+            "ratio": round(run["commands_per_second"] / lim["commands_per_s"], 3)
+            if lim.get("commands_per_s")
+            else None,
+        }
+        for lim, run in zip(limits, runs, strict=True)
+    ]
+    done = [p for p in pairs if p["limit"]]
+    limit = round(sum(p["limit"] for p in done) / len(done), 1) if done else None
+    server = round(sum(p["server"] for p in done) / len(done), 1) if done else None
+    return {
+        "pairs": pairs,
+        "limit_commands_per_second": limit,
+        "server_commands_per_second": server,
+        "ratio": round(server / limit, 3) if limit and server else None,
+    }
+
+
 def rss_mb(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -474,6 +520,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--scale-seconds", type=float, default=30)
     p.add_argument("--skip-scale", action="store_true")
     p.add_argument(
+        "--pairs",
+        type=int,
+        default=2,
+        help="the real rules' 50-table run this many times, each right after a run of the limit's"
+        " (issue 13's ratio is over the pairs; 0: once, against the limit's run before)",
+    )
+    p.add_argument(
         "--out", metavar="FILE", help="also write the figures there, as JSON (make bench's summary)"
     )
     p.add_argument(
@@ -535,16 +588,33 @@ def main(argv: list[str] | None = None) -> int:
 
         def run(stack: Stack, noop: bool = noop) -> dict:
             asyncio.run(closed_loop(stack.api, 2, 3, noop, 1))  # warm-up
-            return {
-                "saturation": with_cpu(
-                    stack,
-                    lambda: asyncio.run(closed_loop(stack.api, args.tables, args.seconds, noop, 7)),
-                ),
+            # the real rules' saturation in pairs with the limit's, alternated (limit, server,
+            # limit, server...): each pair the same minute, this machine's speed drifting by ±20 %
+            # from one minute to the next; issue 13's ratio is over the pairs
+            paired = bool(args.limit) and not noop and args.pairs > 0
+            runs, limits = [], []
+            for _ in range(args.pairs if paired else 1):
+                if paired:
+                    got = physical_limit(Path(args.limit), args.tables, args.seconds, latency=False)
+                    limits.append(got.get("saturation", {}))
+                runs.append(
+                    with_cpu(
+                        stack,
+                        lambda: asyncio.run(
+                            closed_loop(stack.api, args.tables, args.seconds, noop, 7)
+                        ),
+                    )
+                )
+            result = {
+                "saturation": combined_runs(runs),
                 "latency": with_cpu(
                     stack,
                     lambda: asyncio.run(closed_loop(stack.api, 1, args.seconds, noop, 9)),
                 ),
             }
+            if paired:
+                result["paired_with_limit"] = paired_ratio(limits, runs)
+            return result
 
         out[label] = with_stack(noop, False, run)
         print(f"{label}: {out[label]}", file=sys.stderr, flush=True)

@@ -75,17 +75,29 @@ def summary(found: dict[str, Any]) -> dict[str, Any]:
     figures = []
     limit_rate = _get(system, "limit", "saturation", "commands_per_s")
     rate = _get(system, "rules", "saturation", "commands_per_second")
-    ratio = _ratio(rate, limit_rate)
+    paired = _get(system, "rules", "paired_with_limit")
+    if paired and paired.get("ratio"):
+        # the server's runs each right after one of the limit's, alternated: the ratio of the
+        # means over the pairs (the limit's first run, before the others, is their measure)
+        rate, headline_limit = (
+            paired["server_commands_per_second"],
+            paired["limit_commands_per_second"],
+        )
+    else:
+        headline_limit = limit_rate
+    ratio = _ratio(rate, headline_limit)
     figures.append(
         _figure(
             "50 tables closed loop, real rules: commands/s",
             rate,
             ">= 0.50 x the limit's",
             ratio is not None and ratio >= 0.5,
-            limit_rate,
+            headline_limit,
             ratio,
         )
     )
+    if paired:
+        figures[0]["pairs"] = paired["pairs"]
     # reported beside the target, never instead of it: the same loop with no-op rules, and the
     # limit played as this game is (a read of the seat's view before each command: what the
     # protocol alone costs)

@@ -110,3 +110,47 @@ def test_a_bench_that_did_not_run_is_missing_not_met(tmp_path, capsys):
     assert got["memory, after some of them finished: KB per table started"]["met"] == "missing"
     assert "rebuild, log entries/s" in printed["short_or_missing"]
     assert got["50 tables closed loop, no-op rules: commands/s"]["ratio_to_limit"] == 0.46
+
+
+def test_the_50_table_figure_is_over_the_pairs_run_beside_the_limit():
+    """The real rules' runs each right after one of the limit's (tools.bench --pairs): the ratio
+    of the means over the pairs, each pair shown; the limit's first run stays the measure of
+    the figures reported beside it."""
+    from tools.bench import combined_runs, paired_ratio
+
+    runs = [
+        {
+            "commands": 100,
+            "commands_per_second": 700.0,
+            "cpu_ms_per_command": {"table": 0.8},
+            "non_2xx": {"POST /tables/{id}/commands 409": 1},
+        },
+        {
+            "commands": 120,
+            "commands_per_second": 800.0,
+            "cpu_ms_per_command": {"table": 0.6},
+            "non_2xx": {"POST /tables/{id}/commands 409": 2},
+        },
+    ]
+    paired = paired_ratio([{"commands_per_s": 1600.0}, {"commands_per_s": 1400.0}], runs)
+    assert [p["ratio"] for p in paired["pairs"]] == [0.438, 0.571]
+    assert (paired["limit_commands_per_second"], paired["server_commands_per_second"]) == (
+        1500.0,
+        750.0,
+    )
+    assert paired["ratio"] == 0.5
+    both = combined_runs(runs)
+    assert both["commands_per_second"] == 750.0 and both["runs"] == [700.0, 800.0]
+    assert both["cpu_ms_per_command"] == {"table": 0.7} and both["commands"] == 220
+    assert both["non_2xx"] == {"POST /tables/{id}/commands 409": 3}
+    system = {**SYSTEM, "rules": {**SYSTEM["rules"], "paired_with_limit": paired}}
+    closed = _by_name(summary({"system": system}))["50 tables closed loop, real rules: commands/s"]
+    assert (closed["value"], closed["limit"], closed["ratio_to_limit"], closed["met"]) == (
+        750.0,
+        1500.0,
+        0.5,
+        True,
+    )
+    assert closed["pairs"] == paired["pairs"]
+    noop = _by_name(summary({"system": system}))["50 tables closed loop, no-op rules: commands/s"]
+    assert noop["limit"] == 790.0  # beside the limit's first run, as before
