@@ -52,7 +52,15 @@ _QUIET = {"/healthz", "/readyz", "/metrics"}  # probes and scrapes: not counted
 
 
 class HttpMetrics(ASGIMiddleware):
-    """Requests by method, route (its template: no table ids in labels) and status; durations."""
+    """Requests by method, route (its template: no table ids in labels) and status; durations.
+    Each label set's child metric is found once (prometheus_client's ``labels`` checks and locks
+    at every call): a few routes, methods and statuses (Litestar answers an unknown path or a
+    method a route does not take before any route's middleware, so a client cannot add keys)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._counted: dict[tuple[str, str, int], Any] = {}
+        self._timed: dict[tuple[str, str], Any] = {}
 
     async def handle(self, scope: Scope, receive: Receive, send: Send, next_app: ASGIApp) -> None:
         if scope["type"] != "http" or scope.get("path") in _QUIET:
@@ -72,8 +80,15 @@ class HttpMetrics(ASGIMiddleware):
         finally:
             route = scope.get("path_template") or "unrouted"
             method = scope.get("method", "")
-            metrics.HTTP_REQUESTS.labels(method, route, str(status)).inc()
-            metrics.HTTP_SECONDS.labels(method, route).observe(time.perf_counter() - started)
+            counted = self._counted.get((method, route, status))
+            if counted is None:
+                counted = metrics.HTTP_REQUESTS.labels(method, route, str(status))
+                self._counted[(method, route, status)] = counted
+            counted.inc()
+            timed = self._timed.get((method, route))
+            if timed is None:
+                timed = self._timed[(method, route)] = metrics.HTTP_SECONDS.labels(method, route)
+            timed.observe(time.perf_counter() - started)
 
 
 _problem = msgspec.json.Decoder(dict[str, Any])
