@@ -16,8 +16,8 @@ changed having received it.
 
 The design's physical limit (``../shared/bench/noop_pipeline.py``, ``--limit``) runs its two
 closed loops right before the real rules' (the machine's speed drifts from minute to minute; then
-the real rules' 50-table run is made ``--pairs`` times, each right after a run of the limit's:
-issue 13's ratio is over those pairs, ``paired_with_limit``), and
+the real rules' 50-table and 1-table runs are made ``--pairs`` times, each right after a run of
+the limit's: issue 13's ratios are over those pairs, ``paired_with_limit``), and
 so does the same limit played as this game is, each command after a read of its seat's view
 (``tools.readactlimit``, ``limit_read_first``): the figures are reported as ratios to both. The
 read-first limit runs once more with every process getting every entry, as this server's do
@@ -381,26 +381,40 @@ def combined_runs(runs: list[dict]) -> dict:
     return out
 
 
-def paired_ratio(limits: list[dict], runs: list[dict]) -> dict:
-    """The server's commands/s over the limit's, pair by pair and over all pairs (the ratio
-    of the means): issue 13's 50-table figure."""
+def combined_latencies(runs: list[dict]) -> dict:
+    """Several 1-table runs as one: each percentile the mean of the runs' (each run's p99 kept,
+    ``runs_p99_ms``), CPU per command the mean."""
+    if len(runs) == 1:
+        return runs[0]
+    out = combined_runs(runs)
+    out["commands_per_second"] = round(sum(r["commands_per_second"] for r in runs) / len(runs), 1)
+    out.pop("runs", None)
+    for key in ("p50_ms", "p95_ms", "p99_ms"):
+        out[key] = round(sum(r[key] for r in runs) / len(runs), 2)
+    out["runs_p99_ms"] = [r["p99_ms"] for r in runs]
+    return out
+
+
+def paired_ratio(
+    limits: list[dict], runs: list[dict], limit_key: str, run_key: str, digits: int = 1
+) -> dict:
+    """One figure of the server's over the limit's, pair by pair and over all pairs (the ratio
+    of the means): issue 13's 50-table commands/s and 1-table p99."""
     pairs = [
         {
-            "limit": lim.get("commands_per_s"),
-            "server": run["commands_per_second"],
-            "ratio": round(run["commands_per_second"] / lim["commands_per_s"], 3)
-            if lim.get("commands_per_s")
-            else None,
+            "limit": lim.get(limit_key),
+            "server": run[run_key],
+            "ratio": round(run[run_key] / lim[limit_key], 3) if lim.get(limit_key) else None,
         }
         for lim, run in zip(limits, runs, strict=True)
     ]
     done = [p for p in pairs if p["limit"]]
-    limit = round(sum(p["limit"] for p in done) / len(done), 1) if done else None
-    server = round(sum(p["server"] for p in done) / len(done), 1) if done else None
+    limit = round(sum(p["limit"] for p in done) / len(done), digits) if done else None
+    server = round(sum(p["server"] for p in done) / len(done), digits) if done else None
     return {
         "pairs": pairs,
-        "limit_commands_per_second": limit,
-        "server_commands_per_second": server,
+        "limit": limit,
+        "server": server,
         "ratio": round(server / limit, 3) if limit and server else None,
     }
 
@@ -475,6 +489,7 @@ def physical_limit(
     read_first: bool = False,
     every_entry: bool = False,
     latency: bool = True,
+    saturation: bool = True,
 ) -> dict[str, Any]:
     """The limit's closed loops (``tables`` and, with ``latency``, 1 table) on this machine, now.
     ``read_first``: played as this game is, each command after a read of its seat's view
@@ -488,7 +503,8 @@ def physical_limit(
         command = [sys.executable, "-m", "tools.readactlimit", "--limit", str(script)]
         command += ["--every-entry"] if every_entry else []
     out: dict[str, Any] = {}
-    loops = [("saturation", tables, seconds)] + ([("latency", 1, seconds)] if latency else [])
+    loops = [("saturation", tables, seconds)] if saturation else []
+    loops += [("latency", 1, seconds)] if latency else []
     for label, n, secs in loops:
         run = subprocess.run(
             [*command, "bench", "--tables", str(n), "--seconds", str(secs)],
@@ -523,8 +539,8 @@ def main(argv: list[str] | None = None) -> int:
         "--pairs",
         type=int,
         default=2,
-        help="the real rules' 50-table run this many times, each right after a run of the limit's"
-        " (issue 13's ratio is over the pairs; 0: once, against the limit's run before)",
+        help="the real rules' 50-table and 1-table runs this many times, each right after the"
+        " limit's (issue 13's ratios are over the pairs; 0: once, against the limit's first run)",
     )
     p.add_argument(
         "--out", metavar="FILE", help="also write the figures there, as JSON (make bench's summary)"
@@ -592,10 +608,11 @@ def main(argv: list[str] | None = None) -> int:
             # limit, server...): each pair the same minute, this machine's speed drifting by ±20 %
             # from one minute to the next; issue 13's ratio is over the pairs
             paired = bool(args.limit) and not noop and args.pairs > 0
-            runs, limits = [], []
+            limit = Path(args.limit) if args.limit else None
+            runs, latencies, limits, limit_latencies = [], [], [], []
             for _ in range(args.pairs if paired else 1):
                 if paired:
-                    got = physical_limit(Path(args.limit), args.tables, args.seconds, latency=False)
+                    got = physical_limit(limit, args.tables, args.seconds, latency=False)
                     limits.append(got.get("saturation", {}))
                 runs.append(
                     with_cpu(
@@ -605,15 +622,23 @@ def main(argv: list[str] | None = None) -> int:
                         ),
                     )
                 )
-            result = {
-                "saturation": combined_runs(runs),
-                "latency": with_cpu(
-                    stack,
-                    lambda: asyncio.run(closed_loop(stack.api, 1, args.seconds, noop, 9)),
-                ),
-            }
+                if paired:  # the 1-table p99 too: a tail, the most moved by the minute
+                    got = physical_limit(limit, 1, args.seconds, saturation=False)
+                    limit_latencies.append(got.get("latency", {}))
+                latencies.append(
+                    with_cpu(
+                        stack,
+                        lambda: asyncio.run(closed_loop(stack.api, 1, args.seconds, noop, 9)),
+                    )
+                )
+            result = {"saturation": combined_runs(runs), "latency": combined_latencies(latencies)}
             if paired:
-                result["paired_with_limit"] = paired_ratio(limits, runs)
+                result["paired_with_limit"] = {
+                    "saturation": paired_ratio(
+                        limits, runs, "commands_per_s", "commands_per_second"
+                    ),
+                    "latency": paired_ratio(limit_latencies, latencies, "p99_ms", "p99_ms", 2),
+                }
             return result
 
         out[label] = with_stack(noop, False, run)

@@ -75,14 +75,11 @@ def summary(found: dict[str, Any]) -> dict[str, Any]:
     figures = []
     limit_rate = _get(system, "limit", "saturation", "commands_per_s")
     rate = _get(system, "rules", "saturation", "commands_per_second")
-    paired = _get(system, "rules", "paired_with_limit")
+    paired = _get(system, "rules", "paired_with_limit", "saturation")
     if paired and paired.get("ratio"):
         # the server's runs each right after one of the limit's, alternated: the ratio of the
         # means over the pairs (the limit's first run, before the others, is their measure)
-        rate, headline_limit = (
-            paired["server_commands_per_second"],
-            paired["limit_commands_per_second"],
-        )
+        rate, headline_limit = paired["server"], paired["limit"]
     else:
         headline_limit = limit_rate
     ratio = _ratio(rate, headline_limit)
@@ -118,6 +115,9 @@ def summary(found: dict[str, Any]) -> dict[str, Any]:
         figures[-1]["ratio_to_limit_read_first"] = _ratio(figures[-1]["value"], read_first)
     limit_p99 = _get(system, "limit", "latency", "p99_ms")
     p99 = _get(system, "rules", "latency", "p99_ms")
+    paired_p99 = _get(system, "rules", "paired_with_limit", "latency")
+    if paired_p99 and paired_p99.get("ratio"):  # the means of each side's p99s, as above
+        p99, limit_p99 = paired_p99["server"], paired_p99["limit"]
     p99_ratio = _ratio(p99, limit_p99)
     figures.append(
         _figure(
@@ -129,6 +129,8 @@ def summary(found: dict[str, Any]) -> dict[str, Any]:
             p99_ratio,
         )
     )
+    if paired_p99:
+        figures[-1]["pairs"] = paired_p99["pairs"]
     views_p99 = _get(system, "scale", "all_views_p99_ms")
     figures.append(
         _figure(

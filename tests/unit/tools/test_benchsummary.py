@@ -116,7 +116,7 @@ def test_the_50_table_figure_is_over_the_pairs_run_beside_the_limit():
     """The real rules' runs each right after one of the limit's (tools.bench --pairs): the ratio
     of the means over the pairs, each pair shown; the limit's first run stays the measure of
     the figures reported beside it."""
-    from tools.bench import combined_runs, paired_ratio
+    from tools.bench import combined_latencies, combined_runs, paired_ratio
 
     runs = [
         {
@@ -132,18 +132,40 @@ def test_the_50_table_figure_is_over_the_pairs_run_beside_the_limit():
             "non_2xx": {"POST /tables/{id}/commands 409": 2},
         },
     ]
-    paired = paired_ratio([{"commands_per_s": 1600.0}, {"commands_per_s": 1400.0}], runs)
-    assert [p["ratio"] for p in paired["pairs"]] == [0.438, 0.571]
-    assert (paired["limit_commands_per_second"], paired["server_commands_per_second"]) == (
-        1500.0,
-        750.0,
+    paired = paired_ratio(
+        [{"commands_per_s": 1600.0}, {"commands_per_s": 1400.0}],
+        runs,
+        "commands_per_s",
+        "commands_per_second",
     )
+    assert [p["ratio"] for p in paired["pairs"]] == [0.438, 0.571]
+    assert (paired["limit"], paired["server"]) == (1500.0, 750.0)
     assert paired["ratio"] == 0.5
     both = combined_runs(runs)
     assert both["commands_per_second"] == 750.0 and both["runs"] == [700.0, 800.0]
     assert both["cpu_ms_per_command"] == {"table": 0.7} and both["commands"] == 220
     assert both["non_2xx"] == {"POST /tables/{id}/commands 409": 3}
-    system = {**SYSTEM, "rules": {**SYSTEM["rules"], "paired_with_limit": paired}}
+    latencies = [
+        {"commands": 50, "commands_per_second": 200.0, "p50_ms": 3.0, "p95_ms": 5.0, "p99_ms": 6.0},
+        {"commands": 40, "commands_per_second": 160.0, "p50_ms": 4.0, "p95_ms": 6.0, "p99_ms": 9.0},
+    ]
+    both_latencies = combined_latencies(latencies)
+    assert (both_latencies["p99_ms"], both_latencies["runs_p99_ms"]) == (7.5, [6.0, 9.0])
+    assert (both_latencies["p50_ms"], both_latencies["commands"]) == (3.5, 90)
+    paired_p99 = paired_ratio([{"p99_ms": 4.0}, {"p99_ms": 6.0}], latencies, "p99_ms", "p99_ms", 2)
+    assert (paired_p99["limit"], paired_p99["server"], paired_p99["ratio"]) == (5.0, 7.5, 1.5)
+    system = {
+        **SYSTEM,
+        "rules": {
+            **SYSTEM["rules"],
+            "paired_with_limit": {"saturation": paired, "latency": paired_p99},
+        },
+    }
+    one = _by_name(summary({"system": system}))[
+        "1 table closed loop, real rules: POST->view p99 ms"
+    ]
+    assert (one["value"], one["limit"], one["ratio_to_limit"], one["met"]) == (7.5, 5.0, 1.5, True)
+    assert one["pairs"] == paired_p99["pairs"]
     closed = _by_name(summary({"system": system}))["50 tables closed loop, real rules: commands/s"]
     assert (closed["value"], closed["limit"], closed["ratio_to_limit"], closed["met"]) == (
         750.0,
