@@ -12,6 +12,7 @@ import msgspec
 
 from gcbc.contract.entries import OutcomeEntry, RefusalEntry, decode_entry
 from gcbc.eventlog.port import EventLog, Stored
+from services.common import metrics
 from services.common.folded import FoldedTable
 
 # a table nobody asked for and nothing was folded into for this long leaves a service's memory
@@ -96,6 +97,7 @@ class FoldedCache:
         if lock is None:
             lock = self._locks[table_id] = asyncio.Lock()
         async with lock:  # one catch-up at a time: entries are folded once, in order
+            metrics.LOG_READS.inc()
             for stored in await self.log.read(table_id, after=t.seq):
                 if through is not None and stored.seq > through:
                     break

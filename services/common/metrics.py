@@ -65,6 +65,11 @@ PARTITIONS_HELD = Gauge(
     "Partitions of the tables this instance processes (rules worker, projection)",
 )
 MEMBERS = Gauge("gcbc_partition_members", "Live instances of this service sharing its partitions")
+LOG_READS = Counter(
+    "gcbc_log_reads",
+    "A table's log read to catch up on it (a round trip to NATS): a table not held in memory, or"
+    " asked for ahead of this process's follower",
+)
 VIEWS_WRITTEN = Counter("gcbc_views_written", "Tables' views written to the read model")
 HTTP_REQUESTS = Counter(
     "gcbc_http_requests",

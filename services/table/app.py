@@ -106,6 +106,14 @@ def _bearer(request: Request) -> str | None:
     return None
 
 
+async def _known(service: TableService, table_id: str) -> None:
+    """404 unless the table exists. One this process holds folded needs no trip to the log: an
+    anonymous look (a spectator's view, its stream) is answered by the read model alone."""
+    cached = service.cache.tables.get(table_id)
+    if cached is None or not cached.seq or not cached.state.table_id:
+        await service.table(table_id)
+
+
 async def _seat(
     service: TableService, table_id: str, request: Request, required: bool
 ) -> int | None:
@@ -115,6 +123,9 @@ async def _seat(
         seat = service.seat_of(cached, token)  # a known token needs no trip to the log
         if seat is not None:
             return seat
+    if token is None and not required:
+        await _known(service, table_id)
+        return None
     t = await service.table(table_id)
     if token is None:
         if required:
@@ -317,7 +328,7 @@ async def list_tables(
 )
 async def public_view(table_id: TableId, state: AppState) -> Response[bytes]:
     service = _service(state)
-    await service.table(table_id)
+    await _known(service, table_id)
     got = await service.view(table_id, None)
     if got is None:
         raise ApiError(404, "no_table", f"there is no table {table_id}")

@@ -111,3 +111,26 @@ def test_deadlines_fired_autopilot_actions_and_tables_by_status(http, stack):
     )
     assert _metric(projection, "gcbc_tables", status="playing") >= 1
     assert _metric(projection, "gcbc_tables", status="lobby") >= 0
+
+
+def test_an_anonymous_look_at_a_table_held_in_memory_reads_no_log(http, stack):
+    """A spectator's view (and a token-less seat view) of a table the table service holds
+    folded is answered from the read model alone: no round trip to the log per request (a crowd
+    of spectators, or a client polling, would otherwise cost NATS one read each)."""
+    table_id, tokens = seated_table(http)
+    assert http.get(f"/tables/{table_id}").status_code == 200  # held since the seats were taken
+
+    def reads() -> float:
+        text = httpx.get(f"{stack.api}/metrics", timeout=10).text
+        return _metric(text, "gcbc_log_reads_total")
+
+    before = reads()
+    for _ in range(5):
+        assert http.get(f"/tables/{table_id}").status_code == 200
+        assert http.get(f"/tables/{table_id}/view").status_code == 200
+    assert reads() == before
+    # a table it does not hold is still read once (to say 404 rightly)
+    missing = "00000000000000ff"
+    assert http.get(f"/tables/{missing}").status_code == 404
+    assert reads() == before + 1
+    assert http.get(f"/tables/{table_id}/view", headers=auth(tokens[0])).status_code == 200
