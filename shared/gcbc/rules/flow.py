@@ -13,7 +13,7 @@ from gcbc.rules.autopilot import autopilot_events
 from gcbc.rules.effects import fall
 from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import CARDS, CLASSIC
-from gcbc.rules.evolve import FOLDS, fold_marking
+from gcbc.rules.evolve import FOLDS, fold_following
 from gcbc.rules.query import alive, holders, next_living
 from gcbc.rules.state import (
     ACTION,
@@ -198,13 +198,7 @@ def settle(
     """Fold ``events`` into ``s``, then their automatic consequences until someone must act: the
     state, and the events that followed (``advance(fold(events, s), after=events)`` in one loop,
     each event's type looked up once for its fold and for whether it may win)."""
-    out: list[Any] = []
-    while True:
-        s, check_win = fold_marking(STEPS, events, s, observe)
-        events = next_events(s, check_win)
-        if not events:
-            return s, out
-        out += events
+    return fold_following(STEPS, events, s, next_events, observe)
 
 
 def _may_win(events: list[Any]) -> bool:
