@@ -104,6 +104,8 @@ def next_events(s: State, check_win: bool = True) -> list[Any]:
     """The events that follow from ``s`` by itself; empty when the table waits (or is over).
     ``check_win``: whether the events since the last check could have decided the game."""
     step = s.step
+    if step == WINDOW and not check_win and not s.prompts and s.window.pending:  # type: ignore[union-attr]
+        return []  # a window still waiting (after most passes): asked first
     if step == LOBBY or step == FINISHED:
         return []
     if check_win:

@@ -13,7 +13,14 @@ from gcbc.contract import events as E
 from gcbc.rules.actions.base import CARD_TO_REVEAL, Action, not_a_zombie
 from gcbc.rules.effects import reveal
 from gcbc.rules.moves import Rule
+from gcbc.rules.state import State
 from gcbc.rules.targets import other_living_seat
+
+
+def _may_take_gun(s: State, seat: int) -> bool:
+    """The requirements but the K-9 Unit's, in one call."""
+    st = s.seats[seat]
+    return not st.gun and s.guns_in_centre > 0 and not st.zombie
 
 
 class Arm(Action):
@@ -33,6 +40,7 @@ class Arm(Action):
     )
     # RULES §5: never aim at yourself or at an eliminated seat
     params = (other_living_seat("target"), CARD_TO_REVEAL)
+    needs = _may_take_gun  # most turns' seats hold a gun already, or none is left
 
     def declare(self, s, seat, cmd):
         return [
