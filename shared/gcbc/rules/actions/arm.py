@@ -18,9 +18,17 @@ from gcbc.rules.targets import other_living_seat
 
 
 def _may_take_gun(s: State, seat: int) -> bool:
-    """The requirements but the K-9 Unit's, in one call."""
+    """Whether the seat may Arm now (``possible``): the requirements hold, and another living
+    seat is there to aim at (a card to turn face up is optional)."""
     st = s.seats[seat]
-    return not st.gun and s.guns_in_centre > 0 and not st.zombie
+    if st.gun or s.guns_in_centre <= 0 or st.zombie or s.marks.arm_barred == seat:
+        return False
+    i = 0
+    for other in s.seats:
+        if i != seat and not other.eliminated:
+            return True
+        i += 1
+    return False
 
 
 class Arm(Action):
@@ -40,7 +48,8 @@ class Arm(Action):
     )
     # RULES §5: never aim at yourself or at an eliminated seat
     params = (other_living_seat("target"), CARD_TO_REVEAL)
-    needs = _may_take_gun  # most turns' seats hold a gun already, or none is left
+    needs = _may_take_gun  # asked at every turn: the requirements and a target in one call
+    needs_decides = True
 
     def declare(self, s, seat, cmd):
         return [
