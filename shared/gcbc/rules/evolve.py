@@ -748,7 +748,7 @@ def fold(
     """The state after ``events``, each folded by ``evolve``; ``observe`` is called with the state
     after each."""
     s = state if state is not None else initial_state()
-    return fold_following(FOLDS, events, s, _nothing_follows, observe)[0]
+    return fold_following(FOLDS, _nothing_follows, s, events, observe)[0]
 
 
 def _nothing_follows(s: State, marked: bool) -> tuple[()]:
@@ -757,9 +757,9 @@ def _nothing_follows(s: State, marked: bool) -> tuple[()]:
 
 def fold_following(
     steps: dict[type, Step],
-    events: Any,
-    s: State,
     follow: Callable[[State, bool], list[Any] | tuple[()]],
+    s: State,
+    events: Any,
     observe: Callable[[State], None] | None = None,
 ) -> tuple[State, list[Any]]:
     """``fold`` by ``steps`` (``FOLDS`` with marks of the caller's), then the events that

@@ -4,7 +4,7 @@ hand limit, wins. ``advance`` emits those events until the table waits for someo
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
+from functools import cache, partial
 from typing import Any
 
 from gcbc.contract import events as E
@@ -194,13 +194,11 @@ def advance(
     return s, [*events, *more]
 
 
-def settle(
-    s: State, events: list[Any], observe: Callable[[State], None] | None = None
-) -> tuple[State, list[Any]]:
-    """Fold ``events`` into ``s``, then their automatic consequences until someone must act: the
-    state, and the events that followed (``advance(fold(events, s), after=events)`` in one loop,
-    each event's type looked up once for its fold and for whether it may win)."""
-    return fold_following(STEPS, events, s, next_events, observe)
+# settle(s, events, observe=None) -> (state, the events that followed): fold ``events`` into
+# ``s``, then their automatic consequences until someone must act (``advance(fold(events, s),
+# after=events)`` in one loop, each event's type looked up once for its fold and for whether it
+# may win). A partial, not a function calling it: a frame less per command
+settle: Callable[..., tuple[State, list[Any]]] = partial(fold_following, STEPS, next_events)
 
 
 def _may_win(events: list[Any]) -> bool:
