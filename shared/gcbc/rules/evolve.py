@@ -712,8 +712,8 @@ assert set(_HANDLERS) == set(E.AnyEvent.__args__), "evolve must be total over ev
 
 
 # event type -> its handler, the field naming the one seat that sees it (``seen_by``; None: seen
-# by all), and a mark ``fold_marking`` reports (here none: ``gcbc.rules.decide`` marks the events
-# that may win): one lookup per event
+# by all), and a mark ``fold_following`` reports to its ``follow`` (here none: ``flow.STEPS``
+# marks the events that may win): one lookup per event
 Step = tuple[Callable[[State, Any, int, Trail], State], str | None, bool]
 FOLDS: dict[type, Step] = {
     t: (handler, None if t.seen_by is None else t.seen_by.fields[0], False)
@@ -747,35 +747,49 @@ def fold(
 ) -> State:
     """The state after ``events``, each folded by ``evolve``; ``observe`` is called with the state
     after each."""
-    return fold_marking(FOLDS, events, state if state is not None else initial_state(), observe)[0]
+    s = state if state is not None else initial_state()
+    return fold_following(FOLDS, _nothing_follows, s, events, observe)[0]
 
 
-def fold_marking(
+def _nothing_follows(s: State, marked: bool) -> tuple[()]:
+    return ()
+
+
+def fold_following(
     steps: dict[type, Step],
-    events: Any,
+    follow: Callable[[State, bool], list[Any] | tuple[()]],
     s: State,
+    events: Any,
     observe: Callable[[State], None] | None = None,
-) -> tuple[State, bool]:
-    """``fold`` by ``steps`` (``FOLDS`` with marks of the caller's), and whether any of the events
-    is marked. ``evolve`` spelt out: a call less for each of the ~700 events of a game."""
-    marked = False
-    for event in events:
-        handler, seen_by, mark = steps[type(event)]
-        log = s.log  # log.append(event), spelt out
-        items, n = log._items, log._n
-        if len(items) != n:  # a branch: an older state is being extended
-            items = items[:n]
-        items.append(event)
-        after = handler(s, event, s.version + 1, Trail(items, n + 1))
-        if seen_by is not None:
-            # seen by one seat only: every other seat and the public count one more event
-            # unseen. ``after`` is the struct just built, seen by no one yet: set in place
-            unseen = s.unseen
-            others = UNSEEN_BY_OTHERS[len(unseen)][getattr(event, seen_by)]
-            force_setattr(after, "unseen", tuple(map(add, unseen, others)))
-        s = after
-        if mark:
-            marked = True
-        if observe is not None:
-            observe(s)
-    return s, marked
+) -> tuple[State, list[Any]]:
+    """``fold`` by ``steps`` (``FOLDS`` with marks of the caller's), then the events that
+    ``follow(state, marked)`` gives (``marked``: whether any event of the batch just folded is
+    marked), batch after batch, until it gives none: the state, and the events that followed.
+    One loop for ``fold`` and ``flow.settle`` (the table's automatic consequences), ``evolve``
+    spelt out: a call less for each of the ~700 events of a game, and one for each batch."""
+    out: list[Any] = []
+    while True:
+        marked = False
+        for event in events:
+            handler, seen_by, mark = steps[type(event)]
+            log = s.log  # log.append(event), spelt out
+            items, n = log._items, log._n
+            if len(items) != n:  # a branch: an older state is being extended
+                items = items[:n]
+            items.append(event)
+            after = handler(s, event, s.version + 1, Trail(items, n + 1))
+            if seen_by is not None:
+                # seen by one seat only: every other seat and the public count one more event
+                # unseen. ``after`` is the struct just built, seen by no one yet: set in place
+                unseen = s.unseen
+                others = UNSEEN_BY_OTHERS[len(unseen)][getattr(event, seen_by)]
+                force_setattr(after, "unseen", tuple(map(add, unseen, others)))
+            s = after
+            if mark:
+                marked = True
+            if observe is not None:
+                observe(s)
+        events = follow(s, marked)
+        if not events:
+            return s, out
+        out += events

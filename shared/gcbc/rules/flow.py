@@ -4,7 +4,7 @@ hand limit, wins. ``advance`` emits those events until the table waits for someo
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
+from functools import cache, partial
 from typing import Any
 
 from gcbc.contract import events as E
@@ -13,7 +13,7 @@ from gcbc.rules.autopilot import autopilot_events
 from gcbc.rules.effects import fall
 from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import CARDS, CLASSIC
-from gcbc.rules.evolve import FOLDS, fold_marking
+from gcbc.rules.evolve import FOLDS, fold_following
 from gcbc.rules.query import alive, holders, next_living
 from gcbc.rules.state import (
     ACTION,
@@ -104,6 +104,8 @@ def next_events(s: State, check_win: bool = True) -> list[Any]:
     """The events that follow from ``s`` by itself; empty when the table waits (or is over).
     ``check_win``: whether the events since the last check could have decided the game."""
     step = s.step
+    if step == WINDOW and not check_win and not s.prompts and s.window.pending:  # type: ignore[union-attr]
+        return []  # a window still waiting (after most passes): asked first
     if step == LOBBY or step == FINISHED:
         return []
     if check_win:
@@ -192,19 +194,11 @@ def advance(
     return s, [*events, *more]
 
 
-def settle(
-    s: State, events: list[Any], observe: Callable[[State], None] | None = None
-) -> tuple[State, list[Any]]:
-    """Fold ``events`` into ``s``, then their automatic consequences until someone must act: the
-    state, and the events that followed (``advance(fold(events, s), after=events)`` in one loop,
-    each event's type looked up once for its fold and for whether it may win)."""
-    out: list[Any] = []
-    while True:
-        s, check_win = fold_marking(STEPS, events, s, observe)
-        events = next_events(s, check_win)
-        if not events:
-            return s, out
-        out += events
+# settle(s, events, observe=None) -> (state, the events that followed): fold ``events`` into
+# ``s``, then their automatic consequences until someone must act (``advance(fold(events, s),
+# after=events)`` in one loop, each event's type looked up once for its fold and for whether it
+# may win). A partial, not a function calling it: a frame less per command
+settle: Callable[..., tuple[State, list[Any]]] = partial(fold_following, STEPS, next_events)
 
 
 def _may_win(events: list[Any]) -> bool:

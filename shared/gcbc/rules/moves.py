@@ -224,6 +224,10 @@ class Move:
     # the moves mostly impossible where they are asked (the simulator's random bots ask about
     # every seat's card in every window); ``possible`` is tested equal to ``bool(options)``
     needs: Callable[[State, int], bool] | None = None
+    # ``needs`` holds exactly when the move is possible: ``possible`` is ``needs`` itself, without
+    # the requirements and the loops over the values after it (a turn's actions, whose
+    # possibility the random bots ask at every turn; tested equal to ``bool(options)`` as well)
+    needs_decides: bool = False
 
     command: type | None = None  # the command that makes this move
     fixed: dict[str, Any] = {}  # fields the command always has (a card's name)
@@ -398,9 +402,12 @@ def compile_options(move: Move, exists: bool = False) -> Callable[[State, int], 
         keywords.append(f"{f}={f'f_{f}' if value.startswith('(') and whole < last else value}")
     build = f"command({', '.join(keywords)})"
 
+    needs = type(move).needs  # (a function set on the class: not a method)
+    if exists and move.needs_decides:
+        assert needs is not None, f"{move.name}: needs_decides without needs"
+        return needs
     lines = [f"def {'possible' if exists else 'options'}(s, seat):"]
     none = "False" if exists else "[]"
-    needs = type(move).needs  # (a function set on the class: not a method)
     if exists and needs is not None:
         namespace["needs"] = needs
         lines += ["    if not needs(s, seat):", "        return False"]

@@ -23,7 +23,6 @@ from gcbc.rules import current_wait, is_terminal, run, view
 from gcbc.rules.invariants import violations
 from gcbc.rules.knowledge import commands_json
 from gcbc.rules.legal import (
-    PASS,
     REACTING,
     Group,
     legal_commands,
@@ -110,7 +109,7 @@ def _random_move(
                 pass
         while getrandbits(1):  # its one command
             pass
-        return PASS.options(s, seat)[0]
+        return C.Pass(seat=seat)  # PASS.options(s, seat)[0], spelt out: a pass, the one option
     drawn = _DRAWN.get(id(groups))
     if drawn is None:
         drawn = _drawn(groups)

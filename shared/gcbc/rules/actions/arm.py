@@ -13,7 +13,22 @@ from gcbc.contract import events as E
 from gcbc.rules.actions.base import CARD_TO_REVEAL, Action, not_a_zombie
 from gcbc.rules.effects import reveal
 from gcbc.rules.moves import Rule
+from gcbc.rules.state import State
 from gcbc.rules.targets import other_living_seat
+
+
+def _may_take_gun(s: State, seat: int) -> bool:
+    """Whether the seat may Arm now (``possible``): the requirements hold, and another living
+    seat is there to aim at (a card to turn face up is optional)."""
+    st = s.seats[seat]
+    if st.gun or s.guns_in_centre <= 0 or st.zombie or s.marks.arm_barred == seat:
+        return False
+    i = 0
+    for other in s.seats:
+        if i != seat and not other.eliminated:
+            return True
+        i += 1
+    return False
 
 
 class Arm(Action):
@@ -33,6 +48,8 @@ class Arm(Action):
     )
     # RULES §5: never aim at yourself or at an eliminated seat
     params = (other_living_seat("target"), CARD_TO_REVEAL)
+    needs = _may_take_gun  # asked at every turn: the requirements and a target in one call
+    needs_decides = True
 
     def declare(self, s, seat, cmd):
         return [

@@ -28,6 +28,12 @@ def no_other_action(s: State, seat: int) -> bool:
     return not any(action.options(s, seat) for action in OTHER_ACTIONS)
 
 
+def _may_equip(s: State, seat: int) -> bool:
+    """Whether the seat may Equip now (``possible``): its requirement alone, as a card to turn
+    face up is optional (none: ``position`` None)."""
+    return bool(s.deck) or no_other_action(s, seat)
+
+
 _ZOMBIE_REVEALS_NOTHING = Rule(
     "invalid_position",
     "a zombie turns no card face up",
@@ -47,13 +53,9 @@ def _quick(s: State, seat: int, chosen: dict) -> list[int | None]:
 class Equip(Action):
     name = "equip"
     command = C.Equip
-    requires = (
-        Rule(
-            "deck_empty",
-            "the equipment deck is empty",
-            lambda s, seat: bool(s.deck) or no_other_action(s, seat),
-        ),
-    )
+    requires = (Rule("deck_empty", "the equipment deck is empty", _may_equip),)
+    needs = _may_equip  # asked at every turn
+    needs_decides = True
     params = (
         Param(
             CARD_TO_REVEAL.field,

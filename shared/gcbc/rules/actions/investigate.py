@@ -16,8 +16,24 @@ from gcbc.contract import commands as C
 from gcbc.contract import events as E
 from gcbc.rules.actions.base import Action, not_a_zombie
 from gcbc.rules.effects import view_card
-from gcbc.rules.query import face_down_elsewhere
+from gcbc.rules.query import protected
+from gcbc.rules.state import State
 from gcbc.rules.targets import face_down_card_of, investigable_seat
+
+
+def _may_investigate(s: State, seat: int) -> bool:
+    """Whether the seat may Investigate now (``possible``): not a zombie, and another living seat
+    that Disguise does not protect has a face-down card."""
+    seats = s.seats
+    if seats[seat].zombie:
+        return False
+    t = 0
+    for st in seats:
+        if t != seat and not st.eliminated and False in st.face_up:
+            if not (st.in_play and protected(s, t)):
+                return True
+        t += 1
+    return False
 
 
 class Investigate(Action):
@@ -25,7 +41,8 @@ class Investigate(Action):
     command = C.Investigate
     window = True
     requires = (not_a_zombie("investigate"),)
-    needs = face_down_elsewhere  # late in a game, every card may be face up
+    needs = _may_investigate  # asked at every turn: late in a game, every card may be face up
+    needs_decides = True
     params = (investigable_seat("target"), face_down_card_of("target"))
 
     def declare(self, s, seat, cmd):

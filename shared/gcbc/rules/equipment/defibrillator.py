@@ -13,7 +13,6 @@ from gcbc.contract.events import SeatRevived, ZombieCured
 from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.moves import Rule
-from gcbc.rules.query import fallen_elsewhere
 from gcbc.rules.targets import seat
 from gcbc.rules.teams import holds_leader
 from gcbc.rules.timing import ANY
@@ -31,11 +30,23 @@ def _revivable(s, me, chosen):
     return out
 
 
+def _any_revivable(s, me):
+    """Whether a seat other than ``me``, eliminated or a zombie, holds no Leader card: the whole
+    of ``possible``, asked in every window of the card's holder (mostly no one has fallen)."""
+    t = 0
+    for st in s.seats:
+        if t != me and (st.eliminated or st.zombie) and holds_leader(s, t) is None:
+            return True
+        t += 1
+    return False
+
+
 @register
 class Defibrillator(Card):
     name = "defibrillator"
     timing = ANY
-    needs = fallen_elsewhere  # mostly no one is
+    needs = _any_revivable
+    needs_decides = True
     params = (
         seat(
             "target",

@@ -14,7 +14,7 @@ from gcbc.rules.effects import view_card
 from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.moves import Each, Param, Rule
-from gcbc.rules.query import can_investigate, gun_elsewhere
+from gcbc.rules.query import can_investigate
 from gcbc.rules.targets import cards_of, face_down_of
 from gcbc.rules.timing import ANY
 
@@ -28,11 +28,23 @@ def eligible(s, seat):
     ]
 
 
+def _any_eligible(s, seat):
+    """Whether ``eligible`` lists a seat (the first found): the whole of ``possible``, as each
+    eligible seat has a face-down card to name."""
+    t = 0
+    for st in s.seats:
+        if st.gun and False in st.face_up and can_investigate(s, seat, t):
+            return True
+        t += 1
+    return False
+
+
 @register
 class MetalDetector(Card):
     name = "metal_detector"
     timing = ANY
-    needs = gun_elsewhere  # often no other seat holds a gun
+    needs = _any_eligible  # often no other seat holds a gun
+    needs_decides = True
     requires = (
         Rule(
             "no_effect",

@@ -17,7 +17,7 @@ from gcbc.contract.events import CardsDiscarded
 from gcbc.rules.effects import reveal
 from gcbc.rules.equipment.defibrillator import Defibrillator
 from gcbc.rules.equipment.registry import register
-from gcbc.rules.query import card_at, face_down, positions
+from gcbc.rules.query import card_at, face_down, fallen_elsewhere, positions
 from gcbc.rules.targets import card_of
 
 
@@ -27,6 +27,8 @@ class ClassicDefibrillator(Defibrillator):
 
     edition = "classic"
     params = (*Defibrillator.params, card_of("target"))
+    needs = fallen_elsewhere  # mostly no one is (a parameter more: needs no longer decides)
+    needs_decides = False
 
     def resolve(self, s, seat, cmd):
         t = cmd.target
