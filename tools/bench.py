@@ -387,7 +387,6 @@ def combined_latencies(runs: list[dict]) -> dict:
     if len(runs) == 1:
         return runs[0]
     out = combined_runs(runs)
-    out["commands_per_second"] = round(sum(r["commands_per_second"] for r in runs) / len(runs), 1)
     out.pop("runs", None)
     for key in ("p50_ms", "p95_ms", "p99_ms"):
         out[key] = round(sum(r[key] for r in runs) / len(runs), 2)

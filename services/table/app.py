@@ -106,14 +106,6 @@ def _bearer(request: Request) -> str | None:
     return None
 
 
-async def _known(service: TableService, table_id: str) -> None:
-    """404 unless the table exists. One this process holds folded needs no trip to the log: an
-    anonymous look (a spectator's view, its stream) is answered by the read model alone."""
-    cached = service.cache.tables.get(table_id)
-    if cached is None or not cached.seq or not cached.state.table_id:
-        await service.table(table_id)
-
-
 async def _seat(
     service: TableService, table_id: str, request: Request, required: bool
 ) -> int | None:
@@ -124,7 +116,7 @@ async def _seat(
         if seat is not None:
             return seat
     if token is None and not required:
-        await _known(service, table_id)
+        await service.table(table_id, held=True)  # an anonymous look
         return None
     t = await service.table(table_id)
     if token is None:
@@ -328,7 +320,7 @@ async def list_tables(
 )
 async def public_view(table_id: TableId, state: AppState) -> Response[bytes]:
     service = _service(state)
-    await _known(service, table_id)
+    await service.table(table_id, held=True)
     got = await service.view(table_id, None)
     if got is None:
         raise ApiError(404, "no_table", f"there is no table {table_id}")

@@ -74,8 +74,13 @@ class TableService:
         self._replays: dict[str, list[State]] = {}
 
     # --- reading ------------------------------------------------------------------------------
-    async def table(self, table_id: str) -> FoldedTable:
-        t = await self.cache.get(table_id)
+    async def table(self, table_id: str, held: bool = False) -> FoldedTable:
+        """The table, caught up with the log; 404 if there is none. ``held``: one this process
+        holds folded is taken as it is, without a trip to the log (an anonymous look, a
+        spectator's view or stream, is answered by the read model alone)."""
+        t = self.cache.tables.get(table_id) if held else None
+        if t is None or t.seq == 0 or not t.state.table_id:
+            t = await self.cache.get(table_id)
         if t.seq == 0 or not t.state.table_id:
             raise ApiError(404, "no_table", f"there is no table {table_id}")
         return t

@@ -119,17 +119,6 @@ def wielders(s: State) -> list[int]:
 
 # what some moves need (``Move.needs``), asked of every seat's card in every window: loops that
 # stop at the first seat found, without listing the seats
-def face_down_elsewhere(s: State, seat: int) -> bool:
-    """Whether a seat other than ``seat`` has a face-down card (what looking at another seat's
-    card needs)."""
-    i = 0
-    for st in s.seats:
-        if i != seat and False in st.face_up:
-            return True
-        i += 1
-    return False
-
-
 def any_face_down(s: State, seat: int) -> bool:
     """Whether any seat, ``seat`` included, has a face-down card."""
     for st in s.seats:
@@ -143,16 +132,6 @@ def any_weapon(s: State, seat: int) -> bool:
     for st in s.seats:
         if st.gun or st.zombie:
             return True
-    return False
-
-
-def gun_elsewhere(s: State, seat: int) -> bool:
-    """Whether a seat other than ``seat`` holds a gun."""
-    i = 0
-    for st in s.seats:
-        if i != seat and st.gun:
-            return True
-        i += 1
     return False
 
 
@@ -198,6 +177,21 @@ def can_investigate(s: State, viewer: int, target: int) -> bool:
         return False
     st = s.seats[target]
     return not st.eliminated and not (st.in_play and protected(s, target))
+
+
+def investigable_face_down(s: State, viewer: int, enough: int = 1) -> bool:
+    """Whether ``enough`` seats the viewer may investigate (``can_investigate``) have a face-down
+    card: a loop that stops at the last one needed (Investigate needs one, Wiretap two)."""
+    found = 0
+    t = 0
+    for st in s.seats:
+        if t != viewer and not st.eliminated and False in st.face_up:
+            if not (st.in_play and protected(s, t)):
+                found += 1
+                if found == enough:
+                    return True
+        t += 1
+    return False
 
 
 def pending_shot(s: State) -> tuple[int, int] | None:

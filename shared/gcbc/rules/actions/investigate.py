@@ -16,7 +16,7 @@ from gcbc.contract import commands as C
 from gcbc.contract import events as E
 from gcbc.rules.actions.base import Action, not_a_zombie
 from gcbc.rules.effects import view_card
-from gcbc.rules.query import protected
+from gcbc.rules.query import investigable_face_down
 from gcbc.rules.state import State
 from gcbc.rules.targets import face_down_card_of, investigable_seat
 
@@ -24,16 +24,7 @@ from gcbc.rules.targets import face_down_card_of, investigable_seat
 def _may_investigate(s: State, seat: int) -> bool:
     """Whether the seat may Investigate now (``possible``): not a zombie, and another living seat
     that Disguise does not protect has a face-down card."""
-    seats = s.seats
-    if seats[seat].zombie:
-        return False
-    t = 0
-    for st in seats:
-        if t != seat and not st.eliminated and False in st.face_up:
-            if not (st.in_play and protected(s, t)):
-                return True
-        t += 1
-    return False
+    return not s.seats[seat].zombie and investigable_face_down(s, seat)
 
 
 class Investigate(Action):

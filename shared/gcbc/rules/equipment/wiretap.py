@@ -10,7 +10,7 @@ from __future__ import annotations
 from gcbc.rules.effects import view_card
 from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
-from gcbc.rules.query import protected
+from gcbc.rules.query import investigable_face_down
 from gcbc.rules.targets import (
     LIVING,
     NOT_DISGUISED,
@@ -25,16 +25,7 @@ from gcbc.rules.timing import ANY
 def _two_investigable(s, me):
     """Whether two other living seats that Disguise does not protect have a face-down card: the
     whole of ``possible`` (late in a game, every card may be face up)."""
-    found = 0
-    t = 0
-    for st in s.seats:
-        if t != me and not st.eliminated and False in st.face_up:
-            if not (st.in_play and protected(s, t)):
-                found += 1
-                if found == 2:
-                    return True
-        t += 1
-    return False
+    return investigable_face_down(s, me, 2)
 
 
 @register
