@@ -343,21 +343,48 @@ def stack_pids(stack: Stack) -> dict[str, int]:
     return pids
 
 
+def machine_ticks() -> tuple[int, int, int]:
+    """(busy, stolen, all) clock ticks of every core since boot (``/proc/stat``). Stolen: time a
+    virtual machine's core was ready to run but its host ran something else."""
+    first = Path("/proc/stat").read_text().split("\n", 1)[0].split()
+    user, nice, system, idle, iowait, irq, softirq, steal = (int(x) for x in first[1:9])
+    every = user + nice + system + idle + iowait + irq + softirq + steal  # guest is in user
+    return every - idle - iowait - steal, steal, every
+
+
+def machine_during(before: tuple[int, int, int], measured_ms: float, commands: int) -> dict:
+    """What the machine did during a run besides what it measures: its cores' busy and stolen
+    shares, and the CPU of processes other than the stack's and the load generator's, per
+    command. A run on a machine that lent its cores elsewhere (stolen) or ran something else
+    reads slower through no fault of the code: this says so beside each figure."""
+    busy, steal, every = (a - b for a, b in zip(machine_ticks(), before, strict=True))
+    hz = os.sysconf("SC_CLK_TCK")
+    return {
+        "busy_share": round(busy / every, 3) if every else None,
+        "stolen_share": round(steal / every, 3) if every else None,
+        "others_cpu_ms_per_command": round(
+            max(0.0, busy * 1000 / hz - measured_ms) / max(1, commands), 3
+        ),
+    }
+
+
 def with_cpu(stack: Stack, run: Any) -> dict:
     """``run()``'s summary with each process's CPU milliseconds per command (where the time
-    goes: a figure that a busy machine stretches far less than wall-clock times)."""
+    goes: a figure that a busy machine stretches far less than wall-clock times), and what the
+    machine did meanwhile (``machine_during``)."""
     pids = stack_pids(stack)
     before = {name: cpu_seconds(pid) for name, pid in pids.items()}
     me = os.times()
+    ticks = machine_ticks()
     result = run()
     mine = os.times()
+    spent = {name: (cpu_seconds(pid) - before[name]) * 1000 for name, pid in pids.items()}
+    spent["load_generator"] = (mine.user + mine.system - me.user - me.system) * 1000
     n = max(1, result.get("commands", 0))
-    per = {
-        name: round((cpu_seconds(pid) - before[name]) * 1000 / n, 3) for name, pid in pids.items()
-    }
-    per["load_generator"] = round((mine.user + mine.system - me.user - me.system) * 1000 / n, 3)
+    per = {name: round(ms / n, 3) for name, ms in spent.items()}
     per["total"] = round(sum(per.values()), 3)
     result["cpu_ms_per_command"] = per
+    result["machine"] = machine_during(ticks, sum(spent.values()), n)
     return result
 
 
@@ -371,12 +398,13 @@ def combined_runs(runs: list[dict]) -> dict:
     out["commands"] = sum(r["commands"] for r in runs)
     out["commands_per_second"] = round(sum(rates) / len(rates), 1)
     out["runs"] = rates
-    cpu = [r.get("cpu_ms_per_command") for r in runs]
-    if all(cpu):
-        out["cpu_ms_per_command"] = {
-            k: round(sum(c[k] for c in cpu) / len(cpu), 3)
-            for k in cpu[0]  # type: ignore[index]
-        }
+    for key in ("cpu_ms_per_command", "machine"):
+        each = [r.get(key) for r in runs]
+        if all(each):
+            out[key] = {
+                k: round(sum(c[k] or 0 for c in each) / len(each), 3)
+                for k in each[0]  # type: ignore[union-attr]
+            }
     out["non_2xx"] = dict(sum((Counter(r.get("non_2xx", {})) for r in runs), Counter()))
     return out
 
@@ -683,7 +711,9 @@ def main(argv: list[str] | None = None) -> int:
     if not args.skip_scale:
 
         def run_scale(stack: Stack, tables: int = args.scale_tables) -> dict:
-            result = asyncio.run(scale(stack.api, tables, args.scale_seconds, 2.0, 3))
+            result = with_cpu(
+                stack, lambda: asyncio.run(scale(stack.api, tables, args.scale_seconds, 2.0, 3))
+            )
             result["rss_mb"] = {name: rss_mb(proc.pid) for name, proc in stack.procs.items()}
             result["rss_mb"].update({n: rss_mb(s.proc.pid) for n, s in stack.servers.items()})
             return result

@@ -197,6 +197,18 @@ def summary(found: dict[str, Any]) -> dict[str, Any]:
             restart is not None and restart <= 1.0,
         )
     )
+    # what the machine did during the runs (tools.bench.machine_during): a figure short on a
+    # machine whose cores were stolen or busy elsewhere says so beside it
+    runs = {
+        "50 tables closed loop, real rules": ("rules", "saturation", "machine"),
+        "1 table closed loop, real rules": ("rules", "latency", "machine"),
+        "500 human-paced tables": ("scale", "machine"),
+    }
+    for figure in figures:
+        path = next((p for name, p in runs.items() if figure["figure"].startswith(name)), None)
+        machine = _get(system, *path) if path else None
+        if machine:
+            figure["machine"] = machine
     short = [f["figure"] for f in figures if f["met"] is not True]
     return {"figures": figures, "short_or_missing": short}
 

@@ -176,3 +176,39 @@ def test_the_50_table_figure_is_over_the_pairs_run_beside_the_limit():
     assert closed["pairs"] == paired["pairs"]
     noop = _by_name(summary({"system": system}))["50 tables closed loop, no-op rules: commands/s"]
     assert noop["limit"] == 790.0  # beside the limit's first run, as before
+
+
+def test_each_run_says_what_the_machine_did_meanwhile(monkeypatch):
+    """A run's figure beside the machine's busy and stolen shares and the CPU of processes the
+    bench did not start (tools.bench.machine_during): a slow minute shows as such."""
+    from tools import bench
+
+    readings = iter([(1000, 50, 4000), (1700, 250, 6000)])  # (busy, stolen, all) ticks
+    monkeypatch.setattr(bench, "machine_ticks", lambda: next(readings))
+    monkeypatch.setattr(bench.os, "sysconf", lambda name: 100)  # ticks per second
+    before = bench.machine_ticks()
+    # 700 busy ticks = 7,000 ms, of which the runs measured 5,000: 2,000 ms others over 400
+    got = bench.machine_during(before, 5000.0, 400)
+    assert got == {"busy_share": 0.35, "stolen_share": 0.1, "others_cpu_ms_per_command": 5.0}
+    runs = [
+        {"commands": 10, "commands_per_second": 5.0, "machine": got},
+        {"commands": 10, "commands_per_second": 7.0, "machine": {**got, "stolen_share": 0.3}},
+    ]
+    assert bench.combined_runs(runs)["machine"]["stolen_share"] == 0.2
+    system = {
+        **SYSTEM,
+        "rules": {"saturation": {"commands_per_second": 299.1, "machine": got}, "latency": {}},
+        "scale": {"all_views_p99_ms": 61.0, "machine": got},
+    }
+    figures = _by_name(summary({"system": system}))
+    assert figures["50 tables closed loop, real rules: commands/s"]["machine"] == got
+    scale = "500 human-paced tables, every seat on SSE: POST->every changed view p99 ms"
+    assert figures[scale]["machine"] == got and figures[scale]["met"] is False
+    assert "machine" not in figures["1 table closed loop, real rules: POST->view p99 ms"]
+
+
+def test_the_machine_reading_is_this_machines():
+    from tools.bench import machine_ticks
+
+    busy, stolen, every = machine_ticks()
+    assert 0 <= busy <= every and 0 <= stolen <= every
