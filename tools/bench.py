@@ -4,14 +4,16 @@ one run. The load generator runs on the same machine (an honest handicap).
 The same hops are measured twice: with the real rules, and with the rules replaced by a no-op
 (``GCBC_NOOP_RULES=1``: game commands are neither validated nor decided; the physical limit of this
 design here). Each timing is from sending the POST to the acting seat's view reflecting the
-outcome (the POST's 200 answer); in the scale run, also to every long-polling seat whose view
+outcome (the POST's 200 answer); in the scale run, also to every streaming seat whose view
 changed having received it.
 
 - saturation: N tables, closed loop (each sends its next command when the previous answer came);
 - latency: one table, closed loop, as long as the saturation run (its p99 is a tail: a short run
   makes it a handful of samples);
-- scale: 500 tables of 4-8 seats, every seat long-polling, one command per table every 2 s on
-  average; the services' resident memory; then the same with 2,000 tables (reported);
+- scale: 500 tables of 4-8 seats, every seat on Server-Sent Events, one command per table every
+  2 s on average, ``--scale-runs`` times (2; each on a new stack: its target holds in every run,
+  the worst is the figure); the services' resident memory; then the same with 2,000 tables
+  (reported);
 - JetStream's sync policy: the saturation run again with ``sync_interval: always``.
 
 The design's physical limit (``../shared/bench/noop_pipeline.py``, ``--limit``) runs its two
@@ -422,6 +424,16 @@ def combined_latencies(runs: list[dict]) -> dict:
     return out
 
 
+def worst_of(runs: list[dict]) -> dict:
+    """Several scale runs as one: the run with the highest POST->every-view p99 (its target
+    holds in every run), each run's p99 and p50 kept (``runs_all_views_p99_ms``, ``..._p50_ms``)."""
+    worst = dict(max(runs, key=lambda r: r.get("all_views_p99_ms", 0.0)))
+    if len(runs) > 1:
+        worst["runs_all_views_p99_ms"] = [r.get("all_views_p99_ms") for r in runs]
+        worst["runs_all_views_p50_ms"] = [r.get("all_views_p50_ms") for r in runs]
+    return worst
+
+
 def paired_ratio(
     limits: list[dict], runs: list[dict], limit_key: str, run_key: str, digits: int = 1
 ) -> dict:
@@ -561,6 +573,13 @@ def main(argv: list[str] | None = None) -> int:
         help="the scale run again with this many tables, reported (issue 13; 0: skip)",
     )
     p.add_argument("--scale-seconds", type=float, default=30)
+    p.add_argument(
+        "--scale-runs",
+        type=int,
+        default=2,
+        help="the 500-table run this many times, each on a new stack (issue 13: p99 < 50 ms in"
+        " every run; the summary judges the worst)",
+    )
     p.add_argument("--skip-scale", action="store_true")
     p.add_argument(
         "--pairs",
@@ -718,7 +737,9 @@ def main(argv: list[str] | None = None) -> int:
             result["rss_mb"].update({n: rss_mb(s.proc.pid) for n, s in stack.servers.items()})
             return result
 
-        out["scale"] = with_stack(False, False, run_scale)
+        out["scale"] = worst_of(
+            [with_stack(False, False, run_scale) for _ in range(max(1, args.scale_runs))]
+        )
         print(f"scale: {out['scale']}", file=sys.stderr, flush=True)
         if args.scale_report_tables:
             more = args.scale_report_tables

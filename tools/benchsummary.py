@@ -131,15 +131,17 @@ def summary(found: dict[str, Any]) -> dict[str, Any]:
     )
     if paired_p99:
         figures[-1]["pairs"] = paired_p99["pairs"]
-    views_p99 = _get(system, "scale", "all_views_p99_ms")
+    views_p99 = _get(system, "scale", "all_views_p99_ms")  # the worst run's (tools.bench)
     figures.append(
         _figure(
             "500 human-paced tables, every seat on SSE: POST->every changed view p99 ms",
             views_p99,
-            "< 50",
+            "< 50 in every run",
             views_p99 is not None and views_p99 < 50,
         )
     )
+    if _get(system, "scale", "runs_all_views_p99_ms"):
+        figures[-1]["runs"] = system["scale"]["runs_all_views_p99_ms"]
     more = next((k for k in sorted(system or {}) if k.startswith("scale_")), None)
     if more is not None:
         views_p99 = _get(system, more, "all_views_p99_ms")
