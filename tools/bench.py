@@ -358,7 +358,9 @@ def machine_during(before: tuple[int, int, int], measured_ms: float, commands: i
     """What the machine did during a run besides what it measures: its cores' busy and stolen
     shares, and the CPU of processes other than the stack's and the load generator's, per
     command. A run on a machine that lent its cores elsewhere (stolen) or ran something else
-    reads slower through no fault of the code: this says so beside each figure."""
+    reads slower through no fault of the code: this says so beside each figure. Coarse: the
+    machine's figures are the kernel's tick counts and the processes' their own accounting, which
+    differ by up to about a tenth (so small "others" read as 0)."""
     busy, steal, every = (a - b for a, b in zip(machine_ticks(), before, strict=True))
     hz = os.sysconf("SC_CLK_TCK")
     return {
