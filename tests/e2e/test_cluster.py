@@ -115,6 +115,29 @@ def test_the_read_model_is_spread_over_every_redis_node(cluster_stack):
     for t in table_ids:
         assert [port for port, tables in held.items() if t in tables] == [_owner(slots, t)]
 
+    async def index() -> tuple:
+        """The status index and the lobby (global keys, on one node: {gcbc}) once they count every
+        table of the log: each table's keys are written before the index's, a moment apart."""
+        live = RedisReadModel.connect(stack.redis_url)
+        log = await JetStreamEventLog.connect(stack.nats_url)
+        try:
+            tables = [t async for t in log.tables()]
+            for _ in range(300):
+                status = await live.status()
+                if status.tables.get("finished", 0) >= len(table_ids):
+                    break
+                await asyncio.sleep(0.1)
+            return status, tables, await live.open_tables(limit=100)
+        finally:
+            await live.close()
+            await log.close()
+
+    status, tables, lobby = asyncio.run(index())
+    assert set(table_ids) <= set(tables)
+    assert sum(status.tables.values()) == len(tables)  # whole: every table counted, once
+    assert status.tables.get("finished", 0) >= len(table_ids)  # this test's, all played out
+    assert not [t for t in table_ids for listing in lobby.listings if t.encode() in listing]
+
 
 def test_tables_finish_while_a_redis_node_restarts_empty(cluster_stack):
     """A Redis node killed -9 comes back with its slots and no data: the projection notices (the
