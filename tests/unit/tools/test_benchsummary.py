@@ -231,3 +231,7 @@ def test_the_500_table_target_holds_in_every_run():
     ]
     assert (figure["value"], figure["met"], figure["runs"]) == (51.2, False, [27.8, 51.2])
     assert worst_of(runs[:1]) == runs[0]  # one run: as it is
+    # a run that measured nothing (its p99 NaN) is the worst, never hidden behind a good one
+    empty = {"all_views_p99_ms": float("nan"), "all_views_p50_ms": float("nan"), "commands": 0}
+    assert worst_of([runs[0], empty])["commands"] == 0
+    assert worst_of([empty, runs[0]])["commands"] == 0
