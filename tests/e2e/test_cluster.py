@@ -7,7 +7,9 @@ finishes, nothing accepted is lost or recorded twice, views equal a rebuild."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import nats
 import pytest
@@ -91,6 +93,25 @@ def _owner(slots: list[tuple[int, int, int]], table: str) -> int:
     return port
 
 
+async def _index(stack: Stack, ready: Callable[[Any, list[str]], bool]) -> tuple:
+    """The read model's status index (its counts per status), the log's tables and the lobby's
+    first page, once ``ready(status, tables)`` holds (or after 30 s, for the test to say what
+    is missing): the global keys ({gcbc}, on one node) are written after each table's own."""
+    live = RedisReadModel.connect(stack.redis_url)
+    log = await JetStreamEventLog.connect(stack.nats_url)
+    try:
+        tables = [t async for t in log.tables()]
+        for _ in range(300):
+            status = await live.status()
+            if ready(status, tables):
+                break
+            await asyncio.sleep(0.1)
+        return status, tables, await live.open_tables(limit=100)
+    finally:
+        await live.close()
+        await log.close()
+
+
 def test_the_read_model_is_spread_over_every_redis_node(cluster_stack):
     """Each table's keys share its hash tag: tables land on every node of the Redis Cluster,
     the services' own users read and write them, and the lobby and status are whole."""
@@ -115,24 +136,16 @@ def test_the_read_model_is_spread_over_every_redis_node(cluster_stack):
     for t in table_ids:
         assert [port for port, tables in held.items() if t in tables] == [_owner(slots, t)]
 
-    async def index() -> tuple:
-        """The status index and the lobby (global keys, on one node: {gcbc}) once they count every
-        table of the log: each table's keys are written before the index's, a moment apart."""
-        live = RedisReadModel.connect(stack.redis_url)
-        log = await JetStreamEventLog.connect(stack.nats_url)
-        try:
-            tables = [t async for t in log.tables()]
-            for _ in range(300):
-                status = await live.status()
-                if status.tables.get("finished", 0) >= len(table_ids):
-                    break
-                await asyncio.sleep(0.1)
-            return status, tables, await live.open_tables(limit=100)
-        finally:
-            await live.close()
-            await log.close()
-
-    status, tables, lobby = asyncio.run(index())
+    # the index's keys are written a moment after each table's: once it counts every table
+    status, tables, lobby = asyncio.run(
+        _index(
+            stack,
+            lambda status, tables: (
+                sum(status.tables.values()) == len(tables)
+                and status.tables.get("finished", 0) >= len(table_ids)
+            ),
+        )
+    )
     assert set(table_ids) <= set(tables)
     assert sum(status.tables.values()) == len(tables)  # whole: every table counted, once
     assert status.tables.get("finished", 0) >= len(table_ids)  # this test's, all played out
@@ -167,24 +180,16 @@ def test_tables_finish_while_a_redis_node_restarts_empty(cluster_stack):
     assert findings.ok, findings.problems
     assert findings.accepted > 0
 
-    async def index() -> tuple:
-        """The index once made again (the projection projects every table again after the
-        node's loss, in the background: the views can be whole before the index is)."""
-        live = RedisReadModel.connect(stack.redis_url)
-        log = await JetStreamEventLog.connect(stack.nats_url)
-        try:
-            tables = [t async for t in log.tables()]
-            for _ in range(300):
-                status = await live.status()
-                if status.epoch is not None and sum(status.tables.values()) == len(tables):
-                    break
-                await asyncio.sleep(0.1)
-            return status, tables
-        finally:
-            await live.close()
-            await log.close()
-
-    status, tables = asyncio.run(index())  # the index made again counts every table
+    # the projection projects every table again after the node's loss, in the background: the
+    # views can be whole before the index is made again
+    status, tables, _ = asyncio.run(
+        _index(
+            stack,
+            lambda status, tables: (
+                status.epoch is not None and sum(status.tables.values()) == len(tables)
+            ),
+        )
+    )
     assert status.epoch is not None and sum(status.tables.values()) == len(tables)
 
 
