@@ -326,6 +326,11 @@ def main(argv: list[str] | None = None) -> int:
         "GCBC_RATE_SEAT": "100000/minute",
         "GCBC_RATE_COMMAND": "100000/minute",
         "GCBC_STREAMS_PER_CLIENT": "0",
+        "GCBC_RATE_CLIENT_COMMAND": "100000/minute",
+        "GCBC_STREAMS_PER_TABLE_CLIENT": "0",
+        "GCBC_CONNECTIONS_PER_CLIENT": "0",
+        "GCBC_SEATS_PER_CLIENT": "0",
+        "GCBC_HOUSE_TABLES_PER_CLIENT": "0",
         "GCBC_MIN_DEADLINE": "0.1",
     }
     failed = 0

@@ -57,7 +57,8 @@ class Stack:
         self.servers: dict[str, devservers.ServerProcess] = {}  # the ones this stack started
         self.procs: dict[str, subprocess.Popen] = {}
         self.extra_env = env or {}
-        self.metrics_ports: dict[str, int] = {}  # rules, projection: /metrics, /healthz, /readyz
+        # each service's operators' port: /metrics, /healthz, /readyz (not the API's)
+        self.metrics_ports: dict[str, int] = {}
         self.ticket_secret = secrets.token_hex(32)  # every table-service process signs alike
         self.bot_secret = secrets.token_hex(32)  # house seats' tokens (table service, bots)
 
@@ -96,8 +97,6 @@ class Stack:
 
     def metrics_url(self, name: str) -> str:
         """Where a service answers /metrics, /healthz and /readyz."""
-        if name.split("#")[0] == "table":
-            return self.api
         return f"http://127.0.0.1:{self.metrics_ports[name]}"
 
     def start_service(self, name: str) -> subprocess.Popen:
@@ -106,7 +105,7 @@ class Stack:
         out = (logs / f"{name}.log").open("ab")
         service = name.split("#")[0]  # "rules#2": a second rules worker
         env = self.env(service)
-        if service in ("rules", "projection"):
+        if service in ("table", "rules", "projection"):
             if name not in self.metrics_ports:
                 self.metrics_ports[name] = devservers.free_port()
             env["GCBC_METRICS_PORT"] = str(self.metrics_ports[name])
@@ -269,9 +268,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"OpenAPI          : {stack.api}/schema  (JSON: {stack.api}/schema/openapi.json)")
         print(f"logs             : {stack.data_dir / 'logs'} (JSON lines; GCBC_LOG_FORMAT=text)")
         print(
-            f"health, metrics  : {stack.api}/readyz, {stack.api}/metrics; rules worker"
-            f" {stack.metrics_url('rules')}/metrics, projection {stack.metrics_url('projection')}"
-            "/metrics"
+            f"health, metrics  : {stack.metrics_url('table')}/readyz and /metrics (table"
+            f" service), rules worker {stack.metrics_url('rules')}/metrics, projection"
+            f" {stack.metrics_url('projection')}/metrics (the operators' ports, not the API's)"
         )
         instances = (
             "two table services, two rules workers and two projections"

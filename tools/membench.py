@@ -31,6 +31,11 @@ LIMITS = {  # one client address creates thousands of tables: its limits must no
     "GCBC_RATE_SEAT": "1000000/minute",
     "GCBC_RATE_COMMAND": "1000000/minute",
     "GCBC_STREAMS_PER_CLIENT": "0",
+    "GCBC_RATE_CLIENT_COMMAND": "1000000/minute",
+    "GCBC_STREAMS_PER_TABLE_CLIENT": "0",
+    "GCBC_CONNECTIONS_PER_CLIENT": "0",
+    "GCBC_SEATS_PER_CLIENT": "0",
+    "GCBC_HOUSE_TABLES_PER_CLIENT": "0",
     "GCBC_STREAMS_PER_TABLE": "0",
 }
 

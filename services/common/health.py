@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import socket
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
@@ -141,6 +142,12 @@ async def serve(readiness: Readiness, port: int) -> AsyncIterator[None]:
             yield  # the service's own runner handles SIGINT/SIGTERM
 
     host = os.environ.get("GCBC_METRICS_HOST", "127.0.0.1")
+    try:
+        sock = _shared_socket(host, port)
+    except OSError as e:
+        log.error("no metrics server on %s:%d: %s", host, port, e)
+        yield
+        return
     config = uvicorn.Config(
         _asgi(readiness),
         host=host,
@@ -153,7 +160,7 @@ async def serve(readiness: Readiness, port: int) -> AsyncIterator[None]:
 
     async def run() -> None:
         try:
-            await server.serve()
+            await server.serve(sockets=[sock])
         except (SystemExit, OSError) as e:  # uvicorn exits when it cannot bind
             log.error("no metrics server on %s:%d: %s", host, port, e)
 
@@ -166,6 +173,23 @@ async def serve(readiness: Readiness, port: int) -> AsyncIterator[None]:
         server.should_exit = True
         with contextlib.suppress(Exception):
             await asyncio.wait_for(task, 3)
+        sock.close()
+
+
+def _shared_socket(host: str, port: int) -> socket.socket:
+    """The port, shared with this service's other processes on the machine (several
+    table-service processes serve one API port, and each its operators' endpoints)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if hasattr(socket, "SO_REUSEPORT"):
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    try:
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    return sock
 
 
 async def watch_lag(

@@ -82,6 +82,13 @@ HTTP_SECONDS = Histogram(
     ["method", "route"],
     buckets=_LATENCY + (60,),
 )
+CONNECTIONS = Gauge("gcbc_http_connections", "HTTP connections open (table service)")
+CONNECTIONS_REFUSED = Counter(
+    "gcbc_http_connections_refused",
+    "HTTP connections closed at the edge, by code: too_many_connections (per address or in all),"
+    " request_timeout (a head too slow), headers_too_large",
+    ["code"],
+)
 PROBLEMS = Counter("gcbc_http_problems", "Problem answers (4xx, 5xx), by code", ["code"])
 
 

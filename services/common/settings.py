@@ -52,6 +52,19 @@ class Settings(Struct, frozen=True):
     streams_per_table: int = 100
     streams_per_seat: int = 5
     streams_per_client: int = 50
+    # a table's spectator places one client address may hold (0: no cap): several share them
+    streams_per_table_client: int = 10
+    # connections (services/table/connections.py): one client address's open ones, the process's
+    # (0: its descriptor limit less a reserve), the seconds a request's head may take to arrive,
+    # and its size (request line and headers) in bytes
+    connections_per_client: int = 100
+    max_connections: int = 0
+    head_timeout: float = 5.0
+    max_head: int = 32 * 1024
+    # what one client address holds at once in tables not over (0: no cap): seats, and tables
+    # it opened with house bots (each costs the bot worker's time)
+    seats_per_client: int = 16
+    house_tables_per_client: int = 3
     forwarded_allow_ips: str = ""  # proxies trusted for X-Forwarded-For ("": none)
     # browsers: origins allowed to call the API (comma-separated; "": none, no CORS headers)
     cors_origins: tuple[str, ...] = ()
@@ -69,6 +82,8 @@ class Settings(Struct, frozen=True):
     rate_seat: str = "60/minute"
     rate_chat: str = "10/10 seconds"
     rate_command: str = "30/second"
+    # commands per client address, over all its seats (the house's seats are the bot worker's)
+    rate_client_command: str = "30/second"
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -99,6 +114,15 @@ class Settings(Struct, frozen=True):
             streams_per_table=int(get("STREAMS_PER_TABLE", d.streams_per_table)),
             streams_per_seat=int(get("STREAMS_PER_SEAT", d.streams_per_seat)),
             streams_per_client=int(get("STREAMS_PER_CLIENT", d.streams_per_client)),
+            streams_per_table_client=int(
+                get("STREAMS_PER_TABLE_CLIENT", d.streams_per_table_client)
+            ),
+            connections_per_client=int(get("CONNECTIONS_PER_CLIENT", d.connections_per_client)),
+            max_connections=int(get("MAX_CONNECTIONS", d.max_connections)),
+            head_timeout=float(get("HEAD_TIMEOUT", d.head_timeout)),
+            max_head=int(get("MAX_HEAD", d.max_head)),
+            seats_per_client=int(get("SEATS_PER_CLIENT", d.seats_per_client)),
+            house_tables_per_client=int(get("HOUSE_TABLES_PER_CLIENT", d.house_tables_per_client)),
             forwarded_allow_ips=get("FORWARDED_ALLOW_IPS", d.forwarded_allow_ips),
             cors_origins=tuple(
                 o.strip() for o in env.get("GCBC_CORS_ORIGINS", "").split(",") if o.strip()
@@ -111,6 +135,7 @@ class Settings(Struct, frozen=True):
             rate_seat=get("RATE_SEAT", d.rate_seat),
             rate_chat=get("RATE_CHAT", d.rate_chat),
             rate_command=get("RATE_COMMAND", d.rate_command),
+            rate_client_command=get("RATE_CLIENT_COMMAND", d.rate_client_command),
         )
 
 

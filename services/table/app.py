@@ -46,12 +46,15 @@ from gcbc.contract.options import Deadlines, TableOptions
 from gcbc.eventlog.port import LogUnavailable, OutcomeUnknown
 from gcbc.readmodel.port import PUBLIC, Answer, ModelUnavailable, StoredView, seat_key
 from gcbc.rules import view
+from services.common import health as operators
 from services.common import house_tables
+from services.common.health import Readiness
 from services.common.runner import tune_gc
-from services.common.settings import Settings
+from services.common.settings import DURABLES, Settings
 from services.table import edge, tickets, web
 from services.table import health as operations
 from services.table import openapi as doc
+from services.table.holdings import Holdings
 from services.table.limits import OpenStreams, RateLimits
 from services.table.problems import HANDLERS, RETRY_AFTER, ApiError, status_for
 from services.table.service import TableService, token_hash
@@ -60,6 +63,9 @@ MAX_BODY = 64 * 1024
 ANSWER_WAIT = 1.0  # API.md: 200 with the view, or 202 if the outcome takes longer than ~1 s
 LOBBY_WAIT = 10.0  # lobby requests wait longer for their answer (a seat must not be lost)
 PENDING = object()  # an answer that did not come in time
+OPERATORS_PORT = (
+    9100  # /readyz and /metrics (the rules worker's are on 9101, the projection's 9102)
+)
 
 
 TableId = Annotated[
@@ -83,6 +89,21 @@ def _client(request: Request) -> str:
     """Who a per-client limit counts: the peer's address (behind a proxy, run uvicorn with
     --forwarded-allow-ips so this is the real client)."""
     return request.client.host if request.client else "unknown"
+
+
+def _still_held(service: TableService) -> Callable[[str, str | None], Awaitable[bool]]:
+    """Whether a table is not over, and (given a token's hash) that seat still that token's."""
+
+    async def still_held(table_id: str, token_hash_: str | None) -> bool:
+        try:
+            t = await service.table(table_id, held=True)
+        except ApiError:
+            return False
+        if t.state.step == "finished":
+            return False
+        return token_hash_ is None or token_hash_ in t.tokens.values()
+
+    return still_held
 
 
 # A dependency that fails after a command was appended must not turn into "nothing was
@@ -217,6 +238,7 @@ def _check_offered(options: TableOptions, settings: Settings) -> None:
         400,
         403,
         413,
+        415,
         422,
         429,
         503,
@@ -247,7 +269,10 @@ async def create_table(
         edge.check_deadlines(data.deadlines, settings.min_deadline, settings.max_deadline)
     if data.bots is not None:
         edge.check_bots(data.bots, data.seats, offered=bool(settings.bot_secret))
-    await state.rates.hit("create", _client(request))
+    client = _client(request)
+    await state.rates.hit("create", client)
+    if data.bots is not None:
+        await state.holdings.room_for_house_table(client, _still_held(service))
     table_id = secrets.token_hex(8)  # gcbc.contract.ids: the server's own form
     command = C.OpenTable(
         table_id=table_id,
@@ -262,6 +287,8 @@ async def create_table(
     )
     try:
         seq = await service.submit(table_id, command, new_table=True)
+        if data.bots is not None:
+            state.holdings.opened_house_table(client, table_id)
     except OutcomeUnknown:
         raise ApiError(
             503,
@@ -344,6 +371,7 @@ async def public_view(table_id: TableId, state: AppState) -> Response[bytes]:
         404,
         409,
         413,
+        415,
         422,
         429,
         503,
@@ -360,11 +388,14 @@ async def take_seat(
     service = _service(state)
     data = edge.strict(await request.body(), TakeSeat)
     await service.table(table_id)
-    await state.rates.hit("seat", _client(request))
+    client = _client(request)
+    await state.rates.hit("seat", client)
+    await state.holdings.room_for_seat(client, _still_held(service))
     token = secrets.token_urlsafe(24)
     digest = token_hash(token)
     try:
         seq = await service.submit(table_id, C.TakeSeat(name=data.name), token_hash_=digest)
+        state.holdings.took_seat(client, table_id, digest)
     except OutcomeUnknown:
         raise ApiError(
             503,
@@ -594,7 +625,7 @@ async def stream(
     " comes later; a refusal is a problem and records nothing.",
     security=doc.BEARER,
     responses=doc.responses(
-        {200: doc.VIEW, 202: doc.POSITION}, 400, 401, 403, 404, 409, 413, 422, 429, 503
+        {200: doc.VIEW, 202: doc.POSITION}, 400, 401, 403, 404, 409, 413, 415, 422, 429, 503
     ),
 )
 async def send_command(
@@ -611,9 +642,17 @@ async def send_command(
     data = edge.strict(await request.body(), ClientCommand)
     edge.check_command_id(data.command_id)
     await state.rates.hit("command", f"{table_id}:{seat}")
+    if not _house_seat(service, table_id, seat):  # the bot worker's seats: paced by it
+        await state.rates.hit("client_command", _client(request))
     command = to_engine(data, seat)
     seq = await service.submit(table_id, command)
     return await _then_position(seq, lambda: _answered_view(service, table_id, seat, seq))
+
+
+def _house_seat(service: TableService, table_id: str, seat: int) -> bool:
+    t = service.cache.tables.get(table_id)
+    bots = t.state.house_bots if t is not None else None
+    return bots is not None and seat in bots.seats
 
 
 async def _answered_view(
@@ -632,7 +671,7 @@ async def _answered_view(
     status_code=202,
     summary="Post a chat message",
     security=doc.BEARER,
-    responses=doc.responses({202: doc.POSITION}, 400, 401, 403, 404, 409, 413, 422, 429, 503),
+    responses=doc.responses({202: doc.POSITION}, 400, 401, 403, 404, 409, 413, 415, 422, 429, 503),
 )
 async def chat(
     table_id: TableId,
@@ -683,7 +722,9 @@ async def rematch(table_id: TableId, request: Request, state: AppState) -> Remat
     old = (await service.table(table_id)).state
     if old.step != "finished":
         raise ApiError(409, "not_finished_yet", "a rematch follows a finished table")
-    await state.rates.hit("seat", _client(request))
+    client = _client(request)
+    await state.rates.hit("seat", client)
+    await state.holdings.room_for_seat(client, _still_held(service))
     new_id = rematch_id(table_id)
     bots = old.house_bots
     house = set(bots.seats) if bots else set()
@@ -717,6 +758,7 @@ async def rematch(table_id: TableId, request: Request, state: AppState) -> Remat
     )
     try:
         seq = await service.submit(new_id, claim, token_hash_=token_hash(token))
+        state.holdings.took_seat(client, new_id, token_hash(token))
         got = await _answer(service, new_id, PUBLIC, seq, LOBBY_WAIT)
     except (OutcomeUnknown, *AFTER_APPEND):
         raise unknown from None
@@ -808,19 +850,27 @@ def create_app(settings: Settings | None = None) -> Litestar:
                 "seat": settings.rate_seat,
                 "chat": settings.rate_chat,
                 "command": settings.rate_command,
+                "client_command": settings.rate_client_command,
             },
         )
         await rates.warm()
         # several processes must share the key (GCBC_TICKET_SECRET); one alone may draw its own
         app.state.ticket_secret = (settings.ticket_secret or secrets.token_hex(32)).encode()
         app.state.streams = OpenStreams(
-            settings.streams_per_table, settings.streams_per_seat, settings.streams_per_client
+            settings.streams_per_table,
+            settings.streams_per_seat,
+            settings.streams_per_client,
+            settings.streams_per_table_client,
         )
+        app.state.holdings = Holdings(settings.seats_per_client, settings.house_tables_per_client)
         tune_gc()
         follower = await service.follow()
         resting = asyncio.create_task(service.rest_tables())
+        readiness = Readiness(events, model, DURABLES)
         try:
-            yield
+            # /readyz and /metrics for operators, on a port of their own (not the API's)
+            async with operators.serve(readiness, operators.metrics_port(OPERATORS_PORT)):
+                yield
         finally:
             resting.cancel()
             await follower.close()
@@ -844,12 +894,12 @@ def create_app(settings: Settings | None = None) -> Litestar:
             rematch,
             replay,
             *web.ROUTES,  # the reference web client (not in the OpenAPI document)
-            *operations.ROUTES,  # /healthz, /readyz, /metrics (not in the OpenAPI document)
+            *operations.ROUTES,  # /healthz (not in the OpenAPI document)
         ],
         lifespan=[lifespan],
         middleware=[operations.HttpMetrics()],
         exception_handlers=operations.counted(HANDLERS),
-        before_request=edge.known_table_format,
+        before_request=edge.before_request,
         cors_config=CORSConfig(
             allow_origins=list(settings.cors_origins),
             allow_methods=["GET", "POST", "DELETE"],
@@ -894,7 +944,8 @@ def main() -> None:
         # later than they do avoids the race where a request is sent as the server closes it
         timeout_keep_alive=20,
         loop="uvloop",
-        http="httptools",
+        # httptools with the connection limits: heads timed and capped, connections per address
+        http="services.table.connections:GuardedHttp",
         # X-Forwarded-For only from the proxies named: anyone else could pick its own address
         # and so its own per-client limits
         proxy_headers=bool(settings.forwarded_allow_ips),

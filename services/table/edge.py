@@ -6,6 +6,7 @@ decoded again with msgspec's strict decoder, and refused with a 4xx that names t
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any, TypeVar
 
@@ -23,22 +24,44 @@ _FIELD = re.compile(r"at `\$\.?([^`]*)`|unknown field `([^`]*)`")
 _decoders: dict[Any, msgspec.json.Decoder] = {}
 
 
-async def known_table_format(request: Request) -> None:
-    """Before every route's handler: a table id not of the server's own format names no table
-    (and never reaches a subject or a key). A before-request hook, not a guard: Litestar copies
-    the handler for each guard call, and runs a sync guard in a thread, on every request."""
+async def before_request(request: Request) -> None:
+    """Before every route's handler, and before its body is read: a table id not of the server's
+    own format names no table (and never reaches a subject or a key), and a body is JSON. A
+    before-request hook, not a guard: Litestar copies the handler for each guard call, and runs a
+    sync guard in a thread, on every request."""
     table_id = request.path_params.get("table_id")
     if table_id is not None and not is_table_id(table_id):
         raise ApiError(404, "no_table", "there is no such table")
+    _json_body_only(request)
+
+
+def _json_body_only(request: Request) -> None:
+    """A body comes as ``application/json`` only: a web page may make its visitors' browsers
+    send a form or ``text/plain`` anywhere without asking, never JSON (that needs CORS's
+    consent)."""
+    headers = request.headers
+    length = headers.get("content-length")
+    if (length is None or length.strip() == "0") and "transfer-encoding" not in headers:
+        return  # no body
+    media = headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    if media != "application/json":
+        raise ApiError(
+            415,
+            "unsupported_media_type",
+            "a request body is JSON: send it with Content-Type: application/json"
+            f" (not {media or 'none'!r})",
+            "content-type",
+        )
 
 
 def strict(body: bytes, kind: Any) -> Any:
-    """``body`` decoded as ``kind`` with strict types (no string for a number, no unknown field)."""
+    """``body`` decoded as ``kind`` with strict types (no string for a number, no unknown field,
+    no key twice)."""
     decoder = _decoders.get(kind)
     if decoder is None:
         decoder = _decoders[kind] = msgspec.json.Decoder(kind)
     try:
-        return decoder.decode(body)
+        decoded = decoder.decode(body)
     except msgspec.ValidationError as e:
         found = _FIELD.search(str(e))
         field = (found.group(1) or found.group(2)) if found else None
@@ -47,6 +70,35 @@ def strict(body: bytes, kind: Any) -> Any:
         raise ApiError(400, "malformed_json", f"the body is not JSON: {e}") from None
     except RecursionError:
         raise ApiError(400, "json_too_deep", "the body's JSON nests too deeply") from None
+    _no_key_twice(body)
+    return decoded
+
+
+class _KeyTwice(Exception):
+    pass
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise _KeyTwice(key)
+        seen[key] = value
+    return seen
+
+
+def _no_key_twice(body: bytes) -> None:
+    """A key given twice in one object is refused: JSON parsers disagree on which one counts
+    (msgspec takes the last), so a proxy or a client library might have checked the other one."""
+    try:
+        json.loads(body, object_pairs_hook=_unique_keys)
+    except _KeyTwice as e:
+        key = str(e.args[0])
+        raise ApiError(
+            400, "duplicate_key", f"the key {key!r} appears twice in one object", key
+        ) from None
+    except (ValueError, RecursionError):
+        pass  # what msgspec accepted, Python's parser may word differently: msgspec decides
 
 
 def check_command_id(command_id: str | None) -> None:

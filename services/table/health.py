@@ -1,8 +1,9 @@
-"""The table service's health and metrics (issue 11): ``/healthz`` (the process is up),
-``/readyz`` (NATS and Redis reachable, the rules worker's and the projection's consumers caught
-up within ``GCBC_READY_LAG`` seconds) and ``/metrics``; a middleware that counts requests by route
-and status and times them; problem answers counted by code. None of them is in the OpenAPI
-document: they are for operators and their probes, not for clients."""
+"""The table service's health and metrics: ``/healthz`` on the API (the process is up: a load
+balancer's probe), and a middleware that counts requests by route and status and times them;
+problem answers counted by code. ``/readyz`` and ``/metrics`` say more (consumers, lag,
+connections) and are the operators': they are served on a port of their own
+(``GCBC_METRICS_PORT``, ``services.common.health``), as for the rules worker and the projection.
+"""
 
 from __future__ import annotations
 
@@ -12,21 +13,10 @@ from typing import Any
 
 import msgspec
 from litestar import MediaType, Request, Response, get
-from litestar.datastructures import State as AppState
 from litestar.middleware import ASGIMiddleware
 from litestar.types import ASGIApp, Receive, Scope, Send
 
 from services.common import metrics
-from services.common.health import Readiness
-from services.common.settings import DURABLES
-
-
-def _readiness(state: AppState) -> Readiness:
-    readiness = getattr(state, "readiness", None)
-    if readiness is None:
-        service = state.service
-        readiness = state.readiness = Readiness(service.events, service.model, DURABLES)
-    return readiness
 
 
 @get("/healthz", include_in_schema=False, sync_to_thread=False)
@@ -34,21 +24,8 @@ def healthz() -> Response[bytes]:
     return Response(b'{"status":"up"}', media_type=MediaType.JSON)
 
 
-@get("/readyz", include_in_schema=False)
-async def readyz(state: AppState) -> Response[bytes]:
-    ready, facts = await _readiness(state).check()
-    body = msgspec.json.encode({"ready": ready, "checks": facts})
-    return Response(body, status_code=200 if ready else 503, media_type=MediaType.JSON)
-
-
-@get("/metrics", include_in_schema=False, sync_to_thread=False)
-def metrics_route() -> Response[bytes]:
-    body, kind = metrics.exposition()
-    return Response(body, media_type=kind)
-
-
-ROUTES = [healthz, readyz, metrics_route]
-_QUIET = {"/healthz", "/readyz", "/metrics"}  # probes and scrapes: not counted
+ROUTES = [healthz]
+_QUIET = {"/healthz"}  # probes: not counted
 
 
 class HttpMetrics(ASGIMiddleware):

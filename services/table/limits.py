@@ -20,6 +20,7 @@ import math
 import time
 from collections import Counter
 from collections.abc import Callable
+from typing import Any
 
 from limits import RateLimitItem, parse
 from limits.aio.storage import RedisClusterStorage, RedisStorage
@@ -29,7 +30,7 @@ from services.common import metrics
 from services.table.problems import ApiError
 
 log = logging.getLogger("gcbc.table")
-KINDS = ("create", "seat", "chat", "command")
+KINDS = ("create", "seat", "chat", "command", "client_command")
 
 
 def parse_rates(rates: dict[str, str]) -> dict[str, RateLimitItem]:
@@ -219,10 +220,14 @@ class OpenStreams:
 
     RETRY = 5  # seconds a refused watcher is told to wait
 
-    def __init__(self, per_table: int, per_seat: int, per_client: int) -> None:
+    def __init__(
+        self, per_table: int, per_seat: int, per_client: int, per_table_client: int = 0
+    ) -> None:
         self.per_table, self.per_seat, self.per_client = per_table, per_seat, per_client
+        self.per_table_client = per_table_client  # a table's spectator places one address holds
         self.viewers: Counter[tuple[str, int | None]] = Counter()  # (table, seat or None)
         self.clients: Counter[str] = Counter()
+        self.spectators: Counter[tuple[str, str]] = Counter()  # (table, client address)
 
     def open(
         self, table: str, client: str, seat: int | None, kind: str = "long_poll"
@@ -236,8 +241,22 @@ class OpenStreams:
             self._refuse(f"{who} {cap} streams and long-polls open")
         if self.per_client and self.clients[client] >= self.per_client:
             self._refuse(f"you have {self.per_client} streams and long-polls open")
+        place = (table, client)
+        if (
+            seat is None
+            and self.per_table_client
+            and self.spectators[place] >= self.per_table_client
+        ):
+            # a few addresses must not take every spectator place of a table
+            self._refuse(
+                f"your address holds {self.per_table_client} of this table's spectator places"
+            )
         self.viewers[viewer] += 1
         self.clients[client] += 1
+        counters: list[tuple[Counter, Any]] = [(self.viewers, viewer), (self.clients, client)]
+        if seat is None:
+            self.spectators[place] += 1
+            counters.append((self.spectators, place))
         gauge = metrics.WATCHERS.labels(kind)
         gauge.inc()
         done = False
@@ -248,7 +267,7 @@ class OpenStreams:
                 return
             done = True
             gauge.dec()
-            for counter, key in ((self.viewers, viewer), (self.clients, client)):
+            for counter, key in counters:
                 counter[key] -= 1
                 if counter[key] <= 0:
                     del counter[key]  # nothing is kept for a table nobody watches

@@ -34,19 +34,21 @@ COMPONENTS = Components(
 # the problem codes behind each error status (RFC 9457 bodies with a stable `code`)
 _RULE_CONFLICTS = sorted(CODES - NEVER_VALID - NOT_FOUND)
 PROBLEM_CODES: dict[int, list[str]] = {
-    400: ["malformed_json", "json_too_deep", "invalid_parameter"],
+    400: ["malformed_json", "json_too_deep", "duplicate_key", "invalid_parameter"],
     401: ["unauthorized"],
     403: ["forbidden", "scenarios_not_allowed"],
     404: ["no_table", "not_found"],
     409: sorted({*_RULE_CONFLICTS, "table_busy", "not_finished_yet"}),
     413: ["body_too_large"],
+    415: ["unsupported_media_type"],
     422: sorted({*NEVER_VALID, "invalid_body", "option_not_offered"}),
-    429: ["rate_limited", "too_many_streams"],
+    429: ["rate_limited", "too_many_streams", "too_many_held"],
     503: ["log_unavailable", "outcome_unknown", "views_unavailable"],
     500: ["internal_error"],
 }
 _WHY = {
-    400: "the body is not JSON, or a query or path parameter is out of its range",
+    400: "the body is not JSON (or gives a key twice), or a query or path parameter is out of its"
+    " range",
     401: "no bearer token where one is needed",
     403: "the token is not a seat of this table (or not this seat); a scenario field on a server"
     " that takes none",
@@ -54,6 +56,7 @@ _WHY = {
     409: "not now: the table's state refuses it (a turn, a phase, a card since turned: what a stale"
     " view causes)",
     413: "the body is over 64 KiB",
+    415: "a body is JSON: Content-Type: application/json",
     422: "never valid: a field's type or range, an unknown card, aiming at yourself",
     429: "over a limit; Retry-After says when to try again",
     503: "NATS or Redis is away; Retry-After says when to try again (`outcome_unknown`: retry with"

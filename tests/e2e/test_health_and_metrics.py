@@ -36,7 +36,7 @@ def test_every_service_says_it_is_up_and_ready(stack):
         checks = r.json()["checks"]
         assert checks["nats"] == "ok"
         assert (checks.get("redis") == "ok") == (name != "rules")
-    table_checks = httpx.get(f"{stack.api}/readyz", timeout=10).json()["checks"]
+    table_checks = httpx.get(f"{stack.metrics_url('table')}/readyz", timeout=10).json()["checks"]
     assert table_checks["consumer rules-worker"] == "ok"
     assert table_checks["consumer projection"] == "ok"
 
@@ -53,7 +53,7 @@ def test_the_metrics_count_commands_refusals_latencies_and_watchers(http, stack)
         for line in lines:
             if line.startswith("data:"):
                 break
-        table = httpx.get(f"{stack.api}/metrics", timeout=10).text
+        table = httpx.get(f"{stack.metrics_url('table')}/metrics", timeout=10).text
         assert _metric(table, "gcbc_open_watchers", kind="sse") >= 1, [
             x for x in table.splitlines() if "watchers" in x
         ]
@@ -121,7 +121,7 @@ def test_an_anonymous_look_at_a_table_held_in_memory_reads_no_log(http, stack):
     assert http.get(f"/tables/{table_id}").status_code == 200  # held since the seats were taken
 
     def reads() -> float:
-        text = httpx.get(f"{stack.api}/metrics", timeout=10).text
+        text = httpx.get(f"{stack.metrics_url('table')}/metrics", timeout=10).text
         return _metric(text, "gcbc_log_reads_total")
 
     before = reads()

@@ -1,0 +1,303 @@
+"""The table service's connections (DESIGN property 7): no client may hold the process's sockets.
+
+uvicorn's HTTP protocol, with the limits a reverse proxy would enforce, added where the bytes
+arrive (one hop less than a proxy in front, and the same in ``make run``, compose and the
+cluster): a request's head must arrive within ``head_timeout`` seconds of the connection or of its
+first byte (else ``408`` and the connection closes), a head is at most ``max_head`` bytes (else
+``431``, refused as soon as the bytes pass it, never buffered whole), and one client address holds
+at most ``per_client`` connections at once, the process ``total`` (else a ``429`` or ``503``
+problem, then the connection closes). uvicorn takes the protocol class as its ``http`` setting.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import logging
+import resource
+import time
+from collections import Counter
+from typing import Any
+
+import msgspec
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+from services.common import metrics
+from services.common.settings import Settings
+
+log = logging.getLogger("gcbc.table")
+
+RESERVED_FDS = 256  # descriptors kept for NATS, Redis, logs and the refusals themselves
+# a refused connection's request is read and dropped this long, so that its client reads the
+# refusal rather than a reset; at most MOST_DRAINING at once (past them, closed at once)
+DRAIN_SECONDS = 1.0
+MOST_DRAINING = 1024
+
+
+class ConnectionLimits:
+    """This process's open connections, per client address and in all."""
+
+    LOG_EVERY = 60.0  # seconds between two log lines about one address's refusals
+
+    def __init__(
+        self,
+        per_client: int,
+        total: int,
+        head_timeout: float,
+        max_head: int,
+        trusted: str = "",
+    ) -> None:
+        self.per_client, self.total = per_client, total
+        self.head_timeout, self.max_head = head_timeout, max_head
+        self.open: Counter[str] = Counter()
+        self.count = 0
+        self.draining = 0  # refused connections being read and dropped (``DRAIN_SECONDS``)
+        self._trusted = _networks(trusted)
+        self._logged: dict[str, float] = {}
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> ConnectionLimits:
+        total = settings.max_connections or descriptors() - RESERVED_FDS
+        return cls(
+            settings.connections_per_client,
+            max(1, total),
+            settings.head_timeout,
+            settings.max_head,
+            settings.forwarded_allow_ips,
+        )
+
+    def admit(self, address: str) -> tuple[int, str, str] | None:
+        """Count a new connection from ``address``: None, or the refusal (status, code, why)."""
+        if self.total and self.count >= self.total:
+            return 503, "too_many_connections", "the server has no connection left: retry soon"
+        if (
+            self.per_client
+            and not self._is_proxy(address)
+            and self.open[address] >= self.per_client
+        ):
+            return (
+                429,
+                "too_many_connections",
+                f"your address has {self.per_client} connections open: close one first",
+            )
+        self.count += 1
+        self.open[address] += 1
+        metrics.CONNECTIONS.set(self.count)
+        return None
+
+    def release(self, address: str) -> None:
+        self.count -= 1
+        self.open[address] -= 1
+        if self.open[address] <= 0:
+            del self.open[address]  # nothing kept for an address gone
+        metrics.CONNECTIONS.set(self.count)
+
+    def refused(self, address: str, code: str, why: str) -> None:
+        """Count and log (once a minute per address) a refused connection or request."""
+        metrics.CONNECTIONS_REFUSED.labels(code).inc()
+        now = time.monotonic()
+        if now - self._logged.get(address, -self.LOG_EVERY) >= self.LOG_EVERY:
+            if len(self._logged) > 10_000:
+                self._logged.clear()
+            self._logged[address] = now
+            log.warning("connection refused: %s (%s)", why, code, extra={"client": address})
+
+    def _is_proxy(self, address: str) -> bool:
+        """A trusted proxy's connections carry many clients: the proxy caps them itself."""
+        if not self._trusted:
+            return False
+        if "*" in self._trusted:
+            return True
+        try:
+            ip = ipaddress.ip_address(address)
+        except ValueError:
+            return False
+        return any(ip in net for net in self._trusted if not isinstance(net, str))
+
+
+def _networks(text: str) -> list[Any]:
+    out: list[Any] = []
+    for part in (p.strip() for p in text.split(",")):
+        if part == "*":
+            out.append("*")
+        elif part:
+            try:
+                out.append(ipaddress.ip_network(part, strict=False))
+            except ValueError:
+                log.warning("GCBC_FORWARDED_ALLOW_IPS: %r is not an address or network", part)
+    return out
+
+
+def descriptors() -> int:
+    """The process's descriptor limit, raised to the hard limit (a server's sockets need them)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY:
+        hard = max(soft, 1 << 20)
+    if soft != resource.RLIM_INFINITY and soft < hard:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+            soft = hard
+        except (ValueError, OSError):
+            pass
+    return soft if soft != resource.RLIM_INFINITY else hard
+
+
+_limits: ConnectionLimits | None = None
+
+
+def limits() -> ConnectionLimits:
+    """This process's limits, made once from the environment (uvicorn makes each protocol
+    instance itself, with no way to hand it more than its own config)."""
+    global _limits
+    if _limits is None:
+        _limits = ConnectionLimits.from_settings(Settings.from_env())
+    return _limits
+
+
+def _answer(status: int, code: str, detail: str, headers: dict[str, str] | None = None) -> bytes:
+    """A whole HTTP answer that closes the connection: a problem (API.md's form)."""
+    body = msgspec.json.encode(
+        {
+            "type": f"https://gcbc.example/problems/{code}",
+            "title": code.replace("_", " "),
+            "status": status,
+            "code": code,
+            "detail": detail,
+        }
+    )
+    reason = {
+        408: "Request Timeout",
+        429: "Too Many Requests",
+        431: "Request Header Fields Too Large",
+    }
+    lines = [
+        f"HTTP/1.1 {status} {reason.get(status, 'Service Unavailable')}",
+        "content-type: application/problem+json",
+        f"content-length: {len(body)}",
+        "connection: close",
+        *(f"{k}: {v}" for k, v in (headers or {}).items()),
+    ]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode() + body
+
+
+class GuardedHttp(HttpToolsProtocol):
+    """uvicorn's httptools protocol with the connection limits (``ConnectionLimits``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.limits = limits()
+        self._address: str | None = None  # counted under this address while open
+        self._head_bytes = 0
+        self._in_head = True  # the bytes arriving belong to a request's head
+        self._head_timer: asyncio.TimerHandle | None = None
+        self._closing = False
+
+    # --- the connection ---------------------------------------------------------------------
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        address = self.client[0] if self.client else "unknown"
+        refusal = self.limits.admit(address)
+        if refusal is not None:
+            status, code, why = refusal
+            self.limits.refused(address, code, why)
+            self._refuse(status, code, why, {"retry-after": "5"})
+            return
+        self._address = address
+        self._start_head_timer()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._stop_head_timer()
+        if self._address is not None:
+            self.limits.release(self._address)
+            self._address = None
+        super().connection_lost(exc)
+
+    def eof_received(self) -> bool | None:
+        if self._closing:
+            self.transport.close()  # a refused client has read its answer and gone
+        return super().eof_received()
+
+    def data_received(self, data: bytes) -> None:
+        if self._closing:
+            return  # a refused connection's request: read and dropped
+        if self._in_head:
+            self._head_bytes += len(data)
+        super().data_received(data)
+        if self._in_head and self._head_bytes > self.limits.max_head and not self._closing:
+            self._too_large()
+
+    # --- a request's head ---------------------------------------------------------------------
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        if self._head_timer is None:
+            self._start_head_timer()
+
+    def on_headers_complete(self) -> None:
+        self._in_head = False
+        self._stop_head_timer()
+        size = len(self.url) + sum(len(n) + len(v) + 4 for n, v in self.headers)
+        if size > self.limits.max_head:
+            self._too_large()
+            return
+        super().on_headers_complete()
+
+    def on_body(self, body: bytes) -> None:
+        if not self._closing:
+            super().on_body(body)
+
+    def on_message_complete(self) -> None:
+        if self._closing:
+            return
+        super().on_message_complete()
+        self._in_head, self._head_bytes = True, 0  # what follows is the next request's head
+
+    def _start_head_timer(self) -> None:
+        if self.limits.head_timeout > 0:
+            self._head_timer = self.loop.call_later(self.limits.head_timeout, self._head_late)
+
+    def _stop_head_timer(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+
+    def _head_late(self) -> None:
+        self._head_timer = None
+        if not self._in_head or self._closing:
+            return
+        why = f"the request's head did not arrive within {self.limits.head_timeout:g} s"
+        self.limits.refused(self.client[0] if self.client else "unknown", "request_timeout", why)
+        self._refuse(408, "request_timeout", why)
+
+    def _too_large(self) -> None:
+        why = f"a request's head (its line and headers) is at most {self.limits.max_head} bytes"
+        self.limits.refused(self.client[0] if self.client else "unknown", "headers_too_large", why)
+        self._refuse(431, "headers_too_large", why)
+
+    def _refuse(
+        self, status: int, code: str, why: str, headers: dict[str, str] | None = None
+    ) -> None:
+        """Answer with the problem and close: the rest of the request is read and dropped for a
+        moment (closing with unread bytes would reset the connection before the client reads
+        the answer), never buffered."""
+        self._closing = True
+        self._stop_head_timer()
+        transport = self.transport
+        if transport.is_closing():
+            return
+        transport.write(_answer(status, code, why, headers))
+        limits = self.limits
+        if status == 503 or limits.draining >= MOST_DRAINING:
+            transport.close()  # out of descriptors: none is kept a moment longer
+            return
+        try:
+            transport.write_eof()
+        except (NotImplementedError, OSError, RuntimeError):
+            transport.close()
+            return
+        limits.draining += 1
+
+        def close() -> None:
+            limits.draining -= 1
+            transport.close()
+
+        self.loop.call_later(DRAIN_SECONDS, close)

@@ -1,0 +1,81 @@
+"""What one client address holds at once (DESIGN property 7): its seats at tables not over, and
+the tables it opened with house bots still in play (each costs the bot worker's time).
+
+Counted by this process, as the open streams are: what it granted, forgotten once the table is
+over or the seat left. A client at its cap has its holdings looked at again (each table as the
+log has it) before it is refused, so a finished game or a left seat gives its place back without
+any bookkeeping on the way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from services.table.problems import ApiError
+
+# (table, the seat's token hash or None) -> whether the client still holds it
+StillHeld = Callable[[str, str | None], Awaitable[bool]]
+
+
+class Holdings:
+    RETRY = 30  # seconds a refused client is told to wait (a game goes on for minutes)
+    KEEP_CLIENTS = 100_000  # addresses remembered, the oldest forgotten first
+
+    def __init__(self, seats_per_client: int, house_tables_per_client: int) -> None:
+        self.seats_cap, self.house_cap = seats_per_client, house_tables_per_client
+        # client -> its seats, as (table, token hash), oldest first
+        self.seats: dict[str, dict[tuple[str, str], None]] = {}
+        # client -> the tables it opened with house bots
+        self.house: dict[str, dict[str, None]] = {}
+
+    async def room_for_seat(self, client: str, still_held: StillHeld) -> None:
+        """429 if ``client`` holds its cap of seats in tables not over."""
+        if not self.seats_cap:
+            return
+        held = self.seats.get(client, {})
+        if len(held) >= self.seats_cap:
+            for table, token in list(held):
+                if not await still_held(table, token):
+                    held.pop((table, token), None)
+            if len(held) >= self.seats_cap:
+                self._refuse(f"your address holds {self.seats_cap} seats at tables not over")
+
+    def took_seat(self, client: str, table: str, token_hash: str) -> None:
+        if self.seats_cap:
+            _book(self.seats, client, self.KEEP_CLIENTS)[(table, token_hash)] = None
+
+    async def room_for_house_table(self, client: str, still_held: StillHeld) -> None:
+        """429 if ``client`` has its cap of tables with house bots in play."""
+        if not self.house_cap:
+            return
+        held = self.house.get(client, {})
+        if len(held) >= self.house_cap:
+            for table in list(held):
+                if not await still_held(table, None):
+                    held.pop(table, None)
+            if len(held) >= self.house_cap:
+                self._refuse(
+                    f"your address has {self.house_cap} tables with house bots not over yet"
+                )
+
+    def opened_house_table(self, client: str, table: str) -> None:
+        if self.house_cap:
+            _book(self.house, client, self.KEEP_CLIENTS)[table] = None
+
+    def _refuse(self, why: str) -> None:
+        raise ApiError(
+            429,
+            "too_many_held",
+            f"{why}: finish or leave one first",
+            headers={"Retry-After": str(self.RETRY)},
+        )
+
+
+def _book(books: dict[str, dict], client: str, keep: int) -> dict:
+    """``client``'s holdings, made if new (the oldest client forgotten past ``keep``)."""
+    book = books.get(client)
+    if book is None:
+        if len(books) >= keep:
+            del books[next(iter(books))]
+        book = books[client] = {}
+    return book

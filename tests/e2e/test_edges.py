@@ -1,0 +1,264 @@
+"""The edges (DESIGN property 7): one client cannot take the service from the others, whatever it
+does with connections, request heads, bodies, seats, commands, house tables and spectator places.
+Each probe is a regression test of what an attacker did from outside, bounded in time and count,
+on loopback. Each client is an address of its own (127.0.0.N), as the limits count addresses."""
+
+from __future__ import annotations
+
+import socket
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.e2e.conftest import auth
+from tools.launcher import Stack
+
+HEAD_TIMEOUT = 1.0
+PER_CLIENT = 20
+LIMITS = {
+    "GCBC_HEAD_TIMEOUT": str(HEAD_TIMEOUT),
+    "GCBC_CONNECTIONS_PER_CLIENT": str(PER_CLIENT),
+    "GCBC_SEATS_PER_CLIENT": "3",
+    "GCBC_HOUSE_TABLES_PER_CLIENT": "1",
+    "GCBC_RATE_CLIENT_COMMAND": "6/second",
+    "GCBC_STREAMS_PER_TABLE": "5",
+    "GCBC_STREAMS_PER_TABLE_CLIENT": "2",
+    "GCBC_RATE_CREATE": "1000/minute",
+    "GCBC_RATE_SEAT": "1000/minute",
+}
+
+
+@pytest.fixture(scope="module")
+def edge(tmp_path_factory) -> Iterator[Stack]:
+    s = Stack(Path(tmp_path_factory.mktemp("edges")), env=LIMITS).start()
+    yield s
+    s.stop()
+
+
+def client(stack: Stack, n: int) -> httpx.Client:
+    """A client from the address 127.0.0.``n``."""
+    transport = httpx.HTTPTransport(local_address=f"127.0.0.{n}")
+    return httpx.Client(base_url=stack.api, transport=transport, timeout=15)
+
+
+def raw(stack: Stack, n: int) -> socket.socket:
+    """A bare connection from 127.0.0.``n``."""
+    s = socket.socket()
+    s.settimeout(10)
+    s.bind((f"127.0.0.{n}", 0))
+    s.connect(("127.0.0.1", stack.http_port))
+    return s
+
+
+def answer_of(s: socket.socket) -> bytes:
+    """What the server says before it closes (b"" if it closed without a word)."""
+    out = b""
+    try:
+        while chunk := s.recv(65536):
+            out += chunk
+    except (ConnectionResetError, TimeoutError):
+        pass
+    return out
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError("no VmRSS")
+
+
+# --- connections ---------------------------------------------------------------------------------
+def test_idle_connections_are_capped_per_address_and_closed_when_their_head_is_late(edge):
+    """Before: ~20,000 connections that sent nothing took every descriptor of the table service
+    (every other request was reset) and were never closed."""
+    idle = [raw(edge, 2) for _ in range(PER_CLIENT + 20)]
+    partial = idle[0]
+    partial.sendall(b"GET /tab")  # an unfinished request line is no better
+    time.sleep(0.3)
+    refused = idle[PER_CLIENT:]
+    for s in refused:  # past the cap: a clear refusal at once, then closed
+        said = answer_of(s)
+        assert said.startswith(b"HTTP/1.1 429 "), said[:100]
+        assert b'"code":"too_many_connections"' in said and b"retry-after" in said.lower()
+    with client(edge, 3) as other:  # another address is served throughout
+        assert other.get("/healthz").status_code == 200
+        assert other.post("/tables", json={"seats": 4}).status_code == 201
+    started = time.monotonic()
+    for s in idle[:PER_CLIENT]:  # the head never came: 408, closed
+        said = answer_of(s)
+        assert said.startswith(b"HTTP/1.1 408 "), said[:100]
+    assert time.monotonic() - started < HEAD_TIMEOUT + 5
+    for s in idle:
+        s.close()
+    with client(edge, 2) as again:  # its places are given back
+        assert again.get("/healthz").status_code == 200
+
+
+def test_a_request_head_is_capped_and_an_oversize_one_is_not_buffered(edge):
+    """Before: a 10 MiB header was answered 200, and 20 connections each sending 10 MiB of one
+    unfinished header took 174 MB of the table service's memory."""
+    with client(edge, 4) as c:
+        r = c.get("/healthz", headers={"X-Big": "a" * (1 << 20)})
+        assert r.status_code == 431 and r.json()["code"] == "headers_too_large", r.text[:200]
+        assert c.get("/healthz").status_code == 200
+    pid = edge.procs["table"].pid
+    before = rss_mb(pid)
+    conns = []
+    for i in range(20):
+        s = raw(edge, 5 + i % 10)
+        s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ")
+        conns.append(s)
+    chunk = b"a" * (1 << 20)
+    for s in conns:  # 4 MiB each, never ended
+        try:
+            for _ in range(4):
+                s.sendall(chunk)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # refused and closed before all of it was sent: the point
+    grown = rss_mb(pid) - before
+    for s in conns:
+        s.close()
+    assert grown < 20, f"the table service grew {grown:.0f} MB"
+
+
+# --- bodies --------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "content_type", ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data", None]
+)
+def test_a_body_is_json_only(edge, content_type):
+    """Before: text/plain and form bodies were taken from any origin, so a web page could make
+    its visitors' browsers open tables and take seats without CORS's consent."""
+    with client(edge, 30) as c:
+        before = len(c.get("/tables", params={"limit": 200}).json())
+        headers = {"content-type": content_type} if content_type else {}
+        r = c.post("/tables", content=b'{"seats": 4}', headers=headers)
+        assert r.status_code == 415, r.text
+        assert r.json()["code"] == "unsupported_media_type" and r.json()["field"] == "content-type"
+        assert len(c.get("/tables", params={"limit": 200}).json()) == before
+        r = c.post("/tables", content=b'{"seats": 4}', headers={"content-type": "application/json"})
+        assert r.status_code == 201
+
+
+def test_a_key_twice_is_refused(edge):
+    with client(edge, 31) as c:
+        r = c.post(
+            "/tables",
+            content=b'{"seats": 4, "seats": 8}',
+            headers={"content-type": "application/json"},
+        )
+        assert r.status_code == 400 and r.json()["code"] == "duplicate_key", r.text
+        assert r.json()["field"] == "seats"
+
+
+# --- what one client holds -----------------------------------------------------------------------
+def _table(c: httpx.Client, **body) -> str:
+    r = c.post("/tables", json={"seats": 4, **body})
+    assert r.status_code == 201, r.text
+    return r.json()["table_id"]
+
+
+def _seat(c: httpx.Client, table_id: str, name: str) -> str:
+    r = c.post(f"/tables/{table_id}/seats", json={"name": name})
+    assert r.status_code == 201, r.text
+    return r.json()["token"]
+
+
+def test_one_address_holds_a_few_seats_at_once(edge):
+    with client(edge, 40) as c:
+        tables = [_table(c) for _ in range(4)]
+        tokens = [_seat(c, t, "ann") for t in tables[:3]]
+        r = c.post(f"/tables/{tables[3]}/seats", json={"name": "ann"})
+        assert r.status_code == 429 and r.json()["code"] == "too_many_held", r.text
+        assert int(r.headers["retry-after"]) >= 1
+        # a seat left gives its place back
+        r = c.delete(f"/tables/{tables[0]}/seats/0", headers=auth(tokens[0]))
+        assert r.status_code == 204, r.text
+        _seat(c, tables[3], "ann")
+
+
+def test_commands_are_budgeted_per_address_across_its_seats(edge):
+    """Before: one client with 40 seats sent 177 set_auto_pass toggles a second, no 429, and
+    every other player's commands slowed 4x."""
+    mine: list[tuple[str, str]] = []
+    with client(edge, 50) as me:
+        for _ in range(3):
+            table_id = _table(me)
+            token = _seat(me, table_id, "me")
+            for j in range(1, 4):
+                with client(edge, 51 + j) as other:
+                    _seat(other, table_id, f"p{j}")
+            assert me.post(f"/tables/{table_id}/start", headers=auth(token)).status_code == 200
+            mine.append((table_id, token))
+        # the same value again changes nothing: refused, never logged
+        table_id, token = mine[0]
+        version = me.get(f"/tables/{table_id}/view", headers=auth(token)).json()["version"]
+        r = me.post(
+            f"/tables/{table_id}/commands",
+            headers=auth(token),
+            json={"type": "set_auto_pass", "enabled": False},
+        )
+        assert r.status_code == 409 and r.json()["code"] == "no_effect", r.text
+        assert me.get(f"/tables/{table_id}/view", headers=auth(token)).json()["version"] == version
+        time.sleep(1.1)  # a fresh window for the budget
+        statuses = []
+        for k in range(12):  # two a seat is far below its own 30 a second
+            table_id, token = mine[k % 3]
+            r = me.post(
+                f"/tables/{table_id}/commands",
+                headers=auth(token),
+                json={"type": "set_auto_pass", "enabled": (k // 3) % 2 == 0},  # a toggle
+            )
+            statuses.append(r.status_code)
+            if r.status_code == 429:
+                assert r.json()["code"] == "rate_limited" and "retry-after" in r.headers
+        assert statuses[0] == 200 and 429 in statuses, statuses
+
+
+def test_one_address_has_one_house_table_in_play_at_once(edge):
+    with client(edge, 60) as c:
+        _table(c, bots={"seats": [1, 2, 3], "kind": "random"})
+        r = c.post("/tables", json={"seats": 4, "bots": {"seats": [1, 2, 3], "kind": "random"}})
+        assert r.status_code == 429 and r.json()["code"] == "too_many_held", r.text
+        with client(edge, 61) as other:  # another address is not held back
+            _table(other, bots={"seats": [1, 2, 3], "kind": "random"})
+
+
+def test_a_tables_spectator_places_are_shared_among_addresses(edge):
+    """Before: two addresses took all 100 spectator places of a table."""
+    with client(edge, 70) as c:
+        table_id = _table(c)
+    streams = []
+    try:
+        for n in (71, 71):
+            one = client(edge, n)
+            streams.append(one)
+            r = one.send(one.build_request("GET", f"/tables/{table_id}/stream"), stream=True)
+            assert r.status_code == 200
+            streams.append(r)
+        with client(edge, 71) as more:
+            r = more.get(f"/tables/{table_id}/stream")
+            assert r.status_code == 429 and r.json()["code"] == "too_many_streams", r.text
+        with client(edge, 72) as other:
+            r = other.send(other.build_request("GET", f"/tables/{table_id}/stream"), stream=True)
+            assert r.status_code == 200
+            r.close()
+    finally:
+        for s in streams:
+            s.close()
+
+
+# --- the operators' endpoints --------------------------------------------------------------------
+def test_metrics_and_readiness_are_on_the_operators_port_only(edge):
+    """Before: /metrics and /readyz answered anyone on the API port (consumer names, lag)."""
+    with client(edge, 80) as c:
+        assert c.get("/healthz").status_code == 200  # a load balancer's probe stays
+        assert c.get("/metrics").status_code == 404
+        assert c.get("/readyz").status_code == 404
+    ops = edge.metrics_url("table")
+    assert ops != edge.api
+    assert "gcbc_http_connections" in httpx.get(f"{ops}/metrics", timeout=10).text
+    assert httpx.get(f"{ops}/readyz", timeout=10).status_code in (200, 503)

@@ -1,0 +1,48 @@
+"""The table service's connection limits (services/table/connections.py) without a socket: how
+connections are counted per address and in all, and what a refusal says."""
+
+from __future__ import annotations
+
+import msgspec
+
+from services.table.connections import ConnectionLimits, _answer
+
+
+def limits(per_client: int = 2, total: int = 5, trusted: str = "") -> ConnectionLimits:
+    return ConnectionLimits(per_client, total, head_timeout=5, max_head=1024, trusted=trusted)
+
+
+def test_an_address_past_its_cap_is_refused_and_its_places_come_back():
+    c = limits()
+    assert c.admit("10.0.0.1") is None and c.admit("10.0.0.1") is None
+    status, code, why = c.admit("10.0.0.1")
+    assert (status, code) == (429, "too_many_connections") and "2 connections" in why
+    assert c.admit("10.0.0.2") is None  # another address is not held back
+    c.release("10.0.0.1")
+    assert c.admit("10.0.0.1") is None
+    for address in ("10.0.0.1", "10.0.0.1", "10.0.0.2"):
+        c.release(address)
+    assert c.count == 0 and not c.open  # nothing kept for addresses gone
+
+
+def test_the_process_total_keeps_descriptors_for_the_rest():
+    c = limits(per_client=0, total=3)
+    for i in range(3):
+        assert c.admit(f"10.0.0.{i}") is None
+    assert c.admit("10.0.0.9")[:2] == (503, "too_many_connections")
+
+
+def test_a_trusted_proxy_is_not_capped_as_one_client():
+    c = limits(per_client=1, trusted="10.1.0.0/16")
+    assert c.admit("10.1.2.3") is None and c.admit("10.1.2.3") is None
+    assert c.admit("10.2.0.1") is None and c.admit("10.2.0.1") is not None
+
+
+def test_a_refusal_is_a_whole_problem_answer_that_closes_the_connection():
+    raw = _answer(431, "headers_too_large", "too big")
+    head, body = raw.split(b"\r\n\r\n", 1)
+    lines = head.decode().split("\r\n")
+    assert lines[0] == "HTTP/1.1 431 Request Header Fields Too Large"
+    assert "connection: close" in lines and f"content-length: {len(body)}" in lines
+    problem = msgspec.json.decode(body)
+    assert problem["status"] == 431 and problem["code"] == "headers_too_large"

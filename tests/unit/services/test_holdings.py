@@ -1,0 +1,64 @@
+"""What one client address holds at once (services/table/holdings.py): seats and house tables,
+given back once a table is over or a seat left, looked at again only at the cap."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from services.table.holdings import Holdings
+from services.table.problems import ApiError
+
+
+def test_a_client_at_its_seat_cap_is_refused_until_one_is_given_back():
+    h = Holdings(seats_per_client=2, house_tables_per_client=1)
+    over: set[str] = set()
+    asked: list[str] = []
+
+    async def still_held(table: str, token: str | None) -> bool:
+        asked.append(table)
+        return table not in over
+
+    async def scenario() -> None:
+        for table in ("t1", "t2"):
+            await h.room_for_seat("ann", still_held)
+            h.took_seat("ann", table, f"hash-{table}")
+        assert asked == []  # below the cap nothing is looked at
+        with pytest.raises(ApiError) as refused:
+            await h.room_for_seat("ann", still_held)
+        assert refused.value.status == 429 and refused.value.code == "too_many_held"
+        await h.room_for_seat("bob", still_held)  # another address is not held back
+        over.add("t1")  # the game at t1 ended
+        await h.room_for_seat("ann", still_held)
+        assert ("t1", "hash-t1") not in h.seats["ann"]
+
+    asyncio.run(scenario())
+
+
+def test_house_tables_are_counted_while_in_play():
+    h = Holdings(seats_per_client=0, house_tables_per_client=1)
+    in_play = {"t1"}
+
+    async def still_held(table: str, token: str | None) -> bool:
+        return table in in_play
+
+    async def scenario() -> None:
+        await h.room_for_house_table("ann", still_held)
+        h.opened_house_table("ann", "t1")
+        with pytest.raises(ApiError):
+            await h.room_for_house_table("ann", still_held)
+        in_play.clear()
+        await h.room_for_house_table("ann", still_held)
+        h.took_seat("ann", "t9", "x")  # no seat cap: nothing kept
+        assert h.seats == {}
+
+    asyncio.run(scenario())
+
+
+def test_the_oldest_client_is_forgotten_past_the_books_size():
+    h = Holdings(seats_per_client=1, house_tables_per_client=0)
+    h.KEEP_CLIENTS = 2
+    for client in ("a", "b", "c"):
+        h.took_seat(client, "t", "x")
+    assert list(h.seats) == ["b", "c"]
