@@ -24,6 +24,7 @@ SWAGGER = Path(swagger_ui_path)  # its folder's name carries the version: swagge
 ASSETS = {
     "swagger-ui-bundle.js": "text/javascript",
     "swagger-ui.css": MediaType.CSS,
+    "favicon-32x32.png": "image/png",
 }
 PAGE = (PAGES / "schema.html").read_text().replace("{swagger}", SWAGGER.name).encode()
 
