@@ -51,7 +51,7 @@ from services.common import house_tables
 from services.common.health import Readiness
 from services.common.runner import tune_gc
 from services.common.settings import DURABLES, Settings
-from services.table import edge, tickets, web
+from services.table import apidocs, edge, tickets, web
 from services.table import health as operations
 from services.table import openapi as doc
 from services.table.holdings import Holdings
@@ -913,6 +913,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
             title="Good Cop Bad Cop",
             version="1.0.0",
             path="/schema",
+            render_plugins=apidocs.PLUGINS,  # Swagger UI, served by this service: nothing else
+            openapi_router=apidocs.router(),
             components=doc.COMPONENTS,
             description="The public HTTP/JSON contract of the Good Cop Bad Cop server (API.md)."
             " Errors are RFC 9457 problem+json with a stable `code`.",

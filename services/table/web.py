@@ -1,32 +1,38 @@
-"""The reference web client (``services/table/web/``): static files served by the table service
-itself, no build step. ``/`` is the lobby, ``/play/{id}`` a seat, ``/watch/{id}`` a spectator's
-table, ``/replay/{id}`` a finished game step by step; each is the same page, which reads its path
-and uses only the public API. None of it is in the OpenAPI document."""
+"""The reference web client: its pages (``services/table/pages/``) served only at their routes,
+its scripts and styles (``services/table/web/``) under ``/web``, all by the table service itself,
+no build step. ``/`` is the lobby, ``/play/{id}`` a seat, ``/watch/{id}`` a spectator's table,
+``/replay/{id}`` a finished game step by step; each is the same page, which reads its path and
+uses only the public API. None of it is in the OpenAPI document."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from litestar import Response, get
+from litestar import MediaType, Response, get
 from litestar.static_files import create_static_files_router
 
-FILES = Path(__file__).resolve().parent / "web"
-PAGE = (FILES / "index.html").read_bytes()
-# the page runs only its own script and talks only to this server; it is never framed
+HERE = Path(__file__).resolve().parent
+FILES = HERE / "web"  # scripts and styles only: a page served from here would lack its headers
+PAGES = HERE / "pages"
+PAGE = (PAGES / "index.html").read_bytes()
+# every page (these and the API's documentation) runs only this server's scripts and styles,
+# talks only to this server and is never framed: a seat's token lives in this origin's storage
 HEADERS = {
-    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; base-uri 'none';"
+    " form-action 'self'; frame-ancestors 'none'",
+    "X-Frame-Options": "DENY",
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
 }
 
 
-def _page() -> Response[bytes]:
-    return Response(PAGE, media_type="text/html; charset=utf-8", headers=HEADERS)
+def page(content: bytes) -> Response[bytes]:
+    return Response(content, media_type=MediaType.HTML, headers=HEADERS)
 
 
 @get("/", include_in_schema=False, sync_to_thread=False)
 def lobby_page() -> Response[bytes]:
-    return _page()
+    return page(PAGE)
 
 
 @get(
@@ -35,7 +41,7 @@ def lobby_page() -> Response[bytes]:
     sync_to_thread=False,
 )
 def table_page(table_id: str) -> Response[bytes]:
-    return _page()  # the edge's guard answered 404 already for an id not of the server's form
+    return page(PAGE)  # the edge's guard answered 404 already for an id not of the server's form
 
 
 ROUTES = [

@@ -1,0 +1,84 @@
+"""The API's documentation at ``/schema``: Swagger UI from a pinned package (swagger-ui-bundle-v2,
+the upstream release's dist files unchanged) served by the table service itself under the same
+headers as the web client's pages, beside the document at ``/schema/openapi.json`` (and
+``.yaml``). No other documentation UI, and nothing loaded from anywhere else."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from litestar import MediaType, Request, Response, Router, get
+from litestar.datastructures import CacheControlHeader
+from litestar.openapi.plugins import JsonRenderPlugin, OpenAPIRenderPlugin, YamlRenderPlugin
+from litestar.params import FromPath
+from swagger_ui_bundle import swagger_ui_path
+
+from services.table.problems import ApiError, problem
+from services.table.web import HEADERS, PAGES
+
+SWAGGER = Path(swagger_ui_path)  # its folder's name carries the version: swagger-ui-5.31.0
+# the only files of the package the page loads; the package's own index.html and its initializer
+# load a third party's document, so they are never served
+ASSETS = {
+    "swagger-ui-bundle.js": "text/javascript",
+    "swagger-ui.css": MediaType.CSS,
+    "favicon-32x32.png": "image/png",
+}
+PAGE = (PAGES / "schema.html").read_text().replace("{swagger}", SWAGGER.name).encode()
+
+
+@cache
+def _asset(name: str) -> bytes:
+    return (SWAGGER / name).read_bytes()
+
+
+# the version is in the path, so a browser keeps each file until the package changes
+@get(
+    f"/{SWAGGER.name}/{{name:str}}",
+    include_in_schema=False,
+    sync_to_thread=False,
+    cache_control=CacheControlHeader(max_age=31_536_000, public=True, immutable=True),
+)
+def swagger_asset(name: FromPath[str]) -> Response[bytes]:
+    media_type = ASSETS.get(name)
+    if media_type is None:
+        raise ApiError(404, "not_found", "there is no such file")
+    return Response(_asset(name), media_type=media_type)
+
+
+class SwaggerPage(OpenAPIRenderPlugin):
+    """The page at ``/schema`` (and ``/schema/swagger``): static, it fetches the document."""
+
+    def __init__(self) -> None:
+        super().__init__(path=["/", "/swagger"])
+
+    def render(self, request: Request, openapi_schema: dict[str, Any]) -> bytes:
+        return PAGE
+
+    def receive_router(self, router: Router) -> None:
+        router.register(swagger_asset)
+
+
+PLUGINS = [SwaggerPage(), JsonRenderPlugin(), YamlRenderPlugin()]
+
+
+def _unknown_is_a_problem(response: Response[Any]) -> Response[Any]:
+    """Litestar answers an unknown path under /schema with an HTML page of its own; every other
+    unknown path of this server answers problem+json."""
+    if response.status_code == 404 and response.media_type == MediaType.HTML:
+        return problem(404, "not_found", "there is no such page")
+    return response
+
+
+def router() -> Router:
+    """A new router for each app (a router belongs to one): every answer under /schema carries
+    the pages' headers."""
+    return Router(
+        "/schema",
+        route_handlers=[],
+        include_in_schema=False,
+        response_headers=HEADERS,
+        after_request=_unknown_is_a_problem,
+    )

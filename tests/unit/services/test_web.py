@@ -1,0 +1,78 @@
+"""The web client's pages and the API's documentation (services/table/web.py, apidocs.py): every
+page is served only at its route, each with the same security headers, and loads only files this
+server serves itself. In-process (no lifespan: pages need neither NATS nor Redis)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from litestar.testing import TestClient
+from swagger_ui_bundle import swagger_ui_path
+
+from services.common.settings import Settings
+from services.table import web
+from services.table.app import create_app
+
+TABLE = "0123456789abcdef"
+SWAGGER = Path(swagger_ui_path).name  # the packaged copy: swagger-ui-<version>
+PAGES = ["/", f"/play/{TABLE}", f"/watch/{TABLE}", f"/replay/{TABLE}", "/schema", "/schema/swagger"]
+# the pages' files by their own paths, and the documentation UIs that loaded a third party's code
+NOT_PAGES = [
+    "/web/index.html",
+    "/web/",
+    "/web",
+    "/pages/index.html",
+    "/web/../pages/index.html",
+    "/web/%2e%2e/pages/index.html",
+    "/schema/redoc",
+    "/schema/elements",
+    "/schema/rapidoc",
+    "/schema/oauth2-redirect.html",
+    f"/schema/{SWAGGER}/index.html",
+    f"/schema/{SWAGGER}/swagger-initializer.js",
+    f"/schema/{SWAGGER}/oauth2-redirect.html",
+]
+LOADS = re.compile(r'(?:src|href)="([^"]*)"')
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    # never entered as a context: that would run the lifespan, which connects to NATS and Redis
+    yield TestClient(create_app(Settings()))
+
+
+def test_every_page_carries_the_same_security_headers(client):
+    for path in PAGES:
+        r = client.get(path)
+        assert r.status_code == 200, path
+        assert r.headers["content-type"] == "text/html; charset=utf-8", path
+        for name, value in web.HEADERS.items():
+            assert r.headers.get(name) == value, (path, name)
+    policy = web.HEADERS["Content-Security-Policy"]
+    assert "default-src 'self'" in policy and "frame-ancestors 'none'" in policy
+    assert "unsafe" not in policy and "http" not in policy  # no inline code, no other host
+
+
+def test_pages_are_served_only_at_their_routes(client):
+    for path in NOT_PAGES:
+        r = client.get(path)
+        assert r.status_code == 404, path
+        assert r.headers["content-type"] == "application/problem+json", path
+        assert r.json()["code"] == "not_found", path
+    # a page put among the static files would be served there without its headers
+    assert not [f.name for f in web.FILES.iterdir() if f.suffix in (".html", ".htm")]
+
+
+def test_every_page_loads_only_files_this_server_serves(client):
+    for path in PAGES:
+        loads = LOADS.findall(client.get(path).text)
+        assert loads, path
+        for url in loads:
+            assert url.startswith("/") and not url.startswith("//"), (path, url)
+            assert client.get(url).status_code == 200, (path, url)
+    assets = client.get(f"/schema/{SWAGGER}/swagger-ui-bundle.js")
+    assert assets.headers["content-type"] == "text/javascript; charset=utf-8"
+    assert "immutable" in assets.headers["cache-control"]  # its path names its version
