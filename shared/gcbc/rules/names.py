@@ -1,5 +1,5 @@
-"""Seat names (API.md: 1 to 40 printable characters). A name is kept normalised, so a view shows
-it as everyone reads it; two names at a table are the same when they look the same (whatever
+"""Seat names (1 to 40 printable characters). A name is kept normalised, so a view shows it as
+everyone reads it; two names at a table are the same when they look the same (whatever
 their case, width, spacing or script: ``ann``, ``Ann``, ``ａｎｎ`` and Cyrillic ``аnn`` are one
 name); and the house's names (``House bot 3``) are the house's alone."""
 
