@@ -217,6 +217,7 @@ def guarded(fn: Callable) -> Callable:
 IN_PLAY: dict[str, Table] = {}  # tables started by this process's users (spectators pick here)
 CHURN_LOBBY: list[str] = []  # tables opened by LobbyChurn users (the only ones they join)
 TABLE_NUMBER = itertools.count()  # HumanTable's --views mixed: every other table long-polls
+CHURN_NUMBER = itertools.count()  # names are unique at a table: each churn seat its own
 
 
 def actionable(v: View, seat: int) -> list[dict[str, Any]]:
@@ -455,7 +456,7 @@ class LobbyChurn(User):
         table_id = self.client.create_table(random.randint(int(low), int(high))).table_id
         CHURN_LOBBY.append(table_id)
         del CHURN_LOBBY[:-200]
-        seat = self.client.join(table_id, "churn")
+        seat = self.client.join(table_id, f"churn-{next(CHURN_NUMBER)}")
         gevent.sleep(random.uniform(0.5, 2))
         seat.leave()
 
@@ -464,6 +465,6 @@ class LobbyChurn(User):
     def join_and_leave(self) -> None:
         if not CHURN_LOBBY:
             return
-        seat = self.client.join(random.choice(CHURN_LOBBY), "churn")
+        seat = self.client.join(random.choice(CHURN_LOBBY), f"churn-{next(CHURN_NUMBER)}")
         gevent.sleep(random.uniform(0.5, 2))
         seat.leave()

@@ -45,7 +45,8 @@ from gcbc.contract.ids import TABLE_ID_PATTERN
 from gcbc.contract.options import Deadlines, TableOptions
 from gcbc.eventlog.port import LogUnavailable, OutcomeUnknown
 from gcbc.readmodel.port import PUBLIC, Answer, ModelUnavailable, StoredView, seat_key
-from gcbc.rules import view
+from gcbc.rules import names, view
+from gcbc.rules.state import State
 from services.common import health as operators
 from services.common import house_tables
 from services.common.health import Readiness
@@ -56,7 +57,7 @@ from services.table import health as operations
 from services.table import openapi as doc
 from services.table.holdings import Holdings
 from services.table.limits import OpenStreams, RateLimits
-from services.table.problems import HANDLERS, RETRY_AFTER, ApiError, status_for
+from services.table.problems import HANDLERS, RETRY_AFTER, ApiError, refusal
 from services.table.service import TableService, token_hash
 
 MAX_BODY = 64 * 1024
@@ -201,7 +202,7 @@ async def _answer(
         return PENDING
     answer = got[1]
     if answer.code is not None:
-        raise ApiError(status_for(answer.code), answer.code, answer.message or "")
+        raise refusal(answer.code, answer.message or "")
     return got
 
 
@@ -387,10 +388,11 @@ async def take_seat(
 ) -> SeatGranted | Response[bytes]:
     service = _service(state)
     data = edge.strict(await request.body(), TakeSeat)
-    await service.table(table_id)
+    table = await service.table(table_id)
     client = _client(request)
     await state.rates.hit("seat", client)
     await state.holdings.room_for_seat(client, _still_held(service))
+    await _not_a_held_name(service, table.state, data.name)
     token = secrets.token_urlsafe(24)
     digest = token_hash(token)
     try:
@@ -416,6 +418,24 @@ async def take_seat(
         # gets it now (its view will say which seat once the rules worker answers)
         return _position(seq, token=token)
     return SeatGranted(seat=got[1].seat, token=token)  # type: ignore[index]
+
+
+async def _not_a_held_name(service: TableService, s: State, name: str) -> None:
+    """A rematch keeps seats for the finished table's players, who come back under their names
+    there: a newcomer may not take one of those names before them."""
+    if not (s.held and s.rematch_of):
+        return
+    try:
+        before = (await service.table(s.rematch_of)).state
+    except ApiError:  # that table is gone: its names with it
+        return
+    name = names.normalise(name)
+    for seat in s.held:
+        kept = before.seats[seat] if seat < len(before.seats) else None
+        if kept is not None and names.same(name, kept.name):
+            raise ApiError(
+                409, "name_taken", "that name is kept for a player of this rematch", "name"
+            )
 
 
 @delete(

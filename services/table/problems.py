@@ -42,6 +42,10 @@ class ApiError(Exception):
         self.extra = extra  # RFC 9457 extension members (e.g. the table_id a 503 may have made)
 
 
+# the request field a refusal is about, where it is about one
+FIELD_OF = {"bad_name": "name", "name_reserved": "name", "name_taken": "name"}
+
+
 def status_for(code: str) -> int:
     if code == "internal_error":
         return 500
@@ -76,7 +80,12 @@ def problem(
 
 
 def from_violation(v: RuleViolation) -> ApiError:
-    return ApiError(status_for(v.code), v.code, v.message)
+    return refusal(v.code, v.message)
+
+
+def refusal(code: str, message: str) -> ApiError:
+    """A refusal of the rules (before the log or in its answer) as the problem a client gets."""
+    return ApiError(status_for(code), code, message, FIELD_OF.get(code))
 
 
 def handle_api_error(_: Request, e: ApiError) -> Response[Any]:
@@ -113,7 +122,7 @@ def handle_model_unavailable(_: Request, e: ModelUnavailable) -> Response[Any]:
 
 
 def handle_violation(_: Request, e: RuleViolation) -> Response[Any]:
-    return problem(status_for(e.code), e.code, e.message)
+    return handle_api_error(_, refusal(e.code, e.message))
 
 
 def handle_validation(_: Request, e: ValidationException) -> Response[Any]:

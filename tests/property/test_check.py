@@ -65,7 +65,7 @@ def lobby_commands(s: State, rng: random.Random) -> list[Any]:
     n = len(s.seats)
     return [
         C.OpenTable(table_id="t", seats=rng.choice([3, 4, 8, 9])),
-        C.TakeSeat(name=rng.choice(["ann", "", " ", "x" * 41, "bob\n"])),
+        C.TakeSeat(name=rng.choice(["ann", "\u0430nn", "House bot 1", "", " ", "x" * 41, "bob\n"])),
         C.LeaveSeat(seat=rng.randrange(-1, n + 1)),
         C.StartGame(random_seed=rng.randrange(100)),
         C.CloseTable(),

@@ -66,7 +66,14 @@ class LobbyListing(msgspec.Struct):
 
 class TakeSeat(msgspec.Struct, forbid_unknown_fields=True):
     name: Annotated[
-        str, Meta(min_length=1, max_length=40, description="1 to 40 printable characters")
+        str,
+        Meta(
+            min_length=1,
+            max_length=40,
+            description="1 to 40 printable characters, kept normalised (NFKC, trimmed, one space"
+            " between words); 409 name_taken if it looks like a name at the table (any case,"
+            " width or script), 422 name_reserved for the house's (House bot 3)",
+        ),
     ]
 
 

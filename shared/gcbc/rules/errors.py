@@ -5,8 +5,8 @@ The class says why a command was refused, so a service maps it to a status witho
 own (``http_class``):
 
 - ``invalid`` (422): never valid at this table, whatever happens: its shape, a name that does not
-  exist, aiming at oneself, a bad arrangement, bad parameters, a bad name or text, a bad seat
-  count, an option not offered, an invalid deal;
+  exist, aiming at oneself, a bad arrangement, bad parameters, a bad name or text, a name of the
+  house's, a bad seat count, an option not offered, an invalid deal;
 - ``conflict`` (409): "not now": it depends on the table's state, which a client may have seen
   stale (a turn, a phase, a card since turned, a target since gone);
 - ``not_found`` (404): there is no such table.
@@ -36,6 +36,8 @@ HTTP_CLASS: dict[str, HttpClass] = {
     "game_already_started": CONFLICT,
     "seats_not_filled": CONFLICT,
     "bad_name": INVALID,
+    "name_reserved": INVALID,  # the house's names (House bot 3)
+    "name_taken": CONFLICT,  # that name, or one that looks like it, sits at the table now
     # game flow
     "game_not_started": CONFLICT,
     "game_over": CONFLICT,

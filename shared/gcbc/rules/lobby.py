@@ -7,11 +7,10 @@ from typing import Any
 
 from gcbc.contract import commands as C
 from gcbc.contract import events as E
-from gcbc.rules import guards, setup
+from gcbc.rules import guards, names, setup
 from gcbc.rules.errors import refuse
+from gcbc.rules.names import MAX_NAME
 from gcbc.rules.state import LOBBY, State
-
-MAX_NAME = 40
 
 
 def check_open_table(s: State, c: C.OpenTable) -> None:
@@ -54,20 +53,40 @@ def open_table(s: State, c: C.OpenTable) -> list[Any]:
 
 
 def _name(c: C.TakeSeat) -> str:
-    return c.name.strip()
+    if c.seat_wanted is not None:  # a rematch's player, under the name its table gave it
+        return c.name.strip()
+    return names.normalise(c.name)
 
 
 def check_take_seat(s: State, c: C.TakeSeat) -> None:
     guards.lobby(s)
     name = _name(c)
-    if not name or len(name) > MAX_NAME or not name.isprintable():
-        raise refuse("bad_name", f"a name has 1 to {MAX_NAME} printable characters")
+    if c.seat_wanted is not None:
+        # the name was checked at the finished table (a table of older rules may have let
+        # look-alikes in), and the held seat is its player's: it comes back under that name
+        if not name or len(name) > MAX_NAME or not name.isprintable():
+            raise refuse("bad_name", f"a name has 1 to {MAX_NAME} printable characters")
+    else:
+        check_name(s, name)
     wanted = c.seat_wanted
     if wanted is None:
         if all(st is not None or i in s.held for i, st in enumerate(s.seats)):
             raise refuse("table_full", "every seat is taken (or kept for a rematch's players)")
     elif wanted not in s.held:
         raise refuse("seat_taken", "that seat is not kept for you")
+
+
+def check_name(s: State, name: str) -> None:
+    """A newcomer's (normalised) name: well formed, not the house's, and not one that looks like
+    a name already at the table."""
+    if not names.well_formed(name):
+        raise refuse("bad_name", f"a name has 1 to {MAX_NAME} printable characters")
+    if names.is_the_house(name):
+        raise refuse("name_reserved", "names like 'House bot 3' are the house's")
+    if any(st is not None and names.same(name, st.name) for st in s.seats):
+        raise refuse(
+            "name_taken", "someone at this table has that name (or one that looks like it)"
+        )
 
 
 def take_seat(s: State, c: C.TakeSeat) -> list[Any]:

@@ -97,8 +97,11 @@ class Trail(Struct, gc=False):
         return f"Trail({self._n} items)"
 
 
+HOUSE_BOT = "House bot"  # the house's seats are named this and their number; nobody else is
+
+
 def house_bot_name(seat: int) -> str:
-    return f"House bot {seat}"
+    return f"{HOUSE_BOT} {seat}"
 
 
 class Seat(Struct, frozen=True, gc=False):

@@ -7,8 +7,8 @@ import pytest
 
 from gcbc.contract import commands as C
 from gcbc.contract import events as E
-from gcbc.contract.options import Deal
-from gcbc.rules import run, view
+from gcbc.contract.options import Deal, HouseBots
+from gcbc.rules import evolve, run, view
 from gcbc.rules.state import initial_state
 from tests.support import KP, A, H, K, refused, table
 
@@ -130,3 +130,52 @@ def test_a_rematch_keeps_the_seats_of_the_last_game_for_their_players():
     assert refused(s, C.TakeSeat(name="cy")) == "table_full"  # seat 0 is kept for its player
     s, events = run(s, C.TakeSeat(name="dan", seat_wanted=0))
     assert events == [E.SeatTaken(seat=0, name="dan")] and not s.held
+
+
+@pytest.mark.parametrize("other", ["ann", "\u0430nn", "ａｎｎ", "ann\u00a0", "  ann  ", "ANN"])
+def test_a_name_that_looks_like_one_at_the_table_is_taken(other):
+    s = lobby(8, bots=HouseBots(seats=(7,)))
+    s, _ = run(s, C.TakeSeat(name="ann"))
+    assert refused(s, C.TakeSeat(name=other)) == "name_taken"
+
+
+@pytest.mark.parametrize(
+    "name", ["House bot 3", "house  bot 7", "ＨＯＵＳＥ ＢＯＴ ３", "Housebot 12"]
+)
+def test_the_house_names_are_the_houses_at_any_table(name):
+    assert refused(lobby(8, bots=HouseBots(seats=(3,))), C.TakeSeat(name=name)) == "name_reserved"
+    assert refused(lobby(4), C.TakeSeat(name=name)) == "name_reserved"
+
+
+@pytest.mark.parametrize("name", ["", " ", "\u00a0\u3000", "\t\n"])
+def test_a_name_empty_once_trimmed_is_refused(name):
+    assert refused(lobby(), C.TakeSeat(name=name)) == "bad_name"
+
+
+def test_a_name_is_taken_normalised_and_frees_with_its_seat():
+    s = lobby()
+    s, events = run(s, C.TakeSeat(name="\u00a0Ｚｏë \u00a0 Ray "))
+    assert events == [E.SeatTaken(seat=0, name="Zoë Ray")]
+    assert view(s, None).seats[0].name == "Zoë Ray"
+    s, _ = run(s, C.LeaveSeat(seat=0))
+    s, events = run(s, C.TakeSeat(name="zoë ray"))  # free again once its seat is
+    assert events == [E.SeatTaken(seat=0, name="zoë ray")]
+
+
+def test_a_rematchs_player_comes_back_under_its_name_whatever_the_names_before():
+    """A table of older rules may have seated look-alikes (or a house name): their rematch
+    seats each player under the name it had."""
+    s = lobby(4, rematch_of="0123456789abcdef", held=(0, 1, 2))
+    s, _ = run(s, C.TakeSeat(name="ann", seat_wanted=0))
+    s, events = run(s, C.TakeSeat(name="Ann", seat_wanted=1))
+    assert events == [E.SeatTaken(seat=1, name="Ann")]
+    s, events = run(s, C.TakeSeat(name="House bot 9", seat_wanted=2))
+    assert events == [E.SeatTaken(seat=2, name="House bot 9")]
+
+
+def test_seats_recorded_under_any_name_fold_as_they_were():
+    """Old logs: a seat taken under a name these rules would refuse still folds as recorded."""
+    s = lobby()
+    for seat, name in enumerate(["ann", "\u0430nn", "House bot 3", " padded "]):
+        s = evolve(s, E.SeatTaken(seat=seat, name=name))
+    assert [st.name for st in s.seats] == ["ann", "\u0430nn", "House bot 3", " padded "]

@@ -1,0 +1,113 @@
+"""``python -m tools.edgebench``: what the table service's connection guard
+(``services/table/connections.py``) costs per request. The same small app is served by uvicorn
+with its plain httptools protocol and with the guarded one, in turns; a client sends requests
+over kept-alive connections, then over a new connection each; the figure is the server's CPU time
+per request (user + system, from /proc), so the client's own cost and the machine's other work
+are left out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from tools import devservers
+
+ROOT = Path(__file__).resolve().parents[1]
+PROTOCOLS = {"plain": "httptools", "guarded": "services.table.connections:GuardedHttp"}
+REQUEST = b"GET /tables/0123456789abcdef HTTP/1.1\r\nHost: bench\r\nUser-Agent: edgebench\r\n\r\n"
+
+SERVER = """
+import sys, uvicorn
+async def app(scope, receive, send):
+    if scope["type"] != "http":
+        return
+    body = b'{"table_id":"0123456789abcdef","version":1}'
+    await send({"type": "http.response.start", "status": 200,
+                "headers": [(b"content-type", b"application/json"),
+                            (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
+uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), http=sys.argv[2], loop="uvloop",
+            log_level="warning", lifespan="off", access_log=False)
+"""
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def _one(port: int, requests: int, keep_alive: bool) -> None:
+    reader = writer = None
+    for i in range(requests):
+        if writer is None:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(REQUEST)
+        head = await reader.readuntil(b"\r\n\r\n")
+        length = int(head.lower().split(b"content-length:")[1].split(b"\r\n")[0])
+        await reader.readexactly(length)
+        if not keep_alive or i == requests - 1:
+            writer.close()
+            await writer.wait_closed()
+            writer = None
+
+
+async def _load(port: int, connections: int, requests: int, keep_alive: bool) -> None:
+    each = requests // connections
+    await asyncio.gather(*(_one(port, each, keep_alive) for _ in range(connections)))
+
+
+def run(protocol: str, requests: int, keep_alive: bool) -> float:
+    """Server CPU microseconds per request."""
+    port = devservers.free_port()
+    env = {**os.environ, "GCBC_CONNECTIONS_PER_CLIENT": "0", "PYTHONPATH": f"{ROOT}:{ROOT}/shared"}
+    proc = subprocess.Popen([sys.executable, "-c", SERVER, str(port), protocol], env=env, cwd=ROOT)
+    try:
+        for _ in range(100):
+            try:
+                asyncio.run(_load(port, 1, 1, True))
+                break
+            except OSError:
+                time.sleep(0.1)
+        asyncio.run(_load(port, 20, 2000, keep_alive))  # warm
+        before = cpu_seconds(proc.pid)
+        asyncio.run(_load(port, 20, requests, keep_alive))
+        return (cpu_seconds(proc.pid) - before) / requests * 1e6
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m tools.edgebench", description=__doc__)
+    p.add_argument("--requests", type=int, default=40_000)
+    p.add_argument("--rounds", type=int, default=3, help="alternated runs of each protocol")
+    p.add_argument("--out", type=Path)
+    a = p.parse_args(argv)
+    figures: dict[str, dict[str, float]] = {}
+    for mode, keep_alive in (("kept_alive", True), ("new_connection", False)):
+        runs: dict[str, list[float]] = {name: [] for name in PROTOCOLS}
+        for _ in range(a.rounds):
+            for name, protocol in PROTOCOLS.items():
+                runs[name].append(run(protocol, a.requests, keep_alive))
+        plain, guarded = (min(runs[n]) for n in PROTOCOLS)  # the least disturbed run of each
+        figures[mode] = {
+            "plain_us": round(plain, 1),
+            "guarded_us": round(guarded, 1),
+            "cost_us": round(guarded - plain, 1),
+            "runs": {n: [round(x, 1) for x in v] for n, v in runs.items()},
+        }
+        print(f"{mode}: {json.dumps(figures[mode])}", flush=True)
+    if a.out:
+        a.out.write_text(json.dumps({"server_cpu_per_request": figures}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
