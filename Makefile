@@ -57,7 +57,7 @@ simulate: setup
 # The engine (decide+evolve, simulator), the operator's rebuild (log entries/s, target 50,000),
 # then the whole system (saturation, latency, scale, JetStream sync policy; real rules vs a
 # no-op), a rules worker's restart with 10,000 tables, memory per table (1,000 and 5,000 started
-# tables, then at rest), then the slow soaks.
+# tables, then at rest), the connection guard's cost per request, then the slow soaks.
 # SERVICE_BENCH_ARGS="--api http://…" aims the system runs at a running deployment instead.
 # Each bench also writes its figures to BENCH_DIR; tools.benchsummary prints them as one JSON
 # summary at the end (each figure, its target, the limit beside it, met or not).
@@ -69,6 +69,7 @@ bench: setup
 	$(PY) -m tools.bench --out $(BENCH_DIR)/system.json $(SERVICE_BENCH_ARGS)
 	$(PY) -m tools.restartbench --out $(BENCH_DIR)/restart.json $(RESTART_BENCH_ARGS)
 	$(PY) -m tools.membench --out $(BENCH_DIR)/memory.json $(MEM_BENCH_ARGS)
+	$(PY) -m tools.edgebench --out $(BENCH_DIR)/edge.json
 	$(PY) -m pytest -m slow -q -p no:cacheprovider $(PYTEST_ARGS)
 	@echo "make bench: the summary (also in $(BENCH_DIR)/summary.json)"
 	@$(PY) -m tools.benchsummary $(BENCH_DIR) | tee $(BENCH_DIR)/summary.json

@@ -17,6 +17,7 @@ FILES = {
     "system": "system.json",  # tools.bench (with the limit, noop_pipeline.py, in the same run)
     "restart": "restart.json",  # tools.restartbench
     "memory": "memory.json",  # tools.membench
+    "edge": "edge.json",  # tools.edgebench
 }
 SERVICES = ("rules", "projection", "table", "bots", "redis")  # NATS, the log, is not a service
 
@@ -199,6 +200,17 @@ def summary(found: dict[str, Any]) -> dict[str, Any]:
             restart is not None and restart <= 1.0,
         )
     )
+    # the connection guard's cost (reported, no target: it is what the limits cost per request)
+    for mode in ("kept_alive", "new_connection"):
+        cost = _get(found.get("edge"), "server_cpu_per_request", mode)
+        figures.append(
+            {
+                "figure": f"connection guard: server CPU per request, {mode.replace('_', ' ')} (us)",
+                "value": cost,
+                "target": "report",
+                "met": "missing" if cost is None else True,
+            }
+        )
     # what the machine did during the runs (tools.bench.machine_during): a figure short on a
     # machine whose cores were stolen or busy elsewhere says so beside it
     runs = {
