@@ -144,3 +144,51 @@ def test_no_service_reaches_another_services_durables_and_each_does_its_own_work
 def _attempted_subjects() -> set[str]:
     config = api.ConsumerConfig(durable_name="x")
     return {s for _, d in DURABLES.values() for s in _attempts(d, config)}
+
+
+def test_a_consumer_aimed_at_a_workers_deliver_subject_hands_it_nothing(tmp_path: Path):
+    """The table service reads the workers' consumers (its readiness), their deliver subjects
+    among them, and makes readers of its own (here made by the admin, whose rights every
+    version allows): one delivering to the rules worker's subject once handed it every entry
+    again (old commands, answers) as if its own consumer's."""
+    server = devservers.start_nats(tmp_path)
+
+    async def go() -> None:
+        admin = await JetStreamEventLog.connect(server.url)
+        rules = await JetStreamEventLog.connect(server.url_for("rules"))
+        table = await JetStreamEventLog.connect(server.url_for("table"))
+        got: list[bytes] = []
+
+        async def handle(batch):
+            got.extend(stored.data for stored in batch)
+            return [None] * len(batch)
+
+        subscription = await rules.consume_batches(
+            "rules-worker", handle, partition=0, only="commands"
+        )
+        try:
+            last = (await admin.append(TABLE, b"command", 0)).seq
+            last = (await admin.append(TABLE, b"answer", last, answer=True)).seq
+            aim = (await table.js.consumer_info(STREAM, "rules-worker-p0")).config
+            await admin.js.add_consumer(
+                STREAM,
+                name="table-aimed",
+                deliver_subject=aim.deliver_subject,
+                deliver_group=aim.deliver_group,
+                ack_policy=api.AckPolicy.NONE,
+            )
+            deadline = time.monotonic() + 5
+            while (await admin.js.consumer_info(STREAM, "table-aimed")).delivered.stream_seq < last:
+                assert time.monotonic() < deadline, "the aimed consumer delivered nothing"
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(0.2)  # (what it delivered has reached the worker)
+            assert got == [b"command"]
+        finally:
+            await subscription.close()
+            for log in (admin, rules, table):
+                await log.close()
+
+    try:
+        asyncio.run(go())
+    finally:
+        server.stop()

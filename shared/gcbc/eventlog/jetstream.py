@@ -658,10 +658,15 @@ class JetStreamEventLog:
                     log.warning("%s: an entry not acknowledged: %s", group, done)
 
         skip = len(self.prefix) + 1  # a subject's tokens after the prefix: <p>.<table>[.<kind>]
+        # its own consumer's deliveries name it in their acknowledgement subject: another client
+        # may point a consumer of its own at this deliver subject (its name is no secret)
+        ours = f".{self.stream}.{durable}.".encode()
 
         def sink(subject: bytes, reply: bytes, data: bytes, headers: bytes | None) -> None:
             if not data or not reply:
                 return None  # a status message (this consumer asks for no heartbeats)
+            if ours not in reply:
+                return None  # not its consumer's delivery
             at = _acked(reply)
             if at is None:
                 return None  # not a JetStream delivery
@@ -718,7 +723,8 @@ class JetStreamEventLog:
 
         async def on_msg(msg: nats.aio.msg.Msg) -> None:
             # nats-py's own path: only what came before the sink was in place
-            queue.put_nowait((_delivered(msg, self.prefix), msg.reply))
+            if ours in msg.reply.encode():
+                queue.put_nowait((_delivered(msg, self.prefix), msg.reply))
 
         deliver = await self._durable(durable, self._filters(partition, only), ack_wait)
         sub = await self.nc.subscribe(deliver, queue=durable, cb=on_msg, pending_msgs_limit=100_000)
