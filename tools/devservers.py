@@ -177,6 +177,12 @@ def _consumers(group: str, partitions: int) -> list[str]:
     return [partition_group(group, p) for p in range(partitions)]
 
 
+def _durables(partitions: int) -> list[str]:
+    """Every service's durable consumers, and each group's own name (a log's from before
+    partitions had one consumer per group)."""
+    return [d for group in DURABLES.values() for d in [group, *_consumers(group, partitions)]]
+
+
 def _nats_permissions(user: str, partitions: int = MOST_PARTITIONS) -> str:
     """What each service may publish; it receives only on its own inbox (``_INBOX_<user>``,
     gcbc.eventlog.jetstream.inbox_prefix), so no service reads another's replies."""
@@ -187,9 +193,11 @@ def _nats_permissions(user: str, partitions: int = MOST_PARTITIONS) -> str:
         f"{api}.DIRECT.GET.{STREAM}",
         f"{api}.DIRECT.GET.{STREAM}.>",
         f"{api}.STREAM.MSG.GET.{STREAM}",
-        # ordered consumers (catch-ups, following the log): ephemeral and unnamed only, so no
-        # service can create, replace or delete another's durable consumer
-        f"{api}.CONSUMER.CREATE.{STREAM}",
+        # its readers (catch-ups, scans, following the log): consumers it names in the subject,
+        # never the unnamed form, whose body may name any consumer (a durable among them)
+        f"{api}.CONSUMER.CREATE.{STREAM}.*",
+        f"{api}.CONSUMER.CREATE.{STREAM}.*.>",  # (a reader of one filter: named in the subject)
+        f"{api}.CONSUMER.DELETE.{STREAM}.*",  # a reader it is done with
         f"$JS.FC.{STREAM}.>",  # flow control replies
     ]
     if user == "table":
@@ -220,7 +228,18 @@ def _nats_permissions(user: str, partitions: int = MOST_PARTITIONS) -> str:
         ]
     for bucket in BUCKETS.get(user, ()):
         allow += _bucket_rights(bucket)
-    return json.dumps({"publish": {"allow": allow}, "subscribe": {"allow": [f"_INBOX_{user}.>"]}})
+    # no reader's name is a durable's: a service makes its own durables by DURABLE.CREATE alone
+    deny = [
+        f"{api}.CONSUMER.{action}.{STREAM}.{durable}"
+        for durable in _durables(partitions)
+        for action in ("CREATE", "DELETE")
+    ] + [f"{api}.CONSUMER.CREATE.{STREAM}.{durable}.>" for durable in _durables(partitions)]
+    return json.dumps(
+        {
+            "publish": {"allow": allow, "deny": deny},
+            "subscribe": {"allow": [f"_INBOX_{user}.>"]},
+        }
+    )
 
 
 def nats_authorization(passwords: dict[str, str], partitions: int = MOST_PARTITIONS) -> str:

@@ -15,6 +15,8 @@ from gcbc.eventlog.jetstream import JetStreamEventLog
 from gcbc.eventlog.port import LogUnavailable, WrongExpectedSequence
 from tools import devservers
 
+QUIET = 30.0  # seconds a follower with nothing to read is watched
+
 
 def test_many_appends_at_once_each_get_their_own_acknowledgement(tmp_path: Path):
     server = devservers.start_nats(tmp_path, auth=False)
@@ -129,6 +131,47 @@ def test_a_follower_goes_on_after_the_server_restarts(tmp_path: Path):
         asyncio.run(go())
     finally:
         server.stop()
+
+
+def test_a_follower_with_nothing_to_read_keeps_its_consumer(tmp_path: Path):
+    """Its consumer's heartbeats say it is there: a quiet follower keeps its one consumer (it once
+    started again at every silence, and its user may delete no consumer it had not named), and
+    the server sees no permission violation. As the table service follows the answers."""
+    server = devservers.start_nats(tmp_path)
+
+    async def go() -> None:
+        admin = await JetStreamEventLog.connect(server.url)
+        log = await JetStreamEventLog.connect(server.url_for("table"))
+        got: list[bytes] = []
+
+        async def handle(stored) -> None:
+            got.append(stored.data)
+
+        follower = await log.follow(handle, only="answers")
+        seen: set[str] = set()
+        try:
+            deadline = time.monotonic() + QUIET
+            while time.monotonic() < deadline:  # (the follower's silence is 6 s)
+                page = await admin._api("CONSUMER.LIST.GCBC_TABLES", {"offset": 0})  # noqa: SLF001
+                names = [c["name"] for c in page["consumers"] or []]
+                assert len(names) == 1, names
+                seen.update(names)
+                await asyncio.sleep(1)
+            assert len(seen) == 1 and next(iter(seen)).startswith("table-"), seen
+            await admin.append("00000000000000cc", b"answer", 0, answer=True)
+            await _until(lambda: got == [b"answer"])
+        finally:
+            await follower.close()
+            await log.close()
+        page = await admin._api("CONSUMER.LIST.GCBC_TABLES", {"offset": 0})  # noqa: SLF001
+        assert not page["consumers"]  # deleted once closed
+        await admin.close()
+
+    try:
+        asyncio.run(go())
+    finally:
+        server.stop()
+    assert "Violation" not in server.log.read_text()
 
 
 async def _until(ready, seconds: float = 5) -> None:

@@ -6,7 +6,7 @@ written before they were apart has every entry on ``<prefix>.<partition>.<table>
 Optimistic concurrency is JetStream's own ``Nats-Expected-Last-Subject-Sequence``, over both of a
 table's subjects (``-Subject: <prefix>.<partition>.<table>.*``; a stale expectation is refused
 with error 10071), and idempotence its ``Nats-Msg-Id`` deduplication. Reads use direct gets for
-short catch-ups and an ordered consumer for long ones.
+short catch-ups and a push consumer of their own (the scan's, below) for long ones.
 
 A whole-log pass (``scan``) reads through a push consumer of its own, with flow control, on a
 lean path: nats-py builds a message object, parses its headers (every entry carries the append's
@@ -23,6 +23,8 @@ import asyncio
 import contextlib
 import inspect
 import logging
+import re
+import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import replace
 from datetime import datetime
@@ -58,7 +60,7 @@ STREAM = "GCBC_TABLES"
 PREFIX = "gcbc.table"
 WRONG_LAST_SEQUENCE = 10071
 log = logging.getLogger("gcbc.eventlog")
-DIRECT_READS = 16  # past this many entries, a catch-up uses an ordered consumer
+DIRECT_READS = 16  # past this many entries, a catch-up uses a consumer of its own
 APPEND_TIMEOUT = 5.0  # seconds an append waits for its acknowledgement before giving up
 # errors after which nothing was stored: raised before sending, or the server's own refusal …
 _NOT_STORED = (
@@ -81,6 +83,13 @@ def inbox_prefix(url: str) -> str:
     permissions, no service can read another's replies (tools.devservers)."""
     user = urlsplit(url).username
     return f"_INBOX_{user}" if user else "_INBOX"
+
+
+def reader_name(owner: str) -> str:
+    """A name for one of the log's readers (a consumer of its own): its user's, so an operator
+    sees whose it is, and a part no other client can guess. Named in the request's subject, it
+    lets NATS permissions refuse a durable's name (tools.devservers)."""
+    return f"{re.sub(r'[^A-Za-z0-9_-]', '_', owner)}-{secrets.token_hex(8)}"
 
 
 COMMANDS, ANSWERS = "c", "a"  # the last token of a table's commands' subject, its answers'
@@ -285,6 +294,7 @@ class JetStreamEventLog:
     ) -> None:
         self.nc = nc
         self.js = nc.jetstream()
+        self.owner = "reader"  # its readers' names begin with it: the connection's user
         # appends on the client's lean path (a client made elsewhere: nats-py's own)
         self._appends = _Appends(nc) if isinstance(nc, _Client) else None
         self.stream = stream
@@ -337,6 +347,7 @@ class JetStreamEventLog:
             await nc.close()
             raise LogUnavailable(str(e) or type(e).__name__) from None
         log = cls(nc, stream, prefix, partitions)
+        log.owner = urlsplit(servers[0]).username or log.owner
         try:
             if create:
                 info = await log.ensure_stream(replicas)
@@ -584,36 +595,15 @@ class JetStreamEventLog:
         return out + await self._read_ordered(table, seq, last.seq)
 
     async def _read_ordered(self, table: str, start: int, until: int) -> list[Stored]:
+        # the log's own reader, not nats-py's ordered consumer: that one starts again unnamed
+        reader = _Scan(self, start - 1, until, [self._of_table(table)])
         out: list[Stored] = []
-        done = asyncio.get_running_loop().create_future()
-
-        async def on_msg(msg: nats.aio.msg.Msg) -> None:
-            meta = msg.metadata
-            out.append(
-                Stored(
-                    seq=meta.sequence.stream,
-                    table=table,
-                    data=msg.data,
-                    at=meta.timestamp.timestamp(),
-                )
-            )
-            if meta.sequence.stream >= until and not done.done():
-                done.set_result(None)
-
-        sub = await self.js.subscribe(
-            self._of_table(table),
-            stream=self.stream,  # named: no lookup by subject (and no right to list streams)
-            cb=on_msg,
-            ordered_consumer=True,
-            config=api.ConsumerConfig(
-                deliver_policy=api.DeliverPolicy.BY_START_SEQUENCE,
-                opt_start_seq=start,
-            ),
-        )
         try:
-            await asyncio.wait_for(done, timeout=30)
+            async with asyncio.timeout(30):
+                while (batch := await reader.next()) is not None:
+                    out += batch
         finally:
-            await sub.unsubscribe()
+            await reader.close()
         return [s for s in out if s.seq <= until]
 
     async def consume(
@@ -668,10 +658,15 @@ class JetStreamEventLog:
                     log.warning("%s: an entry not acknowledged: %s", group, done)
 
         skip = len(self.prefix) + 1  # a subject's tokens after the prefix: <p>.<table>[.<kind>]
+        # its own consumer's deliveries name it in their acknowledgement subject: another client
+        # may point a consumer of its own at this deliver subject (its name is no secret)
+        ours = f".{self.stream}.{durable}.".encode()
 
         def sink(subject: bytes, reply: bytes, data: bytes, headers: bytes | None) -> None:
             if not data or not reply:
                 return None  # a status message (this consumer asks for no heartbeats)
+            if ours not in reply:
+                return None  # not its consumer's delivery
             at = _acked(reply)
             if at is None:
                 return None  # not a JetStream delivery
@@ -728,7 +723,8 @@ class JetStreamEventLog:
 
         async def on_msg(msg: nats.aio.msg.Msg) -> None:
             # nats-py's own path: only what came before the sink was in place
-            queue.put_nowait((_delivered(msg, self.prefix), msg.reply))
+            if ours in msg.reply.encode():
+                queue.put_nowait((_delivered(msg, self.prefix), msg.reply))
 
         deliver = await self._durable(durable, self._filters(partition, only), ack_wait)
         sub = await self.nc.subscribe(deliver, queue=durable, cb=on_msg, pending_msgs_limit=100_000)
@@ -979,6 +975,7 @@ class _Scan:
         self.sid: int | None = None
         self.consumer: str | None = None
         self.expected = 1  # the next consumer sequence
+        self.silence: asyncio.Timeout | None = None  # the wait for entries, while one waits
 
     async def _start(self) -> None:
         nc = self.log.nc
@@ -988,6 +985,7 @@ class _Scan:
         nc.sinks[self.sid] = self._sink  # type: ignore[attr-defined]
         self.expected, self.gap = 1, False
         config = api.ConsumerConfig(
+            name=reader_name(self.log.owner),
             deliver_subject=inbox,
             ack_policy=api.AckPolicy.NONE,
             deliver_policy=api.DeliverPolicy.NEW
@@ -1027,6 +1025,10 @@ class _Scan:
 
     def _sink(self, subject: bytes, reply: bytes, data: bytes, headers: bytes | None) -> str | None:
         if not data:  # flow control, or a heartbeat (maybe naming a stalled flow control)
+            silence = self.silence
+            if silence is not None and not silence.expired():
+                # the consumer is there with nothing to send: no reason to start again
+                silence.reschedule(asyncio.get_running_loop().time() + self.SILENCE)
             if reply:
                 return self._flow(reply.decode())
             if headers and b"Nats-Consumer-Stalled:" in headers:
@@ -1074,12 +1076,14 @@ class _Scan:
             if not self.kept and not self.done:
                 self.ready.clear()
                 try:
-                    async with asyncio.timeout(self.SILENCE):  # (no task made per wait)
+                    async with asyncio.timeout(self.SILENCE) as self.silence:  # (no task made)
                         await self.ready.wait()
                 except TimeoutError:
                     if not self.log.nc.is_connected:
                         raise LogUnavailable("the event log is not connected") from None
                     self.gap = True
+                finally:
+                    self.silence = None
             if self.gap:  # start again after the last entry kept
                 await self._stop()
                 if self.kept:
