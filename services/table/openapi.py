@@ -40,7 +40,7 @@ PROBLEM_CODES: dict[int, list[str]] = {
     404: ["no_table", "not_found"],
     409: sorted({*_RULE_CONFLICTS, "table_busy", "not_finished_yet"}),
     413: ["body_too_large"],
-    422: sorted({*NEVER_VALID, "invalid_body", "option_not_offered"}),
+    422: sorted({*NEVER_VALID, "invalid_body", "option_not_offered", "no_seat_for_you"}),
     429: ["rate_limited", "too_many_streams"],
     503: ["log_unavailable", "outcome_unknown", "views_unavailable"],
     500: ["internal_error"],
