@@ -198,9 +198,9 @@ def _greedy(api: str, ready: Any) -> None:
                     table = await client.create_table(8, bots=bots)
                     seats.append(await client.join(table.table_id, "greedy"))
                     await seats[-1].start()
-                except ApiProblem as e:
-                    if "think" in (e.field or "") and "think" in bots:
-                        del bots["think"]  # a server whose bots know no think
+                except ApiProblem:
+                    if "think" in bots:  # perhaps a server whose bots know no think: once more
+                        del bots["think"]
                         continue
                     break  # a limit says no more
             ready.put(len(seats))
