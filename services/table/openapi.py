@@ -191,6 +191,10 @@ CREATE_EXAMPLES = [
             "deadlines": {"turn": 60, "reaction": 15, "prompt": 15, "arrange": 30},
         },
     ),
+    Example(
+        summary="you against three house bots, each thinking about 1.5 s per action",
+        value={"seats": 4, "bots": {"seats": [1, 2, 3], "kind": "heuristic", "think": 1.5}},
+    ),
 ]
 
 VIEW = ok(View, "the view (a seat's with a bearer token, else the public one)", VIEW_EXAMPLE)

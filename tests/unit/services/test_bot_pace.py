@@ -8,7 +8,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from gcbc_client.problems import RateLimited
 
+from gcbc.contract.http import Problem
 from services.bots.pace import Pace, Turns
 from services.bots.seat import play_seat
 
@@ -87,6 +89,30 @@ def test_without_a_pace_a_seat_acts_at_once():
         return _gaps(seat.sent)
 
     assert sum(asyncio.run(go())) < 0.5
+
+
+def test_a_seat_over_its_command_rate_waits_as_told_and_plays_on():
+    class Limited(WaitedOnSeat):
+        """Refuses its first command as over the seat's rate."""
+
+        def __init__(self, actions: int, seconds: float) -> None:
+            super().__init__(actions, seconds)
+            self.refused: list[float] = []
+
+        async def send(self, command: Any, command_id: str | None = None) -> FakeView:
+            if not self.refused:
+                self.refused.append(asyncio.get_running_loop().time())
+                problem = Problem("", "rate limited", 429, "rate_limited", "too many")
+                raise RateLimited(problem, retry_after=0.2)
+            return await super().send(command, command_id)
+
+    async def go() -> Limited:
+        seat = Limited(actions=3, seconds=20)
+        await play_seat(seat, "random", 1)
+        return seat
+
+    seat = asyncio.run(go())
+    assert len(seat.sent) == 3 and seat.sent[0] - seat.refused[0] >= 0.2
 
 
 def test_the_worker_grants_at_most_its_rate_over_every_table():
