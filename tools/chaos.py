@@ -125,7 +125,7 @@ async def play_through(
     async with AsyncClient(
         api, timeout=30, answered=record.answered, transport="aiohttp"
     ) as client:
-        bots = {"seats": list(house)} if house else None
+        bots = {"seats": list(house), "think": 0} if house else None
         table = await _retrying(
             lambda: client.create_table(seats, deadlines=FAST, bots=bots)  # type: ignore[arg-type]
         )
@@ -332,6 +332,8 @@ def main(argv: list[str] | None = None) -> int:
         "GCBC_SEATS_PER_CLIENT": "0",
         "GCBC_HOUSE_TABLES_PER_CLIENT": "0",
         "GCBC_MIN_DEADLINE": "0.1",
+        "GCBC_BOT_THINK_MIN": "0",  # the house's bots at machine speed (think 0), uncapped
+        "GCBC_BOT_ACTIONS": "0",
     }
     failed = 0
     with tempfile.TemporaryDirectory() as data:

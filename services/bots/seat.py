@@ -5,10 +5,11 @@ tables of HTTP seats with it."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from gcbc_client.problems import Conflict, Invalid
+from gcbc_client.problems import Conflict, Invalid, RateLimited
 
 from gcbc.bots import BOTS, Observation
 from gcbc.contract.views import View
@@ -24,26 +25,46 @@ class PlayingSeat(Protocol):
     async def send(self, command: Any, command_id: str | None = None) -> Any: ...
 
 
+class Pacing(Protocol):
+    """How a seat waits before each action (``services.bots.pace.Pace``: the house's think)."""
+
+    async def before_action(self, seconds: float) -> bool: ...
+
+
 async def play_seat(
     seat: PlayingSeat,
     bot_name: str,
     seed: int,
     max_commands: int = 5000,
     idle: Callable[[int], bool] | None = None,
+    pace: Pacing | None = None,
 ) -> None:
     """Play one seat to the end of the game. ``idle(seat)``: True makes the seat never act
-    (its deadlines then pass and the autopilot plays for it)."""
+    (its deadlines then pass and the autopilot plays for it). ``pace``: waited on before each
+    action (None: the seat acts at once)."""
     bot = BOTS[bot_name](seed)
     v = await seat.view()
     sent = refused = 0
+    paced = False  # the seat has waited its pace for the wait it sees
     while v.status != "finished" and sent < max_commands:
-        mine = any(w.seat == seat.seat for w in v.waiting_for)
+        mine = next((w for w in v.waiting_for if w.seat == seat.seat), None)
         actionable = [c for c in v.legal_commands if c["type"] != "set_auto_pass"]
         if mine and actionable and not (idle and idle(seat.seat)):
+            if pace is not None and not paced:
+                paced = True
+                if await pace.before_action(mine.seconds):
+                    v = await seat.view()  # the table as it is now: it moved on meanwhile
+                    continue
+            paced = False
             command = bot.act(Observation(seat.seat, lambda v=v: v))
             sent += 1
             try:
                 answer = await seat.send(command)
+            except RateLimited as e:
+                # over the seat's command rate (the house's seats are held to any player's)
+                await asyncio.sleep(e.retry_after or 1.0)
+                v = await seat.view()
+                continue
             except (Conflict, Invalid) as e:
                 # our view was stale (another seat acted first, or the views are catching up
                 # after a restart): wait for it to change, then look again
@@ -56,4 +77,5 @@ async def play_seat(
             if isinstance(answer, View):
                 v = answer
                 continue
+        paced = False
         v = await seat.view(after=v.version, timeout=10)

@@ -8,6 +8,10 @@ the bot's commands through the public HTTP API with the seat's token (``services
 house_bots``): the same command path as any client, so its commands are checked, rate-limited and
 recorded like any other. Each table's bots stop once it is finished, and its note goes.
 
+The house plays at a person's pace (``services.bots.pace``): each bot thinks before it acts (the
+table's ``think``), and the worker sends at most ``GCBC_BOT_ACTIONS`` actions a second over all
+its tables, granted to the tables in turn.
+
 After a restart the worker reads the notes: the tables still in play. A log from before the notes
 is scanned once for tables' opening commands (``build``). A table whose house seats are all its
 seats is started by the worker; otherwise a player starts it.
@@ -28,6 +32,7 @@ from gcbc.contract.views import View
 from gcbc.eventlog.port import EventLog, Stored
 from gcbc.keyvalue.port import KeyValue
 from gcbc.readmodel.port import ReadModel, seat_key
+from services.bots.pace import Pace, Turns
 from services.bots.seat import play_seat
 from services.common import house_tables
 from services.common.house_bots import bot_token
@@ -74,10 +79,14 @@ class BotWorker:
         secret: str,
         house: KeyValue,
         grace: float = GRACE,
+        think: float = 0.0,
+        actions: float = 0.0,
     ) -> None:
         self.events, self.model, self.client, self.secret = events, model, client, secret
         self.house = house
         self.grace = grace
+        self.think = think  # for tables whose record names none (opened before it existed)
+        self.turns = Turns(actions)
         self.playing: dict[str, asyncio.Task[None]] = {}
         self.finished = 0  # tables whose bots are done (a figure for tests and operators)
         self.built = False
@@ -141,6 +150,7 @@ class BotWorker:
     async def play_table(self, table: str, bots: HouseBots, seats: int) -> None:
         house = [self.seat(table, n) for n in bots.seats]
         seed = int(table[:8], 16)  # table ids are hex (the server makes them)
+        think = self.think if bots.think is None else bots.think
         while True:
             try:
                 if not await self._opened(table):
@@ -154,7 +164,15 @@ class BotWorker:
                     v = await house[0].view(after=v.version, timeout=10)
                 if v.status != "finished":
                     await asyncio.gather(
-                        *(play_seat(s, bots.kind, seed * 10 + s.seat) for s in house)
+                        *(
+                            play_seat(
+                                s,
+                                bots.kind,
+                                seed * 10 + s.seat,
+                                pace=Pace(table, think, self.turns, seed * 10 + s.seat),
+                            )
+                            for s in house
+                        )
                     )
                 await self.house.delete(table)  # over: nothing more for the house to do
                 return
@@ -173,6 +191,7 @@ class BotWorker:
             await stop.wait()
         finally:
             await watch.close()
+            self.turns.close()
             for task in list(self.playing.values()):
                 task.cancel()
             await asyncio.gather(*self.playing.values(), return_exceptions=True)
@@ -192,7 +211,16 @@ async def main_async(settings: Settings, stop: asyncio.Event) -> None:
     log.info("bot worker ready (API %s)", settings.api_url)
     try:
         async with AsyncClient(settings.api_url, timeout=60) as client:
-            await BotWorker(events, model, client, settings.bot_secret, house).run(stop)
+            worker = BotWorker(
+                events,
+                model,
+                client,
+                settings.bot_secret,
+                house,
+                think=settings.bot_think,
+                actions=settings.bot_actions,
+            )
+            await worker.run(stop)
     finally:
         await events.close()
         await model.close()

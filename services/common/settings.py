@@ -76,6 +76,16 @@ class Settings(Struct, frozen=True):
     # house seats' tokens from ("": no house bots offered); the bot worker's way to the API
     bot_secret: str = ""
     api_url: str = "http://127.0.0.1:8000"
+    # a table needs a seat for a client: a table of house seats only (a game to watch) is opened
+    # only where the operator allows it (demo and test servers)
+    house_only_tables: bool = False
+    # seconds a house bot thinks before each action unless its table asks otherwise, and the
+    # least a table may ask (0 on test and bench stacks, whose bots play at machine speed)
+    bot_think: float = 2.0
+    bot_think_min: float = 1.0
+    # the most actions a second the bot worker sends over all its tables, taken by the tables
+    # in turn (0: no cap), so the house's load stays bounded however many tables it plays
+    bot_actions: float = 10.0
     # rate limits in the limits library's syntax ("20/minute", "10 per 10 seconds"; "": none),
     # per client address for the lobby, per seat for chat and commands
     rate_create: str = "20/minute"
@@ -131,6 +141,10 @@ class Settings(Struct, frozen=True):
             ticket_seconds=float(get("TICKET_SECONDS", d.ticket_seconds)),
             bot_secret=get("BOT_SECRET", ""),
             api_url=get("API_URL", d.api_url),
+            house_only_tables=env.get("GCBC_HOUSE_ONLY_TABLES", "") in ("1", "true", "yes"),
+            bot_think=float(get("BOT_THINK", d.bot_think)),
+            bot_think_min=float(get("BOT_THINK_MIN", d.bot_think_min)),
+            bot_actions=float(get("BOT_ACTIONS", d.bot_actions)),
             rate_create=get("RATE_CREATE", d.rate_create),
             rate_seat=get("RATE_SEAT", d.rate_seat),
             rate_chat=get("RATE_CHAT", d.rate_chat),

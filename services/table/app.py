@@ -268,11 +268,10 @@ async def create_table(
         raise ApiError(422, "invalid_body", "first_seat is a seat of the table", "first_seat")
     if data.deadlines is not None:
         edge.check_deadlines(data.deadlines, settings.min_deadline, settings.max_deadline)
-    if data.bots is not None:
-        edge.check_bots(data.bots, data.seats, offered=bool(settings.bot_secret))
+    bots = edge.check_bots(data.bots, data.seats, settings) if data.bots is not None else None
     client = _client(request)
     await state.rates.hit("create", client)
-    if data.bots is not None:
+    if bots is not None:
         await state.holdings.room_for_house_table(client, _still_held(service))
     table_id = secrets.token_hex(8)  # gcbc.contract.ids: the server's own form
     command = C.OpenTable(
@@ -284,11 +283,11 @@ async def create_table(
         first_seat=data.first_seat,
         random_seed=data.seed,
         chat_per_seat=settings.chat_per_seat,  # the table's terms: refused in the rules
-        bots=data.bots,
+        bots=bots,
     )
     try:
         seq = await service.submit(table_id, command, new_table=True)
-        if data.bots is not None:
+        if bots is not None:
             state.holdings.opened_house_table(client, table_id)
     except OutcomeUnknown:
         raise ApiError(

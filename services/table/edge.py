@@ -12,9 +12,11 @@ from typing import Any, TypeVar
 
 import msgspec
 from litestar import Request
+from msgspec.structs import replace
 
 from gcbc.contract.ids import is_table_id
 from gcbc.contract.options import Deadlines, HouseBots
+from services.common.settings import Settings
 from services.table.problems import ApiError
 
 T = TypeVar("T")
@@ -124,10 +126,12 @@ def check_deadlines(deadlines: Deadlines, low: float, high: float) -> None:
             )
 
 
-def check_bots(bots: HouseBots, seats: int, offered: bool) -> None:
+def check_bots(bots: HouseBots, seats: int, settings: Settings) -> HouseBots:
     """House bots need a bot worker (the server offers them when GCBC_BOT_SECRET is set); their
-    seats are distinct seats of the table."""
-    if not offered:
+    seats are distinct seats of the table, one at least left to a client unless the server
+    opens tables of house seats only; they think as long as the server allows. The house bots
+    as the table records them: their think time filled in with the server's default."""
+    if not settings.bot_secret:
         raise ApiError(
             422,
             "option_not_offered",
@@ -138,3 +142,20 @@ def check_bots(bots: HouseBots, seats: int, offered: bool) -> None:
         raise ApiError(422, "invalid_body", "bots.seats names distinct seats", "bots.seats")
     if not all(0 <= seat < seats for seat in bots.seats):
         raise ApiError(422, "invalid_body", f"bots.seats are seats 0 to {seats - 1}", "bots.seats")
+    if len(bots.seats) == seats and not settings.house_only_tables:
+        # a table the house plays alone costs the server a whole game for one request
+        raise ApiError(
+            422,
+            "no_seat_for_you",
+            "a table keeps at least one seat for a client: bots.seats names fewer seats than the"
+            " table has (tables of house seats only need GCBC_HOUSE_ONLY_TABLES=1)",
+            "bots.seats",
+        )
+    if bots.think is None:
+        return replace(bots, think=settings.bot_think)
+    low, high = settings.bot_think_min, settings.max_deadline
+    if not low <= bots.think <= high:  # also refuses NaN
+        raise ApiError(
+            422, "invalid_body", f"a house bot thinks {low:g} to {high:g} seconds", "bots.think"
+        )
+    return bots

@@ -41,7 +41,7 @@ PROBLEM_CODES: dict[int, list[str]] = {
     409: sorted({*_RULE_CONFLICTS, "table_busy", "not_finished_yet"}),
     413: ["body_too_large"],
     415: ["unsupported_media_type"],
-    422: sorted({*NEVER_VALID, "invalid_body", "option_not_offered"}),
+    422: sorted({*NEVER_VALID, "invalid_body", "option_not_offered", "no_seat_for_you"}),
     429: ["rate_limited", "too_many_streams", "too_many_held"],
     503: ["log_unavailable", "outcome_unknown", "views_unavailable"],
     500: ["internal_error"],
@@ -193,6 +193,10 @@ CREATE_EXAMPLES = [
             },
             "deadlines": {"turn": 60, "reaction": 15, "prompt": 15, "arrange": 30},
         },
+    ),
+    Example(
+        summary="you against three house bots, each thinking about 1.5 s per action",
+        value={"seats": 4, "bots": {"seats": [1, 2, 3], "kind": "heuristic", "think": 1.5}},
     ),
 ]
 

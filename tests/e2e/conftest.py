@@ -13,6 +13,8 @@ from tools.launcher import Stack
 # Bots create dozens of tables and watch every seat from one address, with deadlines of a
 # fraction of a second: limits far above what the tests send (the rate limiter still counts every
 # request); the limits themselves are tested on stacks of their own (test_hostile_input.py).
+# House bots play at machine speed here and may take every seat (a table to watch), as the
+# tests' tables ask; the house's pace is tested on stacks of its own (test_house_bots.py).
 TEST_ENV = {
     "GCBC_RATE_CREATE": "100000/minute",
     "GCBC_RATE_SEAT": "100000/minute",
@@ -25,6 +27,10 @@ TEST_ENV = {
     "GCBC_SEATS_PER_CLIENT": "0",
     "GCBC_HOUSE_TABLES_PER_CLIENT": "0",
     "GCBC_MIN_DEADLINE": "0.1",
+    "GCBC_HOUSE_ONLY_TABLES": "1",
+    "GCBC_BOT_THINK": "0",
+    "GCBC_BOT_THINK_MIN": "0",
+    "GCBC_BOT_ACTIONS": "0",
 }
 
 

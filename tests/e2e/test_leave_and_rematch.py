@@ -50,7 +50,7 @@ def test_a_finished_table_offers_a_rematch_with_the_same_seats_and_new_tokens(st
         async with AsyncClient(stack.api, timeout=60) as client:
             options = {"edition": "classic", "extra_equipment": True}
             table = await client.create_table(
-                4, options=options, deadlines=QUICK, bots={"seats": [2]}
+                4, options=options, deadlines=QUICK, bots={"seats": [2], "think": 0}
             )
             seats = [await client.join(table.table_id, f"p{i}") for i in (0, 1, 3)]
             assert [s.seat for s in seats] == [0, 1, 3]
@@ -85,7 +85,9 @@ def test_a_finished_table_offers_a_rematch_with_the_same_seats_and_new_tokens(st
 def test_a_stranger_takes_only_a_seat_nobody_holds(stack, http):
     async def go() -> str:
         async with AsyncClient(stack.api, timeout=60) as client:
-            table = await client.create_table(4, deadlines=QUICK, bots={"seats": [1, 2, 3]})
+            table = await client.create_table(
+                4, deadlines=QUICK, bots={"seats": [1, 2, 3], "think": 0}
+            )
             me = await client.join(table.table_id, "me")
             await me.start()
             await play_seat(me, "random", 1)

@@ -16,10 +16,16 @@ def default_wounds(edition: str) -> Literal["token", "card"]:
 
 class HouseBots(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Seats the house plays (the sandbox, API.md ``bots``): a bot worker plays them through the
-    same command path as any client. They are taken when the table opens, named "House bot N"."""
+    same command path as any client. They are taken when the table opens, named "House bot N".
+
+    ``think``: seconds a house bot waits before each action, as a person would (each wait drawn
+    between half and one and a half of it, and never past half the wait's deadline). A table
+    records it filled in with the server's default when not asked; None (absent from older logs)
+    means the bot worker's default."""
 
     seats: tuple[int, ...]
     kind: Literal["random", "heuristic"] = "random"
+    think: float | None = None
 
 
 class TableOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):

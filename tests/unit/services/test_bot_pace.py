@@ -1,0 +1,178 @@
+"""The house's pace (services.bots.pace): a house bot thinks before each action, never past half
+its wait, and the bot worker grants actions at most so many a second, to the tables in turn."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from gcbc_client.problems import RateLimited
+
+from gcbc.contract.http import Problem
+from services.bots.pace import Pace, Turns
+from services.bots.seat import play_seat
+
+pytestmark = pytest.mark.timeout(30)
+
+
+@dataclass(frozen=True)
+class Wait:
+    seat: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class FakeView:
+    version: int
+    status: str
+    waiting_for: tuple[Wait, ...]
+    legal_commands: list[dict[str, Any]] = field(default_factory=lambda: [{"type": "pass"}])
+
+
+class WaitedOnSeat:
+    """Seat 0 of a table that waits on it for ``actions`` passes, each wait ``seconds`` long."""
+
+    seat = 0
+
+    def __init__(self, actions: int, seconds: float) -> None:
+        self.actions, self.seconds = actions, seconds
+        self.sent: list[float] = []  # when each command came
+
+    def _view(self) -> FakeView:
+        done = len(self.sent) >= self.actions
+        return FakeView(
+            version=len(self.sent),
+            status="finished" if done else "playing",
+            waiting_for=() if done else (Wait(0, self.seconds),),
+        )
+
+    async def view(self, after: int | None = None, timeout: float = 0) -> FakeView:
+        return self._view()
+
+    async def send(self, command: Any, command_id: str | None = None) -> FakeView:
+        self.sent.append(asyncio.get_running_loop().time())
+        return self._view()
+
+
+def _gaps(times: list[float]) -> list[float]:
+    return [b - a for a, b in zip(times, times[1:], strict=False)]
+
+
+def test_a_house_bot_thinks_before_each_action():
+    async def go() -> tuple[float, list[float]]:
+        seat = WaitedOnSeat(actions=4, seconds=20)
+        start = asyncio.get_running_loop().time()
+        await play_seat(seat, "random", 1, pace=Pace("t", 0.2, Turns(0), seed=1))
+        return seat.sent[0] - start, _gaps(seat.sent)
+
+    first, gaps = asyncio.run(go())
+    # each think drawn between half and one and a half of 0.2 s
+    assert all(0.1 <= g < 0.5 for g in [first, *gaps]), (first, gaps)
+
+
+def test_a_house_bot_never_thinks_past_half_its_wait():
+    async def go() -> list[float]:
+        seat = WaitedOnSeat(actions=4, seconds=0.1)  # a think of 30 s would miss every deadline
+        await play_seat(seat, "random", 1, pace=Pace("t", 30, Turns(0), seed=1))
+        return _gaps(seat.sent)
+
+    gaps = asyncio.run(go())
+    assert all(g < 0.2 for g in gaps), gaps
+
+
+def test_without_a_pace_a_seat_acts_at_once():
+    async def go() -> list[float]:
+        seat = WaitedOnSeat(actions=20, seconds=20)
+        await play_seat(seat, "random", 1)
+        return _gaps(seat.sent)
+
+    assert sum(asyncio.run(go())) < 0.5
+
+
+def test_a_seat_over_its_command_rate_waits_as_told_and_plays_on():
+    class Limited(WaitedOnSeat):
+        """Refuses its first command as over the seat's rate."""
+
+        def __init__(self, actions: int, seconds: float) -> None:
+            super().__init__(actions, seconds)
+            self.refused: list[float] = []
+
+        async def send(self, command: Any, command_id: str | None = None) -> FakeView:
+            if not self.refused:
+                self.refused.append(asyncio.get_running_loop().time())
+                problem = Problem("", "rate limited", 429, "rate_limited", "too many")
+                raise RateLimited(problem, retry_after=0.2)
+            return await super().send(command, command_id)
+
+    async def go() -> Limited:
+        seat = Limited(actions=3, seconds=20)
+        await play_seat(seat, "random", 1)
+        return seat
+
+    seat = asyncio.run(go())
+    assert len(seat.sent) == 3 and seat.sent[0] - seat.refused[0] >= 0.2
+
+
+def test_the_worker_grants_at_most_its_rate_over_every_table():
+    rate = 50.0
+
+    async def go() -> list[float]:
+        turns = Turns(rate)
+        granted: list[float] = []
+
+        async def ask(table: str) -> None:
+            await turns.take(table)
+            granted.append(asyncio.get_running_loop().time())
+
+        await asyncio.gather(*(ask(t) for t in "abc" for _ in range(5)))
+        turns.close()
+        return granted
+
+    granted = asyncio.run(go())
+    assert len(granted) == 15
+    assert min(_gaps(granted)) >= 0.9 / rate  # one grant each 20 ms, never two at once
+    assert granted[-1] - granted[0] >= 14 * 0.9 / rate
+
+
+def test_tables_take_turns_whatever_the_number_of_their_seats_asking():
+    async def go() -> list[str]:
+        turns = Turns(100)
+        order: list[str] = []
+
+        async def ask(table: str) -> None:
+            await turns.take(table)
+            order.append(table)
+
+        crowd = [asyncio.create_task(ask("crowd")) for _ in range(8)]  # one table's many seats
+        others = [asyncio.create_task(ask(t)) for t in ("mine", "yours")]
+        await asyncio.gather(*crowd, *others)
+        turns.close()
+        return order
+
+    order = asyncio.run(go())
+    # the crowd asked first, but each other table is served before its second grant
+    assert order[:3] == ["crowd", "mine", "yours"] and order[3:] == ["crowd"] * 7
+
+
+def test_a_seat_that_stops_waiting_gives_its_place_up():
+    async def go() -> list[str]:
+        turns = Turns(50)
+        order: list[str] = []
+
+        async def ask(table: str) -> None:
+            await turns.take(table)
+            order.append(table)
+
+        first = asyncio.create_task(ask("a"))
+        gone = asyncio.create_task(ask("gone"))
+        last = asyncio.create_task(ask("b"))
+        await asyncio.sleep(0)
+        gone.cancel()  # its table finished while it waited
+        await asyncio.gather(first, last)
+        turns.close()
+        assert gone.cancelled() and not turns.waiting
+        return order
+
+    assert asyncio.run(go()) == ["a", "b"]
