@@ -29,7 +29,7 @@ from services.common import metrics
 from services.table.problems import ApiError
 
 log = logging.getLogger("gcbc.table")
-KINDS = ("create", "seat", "chat", "command")
+KINDS = ("create", "seat", "chat", "command", "replay", "log_read")
 
 
 def parse_rates(rates: dict[str, str]) -> dict[str, RateLimitItem]:
