@@ -16,14 +16,14 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import msgspec
 
 from gcbc.contract.entries import OutcomeEntry
 from gcbc.contract.http import ReplayStep
-from gcbc.eventlog.port import LogUnavailable, Stored
+from gcbc.eventlog.port import EventLog, LogUnavailable, Stored
 from gcbc.rules import view
 from gcbc.rules.state import State
 from services.common.folded import FoldedTable
@@ -75,9 +75,11 @@ _kept: dict[str, _Kept] = {}  # the most recently asked for last
 _read: Callable[[str], list[Stored]] | None = None
 
 
-def start(setup: Setup) -> None:
-    """The worker's set-up (the pool's initializer): the log read through a connection of its
-    own, on an event loop in a thread."""
+def main(setup: Setup) -> None:
+    """The worker's composition root (the pool's initializer): the log read through a
+    connection of its own, on an event loop in a thread."""
+    from gcbc.eventlog.jetstream import JetStreamEventLog
+
     global _setup, _read
     _setup = setup
     # Ctrl-C reaches the whole process group: the table service stops its worker itself
@@ -85,7 +87,10 @@ def start(setup: Setup) -> None:
     threading.Thread(target=_orphaned, args=(os.getppid(),), daemon=True).start()
     loop = asyncio.new_event_loop()
     threading.Thread(target=loop.run_forever, name="log", daemon=True).start()
-    _read = _reader(loop, setup)
+    _read = _reader(
+        lambda: JetStreamEventLog.connect(setup.nats_url, setup.stream_replicas, create=False),
+        loop,
+    )
 
 
 def _orphaned(parent: int) -> None:
@@ -95,14 +100,16 @@ def _orphaned(parent: int) -> None:
     os._exit(0)
 
 
-def _reader(loop: asyncio.AbstractEventLoop, setup: Setup) -> Callable[[str], list[Stored]]:
-    from gcbc.eventlog.jetstream import JetStreamEventLog
-
-    connected = asyncio.run_coroutine_threadsafe(
-        JetStreamEventLog.connect(setup.nats_url, setup.stream_replicas, create=False), loop
-    )
+def _reader(
+    connect: Callable[[], Coroutine[Any, Any, EventLog]], loop: asyncio.AbstractEventLoop
+) -> Callable[[str], list[Stored]]:
+    """Reads on ``loop``, connected from now on (again after a connection that failed)."""
+    connected = asyncio.run_coroutine_threadsafe(connect(), loop)
 
     def read(table_id: str) -> list[Stored]:
+        nonlocal connected
+        if connected.done() and connected.exception() is not None:
+            connected = asyncio.run_coroutine_threadsafe(connect(), loop)
         try:
             events = connected.result(timeout=CONNECT_SECONDS)
         except concurrent.futures.TimeoutError:
@@ -166,7 +173,7 @@ def history(table_id: str) -> Answer:
 def _fold(table_id: str) -> tuple[_Kept, list[Any]] | Answer:
     """The table's states after each answered command that changed it, and its every event;
     or why there is nothing to show (no table, not finished, a log too long)."""
-    assert _read is not None, "start() first"
+    assert _read is not None, "main() first"
     try:
         stored = _read(table_id)
     except (LogUnavailable, TimeoutError, concurrent.futures.TimeoutError):

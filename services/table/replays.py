@@ -45,7 +45,7 @@ class Replays:
             self._pool = ProcessPoolExecutor(
                 max_workers=1,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=worker.start,
+                initializer=worker.main,
                 initargs=(self.setup,),
             )
             self._pool.submit(worker.ready)
