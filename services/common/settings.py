@@ -78,7 +78,7 @@ class Settings(Struct, frozen=True):
     # requests that may wait for it
     replay_max_entries: int = 20_000
     replay_keep_entries: int = 200_000
-    replay_queue: int = 8
+    replay_queue: int = 16
 
     @classmethod
     def from_env(cls) -> Settings:

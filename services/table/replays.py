@@ -30,7 +30,7 @@ TOO_LONG_KEPT = 4096  # tables known too long, remembered (a log only grows)
 
 
 class Replays:
-    def __init__(self, setup: worker.Setup, queue: int = 8) -> None:
+    def __init__(self, setup: worker.Setup, queue: int = 16) -> None:
         self.setup = setup
         self.queue = queue
         self._pool: ProcessPoolExecutor | None = None
