@@ -138,6 +138,8 @@ class TableService:
         if cached is None:
             await self._over(table_id, "the history is public once the game is over")
             cached = await self.replays.history(table_id, reading)
+            if table_id in self._histories:  # another request made it meanwhile
+                return self._histories[table_id]
             self._histories[table_id] = cached
             self._history_bytes += len(cached)
             while len(self._histories) > self.KEEP_HISTORIES or (
