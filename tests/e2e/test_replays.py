@@ -54,8 +54,8 @@ def until_finished(http: httpx.Client, ids: list[str]) -> None:
 
 
 def test_replays_of_long_logs_never_hold_another_clients_request(stack, http):
-    """Before: a replay of a finished table not among the few kept read and folded its whole log
-    on the event loop, twice (the table, then its steps): every other request waited for it."""
+    """Before: a replay of a finished table not among the 16 kept read its whole log and folded
+    it on the event loop: every other request waited for it."""
     ids = write_tables(stack.nats_url, LONG_TABLES, 0xB1)
     until_finished(http, ids)
     pings: list[float] = []
