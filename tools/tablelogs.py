@@ -73,10 +73,12 @@ def play(
     miss_rate: float = 0.02,
     chat_rate: float = 0.02,
     stale_rate: float = 0.02,
+    auto_pass_rate: float = 0.0,
 ) -> Iterator[Step]:
     """A table's commands and answers, as the services record them: opened, seated, started
     and played to the end by bots (``finish``: else it stays in the lobby, half full); now and
-    then a deadline passes, a seat chats, or a stale command is refused."""
+    then a deadline passes, a seat chats, or a stale command is refused; ``auto_pass_rate``: a
+    seat turns its auto-pass on or off (a log a player lengthens at will)."""
     rng = random.Random(seed)
     s = initial_state()
 
@@ -107,6 +109,9 @@ def play(
             continue
         if roll < miss_rate + chat_rate + stale_rate:
             yield step(C.Shoot(seat=(seat + 1) % seats))  # most likely not its turn: refused
+            continue
+        if roll < miss_rate + chat_rate + stale_rate + auto_pass_rate:
+            yield step(C.SetAutoPass(seat=seat, enabled=not s.seats[seat].auto_pass))
             continue
         st = s
 

@@ -94,6 +94,16 @@ class Settings(Struct, frozen=True):
     rate_command: str = "30/second"
     # commands per client address, over all its seats (the house's seats are the bot worker's)
     rate_client_command: str = "30/second"
+    # replays (per client address): every step (a view made, not one stored), and the replays
+    # and histories that read and fold a whole log (a table the replay worker does not keep)
+    rate_replay: str = "30/second"
+    rate_log_read: str = "10/minute"
+    # replays and histories are folded in a worker process of each table-service process: the
+    # longest log they are made of, the log entries it keeps folded (about 0.5 KB each), and the
+    # requests that may wait for it
+    replay_max_entries: int = 20_000
+    replay_keep_entries: int = 200_000
+    replay_queue: int = 16
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -150,6 +160,11 @@ class Settings(Struct, frozen=True):
             rate_chat=get("RATE_CHAT", d.rate_chat),
             rate_command=get("RATE_COMMAND", d.rate_command),
             rate_client_command=get("RATE_CLIENT_COMMAND", d.rate_client_command),
+            rate_replay=get("RATE_REPLAY", d.rate_replay),
+            rate_log_read=get("RATE_LOG_READ", d.rate_log_read),
+            replay_max_entries=int(get("REPLAY_MAX_ENTRIES", d.replay_max_entries)),
+            replay_keep_entries=int(get("REPLAY_KEEP_ENTRIES", d.replay_keep_entries)),
+            replay_queue=int(get("REPLAY_QUEUE", d.replay_queue)),
         )
 
 

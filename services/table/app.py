@@ -45,7 +45,7 @@ from gcbc.contract.ids import TABLE_ID_PATTERN
 from gcbc.contract.options import Deadlines, TableOptions
 from gcbc.eventlog.port import LogUnavailable, OutcomeUnknown
 from gcbc.readmodel.port import PUBLIC, Answer, ModelUnavailable, StoredView, seat_key
-from gcbc.rules import names, view
+from gcbc.rules import names
 from gcbc.rules.state import State
 from services.common import health as operators
 from services.common import house_tables
@@ -58,6 +58,8 @@ from services.table import openapi as doc
 from services.table.holdings import Holdings
 from services.table.limits import OpenStreams, RateLimits
 from services.table.problems import HANDLERS, RETRY_AFTER, ApiError, refusal
+from services.table.replay_worker import Setup as ReplaySetup
+from services.table.replays import Replays
 from services.table.service import TableService, token_hash
 
 MAX_BODY = 64 * 1024
@@ -794,14 +796,11 @@ def rematch_id(table_id: str) -> str:
 @get(
     "/tables/{table_id:str}/history",
     summary="Every event, once the game is over",
-    responses=doc.responses({200: doc.ok(History, "every event, every card")}, 404, 409, 503),
+    responses=doc.responses({200: doc.ok(History, "every event, every card")}, 404, 409, 429, 503),
 )
-async def history(table_id: TableId, state: AppState) -> Response[bytes]:
-    service = _service(state)
-    t = await service.table(table_id)
-    if t.state.step != "finished":
-        raise ApiError(409, "not_finished_yet", "the history is public once the game is over")
-    return _json(await service.history(table_id))
+async def history(table_id: TableId, request: Request, state: AppState) -> Response[bytes]:
+    client = _client(request)
+    return _json(await _service(state).history(table_id, lambda: _reading(state, client)))
 
 
 @get(
@@ -809,29 +808,28 @@ async def history(table_id: TableId, state: AppState) -> Response[bytes]:
     summary="A finished table, step by step, as a seat (or a spectator) saw it",
     description="Once the game is over nothing is secret any more: any seat's view after any"
     " answered command (`step` 1 to `steps`), for stepping through a game forward and back.",
-    responses=doc.responses({200: doc.ok(ReplayStep, "the view at that step")}, 404, 409, 422, 503),
+    responses=doc.responses(
+        {200: doc.ok(ReplayStep, "the view at that step")}, 404, 409, 422, 429, 503
+    ),
 )
 async def replay(
     table_id: TableId,
+    request: Request,
     state: AppState,
     step: Annotated[int, Parameter(ge=1, le=100_000, description="1: the table opened")] = 1,
     seat: Annotated[
         int | None, Parameter(ge=0, le=7, description="whose view (none: the public one)")
     ] = None,
 ) -> Response[bytes]:
-    service = _service(state)
-    t = await service.table(table_id)
-    if t.state.step != "finished":
-        raise ApiError(409, "not_finished_yet", "a replay is public once the game is over")
-    states = await service.replay(table_id)
-    if seat is not None and seat >= len(t.state.seats):
-        raise ApiError(422, "invalid_parameter", "seat is not a seat of this table", "seat")
-    step = min(step, len(states))
-    s = states[step - 1]
-    viewer = seat if seat is not None and s.seats and s.seats[seat] is not None else None
-    settings: Settings = state.settings
-    v = view(s, viewer, log_limit=settings.log_limit, chat_limit=settings.chat_limit)
-    return _json(msgspec.json.encode(ReplayStep(step=step, steps=len(states), view=v)))
+    client = _client(request)
+    await state.rates.hit("replay", client)  # each step is a view made, not one stored
+    got = await _service(state).replay(table_id, step, seat, lambda: _reading(state, client))
+    return _json(got)
+
+
+async def _reading(state: AppState, client: str) -> None:
+    """A replay or history that reads and folds a whole log (not one kept folded) counts."""
+    await state.rates.hit("log_read", client)
 
 
 # --- the app ------------------------------------------------------------------------------------
@@ -858,8 +856,25 @@ def create_app(settings: Settings | None = None) -> Litestar:
             house = await JetStreamKeyValue.open(
                 events.nc, house_tables.BUCKET, settings.stream_replicas
             )
+        replays = Replays(
+            ReplaySetup(
+                nats_url=settings.nats_url,
+                stream_replicas=settings.stream_replicas,
+                max_entries=settings.replay_max_entries,
+                keep_entries=settings.replay_keep_entries,
+                log_limit=settings.log_limit,
+                chat_limit=settings.chat_limit,
+            ),
+            settings.replay_queue,
+        )
+        replays.start()
         app.state.service = service = TableService(
-            events, model, settings.noop_rules, bot_secret=settings.bot_secret, house=house
+            events,
+            model,
+            settings.noop_rules,
+            bot_secret=settings.bot_secret,
+            house=house,
+            replays=replays,
         )
         app.state.rates = rates = RateLimits.on_redis(
             settings.redis_url,
@@ -870,6 +885,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
                 "chat": settings.rate_chat,
                 "command": settings.rate_command,
                 "client_command": settings.rate_client_command,
+                "replay": settings.rate_replay,
+                "log_read": settings.rate_log_read,
             },
         )
         await rates.warm()
@@ -892,6 +909,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
                 yield
         finally:
             resting.cancel()
+            replays.close()
             await follower.close()
             await events.close()
             await model.close()

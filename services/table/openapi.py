@@ -38,12 +38,12 @@ PROBLEM_CODES: dict[int, list[str]] = {
     401: ["unauthorized"],
     403: ["forbidden", "scenarios_not_allowed"],
     404: ["no_table", "not_found"],
-    409: sorted({*_RULE_CONFLICTS, "table_busy", "not_finished_yet"}),
+    409: sorted({*_RULE_CONFLICTS, "table_busy", "not_finished_yet", "log_too_long"}),
     413: ["body_too_large"],
     415: ["unsupported_media_type"],
     422: sorted({*NEVER_VALID, "invalid_body", "option_not_offered", "no_seat_for_you"}),
     429: ["rate_limited", "too_many_streams", "too_many_held"],
-    503: ["log_unavailable", "outcome_unknown", "views_unavailable"],
+    503: ["log_unavailable", "outcome_unknown", "views_unavailable", "replays_busy"],
     500: ["internal_error"],
 }
 _WHY = {

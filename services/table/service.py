@@ -17,24 +17,24 @@ import hmac
 import logging
 import time
 import uuid
+from collections.abc import Awaitable, Callable
 from typing import Any
 
-import msgspec
-
 from gcbc.contract import commands as C
-from gcbc.contract.entries import CommandEntry, OutcomeEntry, decode_entry, encode_entry
+from gcbc.contract.entries import CommandEntry, encode_entry
 from gcbc.eventlog.port import EventLog, Stored, Subscription, WrongExpectedSequence
 from gcbc.keyvalue.port import KeyValue
 from gcbc.readmodel.port import Answer, ReadModel, StoredView, viewer_key
 from gcbc.rules import RuleViolation, check
-from gcbc.rules.state import State
 from services.common import metrics
 from services.common.cache import IDLE_SECONDS, FoldedCache
-from services.common.folded import FoldedTable, states
+from services.common.folded import FoldedTable
 from services.common.house_bots import bot_seat
 from services.common.house_tables import encode as encode_house
 from services.common.house_tables import house_table
 from services.table.problems import ApiError, from_violation
+from services.table.replay_worker import Setup as ReplaySetup
+from services.table.replays import Replays
 
 log = logging.getLogger("gcbc.table")
 
@@ -53,8 +53,8 @@ def now_ms() -> int:
 
 
 class TableService:
-    KEEP_HISTORIES = 256  # finished tables' histories kept encoded
-    KEEP_REPLAYS = 16  # finished tables' states kept for replays
+    KEEP_HISTORIES = 256  # finished tables' histories kept encoded …
+    KEEP_HISTORY_BYTES = 64 << 20  # … in this many bytes at most
 
     def __init__(
         self,
@@ -63,6 +63,7 @@ class TableService:
         noop: bool = False,
         bot_secret: str = "",
         house: KeyValue | None = None,
+        replays: Replays | None = None,
     ) -> None:
         self.bot_secret = bot_secret  # house bots' tokens are derived from it
         self.house = house  # the house's tables (services.common.house_tables; None: none noted)
@@ -71,7 +72,9 @@ class TableService:
         self.model = model
         self.cache = FoldedCache(events)
         self._histories: dict[str, bytes] = {}
-        self._replays: dict[str, list[State]] = {}
+        self._history_bytes = 0
+        # replays and histories are folded by a worker process of their own
+        self.replays = replays or Replays(ReplaySetup())
 
     # --- reading ------------------------------------------------------------------------------
     async def table(self, table_id: str, held: bool = False) -> FoldedTable:
@@ -127,37 +130,41 @@ class TableService:
             return None
         return got, answer
 
-    async def history(self, table_id: str) -> bytes:
+    async def history(self, table_id: str, reading: Callable[[], Awaitable[None]]) -> bytes:
         """A finished table's every event, encoded once: it never changes (and a reader must not
-        make the server re-read the whole log each time)."""
+        make the server re-read the whole log each time). ``reading`` is awaited before the log
+        is read (a client's rate of such reads)."""
         cached = self._histories.get(table_id)
         if cached is None:
-            events: list[Any] = []
-            for stored in await self.events.read(table_id):
-                entry = decode_entry(stored.data)
-                if isinstance(entry, OutcomeEntry):
-                    events += entry.events
-            cached = msgspec.json.encode({"table_id": table_id, "events": events})
+            await self._over(table_id, "the history is public once the game is over")
+            cached = await self.replays.history(table_id, reading)
+            if table_id in self._histories:  # another request made it meanwhile
+                return self._histories[table_id]
             self._histories[table_id] = cached
-            if len(self._histories) > self.KEEP_HISTORIES:
-                del self._histories[next(iter(self._histories))]  # the oldest
+            self._history_bytes += len(cached)
+            while len(self._histories) > self.KEEP_HISTORIES or (
+                self._history_bytes > self.KEEP_HISTORY_BYTES and len(self._histories) > 1
+            ):
+                oldest = next(iter(self._histories))
+                self._history_bytes -= len(self._histories.pop(oldest))
         return cached
 
-    async def replay(self, table_id: str) -> list[State]:
-        """A finished table's states after each answered command, oldest first (replays step
-        through them as any seat saw them). Kept for a few tables: a finished log never changes."""
-        kept = self._replays.get(table_id)
-        if kept is None:
-            stored = await self.events.read(table_id)
-            # each answer that changed the state is a step (a refusal changes nothing)
-            kept = []
-            for _, t in states(stored, table_id):
-                if t.state.table_id and (not kept or t.state is not kept[-1]):
-                    kept.append(t.state)
-            self._replays[table_id] = kept
-            if len(self._replays) > self.KEEP_REPLAYS:
-                del self._replays[next(iter(self._replays))]  # the oldest
-        return kept
+    async def replay(
+        self, table_id: str, step: int, seat: int | None, reading: Callable[[], Awaitable[None]]
+    ) -> bytes:
+        """The view ``seat`` (None: a spectator) had after the ``step``-th answered command of a
+        finished table (``ReplayStep``'s JSON). ``reading``: as for ``history``."""
+        await self._over(table_id, "a replay is public once the game is over")
+        return await self.replays.step(table_id, step, seat, reading)
+
+    async def _over(self, table_id: str, why: str) -> None:
+        """409 for a table this process holds still in play (its tail read, never its whole
+        log: a table not held is read by the replays, which tell)."""
+        t = self.cache.tables.get(table_id)
+        if t is not None and t.state.step != "finished":
+            t = await self.table(table_id)
+            if t.state.step != "finished":
+                raise ApiError(409, "not_finished_yet", why)
 
     # --- writing ------------------------------------------------------------------------------
     async def submit(

@@ -20,6 +20,8 @@ TEST_ENV = {
     "GCBC_RATE_SEAT": "100000/minute",
     "GCBC_RATE_CHAT": "100000/minute",
     "GCBC_RATE_COMMAND": "100000/minute",
+    "GCBC_RATE_REPLAY": "100000/minute",
+    "GCBC_RATE_LOG_READ": "100000/minute",
     "GCBC_STREAMS_PER_CLIENT": "0",
     "GCBC_RATE_CLIENT_COMMAND": "100000/minute",
     "GCBC_STREAMS_PER_TABLE_CLIENT": "0",

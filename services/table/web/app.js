@@ -460,12 +460,23 @@ async function replay(tableId) {
   const controls = h("div", { class: "panel", role: "group", "aria-label": "replay controls" });
   const stage = h("div", {});
   main.replaceChildren(h("h1", {}, `Replay of ${tableId}`), controls, stage);
+  // one request at a time, at most every STEP_MS: a held arrow key shows the step it reached,
+  // within the server's per-client rate of replay steps
+  const STEP_MS = 50;
+  let asking = false, again = false, asked = 0;
   async function show() {
+    if (asking) { again = true; return; }
+    asking = true;
     try {
-      const q = new URLSearchParams({ step: String(step) });
+      const wait = asked + STEP_MS - Date.now();
+      if (wait > 0) await new Promise((done) => setTimeout(done, wait));
+      asked = Date.now();
+      const wanted = step;
+      const q = new URLSearchParams({ step: String(wanted) });
       if (seat !== "") q.set("seat", seat);
       const got = await api("GET", `/tables/${tableId}/replay?${q}`);
-      steps = got.steps; step = got.step;
+      steps = got.steps;
+      if (step === wanted) step = got.step;
       history.replaceState(null, "", `/replay/${tableId}?${q}`);
       const who = h("select", { "aria-label": "whose view", onchange: (ev) => { seat = ev.target.value; show(); } },
         h("option", { value: "" }, "Spectator (public)"),
@@ -473,13 +484,18 @@ async function replay(tableId) {
       const go = (to) => () => { step = Math.max(1, Math.min(steps, to)); show(); };
       controls.replaceChildren(
         h("label", {}, "View of ", who), " ",
-        h("button", { onclick: go(1) }, "⏮ First"), h("button", { onclick: go(step - 1), id: "prev" }, "◀ Back"),
-        h("span", { role: "status" }, ` step ${step} of ${steps} `),
-        h("button", { onclick: go(step + 1), id: "next" }, "Forward ▶"), h("button", { onclick: go(steps) }, "Last ⏭"));
+        h("button", { onclick: go(1) }, "⏮ First"), h("button", { onclick: go(got.step - 1), id: "prev" }, "◀ Back"),
+        h("span", { role: "status" }, ` step ${got.step} of ${steps} `),
+        h("button", { onclick: go(got.step + 1), id: "next" }, "Forward ▶"), h("button", { onclick: go(steps) }, "Last ⏭"));
       const holder = main;  // renderView draws into main: keep the controls above it
       renderView(got.view, { mode: "replay", onCommand: () => {} });
       holder.prepend(h("h1", {}, `Replay of ${tableId}`), controls);
+      showProblem(null);
     } catch (e) { showProblem(e); }
+    finally {
+      asking = false;
+      if (again) { again = false; show(); }
+    }
   }
   document.addEventListener("keydown", (ev) => {
     if (ev.target.closest && ev.target.closest("select, input")) return;

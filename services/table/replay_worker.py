@@ -1,0 +1,216 @@
+"""What the replay worker process does (``services.table.replays`` runs it): read a finished
+table's log, fold it once, keep the recent tables' states, and answer a replay step's view or a
+history as bytes. Reading and folding a log is CPU work that grows with the log, whose length
+players choose: here it never holds the table service's event loop (nor its GIL).
+
+The worker reads the log through its own connection, on an event loop of its own in a thread
+(the connection stays answered while a fold runs). It keeps folded tables while their logs add
+up to at most ``keep_entries`` entries (the least recently asked for leaves first), and only
+finished ones: a finished log never changes."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+import msgspec
+
+from gcbc.contract.entries import OutcomeEntry
+from gcbc.contract.http import ReplayStep
+from gcbc.eventlog.port import EventLog, LogUnavailable, Stored
+from gcbc.rules import view
+from gcbc.rules.state import State
+from services.common.folded import FoldedTable
+from services.common.settings import DEFAULT_NATS
+
+# what the worker may answer instead of the bytes asked for
+UNKEPT = "unkept"  # the table is not kept here, and its log may not be read for it
+NO_TABLE = "no_table"
+NOT_FINISHED = "not_finished_yet"
+NO_SUCH_SEAT = "no_such_seat"
+TOO_LONG = "log_too_long"
+LOG_UNAVAILABLE = "log_unavailable"
+
+CONNECT_SECONDS = 10.0  # the log's connection, at most, before a request is answered 503
+READ_SECONDS = 60.0  # a log's read, at most (the adapter gives up sooner)
+
+
+class Answer(msgspec.Struct, frozen=True):
+    """The worker's answer: ``body`` (the JSON asked for), or a ``problem`` (one of the names
+    above); ``kept``: the table is kept folded now; ``dropped``: the tables let go meanwhile (so
+    its parent knows which are kept); ``entries``: the log's, when it was read."""
+
+    body: bytes = b""
+    problem: str | None = None
+    kept: bool = False
+    dropped: tuple[str, ...] = ()
+    entries: int = 0
+
+
+class Setup(msgspec.Struct, frozen=True):
+    nats_url: str = DEFAULT_NATS
+    stream_replicas: int = 1
+    max_entries: int = 20_000
+    keep_entries: int = 200_000
+    log_limit: int = 50
+    chat_limit: int = 50
+
+
+class _Kept:
+    __slots__ = ("entries", "states")
+
+    def __init__(self, states: list[State], entries: int) -> None:
+        self.states = states  # the state after each answered command that changed it
+        self.entries = entries  # its log's entries (what keeping it costs)
+
+
+_setup = Setup()
+_kept: dict[str, _Kept] = {}  # the most recently asked for last
+_read: Callable[[str], list[Stored]] | None = None
+
+
+def main(setup: Setup) -> None:
+    """The worker's composition root (the pool's initializer): the log read through a
+    connection of its own, on an event loop in a thread."""
+    from gcbc.eventlog.jetstream import JetStreamEventLog
+
+    global _setup, _read
+    _setup = setup
+    # Ctrl-C reaches the whole process group: the table service stops its worker itself
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_orphaned, args=(os.getppid(),), daemon=True).start()
+    loop = asyncio.new_event_loop()
+    threading.Thread(target=loop.run_forever, name="log", daemon=True).start()
+    _read = _reader(
+        lambda: JetStreamEventLog.connect(setup.nats_url, setup.stream_replicas, create=False),
+        loop,
+    )
+
+
+def _orphaned(parent: int) -> None:
+    """End the worker once its table service is gone (killed, it cannot say so)."""
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(0)
+
+
+def _reader(
+    connect: Callable[[], Coroutine[Any, Any, EventLog]], loop: asyncio.AbstractEventLoop
+) -> Callable[[str], list[Stored]]:
+    """Reads on ``loop``, connected from now on (again after a connection that failed)."""
+    connected = asyncio.run_coroutine_threadsafe(connect(), loop)
+
+    def read(table_id: str) -> list[Stored]:
+        nonlocal connected
+        if connected.done() and connected.exception() is not None:
+            connected = asyncio.run_coroutine_threadsafe(connect(), loop)
+        try:
+            events = connected.result(timeout=CONNECT_SECONDS)
+        except concurrent.futures.TimeoutError:
+            raise LogUnavailable("not connected yet") from None
+        return asyncio.run_coroutine_threadsafe(events.read(table_id), loop).result(READ_SECONDS)
+
+    return read
+
+
+def use(setup: Setup, read: Callable[[str], list[Stored]]) -> None:
+    """Tests: this process is the worker, its logs read by ``read``."""
+    global _setup, _read
+    _setup, _read = setup, read
+    _kept.clear()
+
+
+def ready() -> bool:
+    """Nothing: the first call starts the process before a client waits for it."""
+    return True
+
+
+def replay_step(table_id: str, step: int, seat: int | None, read: bool) -> Answer:
+    """The view ``seat`` (None: a spectator) had at ``step`` of the finished table, as
+    ``GET /tables/{table_id}/replay`` answers it; ``read``: the table's log may be read (it is
+    not kept here)."""
+    kept = _kept.pop(table_id, None)
+    entries = 0
+    if kept is None:
+        if not read:
+            return Answer(problem=UNKEPT)
+        folded = _fold(table_id)
+        if isinstance(folded, Answer):
+            return folded
+        kept = folded[0]
+        entries = kept.entries
+    dropped = _keep(table_id, kept)
+    states = kept.states
+    final = states[-1]
+    if seat is not None and seat >= len(final.seats):
+        return Answer(problem=NO_SUCH_SEAT, kept=table_id in _kept, dropped=dropped)
+    step = min(step, len(states))
+    s = states[step - 1]
+    viewer = seat if seat is not None and s.seats and s.seats[seat] is not None else None
+    v = view(s, viewer, log_limit=_setup.log_limit, chat_limit=_setup.chat_limit)
+    body = msgspec.json.encode(ReplayStep(step=step, steps=len(states), view=v))
+    return Answer(body=body, kept=table_id in _kept, dropped=dropped, entries=entries)
+
+
+def history(table_id: str) -> Answer:
+    """Every event of the finished table, as ``GET /tables/{table_id}/history`` answers them (its
+    states are kept too: a replay often follows)."""
+    folded = _fold(table_id)
+    if isinstance(folded, Answer):
+        return folded
+    kept, events = folded
+    dropped = _keep(table_id, _kept.pop(table_id, kept))
+    body = msgspec.json.encode({"table_id": table_id, "events": events})
+    return Answer(body=body, kept=table_id in _kept, dropped=dropped, entries=kept.entries)
+
+
+def _fold(table_id: str) -> tuple[_Kept, list[Any]] | Answer:
+    """The table's states after each answered command that changed it, and its every event;
+    or why there is nothing to show (no table, not finished, a log too long)."""
+    assert _read is not None, "main() first"
+    try:
+        stored = _read(table_id)
+    except (LogUnavailable, TimeoutError, concurrent.futures.TimeoutError):
+        return Answer(problem=LOG_UNAVAILABLE)
+    if not stored:
+        return Answer(problem=NO_TABLE)
+    if len(stored) > _setup.max_entries:
+        return Answer(problem=TOO_LONG, entries=len(stored))
+    t = FoldedTable(table_id)
+    states: list[State] = []
+    events: list[Any] = []
+    for s in stored:
+        entry = t.apply(s)
+        if isinstance(entry, OutcomeEntry):
+            events += entry.events
+        # each answer that changed the state is a step (a refusal changes nothing)
+        if t.settled and t.state.table_id and (not states or t.state is not states[-1]):
+            states.append(t.state)
+    if t.seq == 0 or not t.state.table_id:
+        return Answer(problem=NO_TABLE, entries=len(stored))
+    if t.state.step != "finished":
+        return Answer(problem=NOT_FINISHED, entries=len(stored))
+    return _Kept(states, len(stored)), events
+
+
+def _keep(table_id: str, kept: _Kept) -> tuple[str, ...]:
+    """Keep the table (the most recent), letting the least recent go past the entries kept;
+    the ones let go."""
+    _kept[table_id] = kept
+    total = sum(k.entries for k in _kept.values())
+    dropped = []
+    for old in list(_kept):
+        if total <= _setup.keep_entries or old == table_id:
+            break
+        total -= _kept.pop(old).entries
+        dropped.append(old)
+    if total > _setup.keep_entries:  # more than the whole budget alone: not kept
+        del _kept[table_id]
+        dropped.append(table_id)
+    return tuple(dropped)

@@ -1,0 +1,137 @@
+"""Replays and histories of finished tables, made outside the event loop: one worker process
+(``services.table.replay_worker``) reads a finished log, folds it once and keeps the recent
+tables' states; the event loop only asks and passes the bytes it answers. Reading and folding a
+log costs what the log's length costs, which players choose: made there it never holds the
+requests of every other client.
+
+The cost is bounded: a log longer than ``max_entries`` is neither replayed nor folded into a
+history (409 ``log_too_long``); at most ``queue`` requests wait for the worker (503
+``replays_busy`` past that); the worker keeps folded tables up to ``keep_entries`` log entries
+in all. What one client may ask (rates) is counted by the caller: ``reading`` is awaited before
+the worker reads a log."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from gcbc.eventlog.port import LogUnavailable
+from services.table import replay_worker as worker
+from services.table.problems import RETRY_AFTER, ApiError
+
+log = logging.getLogger("gcbc.table")
+
+TOO_LONG_KEPT = 4096  # tables known too long, remembered (a log only grows)
+
+
+class Replays:
+    def __init__(self, setup: worker.Setup, queue: int = 16) -> None:
+        self.setup = setup
+        self.queue = queue
+        self._pool: ProcessPoolExecutor | None = None
+        self._asked: set[Future] = set()  # sent to the worker, not answered yet
+        self.kept: dict[str, None] = {}  # the tables the worker keeps folded (as it said)
+        self._too_long: dict[str, int] = {}  # table -> its log's entries
+
+    def start(self) -> None:
+        """Start the worker now (spawned: a fresh interpreter, with none of this process's
+        threads and connections), so no client waits for it."""
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                max_workers=1,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=worker.main,
+                initargs=(self.setup,),
+            )
+            self._pool.submit(worker.ready)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+        self.kept.clear()
+
+    async def step(
+        self, table_id: str, step: int, seat: int | None, reading: Callable[[], Awaitable[None]]
+    ) -> bytes:
+        """A replay step's JSON (``ReplayStep``)."""
+        why = "a replay is public once the game is over"
+        if table_id in self.kept:
+            got = await self._ask(worker.replay_step, table_id, step, seat, False)
+            if got.problem != worker.UNKEPT:
+                return self._body(table_id, got, why)
+        await self._reading(table_id, reading)
+        got = await self._ask(worker.replay_step, table_id, step, seat, True)
+        return self._body(table_id, got, why)
+
+    async def history(self, table_id: str, reading: Callable[[], Awaitable[None]]) -> bytes:
+        """A history's JSON (``History``)."""
+        await self._reading(table_id, reading)
+        got = await self._ask(worker.history, table_id)
+        return self._body(table_id, got, "the history is public once the game is over")
+
+    async def _reading(self, table_id: str, reading: Callable[[], Awaitable[None]]) -> None:
+        known = self._too_long.get(table_id)
+        if known is not None:
+            raise self._too_long_problem(known)
+        await reading()
+
+    def _too_long_problem(self, entries: int) -> ApiError:
+        return ApiError(
+            409,
+            "log_too_long",
+            f"this table's log has {entries} entries: replays and histories are made of at most"
+            f" {self.setup.max_entries}",
+        )
+
+    async def _ask(self, call: Callable[..., worker.Answer], *args: Any) -> worker.Answer:
+        """The worker's answer; 503 when too many requests wait for it already, or when it
+        stopped (a new one starts at the next request)."""
+        self._asked = {f for f in self._asked if not f.done()}
+        if len(self._asked) >= self.queue:
+            raise ApiError(
+                503,
+                "replays_busy",
+                "too many replays and histories are being made: retry",
+                headers={"Retry-After": RETRY_AFTER},
+            )
+        try:
+            self.start()
+            assert self._pool is not None
+            future = self._pool.submit(call, *args)
+            self._asked.add(future)
+            return await asyncio.wrap_future(future)
+        except BrokenProcessPool:
+            log.error("the replay worker stopped: a new one starts")
+            self.close()
+            raise ApiError(
+                503,
+                "replays_busy",
+                "the replay worker stopped: retry",
+                headers={"Retry-After": RETRY_AFTER},
+            ) from None
+
+    def _body(self, table_id: str, got: worker.Answer, not_finished: str) -> bytes:
+        for dropped in got.dropped:
+            self.kept.pop(dropped, None)
+        if got.kept:
+            self.kept[table_id] = None
+        if got.problem is None:
+            return got.body
+        if got.problem == worker.TOO_LONG:
+            if len(self._too_long) >= TOO_LONG_KEPT:
+                del self._too_long[next(iter(self._too_long))]
+            self._too_long[table_id] = got.entries
+            raise self._too_long_problem(got.entries)
+        if got.problem == worker.NO_TABLE:
+            raise ApiError(404, "no_table", f"there is no table {table_id}")
+        if got.problem == worker.NOT_FINISHED:
+            raise ApiError(409, "not_finished_yet", not_finished)
+        if got.problem == worker.NO_SUCH_SEAT:
+            raise ApiError(422, "invalid_parameter", "seat is not a seat of this table", "seat")
+        raise LogUnavailable(got.problem)

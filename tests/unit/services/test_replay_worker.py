@@ -1,0 +1,116 @@
+"""The replay worker's answers: every step of every golden log, as every seat and a spectator,
+and every history, byte for byte what the table service answered when it folded logs itself;
+what it keeps, and what it refuses."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import msgspec
+import pytest
+
+from gcbc.contract.entries import OutcomeEntry, decode_entry
+from gcbc.contract.http import ReplayStep
+from gcbc.eventlog.memory import MemoryEventLog
+from gcbc.eventlog.port import Stored
+from gcbc.rules import view
+from services.common.folded import states
+from services.table import replay_worker as worker
+from tests.unit.services.test_golden_logs import NAMES, _imported
+
+FINISHED = [n for n in NAMES if not n.startswith("lobby")]
+
+
+def _logs(*names: str) -> tuple[dict[str, list[Stored]], list[str]]:
+    """The golden logs' entries by table id (and the ids, in the names' order)."""
+    out: dict[str, list[Stored]] = {}
+    ids = []
+    for name in names:
+        log, _ = _imported(name)
+
+        async def read(log: MemoryEventLog = log) -> dict[str, list[Stored]]:
+            return {t: await log.read(t) async for t in log.tables()}
+
+        tables = asyncio.run(read())
+        out.update(tables)
+        ids += list(tables)
+    return out, ids
+
+
+def _worker(logs: dict[str, list[Stored]], **setup: Any) -> None:
+    worker.use(worker.Setup(**setup), lambda table_id: logs.get(table_id, []))
+
+
+# --- what the table service answered when it folded logs on its event loop ---------------------
+def _steps_before(stored: list[Stored], table_id: str) -> list[Any]:
+    kept: list[Any] = []
+    for _, t in states(stored, table_id):
+        if t.state.table_id and (not kept or t.state is not kept[-1]):
+            kept.append(t.state)
+    return kept
+
+
+def _replay_before(kept: list[Any], step: int, seat: int | None) -> bytes:
+    step = min(step, len(kept))
+    s = kept[step - 1]
+    viewer = seat if seat is not None and s.seats and s.seats[seat] is not None else None
+    v = view(s, viewer, log_limit=50, chat_limit=50)
+    return msgspec.json.encode(ReplayStep(step=step, steps=len(kept), view=v))
+
+
+def _history_before(stored: list[Stored], table_id: str) -> bytes:
+    events: list[Any] = []
+    for s in stored:
+        entry = decode_entry(s.data)
+        if isinstance(entry, OutcomeEntry):
+            events += entry.events
+    return msgspec.json.encode({"table_id": table_id, "events": events})
+
+
+@pytest.mark.parametrize("name", FINISHED)
+def test_every_step_as_every_viewer_and_the_history_are_answered_as_before(name: str):
+    logs, (table_id,) = _logs(name)
+    _worker(logs)
+    kept = _steps_before(logs[table_id], table_id)
+    seats = len(kept[-1].seats)
+    first = worker.replay_step(table_id, 1, None, read=True)
+    assert first.body == _replay_before(kept, 1, None) and first.kept
+    for step in [*range(1, len(kept) + 1), len(kept) + 5]:
+        for seat in [None, *range(seats)]:
+            got = worker.replay_step(table_id, step, seat, read=False)  # kept: never read again
+            assert got.body == _replay_before(kept, step, seat), (step, seat)
+    got = worker.history(table_id)
+    assert got.body == _history_before(logs[table_id], table_id)
+
+
+def test_a_seat_not_at_the_table_an_unfinished_table_and_no_table_are_told_apart():
+    logs, (finished, lobby) = _logs("fourth_4", "lobby_6")
+    _worker(logs)
+    assert worker.replay_step(finished, 1, 4, read=True).problem == worker.NO_SUCH_SEAT
+    assert worker.replay_step(lobby, 1, None, read=True).problem == worker.NOT_FINISHED
+    assert worker.history(lobby).problem == worker.NOT_FINISHED
+    assert worker.replay_step("0123456789abcdef", 1, None, read=True).problem == worker.NO_TABLE
+    assert worker.replay_step(lobby, 1, None, read=False).problem == worker.UNKEPT  # never kept
+
+
+def test_the_least_recently_asked_leave_past_the_entries_kept_and_long_logs_are_refused():
+    logs, ids = _logs("fourth_4", "classic_5_token", "zombies_6")
+    sizes = {t: len(logs[t]) for t in ids}
+    first, second, third = ids
+    _worker(logs, keep_entries=sizes[first] + sizes[second], max_entries=sizes[third] - 1)
+    assert worker.replay_step(first, 1, None, read=True).kept
+    assert worker.replay_step(second, 1, None, read=True).dropped == ()
+    assert worker.replay_step(first, 2, None, read=False).body  # now the most recent
+    got = worker.replay_step(third, 1, None, read=True)
+    assert got.problem == worker.TOO_LONG and got.entries == sizes[third]
+    _worker(logs, keep_entries=sizes[first] + sizes[third])
+    worker.replay_step(second, 1, None, read=True)
+    worker.replay_step(first, 1, None, read=True)
+    got = worker.replay_step(third, 1, None, read=True)
+    assert got.kept and got.dropped == (second,)  # the least recent, till the rest fits
+    assert worker.replay_step(second, 1, None, read=False).problem == worker.UNKEPT
+    assert worker.replay_step(first, 1, None, read=False).body
+    _worker(logs, keep_entries=sizes[third] - 1)
+    got = worker.replay_step(third, 1, None, read=True)  # alone over the budget: answered only
+    assert got.body and not got.kept and got.dropped == (third,)
