@@ -27,6 +27,7 @@ from gcbc.contract.views import (
 from gcbc.contract.views import (
     Seen as SeenView,
 )
+from gcbc.rules.evolve import FOLDS, UNSEEN_BY_OTHERS
 from gcbc.rules.legal import legal_commands
 from gcbc.rules.log import render, sees
 from gcbc.rules.state import FINISHED, LOBBY, State
@@ -127,9 +128,41 @@ def _iso(t: float) -> str:
     return datetime.fromtimestamp(t, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def _waiting_of(s: State, viewer: int | None, w: Any, deadline: str | None) -> list[Waiting]:
-    if w is None:
-        return []
+def _unseen_before(s: State, start: int) -> tuple[int, ...]:
+    """Per viewer (the seats, then the public): the events before the ``start``-th it did not
+    see, counted back from ``s.unseen`` over the events since (a wait's are few)."""
+    unseen = s.unseen
+    count = len(unseen)
+    for e in s.log.since(start):
+        field = FOLDS[type(e)][1]
+        if field is not None:  # seen by one seat only, as ``fold`` counts it
+            others = UNSEEN_BY_OTHERS[count][getattr(e, field)]
+            unseen = tuple(u - o for u, o in zip(unseen, others, strict=True))
+    return unseen
+
+
+class _WaitIds:
+    """A wait's id as each viewer is shown it: the viewer's own version when the wait began,
+    so that it moves only with what the viewer sees (the engine's id, ``since``, counts every
+    event, another seat's passes and arrangements included)."""
+
+    __slots__ = ("since", "before")
+
+    def __init__(self, s: State, since: int) -> None:
+        self.since = since
+        # once the game is over every event is seen: the engine's id, as the version is
+        hidden = s.step == FINISHED or not s.unseen
+        self.before = None if hidden else _unseen_before(s, since)
+
+    def of(self, s: State, viewer: int | None) -> int:
+        if self.before is None:
+            return self.since
+        return self.since - self.before[len(s.seats) if viewer is None else viewer]
+
+
+def _waiting_of(
+    s: State, viewer: int | None, w: Any, wait_id: int, deadline: str | None
+) -> list[Waiting]:
     if w.kind == "reaction":
         # everyone asked is shown until the window closes: who has passed stays private (§6)
         assert s.window is not None
@@ -140,7 +173,12 @@ def _waiting_of(s: State, viewer: int | None, w: Any, deadline: str | None) -> l
         seats = list(w.seats)
     return [
         Waiting(
-            seat=i, reason=w.kind, wait=w.id, seconds=w.seconds, deadline=deadline, prompt=w.prompt
+            seat=i,
+            reason=w.kind,
+            wait=wait_id,
+            seconds=w.seconds,
+            deadline=deadline,
+            prompt=w.prompt,
         )
         for i in seats
     ]
@@ -260,7 +298,12 @@ class _Common:
         w = s.window
         p = s.prompts[0] if s.prompts else None
         d = s.declared
-        self.window = WindowView(kind=w.kind, asked=list(w.asked), wait=w.since) if w else None
+        self.wait_ids = _WaitIds(s, self.wait.id) if self.wait is not None else None
+        self.window_ids = None
+        if w is not None:  # its wait, unless a prompt came first
+            same = self.wait_ids is not None and self.wait_ids.since == w.since
+            self.window_ids = self.wait_ids if same else _WaitIds(s, w.since)
+        self.window_asked = list(w.asked) if w else []
         self.prompt = PromptView(p.seat, p.kind, list(p.options), p.about) if p else None
         self.declared = (
             DeclaredView(
@@ -274,6 +317,17 @@ class _Common:
             else None
         )
         self.alarms = [AlarmView(seat=a, set_by=by, turn=turn) for a, turn, by in s.alarms]
+
+    def waiting_for(self, s: State, viewer: int | None) -> list[Waiting]:
+        if self.wait_ids is None:  # no wait
+            return []
+        return _waiting_of(s, viewer, self.wait, self.wait_ids.of(s, viewer), self.deadline)
+
+    def window_of(self, s: State, viewer: int | None) -> WindowView | None:
+        w = s.window
+        if w is None or self.window_ids is None:
+            return None
+        return WindowView(kind=w.kind, asked=self.window_asked, wait=self.window_ids.of(s, viewer))
 
 
 def view(
@@ -350,8 +404,8 @@ def _view(s: State, seat: int | None, common: _Common) -> View:
         turn=s.turn_seat if s.turn_seat >= 0 and s.step not in (LOBBY,) else None,
         turn_number=s.turn_number,
         direction="clockwise" if s.marks.direction == 1 else "counter_clockwise",
-        waiting_for=_waiting_of(s, seat, common.wait, common.deadline),
-        window=common.window,
+        waiting_for=common.waiting_for(s, seat),
+        window=common.window_of(s, seat),
         prompt=common.prompt,
         declared=common.declared,
         you=you,
