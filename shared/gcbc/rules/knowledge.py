@@ -27,7 +27,7 @@ from gcbc.contract.views import (
 from gcbc.contract.views import (
     Seen as SeenView,
 )
-from gcbc.rules.evolve import FOLDS, UNSEEN_BY_OTHERS
+from gcbc.rules.evolve import FOLDS
 from gcbc.rules.legal import legal_commands
 from gcbc.rules.log import render, sees
 from gcbc.rules.state import FINISHED, LOBBY, State
@@ -128,36 +128,22 @@ def _iso(t: float) -> str:
     return datetime.fromtimestamp(t, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def _unseen_before(s: State, start: int) -> tuple[int, ...]:
-    """Per viewer (the seats, then the public): the events before the ``start``-th it did not
-    see, counted back from ``s.unseen`` over the events since (a wait's are few)."""
-    unseen = s.unseen
-    count = len(unseen)
-    for e in s.log.since(start):
+def _seen_ids(s: State, since: int) -> tuple[int, ...]:
+    """The id of a wait that began at ``since`` as each viewer (the seats, then the public) is
+    shown it: the viewer's own version then, so that it moves only with what the viewer sees
+    (the engine's id counts every event, another seat's passes and arrangements included)."""
+    viewers = len(s.seats) + 1
+    if s.step == FINISHED or not s.unseen:  # every event is seen: the engine's, as the version
+        return (since,) * viewers
+    hidden = list(s.unseen)  # what each viewer did not see, less what it did not see since
+    for e in s.log.since(since):
         field = FOLDS[type(e)][1]
         if field is not None:  # seen by one seat only, as ``fold`` counts it
-            others = UNSEEN_BY_OTHERS[count][getattr(e, field)]
-            unseen = tuple(u - o for u, o in zip(unseen, others, strict=True))
-    return unseen
-
-
-class _WaitIds:
-    """A wait's id as each viewer is shown it: the viewer's own version when the wait began,
-    so that it moves only with what the viewer sees (the engine's id, ``since``, counts every
-    event, another seat's passes and arrangements included)."""
-
-    __slots__ = ("since", "before")
-
-    def __init__(self, s: State, since: int) -> None:
-        self.since = since
-        # once the game is over every event is seen: the engine's id, as the version is
-        hidden = s.step == FINISHED or not s.unseen
-        self.before = None if hidden else _unseen_before(s, since)
-
-    def of(self, s: State, viewer: int | None) -> int:
-        if self.before is None:
-            return self.since
-        return self.since - self.before[len(s.seats) if viewer is None else viewer]
+            owner = getattr(e, field)
+            for i in range(viewers):
+                if i != owner:
+                    hidden[i] -= 1
+    return tuple(since - h for h in hidden)
 
 
 def _waiting_of(
@@ -298,12 +284,19 @@ class _Common:
         w = s.window
         p = s.prompts[0] if s.prompts else None
         d = s.declared
-        self.wait_ids = _WaitIds(s, self.wait.id) if self.wait is not None else None
-        self.window_ids = None
-        if w is not None:  # its wait, unless a prompt came first
-            same = self.wait_ids is not None and self.wait_ids.since == w.since
-            self.window_ids = self.wait_ids if same else _WaitIds(s, w.since)
-        self.window_asked = list(w.asked) if w else []
+        # each viewer's ids, by its place among the viewers (the seats, then the public)
+        self.wait_ids = _seen_ids(s, self.wait.id) if self.wait is not None else None
+        self.windows: list[WindowView] | None = None
+        if w is not None:
+            ids = self.wait_ids
+            if ids is None or self.wait is None or self.wait.id != w.since:  # a prompt came first
+                ids = _seen_ids(s, w.since)
+            asked = list(w.asked)
+            made: dict[int, WindowView] = {}  # one for the viewers that are shown the same id
+            for i in ids:
+                if i not in made:
+                    made[i] = WindowView(kind=w.kind, asked=asked, wait=i)
+            self.windows = [made[i] for i in ids]
         self.prompt = PromptView(p.seat, p.kind, list(p.options), p.about) if p else None
         self.declared = (
             DeclaredView(
@@ -317,17 +310,6 @@ class _Common:
             else None
         )
         self.alarms = [AlarmView(seat=a, set_by=by, turn=turn) for a, turn, by in s.alarms]
-
-    def waiting_for(self, s: State, viewer: int | None) -> list[Waiting]:
-        if self.wait_ids is None:  # no wait
-            return []
-        return _waiting_of(s, viewer, self.wait, self.wait_ids.of(s, viewer), self.deadline)
-
-    def window_of(self, s: State, viewer: int | None) -> WindowView | None:
-        w = s.window
-        if w is None or self.window_ids is None:
-            return None
-        return WindowView(kind=w.kind, asked=self.window_asked, wait=self.window_ids.of(s, viewer))
 
 
 def view(
@@ -390,6 +372,7 @@ def _view(s: State, seat: int | None, common: _Common) -> View:
         team = team_of(tuple(map(known.get, st.cards)), st.in_play, st.zombie) if st.cards else None
         you = You(seat=seat, team=team, hand=list(st.hand), auto_pass=st.auto_pass)
     version = version_of(s, seat)
+    i = len(s.seats) if seat is None else seat  # its place among the viewers
     entries: list[LogEntry] = []
     if common.memo is not None:
         entries = common.memo.entries(s, seat, version, common.log_limit)
@@ -404,8 +387,10 @@ def _view(s: State, seat: int | None, common: _Common) -> View:
         turn=s.turn_seat if s.turn_seat >= 0 and s.step not in (LOBBY,) else None,
         turn_number=s.turn_number,
         direction="clockwise" if s.marks.direction == 1 else "counter_clockwise",
-        waiting_for=common.waiting_for(s, seat),
-        window=common.window_of(s, seat),
+        waiting_for=_waiting_of(s, seat, common.wait, common.wait_ids[i], common.deadline)
+        if common.wait_ids is not None
+        else [],
+        window=common.windows[i] if common.windows is not None else None,
         prompt=common.prompt,
         declared=common.declared,
         you=you,
