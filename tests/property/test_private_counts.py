@@ -31,11 +31,15 @@ def others(s: State, seat: int) -> list[int | None]:
     return [i for i in range(len(s.seats)) if i != seat] + [None]
 
 
-def assert_same_to_others(a: State, b: State, seat: int, where: str) -> None:
+def assert_same_to_others(a: State, b: State, seat: int, where: str) -> dict[int | None, int]:
+    """Every other viewer's view of ``a`` is its view of ``b``; their wait ids (-1: none)."""
+    ids = {}
     for viewer in others(a, seat):
         va = view(a, viewer, log_limit=20, wait_started=1.0)
         vb = view(b, viewer, log_limit=20, wait_started=1.0)
         assert va == vb, f"{where}: viewer {viewer} tells the tables apart"
+        ids[viewer] = va.waiting_for[0].wait if va.waiting_for else -1
+    return ids
 
 
 def toggled(s: State, seat: int) -> State | None:
@@ -60,6 +64,7 @@ def twin(commands: list[Any], seat: int, rate: float, rng: random.Random) -> int
     before some of them; compares every other viewer's view after each. The toggles made."""
     a = b = State()
     made = 0
+    waits: tuple[Any, dict[int | None, int]] = (None, {})  # the engine's wait, the viewers' ids
     for k, command in enumerate(commands):
         if rng.random() < rate and (t := toggled(b, seat)) is not None:
             b, made = t, made + 1
@@ -67,8 +72,16 @@ def twin(commands: list[Any], seat: int, rate: float, rng: random.Random) -> int
         if isinstance(command, C.DeadlinePassed):  # the engine's own wait id differs
             command = C.DeadlinePassed(wait=current_wait(b).id)  # type: ignore[union-attr]
         b, _ = run(b, command)
-        if not is_terminal(a):
-            assert_same_to_others(a, b, seat, f"command {k} {command}")
+        if is_terminal(a):
+            continue
+        ids = assert_same_to_others(a, b, seat, f"command {k} {command}")
+        # a new wait has a new id for every viewer (a client may key what it does on it)
+        wait = current_wait(a)
+        if wait is not None and waits[0] is not None and wait.id != waits[0].id:
+            for viewer, was in waits[1].items():
+                if ids[viewer] != -1:
+                    assert ids[viewer] != was, f"command {k}: viewer {viewer} sees the same wait"
+        waits = (wait, ids)
     assert is_terminal(a) and is_terminal(b)
     return made
 
