@@ -307,7 +307,10 @@ async def list_tables(
     state: AppState,
     limit: Annotated[int | None, Parameter(ge=1, le=200)] = None,
     after: Annotated[
-        int, Parameter(ge=0, le=MAX_CURSOR, description="the cursor of the Link rel=next")
+        int,
+        Parameter(
+            ge=0, le=MAX_CURSOR, description="the opaque cursor of the Link rel=next (0: the first)"
+        ),
     ] = 0,
 ) -> Response[bytes]:
     limit = limit or state.settings.lobby_page

@@ -19,7 +19,7 @@ from gcbc.contract import commands as C
 from gcbc.contract.entries import CommandEntry, decode_entry
 from gcbc.eventlog.jetstream import JetStreamEventLog
 from gcbc.readmodel.redis import LOBBY_ORDER
-from services.table.positions import Positions
+from services.table.positions import MAX_CURSOR, Positions
 from tests.e2e.conftest import auth
 from tests.e2e.test_rules_decisions import SLOW, deal, my_view, send, started
 
@@ -136,3 +136,7 @@ def test_the_lobbys_cursor_is_not_the_logs_sequence(http, stack):
             assert cursor != listed_at and named.after(cursor) == listed_at
     finally:
         index.close()
+    r = http.get("/tables", params={"after": MAX_CURSOR + 1})  # no cursor is that large
+    assert r.status_code == 400 and r.json()["code"] == "invalid_parameter", r.text
+    assert r.json()["field"] == "after"
+    assert r.headers["content-type"].startswith("application/problem+json")
