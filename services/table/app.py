@@ -57,6 +57,7 @@ from services.table import health as operations
 from services.table import openapi as doc
 from services.table.holdings import Holdings
 from services.table.limits import OpenStreams, RateLimits
+from services.table.positions import MAX_CURSOR, Positions
 from services.table.problems import HANDLERS, RETRY_AFTER, ApiError, refusal
 from services.table.replay_worker import Setup as ReplaySetup
 from services.table.replays import Replays
@@ -115,12 +116,18 @@ AFTER_APPEND = (LogUnavailable, ModelUnavailable, TimeoutError)
 
 
 async def _then_position(
-    seq: int, wait: Callable[[], Awaitable[Response[bytes]]]
+    position: int, wait: Callable[[], Awaitable[Response[bytes]]]
 ) -> Response[bytes]:
     try:
         return await wait()
     except AFTER_APPEND:
-        return _json(msgspec.json.encode(Position(position=seq)), 202)
+        return _json(msgspec.json.encode(Position(position=position)), 202)
+
+
+def _position_of(state: AppState, table_id: str, seq: int) -> int:
+    """What a client is shown of the entry at ``seq``: never the log's own sequence."""
+    positions: Positions = state.positions
+    return positions.of(table_id, seq)
 
 
 def _bearer(request: Request) -> str | None:
@@ -208,8 +215,8 @@ async def _answer(
     return got
 
 
-def _position(seq: int, **more: Any) -> Response[bytes]:
-    return _json(msgspec.json.encode({"position": seq, **more}), 202)
+def _position(position: int, **more: Any) -> Response[bytes]:
+    return _json(msgspec.json.encode({"position": position, **more}), 202)
 
 
 # --- lobby --------------------------------------------------------------------------------------
@@ -313,7 +320,7 @@ async def create_table(
     except AFTER_APPEND:
         got = PENDING
     if got is PENDING:  # recorded, not answered yet: the table will be there
-        return _position(seq, **msgspec.to_builtins(created))
+        return _position(_position_of(state, table_id, seq), **msgspec.to_builtins(created))
     return created
 
 
@@ -328,13 +335,20 @@ async def create_table(
 async def list_tables(
     state: AppState,
     limit: Annotated[int | None, Parameter(ge=1, le=200)] = None,
-    after: Annotated[int, Parameter(ge=0, description="the cursor of the Link rel=next")] = 0,
+    after: Annotated[
+        int,
+        Parameter(
+            ge=0, le=MAX_CURSOR, description="the opaque cursor of the Link rel=next (0: the first)"
+        ),
+    ] = 0,
 ) -> Response[bytes]:
     limit = limit or state.settings.lobby_page
-    page = await _service(state).model.open_tables(limit, after)
+    positions: Positions = state.positions
+    page = await _service(state).model.open_tables(limit, positions.after(after))
     headers = {}
     if page.next is not None:  # RFC 8288, as GitHub does: the body stays a plain list
-        headers["Link"] = f'</tables?limit={limit}&after={page.next}>; rel="next"'
+        cursor = positions.cursor(page.next)
+        headers["Link"] = f'</tables?limit={limit}&after={cursor}>; rel="next"'
     return Response(
         content=b"[" + b",".join(page.listings) + b"]",
         media_type="application/json",
@@ -417,7 +431,7 @@ async def take_seat(
     if got is PENDING or got[1].seat is None:  # type: ignore[index]
         # recorded, not answered yet: the token is the client's only way to its seat, so it
         # gets it now (its view will say which seat once the rules worker answers)
-        return _position(seq, token=token)
+        return _position(_position_of(state, table_id, seq), token=token)
     return SeatGranted(seat=got[1].seat, token=token)  # type: ignore[index]
 
 
@@ -464,7 +478,8 @@ async def leave_seat(table_id: TableId, seat: int, request: Request, state: AppS
     except AFTER_APPEND:
         got = PENDING
     if got is PENDING:
-        return _position(seq)  # recorded: the seat is left once the rules worker answers
+        # recorded: the seat is left once the rules worker answers
+        return _position(_position_of(state, table_id, seq))
     return Response(content=b"", status_code=204)
 
 
@@ -480,7 +495,10 @@ async def start(table_id: TableId, request: Request, state: AppState) -> Respons
     seat = await _seat(service, table_id, request, required=True)
     # the seed comes from the server's entropy and stays secret until the end (DESIGN property 3)
     seq = await service.submit(table_id, C.StartGame(seat=seat, random_seed=secrets.randbits(62)))
-    return await _then_position(seq, lambda: _answered_view(service, table_id, seat, seq))
+    position = _position_of(state, table_id, seq)
+    return await _then_position(
+        position, lambda: _answered_view(service, table_id, seat, seq, position)
+    )
 
 
 # --- playing ------------------------------------------------------------------------------------
@@ -667,7 +685,10 @@ async def send_command(
         await state.rates.hit("client_command", _client(request))
     command = to_engine(data, seat)
     seq = await service.submit(table_id, command)
-    return await _then_position(seq, lambda: _answered_view(service, table_id, seat, seq))
+    position = _position_of(state, table_id, seq)
+    return await _then_position(
+        position, lambda: _answered_view(service, table_id, seat, seq, position)
+    )
 
 
 def _house_seat(service: TableService, table_id: str, seat: int) -> bool:
@@ -677,13 +698,13 @@ def _house_seat(service: TableService, table_id: str, seat: int) -> bool:
 
 
 async def _answered_view(
-    service: TableService, table_id: str, seat: int, seq: int
+    service: TableService, table_id: str, seat: int, seq: int, position: int
 ) -> Response[bytes]:
-    """The seat's view once it shows the command's outcome; 202 if that takes longer; the
-    refusal as a problem."""
+    """The seat's view once it shows the command's outcome; 202 and ``position`` if that takes
+    longer; the refusal as a problem."""
     got = await _answer(service, table_id, seat_key(seat), seq, ANSWER_WAIT)
     if got is PENDING:
-        return _position(seq)
+        return _position(position)
     return _json(got[0].data)  # type: ignore[index]
 
 
@@ -707,7 +728,7 @@ async def chat(
     data = edge.strict(await request.body(), Chat)
     await state.rates.hit("chat", f"{table_id}:{seat}")
     seq = await service.submit(table_id, C.PostChat(seat=seat, text=data.text))
-    return Position(position=seq)
+    return Position(position=_position_of(state, table_id, seq))
 
 
 @post(
@@ -892,6 +913,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         await rates.warm()
         # several processes must share the key (GCBC_TICKET_SECRET); one alone may draw its own
         app.state.ticket_secret = (settings.ticket_secret or secrets.token_hex(32)).encode()
+        app.state.positions = Positions(app.state.ticket_secret)
         app.state.streams = OpenStreams(
             settings.streams_per_table,
             settings.streams_per_seat,

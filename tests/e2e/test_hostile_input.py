@@ -19,6 +19,7 @@ import redis
 from gcbc.contract.entries import decode_entry
 from gcbc.contract.events import GameStarted
 from gcbc.eventlog.jetstream import JetStreamEventLog
+from services.table.positions import Positions
 from tests.e2e.audit import check_response, log_events, seat_of
 from tests.e2e.conftest import TEST_ENV, auth, seated_table
 from tools.demo import play_table
@@ -356,7 +357,9 @@ def test_with_redis_away_reads_are_503_and_a_recorded_command_is_202(own_stack):
         )
         assert v["status"] == "playing"
         stored = asyncio.run(_entries(s.nats_url, table_id))
-        assert any(seq == position for seq, _ in stored)
+        # the command's entry, named by its opaque position (never the log's sequence)
+        named = Positions(s.ticket_secret.encode())
+        assert any(named.of(table_id, seq) == position for seq, _ in stored)
         r = http.post(
             f"/tables/{table_id}/commands",
             headers=auth(tokens[1]),

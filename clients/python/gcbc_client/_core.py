@@ -71,7 +71,8 @@ def command_body(command: Any, command_id: str | None) -> tuple[bytes, str]:
 
 
 def created(status: int, body: bytes) -> TableCreated:
-    """201: the table; 202: recorded, the table will be there (``position`` says where)."""
+    """201: the table; 202: recorded, the table will be there (``position``: an opaque name of
+    the entry, not a place in the log)."""
     return _created[status].decode(body)
 
 

@@ -99,7 +99,9 @@ class Chat(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class Position(msgspec.Struct):
-    """202: recorded at this position of the log; its outcome shows in your view when answered."""
+    """202: recorded; its outcome shows in your view when answered. ``position`` names the
+    command's entry (the same for a retry of its ``command_id``): an opaque number, not the
+    log's own sequence, that tells nothing of what others do."""
 
     position: int
 

@@ -25,7 +25,7 @@ from gcbc.contract.vocabulary import (
 class Waiting(msgspec.Struct, frozen=True, omit_defaults=True):
     seat: int
     reason: WaitKind
-    wait: int  # the wait's id (a deadline names it)
+    wait: int  # the wait's id: the viewer's version when it began (moves only with what it sees)
     seconds: float  # how long the wait lasts
     deadline: str | None = None  # ISO time, filled in by a service that knows the clock
     prompt: str | None = None
@@ -80,7 +80,7 @@ class You(msgspec.Struct, frozen=True):
 class WindowView(msgspec.Struct, frozen=True):
     kind: WindowKind
     asked: list[int]
-    wait: int
+    wait: int  # the window's wait id, as ``Waiting.wait``
 
 
 class PromptView(msgspec.Struct, frozen=True):

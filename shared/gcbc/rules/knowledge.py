@@ -27,6 +27,7 @@ from gcbc.contract.views import (
 from gcbc.contract.views import (
     Seen as SeenView,
 )
+from gcbc.rules.evolve import FOLDS
 from gcbc.rules.legal import legal_commands
 from gcbc.rules.log import render, sees
 from gcbc.rules.state import FINISHED, LOBBY, State
@@ -127,9 +128,27 @@ def _iso(t: float) -> str:
     return datetime.fromtimestamp(t, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def _waiting_of(s: State, viewer: int | None, w: Any, deadline: str | None) -> list[Waiting]:
-    if w is None:
-        return []
+def _seen_ids(s: State, since: int) -> tuple[int, ...]:
+    """The id of a wait that began at ``since`` as each viewer (the seats, then the public) is
+    shown it: the viewer's own version then, so that it moves only with what the viewer sees
+    (the engine's id counts every event, another seat's passes and arrangements included)."""
+    viewers = len(s.seats) + 1
+    if s.step == FINISHED or not s.unseen:  # every event is seen: the engine's, as the version
+        return (since,) * viewers
+    hidden = list(s.unseen)  # what each viewer did not see, less what it did not see since
+    for e in s.log.since(since):
+        field = FOLDS[type(e)][1]
+        if field is not None:  # seen by one seat only, as ``fold`` counts it
+            owner = getattr(e, field)
+            for i in range(viewers):
+                if i != owner:
+                    hidden[i] -= 1
+    return tuple(since - h for h in hidden)
+
+
+def _waiting_of(
+    s: State, viewer: int | None, w: Any, wait_id: int, deadline: str | None
+) -> list[Waiting]:
     if w.kind == "reaction":
         # everyone asked is shown until the window closes: who has passed stays private (§6)
         assert s.window is not None
@@ -140,7 +159,12 @@ def _waiting_of(s: State, viewer: int | None, w: Any, deadline: str | None) -> l
         seats = list(w.seats)
     return [
         Waiting(
-            seat=i, reason=w.kind, wait=w.id, seconds=w.seconds, deadline=deadline, prompt=w.prompt
+            seat=i,
+            reason=w.kind,
+            wait=wait_id,
+            seconds=w.seconds,
+            deadline=deadline,
+            prompt=w.prompt,
         )
         for i in seats
     ]
@@ -260,7 +284,19 @@ class _Common:
         w = s.window
         p = s.prompts[0] if s.prompts else None
         d = s.declared
-        self.window = WindowView(kind=w.kind, asked=list(w.asked), wait=w.since) if w else None
+        # each viewer's ids, by its place among the viewers (the seats, then the public)
+        self.wait_ids = _seen_ids(s, self.wait.id) if self.wait is not None else None
+        self.windows: list[WindowView] | None = None
+        if w is not None:
+            ids = self.wait_ids
+            if ids is None or self.wait is None or self.wait.id != w.since:  # a prompt came first
+                ids = _seen_ids(s, w.since)
+            asked = list(w.asked)
+            made: dict[int, WindowView] = {}  # one for the viewers that are shown the same id
+            for i in ids:
+                if i not in made:
+                    made[i] = WindowView(kind=w.kind, asked=asked, wait=i)
+            self.windows = [made[i] for i in ids]
         self.prompt = PromptView(p.seat, p.kind, list(p.options), p.about) if p else None
         self.declared = (
             DeclaredView(
@@ -336,6 +372,7 @@ def _view(s: State, seat: int | None, common: _Common) -> View:
         team = team_of(tuple(map(known.get, st.cards)), st.in_play, st.zombie) if st.cards else None
         you = You(seat=seat, team=team, hand=list(st.hand), auto_pass=st.auto_pass)
     version = version_of(s, seat)
+    i = len(s.seats) if seat is None else seat  # its place among the viewers
     entries: list[LogEntry] = []
     if common.memo is not None:
         entries = common.memo.entries(s, seat, version, common.log_limit)
@@ -350,8 +387,10 @@ def _view(s: State, seat: int | None, common: _Common) -> View:
         turn=s.turn_seat if s.turn_seat >= 0 and s.step not in (LOBBY,) else None,
         turn_number=s.turn_number,
         direction="clockwise" if s.marks.direction == 1 else "counter_clockwise",
-        waiting_for=_waiting_of(s, seat, common.wait, common.deadline),
-        window=common.window,
+        waiting_for=_waiting_of(s, seat, common.wait, common.wait_ids[i], common.deadline)
+        if common.wait_ids is not None
+        else [],
+        window=common.windows[i] if common.windows is not None else None,
         prompt=common.prompt,
         declared=common.declared,
         you=you,
