@@ -163,22 +163,21 @@ class BotWorker:
                         await house[0].api.start()
                     v = await house[0].view(after=v.version, timeout=10)
                 if v.status != "finished":
-                    await asyncio.gather(
-                        *(
-                            play_seat(
-                                s,
-                                bots.kind,
-                                seed * 10 + s.seat,
-                                pace=Pace(table, think, self.turns, seed * 10 + s.seat),
+                    # one seat failing stops the others, so that they start again together (a
+                    # seat left playing would be played twice once the table is looked at again)
+                    async with asyncio.TaskGroup() as playing:
+                        for s in house:
+                            pace = Pace(table, think, self.turns, seed * 10 + s.seat)
+                            playing.create_task(
+                                play_seat(s, bots.kind, seed * 10 + s.seat, pace=pace)
                             )
-                            for s in house
-                        )
-                    )
                 await self.house.delete(table)  # over: nothing more for the house to do
                 return
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # the API or Redis away, a view too stale: look again
+                if isinstance(e, ExceptionGroup):
+                    e = e.exceptions[0]
                 log.warning("table %s: bots paused (%s: %s)", table, type(e).__name__, e)
                 await asyncio.sleep(RETRY)
 

@@ -165,3 +165,55 @@ def test_the_table_service_notes_a_house_table_before_its_opening_and_only_then(
         assert house.puts == 1
 
     asyncio.run(go())
+
+
+def test_one_house_seat_failing_stops_its_table_mates_before_they_all_play_again(
+    monkeypatch,
+) -> None:
+    """Each seat of a table is played once at a time: a seat failing (the API away, a view too
+    stale) stops the others before the table is looked at again."""
+    from types import SimpleNamespace
+
+    from services.bots import worker as module
+
+    bots = HouseBots(seats=(1, 2), kind="random")
+    running: dict[int, int] = {1: 0, 2: 0}
+    most: dict[int, int] = {1: 0, 2: 0}
+    started: list[int] = []
+
+    async def play_seat(seat, kind, seed, pace) -> None:
+        started.append(seat.seat)
+        running[seat.seat] += 1
+        most[seat.seat] = max(most[seat.seat], running[seat.seat])
+        try:
+            if seat.seat == 1 and started.count(1) == 1:
+                await asyncio.sleep(0.01)
+                raise RuntimeError("a view too stale")
+            await asyncio.sleep(3600)
+        finally:
+            running[seat.seat] -= 1
+
+    class Seat:
+        def __init__(self, n: int) -> None:
+            self.seat = n
+
+        async def view(self, after=None, timeout=0):  # noqa: ANN001, ANN202
+            return SimpleNamespace(status="playing", version=1)
+
+    monkeypatch.setattr(module, "play_seat", play_seat)
+    monkeypatch.setattr(module, "RETRY", 0.01)
+
+    async def go() -> None:
+        events = MemoryEventLog()
+        await events.append(TABLE, opening(bots=bots), expected=0)
+        worker = BotWorker(events, MemoryReadModel(), None, "secret", MemoryKeyValue())  # type: ignore[arg-type]
+        monkeypatch.setattr(worker, "seat", lambda table, n: Seat(n))
+        playing = asyncio.create_task(worker.play_table(TABLE, bots, 4))
+        await asyncio.sleep(0.3)
+        playing.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await playing
+
+    asyncio.run(go())
+    assert sorted(started) == [1, 1, 2, 2]  # played again together, once
+    assert most == {1: 1, 2: 1}  # never twice at once
