@@ -70,7 +70,7 @@ def _check_play(s: State, c: C.PlayEquipment) -> None:
     if when is None:
         raise refuse("not_playable_now", "you may not play equipment now")
     card = card_rules(s, c.card)
-    if not allows(card.timing, when):
+    if not allows(card.timing, when, s):
         raise refuse("not_playable_now", f"{c.card} cannot be played now")
     card.check(s, c.seat, c)
 

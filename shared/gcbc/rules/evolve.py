@@ -217,7 +217,18 @@ def _window_opened(s: State, e: E.WindowOpened | E.WindowReopened, v: int, log: 
             pending.append(i)
     pending = tuple(sorted(set(pending)))
     plays = s.window.plays if s.window is not None and s.window.kind == e.kind else 0
-    window = Window(kind=e.kind, asked=e.asked, pending=pending, since=s.version, plays=plays)
+    # holders asked once investigations resolved: this asking, and no later one, is "right after"
+    # them (RULES §7.2)
+    window = Window(
+        kind=e.kind,
+        asked=e.asked,
+        pending=pending,
+        since=s.version,
+        plays=plays,
+        after_investigation=s.investigated,
+    )
+    if s.investigated:
+        return replace(s, version=v, log=log, step=WINDOW, window=window, investigated=())
     return replace(s, version=v, log=log, step=WINDOW, window=window)
 
 

@@ -51,7 +51,7 @@ def _playable(s: State, seat: int, when: str | None) -> Any:
     if card is None:
         card = CARDS[hand[0]]
     timing = card.timing
-    return card if timing == ANY or allows(timing, when) else None  # (most cards: any moment)
+    return card if timing == ANY or allows(timing, when, s) else None  # (most cards: any moment)
 
 
 def equipment_plays(s: State, seat: int) -> list[Any]:
@@ -75,7 +75,7 @@ def _any_window_play(s: State, seat: int) -> bool:
     if card is None:
         card = CARDS[hand[0]]
     timing = card.timing
-    if timing != ANY and not allows(timing, s.window.kind):
+    if timing != ANY and not allows(timing, s.window.kind, s):
         return False
     return card.possible(s, seat)
 

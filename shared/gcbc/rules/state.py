@@ -130,6 +130,9 @@ class Window(Struct, frozen=True, gc=False):
     since: int  # version at (re)opening: the wait id
     plays: int = 0
     reask: bool = False
+    # the cards investigations viewed since holders were last asked: this asking comes "right
+    # after" them, the one moment a classic Surveillance Camera answers them (RULES §7.2)
+    after_investigation: tuple[int, ...] = ()
 
 
 class Declared(Struct, frozen=True, gc=False):
@@ -215,7 +218,8 @@ class State(Struct, frozen=True, gc=False):
     turn_number: int = 0
     marks: TurnMarks = TurnMarks()  # (read through the properties of its names below)
     guns_locked: frozenset[int] = frozenset()  # seats whose gun may not shoot this turn
-    investigated: tuple[int, ...] = ()  # card ids viewed by an investigation this turn (§7.2)
+    investigated: tuple[int, ...] = ()  # card ids viewed by an investigation since holders
+    # were last asked (RULES §7.2: the next asking, ``Window.after_investigation``, answers them)
     alarms: tuple[tuple[int, int, int], ...] = ()  # Alarm Clock: (seat, turn it was set, set by)
     turn_since: int = 0
     declared: Declared | None = None

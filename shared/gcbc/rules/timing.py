@@ -12,7 +12,8 @@ ANY: Timing = "any"  # during your own turn before your action, and in every win
 OWN_TURN: Timing = "own_turn"  # only during your own turn, before your action
 SHOOT_WINDOW: Timing = "shoot_window"  # only in a shoot (or bite) window
 OWN_TURN_ACTION: Timing = "own_turn_action"  # only during your own turn, and it is your action
-AFTER_INVESTIGATION: Timing = "after_investigation"  # right after an Investigate (classic Camera)
+# right after an investigation (classic Camera): the first time holders are asked once it resolved
+AFTER_INVESTIGATION: Timing = "after_investigation"
 
 
 def moment(s: State, seat: int) -> str | None:
@@ -29,8 +30,8 @@ def moment(s: State, seat: int) -> str | None:
     return None
 
 
-def allows(timing: Timing, when: str) -> bool:
-    """Whether a card of this timing may be played at the moment ``when``."""
+def allows(timing: Timing, when: str, s: State) -> bool:
+    """Whether a card of this timing may be played at the moment ``when`` (``moment(s, seat)``)."""
     if timing == ANY:
         return True
     if timing == OWN_TURN or timing == OWN_TURN_ACTION:
@@ -38,5 +39,6 @@ def allows(timing: Timing, when: str) -> bool:
     if timing == SHOOT_WINDOW:
         return when == "shoot" or when == "bite"  # RULES §8: bites count as shots
     if timing == AFTER_INVESTIGATION:
-        return when == "end_of_turn"
+        # RULES §7.2: the window (re)opened once an investigation resolved, whatever its kind
+        return when != "own_turn" and bool(s.window.after_investigation)  # type: ignore[union-attr]
     return False

@@ -1,8 +1,8 @@
 """Surveillance Camera (RULES §7.1): stays in play in front of you; whenever someone investigates
-one of your cards (Investigate, Metal Detector, Wiretap), you view one face-down card of theirs,
-your choice: a prompt to you. Decision: Polygraph is an exchange, not an investigation. The
-return look is an investigation itself (RULES §7.1): it cannot reach an investigator protected by
-Disguise, and then no prompt opens.
+one of your cards (Investigate, Metal Detector, Wiretap, Fingerprint Kit), you view one face-down
+card of theirs, your choice: a prompt to you. Decision: Polygraph is an exchange, not an
+investigation. The return look is an investigation itself (RULES §7.1): it cannot reach an
+investigator protected by Disguise, and then no prompt opens.
 
 Zombies (RULES §8): in front of a zombie it never triggers (a zombie's cards are all face up,
 so nobody can investigate them); when a zombie investigates the owner (Wiretap, Metal Detector),

@@ -1,16 +1,18 @@
 """Surveillance Camera, classic wording (RULES §7.2): right after an investigation, the investigated
 seat turns the card just viewed face up. It does not stay in play.
 
-"Right after an investigation" is the end-of-turn window (§6) of a turn in which a card was viewed
-by an investigation (``State.investigated``: the cards viewed, reset at each turn's start). Any
-investigation counts: the Investigate action, Metal Detector, Wiretap (RULES §7.2), and the
-Fingerprint Kit (it "investigates", §9). When several cards were viewed, the camera's owner picks
-which: ``target`` and ``position`` name where that card lies now.
+"Right after an investigation" is the first time holders are asked once it has resolved
+(``Window.after_investigation``: the cards viewed since holders were last asked), in a window of
+any kind: the window reopened after a card that investigated (the start-of-game window included),
+or the end-of-turn window after an Investigate action; never a later asking (timing
+``AFTER_INVESTIGATION``). Any investigation counts: the Investigate action, Metal Detector,
+Wiretap, Fingerprint Kit (§9). When several cards were viewed, the camera's owner picks which:
+``target`` and ``position`` name where that card lies now.
 
 Decisions: Polygraph does not count (as for the fourth edition's camera, §7.1). The card turned
-face up is the one viewed, wherever it is now (it may have moved, e.g. by Blackmail, in the
-window): its holder turns it face up. A viewed card face up already (or out of the game) cannot be
-chosen; with none left the card cannot be played ("no_effect").
+face up is the one viewed, wherever it is now: its holder turns it face up. A viewed card face up
+already (or out of the game) cannot be chosen; with none left the card cannot be played
+("no_effect").
 """
 
 from __future__ import annotations
@@ -23,10 +25,12 @@ from gcbc.rules.timing import AFTER_INVESTIGATION
 
 
 def viewed_cards(s):
-    """(seat, position) of each card an investigation viewed this turn that is still face down,
-    in the order they were viewed."""
+    """(seat, position) of each card the investigations this window answers viewed that is still
+    face down, in the order they were viewed."""
     out = []
-    for card_id in s.investigated:
+    if s.window is None:  # no holders asked: nothing to answer
+        return out
+    for card_id in s.window.after_investigation:
         for i, st in enumerate(s.seats):
             if card_id in st.cards:
                 p = st.cards.index(card_id) + 1
@@ -44,7 +48,7 @@ class ClassicSurveillanceCamera(Card):
     requires = (
         Rule(
             "no_effect",
-            "no card viewed by an investigation this turn is face down",
+            "every card the investigation viewed is face up",
             lambda s, seat: bool(viewed_cards(s)),
         ),
     )
@@ -53,7 +57,7 @@ class ClassicSurveillanceCamera(Card):
         Param(
             ("target", "position"),
             lambda s, seat, c: viewed_cards(s),
-            ("invalid_target", "name a card viewed this turn (seat, position)"),
+            ("invalid_target", "name a card the investigation viewed (seat, position)"),
         ),
     )
 
