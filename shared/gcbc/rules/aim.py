@@ -1,10 +1,10 @@
 """Aim (RULES §3.2): a seat still holding a gun, or a zombie its Arms (§8), aims it at a living
 seat other than itself (it may keep its current target); then the end-of-turn window opens.
 
-Decision (RULES §8 "may aim its Arms at any seat"): like a gun, never at itself (Arms aimed at
-itself are what a shot leaves: nothing to choose) nor at an eliminated seat. A zombie that just
-bit a seat, or a seat that just shot a zombie, must aim elsewhere unless no other seat is left
-(``query.aim_choices``).
+Decision (RULES §8 "may aim its Arms at any seat"): that aim is optional: a zombie may keep its
+Arms where they are, even on itself (``Aim`` at its own seat, only then); a new aim is a living
+seat other than itself, zombies included. A zombie that just bit a seat, or a seat that just shot
+a zombie, must aim elsewhere unless no other seat is left (``query.aim_choices``).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from gcbc.contract import commands as C
 from gcbc.contract import events as E
 from gcbc.rules.moves import Move, Rule
 from gcbc.rules.query import aim_choices, holders
-from gcbc.rules.targets import LIVING, NOT_SELF, seat
+from gcbc.rules.targets import LIVING, seat
 
 
 def _not_just_hit(s, seat, targets, chosen):
@@ -26,6 +26,18 @@ def _not_just_hit(s, seat, targets, chosen):
 _MUST_REAIM = Rule(
     "must_reaim", "you just hit seat {value}: aim at another seat (RULES §8)", select=_not_just_hit
 )
+# a gun never aims at its holder (RULES §5)
+_NOT_SELF_WITH_A_GUN = Rule(
+    "target_is_self",
+    "choose another seat than yours",
+    lambda s, me, t, c: t != me or s.seats[me].zombie,
+)
+# a zombie names itself only to keep its Arms on itself (RULES §8)
+_KEEPS_ARMS_ON_ITSELF = Rule(
+    "invalid_target",
+    "your Arms aim at another seat: keep them there or aim them at another seat than yours",
+    lambda s, me, t, c: t != me or s.seats[me].arms_aim == me,
+)
 
 
 class Aim(Move):
@@ -35,11 +47,12 @@ class Aim(Move):
     params = (
         seat(
             "target",
-            NOT_SELF,
+            _NOT_SELF_WITH_A_GUN,
+            _KEEPS_ARMS_ON_ITSELF,
             LIVING,
             _MUST_REAIM,
             quick=lambda s, me, c: aim_choices(s, me),
-            quick_rules=3,
+            quick_rules=4,
         ),
     )
 

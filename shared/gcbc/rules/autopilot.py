@@ -7,7 +7,12 @@ action: the declared shot resolves at its target, at once and without a new wind
 still possible (the seat still holds a gun that may shoot, still aimed at that target, which is
 still in the game). A gun turned elsewhere meanwhile (Walkie Talkie) no longer aims at "its
 target": then, as for any impossible action, the autopilot chooses anew. A zombie's declared bite
-stands the same way (§8: equipment that affects shooting affects biting the same way)."""
+stands the same way (§8: equipment that affects shooting affects biting the same way).
+
+In an Aim phase the autopilot keeps a valid aim. A zombie's Arms aimed at itself are no aim to
+keep (they cannot bite, as a dropped gun cannot shoot): though the zombie may keep them there
+(§8), the autopilot turns them to another seat drawn at random, so that a zombie on autopilot
+still bites."""
 
 from __future__ import annotations
 
@@ -35,7 +40,7 @@ ABSENT_AFTER = 3  # missed deadlines in a row
 def choose(s: State, seat: int, rng: Rng) -> Any:
     if not s.prompts and s.step == AIM:
         aim = aim_of(s, seat)
-        if aim is not None and aim in aim_choices(s, seat):
+        if aim is not None and aim != seat and aim in aim_choices(s, seat):
             return C.Aim(seat=seat, target=aim)  # keep a valid aim
     # an absent seat's legal commands are only Resume and SetAutoPass: ask as if it were present
     present = replace(
@@ -44,7 +49,8 @@ def choose(s: State, seat: int, rng: Rng) -> Any:
     if s.prompts:
         options = [c for c in legal_commands(present, seat) if isinstance(c, (C.Choose, C.Discard))]
     elif s.step == AIM:
-        options = [c for c in legal_commands(present, seat) if isinstance(c, C.Aim)]
+        aims = [c for c in legal_commands(present, seat) if isinstance(c, C.Aim)]
+        options = [c for c in aims if c.target != seat] or aims
     else:
         options = actions(s, seat)
         kinds = sorted({type(c).__name__ for c in options})

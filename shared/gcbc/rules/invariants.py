@@ -52,6 +52,9 @@ def violations(s: State) -> list[str]:
             zombies += 1
             if st.gun or st.eliminated or st.arms_aim is None:
                 out.append(f"zombie {i} holds a gun, is eliminated or has no Arms")
+            # RULES §8: revealed when it rose, and no card moves a zombie's integrity cards
+            if False in st.face_up or any(c in s.setup.leader_ids for c in st.cards):
+                out.append(f"zombie {i} holds a face-down or a Leader card")
         elif st.arms_aim is not None:
             out.append(f"seat {i} has Arms but is no zombie")
         hand = len(st.hand)

@@ -67,8 +67,10 @@ def bite_lands(s: State, biter: int, target: int | None) -> bool:
 def aim_choices(s: State, seat: int) -> list[int]:
     """Where the turn seat may aim in its Aim phase (RULES §3.2): any other living seat, but not
     the one its bite, or its shot at a zombie, just hit (§8 "must re-aim"; the publisher's help:
-    "You must choose a new target in the Aim phase"), unless no other seat is left."""
-    choices = others_alive(s, seat)
+    "You must choose a new target in the Aim phase"), unless no other seat is left. A zombie
+    whose Arms aim at itself may also keep them there (§8: that aim is optional)."""
+    st = s.seats[seat]
+    choices = living(s) if st.zombie and st.arms_aim == seat else others_alive(s, seat)
     if s.marks.reaim_from in choices and len(choices) > 1:
         choices.remove(s.marks.reaim_from)
     return choices

@@ -6,6 +6,7 @@ A Leader is wounded, then eliminated, as usual (§4); a Bomber never becomes a z
 from __future__ import annotations
 
 import pytest
+from msgspec.structs import replace
 
 from gcbc.contract.options import TableOptions
 from gcbc.rules import public_view
@@ -126,3 +127,19 @@ def test_a_traitor_becomes_a_zombie():
     s, events = act(s, C.Shoot(seat=0))
     assert one(events, E.BecameZombie) == E.BecameZombie(seat=2, by=0)
     assert team(s, 2) == "zombie" and s.winners is None
+
+
+def test_a_zombie_with_a_face_down_or_leader_card_is_an_invariant_violation():
+    """RULES §8 (a zombie's cards are all revealed; Decision: no card moves a zombie's integrity
+    cards, so it never holds a Leader): the invariants the simulator checks after every event say
+    so, should an engine change ever break it."""
+    s = risen(zdeal(), 2)
+    assert violations(s) == []
+    down = replace(s.seat(2), face_up=(True, False, True))
+    assert violations(replace(s, seats=(*s.seats[:2], down, s.seats[3]))) == [
+        "zombie 2 holds a face-down or a Leader card"
+    ]
+    leader = replace(s.seat(2), cards=(0, *s.seat(2).cards[1:]))
+    agent = replace(s.seat(0), cards=s.seat(2).cards[:1] + s.seat(0).cards[1:])
+    swapped = violations(replace(s, seats=(agent, s.seats[1], leader, s.seats[3])))
+    assert "zombie 2 holds a face-down or a Leader card" in swapped

@@ -1,7 +1,9 @@
 """RULES §8 (Zombies), a zombie's turn: the action is Bite (the seat its Arms aim at, a living
 seat other than itself) or Equip (draw; no card is revealed); zombies cannot Investigate, Arm or
 steal a gun. A bite opens a bite window like a shot (§6) and resolves like a shot by the zombie;
-the biter keeps its Arms and must re-aim in its Aim phase, at any living seat but itself."""
+the biter keeps its Arms and must re-aim in its Aim phase, at any living seat but itself.
+Decision: after any other action the aim is optional: a zombie may keep its Arms where they are,
+even on itself."""
 
 from __future__ import annotations
 
@@ -80,7 +82,8 @@ def test_the_biter_re_aims_its_arms_in_its_aim_phase():
     aims = [c for c in legal_commands(s, 2) if isinstance(c, C.Aim)]
     assert [c.target for c in aims] == [0, 1]
     assert refused_unchanged(s, C.Aim(seat=2, target=3)) == "must_reaim"
-    assert refused_unchanged(s, C.Aim(seat=2, target=2)) == "target_is_self"
+    # its Arms aim at seat 3: naming itself is no keeping (409: it may, once they are on itself)
+    assert refused_unchanged(s, C.Aim(seat=2, target=2)) == "invalid_target"
     assert refused_unchanged(s, C.Aim(seat=2, target=7)) == "invalid_target"
     assert refused_unchanged(s, C.Aim(seat=0, target=1)) == "not_your_turn"
     s, events = act(s, C.Aim(seat=2, target=0))
@@ -245,7 +248,8 @@ def test_the_zombie_plays_in_turn_order():
 
 
 def test_the_autopilot_takes_a_zombie_action_and_keeps_a_valid_aim():
-    """RULES §10 (the autopilot makes a legal choice), §8."""
+    """RULES §10 (the autopilot makes a legal choice), §8: it keeps Arms aimed at another seat;
+    Arms on itself (which it may keep, but which cannot bite) it turns to another seat."""
     s = zombie_turn()
     for draw in range(6):
         cmd = choose(s, 2, Rng(draw, 3))
@@ -255,7 +259,9 @@ def test_the_autopilot_takes_a_zombie_action_and_keeps_a_valid_aim():
     s = replace(
         s, seats=tuple(replace(st, arms_aim=2) if i == 2 else st for i, st in enumerate(s.seats))
     )
-    assert choose(s, 2, Rng(0, 3)).target in (0, 1, 3)
+    assert C.Aim(seat=2, target=2) in legal_commands(s, 2)
+    for k in range(20):
+        assert choose(s, 2, Rng(k, 3)).target in (0, 1, 3)
 
 
 def test_the_autopilot_re_aims_after_a_bite():
@@ -267,3 +273,33 @@ def test_the_autopilot_re_aims_after_a_bite():
     for k in range(20):
         aim = choose(s, 2, Rng(k, 1))
         assert isinstance(aim, C.Aim) and aim.target in (0, 3)
+
+
+def test_a_zombie_may_keep_its_arms_on_itself():
+    """RULES §8 (Decision: the aim after a zombie's action is optional: it may keep its Arms where
+    they are, even on itself; a new aim is a living seat other than itself, zombies included):
+    zombie seat 2, Arms on itself, equips; it is offered to keep them (``Aim`` at its own seat)
+    or to aim at any other living seat, zombie seat 3 included; it keeps them."""
+    s = zdeal(zombies={2: 2, 3: 3}, first_seat=2, deck=["wiretap"])
+    s, _ = act(s, C.Equip(seat=2))
+    assert s.step == "aim"
+    assert [c.target for c in legal_commands(s, 2) if isinstance(c, C.Aim)] == [0, 1, 2, 3]
+    s, events = act(s, C.Aim(seat=2, target=2))
+    assert events[:2] == [
+        E.ArmsAimed(seat=2, target=2),
+        E.WindowOpened(kind="end_of_turn", asked=(2,)),
+    ]
+    assert s.seat(2).arms_aim == 2 and violations(s) == []
+
+
+def test_a_zombie_whose_arms_aim_elsewhere_cannot_turn_them_on_itself():
+    """RULES §8 (Decision: a new aim is a living seat other than itself): zombie seat 2, Arms on
+    seat 3, equips: it may keep them on seat 3 or aim at seat 0 or 1, not at itself (409: it could
+    keep them there, were they on itself); a gun never aims at its holder (§5: 422)."""
+    s = zombie_turn(deck=["wiretap"])
+    s, _ = act(s, C.Equip(seat=2))
+    assert [c.target for c in legal_commands(s, 2) if isinstance(c, C.Aim)] == [0, 1, 3]
+    assert refused_unchanged(s, C.Aim(seat=2, target=2)) == "invalid_target"
+    s = deal({}, guns={0: 1})
+    s, _ = act(s, C.Equip(seat=0, position=2))
+    assert refused_unchanged(s, C.Aim(seat=0, target=0)) == "target_is_self"

@@ -1,6 +1,7 @@
 """Chainsaw (RULES §8.1): turn face up a face-down integrity card of another living seat
-(Disguise does not protect it). If it is a Leader, you choose any non-wounded living seat (a
-prompt to you, answered after seeing the card): it is shot, by you. Otherwise you are shot."""
+(Disguise does not protect it). If it is a Leader, you choose another non-wounded living seat (a
+prompt to you, answered after seeing the card; decision: never yourself, a zombie may be chosen):
+it is shot, by you. Otherwise you are shot."""
 
 from __future__ import annotations
 
@@ -57,16 +58,17 @@ def test_not_a_leader_the_leader_playing_it_is_wounded(options):
 @pytest.mark.parametrize("options", BOTH)
 def test_a_leader_you_choose_who_is_shot(options):
     """RULES §8.1 Chainsaw, §7.3 (a choice made after seeing the card: a prompt): seat 2 turns up
-    the Kingpin; it is asked whom to shoot among the non-wounded living seats, itself included;
-    it names seat 3, shot by seat 2."""
+    the Kingpin; it is asked whom to shoot among the other non-wounded living seats (decision:
+    never itself, RULES §8.1); it names seat 3, shot by seat 2."""
     s = deal({2: "chainsaw", 3: "coffee"}, first_seat=2, options=options)
     s, events = act(s, play(2, "chainsaw", target=1, position=1))
     assert events[1:] == [
         E.CardRevealed(seat=1, position=1, card_id=3, card="kingpin"),
-        E.PromptOpened(seat=2, kind="chainsaw", options=(0, 1, 2, 3), about=1),
+        E.PromptOpened(seat=2, kind="chainsaw", options=(0, 1, 3), about=1),
     ]
     assert view(s, None, log=False).prompt.seat == 2
-    assert legal_commands(s, 2)[:4] == [C.Choose(seat=2, target=t) for t in (0, 1, 2, 3)]
+    assert legal_commands(s, 2)[:3] == [C.Choose(seat=2, target=t) for t in (0, 1, 3)]
+    assert refused_unchanged(s, C.Choose(seat=2, target=2)) == "invalid_choice"
     s, events = act(s, C.Choose(seat=2, target=3))
     assert events[:2] == [
         E.PromptAnswered(seat=2, kind="chainsaw", target=3),
@@ -89,7 +91,7 @@ def test_wounded_seats_cannot_be_chosen():
     answering it is refused with the state unchanged."""
     s = shot_earlier(deal({2: "chainsaw"}, first_seat=2, options=EXTRA), 0)
     s, events = act(s, play(2, "chainsaw", target=1, position=1))
-    assert one(events, E.PromptOpened).options == (1, 2, 3)
+    assert one(events, E.PromptOpened).options == (1, 3)
     assert refused_unchanged(s, C.Choose(seat=2, target=0)) == "invalid_choice"
 
 
@@ -184,12 +186,12 @@ def test_every_listed_play_and_answer_is_accepted(options):
     assert len(legal_plays(s, 0, "chainsaw")) == 8
     assert accept_all(s, 0, "chainsaw") == 8
     s, _ = act(s, play(0, "chainsaw", target=1, position=1))
-    assert accept_all_prompt(s) == 4
+    assert accept_all_prompt(s) == 3
     assert of(legal_plays(s, 0), C.PlayEquipment) == []
 
 
-def test_a_leader_found_when_every_living_seat_is_wounded_shoots_nobody():
-    """RULES §8.1 Chainsaw (decision: no non-wounded seat to choose, no prompt). Classic with extra
+def test_a_leader_found_when_every_other_living_seat_is_wounded_shoots_nobody():
+    """RULES §8.1 Chainsaw (decision: no other non-wounded seat to choose, no prompt). Classic with extra
     equipment: seats 2 and 3 are out, both Leaders wounded, and the Kingpin's seat shuffled its
     cards face down again (classic Flashbang, RULES §7.2)."""
     s = deal({0: "chainsaw"}, options=CLASSIC_EXTRA)
