@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from msgspec.structs import replace
+
 from gcbc.contract import commands as C
 from gcbc.contract import events as E
 from gcbc.contract.options import Deal, TableOptions
@@ -25,9 +27,11 @@ def table(
     seed: int = 7,
     start_window: bool = True,
     options: TableOptions | None = None,
+    rules: int | None = None,
 ) -> State:
     """A started scenario table: cards arranged as given, and (by default) the start-of-game
-    window passed by everyone, so the first seat is in its action phase."""
+    window passed by everyone, so the first seat is in its action phase. ``rules``: an older
+    revision of RULES the table follows (``OpenTable.rules``)."""
     n = len(integrity)
     deal = Deal(
         integrity=tuple(tuple(h) for h in integrity),
@@ -36,7 +40,10 @@ def table(
         first_seat=first_seat,
     )
     s = initial_state()
-    s, _ = run(s, C.OpenTable(table_id="t", seats=n, deal=deal, options=options or TableOptions()))
+    opening = C.OpenTable(table_id="t", seats=n, deal=deal, options=options or TableOptions())
+    if rules is not None:
+        opening = replace(opening, rules=rules)
+    s, _ = run(s, opening)
     for i in range(n):
         s, _ = run(s, C.TakeSeat(name=f"seat{i}"))
     s, _ = run(s, C.StartGame(random_seed=seed))

@@ -31,8 +31,9 @@ from services.common.folded import FoldedTable
 log = logging.getLogger("gcbc.snapshots")
 # the fold's version: bump it when FoldedTable or the engine folds the same entries into another
 # state (a snapshot of another version is ignored). 2: the table's setup in a struct of its own
-# (State.setup)
-FOLD = 2
+# (State.setup). 3: the setup holds the table's RULES revision, and the first turn keeps the
+# start-of-game window's Coffee and Smoke Grenade (RULES §7.1)
+FOLD = 3
 BUCKET = "GCBC_SNAPSHOTS"
 TOO_BIG = 900_000  # bytes: past this a snapshot is not kept (NATS' default payload limit is 1 MB)
 

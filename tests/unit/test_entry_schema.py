@@ -17,6 +17,7 @@ from gcbc.contract.entries import (
     encode_entry,
 )
 from gcbc.contract.events import SeatTaken
+from gcbc.contract.options import RULES_REVISION
 
 
 def test_an_entry_is_written_with_the_current_version_and_read_back():
@@ -56,3 +57,22 @@ def test_an_entry_from_newer_code_is_refused_not_misread():
         decode_entry(newer)
     with pytest.raises(msgspec.DecodeError):
         decode_entry(b"not an entry")
+
+
+def test_a_table_opened_before_schema_3_follows_rules_revision_1():
+    """Schema 3 (options.RULES_REVISION): an opening written before records no revision and is
+    read as revision 1, in the command, its answer's events and the command the answer carries;
+    a current opening that leaves the field out follows the current revision."""
+    command = b'{"type":"open_table","table_id":"t","seats":4}'
+    opened = b'{"type":"table_opened","table_id":"t","seats":4}'
+    old_command = b'{"kind":"command","schema":2,"command":%s}' % command
+    assert decode_entry(old_command).command.rules == 1
+    old_answer = b'{"kind":"outcome","schema":2,"answers":1,"events":[%s],"command":%s}' % (
+        opened,
+        old_command,
+    )
+    answer = decode_entry(old_answer)
+    assert answer.events[0].rules == 1 and answer.command.command.rules == 1
+    current = encode_entry(CommandEntry(command=C.OpenTable(table_id="t", seats=4)))
+    assert b"rules" not in current
+    assert decode_entry(current).command.rules == RULES_REVISION

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import msgspec
 
-from gcbc.contract.options import Deadlines, Deal, HouseBots, TableOptions
+from gcbc.contract.options import RULES_REVISION, Deadlines, Deal, HouseBots, TableOptions
 
 
 class Command(
@@ -38,6 +38,7 @@ class OpenTable(Command, tag="open_table"):
     # a rematch: the finished table it follows, and the seats held for that table's players
     rematch_of: str | None = None
     held: tuple[int, ...] = ()
+    rules: int = RULES_REVISION  # the revision of RULES the table follows (``RULES_REVISION``)
 
 
 class TakeSeat(Command, tag="take_seat"):

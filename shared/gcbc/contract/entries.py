@@ -17,6 +17,9 @@ every change, so an upcaster that is missing fails a test, not a production repl
 
 - 1: the entries written before versions were recorded.
 - 2: the version is recorded (``schema``); nothing else changed.
+- 3: a table's opening records the revision of RULES it follows (``open_table`` and
+  ``table_opened``: ``rules``, absent for the current ``options.RULES_REVISION``); the tables
+  opened before follow revision 1.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ import msgspec
 from gcbc.contract.commands import AnyCommand
 from gcbc.contract.events import AnyEvent
 
-SCHEMA = 2  # the version of the entries this code writes
+SCHEMA = 3  # the version of the entries this code writes
 
 
 class Entry(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind", omit_defaults=True):
@@ -72,8 +75,23 @@ def _stamped(entry: dict[str, Any]) -> dict[str, Any]:
     return entry  # 1 -> 2: the version is recorded, the entry is the same
 
 
+def _rules_revision_1(entry: dict[str, Any]) -> dict[str, Any]:
+    """2 -> 3: a table opened before the revision was recorded follows revision 1 of RULES."""
+    opened = [entry.get("command"), *entry.get("events", ())]
+    answered = entry.get("command")  # an answer carries its command entry
+    if isinstance(answered, dict) and isinstance(answered.get("command"), dict):
+        opened.append(answered["command"])
+    for item in opened:
+        if isinstance(item, dict) and item.get("type") in ("open_table", "table_opened"):
+            item.setdefault("rules", 1)
+    return entry
+
+
 # version n -> (the upcaster to n + 1, whether it changes nothing but the version)
-UPCASTERS: dict[int, tuple[Upcaster, bool]] = {1: (_stamped, True)}
+UPCASTERS: dict[int, tuple[Upcaster, bool]] = {
+    1: (_stamped, True),
+    2: (_rules_revision_1, False),
+}
 
 _encoder = msgspec.json.Encoder()
 _decoder = msgspec.json.Decoder(AnyEntry)

@@ -14,7 +14,7 @@ from typing import Annotated, ClassVar
 import msgspec
 
 from gcbc.contract.audience import Public, Received, Secret, To
-from gcbc.contract.options import Deadlines, Deal, HouseBots, TableOptions
+from gcbc.contract.options import RULES_REVISION, Deadlines, Deal, HouseBots, TableOptions
 from gcbc.contract.vocabulary import (
     ActionName,
     CancelReason,
@@ -54,6 +54,7 @@ class TableOpened(Event, tag="table_opened"):
     bots: Public[HouseBots | None] = None  # seats the house plays, taken as the table opens
     rematch_of: Public[str | None] = None  # the finished table this one plays again
     held: Public[tuple[int, ...]] = ()  # seats kept for that table's players until they come
+    rules: Public[int] = RULES_REVISION  # the revision of RULES it follows (``RULES_REVISION``)
 
 
 class SeatTaken(Event, tag="seat_taken"):

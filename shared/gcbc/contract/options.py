@@ -14,6 +14,17 @@ def default_wounds(edition: str) -> Literal["token", "card"]:
     return "card" if edition == "classic" else "token"
 
 
+# The revision of RULES.md a table follows, recorded when it opens (``OpenTable.rules``,
+# ``TableOpened.rules``): a table keeps the rules it was opened with, so its log decides again as
+# it was written. Raising it bumps ``entries.SCHEMA``, whose upcaster writes the revision before
+# into the older tables' opening.
+# - 1: the tables opened before the revision was recorded.
+# - 2: RULES §7.1's Decisions on Coffee and Smoke Grenade: played in the start-of-game window they
+#   act as if played in the first turn; a Coffee whose player is eliminated before the turn ends
+#   does nothing (even if it comes back before then).
+RULES_REVISION = 2
+
+
 class HouseBots(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Seats the house plays (the sandbox, API.md ``bots``): a bot worker plays them through the
     same command path as any client. They are taken when the table opens, named "House bot N".

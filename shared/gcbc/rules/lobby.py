@@ -7,6 +7,7 @@ from typing import Any
 
 from gcbc.contract import commands as C
 from gcbc.contract import events as E
+from gcbc.contract.options import RULES_REVISION
 from gcbc.rules import guards, names, setup
 from gcbc.rules.errors import refuse
 from gcbc.rules.names import MAX_NAME
@@ -18,6 +19,10 @@ def check_open_table(s: State, c: C.OpenTable) -> None:
         raise refuse("table_exists", "this table already exists")
     setup.check_seat_count(c.seats)
     setup.check_options(c.options)
+    if not 1 <= c.rules <= RULES_REVISION:
+        raise refuse(
+            "option_not_offered", f"this server follows RULES revisions 1 to {RULES_REVISION}"
+        )
     if c.deal is not None:
         setup.check_deal(c.options, c.seats, c.deal)
     if c.first_seat is not None and not 0 <= c.first_seat < c.seats:
@@ -48,6 +53,7 @@ def open_table(s: State, c: C.OpenTable) -> list[Any]:
             bots=c.bots,
             rematch_of=c.rematch_of,
             held=c.held,
+            rules=c.rules,
         )
     ]
 

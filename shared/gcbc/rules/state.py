@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from msgspec import Struct, field
 
-from gcbc.contract.options import Deadlines, Deal, HouseBots, TableOptions
+from gcbc.contract.options import RULES_REVISION, Deadlines, Deal, HouseBots, TableOptions
 from gcbc.contract.vocabulary import ActionName, WindowKind
 
 # Steps. Stable steps wait for someone; transient steps are left at once by ``flow.advance``.
@@ -163,6 +163,7 @@ class Setup(Struct, frozen=True, gc=False):
     chat_per_seat: int | None = None
     house_bots: HouseBots | None = None  # seats the house plays (the sandbox)
     rematch_of: str | None = None
+    rules: int = RULES_REVISION  # the revision of RULES the table follows (set as it opens)
     # the game
     random_seed: int = 0
     identities: tuple[str, ...] = ()  # true identity of each integrity card id (rules only)
@@ -269,6 +270,10 @@ class State(Struct, frozen=True, gc=False):
     @property
     def rematch_of(self) -> str | None:
         return self.setup.rematch_of
+
+    @property
+    def rules(self) -> int:
+        return self.setup.rules
 
     @property
     def random_seed(self) -> int:

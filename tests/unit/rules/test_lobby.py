@@ -7,7 +7,7 @@ import pytest
 
 from gcbc.contract import commands as C
 from gcbc.contract import events as E
-from gcbc.contract.options import Deal, HouseBots
+from gcbc.contract.options import RULES_REVISION, Deal, HouseBots
 from gcbc.rules import evolve, run, view
 from gcbc.rules.state import initial_state
 from tests.support import KP, A, H, K, refused, table
@@ -179,3 +179,15 @@ def test_seats_recorded_under_any_name_fold_as_they_were():
     for seat, name in enumerate(["ann", "\u0430nn", "House bot 3", " padded "]):
         s = evolve(s, E.SeatTaken(seat=seat, name=name))
     assert [st.name for st in s.seats] == ["ann", "\u0430nn", "House bot 3", " padded "]
+
+
+@pytest.mark.parametrize("rules", [1, RULES_REVISION])
+def test_a_table_follows_the_rules_revision_it_opened_with(rules):
+    """options.RULES_REVISION: the opening records the revision of RULES the table follows (the
+    current one unless an older log's opening says otherwise); a revision this server does not
+    know is refused."""
+    s, events = run(initial_state(), C.OpenTable(table_id="t", seats=4, rules=rules))
+    assert events[0].rules == rules and s.rules == rules
+    for unknown in (0, RULES_REVISION + 1):
+        opening = C.OpenTable(table_id="u", seats=4, rules=unknown)
+        assert refused(initial_state(), opening) == "option_not_offered"
