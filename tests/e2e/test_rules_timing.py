@@ -147,6 +147,14 @@ def bt_deal(integrity: list[list[str]], equipment: list[list[str]], **extra: Any
     return {"integrity": integrity, "equipment": equipment, "first_seat": 0, **extra}
 
 
+def investigate_until(http, table_id, tokens, seat: int) -> None:
+    """The turns up to ``seat``'s: each investigates the next seat's card 3 (seen again or not)."""
+    while (now := my_view(http, table_id)["turn"]) != seat:
+        turn(
+            http, table_id, tokens, {"type": "investigate", "target": (now + 1) % 4, "position": 3}
+        )
+
+
 def wound_the_agent(http, table_id, tokens, shooter: int, other: tuple[int, int]) -> None:
     """From seat 0's first turn: ``shooter`` arms at the Agent (seat 0), and the ``other``
     (seat, target) arms too; the rest investigate; then ``shooter`` shoots the Agent once (wounded,
@@ -160,11 +168,7 @@ def wound_the_agent(http, table_id, tokens, shooter: int, other: tuple[int, int]
         else:
             command = {"type": "investigate", "target": (seat + 1) % 4, "position": 3}
         turn(http, table_id, tokens, command)
-    while my_view(http, table_id)["turn"] != shooter:
-        seat = my_view(http, table_id)["turn"]
-        turn(
-            http, table_id, tokens, {"type": "investigate", "target": (seat + 1) % 4, "position": 3}
-        )
+    investigate_until(http, table_id, tokens, shooter)
     v = turn(http, table_id, tokens, {"type": "shoot"})
     assert v["seats"][0]["wounded"] and not v["seats"][0]["eliminated"]
 
@@ -177,11 +181,7 @@ def test_a_bombers_shot_sent_elsewhere_by_another_seats_card_is_the_bombers_over
     table_id, tokens = started(http, options=BT, deal=bt_deal(BOMBER_AT_2, equipment))
     settle(http, table_id, tokens)
     wound_the_agent(http, table_id, tokens, shooter=1, other=(2, 3))
-    while my_view(http, table_id)["turn"] != 2:
-        seat = my_view(http, table_id)["turn"]
-        turn(
-            http, table_id, tokens, {"type": "investigate", "target": (seat + 1) % 4, "position": 3}
-        )
+    investigate_until(http, table_id, tokens, 2)
     send(http, table_id, tokens[2], {"type": "shoot"})
     send(http, table_id, tokens[3], {"type": "play_equipment", "card": "riot_shield"})
     send(http, table_id, tokens[3], {"type": "choose", "target": 0})
@@ -199,11 +199,7 @@ def test_a_bombers_card_that_moves_another_seats_shot_is_not_the_bombers_over_ht
     table_id, tokens = started(http, options=BT, deal=bt_deal(BOMBER_AT_1, equipment))
     settle(http, table_id, tokens)
     wound_the_agent(http, table_id, tokens, shooter=3, other=(2, 1))
-    while my_view(http, table_id)["turn"] != 2:
-        seat = my_view(http, table_id)["turn"]
-        turn(
-            http, table_id, tokens, {"type": "investigate", "target": (seat + 1) % 4, "position": 3}
-        )
+    investigate_until(http, table_id, tokens, 2)
     send(http, table_id, tokens[2], {"type": "shoot"})
     send(http, table_id, tokens[1], {"type": "play_equipment", "card": "riot_shield"})
     send(http, table_id, tokens[1], {"type": "choose", "target": 0})
