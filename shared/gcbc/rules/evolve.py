@@ -166,6 +166,11 @@ def _arrangement_closed(s: State, e: E.ArrangementClosed, v: int, log: Trail) ->
 
 # --- turns, windows, prompts --------------------------------------------------------------------
 def _turn_began(s: State, e: E.TurnBegan, v: int, log: Trail) -> State:
+    marks = TurnMarks(direction=e.direction)  # none of the last turn's marks
+    if e.turn == 1:
+        # RULES §7.1: a Coffee or Smoke Grenade played before the first turn acts in it
+        m = s.marks
+        marks = replace(marks, coffee_seat=m.coffee_seat, reverse_pending=m.reverse_pending)
     return replace(
         s,
         version=v,
@@ -173,7 +178,7 @@ def _turn_began(s: State, e: E.TurnBegan, v: int, log: Trail) -> State:
         step=ACTION,
         turn_seat=e.seat,
         turn_number=e.turn,
-        marks=TurnMarks(direction=e.direction),  # none of the last turn's marks
+        marks=marks,
         guns_locked=frozenset(),
         investigated=(),
         declared=None,
@@ -396,6 +401,11 @@ def _fell(s: State, seat: int) -> TurnMarks:
 def _seat_eliminated(s: State, e: E.SeatEliminated, v: int, log: Trail) -> State:
     st = s.seats[e.seat]
     fallen = replace(st, eliminated=True, gun=False, aim=None, hand=(), fallen_by=e.by)
+    marks = _fell(s, e.seat)
+    if marks.coffee_seat == e.seat:
+        # RULES §7.1: a Coffee whose player is eliminated before the turn ends does nothing,
+        # even if it is brought back before then
+        marks = replace(marks, coffee_seat=None)
     return replace(
         s,
         version=v,
@@ -404,7 +414,7 @@ def _seat_eliminated(s: State, e: E.SeatEliminated, v: int, log: Trail) -> State
         deck=s.deck + st.hand,
         guns_in_centre=s.guns_in_centre + (1 if st.gun else 0),
         prompts=tuple(p for p in s.prompts if p.seat != e.seat or p.kind != "discard"),
-        marks=_fell(s, e.seat),
+        marks=marks,
     )
 
 

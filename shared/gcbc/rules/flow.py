@@ -100,6 +100,16 @@ def _turn_end_hooks() -> tuple[Card, ...]:
     return tuple(c for c in cards if type(c).at_turn_end is not Card.at_turn_end)
 
 
+def _first_turn(s: State) -> E.TurnBegan:
+    """The Lead Investigator's turn, or the next living seat's if it fell before (a card). A
+    Coffee or Smoke Grenade played in the start-of-game window acts as if played in this turn
+    (RULES §7.1): its claim and reversal are kept into it (``evolve``)."""
+    first = s.turn_seat
+    if not alive(s, first):
+        first = next_living(s, first, s.marks.direction)
+    return E.TurnBegan(seat=first, turn=1, direction=s.marks.direction)
+
+
 def next_events(s: State, check_win: bool = True) -> list[Any]:
     """The events that follow from ``s`` by itself; empty when the table waits (or is over).
     ``check_win``: whether the events since the last check could have decided the game."""
@@ -168,12 +178,7 @@ def next_events(s: State, check_win: bool = True) -> list[Any]:
             return [E.ArrangementClosed(), E.WindowOpened(kind="start_of_game", asked=holders(s))]
         return []
     if step == TURN_START:
-        # Coffee or Smoke Grenade played before the first turn: the first turn is "the next"
-        direction = -1 if s.marks.reverse_pending else 1
-        first = s.marks.coffee_seat if s.marks.coffee_seat is not None else s.turn_seat
-        if not alive(s, first):  # the Lead Investigator fell before the first turn (a card)
-            first = next_living(s, first, direction)
-        return [E.TurnBegan(seat=first, turn=1, direction=direction)]
+        return [_first_turn(s)]
     raise AssertionError(f"unknown step {step}")
 
 

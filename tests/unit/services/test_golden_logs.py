@@ -36,6 +36,18 @@ DELIBERATE = {
             "got": {"refusal": "not_playable_now"},
         }
     ],
+    # RULES §7.1 (Decision: a Coffee played in the start-of-game window acts as if played in the
+    # first turn): the Lead Investigator's first turn is followed by the Coffee's seat, not the
+    # next seat as recorded
+    "zombies_6": [
+        {
+            "table": "901d000000000002",
+            "seq": 64,
+            "command": "pass",
+            "expected": {"event": 2, "type": "turn_began", "seat": 4, "turn": 2, "direction": 1},
+            "got": {"event": 2, "type": "turn_began", "seat": 3, "turn": 2, "direction": 1},
+        }
+    ],
 }
 
 

@@ -61,8 +61,7 @@ def deal(
         s, _ = act(s, cmd)
     s = pass_window(s)
     assert s.step == "action"
-    coffee = [c.seat for c in setup if getattr(c, "card", None) == "coffee"]
-    assert s.turn_seat == (coffee[-1] if coffee else first_seat)
+    assert s.turn_seat == first_seat  # a Coffee played before it acts in it (RULES §7.1)
     if guns:
         s = give_guns(s, guns)
     return s

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from gcbc.contract import events as E
-from tests.support import C, act
+from tests.support import C, act, pass_window
 from tests.unit.rules.equipment.scenario import (
     WINDOWS,
     accept_all,
@@ -83,13 +83,47 @@ def test_an_eliminated_coffee_seat_loses_its_claim():
     assert one(events, E.TurnBegan).seat == 1
 
 
-def test_in_the_start_of_game_window_the_coffee_seat_takes_the_first_turn():
-    """RULES §6.2, §7.1 Coffee. Decision: before the first turn there is no current turn, so "your
-    turn comes next" means the first turn; play then continues from the coffee seat."""
+def test_in_the_start_of_game_window_the_coffee_seat_plays_after_the_first_turn():
+    """RULES §6.2, §7.1 Coffee (Decision: played in the start-of-game window it acts as if played
+    in the first turn): seat 0, the Lead Investigator, takes the first turn; seat 2 the second;
+    then play continues from seat 2."""
     s = deal({2: "coffee"}, setup=[play(2, "coffee")])
-    assert s.turn_seat == 2 and "coffee" not in s.seat(2).hand
-    s = end_turn(s)
-    assert s.turn_seat == 3
+    assert s.turn_seat == 0 and s.coffee_seat == 2 and "coffee" not in s.seat(2).hand
+    assert turn_order(s, 3) == [2, 3, 0]
+
+
+def test_the_lead_investigators_coffee_before_the_first_turn_gives_it_two_turns():
+    """RULES §7.1 Coffee (as if played in the first turn, as on one's own turn): seat 1, the Lead
+    Investigator, drinks it before the first turn: turns 1 and 2 are its, then seat 2's."""
+    s = deal({1: "coffee"}, first_seat=1, setup=[play(1, "coffee")])
+    assert s.turn_seat == 1
+    assert turn_order(s, 2) == [1, 2]
+
+
+def test_with_a_smoke_grenade_before_the_first_turn_play_continues_reversed_from_the_coffee():
+    """RULES §7.1 Coffee and Smoke Grenade, both before the first turn (each as if played in it):
+    seat 0 first, then the coffee seat 2, then counter-clockwise from it: 1, 0."""
+    s = deal({2: "coffee", 3: "smoke_grenade"}, setup=[play(2, "coffee"), play(3, "smoke_grenade")])
+    assert s.turn_seat == 0
+    assert turn_order(s, 3) == [2, 1, 0]
+
+
+def test_a_coffee_seat_eliminated_then_revived_before_the_turn_ends_does_not_play_next():
+    """RULES §7.1 Coffee (Decision: if you are eliminated before the turn ends, nothing happens):
+    seat 2 drinks it in seat 0's shoot window, is shot dead, and seat 3 revives it in the
+    end-of-turn window: the turn still passes to seat 1."""
+    s = deal({2: "coffee", 3: "defibrillator"}, guns={0: 2})
+    s = open_window(s, "shoot")
+    s, _ = act(s, play(2, "coffee"))
+    s = pass_window(s)
+    s, _ = act(s, C.Shoot(seat=0))
+    s, _ = act(s, C.Pass(seat=3))  # the new shoot window: the shot resolves
+    assert s.seat(2).eliminated and s.coffee_seat is None
+    assert s.window.kind == "end_of_turn"
+    s, _ = act(s, play(3, "defibrillator", target=2))
+    assert not s.seat(2).eliminated
+    s = pass_window(s)
+    assert (s.turn_seat, s.turn_number) == (1, 2)
 
 
 def test_refusals():

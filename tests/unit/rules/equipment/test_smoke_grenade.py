@@ -54,12 +54,17 @@ def test_reversed_order_skips_eliminated_seats():
     assert turn_order(s, 3) == [2, 1, 0]
 
 
-def test_in_the_start_of_game_window_the_order_is_reversed_from_the_first_turn():
-    """RULES §6.2, §7.1 Smoke Grenade ('permanently'): thrown before the first turn, the turn after
-    seat 0's first turn is seat 3."""
+def test_in_the_start_of_game_window_the_order_is_reversed_from_the_end_of_the_first_turn():
+    """RULES §6.2, §7.1 Smoke Grenade (Decision: played in the start-of-game window, from the end
+    of the first turn): the first turn is seat 0's, played clockwise; the turn after it is seat
+    3's, counter-clockwise."""
     s = deal({2: "smoke_grenade"}, setup=[play(2, "smoke_grenade")])
     assert s.turn_seat == 0 and "smoke_grenade" not in s.seat(2).hand
-    assert turn_order(s, 2) == [3, 2]
+    assert one(list(s.log), E.TurnBegan) == E.TurnBegan(seat=0, turn=1, direction=1)
+    assert s.reverse_pending and public_view(s, log=False).direction == "clockwise"
+    s = end_turn(s)
+    assert (s.turn_seat, public_view(s, log=False).direction) == (3, "counter_clockwise")
+    assert turn_order(s, 2) == [2, 1]
 
 
 def test_refusals():

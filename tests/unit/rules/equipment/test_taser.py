@@ -7,7 +7,7 @@ import pytest
 
 from gcbc.contract import events as E
 from gcbc.rules import legal_commands, public_view
-from tests.support import C, act, table
+from tests.support import C, act, pass_window, table
 from tests.unit.rules.equipment.scenario import (
     FOUR,
     accept_all,
@@ -94,6 +94,21 @@ def test_not_in_another_seats_turn_nor_after_the_action():
     t, _ = act(t, C.Arm(seat=0, target=2, position=2))
     assert t.step == "aim"
     assert refused_unchanged(t, play(0, "taser", target=1, aim=3)) == "not_playable_now"
+
+
+def test_a_seat_choosing_its_action_again_is_before_its_action_again():
+    """RULES §7.1 Taser (window 1 of §6: before you declare your action), §6 (a declared action
+    that became impossible is chosen again): a K-9 Unit drops seat 0's gun in its shoot window;
+    its shot cancelled, seat 0 has no action yet and may take seat 3's gun (locked this turn)."""
+    s = deal({0: "taser", 2: "k9_unit"}, guns={0: 1, 3: 2})
+    s = open_window(s, "shoot")
+    s, _ = act(s, play(2, "k9_unit", target=0))
+    s = pass_window(s)
+    assert s.step == "action" and s.declared is None and not s.seat(0).gun
+    assert {(c.target, c.aim) for c in legal_plays(s, 0, "taser")} == {(3, 1), (3, 2), (3, 3)}
+    s, events = act(s, play(0, "taser", target=3, aim=1))
+    assert one(events, E.GunTaken) == E.GunTaken(seat=0, aim=1, from_seat=3, locked=True)
+    assert refused_unchanged(s, C.Shoot(seat=0)) == "gun_locked"
 
 
 @pytest.mark.parametrize(
