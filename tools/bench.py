@@ -610,8 +610,8 @@ def main(argv: list[str] | None = None) -> int:
         "--api",
         metavar="URL",
         help="aim at this running deployment instead of starting stacks here: the real-rules "
-        "saturation, latency and scale runs only (its rate limits must allow the load: README "
-        '"Load testing"); tables are not seeded',
+        "saturation, latency and scale runs only (its rate limits must allow the load: "
+        "docs/load-testing.md); tables are not seeded",
     )
     p.add_argument(
         "--noop",

@@ -1,4 +1,4 @@
-"""Load test of a Good Cop Bad Cop deployment with locust (``make load``; README "Load testing").
+"""Load test of a Good Cop Bad Cop deployment with locust (``make load``; docs/load-testing.md).
 
 Every locust user here is bots playing through the typed client (``clients/python``), exactly as
 a third-party client would; a user of the two table classes is a whole table (4-8 seats):

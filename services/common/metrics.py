@@ -1,5 +1,5 @@
 """Each service's Prometheus metrics (prometheus_client, the reference client), one list for all
-three: each service fills in the ones that are its own (README, "Operating").
+three: each service fills in the ones that are its own (docs/operating.md).
 
 The table service serves them at ``/metrics``; the rules worker and the projection on a port of
 their own (``GCBC_METRICS_PORT``, ``services.common.health``). Several table-service processes on

@@ -1,5 +1,5 @@
 """Settings from the environment, shared by the services. Every limit a client meets is here, with
-its variable; README's "Limits" lists them."""
+its variable; docs/limits.md lists them."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ DURABLES = (
     "projection",
 )  # the durable consumers: the rules worker's, the projection's
 DEADLINE_GRACE = 5.0  # seconds past a deadline before a wait without `deadline passed` is stuck
-# the table options a server may offer (API.md); GCBC_OPTIONS_OFFERED narrows them
+# the table options a server may offer (docs/api.md); GCBC_OPTIONS_OFFERED narrows them
 OPTIONS = ("classic", "zombies", "bombers_traitors", "extra_equipment", "wounds")
 # "wounds": the wound placement that is not the edition's default (RULES §4; that one always is)
 

@@ -1,1 +1,1 @@
-"""The table service: the public HTTP/JSON API (API.md)."""
+"""The table service: the public HTTP/JSON API (docs/api.md)."""

@@ -1,4 +1,4 @@
-"""The table service's HTTP API (API.md): thin controllers over ``TableService``. Connections
+"""The table service's HTTP API (docs/api.md): thin controllers over ``TableService``. Connections
 open in the lifespan; every error leaves as problem+json with a stable code."""
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ from services.table.replays import Replays
 from services.table.service import TableService, token_hash
 
 MAX_BODY = 64 * 1024
-ANSWER_WAIT = 1.0  # API.md: 200 with the view, or 202 if the outcome takes longer than ~1 s
+ANSWER_WAIT = 1.0  # docs/api.md: 200 with the view, or 202 if the outcome takes longer than ~1 s
 LOBBY_WAIT = 10.0  # lobby requests wait longer for their answer (a seat must not be lost)
 PENDING = object()  # an answer that did not come in time
 OPERATORS_PORT = (
@@ -221,7 +221,7 @@ def _position(position: int, **more: Any) -> Response[bytes]:
 
 # --- lobby --------------------------------------------------------------------------------------
 def _check_offered(options: TableOptions, settings: Settings) -> None:
-    """API.md: an option this server does not offer is refused with 422, never ignored."""
+    """docs/api.md: an option this server does not offer is refused with 422, never ignored."""
     asked = ["classic"] if options.edition == "classic" else []
     asked += [f for f in ("zombies", "bombers_traitors", "extra_equipment") if getattr(options, f)]
     if options.chooses_wounds():  # RULES §4: not the edition's own placement
@@ -975,8 +975,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
             render_plugins=apidocs.PLUGINS,  # Swagger UI, served by this service: nothing else
             openapi_router=apidocs.router(),
             components=doc.COMPONENTS,
-            description="The public HTTP/JSON contract of the Good Cop Bad Cop server (API.md)."
-            " Errors are RFC 9457 problem+json with a stable `code`.",
+            description="The public HTTP/JSON contract of the Good Cop Bad Cop server"
+            " (docs/api.md). Errors are RFC 9457 problem+json with a stable `code`.",
         ),
         debug=False,
     )

@@ -155,7 +155,7 @@ def limits() -> ConnectionLimits:
 
 
 def _answer(status: int, code: str, detail: str, headers: dict[str, str] | None = None) -> bytes:
-    """A whole HTTP answer that closes the connection: a problem (API.md's form)."""
+    """A whole HTTP answer that closes the connection: a problem (docs/api.md's form)."""
     body = msgspec.json.encode(
         {
             "type": f"https://gcbc.example/problems/{code}",

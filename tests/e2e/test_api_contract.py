@@ -1,4 +1,4 @@
-"""The public HTTP contract (API.md) against the real services: auth, bad input, idempotency,
+"""The public HTTP contract (docs/api.md) against the real services: auth, bad input, idempotency,
 races. Every refused request leaves the table's log unchanged."""
 
 from __future__ import annotations
@@ -62,8 +62,8 @@ def test_lobby_then_start_and_a_409_before_every_seat_is_taken(http):
 
 
 def test_every_option_is_offered_by_default(http):
-    """API.md `options`, RULES §1: every edition and expansion, combined, makes a table; §4: the
-    answer, the view and the listing show the wound placement in force (the edition's)."""
+    """docs/api.md `options`, RULES §1: every edition and expansion, combined, makes a table; §4:
+    the answer, the view and the listing show the wound placement in force (the edition's)."""
     options = {"edition": "classic", "zombies": True, "bombers_traitors": True}
     shown = {**options, "wounds": "card"}
     r = http.post("/tables", json={"seats": 5, "options": options})
@@ -79,7 +79,7 @@ def test_every_option_is_offered_by_default(http):
 
 
 def test_options_a_server_does_not_offer_are_refused_with_422(nats_url, redis_url):
-    """API.md: an option the server does not offer is refused with 422 and a code, never
+    """docs/api.md: an option the server does not offer is refused with 422 and a code, never
     silently ignored (GCBC_OPTIONS_OFFERED narrows what a server offers)."""
     from litestar.testing import TestClient
 
@@ -258,7 +258,7 @@ def test_openapi_is_generated(http):
 
 
 def test_server_sent_events_carry_each_view_change(http, stack):
-    """API.md: GET /stream sends one event per view change (data = the view)."""
+    """docs/api.md: GET /stream sends one event per view change (data = the view)."""
     table_id, tokens = started(http)
     events: list[dict] = []
 

@@ -59,7 +59,7 @@ def test_twenty_tables_of_bots_play_to_the_end(stack):
             events = history_events(http, table_id)
             state = fold(events)
             assert state.step == "finished" and state.winners is not None
-            assert state.options == OPTION_SETS[i % len(OPTION_SETS)]  # API.md options
+            assert state.options == OPTION_SETS[i % len(OPTION_SETS)]  # docs/api.md options
             for seat in range(len(state.seats)):
                 r = http.get(
                     f"/tables/{table_id}/view",

@@ -208,7 +208,7 @@ def test_a_redis_restart_loses_no_view(own_stack):
 
 
 def test_a_retry_while_the_worker_is_down_records_the_command_once(own_stack):
-    """API.md: sending the same command_id again records nothing new, even while the first is
+    """docs/api.md: sending the same command_id again records nothing new, even while the first is
     still unanswered (the rules worker is down); the answer comes when the worker is back."""
     stack = own_stack
     with httpx.Client(base_url=stack.api, timeout=30) as http:

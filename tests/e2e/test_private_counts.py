@@ -1,4 +1,4 @@
-"""Every number a client sees moves only with what it may see (API.md, amendments): played through
+"""Every number a client sees moves only with what it may see (docs/api.md, "Views"): played through
 the HTTP API against the real services.
 
 Twin scenario tables, the same deal and seed, played alike but for one seat's private events (its

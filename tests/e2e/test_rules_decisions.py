@@ -125,9 +125,9 @@ def test_a_card_already_seen_is_investigated_again_over_http(http):
 # --- RULES §4 ----------------------------------------------------------------------------------
 def test_the_wounds_option_over_http(http):
     """RULES §4 (`wounds`: any edition with either; `{"edition": "fourth", "wounds": "card"}` is
-    the printed fourth edition), API.md `options`: the table answers and shows the value in force
-    (the edition's default when not given); shot, the Kingpin's seat holds the Wounded card, and
-    no card carries a token."""
+    the printed fourth edition), docs/api.md `options`: the table answers and shows the value in
+    force (the edition's default when not given); shot, the Kingpin's seat holds the Wounded card,
+    and no card carries a token."""
     r = http.post("/tables", json={"seats": 4, "options": {"edition": "classic"}})
     assert r.status_code == 201 and r.json()["options"] == {"edition": "classic", "wounds": "card"}
     options = {"wounds": "card"}

@@ -23,7 +23,7 @@ from gcbc.rules.legal import expand, is_template
 from gcbc.rules.state import State
 
 PLAYER_COUNTS = (4, 5, 6, 7, 8)
-# every combination of the table options (API.md): any edition with either or both expansions,
+# every combination of the table options (docs/api.md): any edition with either or both expansions,
 # extra equipment or not, and both wound placements (RULES §4)
 OPTION_SETS = tuple(
     TableOptions(edition=edition, zombies=z, bombers_traitors=bt, extra_equipment=x, wounds=w)

@@ -1,4 +1,4 @@
-"""A typed client for the Good Cop Bad Cop server (API.md), blocking and asyncio.
+"""A typed client for the Good Cop Bad Cop server (docs/api.md), blocking and asyncio.
 
     from gcbc_client import Client, commands
 

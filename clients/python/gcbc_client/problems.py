@@ -1,5 +1,5 @@
 """Refusals and failures as exceptions, one class per HTTP status, each carrying the problem's
-stable ``code`` (RFC 9457 problem+json, API.md)."""
+stable ``code`` (RFC 9457 problem+json, docs/api.md)."""
 
 from __future__ import annotations
 

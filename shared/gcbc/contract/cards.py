@@ -1,4 +1,4 @@
-"""Card names as they cross the wire: the snake_case names of RULES.md."""
+"""Card names as they cross the wire: the snake_case names of docs/rules.md."""
 
 from __future__ import annotations
 

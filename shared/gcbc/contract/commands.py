@@ -1,7 +1,7 @@
 """Commands: what a seat (or the system) asks the table to do.
 
-Wire form: a JSON object with a ``type`` tag and its parameters (API.md). ``seat`` is never sent by
-a client: the table service fills it from the bearer token. System commands (lobby, start,
+Wire form: a JSON object with a ``type`` tag and its parameters (docs/api.md). ``seat`` is never
+sent by a client: the table service fills it from the bearer token. System commands (lobby, start,
 deadline passed) are issued by the services themselves.
 """
 

@@ -1,5 +1,5 @@
-"""What the HTTP API takes and gives (API.md), as typed msgspec Structs: the table service decodes
-and answers with these, its OpenAPI document is generated from them, and the typed client
+"""What the HTTP API takes and gives (docs/api.md), as typed msgspec Structs: the table service
+decodes and answers with these, its OpenAPI document is generated from them, and the typed client
 (clients/python) decodes with them.
 
 A command as a client sends it is the engine's command without ``seat`` (the bearer token names

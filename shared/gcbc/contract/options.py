@@ -15,8 +15,8 @@ def default_wounds(edition: str) -> Literal["token", "card"]:
 
 
 class HouseBots(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """Seats the house plays (the sandbox, API.md ``bots``): a bot worker plays them through the
-    same command path as any client. They are taken when the table opens, named "House bot N".
+    """Seats the house plays (the sandbox, docs/api.md ``bots``): a bot worker plays them through
+    the same command path as any client. They are taken when the table opens, named "House bot N".
 
     ``think``: seconds a house bot waits before each action, as a person would (each wait drawn
     between half and one and a half of it, and never past half the wait's deadline). A table
@@ -29,7 +29,7 @@ class HouseBots(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class TableOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
-    """The table options of API.md. The engine refuses those it does not offer yet.
+    """The table options of docs/api.md. The engine refuses those it does not offer yet.
 
     ``wounds`` (RULES §4): "token" or "card"; None (and absent from older logs) means the
     edition's default, so a log written before the option existed folds as it did. A table
@@ -62,7 +62,7 @@ class Deadlines(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class Deal(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
-    """A scenario deal (API.md): who holds what, the deck's top, the first seat."""
+    """A scenario deal (docs/api.md): who holds what, the deck's top, the first seat."""
 
     integrity: tuple[tuple[str, ...], ...]
     equipment: tuple[tuple[str, ...], ...] = ()

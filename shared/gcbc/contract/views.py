@@ -1,4 +1,4 @@
-"""A view (API.md "A view"): what one seat, or a spectator, may know of a table. Hidden values
+"""A view (docs/api.md "Views"): what one seat, or a spectator, may know of a table. Hidden values
 are null. Produced only by ``gcbc.rules.knowledge``."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The lobby (API.md): a table opens, seats are taken and left, the game starts (RULES §1: the
+"""The lobby (docs/api.md): a table opens, seats are taken and left, the game starts (RULES §1: the
 deal), or the table closes unstarted. Each command: its check, then the events it resolves to."""
 
 from __future__ import annotations

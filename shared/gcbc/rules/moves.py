@@ -33,7 +33,7 @@ Chosen = dict[str, Any]  # parameter name -> the value chosen (or sent)
 Among = Callable[[State, int, Chosen], Iterable[Any]]
 Select = Callable[[State, int, list[Any], Chosen], list[Any]]
 
-TEMPLATE_LIMIT = 200  # past this many options, a move lists templates instead (API.md)
+TEMPLATE_LIMIT = 200  # past this many options, a move lists templates instead (docs/api.md)
 # the command fields a move's parameters may fill (PlayEquipment's, in the order they are checked)
 PARAMETER_FIELDS = ("target", "targets", "position", "positions", "choice", "aim")
 
@@ -217,7 +217,7 @@ class Move:
     requires: tuple[Rule, ...] = ()
     params: tuple[AnyParam, ...] = ()
     # past TEMPLATE_LIMIT options, the options leave this field open: one template for each
-    # choice of the other parameters (API.md)
+    # choice of the other parameters (docs/api.md)
     template_field: str | None = None
     # what any way to make the move needs, cheap to ask (None: nothing): where it fails, ``possible``
     # answers no at once. Not a rule: it refuses nothing, so the refusals keep their order. For
@@ -550,7 +550,7 @@ def _fields(params: tuple[AnyParam, ...], chosen: Chosen) -> dict[str, Any]:
     return fields
 
 
-# --- templates (API.md: where choices multiply past ~200, a command with choices left open) -----
+# --- templates (docs/api.md: where choices multiply past ~200, a command with choices left open)
 def is_template(entry: Any) -> bool:
     return isinstance(entry, dict)
 

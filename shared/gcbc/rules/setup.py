@@ -115,7 +115,7 @@ def seeded_deal(options: TableOptions, n: int, seed: int) -> CardsDealt:
 
 
 def check_deal(options: TableOptions, n: int, deal: Deal) -> None:
-    """A scenario deal must be one the real deal could produce (API.md: else 422)."""
+    """A scenario deal must be one the real deal could produce (docs/api.md: else 422)."""
     if len(deal.integrity) != n or any(len(h) != 3 for h in deal.integrity):
         raise refuse("invalid_deal", f"integrity needs {n} lists of 3 cards")
     dealt = Counter(c for h in deal.integrity for c in h)

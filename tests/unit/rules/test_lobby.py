@@ -72,7 +72,7 @@ def test_a_seat_posts_at_most_the_tables_chat_limit():
 
 
 def test_the_house_takes_its_seats_as_the_table_opens_and_players_take_the_others():
-    """The sandbox (API.md ``bots``): the house's seats are taken when the table opens, named
+    """The sandbox (docs/api.md ``bots``): the house's seats are taken when the table opens, named
     "House bot N"; players take the free seats in order; views say which seats are the house's."""
     from gcbc.contract.options import HouseBots
 

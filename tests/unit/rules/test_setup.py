@@ -320,7 +320,7 @@ ALL_OPTIONS = [
 @pytest.mark.parametrize("options", ALL_OPTIONS, ids=repr)
 @pytest.mark.parametrize("n", [4, 8])
 def test_every_option_combination_is_offered(options: TableOptions, n: int) -> None:
-    """RULES (editions and expansions are table options, combinable) / API.md `options`."""
+    """RULES (editions and expansions are table options, combinable) / docs/api.md `options`."""
     s = lobby(n, options=options)
     assert s.options == options
 
@@ -357,7 +357,7 @@ def test_a_log_written_before_the_wounds_option_folds_as_before(edition, wounds)
 
 
 def test_an_unknown_wound_placement_is_refused() -> None:
-    """API.md (an option the server does not offer is refused, never ignored), RULES §4."""
+    """docs/api.md (an option the server does not offer is refused, never ignored), RULES §4."""
     assert open_refused(4, options=TableOptions(wounds="sticker")) == "option_not_offered"
 
 

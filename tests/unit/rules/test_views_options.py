@@ -18,7 +18,7 @@ BT_FOUR = [[A, HB, HK], [KP, CB, CK], [HB, HBK, CB], [HK, CK, CBK]]
 
 
 def test_every_view_shows_the_table_options() -> None:
-    """API.md: a view's `options` are the table's, with where wounds live filled in (RULES §4:
+    """docs/api.md: a view's `options` are the table's, with where wounds live filled in (RULES §4:
     the edition's default when the table did not say)."""
     options = TableOptions(edition="classic", zombies=True, bombers_traitors=True)
     s = table(BT_FOUR, options=options)

@@ -117,6 +117,6 @@ def test_med_kit_removes_the_wound_with_either_placement(options) -> None:
     ],
 )
 def test_which_tables_choose_their_wounds(options: TableOptions, chooses: bool) -> None:
-    """RULES §4 (default "token" with `fourth`, "card" with `classic`), README: a server whose
+    """RULES §4 (default "token" with `fourth`, "card" with `classic`), docs/api.md: a server whose
     GCBC_OPTIONS_OFFERED does not name `wounds` offers only the edition's own placement."""
     assert options.chooses_wounds() is chooses

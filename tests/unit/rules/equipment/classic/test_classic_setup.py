@@ -99,7 +99,7 @@ def test_the_fourth_edition_keeps_one_gun_per_player_and_its_own_deck():
 
 @pytest.mark.parametrize("name", FOURTH_ONLY)
 def test_a_fourth_edition_card_is_refused_in_a_classic_scenario_deal(name):
-    """RULES §7.2 (the classic deck), API.md (a deal that breaks the rules is refused)."""
+    """RULES §7.2 (the classic deck), docs/api.md (a deal that breaks the rules is refused)."""
     assert open_with(4, FOUR, [[name], [], [], []]) == "invalid_deal"
     assert open_with(4, FOUR, [[name], [], [], []], options=TableOptions()) is None
 
