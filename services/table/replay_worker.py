@@ -84,6 +84,7 @@ def main(setup: Setup) -> None:
     _setup = setup
     # Ctrl-C reaches the whole process group: the table service stops its worker itself
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _die_with_parent()
     threading.Thread(target=_orphaned, args=(os.getppid(),), daemon=True).start()
     loop = asyncio.new_event_loop()
     threading.Thread(target=loop.run_forever, name="log", daemon=True).start()
@@ -91,6 +92,17 @@ def main(setup: Setup) -> None:
         lambda: JetStreamEventLog.connect(setup.nats_url, setup.stream_replicas, create=False),
         loop,
     )
+
+
+def _die_with_parent() -> None:
+    """The kernel ends the worker with its table service (Linux's parent-death signal), so a
+    killed service leaves no worker behind even before ``_orphaned`` looks."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
 
 
 def _orphaned(parent: int) -> None:
