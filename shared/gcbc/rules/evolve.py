@@ -405,7 +405,8 @@ def _seat_eliminated(s: State, e: E.SeatEliminated, v: int, log: Trail) -> State
 
 
 def _seat_revived(s: State, e: E.SeatRevived, v: int, log: Trail) -> State:
-    # classic: a revived seat no longer holds the Wounded card (it fell for lacking a Leader)
+    # RULES §4: a revived seat gives its Wounded card back (wounds "card": it fell for lacking a
+    # Leader card, and would fall again at once)
     revived = replace(s.seats[e.seat], eliminated=False, fallen_by=None, wounded=False)
     return replace(s, version=v, log=log, seats=_put(s.seats, e.seat, revived))
 
