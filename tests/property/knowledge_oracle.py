@@ -12,6 +12,7 @@ learned it) and every seat's equipment, and says what each seat, or the public, 
   but for a card with a Wounded token on it (`wounds: "token"`, RULES §4: the token moves with the
   card, face down or not): everyone keeps following it.
 - Cards a classic Defibrillator discards leave the seat (CardsDiscarded).
+- An eliminated seat's hand and cards in play go to the deck, but Planted Evidence (RULES §4).
 - Every look at a face-down card (CardViewed: Investigate, Metal Detector, Wiretap, Polygraph, a
   Surveillance Camera's return look, Fingerprint Kit) is an investigation, and none reaches a seat
   with a Disguise in front of it (RULES §7.1): not even the Polygraph user's own cards when it is
@@ -179,8 +180,11 @@ class Oracle:
 
     def _SeatEliminated(self, e: E.SeatEliminated) -> None:
         self.eliminated.add(e.seat)
-        self.deck += self.hands[e.seat]
+        # RULES §4: its hand, then its cards in play but Planted Evidence, to the deck's bottom
+        framed = [c for c in self.in_play[e.seat] if c == PLANTED_EVIDENCE]
+        self.deck += self.hands[e.seat] + [c for c in self.in_play[e.seat] if c != PLANTED_EVIDENCE]
         self.hands[e.seat] = []
+        self.in_play[e.seat] = framed
 
     def _SeatRevived(self, e: E.SeatRevived) -> None:
         self.eliminated.discard(e.seat)

@@ -7,9 +7,18 @@ deadline passed) are issued by the services themselves.
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import msgspec
 
 from gcbc.contract.options import Deadlines, Deal, HouseBots, TableOptions
+
+# RULES §1: a seat's cards lie in positions 1 to 3, so any other position can never be valid (a
+# position a seat no longer fills, its cards discarded, is the rules' to refuse)
+Position = Annotated[int, msgspec.Meta(ge=1, le=3, description="a card's position, 1 to 3")]
+Positions = Annotated[
+    tuple[Position, ...], msgspec.Meta(description="cards' positions, each 1 to 3")
+]
 
 
 class Command(
@@ -59,21 +68,21 @@ class StartGame(Command, tag="start"):
 class Arrange(Command, tag="arrange"):
     """RULES §1: new order of the seat's three cards; positions[i] is the old position now at i+1."""
 
-    positions: tuple[int, ...]
+    positions: Positions
 
 
 class Investigate(Command, tag="investigate"):
     target: int
-    position: int
+    position: Position
 
 
 class Equip(Command, tag="equip"):
-    position: int | None = None  # the own face-down card to turn face up (if any)
+    position: Position | None = None  # the own face-down card to turn face up (if any)
 
 
 class Arm(Command, tag="arm"):
     target: int  # where the gun aims at once
-    position: int | None = None  # the own face-down card to turn face up (if any)
+    position: Position | None = None  # the own face-down card to turn face up (if any)
 
 
 class Shoot(Command, tag="shoot"):
@@ -92,8 +101,8 @@ class PlayEquipment(Command, tag="play_equipment"):
     card: str
     target: int | None = None
     targets: tuple[int, ...] = ()
-    position: int | None = None
-    positions: tuple[int, ...] = ()
+    position: Position | None = None
+    positions: Positions = ()
     choice: str | None = None
     aim: int | None = None
 
@@ -106,7 +115,7 @@ class Choose(Command, tag="choose"):
     """The answer to a prompt: the values the prompt asks for."""
 
     target: int | None = None
-    position: int | None = None
+    position: Position | None = None
     card: str | None = None
 
 

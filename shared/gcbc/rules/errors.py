@@ -68,7 +68,6 @@ HTTP_CLASS: dict[str, HttpClass] = {
     "no_gun_in_centre": CONFLICT,
     "not_aimed": CONFLICT,
     "gun_locked": CONFLICT,
-    "deck_empty": CONFLICT,
     "arm_barred": CONFLICT,
     # zombies (RULES §8)
     "zombie_cannot": CONFLICT,

@@ -17,6 +17,7 @@ from msgspec.structs import force_setattr, replace
 from gcbc.contract import events as E
 from gcbc.contract.cards import AGENT, KINGPIN, MAX_SEATS
 from gcbc.rules.effects import INVESTIGATIONS
+from gcbc.rules.equipment.registry import CARDS
 from gcbc.rules.setup import arms, guns
 from gcbc.rules.state import (
     ACTION,
@@ -399,8 +400,14 @@ def _fell(s: State, seat: int) -> TurnMarks:
 
 
 def _seat_eliminated(s: State, e: E.SeatEliminated, v: int, log: Trail) -> State:
+    # RULES §4: its equipment goes to the bottom of the deck, and so do its cards in play but
+    # Planted Evidence, which still flips the team it wins with
     st = s.seats[e.seat]
-    fallen = replace(st, eliminated=True, gun=False, aim=None, hand=(), fallen_by=e.by)
+    stays = tuple(c for c in st.in_play if CARDS[c].flips_majority)
+    leaves = tuple(c for c in st.in_play if not CARDS[c].flips_majority)
+    fallen = replace(
+        st, eliminated=True, gun=False, aim=None, hand=(), in_play=stays, fallen_by=e.by
+    )
     marks = _fell(s, e.seat)
     if marks.coffee_seat == e.seat:
         # RULES §7.1: a Coffee whose player is eliminated before the turn ends does nothing,
@@ -411,7 +418,7 @@ def _seat_eliminated(s: State, e: E.SeatEliminated, v: int, log: Trail) -> State
         version=v,
         log=log,
         seats=_put(s.seats, e.seat, fallen),
-        deck=s.deck + st.hand,
+        deck=s.deck + st.hand + leaves,
         guns_in_centre=s.guns_in_centre + (1 if st.gun else 0),
         prompts=tuple(p for p in s.prompts if p.seat != e.seat or p.kind != "discard"),
         marks=marks,
@@ -419,7 +426,8 @@ def _seat_eliminated(s: State, e: E.SeatEliminated, v: int, log: Trail) -> State
 
 
 def _seat_revived(s: State, e: E.SeatRevived, v: int, log: Trail) -> State:
-    # classic: a revived seat no longer holds the Wounded card (it fell for lacking a Leader)
+    # RULES §4: a revived seat gives its Wounded card back (wounds "card": it fell for lacking a
+    # Leader card, and would fall again at once)
     revived = replace(s.seats[e.seat], eliminated=False, fallen_by=None, wounded=False)
     return replace(s, version=v, log=log, seats=_put(s.seats, e.seat, revived))
 

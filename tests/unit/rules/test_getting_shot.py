@@ -53,6 +53,34 @@ def test_a_non_leader_shot_is_eliminated_its_equipment_to_the_deck_its_gun_to_th
     assert s.winners is None
 
 
+def test_an_eliminated_seats_cards_in_play_go_to_the_deck_but_planted_evidence() -> None:
+    """RULES §4 (Decision: Disguise and Surveillance Camera in play in front of an eliminated seat
+    go to the bottom of the deck with its equipment; Planted Evidence stays, as the seat still wins
+    with its team, which the card flips)."""
+    # given seat 2 with its Surveillance Camera in play, disguised by seat 1, framed by seat 3,
+    # holding a Coffee it drew
+    equipment = [[], ["disguise"], ["surveillance_camera"], ["planted_evidence"]]
+    s = table(FOUR, equipment=equipment, deck=["k9_unit", "coffee", "wiretap"], start_window=False)
+    s, _ = act(s, C.PlayEquipment(seat=2, card="surveillance_camera"))
+    s, _ = act(s, C.PlayEquipment(seat=1, card="disguise", target=2))
+    s, _ = act(s, C.PlayEquipment(seat=3, card="planted_evidence", target=2))
+    s, _ = finish(s)
+    s = arm(s, 0, 2)
+    s = equip(s, 1)
+    s = equip(s, 2)
+    s = equip(s, 3)
+    assert s.seat(2).in_play == ("surveillance_camera", "disguise", "planted_evidence")
+    assert s.seat(2).hand == ("coffee",)
+    deck = s.deck
+    # when seat 0 shoots it
+    s, _ = play_turn(s, C.Shoot(seat=0))
+    # then its hand, Camera and Disguise go to the bottom of the deck; the Evidence stays
+    assert s.seat(2).eliminated
+    assert s.seat(2).in_play == ("planted_evidence",)
+    assert s.deck == (*deck, "coffee", "surveillance_camera", "disguise")
+    assert public_view(s).seats[2].in_play == ["planted_evidence"]
+
+
 def test_guns_aimed_at_an_eliminated_seat_must_be_re_aimed() -> None:
     """RULES §4: guns aimed at the eliminated seat must be re-aimed by their holders at their
     next Aim phase; they cannot shoot it."""

@@ -4,6 +4,7 @@ turn passing on."""
 from __future__ import annotations
 
 import pytest
+from msgspec.structs import replace
 
 from gcbc.rules import legal_commands, run, view
 from gcbc.rules.state import State
@@ -216,6 +217,22 @@ def test_equip_over_the_hand_limit_draws_then_discards_then_reveals() -> None:
     ]
     assert s.seat(0).hand == ("wiretap",)
     assert s.deck[0] == "k9_unit" and s.deck[-1] == "coffee"
+
+
+def test_equip_from_an_empty_deck_draws_nothing_and_is_allowed() -> None:
+    """RULES §3.1 (Decision: with an empty deck Equip draws nothing and is still allowed): seat 0,
+    which could investigate, equips from an empty deck: its card is turned face up, nothing
+    drawn."""
+    s = replace(table(FOUR), deck=())
+    assert C.Investigate(seat=0, target=1, position=1) in legal_commands(s, 0)
+    assert C.Equip(seat=0, position=2) in legal_commands(s, 0)
+    s, events = act(s, C.Equip(seat=0, position=2))
+    assert events[:3] == [
+        E.ActionDeclared(seat=0, action="equip", position=2),
+        E.CardRevealed(seat=0, position=2, card_id=1, card=H),
+        E.ActionResolved(seat=0),
+    ]
+    assert s.seat(0).hand == () and s.deck == ()
 
 
 def test_equip_names_a_face_down_card_to_turn() -> None:

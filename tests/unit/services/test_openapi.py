@@ -59,3 +59,14 @@ def test_commands_are_a_union_on_type_without_seat_with_an_example_each(schema):
 def test_the_bearer_scheme_is_declared_and_used(schema):
     assert schema["components"]["securitySchemes"]["bearer"]["scheme"] == "bearer"
     assert {"bearer": []} in schema["paths"]["/tables/{table_id}/commands"]["post"]["security"]
+
+
+def test_a_card_position_is_documented_as_1_to_3(schema):
+    """RULES §1: a seat's cards lie in positions 1 to 3, so any other can never be valid (422):
+    every command field naming a position says so."""
+    components = schema["components"]["schemas"]
+    for name in ("Investigate", "Equip", "Arm", "PlayEquipment", "Choose"):
+        position = components[name]["properties"]["position"]
+        assert (position["minimum"], position["maximum"]) == (1, 3), name
+    for name in ("Arrange", "PlayEquipment"):
+        assert "each 1 to 3" in components[name]["properties"]["positions"]["description"], name

@@ -2,8 +2,8 @@
 (the flow's discard prompt); then, with a face-down integrity card, turn one face up, of the
 seat's choice (``position``). No window opens (RULES §6 Decision).
 
-Decision (RULES §3.1 is silent): a seat with no possible action may still Equip from an empty
-deck, drawing nothing, so that a turn can always be taken.
+Decision (RULES §3.1): with an empty deck Equip draws nothing and is still allowed, so that a
+seat always has an action.
 
 Zombies (RULES §8): a zombie may Equip: it draws, and no card is revealed (all are face up).
 """
@@ -12,26 +12,16 @@ from __future__ import annotations
 
 from gcbc.contract import commands as C
 from gcbc.contract import events as E
-from gcbc.rules.actions.arm import ARM
 from gcbc.rules.actions.base import CARD_TO_REVEAL, Action
-from gcbc.rules.actions.bite import BITE
-from gcbc.rules.actions.investigate import INVESTIGATE
-from gcbc.rules.actions.shoot import SHOOT
 from gcbc.rules.effects import draw, reveal
 from gcbc.rules.moves import Param, Rule
 from gcbc.rules.state import State
 
-OTHER_ACTIONS = (INVESTIGATE, ARM, SHOOT, BITE)
-
-
-def no_other_action(s: State, seat: int) -> bool:
-    return not any(action.options(s, seat) for action in OTHER_ACTIONS)
-
 
 def _may_equip(s: State, seat: int) -> bool:
-    """Whether the seat may Equip now (``possible``): its requirement alone, as a card to turn
-    face up is optional (none: ``position`` None)."""
-    return bool(s.deck) or no_other_action(s, seat)
+    """Whether the seat may Equip now (``possible``): always (RULES §3.1: from an empty deck it
+    draws nothing; a card to turn face up is optional, none: ``position`` None)."""
+    return True
 
 
 _ZOMBIE_REVEALS_NOTHING = Rule(
@@ -53,7 +43,6 @@ def _quick(s: State, seat: int, chosen: dict) -> list[int | None]:
 class Equip(Action):
     name = "equip"
     command = C.Equip
-    requires = (Rule("deck_empty", "the equipment deck is empty", _may_equip),)
     needs = _may_equip  # asked at every turn
     needs_decides = True
     params = (

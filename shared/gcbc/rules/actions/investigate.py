@@ -1,7 +1,8 @@
 """Investigate (RULES §3.1): choose one face-down integrity card of another living seat not
 protected by Disguise; you alone see what it is, everyone sees which card of whose you looked at
 (§11). It stays face down. Declaring it opens the investigate window (§6); then it resolves, if the
-card can still be investigated.
+card can still be investigated; if not (turned face up in the window, say), the investigator
+chooses again (§6).
 
 Decision (RULES §3.1): a card already seen may be investigated again (no "not seen yet" limit in
 the printed rules or the publisher's help), so a seat that knows every face-down card left still

@@ -192,16 +192,19 @@ def test_a_zombie_over_the_hand_limit_discards():
     assert types(events)[:3] == ["EquipmentDiscarded", "PromptAnswered", "ActionResolved"]
 
 
-def test_an_empty_deck_zombie_that_can_bite_must_bite():
-    """RULES §3.1, §8: Equip needs a card to draw while another action is possible."""
+def test_an_empty_deck_zombie_that_can_bite_may_still_equip():
+    """RULES §3.1 (Decision: with an empty deck Equip draws nothing and is still allowed), §8:
+    a zombie that could bite may Equip instead, drawing nothing."""
     s = replace(zombie_turn(), deck=())
-    assert refused_unchanged(s, C.Equip(seat=2)) == "deck_empty"
-    assert [type(c).__name__ for c in legal_commands(s, 2)] == ["Bite", "SetAutoPass"]
+    assert [type(c).__name__ for c in legal_commands(s, 2)] == ["Bite", "Equip", "SetAutoPass"]
+    s, events = act(s, C.Equip(seat=2))
+    assert types(events) == ["ActionDeclared", "ActionResolved", "AimRequested"]
+    assert s.seat(2).hand == ()
 
 
 def test_an_empty_deck_zombie_that_cannot_bite_equips_nothing():
-    """Decision (RULES §3.1 silent): a seat with no possible action Equips from an empty deck,
-    drawing nothing, so its turn can be taken (a zombie whose Arms aim at itself)."""
+    """RULES §3.1 (Decision: with an empty deck Equip draws nothing and is still allowed, a seat
+    always has an action): a zombie whose Arms aim at itself Equips, drawing nothing."""
     s = replace(zombie_turn(arms=2), deck=())
     assert legal_commands(s, 2)[0] == C.Equip(seat=2)
     s, events = act(s, C.Equip(seat=2))
