@@ -37,6 +37,7 @@ from gcbc_client.transport import Answer
 from gcbc.contract.entries import CommandEntry, OutcomeEntry, RefusalEntry, decode_entry
 from gcbc.contract.http import TableCreatedLater
 from gcbc.eventlog.jetstream import JetStreamEventLog
+from gcbc.eventlog.port import LogUnavailable
 from gcbc.readmodel.memory import MemoryReadModel
 from gcbc.readmodel.port import PUBLIC, seat_key
 from gcbc.readmodel.redis import RedisReadModel
@@ -180,9 +181,22 @@ class Findings:
         )
 
 
+async def _log_once_healed(url: str, within: float = 30.0) -> JetStreamEventLog:
+    """The log, once its stream answers again: right after a fault a cluster may still be electing
+    its stream's leader, which a check must wait out rather than report."""
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            return await JetStreamEventLog.connect(url)
+        except LogUnavailable:
+            if time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.5)
+
+
 async def check(stack: Stack, table_ids: list[str], record: Record) -> Findings:
     f = Findings(tables=len(table_ids), accepted=len(record.accepted))
-    log = await JetStreamEventLog.connect(stack.nats_url)
+    log = await _log_once_healed(stack.nats_url)
     live = RedisReadModel.connect(stack.redis_url)
     try:
         recorded: dict[str, list[str]] = {}
