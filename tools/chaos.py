@@ -1,15 +1,18 @@
 """The chaos suite (issue 14, item 5): while bot tables play through HTTP, faults at random moments,
 then the checks that must hold after each.
 
-Faults (one machine): kill -9 a service instance (rules, projection, table, bots), kill -9 NATS
-(it comes back on the same data), restart Redis empty (no persistence), pause the rules worker
-(SIGSTOP) past its ack wait, restart the table service. After each, and at the end:
+Faults (one machine): kill -9 a service instance (rules, projection, table, bots) and start it
+again, kill -9 the rules worker or the projection under the launcher's supervision (its slot
+starts it again, as under ``make run``: the recovery counts from the kill), kill -9 NATS (it comes
+back on the same data), restart Redis empty (no persistence), pause the rules worker (SIGSTOP)
+past its ack wait, restart the table service. After each, and at the end:
 - every table finishes;
 - every command the server accepted (200/202, as the players' client saw it) is in the log exactly
   once, and every command in the log is answered exactly once, right after it;
 - re-deciding every recorded command gives the recorded answers (no outcome twice, none lost);
 - the live views equal a rebuild from the log;
-- the time to recover: from the end of the fault to the first table created and answered.
+- the time to recover: from the end of the fault (a supervised kill's end is the kill) to the
+  first table created and answered.
 
 ``make chaos`` runs every fault on a stack of its own (a few minutes); ``make test`` runs a short
 version (tests/e2e/test_chaos.py, which also audits every view the players received for leaks).
@@ -44,7 +47,7 @@ from gcbc.rules import RuleViolation, decide, fold, initial_state
 from services.bots.seat import play_seat
 from services.common import views
 from services.common.settings import LOG_LIMIT
-from tools.launcher import Stack
+from tools.launcher import SUPERVISE_EVERY, Stack
 
 FAST = {"turn": 0.5, "reaction": 0.3, "prompt": 0.3, "arrange": 0.5}
 ACK_WAIT = 5.0  # the rules worker's (services/rules/worker.py): a pause must outlast it
@@ -58,6 +61,23 @@ async def _kill(stack: Stack, name: str) -> None:
     stack.kill(name)
     await asyncio.sleep(0.5)
     stack.start_service(name)
+
+
+async def _supervised_kill(stack: Stack, name: str) -> None:
+    """kill -9 a slot's process and let the launcher's supervision start it again (beside the
+    players, as ``make run``'s loop does): the fault ends with the kill."""
+    stack.procs[name].send_signal(signal.SIGKILL)
+    supervising = asyncio.get_running_loop().create_task(_supervise(stack, name))
+    _background.add(supervising)
+    supervising.add_done_callback(_background.discard)
+
+
+async def _supervise(stack: Stack, name: str) -> None:
+    while name not in stack.supervise():
+        await asyncio.sleep(SUPERVISE_EVERY)
+
+
+_background: set[asyncio.Task] = set()
 
 
 async def _kill_nats(stack: Stack) -> None:
@@ -91,6 +111,8 @@ FAULTS: dict[str, Callable[[Stack], Awaitable[None]]] = {
     "kill -9 projection": lambda s: _kill(s, "projection"),
     "kill -9 table": lambda s: _kill(s, "table"),
     "kill -9 bots": lambda s: _kill(s, "bots"),
+    "supervised kill -9 rules": lambda s: _supervised_kill(s, "rules"),
+    "supervised kill -9 projection": lambda s: _supervised_kill(s, "projection"),
     "kill -9 nats": _kill_nats,
     "restart redis empty": _redis_empty,
     "pause rules past its ack wait": _pause_worker,
