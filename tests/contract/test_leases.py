@@ -158,6 +158,9 @@ def test_the_bucket_ttl_is_the_leases_ttl(nats_url):
         again = await JetStreamLeases.open(log.nc, bucket, ttl=9.0)  # an existing bucket's TTL
         assert made.ttl == again.ttl == 2.5
         assert await again.take("x.member.y", "y") is not None
+        await log.js.delete_stream(f"KV_{bucket}")  # an operator's way to change it
+        assert await again.take("x.member.z", "z") is not None  # made again, at the TTL asked
+        assert again.ttl == 9.0
         await log.close()
 
     run(go())

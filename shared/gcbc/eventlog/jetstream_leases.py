@@ -44,6 +44,7 @@ class JetStreamLeases:
         self, nc: nats.NATS, bucket: str = BUCKET, ttl: float = LEASE_TTL, replicas: int = 1
     ) -> None:
         self.nc, self.bucket, self.ttl, self.replicas = nc, bucket, ttl, replicas
+        self.asked = ttl  # a bucket made here (again) gets this TTL; an existing one keeps its own
         # a request lost with a connection fails within a second (not nats-py's 5 s), so the
         # next round renews before the leases are given up
         self.js = nc.jetstream(timeout=REQUEST_TIMEOUT)
@@ -69,7 +70,7 @@ class JetStreamLeases:
             config = api.KeyValueConfig(
                 bucket=self.bucket,
                 history=1,
-                ttl=self.ttl,
+                ttl=self.asked,
                 replicas=self.replicas,
                 storage=api.StorageType.FILE,
                 direct=True,
@@ -81,13 +82,13 @@ class JetStreamLeases:
                 log.info("lease bucket: %s", e)
             info = await self.js.stream_info(self.stream)
         if info.config.max_age:
-            if abs(info.config.max_age - self.ttl) > 0.001:
+            if abs(info.config.max_age - self.asked) > 0.001:
                 # one TTL for every instance: the bucket's, set by the first one up
                 log.warning(
                     "lease bucket: its TTL is %.1f s, not the %.1f s asked (made so earlier;"
                     " docs/deploying.md says how to change it)",
                     info.config.max_age,
-                    self.ttl,
+                    self.asked,
                 )
             self.ttl = float(info.config.max_age)
 
