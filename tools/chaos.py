@@ -16,6 +16,9 @@ past its ack wait, restart the table service. After each, and at the end:
 
 ``make chaos`` runs every fault on a stack of its own (a few minutes); ``make test`` runs a short
 version (tests/e2e/test_chaos.py, which also audits every view the players received for leaks).
+``--cluster`` runs the cluster's faults on ``make run-cluster``'s setup (3 NATS nodes, the stream
+with 3 replicas, a 3-node Redis Cluster, two instances of each worker): kill -9 the stream's
+leader node, or another node, each started again 3 s later (the recovery counts from the kill).
 """
 
 from __future__ import annotations
@@ -39,7 +42,8 @@ from gcbc_client.transport import Answer
 
 from gcbc.contract.entries import CommandEntry, OutcomeEntry, RefusalEntry, decode_entry
 from gcbc.contract.http import TableCreatedLater
-from gcbc.eventlog.jetstream import JetStreamEventLog
+from gcbc.eventlog.jetstream import STREAM, JetStreamEventLog
+from gcbc.eventlog.partitions import CLUSTER_PARTITIONS
 from gcbc.readmodel.memory import MemoryReadModel
 from gcbc.readmodel.port import PUBLIC, seat_key
 from gcbc.readmodel.redis import RedisReadModel
@@ -47,12 +51,21 @@ from gcbc.rules import RuleViolation, decide, fold, initial_state
 from services.bots.seat import play_seat
 from services.common import views
 from services.common.settings import LOG_LIMIT
+from tools import devservers
 from tools.launcher import SUPERVISE_EVERY, Stack
 
 FAST = {"turn": 0.5, "reaction": 0.3, "prompt": 0.3, "arrange": 0.5}
 ACK_WAIT = 5.0  # the rules worker's (services/rules/worker.py): a pause must outlast it
 # a whole table waits no longer than this for a fault to pass (its seats retry meanwhile)
 TABLE_PATIENCE = 240.0
+
+
+async def _log(stack: Stack) -> JetStreamEventLog:
+    """The operator's connection to the stack's log, at its replicas (connecting asks for them:
+    the default of one would shrink a cluster's stream)."""
+    return await JetStreamEventLog.connect(
+        stack.nats_url, int(stack.extra_env.get("GCBC_STREAM_REPLICAS", "1"))
+    )
 
 
 # --- faults: coroutines, so the players go on meanwhile; processes are started from the main
@@ -78,6 +91,29 @@ async def _supervise(stack: Stack, name: str) -> None:
 
 
 _background: set[asyncio.Task] = set()
+
+
+async def _kill_nats_node(stack: Stack, leader: bool) -> None:
+    """kill -9 the stream's leader node (or another one); it starts again 3 s later, beside the
+    players, while the others elect a leader: the fault ends with the kill."""
+    cluster = stack.servers["nats"]
+    assert isinstance(cluster, devservers.NatsCluster)
+    log = await _log(stack)
+    try:
+        leading = (await log.js.stream_info(STREAM)).cluster.leader  # type: ignore[union-attr]
+    finally:
+        await log.close()
+    name = leading if leader else next(n for n in cluster.names if n != leading)
+    node = cluster.node(name)
+    node.stop(kill=True)
+
+    async def later() -> None:
+        await asyncio.sleep(3.0)
+        node.restart()
+
+    restarting = asyncio.get_running_loop().create_task(later())
+    _background.add(restarting)
+    restarting.add_done_callback(_background.discard)
 
 
 async def _kill_nats(stack: Stack) -> None:
@@ -117,6 +153,12 @@ FAULTS: dict[str, Callable[[Stack], Awaitable[None]]] = {
     "restart redis empty": _redis_empty,
     "pause rules past its ack wait": _pause_worker,
     "restart table": _restart_table,
+}
+# on a cluster (--cluster): make run-cluster's setup
+CLUSTER_FAULTS: dict[str, Callable[[Stack], Awaitable[None]]] = {
+    "kill -9 the stream leader": lambda s: _kill_nats_node(s, leader=True),
+    "kill -9 a NATS node": lambda s: _kill_nats_node(s, leader=False),
+    "supervised kill -9 rules": FAULTS["supervised kill -9 rules"],
 }
 
 
@@ -204,7 +246,7 @@ class Findings:
 
 async def check(stack: Stack, table_ids: list[str], record: Record) -> Findings:
     f = Findings(tables=len(table_ids), accepted=len(record.accepted))
-    log = await JetStreamEventLog.connect(stack.nats_url)
+    log = await _log(stack)
     live = RedisReadModel.connect(stack.redis_url)
     try:
         recorded: dict[str, list[str]] = {}
@@ -315,10 +357,11 @@ async def run_fault(
 
     async def strike() -> float:
         await asyncio.sleep(rng.uniform(0.5, 2.0))
-        await FAULTS[fault](stack)
+        await {**FAULTS, **CLUSTER_FAULTS}[fault](stack)
         return await recovery_time(stack.api, time.monotonic())
 
     recovered, table_ids = await asyncio.gather(strike(), games)
+    await asyncio.gather(*_background)  # what the fault left to be started again
     return table_ids, recovered
 
 
@@ -337,11 +380,31 @@ def report_line(fault: str, f: Findings, recovered: float) -> dict[str, Any]:
     }
 
 
+def cluster_stack(data: Path, env: dict[str, str]) -> Stack:
+    """make run-cluster's setup (tools.launcher --cluster), not started yet."""
+    env = {
+        **env,
+        "GCBC_STREAM_REPLICAS": "3",
+        "GCBC_PARTITIONS": str(CLUSTER_PARTITIONS),
+        "GCBC_HTTP_WORKERS": "2",
+    }
+    stack = Stack(data, env=env)
+    stack.servers["nats"] = stack.nats = devservers.start_nats_cluster(data / "nats-cluster", 3)  # type: ignore[assignment]
+    stack.servers["redis"] = stack.redis = devservers.start_redis_cluster(data / "redis-cluster", 3)  # type: ignore[assignment]
+    return stack
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m tools.chaos", description=__doc__)
     p.add_argument("--tables", type=int, default=6, help="bot tables playing through each fault")
-    p.add_argument("--fault", action="append", choices=sorted(FAULTS), help="default: every one")
+    p.add_argument(
+        "--fault",
+        action="append",
+        choices=sorted({**FAULTS, **CLUSTER_FAULTS}),
+        help="default: every one (of --cluster's with it)",
+    )
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--cluster", action="store_true", help="make run-cluster's setup")
     args = p.parse_args(argv)
     env = {  # bots from one address: the limits stay out of the way (they are tested elsewhere)
         "GCBC_RATE_CREATE": "100000/minute",
@@ -359,9 +422,15 @@ def main(argv: list[str] | None = None) -> int:
     }
     failed = 0
     with tempfile.TemporaryDirectory() as data:
-        stack = Stack(Path(data), env=env).start()
+        stack = cluster_stack(Path(data), env) if args.cluster else Stack(Path(data), env=env)
         try:
-            for i, fault in enumerate(args.fault or list(FAULTS)):
+            stack.start()
+            if args.cluster:
+                stack.start_service("rules#2")
+                stack.start_service("projection#2")
+            for i, fault in enumerate(
+                args.fault or list(CLUSTER_FAULTS if args.cluster else FAULTS)
+            ):
                 record = Record()
                 table_ids, recovered = asyncio.run(
                     run_fault(stack, fault, args.tables, args.seed + i, record)
