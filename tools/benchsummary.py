@@ -200,6 +200,15 @@ def summary(found: dict[str, Any]) -> dict[str, Any]:
             restart is not None and restart <= 1.0,
         )
     )
+    crash = _get(found.get("restart"), "supervised_kill_answer_seconds")
+    figures.append(
+        _figure(
+            "supervised kill -9 with 10,000 tables: next answer s",
+            crash,
+            "<= 1",
+            crash is not None and crash <= 1.0,
+        )
+    )
     # the connection guard's cost (reported, no target: it is what the limits cost per request)
     for mode in ("kept_alive", "new_connection"):
         cost = _get(found.get("edge"), "server_cpu_per_request", mode)

@@ -1,18 +1,24 @@
 """The chaos suite (issue 14, item 5): while bot tables play through HTTP, faults at random moments,
 then the checks that must hold after each.
 
-Faults (one machine): kill -9 a service instance (rules, projection, table, bots), kill -9 NATS
-(it comes back on the same data), restart Redis empty (no persistence), pause the rules worker
-(SIGSTOP) past its ack wait, restart the table service. After each, and at the end:
+Faults (one machine): kill -9 a service instance (rules, projection, table, bots) and start it
+again, kill -9 the rules worker or the projection under the launcher's supervision (its slot
+starts it again, as under ``make run``: the recovery counts from the kill), kill -9 NATS (it comes
+back on the same data), restart Redis empty (no persistence), pause the rules worker (SIGSTOP)
+past its ack wait, restart the table service. After each, and at the end:
 - every table finishes;
 - every command the server accepted (200/202, as the players' client saw it) is in the log exactly
   once, and every command in the log is answered exactly once, right after it;
 - re-deciding every recorded command gives the recorded answers (no outcome twice, none lost);
 - the live views equal a rebuild from the log;
-- the time to recover: from the end of the fault to the first table created and answered.
+- the time to recover: from the end of the fault (a supervised kill's end is the kill) to the
+  first table created and answered.
 
 ``make chaos`` runs every fault on a stack of its own (a few minutes); ``make test`` runs a short
 version (tests/e2e/test_chaos.py, which also audits every view the players received for leaks).
+``--cluster`` runs the cluster's faults on ``make run-cluster``'s setup (3 NATS nodes, the stream
+with 3 replicas, a 3-node Redis Cluster, two instances of each worker): kill -9 the stream's
+leader node, or another node, each started again 3 s later (the recovery counts from the kill).
 """
 
 from __future__ import annotations
@@ -36,7 +42,8 @@ from gcbc_client.transport import Answer
 
 from gcbc.contract.entries import CommandEntry, OutcomeEntry, RefusalEntry, decode_entry
 from gcbc.contract.http import TableCreatedLater
-from gcbc.eventlog.jetstream import JetStreamEventLog
+from gcbc.eventlog.jetstream import STREAM, JetStreamEventLog
+from gcbc.eventlog.partitions import CLUSTER_PARTITIONS
 from gcbc.eventlog.port import LogUnavailable
 from gcbc.readmodel.memory import MemoryReadModel
 from gcbc.readmodel.port import PUBLIC, seat_key
@@ -45,12 +52,29 @@ from gcbc.rules import RuleViolation, decide, fold, initial_state
 from services.bots.seat import play_seat
 from services.common import views
 from services.common.settings import LOG_LIMIT
-from tools.launcher import Stack
+from tools import devservers
+from tools.launcher import SUPERVISE_EVERY, Stack
 
 FAST = {"turn": 0.5, "reaction": 0.3, "prompt": 0.3, "arrange": 0.5}
 ACK_WAIT = 5.0  # the rules worker's (services/rules/worker.py): a pause must outlast it
 # a whole table waits no longer than this for a fault to pass (its seats retry meanwhile)
 TABLE_PATIENCE = 240.0
+
+
+async def _log(stack: Stack, within: float = 30.0) -> JetStreamEventLog:
+    """The operator's connection to the stack's log, at its replicas (connecting asks for them:
+    the default of one would shrink a cluster's stream), once its stream answers: right after a
+    fault a cluster may still be electing the stream's leader, which a check waits out."""
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            return await JetStreamEventLog.connect(
+                stack.nats_url, int(stack.extra_env.get("GCBC_STREAM_REPLICAS", "1"))
+            )
+        except LogUnavailable:
+            if time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.5)
 
 
 # --- faults: coroutines, so the players go on meanwhile; processes are started from the main
@@ -59,6 +83,46 @@ async def _kill(stack: Stack, name: str) -> None:
     stack.kill(name)
     await asyncio.sleep(0.5)
     stack.start_service(name)
+
+
+async def _supervised_kill(stack: Stack, name: str) -> None:
+    """kill -9 a slot's process and let the launcher's supervision start it again (beside the
+    players, as ``make run``'s loop does): the fault ends with the kill."""
+    stack.procs[name].send_signal(signal.SIGKILL)
+    supervising = asyncio.get_running_loop().create_task(_supervise(stack, name))
+    _background.add(supervising)
+    supervising.add_done_callback(_background.discard)
+
+
+async def _supervise(stack: Stack, name: str) -> None:
+    while name not in stack.supervise():
+        await asyncio.sleep(SUPERVISE_EVERY)
+
+
+_background: set[asyncio.Task] = set()
+
+
+async def _kill_nats_node(stack: Stack, leader: bool) -> None:
+    """kill -9 the stream's leader node (or another one); it starts again 3 s later, beside the
+    players, while the others elect a leader: the fault ends with the kill."""
+    cluster = stack.servers["nats"]
+    assert isinstance(cluster, devservers.NatsCluster)
+    log = await _log(stack)
+    try:
+        leading = (await log.js.stream_info(STREAM)).cluster.leader  # type: ignore[union-attr]
+    finally:
+        await log.close()
+    name = leading if leader else next(n for n in cluster.names if n != leading)
+    node = cluster.node(name)
+    node.stop(kill=True)
+
+    async def later() -> None:
+        await asyncio.sleep(3.0)
+        node.restart()
+
+    restarting = asyncio.get_running_loop().create_task(later())
+    _background.add(restarting)
+    restarting.add_done_callback(_background.discard)
 
 
 async def _kill_nats(stack: Stack) -> None:
@@ -92,10 +156,18 @@ FAULTS: dict[str, Callable[[Stack], Awaitable[None]]] = {
     "kill -9 projection": lambda s: _kill(s, "projection"),
     "kill -9 table": lambda s: _kill(s, "table"),
     "kill -9 bots": lambda s: _kill(s, "bots"),
+    "supervised kill -9 rules": lambda s: _supervised_kill(s, "rules"),
+    "supervised kill -9 projection": lambda s: _supervised_kill(s, "projection"),
     "kill -9 nats": _kill_nats,
     "restart redis empty": _redis_empty,
     "pause rules past its ack wait": _pause_worker,
     "restart table": _restart_table,
+}
+# on a cluster (--cluster): make run-cluster's setup
+CLUSTER_FAULTS: dict[str, Callable[[Stack], Awaitable[None]]] = {
+    "kill -9 the stream leader": lambda s: _kill_nats_node(s, leader=True),
+    "kill -9 a NATS node": lambda s: _kill_nats_node(s, leader=False),
+    "supervised kill -9 rules": FAULTS["supervised kill -9 rules"],
 }
 
 
@@ -181,22 +253,9 @@ class Findings:
         )
 
 
-async def _log_once_healed(url: str, within: float = 30.0) -> JetStreamEventLog:
-    """The log, once its stream answers again: right after a fault a cluster may still be electing
-    its stream's leader, which a check must wait out rather than report."""
-    deadline = time.monotonic() + within
-    while True:
-        try:
-            return await JetStreamEventLog.connect(url)
-        except LogUnavailable:
-            if time.monotonic() > deadline:
-                raise
-            await asyncio.sleep(0.5)
-
-
 async def check(stack: Stack, table_ids: list[str], record: Record) -> Findings:
     f = Findings(tables=len(table_ids), accepted=len(record.accepted))
-    log = await _log_once_healed(stack.nats_url)
+    log = await _log(stack)
     live = RedisReadModel.connect(stack.redis_url)
     try:
         recorded: dict[str, list[str]] = {}
@@ -307,10 +366,11 @@ async def run_fault(
 
     async def strike() -> float:
         await asyncio.sleep(rng.uniform(0.5, 2.0))
-        await FAULTS[fault](stack)
+        await {**FAULTS, **CLUSTER_FAULTS}[fault](stack)
         return await recovery_time(stack.api, time.monotonic())
 
     recovered, table_ids = await asyncio.gather(strike(), games)
+    await asyncio.gather(*_background)  # what the fault left to be started again
     return table_ids, recovered
 
 
@@ -329,11 +389,31 @@ def report_line(fault: str, f: Findings, recovered: float) -> dict[str, Any]:
     }
 
 
+def cluster_stack(data: Path, env: dict[str, str]) -> Stack:
+    """make run-cluster's setup (tools.launcher --cluster), not started yet."""
+    env = {
+        **env,
+        "GCBC_STREAM_REPLICAS": "3",
+        "GCBC_PARTITIONS": str(CLUSTER_PARTITIONS),
+        "GCBC_HTTP_WORKERS": "2",
+    }
+    stack = Stack(data, env=env)
+    stack.servers["nats"] = stack.nats = devservers.start_nats_cluster(data / "nats-cluster", 3)  # type: ignore[assignment]
+    stack.servers["redis"] = stack.redis = devservers.start_redis_cluster(data / "redis-cluster", 3)  # type: ignore[assignment]
+    return stack
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m tools.chaos", description=__doc__)
     p.add_argument("--tables", type=int, default=6, help="bot tables playing through each fault")
-    p.add_argument("--fault", action="append", choices=sorted(FAULTS), help="default: every one")
+    p.add_argument(
+        "--fault",
+        action="append",
+        choices=sorted({**FAULTS, **CLUSTER_FAULTS}),
+        help="default: every one (of --cluster's with it)",
+    )
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--cluster", action="store_true", help="make run-cluster's setup")
     args = p.parse_args(argv)
     env = {  # bots from one address: the limits stay out of the way (they are tested elsewhere)
         "GCBC_RATE_CREATE": "100000/minute",
@@ -351,9 +431,15 @@ def main(argv: list[str] | None = None) -> int:
     }
     failed = 0
     with tempfile.TemporaryDirectory() as data:
-        stack = Stack(Path(data), env=env).start()
+        stack = cluster_stack(Path(data), env) if args.cluster else Stack(Path(data), env=env)
         try:
-            for i, fault in enumerate(args.fault or list(FAULTS)):
+            stack.start()
+            if args.cluster:
+                stack.start_service("rules#2")
+                stack.start_service("projection#2")
+            for i, fault in enumerate(
+                args.fault or list(CLUSTER_FAULTS if args.cluster else FAULTS)
+            ):
                 record = Record()
                 table_ids, recovered = asyncio.run(
                     run_fault(stack, fault, args.tables, args.seed + i, record)

@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import time
+import zlib
 from pathlib import Path
 
 from gcbc.eventlog.partitions import CLUSTER_PARTITIONS, PARTITIONS
@@ -24,6 +25,7 @@ SERVICES = {
     "table": "services.table",
     "bots": "services.bots",  # the house's seats (the sandbox)
 }
+SUPERVISE_EVERY = 0.1  # seconds between two looks for a dead process (a restart waits no longer)
 
 
 def raise_open_files_limit() -> None:
@@ -61,6 +63,8 @@ class Stack:
         self.metrics_ports: dict[str, int] = {}
         self.ticket_secret = secrets.token_hex(32)  # every table-service process signs alike
         self.bot_secret = secrets.token_hex(32)  # house seats' tokens (table service, bots)
+        # a slot's instance name: the same for each process of the slot, another stack's apart
+        self.slots = f"{zlib.crc32(str(data_dir.resolve()).encode()):08x}"
 
     @property
     def api(self) -> str:
@@ -109,6 +113,10 @@ class Stack:
             if name not in self.metrics_ports:
                 self.metrics_ports[name] = devservers.free_port()
             env["GCBC_METRICS_PORT"] = str(self.metrics_ports[name])
+        if service in ("rules", "projection"):
+            # safe because a slot has one process at a time (supervise starts a new one only
+            # once the old one exited): it takes back its predecessor's leases at once
+            env["GCBC_INSTANCE"] = self.instance(name)
         proc = subprocess.Popen(
             [sys.executable, "-m", SERVICES[service]],
             cwd=ROOT,
@@ -120,6 +128,10 @@ class Stack:
         )
         self.procs[name] = proc
         return proc
+
+    def instance(self, name: str) -> str:
+        """The instance name of the slot ``name`` ("rules#2": rules-2-<this stack>)."""
+        return f"{name.replace('#', '-')}-{self.slots}"
 
     def kill(self, name: str) -> None:
         """kill -9 one service (crash tests)."""
@@ -287,7 +299,7 @@ def main(argv: list[str] | None = None) -> int:
         while True:
             for name in stack.supervise():  # NATS and Redis too: a dead server is started again
                 print(f"{name} exited; restarted it", flush=True)
-            time.sleep(1)
+            time.sleep(SUPERVISE_EVERY)
     except KeyboardInterrupt:
         print("stopping…", flush=True)
     finally:

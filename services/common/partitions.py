@@ -1,13 +1,21 @@
 """This instance's share of a service's partitions (issue 14): each partition of the tables is
 processed by exactly one rules-worker instance and one projection instance at a time.
 
-Every second an instance renews its membership lease (``<service>.member.<instance>``) and its
-partition leases (``<service>.partition.<p>``), reads who the live members are, and computes the
-same assignment as every other member (``assignment``: each member about P / members, stable for
-a given set of members). It hands over what is no longer its own (stops consuming, then releases
-the lease) and takes what is (takes the lease, then starts consuming). A lease it could not renew
-within two thirds of its TTL is given up (consuming stopped) before it lapses and another instance
-may take it; a dead instance's leases lapse, and the others divide its partitions.
+Three times per lease time (``GCBC_LEASE_SECONDS``) an instance renews its membership lease
+(``<service>.member.<instance>``) and its partition leases (``<service>.partition.<p>``), reads
+who the live members are, and computes the same assignment as every other member
+(``assignment``: each member about P / members, stable for a given set of members). It hands over
+what is no longer its own (stops consuming, then releases the lease) and takes what is (takes the
+lease, then starts consuming). A lease it could not renew within two thirds of its TTL is given
+up (consuming stopped) before it lapses and another instance may take it; a dead instance's
+leases lapse, and the others divide its partitions. Between rounds it looks at the members five
+times, so a member gone (or come) starts a round at once; a partition of its own it could not
+take yet (its previous holder's lease not lapsed) is tried again soon, not a round later.
+
+A supervisor that runs one process per slot at a time names each slot's instance for good
+(``GCBC_INSTANCE``, e.g. the launcher's ``rules-2-…``): a slot's process started again after a
+crash holds its predecessor's name, so it takes back that one's leases at once
+(gcbc.eventlog.leases) instead of waiting for them to lapse.
 
 Two instances may still overlap on a table for a moment (a handler in flight when its partition
 moves, an entry redelivered after its ack wait): the rules worker's append expecting the table's
@@ -32,7 +40,7 @@ from gcbc.eventlog.port import Subscription
 from services.common import metrics
 
 log = logging.getLogger("gcbc.partitions")
-RENEW_EVERY = 1.0  # seconds between two rounds of renewals
+RENEWALS = 3  # rounds of renewals per lease time: one or two late still keep the leases
 
 
 def instance_name() -> str:
@@ -111,8 +119,9 @@ class Partitions:
         """How long after its last renewal a lease is still surely ours."""
         return self.leases.ttl * 2 / 3
 
-    async def step(self) -> None:
-        """One round: membership, renewals, then hand over and take (tests call it directly)."""
+    async def step(self) -> bool:
+        """One round: membership, renewals, then hand over and take (tests call it directly).
+        False if a partition of its own is not taken yet."""
         await self._renew_membership()
         for p, held in list(self.held.items()):
             sent = self.clock()
@@ -153,6 +162,7 @@ class Partitions:
             log.info("partition %d taken", p, extra={"partition": p})
         metrics.PARTITIONS_HELD.set(len(self.held))
         metrics.MEMBERS.set(len(self.members))
+        return mine <= set(self.held)
 
     async def _renew_membership(self) -> None:
         if self._member_revision is not None:
@@ -183,24 +193,41 @@ class Partitions:
         metrics.PARTITIONS_HELD.set(len(self.held))
         log.info("partition %d handed over", p, extra={"partition": p})
 
-    async def run(self, stop: asyncio.Event, every: float = RENEW_EVERY) -> None:
-        """Rounds every ``every`` seconds until ``stop``; then everything is handed over. A
-        watchdog beside them stops a partition whose renewal is late, even while a round hangs
-        (NATS away)."""
+    async def run(self, stop: asyncio.Event, every: float | None = None) -> None:
+        """Rounds every ``every`` seconds (a third of the lease time) until ``stop``; then
+        everything is handed over. A watchdog beside them stops a partition whose renewal is
+        late, even while a round hangs (NATS away)."""
+        every = every or self.leases.ttl / RENEWALS
         watchdog = asyncio.create_task(self._watch(stop))
         try:
             while not stop.is_set():
                 pause = every
                 try:
-                    await asyncio.wait_for(self.step(), self.leases.ttl)
+                    if not await asyncio.wait_for(self.step(), self.leases.ttl):
+                        pause = every / 5  # a lease about to lapse: take it as soon as it has
                 except Exception as e:  # noqa: BLE001  (NATS away: the leases lapse, we stop)
                     log.warning("partition leases: %s", str(e) or type(e).__name__)
                     pause = every / 5  # try again soon: NATS may be back already
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(stop.wait(), pause)
+                await self._look_until(stop, pause, every / 5)
         finally:
             watchdog.cancel()
             await self.leave()
+
+    async def _look_until(self, stop: asyncio.Event, pause: float, every: float) -> None:
+        """Wait ``pause`` seconds, looking at the members every ``every``: one gone (its lease
+        lapsed) or come starts the next round at once, not up to a round later."""
+        until = time.monotonic() + pause
+        while not stop.is_set() and (left := until - time.monotonic()) > 0:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), min(left, every))
+            if stop.is_set() or time.monotonic() >= until:
+                return
+            try:
+                live = await asyncio.wait_for(self.leases.holders(f"{self.service}.member"), every)
+            except Exception:  # noqa: BLE001  (NATS away: the round says so)
+                continue
+            if sorted(set(live.values()) | {self.instance}) != self.members:
+                return
 
     async def _watch(self, stop: asyncio.Event, every: float = 0.2) -> None:
         while not stop.is_set():

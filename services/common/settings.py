@@ -7,6 +7,7 @@ import os
 
 from msgspec import Struct
 
+from gcbc.eventlog.leases import LEASE_TTL
 from gcbc.eventlog.partitions import PARTITIONS
 
 DEFAULT_NATS = "nats://127.0.0.1:4222"
@@ -37,6 +38,9 @@ class Settings(Struct, frozen=True):
     # one rules-worker and one projection instance at a time; fixed when the stream is created
     partitions: int = PARTITIONS
     instance: str = ""  # this process's name among its service's instances ("": one is drawn)
+    # seconds a partition lease lasts unless renewed (a third of it between renewals): how long
+    # a dead instance's partitions wait for another; fixed when the lease bucket is made
+    lease_seconds: float = LEASE_TTL
     log_limit: int = LOG_LIMIT
     chat_limit: int = CHAT_LIMIT
     noop_rules: bool = False  # benchmarks only: game commands skip the rules (same hops, no work)
@@ -122,6 +126,7 @@ class Settings(Struct, frozen=True):
             stream_replicas=int(env.get("GCBC_STREAM_REPLICAS", "1")),
             partitions=int(get("PARTITIONS", d.partitions)),
             instance=get("INSTANCE", ""),
+            lease_seconds=float(get("LEASE_SECONDS", d.lease_seconds)),
             log_limit=int(get("LOG_LIMIT", d.log_limit)),
             chat_limit=int(get("CHAT_LIMIT", d.chat_limit)),
             noop_rules=env.get("GCBC_NOOP_RULES", "") == "1",

@@ -301,7 +301,9 @@ async def main_async(settings: Settings, stop: asyncio.Event) -> None:
     events = await JetStreamEventLog.connect(
         settings.nats_url, settings.stream_replicas, partitions=settings.partitions
     )
-    leases = await JetStreamLeases.open(events.nc, replicas=settings.stream_replicas)
+    leases = await JetStreamLeases.open(
+        events.nc, ttl=settings.lease_seconds, replicas=settings.stream_replicas
+    )
     model = RedisReadModel.connect(settings.redis_url)
     log.info("projection ready")
     try:

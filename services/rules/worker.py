@@ -489,7 +489,7 @@ async def main_async(settings: Settings, stop: asyncio.Event | None = None) -> N
         settings.nats_url, settings.stream_replicas, partitions=settings.partitions
     )
     replicas = settings.stream_replicas
-    leases = await JetStreamLeases.open(events.nc, replicas=replicas)
+    leases = await JetStreamLeases.open(events.nc, ttl=settings.lease_seconds, replicas=replicas)
     worker = RulesWorker(
         events,
         noop=settings.noop_rules,

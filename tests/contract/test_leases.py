@@ -119,6 +119,24 @@ async def lapse_half(leases, lapse) -> None:
         await asyncio.sleep(TTL / 2)
 
 
+def test_a_holders_own_name_takes_its_lease_back_at_once(leases_factory):
+    """A supervisor's slot started again (a stable name): no waiting for the dead one's lapse."""
+
+    async def go():
+        leases, _ = await leases_factory()
+        dead = await leases.take("rules.partition.2", "rules-1")
+        assert dead is not None
+        again = await leases.take("rules.partition.2", "rules-1")
+        assert again is not None and again != dead
+        assert await leases.renew("rules.partition.2", "rules-1", dead) is None  # the old one's
+        assert await leases.renew("rules.partition.2", "rules-1", again) is not None
+        assert await leases.take("rules.partition.2", "rules-2") is None  # another name waits
+        assert await leases.holders("rules.partition") == {"rules.partition.2": "rules-1"}
+        await close(leases)
+
+    run(go())
+
+
 def test_two_takers_at_once_exactly_one_gets_it(leases_factory):
     async def go():
         leases, _ = await leases_factory()
@@ -140,6 +158,9 @@ def test_the_bucket_ttl_is_the_leases_ttl(nats_url):
         again = await JetStreamLeases.open(log.nc, bucket, ttl=9.0)  # an existing bucket's TTL
         assert made.ttl == again.ttl == 2.5
         assert await again.take("x.member.y", "y") is not None
+        await log.js.delete_stream(f"KV_{bucket}")  # an operator's way to change it
+        assert await again.take("x.member.z", "z") is not None  # made again, at the TTL asked
+        assert again.ttl == 9.0
         await log.close()
 
     run(go())

@@ -219,6 +219,7 @@ def test_tables_finish_while_the_stream_leader_is_killed(cluster_stack):
     assert findings.accepted > 0
     info = asyncio.run(_stream(cluster))
     assert info.cluster.leader in cluster.names and killed in cluster.names
+    assert info.config.num_replicas == 3  # the checks' own connection left the replicas be
 
 
 def test_an_existing_stream_is_updated_to_the_configured_replicas(cluster_stack):

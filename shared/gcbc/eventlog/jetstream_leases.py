@@ -1,5 +1,6 @@
 """The lease port on a JetStream KV bucket (``GCBC_LEASES``): a lease is a key whose value is its
-holder. ``take`` is a create (the key's last sequence must be none, or a delete marker), ``renew``
+holder. ``take`` is a create (the key's last sequence must be none, or a delete marker), or an
+update at the key's revision if it holds the taker's own name (a slot's process again), ``renew``
 an update at the holder's revision, ``release`` a delete marker at it; the bucket's TTL (its
 stream's max age) makes a lease nobody renews lapse. Each key keeps one revision, on disk: after
 a NATS restart the holders go on renewing what they held. A bucket found missing (NATS started
@@ -43,6 +44,7 @@ class JetStreamLeases:
         self, nc: nats.NATS, bucket: str = BUCKET, ttl: float = LEASE_TTL, replicas: int = 1
     ) -> None:
         self.nc, self.bucket, self.ttl, self.replicas = nc, bucket, ttl, replicas
+        self.asked = ttl  # a bucket made here (again) gets this TTL; an existing one keeps its own
         # a request lost with a connection fails within a second (not nats-py's 5 s), so the
         # next round renews before the leases are given up
         self.js = nc.jetstream(timeout=REQUEST_TIMEOUT)
@@ -68,7 +70,7 @@ class JetStreamLeases:
             config = api.KeyValueConfig(
                 bucket=self.bucket,
                 history=1,
-                ttl=self.ttl,
+                ttl=self.asked,
                 replicas=self.replicas,
                 storage=api.StorageType.FILE,
                 direct=True,
@@ -80,6 +82,14 @@ class JetStreamLeases:
                 log.info("lease bucket: %s", e)
             info = await self.js.stream_info(self.stream)
         if info.config.max_age:
+            if abs(info.config.max_age - self.asked) > 0.001:
+                # one TTL for every instance: the bucket's, set by the first one up
+                log.warning(
+                    "lease bucket: its TTL is %.1f s, not the %.1f s asked (made so earlier;"
+                    " docs/deploying.md says how to change it)",
+                    info.config.max_age,
+                    self.asked,
+                )
             self.ttl = float(info.config.max_age)
 
     async def _again_if_missing(self, call: Callable[[], Awaitable[T]]) -> T:
@@ -96,6 +106,16 @@ class JetStreamLeases:
     async def take(self, name: str, holder: str) -> int | None:
         try:
             return await self._again_if_missing(lambda: self.kv.create(name, holder.encode()))
+        except KeyWrongLastSequenceError:
+            pass
+        try:
+            entry = await self.kv.get(name)
+        except (KeyNotFoundError, KeyDeletedError):
+            return None  # lapsed meanwhile: the next round creates it
+        if entry.value != holder.encode() or entry.revision is None:
+            return None
+        try:
+            return await self.kv.update(name, holder.encode(), last=entry.revision)
         except KeyWrongLastSequenceError:
             return None
 

@@ -1,11 +1,17 @@
 """The lease port: who processes what, decided in the log's own store (issue 14).
 
 A lease is a name (``rules.partition.3``, ``rules.member.<instance>``) held by one holder at a
-time. ``take`` gets it if nobody holds it (its revision), ``renew`` keeps it for another ``ttl``
+time. ``take`` gets it if nobody holds it, or if it is held under the taker's own name (its
+revision), ``renew`` keeps it for another ``ttl``
 seconds if it is still the holder's at that revision (the new revision; None: lost, someone else
 may hold it now), ``release`` gives it up at once. A lease not renewed within ``ttl`` lapses by
 itself, which is how a dead instance's work is handed over. ``holders(prefix)``: every lease held
 under ``prefix`` (name -> holder).
+
+A holder's name is its process's: drawn, so unique, unless a supervisor gives each of its slots a
+stable one (``GCBC_INSTANCE``) and runs one process per slot at a time. Then a slot's process
+started again after a crash takes back at once what its predecessor held, instead of waiting for
+it to lapse: nobody else may hold a lease under that name, and the predecessor is dead.
 
 The JetStream adapter (jetstream_leases) keeps them in a KV bucket whose TTL is the lease's; the
 twin here keeps them in a dict, with a clock the tests move.
@@ -17,7 +23,7 @@ import time
 from collections.abc import Callable
 from typing import Protocol
 
-LEASE_TTL = 3.0  # seconds a lease lasts unless renewed (renewed every second)
+LEASE_TTL = 3.0  # seconds a lease lasts unless renewed (GCBC_LEASE_SECONDS; renewed thrice in it)
 
 
 class Leases(Protocol):
@@ -53,7 +59,8 @@ class MemoryLeases:
         return self._revision
 
     async def take(self, name: str, holder: str) -> int | None:
-        return None if self._live(name) is not None else self._write(name, holder)
+        held = self._live(name)
+        return None if held is not None and held[0] != holder else self._write(name, holder)
 
     async def renew(self, name: str, holder: str, revision: int) -> int | None:
         held = self._live(name)

@@ -148,6 +148,46 @@ def test_a_dead_instances_partitions_go_to_the_others_once_its_leases_lapse():
     asyncio.run(go())
 
 
+def test_a_slots_process_started_again_takes_its_predecessors_partitions_at_once():
+    async def go():
+        clock = Clock()
+        leases = MemoryLeases(3.0, clock)
+        a, b = Instance(leases, "rules-1", clock), Instance(leases, "rules-2", clock)
+        for _ in range(2):
+            await a.share.step()
+            await b.share.step()
+        held = set(b.running)
+        assert len(held) == P // 2
+        # b is killed -9 and its supervisor starts the slot again, under the same name
+        clock.now += 0.5
+        again = Instance(leases, "rules-2", clock)
+        assert await again.share.step()
+        assert again.running == held  # no lease waited for
+        await a.share.step()
+        _exclusive(a, again)
+        assert len(a.running) == P // 2
+
+    asyncio.run(go())
+
+
+def test_a_partition_not_lapsed_yet_is_tried_again_before_the_next_round():
+    async def go():
+        clock = Clock()
+        leases = MemoryLeases(3.0, clock)
+        a, b = Instance(leases, "a", clock), Instance(leases, "b", clock)
+        for _ in range(2):
+            await a.share.step()
+            await b.share.step()
+        # b dies; a sees it gone once its membership lapses, its partitions a moment later
+        await leases.release("rules.member.b", b.share._member_revision)  # noqa: SLF001
+        assert not await a.share.step()  # its share grew, b's leases still held: soon again
+        clock.now += 3.0
+        assert await a.share.step()
+        assert a.running == set(range(P))
+
+    asyncio.run(go())
+
+
 def test_an_instance_that_cannot_renew_stops_before_its_leases_lapse():
     async def go():
         clock = Clock()
