@@ -13,8 +13,8 @@ from redis.crc import key_slot
 
 from gcbc.readmodel.port import ModelUnavailable, Put, Replacement
 from gcbc.readmodel.redis import RedisReadModel
-from gcbc.readmodel.wakeups import wake_message
 from gcbc.readmodel.rediscluster import KEY, RedisClusterReadModel, cluster_nodes
+from gcbc.readmodel.wakeups import wake_message
 
 
 def run(coro):

@@ -17,11 +17,10 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from gcbc.contract.ids import checked
 from gcbc.readmodel.pipelined import PipelinedRedis
-from gcbc.readmodel.port import ANSWERS_PREFIX, ModelUnavailable, StoredView
+from gcbc.readmodel.port import ModelUnavailable, StoredView, answers_field
 from gcbc.readmodel.wakeups import Wakeups, until_set
 
 F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
-ANSWERS = ANSWERS_PREFIX + "{viewer}"  # a viewer's recent answers, a field of the table's hash
 UNREACHABLE: tuple[type[Exception], ...] = (RedisConnectionError, RedisTimeoutError, OSError)
 
 
@@ -43,7 +42,7 @@ def view_fields(item_views: dict[str, bytes], answers: dict[str, bytes] | None) 
     for viewer, data in item_views.items():
         fields += [viewer, data]
     for viewer, data in (answers or {}).items():
-        fields += [ANSWERS.format(viewer=viewer), data]
+        fields += [answers_field(viewer), data]
     return fields
 
 
@@ -146,7 +145,7 @@ class RedisViews:
 
     @unavailable
     async def _read(self, table: str, viewer: str) -> StoredView | None:
-        fields = ["position", viewer, ANSWERS.format(viewer=viewer)]
+        fields = ["position", viewer, answers_field(viewer)]
         position, data, answers = await self._hmget(self._key(table), fields)
         if position is None or data is None:
             return None
