@@ -30,7 +30,6 @@ from services.common import metrics
 from services.table.problems import ApiError
 
 log = logging.getLogger("gcbc.table")
-KINDS = ("create", "seat", "chat", "command", "client_command", "replay", "log_read")
 
 
 def parse_rates(rates: dict[str, str]) -> dict[str, RateLimitItem]:
