@@ -24,6 +24,7 @@ from gcbc.readmodel.port import (
     TableSnapshot,
 )
 from gcbc.readmodel.redisbase import RedisViews, unavailable, view_fields, when_of
+from gcbc.readmodel.rediscluster import RedisClusterReadModel, is_cluster_url
 from gcbc.readmodel.wakeups import CHANNEL, Wakeups, wake_message
 
 KEY = "gcbc:views:{table}"
@@ -128,12 +129,10 @@ class RedisReadModel(RedisViews):
         self.wakeups = Wakeups(wakeups_client or client, client, KEY, fast)
 
     @classmethod
-    def connect(cls, url: str, connections: int = 64) -> RedisReadModel:
+    def connect(cls, url: str, connections: int = 64) -> RedisViews:
         """``redis://…``: one Redis; ``redis+cluster://user:pw@host:port,host:port``: a Redis
-        Cluster (gcbc.readmodel.rediscluster), the same port on another key layout."""
-        if url.startswith("redis+cluster://"):
-            from gcbc.readmodel.rediscluster import RedisClusterReadModel
-
+        Cluster (gcbc.readmodel.rediscluster), the same ports on another key layout."""
+        if is_cluster_url(url):
             return RedisClusterReadModel.connect(url, connections)
         listener = aioredis.Redis.from_url(
             url, socket_keepalive=True, health_check_interval=10, socket_connect_timeout=2
