@@ -36,10 +36,10 @@ def when_of(base: int | None) -> str:
     return "newer" if base is None else f"on {int(base)}"
 
 
-def view_fields(item_views: dict[str, bytes], answers: dict[str, bytes] | None) -> list[Any]:
+def view_fields(views: dict[str, bytes], answers: dict[str, bytes] | None) -> list[Any]:
     """A table's views and each viewer's answers as the put script's field, value, ... ."""
     fields: list[Any] = []
-    for viewer, data in item_views.items():
+    for viewer, data in views.items():
         fields += [viewer, data]
     for viewer, data in (answers or {}).items():
         fields += [answers_field(viewer), data]
