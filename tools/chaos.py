@@ -50,7 +50,7 @@ from gcbc.readmodel.port import PUBLIC, seat_key
 from gcbc.readmodel.redis import RedisReadModel
 from gcbc.rules import RuleViolation, decide, fold, initial_state
 from services.bots.seat import play_seat
-from services.common import views
+from services.common import view_writer
 from services.common.settings import LOG_LIMIT
 from tools import devservers
 from tools.launcher import SUPERVISE_EVERY, Stack
@@ -326,7 +326,7 @@ async def _views_differ(log: Any, live: Any, t: str, problems: list[str]) -> int
     while await live.position(t) < last.seq and time.monotonic() < deadline:
         await asyncio.sleep(0.1)  # the projection catches up
     rebuilt = MemoryReadModel()
-    await views.rebuild(log, rebuilt, t, LOG_LIMIT)
+    await view_writer.rebuild(log, rebuilt, t, LOG_LIMIT)
     public = await rebuilt.get(t, PUBLIC)
     seats = len(msgspec.json.decode(public[1])["seats"]) if public else 0
     differences = 0

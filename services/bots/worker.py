@@ -31,7 +31,7 @@ from gcbc.contract.options import HouseBots
 from gcbc.contract.views import View
 from gcbc.eventlog.port import EventLog, Stored
 from gcbc.keyvalue.port import KeyValue
-from gcbc.readmodel.port import ReadModel, seat_key
+from gcbc.readmodel.port import ViewReader, seat_key
 from services.bots.pace import Pace, Turns
 from services.bots.seat import play_seat
 from services.common import house_tables
@@ -52,7 +52,7 @@ GRACE = 30.0
 class HouseSeat:
     """A house seat: views from the read model, commands through the API."""
 
-    def __init__(self, model: ReadModel, api: AsyncSeat) -> None:
+    def __init__(self, model: ViewReader, api: AsyncSeat) -> None:
         self.model, self.api = model, api
         self.seat = api.seat
         self.table_id = api.table_id
@@ -74,7 +74,7 @@ class BotWorker:
     def __init__(
         self,
         events: EventLog,
-        model: ReadModel,
+        model: ViewReader,
         client: AsyncClient,
         secret: str,
         house: KeyValue,

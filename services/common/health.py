@@ -3,7 +3,7 @@ reachable, the durable consumers it depends on caught up within a bound) and ``/
 
 The table service serves them on its API port (``services.table.health``); the rules worker and
 the projection on a port of their own (``serve``: ``GCBC_METRICS_PORT``), with the same facts.
-Checks go through the ports (``EventLog.group``, ``ReadModel.ping``), answered from a cache for a
+Checks go through the ports (``EventLog.group``, ``ModelAdmin.ping``), answered from a cache for a
 second so probes never load the servers.
 """
 
@@ -21,7 +21,7 @@ from typing import Any
 import msgspec
 
 from gcbc.eventlog.port import EventLog, LogUnavailable
-from gcbc.readmodel.port import ModelUnavailable, ReadModel
+from gcbc.readmodel.port import ModelAdmin, ModelUnavailable
 from services.common import metrics
 
 log = logging.getLogger("gcbc.health")
@@ -36,7 +36,7 @@ class Readiness:
     def __init__(
         self,
         events: EventLog,
-        model: ReadModel | None = None,
+        model: ModelAdmin | None = None,
         groups: tuple[str, ...] = (),
         lag: float = READY_LAG,
         ttl: float = 1.0,

@@ -26,7 +26,7 @@ from gcbc.contract.entries import decode_entry
 from gcbc.contract.ids import InvalidTableId
 from gcbc.eventlog.port import EventLog, LogUnavailable, Stored
 from gcbc.readmodel.port import ModelUnavailable, ReadModel, Replacement, TableSnapshot
-from services.common import views
+from services.common import view_writer
 from services.common.folded import FoldedTable
 from services.common.settings import Settings
 from services.ops import jobs, show, transfer, travel
@@ -283,7 +283,7 @@ async def state(
         else:
             t = travel.folded(stored, table, at)
             position = t.seq
-            data = views.render_view(t, who, log_limit, chat_limit)
+            data = view_writer.render_view(t, who, log_limit, chat_limit)
         if as_json:
             sys.stdout.write(data.decode() + "\n")
         else:
@@ -426,9 +426,9 @@ async def settled_compare(
     projection a little behind is given a moment."""
     for _ in range(10):
         if live is not None and live.position != item.position:
-            t = await views.fold(log, item.table)
-            if views.renders(t):
-                item = views.replacement(t, *_settings_views(ops))
+            t = await view_writer.fold(log, item.table)
+            if view_writer.renders(t):
+                item = view_writer.replacement(t, *_settings_views(ops))
             if live.position < item.position:
                 await asyncio.sleep(0.2)  # the projection has not written it yet
             (live,) = await model.snapshots([item.table])
@@ -557,7 +557,7 @@ async def rebuild(
         await flush()
         for t in late:
             try:
-                if await views.rebuild(log, model, t, *_settings_views(ops)):
+                if await view_writer.rebuild(log, model, t, *_settings_views(ops)):
                     written += 1
                 else:
                     kept += 1

@@ -16,7 +16,7 @@ from gcbc.contract.entries import CommandEntry, OutcomeEntry, RefusalEntry, deco
 from gcbc.eventlog.port import Stored
 from gcbc.readmodel.port import Replacement
 from gcbc.rules import RuleViolation, decide
-from services.common import views
+from services.common import view_writer
 from services.common.folded import FoldedTable
 from services.common.settings import CHAT_LIMIT, DEADLINE_GRACE, LOG_LIMIT, STUCK_AFTER
 
@@ -83,9 +83,9 @@ class _Render(Job):
         self.kind = kind
 
     def result(self) -> Replacement | None:
-        if not views.renders(self.t):
+        if not view_writer.renders(self.t):
             return None
-        return views.replacement(self.t, self.kind.log_limit, self.kind.chat_limit)
+        return view_writer.replacement(self.t, self.kind.log_limit, self.kind.chat_limit)
 
 
 # --- verify -------------------------------------------------------------------------------------
@@ -256,7 +256,7 @@ class _Summarize(Job):
             return None
         return Summary(
             table=t.table_id,
-            status=views.table_status(t),
+            status=view_writer.table_status(t),
             seats=len(s.seats),
             taken=sum(1 for x in s.seats if x is not None),
             options=msgspec.to_builtins(s.options.with_defaults()),

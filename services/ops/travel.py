@@ -13,7 +13,7 @@ from gcbc.contract.entries import OutcomeEntry, decode_entry
 from gcbc.eventlog.port import Stored
 from gcbc.rules import fold, view
 from gcbc.rules.state import State
-from services.common import views
+from services.common import view_writer
 from services.common.folded import FoldedTable, states
 from services.common.settings import CHAT_LIMIT, LOG_LIMIT
 
@@ -70,7 +70,7 @@ def view_at_version(
     for seq, t in states(stored, table_id):
         v = viewer_version(t, seat)
         if v == version:
-            return seq, views.render_view(t, seat, log_limit, chat_limit)
+            return seq, view_writer.render_view(t, seat, log_limit, chat_limit)
         if v > version:
             seen = v
             break

@@ -14,7 +14,7 @@ import msgspec
 from gcbc.eventlog.leases import Leases, MemoryLeases
 from gcbc.eventlog.partitions import partition_of
 from gcbc.eventlog.port import EventLog, Later, Skip, Stored, Subscription
-from gcbc.readmodel.port import Put, ReadModel, viewer_key
+from gcbc.readmodel.port import Put, ViewWriter, viewer_key
 from gcbc.rules.knowledge import LogMemo, version_of
 from services.common import health, metrics
 from services.common.cache import IDLE_SECONDS, FoldedCache
@@ -22,7 +22,7 @@ from services.common.folded import FoldedTable
 from services.common.partitions import Partitions
 from services.common.progress import ProgressLog
 from services.common.settings import CHAT_LIMIT, LOG_LIMIT, Settings
-from services.common.views import (
+from services.common.view_writer import (
     answers,
     render_views,
     replacement_of,
@@ -40,7 +40,7 @@ class Projection:
     def __init__(
         self,
         events: EventLog,
-        model: ReadModel,
+        model: ViewWriter,
         log_limit: int | None = LOG_LIMIT,
         chat_limit: int | None = CHAT_LIMIT,
     ) -> None:

@@ -1,9 +1,9 @@
 """What one client may ask (DESIGN property 7): request rates, and open streams and long-polls.
 
 Rates use the ``limits`` library (the one behind slowapi and Flask-Limiter): each process counts
-in memory and decides at once, and, for a client near its budget, counts again on the read
-model's Redis, in the background, so that every table-service process counts against the same
-budget; each shared check is one atomic script run (a sliding window counter). Litestar's own
+in memory and decides at once, and, for a client near its budget, counts again in the shared
+counts (``gcbc.ratelimits``: the read model's Redis), in the background, so that every
+table-service process counts against the same budget (a sliding window counter). Litestar's own
 rate limiter was not used: it reads and then writes its counter (two processes can both pass)
 and speaks no ``Retry-After``.
 
@@ -23,14 +23,13 @@ from collections.abc import Callable
 from typing import Any
 
 from limits import RateLimitItem, parse
-from limits.aio.storage import RedisClusterStorage, RedisStorage
-from limits.aio.strategies import SlidingWindowCounterRateLimiter
 
+from gcbc.ratelimits.port import SharedCounts
+from gcbc.ratelimits.redis import RedisCounts
 from services.common import metrics
 from services.table.problems import ApiError
 
 log = logging.getLogger("gcbc.table")
-KINDS = ("create", "seat", "chat", "command", "client_command", "replay", "log_read")
 
 
 def parse_rates(rates: dict[str, str]) -> dict[str, RateLimitItem]:
@@ -108,10 +107,8 @@ class RateLimits:
     KEEP_OVER = 10_000  # clients known over the budget before the expired ones are pruned
     SHARED_FROM = 0.25  # the share of its budget a client uses here before Redis counts it too
 
-    def __init__(
-        self, storage: RedisStorage | RedisClusterStorage | None, rates: dict[str, RateLimitItem]
-    ) -> None:
-        self.limiter = SlidingWindowCounterRateLimiter(storage) if storage else None
+    def __init__(self, shared: SharedCounts | None, rates: dict[str, RateLimitItem]) -> None:
+        self.shared = shared
         self.local = LocalCounts()
         self.rates = rates
         self._paused_until = 0.0
@@ -124,28 +121,15 @@ class RateLimits:
         items = parse_rates(rates)
         if not items:
             return cls(None, {})
-        storage: RedisStorage | RedisClusterStorage
-        if url.startswith("redis+cluster://"):
-            # a cluster: the library's own cluster client (a window's keys share a hash tag)
-            storage = RedisClusterStorage(
-                f"async+{url}", implementation="redispy", key_prefix="gcbc:rate"
-            )
-        else:
-            storage = RedisStorage(
-                f"async+{url}",
-                implementation="redispy",
-                connection_pool=pool,
-                key_prefix="gcbc:rate",
-            )
-        return cls(storage, items)
+        return cls(RedisCounts.connect(url, pool), items)
 
     async def warm(self) -> None:
         """Connect before the first request (a cluster client learns its slots first, longer
         than a check may take), so the first requests are counted too."""
-        if self.limiter is not None:
+        if self.shared is not None:
             with contextlib.suppress(Exception):
                 async with asyncio.timeout(5):
-                    await self.limiter.storage.check()
+                    await self.shared.warm()
 
     async def hit(self, kind: str, who: str) -> None:
         """Count one request of ``kind`` by ``who``; 429 with Retry-After once over the limit.
@@ -162,7 +146,7 @@ class RateLimits:
         over = self.local.hit(item, kind, who)
         if over is not None:
             self._refuse(kind, item, over)
-        if self.limiter is None or time.monotonic() < self._paused_until:
+        if self.shared is None or time.monotonic() < self._paused_until:
             return
         counted = self.local.current(kind, who)
         share = max(1, int(item.amount * self.SHARED_FROM))
@@ -177,10 +161,10 @@ class RateLimits:
 
     async def _shared(self, item: RateLimitItem, kind: str, who: str, cost: int = 1) -> None:
         """Every process's count: a client over it is refused here until its window resets."""
-        assert self.limiter is not None
+        assert self.shared is not None
         started = time.monotonic()
         try:
-            over = await self._check(item, kind, who, cost)
+            over = await self.shared.hit(item, kind, who, cost)
         except Exception as e:  # noqa: BLE001
             self._pause(f"{e!r}")
             return
@@ -205,13 +189,6 @@ class RateLimits:
             f"too many {kind} requests ({item}): retry in {retry} s",
             headers={"Retry-After": str(retry)},
         )
-
-    async def _check(self, item: RateLimitItem, kind: str, who: str, cost: int = 1) -> float | None:
-        """None if the requests are within the limit, else when the window resets (epoch s)."""
-        assert self.limiter is not None
-        if await self.limiter.hit(item, kind, who, cost=cost):
-            return None
-        return (await self.limiter.get_window_stats(item, kind, who)).reset_time
 
 
 class OpenStreams:

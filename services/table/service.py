@@ -24,7 +24,7 @@ from gcbc.contract import commands as C
 from gcbc.contract.entries import CommandEntry, encode_entry
 from gcbc.eventlog.port import EventLog, Stored, Subscription, WrongExpectedSequence
 from gcbc.keyvalue.port import KeyValue
-from gcbc.readmodel.port import Answer, ReadModel, StoredView, viewer_key
+from gcbc.readmodel.port import Answer, StoredView, ViewReader, viewer_key
 from gcbc.rules import RuleViolation, check
 from services.common import metrics
 from services.common.cache import IDLE_SECONDS, FoldedCache
@@ -59,7 +59,7 @@ class TableService:
     def __init__(
         self,
         events: EventLog,
-        model: ReadModel,
+        model: ViewReader,
         noop: bool = False,
         bot_secret: str = "",
         house: KeyValue | None = None,

@@ -207,7 +207,7 @@ def _view(version: int) -> bytes:
 def test_a_waiter_gets_the_view_once_it_reflects_a_position_or_a_newer_version(model_factory):
     """wait(): for a position (a command's answer) or a version over the one a client has (a
     long-poll); the current view when the time runs out; the viewer's recent answers with it."""
-    from gcbc.readmodel.port import Answer, answers_encoder
+    from gcbc.readmodel.port import Answer, encode_answers
 
     async def go():
         m = model_factory()
@@ -219,7 +219,7 @@ def test_a_waiter_gets_the_view_once_it_reflects_a_position_or_a_newer_version(m
         by_version = asyncio.create_task(m.wait(t, "public", after=1, timeout=10))
         await asyncio.sleep(0.3)
         assert not by_position.done() and not by_version.done()
-        answers = {"seat:0": answers_encoder.encode([Answer(6, 7, "no_gun", "you hold no gun")])}
+        answers = {"seat:0": encode_answers([Answer(6, 7, "no_gun", "you hold no gun")])}
         await m.put(t, {"public": _view(1), "seat:0": _view(1)}, 7, changed=[], answers=answers)
         got = await asyncio.wait_for(by_position, 10)
         assert got.position == 7 and got.answer(6) == Answer(6, 7, "no_gun", "you hold no gun")

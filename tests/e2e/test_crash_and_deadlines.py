@@ -18,7 +18,7 @@ from gcbc.readmodel.memory import MemoryReadModel
 from gcbc.readmodel.port import PUBLIC, seat_key
 from gcbc.readmodel.redis import RedisReadModel
 from gcbc.rules import RuleViolation, decide, fold, initial_state
-from services.common import views
+from services.common import view_writer
 from services.common.settings import LOG_LIMIT
 from tests.e2e.conftest import TEST_ENV
 from tools.demo import play_table
@@ -79,7 +79,7 @@ async def views_match_a_rebuild(stack: Stack, table_ids: list[str]) -> None:
     rebuilt = MemoryReadModel()
     try:
         for t in table_ids:
-            await views.rebuild(log, rebuilt, t, LOG_LIMIT)
+            await view_writer.rebuild(log, rebuilt, t, LOG_LIMIT)
             seats = len(fold(replay(await _stored(log, t))).seats)
             for key in [PUBLIC, *(seat_key(i) for i in range(seats))]:
                 assert await live.get(t, key) == await rebuilt.get(t, key), (t, key)

@@ -12,8 +12,9 @@ import pytest
 from redis.crc import key_slot
 
 from gcbc.readmodel.port import ModelUnavailable, Put, Replacement
-from gcbc.readmodel.redis import RedisReadModel, wake_message
+from gcbc.readmodel.redis import RedisReadModel
 from gcbc.readmodel.rediscluster import KEY, RedisClusterReadModel, cluster_nodes
+from gcbc.readmodel.wakeups import wake_message
 
 
 def run(coro):

@@ -168,3 +168,36 @@ def test_a_slow_reply_fails_its_call_alone_while_the_connection_answers():
             server.close()
 
     asyncio.run(go())
+
+
+def test_reply_errors_are_redis_pys_classes():
+    """A reply error becomes the class redis-py raises for it, its code left out of the message
+    as redis-py does (a Redis loading its data is a connection error: tried again)."""
+    from redis.exceptions import BusyLoadingError, NoPermissionError, ReadOnlyError
+
+    from gcbc.readmodel.pipelined import reply_error
+
+    cases = {
+        "NOSCRIPT No matching script.": (NoScriptError, "No matching script."),
+        "LOADING Redis is loading the dataset in memory": (
+            BusyLoadingError,
+            "Redis is loading the dataset in memory",
+        ),
+        "WRONGPASS invalid username-password pair": (
+            AuthenticationError,
+            "invalid username-password pair",
+        ),
+        "ERR invalid password": (AuthenticationError, "invalid password"),
+        "ERR max number of clients reached": (
+            RedisConnectionError,
+            "max number of clients reached",
+        ),
+        "ERR unknown command 'X'": (ResponseError, "unknown command 'X'"),
+        "NOPERM no permissions": (NoPermissionError, "no permissions"),
+        "READONLY a replica": (ReadOnlyError, "a replica"),
+        "WRONGTYPE Operation against a key": (ResponseError, "WRONGTYPE Operation against a key"),
+    }
+    for message, (kind, text) in cases.items():
+        error = reply_error(message)
+        assert type(error) is kind and str(error) == text, message
+    assert issubclass(BusyLoadingError, RedisConnectionError)

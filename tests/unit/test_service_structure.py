@@ -18,6 +18,9 @@ ADAPTERS = {
     ROOT / "shared/gcbc/readmodel/redis.py",
     ROOT / "shared/gcbc/readmodel/rediscluster.py",
     ROOT / "shared/gcbc/readmodel/pipelined.py",
+    ROOT / "shared/gcbc/readmodel/redisbase.py",
+    ROOT / "shared/gcbc/readmodel/wakeups.py",
+    ROOT / "shared/gcbc/readmodel/clusterwakeups.py",
     ROOT / "shared/gcbc/keyvalue/jetstream.py",
 }
 COMPOSITION_ROOTS = {"main_async", "create_app", "main"}
@@ -80,6 +83,9 @@ def test_the_adapters_are_imported_only_by_composition_roots():
         "gcbc.readmodel.redis",
         "gcbc.readmodel.rediscluster",
         "gcbc.readmodel.pipelined",
+        "gcbc.readmodel.redisbase",
+        "gcbc.readmodel.wakeups",
+        "gcbc.readmodel.clusterwakeups",
         "gcbc.keyvalue.jetstream",
     )
     for path in PRODUCTION:

@@ -11,13 +11,13 @@ from collections.abc import AsyncIterator
 
 from gcbc.contract.ids import checked
 from gcbc.readmodel.port import (
-    ANSWERS_PREFIX,
     LobbyPage,
     ModelStatus,
     Put,
     Replacement,
     StoredView,
     TableSnapshot,
+    answers_field,
 )
 
 
@@ -105,7 +105,7 @@ class MemoryReadModel:
                 out.append(None)
                 continue
             position, views, answers = current
-            fields = {**views, **{ANSWERS_PREFIX + k: v for k, v in answers.items()}}
+            fields = {**views, **{answers_field(k): v for k, v in answers.items()}}
             listed = self._lobby.get(table)
             out.append(
                 TableSnapshot(

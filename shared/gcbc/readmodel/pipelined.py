@@ -2,20 +2,18 @@
 once and its reply is matched by order (Redis answers a connection's commands in the order they
 came), parsed by hiredis (the Redis project's C reply parser, the one redis-py itself uses).
 
-Why not redis-py for these: its asyncio client takes a connection from the pool for each call,
-sends through a task of its own (``asyncio.wait_for``) and wraps it in retries. Measured here
-(20,000 HMGETs of a 6.5 KB view, 50 at a time, uvloop): 67-84 µs of CPU per call, 15 µs this
-way. The table service reads a view twice per command (the acting seat's before it acts, and its
-answer), the projection writes once per change. redis-py stays for everything else (scripts'
-loading, scans, pub/sub, Redis Cluster).
+Kept beside redis-py because its public clients (pooled, single-connection, pipelines) cost
+several times the CPU per view read and about twice per projected write (docs/benchmarks.md); the
+table service reads a view twice per command, the projection writes once per change. redis-py
+stays for everything else (scripts' loading, scans, pub/sub, Redis Cluster).
 
 Failures are redis-py's exceptions, so callers handle both alike: ``ConnectionError`` (the
 connection was lost, or could not be made: every call in flight fails with it, and the next call
 connects again), ``TimeoutError`` (no reply within ``timeout``; a connection that sent nothing
 for that long is dropped, one answering others is not: one slow reply fails its call alone), and
-a reply error as redis-py's class for it (``NoScriptError``, ``ResponseError``...). A call that failed with a lost
-connection is sent again on a new one, ``retries`` times with a short backoff: the read model's
-calls are reads, or writes that may run twice (a put names its position)."""
+a reply error as redis-py's class for it (``NoScriptError``, ``ResponseError``...). A call that
+failed with a lost connection is sent again on a new one, ``retries`` times with a short backoff:
+the read model's calls are reads, or writes that may run twice (a put names its position)."""
 
 from __future__ import annotations
 
@@ -28,11 +26,50 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import hiredis
-from redis._parsers.base import BaseParser
+from redis.exceptions import (
+    AuthenticationError,
+    BusyLoadingError,
+    ExecAbortError,
+    MasterDownError,
+    NoPermissionError,
+    NoScriptError,
+    OutOfMemoryError,
+    ReadOnlyError,
+    ResponseError,
+)
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 Arg = bytes | str | int
+
+# the reply errors one Redis sends, by their code, as redis-py's classes (its parser's table is
+# not public); any other is a ResponseError
+ERRORS: dict[str, type[Exception]] = {
+    "NOSCRIPT": NoScriptError,
+    "LOADING": BusyLoadingError,
+    "NOAUTH": AuthenticationError,
+    "WRONGPASS": AuthenticationError,
+    "NOPERM": NoPermissionError,
+    "READONLY": ReadOnlyError,
+    "OOM": OutOfMemoryError,
+    "MASTERDOWN": MasterDownError,
+    "EXECABORT": ExecAbortError,
+}
+
+AUTH_REFUSED = ("invalid password", "Client sent AUTH", "AUTH <password> called without")
+
+
+def reply_error(message: str) -> Exception:
+    """A reply error as redis-py raises it: its code's class, the code left out of the message."""
+    code, _, rest = message.partition(" ")
+    if code == "ERR":
+        if rest.startswith("max number of clients reached"):
+            return RedisConnectionError(rest)
+        if rest.startswith(AUTH_REFUSED):
+            return AuthenticationError(rest)
+        return ResponseError(rest)
+    kind = ERRORS.get(code)
+    return ResponseError(message) if kind is None else kind(rest)
 
 
 def pack(args: tuple[Arg, ...] | list[Arg]) -> bytes:
@@ -85,7 +122,7 @@ class _Connection(asyncio.Protocol):
             if future.done():  # its caller gave up (a timeout, a cancellation)
                 continue
             if isinstance(reply, hiredis.ReplyError):
-                future.set_exception(BaseParser.parse_error(str(reply)))
+                future.set_exception(reply_error(str(reply)))
             else:
                 future.set_result(reply)
 

@@ -1,5 +1,8 @@
-"""The read model port: every view of a table (one per seat, plus the public one), stamped with
-the log position it reflects, written in one atomic step, with the answers to recent commands.
+"""The read model's ports: every view of a table (one per seat, plus the public one), stamped
+with the log position it reflects, written in one atomic step, with the answers to recent
+commands. Three ports, one per kind of caller: ``ViewWriter`` (the projection, and rebuilds),
+``ViewReader`` (the table service and the house bots), ``ModelAdmin`` (operators and health
+checks); ``ReadModel`` is all of them, what each adapter (memory, redis, rediscluster) is.
 
 ``put(table, views, position, changed, listing, answers)`` stores all ``views`` (viewer key ->
 encoded view) and ``answers`` (viewer key -> encoded recent answers) unless the stored position is
@@ -22,7 +25,7 @@ Every method raises ModelUnavailable when the store cannot be reached.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from typing import NamedTuple, Protocol
 
 import msgspec
@@ -64,8 +67,18 @@ class Answer(msgspec.Struct, array_like=True, frozen=True):
 
 ANSWERS_KEPT = 8  # the most recent answers kept per viewer
 ANSWERS_PREFIX = "answers:"  # the field of a viewer's recent answers: answers:<viewer>
-answers_encoder = msgspec.json.Encoder()
+_answers_encoder = msgspec.json.Encoder()
 _answers = msgspec.json.Decoder(list[Answer])
+
+
+def answers_field(viewer: str) -> str:
+    """The field a viewer's recent answers are stored under, beside the views."""
+    return ANSWERS_PREFIX + viewer
+
+
+def encode_answers(answers: Iterable[Answer]) -> bytes:
+    """A viewer's recent answers as the read model stores them (``find_answer`` reads them)."""
+    return _answers_encoder.encode(list(answers))
 
 
 def find_answer(answers: bytes | None, command: int) -> Answer | None:
@@ -155,7 +168,10 @@ class ModelUnavailable(Exception):
     """The read model could not be reached (after the adapter's own retries)."""
 
 
-class ReadModel(Protocol):
+class ViewWriter(Protocol):
+    """What the projection writes (and a rebuild replaces); ``position`` and ``status``: how far
+    it got."""
+
     async def put(
         self,
         table: str,
@@ -183,17 +199,18 @@ class ReadModel(Protocol):
         stored position is newer (``force``: even then): written or not, per item."""
         ...
 
-    async def snapshots(self, tables: list[str]) -> list[TableSnapshot | None]: ...
+    async def delete(self, table: str) -> None: ...
 
-    def tables(self) -> AsyncIterator[str]:
-        """Every table the read model holds views of."""
-        ...
+    async def claim_epoch(self) -> bool: ...
+
+    async def position(self, table: str) -> int: ...
 
     async def status(self) -> ModelStatus: ...
 
-    async def ping(self) -> None:
-        """Returns once the store answers (ModelUnavailable otherwise)."""
-        ...
+
+class ViewReader(Protocol):
+    """What the table service and the house bots read: a viewer's view, waited for, and the
+    lobby."""
 
     async def get(self, table: str, viewer: str) -> tuple[int, bytes] | None: ...
 
@@ -214,12 +231,28 @@ class ReadModel(Protocol):
 
     async def position(self, table: str) -> int: ...
 
-    async def delete(self, table: str) -> None: ...
-
     async def open_tables(self, limit: int = 50, after: int = 0) -> LobbyPage:
         """The lobby listings first listed after cursor ``after`` (0: from the start)."""
         ...
 
-    async def claim_epoch(self) -> bool: ...
+
+class ModelAdmin(Protocol):
+    """What operators and health checks look at."""
+
+    def tables(self) -> AsyncIterator[str]:
+        """Every table the read model holds views of."""
+        ...
+
+    async def snapshots(self, tables: list[str]) -> list[TableSnapshot | None]: ...
+
+    async def status(self) -> ModelStatus: ...
+
+    async def ping(self) -> None:
+        """Returns once the store answers (ModelUnavailable otherwise)."""
+        ...
+
+
+class ReadModel(ViewWriter, ViewReader, ModelAdmin, Protocol):
+    """Every port: what each adapter is (and closes)."""
 
     async def close(self) -> None: ...

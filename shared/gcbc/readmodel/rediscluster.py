@@ -1,4 +1,4 @@
-"""The read model on a Redis Cluster (issue 14): the same port as ``redis.RedisReadModel``, with a
+"""The read model on a Redis Cluster the same ports as ``redis.RedisReadModel``, with a
 key layout the cluster accepts.
 
 One table, one slot: its hash ``gcbc:views:{<table>}`` holds its position, views and answers and
@@ -19,22 +19,18 @@ order still names it.
 Epoch: one mark per primary node and one beside the index, so a single node restarted empty is
 noticed; if the index's own mark is gone the index is rebuilt from the table hashes.
 
-Wake-ups: SSUBSCRIBE per watched table on the node that owns its slot (one connection per node,
-``ShardedWakeups``); a channel is kept a while after its last waiter. A waiter still reads the view
-before trusting anything, and every waiter is woken to read again when a node's connection drops.
+Wake-ups: sharded, subscribed per watched table (``clusterwakeups``).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-import redis.asyncio as aioredis
 from redis.asyncio.cluster import ClusterNode
 from redis.asyncio.cluster import RedisCluster as AsyncRedisCluster
 from redis.asyncio.retry import Retry
@@ -52,6 +48,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from gcbc.contract.ids import checked
+from gcbc.readmodel.clusterwakeups import CHANNEL, ShardedWakeups
 from gcbc.readmodel.port import (
     LobbyPage,
     ModelStatus,
@@ -60,15 +57,8 @@ from gcbc.readmodel.port import (
     Replacement,
     TableSnapshot,
 )
-from gcbc.readmodel.redis import (
-    ANSWERS,
-    RedisReadModel,
-    Wakeups,
-    _unavailable,
-    parse_wake,
-    wake_message,
-    when_of,
-)
+from gcbc.readmodel.redisbase import RedisViews, text, unavailable, view_fields, when_of
+from gcbc.readmodel.wakeups import wake_message
 
 log = logging.getLogger("gcbc.readmodel")
 UNREACHABLE = (
@@ -84,7 +74,6 @@ UNREACHABLE = (
 
 SCHEME = "redis+cluster://"  # the URL of a cluster: redis+cluster://user:pw@host:port,host:port
 KEY = "gcbc:views:{{{table}}}"  # gcbc:views:{<table>}: the table id is the hash tag
-CHANNEL = "gcbc:changed:{{{table}}}"  # the same tag: published from the table's own script
 INDEX_TAG = "{gcbc}"
 AT = f"gcbc:{INDEX_TAG}:at"  # table -> the position the index reflects
 STATUS = f"gcbc:{INDEX_TAG}:tables"  # table -> lobby | playing | finished
@@ -93,7 +82,6 @@ ORDER = f"gcbc:{INDEX_TAG}:lobby"  # listed tables, scored by the position first
 POSITION = f"gcbc:{INDEX_TAG}:position"  # the newest position written
 INDEX_KEYS = [AT, STATUS, COUNTS, ORDER, POSITION]
 EPOCH = "gcbc:epoch:{{{tag}}}"  # one per primary (a tag hashed into its slots) and the index's
-META = ("position", "listing", "listed", "status")  # the table hash's fields that are no view
 
 # KEYS[1] = the table's hash; ARGV[1] = position, ARGV[2] = channel, ARGV[3] = wake-up message,
 # ARGV[4] = lobby listing ("": not listed), ARGV[5] = status ("": as it is), ARGV[6] = when to
@@ -201,12 +189,6 @@ def _key(table: str) -> str:
     return KEY.format(table=checked(table))
 
 
-def _text(value: bytes | str | None) -> str:
-    if value is None:
-        return ""
-    return value.decode() if isinstance(value, bytes) else value
-
-
 _tags: dict[int, str] = {}
 
 
@@ -221,174 +203,7 @@ def tag_in_slot(slot: int) -> str:
     return found
 
 
-class ShardedWakeups(Wakeups):
-    """Wake-ups on a cluster: the table's channel is subscribed (SSUBSCRIBE) on the node owning
-    its slot when a waiter first watches it, confirmed before the waiter reads, and let go a
-    while after the last waiter left. One connection per node, each with its own listener."""
-
-    LINGER = 60.0  # seconds a channel stays subscribed after its last waiter
-    KEY = KEY  # the table's hash under its hash tag (read through the cluster: the reader)
-
-    def __init__(self, cluster: AsyncRedisCluster, user: str | None, password: str | None):
-        super().__init__(cluster, cluster)  # type: ignore[arg-type]
-        self.cluster, self.user, self.password = cluster, user, password
-        self._nodes: dict[str, _NodeListener] = {}  # node name -> its listener
-        self._channels: dict[str, str] = {}  # table -> the node it is subscribed on
-        self._used: dict[str, float] = {}  # table -> when a waiter last watched it
-        self.ready.set()  # nothing to subscribe before the first waiter
-
-    def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.create_task(self._sweep())
-
-    async def stop(self) -> None:
-        if self._task:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
-        for listener in list(self._nodes.values()):
-            await listener.close()
-        self._nodes.clear()
-        self._channels.clear()
-
-    async def watching(self, table: str) -> None:
-        self._used[table] = time.monotonic()
-        if table in self._channels:
-            return
-        # not subscribed until now: what was announced meanwhile went unheard, so the newest
-        # position heard tells nothing (``behind`` must not keep a waiter from reading)
-        self.forget(table)
-        channel = CHANNEL.format(table=table)
-        try:
-            await self.cluster.initialize()
-            node = self.cluster.get_node_from_key(channel)
-            listener = self._nodes.get(node.name)
-            if listener is None or listener.closed:
-                listener = self._nodes[node.name] = _NodeListener(self, node)
-            await listener.subscribe(table, channel)
-            self._channels[table] = node.name
-        except asyncio.CancelledError:
-            raise
-        except Exception as e:  # noqa: BLE001  (the waiter reads, and times out, anyway)
-            log.warning("wake-ups of %s not subscribed: %r", table, e)
-
-    def lost(self, node: str, tables: list[str]) -> None:
-        """A node's connection dropped: its channels are subscribed again on the next watch
-        (wherever their slots are now), and their waiters read again rather than miss a change."""
-        self._nodes.pop(node, None)
-        for table in tables:
-            if self._channels.get(table) == node:
-                del self._channels[table]
-            self.forget(table)
-            self.wake(table)
-            self._moved.pop(table, asyncio.Event()).set()
-
-    def heard(self, channel: bytes | str, data: bytes | str) -> None:
-        channel = _text(channel)
-        table = channel[len("gcbc:changed:{") : -1]
-        position, viewers = parse_wake(_text(data))
-        self._announced(table, position, viewers)
-
-    async def _sweep(self) -> None:
-        """Let go of the channels nobody has watched for LINGER seconds."""
-        while True:
-            await asyncio.sleep(self.LINGER / 4)
-            now = time.monotonic()
-            # a live waiter watches again at least every 12 s (its jittered safety net): a table
-            # not watched for LINGER has none, whatever signals a timed-out one left behind
-            idle = [t for t, used in self._used.items() if now - used > self.LINGER]
-            for table in idle:
-                del self._used[table]
-                self.forget(table)
-                node = self._channels.pop(table, None)
-                listener = self._nodes.get(node) if node else None
-                if listener is not None:
-                    with contextlib.suppress(Exception):
-                        await listener.unsubscribe(table, CHANNEL.format(table=table))
-
-
-class _NodeListener:
-    """One connection to one node, its sharded subscriptions, and the task reading them."""
-
-    def __init__(self, owner: ShardedWakeups, node: ClusterNode) -> None:
-        self.owner, self.name = owner, node.name
-        self.client = aioredis.Redis(
-            host=node.host,
-            port=node.port,
-            username=owner.user,
-            password=owner.password,
-            socket_keepalive=True,
-            health_check_interval=10,
-            socket_connect_timeout=2,
-            protocol=2,
-        )
-        self.pubsub = self.client.pubsub()
-        self.tables: dict[str, str] = {}  # channel -> table
-        self.confirmed: dict[str, asyncio.Future] = {}  # channel -> set by its confirmation
-        self.closed = False
-        self.task: asyncio.Task | None = None
-        self.sending = asyncio.Lock()
-
-    async def subscribe(self, table: str, channel: str) -> None:
-        self.tables[channel] = table
-        confirmed = self.confirmed.get(channel)
-        if confirmed is None:
-            confirmed = self.confirmed[channel] = asyncio.get_running_loop().create_future()
-            async with self.sending:  # one at a time: the first one opens the connection
-                await self.pubsub.ssubscribe(channel)
-            if self.task is None:
-                self.task = asyncio.create_task(self._listen())
-        # subscribed before the waiter reads: a change between its read and its wait is heard
-        await asyncio.wait_for(asyncio.shield(confirmed), 5)
-
-    async def unsubscribe(self, table: str, channel: str) -> None:
-        self.tables.pop(channel, None)
-        self.confirmed.pop(channel, None)
-        async with self.sending:
-            await self.pubsub.sunsubscribe(channel)
-
-    async def _listen(self) -> None:
-        try:
-            while not self.closed:
-                msg = await self.pubsub.get_message(timeout=None)
-                if msg is None:
-                    continue
-                kind, channel = _text(msg.get("type")), _text(msg.get("channel"))
-                if kind == "smessage":
-                    self.owner.heard(channel, msg["data"])
-                elif kind == "ssubscribe":
-                    confirmed = self.confirmed.get(channel)
-                    if confirmed is not None and not confirmed.done():
-                        confirmed.set_result(None)
-        except asyncio.CancelledError:
-            raise
-        except Exception as e:  # noqa: BLE001
-            log.warning("wake-ups from %s lost: %s", self.name, e or type(e).__name__)
-        finally:
-            self.closed = True
-            for confirmed in self.confirmed.values():
-                if not confirmed.done():
-                    confirmed.set_exception(ModelUnavailable(f"wake-ups from {self.name} lost"))
-                    confirmed.exception()  # retrieved: no "never retrieved" warning
-            self.owner.lost(self.name, list(self.tables.values()))
-            with contextlib.suppress(Exception):
-                await self.pubsub.aclose()
-                await self.client.aclose()
-
-    async def close(self) -> None:
-        self.closed = True
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self.task
-        else:
-            with contextlib.suppress(Exception):
-                await self.pubsub.aclose()
-                await self.client.aclose()
-
-
-class RedisClusterReadModel(RedisReadModel):
+class RedisClusterReadModel(RedisViews):
     """The read model on a Redis Cluster; ``redis`` is the cluster client (it routes by slot)."""
 
     # a node or the cluster not answering (after the client's own retries): ModelUnavailable
@@ -401,7 +216,7 @@ class RedisClusterReadModel(RedisReadModel):
         self.redis = cluster  # type: ignore[assignment]
         self._put = cluster.register_script(_PUT)
         self._index = cluster.register_script(_INDEX)
-        self.wakeups = ShardedWakeups(cluster, user, password)
+        self.wakeups = ShardedWakeups(cluster, KEY, user, password)
 
     @classmethod
     def connect(cls, url: str, connections: int = 64) -> RedisClusterReadModel:
@@ -418,10 +233,6 @@ class RedisClusterReadModel(RedisReadModel):
         )
         return cls(cluster, user, password)
 
-    async def close(self) -> None:
-        await self.wakeups.stop()
-        await self.redis.aclose()
-
     # --- writing: the table's script, then the index brought up to it ---------------------------
     def _table_args(self, item: Replacement, when: str, message: str) -> list[bytes | str | int]:
         args: list[bytes | str | int] = [
@@ -432,10 +243,7 @@ class RedisClusterReadModel(RedisReadModel):
             item.status or "",
             when,
         ]
-        for viewer, data in item.views.items():
-            args += [viewer, data]
-        for viewer, data in (item.answers or {}).items():
-            args += [ANSWERS.format(viewer=viewer), data]
+        args += view_fields(item.views, item.answers)
         return args
 
     async def _write_tables(
@@ -468,7 +276,7 @@ class RedisClusterReadModel(RedisReadModel):
         for i in range(0, len(entries), 5 * 500):  # a bounded script run per 500 tables
             await _retrying(self._index, keys=INDEX_KEYS, args=entries[i : i + 5 * 500])
 
-    @_unavailable
+    @unavailable
     async def put(
         self,
         table: str,
@@ -482,7 +290,7 @@ class RedisClusterReadModel(RedisReadModel):
         item = Replacement(table, views, position, listing, answers, status)
         return (await self._write_tables([(item, wake_message(position, changed))], "newer"))[0]
 
-    @_unavailable
+    @unavailable
     async def put_many(self, puts: list[Put]) -> list[bool]:
         """The tables' scripts side by side (they live on different nodes), then one index run."""
         if not puts:
@@ -490,7 +298,7 @@ class RedisClusterReadModel(RedisReadModel):
         items = [(item, wake_message(item.position, changed)) for item, changed, _ in puts]
         return await self._write_tables(items, [when_of(base) for _, _, base in puts])
 
-    @_unavailable
+    @unavailable
     async def replace(self, items: list[Replacement], force: bool = False) -> list[bool]:
         if not items:
             return []
@@ -499,13 +307,13 @@ class RedisClusterReadModel(RedisReadModel):
             [(item, wake_message(item.position, None)) for item in items], when
         )
 
-    @_unavailable
+    @unavailable
     async def delete(self, table: str) -> None:
         await self.redis.delete(_key(table))  # first: the lobby never lists a table gone
         await self._reindex_entries([table, "", "", "", ""])
 
     # --- reading ---------------------------------------------------------------------------------
-    @_unavailable
+    @unavailable
     async def snapshots(self, tables: list[str]) -> list[TableSnapshot | None]:
         if not tables:
             return []
@@ -517,12 +325,12 @@ class RedisClusterReadModel(RedisReadModel):
             if not found:
                 out.append(None)
                 continue
-            fields = {_text(k): v for k, v in found.items()}
+            fields = {text(k): v for k, v in found.items()}
             position = int(fields.pop("position", b"0"))
             listing = fields.pop("listing", None)
             fields.pop("listed", None)
             status = fields.pop("status", None)
-            out.append(TableSnapshot(position, fields, listing, _text(status) or None))
+            out.append(TableSnapshot(position, fields, listing, text(status) or None))
         return out
 
     async def tables(self) -> AsyncIterator[str]:
@@ -532,11 +340,11 @@ class RedisClusterReadModel(RedisReadModel):
                 async for key in self.redis.scan_iter(
                     match=KEY.format(table="*"), count=1000, target_nodes=node
                 ):
-                    yield _text(key)[len(prefix) : -1]
+                    yield text(key)[len(prefix) : -1]
         except UNREACHABLE as e:
             raise ModelUnavailable(str(e) or type(e).__name__) from None
 
-    @_unavailable
+    @unavailable
     async def open_tables(self, limit: int = 50, after: int = 0) -> LobbyPage:
         """The order names the tables; each listing is read from its own table's hash, so one the
         index still names but that is gone or left the lobby is passed over."""
@@ -552,7 +360,7 @@ class RedisClusterReadModel(RedisReadModel):
                 return LobbyPage(listings, None)
             pipe = self.redis.pipeline()
             for table, _ in page:
-                pipe.hget(KEY.format(table=_text(table)), "listing")
+                pipe.hget(KEY.format(table=text(table)), "listing")
             for listing in await pipe.execute():
                 if listing:
                     listings.append(listing)
@@ -562,7 +370,7 @@ class RedisClusterReadModel(RedisReadModel):
             if len(listings) >= limit:
                 return LobbyPage(listings, cursor)
 
-    @_unavailable
+    @unavailable
     async def status(self) -> ModelStatus:
         marks = await self._marks()
         values = await self.redis.mget_nonatomic(marks) if marks else []
@@ -574,10 +382,10 @@ class RedisClusterReadModel(RedisReadModel):
                 when = max(float(v) for v in values)
             except ValueError:
                 when = 0.0
-        tables = {_text(k): int(v) for k, v in counts.items() if int(v) > 0}
+        tables = {text(k): int(v) for k, v in counts.items() if int(v) > 0}
         return ModelStatus(when, int(position or 0), tables)
 
-    @_unavailable
+    @unavailable
     async def ping(self) -> None:
         await self.redis.ping(target_nodes=AsyncRedisCluster.PRIMARIES)
 
@@ -594,7 +402,7 @@ class RedisClusterReadModel(RedisReadModel):
             EPOCH.format(tag=tag_in_slot(slot)) for slot in first.values()
         ]
 
-    @_unavailable
+    @unavailable
     async def claim_epoch(self) -> bool:
         """True if any node had no epoch mark (new, or restarted empty) and this call set it. The
         index's own mark is set only once the index is made again from the table hashes, so a
@@ -606,7 +414,7 @@ class RedisClusterReadModel(RedisReadModel):
         claimed = [bool(await self.redis.set(mark, stamp, nx=True)) for mark in marks]
         return any(claimed)
 
-    @_unavailable
+    @unavailable
     async def reindex(self) -> int:
         """The index made again from the table hashes (each entry as a put's follow-up, so a put
         meanwhile is never undone), and the entries of tables no longer held dropped."""
@@ -620,7 +428,7 @@ class RedisClusterReadModel(RedisReadModel):
             entries: list[bytes | str | int] = []
             for table, (position, listed, status) in zip(batch, await pipe.execute(), strict=True):
                 if position is not None:
-                    entries += [table, _text(position), _text(listed), _text(status), ""]
+                    entries += [table, text(position), text(listed), text(status), ""]
             await self._reindex_entries(entries)
             batch.clear()
 
@@ -633,9 +441,9 @@ class RedisClusterReadModel(RedisReadModel):
         # entries of tables not seen: dropped if their hash is gone and no put came meanwhile
         # (a table written after the scan passed its node has its hash, or a newer position)
         unseen = {
-            _text(t): _text(at)
+            text(t): text(at)
             for t, at in (await self.redis.hgetall(AT)).items()
-            if _text(t) not in held
+            if text(t) not in held
         }
         pipe = self.redis.pipeline()
         for table in unseen:

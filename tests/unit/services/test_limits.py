@@ -14,13 +14,9 @@ from services.table.limits import LocalCounts, RateLimits, parse_rates
 from services.table.problems import ApiError
 
 
-class Stats:
-    def __init__(self, reset_time: float) -> None:
-        self.reset_time = reset_time
-
-
 class Limiter:
-    """A stand-in for the limits library's strategy: counts hits, says yes ``allow`` times."""
+    """A stand-in for the shared counts (gcbc.ratelimits): counts hits, says yes ``allow``
+    times, then over until 7.2 s from now."""
 
     def __init__(self, allow: int, delay: float = 0.0) -> None:
         self.allow, self.delay = allow, delay
@@ -28,20 +24,19 @@ class Limiter:
         self.costs: list[int] = []
         self.finished = 0
 
-    async def hit(self, item, *ids, cost: int = 1) -> bool:  # noqa: ANN001
+    async def hit(self, item, kind: str, who: str, cost: int = 1) -> float | None:  # noqa: ANN001
         self.hits += 1
         self.costs.append(cost)
         await asyncio.sleep(self.delay)
         self.finished += 1
-        return self.hits <= self.allow
+        return None if self.hits <= self.allow else time.time() + 7.2
 
-    async def get_window_stats(self, item, *ids) -> Stats:  # noqa: ANN001
-        return Stats(time.time() + 7.2)
+    async def warm(self) -> None:
+        pass
 
 
 def limits(limiter: Limiter) -> RateLimits:
-    rates = RateLimits(None, parse_rates({"command": "2/second"}))
-    rates.limiter = limiter  # type: ignore[assignment]
+    rates = RateLimits(limiter, parse_rates({"command": "2/second"}))
     # this process's windows on a clock stopped mid-second: the test's hits, a few ms apart, in
     # one window (on the real clock, a pause crossing a second would open the sliding window's
     # next one, where the previous count weighs less: a third hit allowed, about 1 run in 100)
@@ -103,7 +98,7 @@ def test_a_slow_shared_check_is_let_finish_and_pauses_the_next_ones() -> None:
 
 def test_redis_failing_leaves_this_process_count_deciding() -> None:
     class Failing(Limiter):
-        async def hit(self, item, *ids, cost: int = 1) -> bool:  # noqa: ANN001
+        async def hit(self, item, kind: str, who: str, cost: int = 1) -> float | None:  # noqa: ANN001
             self.hits += 1
             raise ConnectionError("redis is away")
 
@@ -174,8 +169,7 @@ def test_a_client_far_from_its_budget_costs_redis_nothing() -> None:
 
     async def go() -> None:
         shared = Limiter(allow=100)
-        rates = RateLimits(None, parse_rates({"command": "40/minute"}))
-        rates.limiter = shared  # type: ignore[assignment]
+        rates = RateLimits(shared, parse_rates({"command": "40/minute"}))
         for _ in range(9):
             await rates.hit("command", "t:1")
         await asyncio.sleep(0.01)

@@ -12,9 +12,9 @@ import pytest
 
 from gcbc.eventlog.memory import MemoryEventLog
 from gcbc.readmodel.memory import MemoryReadModel
-from gcbc.readmodel.port import ANSWERS_PREFIX, Put
+from gcbc.readmodel.port import Put, answers_field
 from services.common.folded import FoldedTable
-from services.common.views import replacement
+from services.common.view_writer import replacement
 from services.projection.service import Projection
 from tests.unit.services.test_golden_logs import NAMES, _imported
 
@@ -39,7 +39,7 @@ async def _held(model: MemoryReadModel, table: str) -> tuple[int, dict[str, byte
 
 def _full(t) -> tuple[int, dict[str, bytes]]:  # noqa: ANN001
     item = replacement(t)
-    answers = {ANSWERS_PREFIX + k: v for k, v in (item.answers or {}).items()}
+    answers = {answers_field(k): v for k, v in (item.answers or {}).items()}
     return item.position, {**item.views, **answers}
 
 

@@ -1,13 +1,14 @@
-"""What the read model holds for a table, from its folded log: every view (from the engine's view
-function, the one place views are made), its lobby listing, and the recent answers per viewer.
-The projection writes it live; the ops CLI rebuilds it; both through the log and the read model."""
+"""The read model's writer: what it holds for a table, from its folded log: every view (from
+the engine's view function, the one place views are made), its lobby listing, and the recent
+answers per viewer. The projection writes it live; the ops CLI rebuilds it; both through the log
+and the read model."""
 
 from __future__ import annotations
 
 import msgspec
 
 from gcbc.eventlog.port import EventLog
-from gcbc.readmodel.port import ReadModel, Replacement, answers_encoder, viewer_key
+from gcbc.readmodel.port import Replacement, ViewWriter, encode_answers, viewer_key
 from gcbc.rules import view
 from gcbc.rules.knowledge import LogMemo, views
 from services.common.folded import FoldedTable
@@ -91,8 +92,8 @@ def answers(t: FoldedTable, viewers: list[str] | None = None) -> dict[str, bytes
     ``viewers``: only theirs."""
     recent = t.recent
     if viewers is None:
-        return {viewer: answers_encoder.encode(list(kept)) for viewer, kept in recent.items()}
-    return {viewer: answers_encoder.encode(list(recent[viewer])) for viewer in viewers}
+        return {viewer: encode_answers(kept) for viewer, kept in recent.items()}
+    return {viewer: encode_answers(recent[viewer]) for viewer in viewers}
 
 
 def replacement_of(
@@ -106,7 +107,7 @@ def replacement_of(
 
 
 async def write(
-    model: ReadModel,
+    model: ViewWriter,
     t: FoldedTable,
     views: dict[str, bytes],
     changed: list[str] | None = None,
@@ -146,7 +147,7 @@ async def fold(events: EventLog, table_id: str, t: FoldedTable | None = None) ->
 
 async def rebuild(
     events: EventLog,
-    model: ReadModel,
+    model: ViewWriter,
     table_id: str,
     log_limit: int | None = LOG_LIMIT,
     chat_limit: int | None = CHAT_LIMIT,

@@ -1,0 +1,205 @@
+"""What the Redis adapters of the read model share, whatever their key layout (one Redis:
+``redis``; a Redis Cluster: ``rediscluster``): failures as ModelUnavailable, the put script run
+pipelined by its digest, and reading and waiting for a viewer's view (``RedisViews``)."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import random
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+import redis.asyncio as aioredis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import NoScriptError, ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from gcbc.contract.ids import checked
+from gcbc.readmodel.pipelined import PipelinedRedis
+from gcbc.readmodel.port import ModelUnavailable, StoredView, answers_field
+from gcbc.readmodel.wakeups import Wakeups, until_set
+
+F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
+UNREACHABLE: tuple[type[Exception], ...] = (RedisConnectionError, RedisTimeoutError, OSError)
+
+
+def text(value: bytes | str | None) -> str:
+    if value is None:
+        return ""
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def when_of(base: int | None) -> str:
+    """The put script's when to write for a ``Put.base``: over a newer position, or only over
+    the writer's own put at ``base``."""
+    return "newer" if base is None else f"on {int(base)}"
+
+
+def view_fields(views: dict[str, bytes], answers: dict[str, bytes] | None) -> list[Any]:
+    """A table's views and each viewer's answers as the put script's field, value, ... ."""
+    fields: list[Any] = []
+    for viewer, data in views.items():
+        fields += [viewer, data]
+    for viewer, data in (answers or {}).items():
+        fields += [answers_field(viewer), data]
+    return fields
+
+
+def unavailable(method: F) -> F:
+    """Connection failures (once the pool's retries are spent) as ModelUnavailable: those of the
+    read model's class (``UNREACHABLE``: a cluster's has more)."""
+
+    @functools.wraps(method)
+    async def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return await method(self, *args, **kwargs)
+        except self.UNREACHABLE as e:
+            raise ModelUnavailable(str(e) or type(e).__name__) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+class RedisViews:
+    """The reading, the waiting and the put script's runs of a Redis read model; a subclass
+    gives its key layout (``KEY``), ``redis`` (its client), ``wakeups`` and ``_put`` (the
+    put script)."""
+
+    UNREACHABLE = UNREACHABLE  # what makes a call ModelUnavailable
+    KEY: str  # a table's hash, ``{table}`` in it
+    # a run refused because Redis lost its scripts (restarted, or SCRIPT FLUSH)
+    SCRIPT_RETRIES: tuple[type[Exception], ...] = (NoScriptError,)
+    ScriptsRefused: type[Exception] = ResponseError
+    redis: aioredis.Redis
+    wakeups: Wakeups
+    fast: PipelinedRedis | None = None  # (a cluster's calls go through its client)
+
+    def _key(self, table: str) -> str:
+        return self.KEY.format(table=checked(table))  # a wildcard or space could reach other keys
+
+    async def close(self) -> None:
+        await self.wakeups.stop()
+        if self.fast is not None:
+            await self.fast.close()
+        await self.redis.aclose()
+
+    async def _hmget(self, key: str, fields: list[str]) -> list[bytes | None]:
+        if self.fast is not None:
+            return await self.fast.call("HMGET", key, *fields)  # type: ignore[no-any-return]
+        return await self.redis.hmget(key, fields)  # type: ignore[no-any-return]
+
+    def _pipeline(self) -> Any:
+        return self.redis.pipeline(transaction=False)
+
+    async def _scripts(self, script: Any, calls: list[tuple[list[str], list[Any]]]) -> list[Any]:
+        """``script`` run once per (keys, args), pipelined, by its digest: a pipeline given the
+        script object itself asks Redis whether it has it first (SCRIPT EXISTS), a round trip
+        per pipeline. A server that lost its scripts gets them again, and only the runs it
+        refused are sent again (each is idempotent); so is a run caught by a failover."""
+        results: list[Any] = [None] * len(calls)
+        todo = list(range(len(calls)))
+        for attempt in range(5):
+            answers = await self._evalshas(script.sha, [calls[i] for i in todo])
+            again = []
+            for i, answer in zip(todo, answers, strict=True):
+                if isinstance(answer, self.SCRIPT_RETRIES):
+                    again.append(i)
+                elif isinstance(answer, Exception):
+                    raise answer
+                else:
+                    results[i] = answer
+            if not again:
+                return results
+            if attempt == 4:
+                raise self.ScriptsRefused(f"{len(again)} script runs refused five times")
+            await self.redis.script_load(script.script)  # (on every primary of a cluster)
+            await asyncio.sleep(0.05 * attempt)
+            todo = again
+        return results
+
+    async def _evalshas(self, sha: str, calls: list[tuple[list[str], list[Any]]]) -> list[Any]:
+        """Each (keys, args) a run of the script ``sha``, all sent at once: the replies, a
+        refusal as its exception."""
+        if not calls:
+            return []
+        if self.fast is not None:
+            return await self.fast.calls(
+                [("EVALSHA", sha, len(keys), *keys, *args) for keys, args in calls]
+            )
+        pipe = self._pipeline()
+        for keys, args in calls:
+            # (the method is blocked in cluster pipelines; the command is routed by its key)
+            pipe.execute_command("EVALSHA", sha, len(keys), *keys, *args)
+        return await pipe.execute(raise_on_error=False)  # type: ignore[no-any-return]
+
+    @unavailable
+    async def ping(self) -> None:
+        await self.redis.ping()
+
+    @unavailable
+    async def get(self, table: str, viewer: str) -> tuple[int, bytes] | None:
+        position, data = await self._hmget(self._key(table), ["position", viewer])
+        if position is None or data is None:
+            return None
+        return int(position), data
+
+    @unavailable
+    async def _read(self, table: str, viewer: str) -> StoredView | None:
+        fields = ["position", viewer, answers_field(viewer)]
+        position, data, answers = await self._hmget(self._key(table), fields)
+        if position is None or data is None:
+            return None
+        return StoredView(int(position), data, answers)
+
+    async def wait(
+        self,
+        table: str,
+        viewer: str,
+        position: int = 0,
+        after: int | None = None,
+        timeout: float = 0.0,
+        last: StoredView | None = None,
+    ) -> StoredView | None:
+        checked(table)
+        if timeout <= 0:
+            # no wait: no waiter is left behind either (the next change of the table would
+            # read the view again for it, for nobody)
+            return await self._read(table, viewer)
+        self.wakeups.start()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        got: StoredView | None = None
+        first = True
+        while True:
+            # waiting for a position (a command's answer): any announcement may be it, even one
+            # that left this view as it was; else only a change of this view wakes the waiter
+            signal = None if position else self.wakeups.waiter(table, viewer)
+            changed = signal.event if signal else self.wakeups.moved(table)
+            await self.wakeups.watching(table)
+            if got is None and first and timeout and self.wakeups.behind(table, position):
+                pass  # a command's answer not announced yet: reading now would not find it
+            elif (
+                got is None
+                and last is not None
+                and self.wakeups.quiet(table, last.position, viewer)
+            ):
+                got = last  # no change of its view announced since the caller's: it is current
+            elif got is None:
+                got = await self._read(table, viewer)  # (a lost wake-up: read after waiting)
+            first = False
+            if got is not None and got.position >= position:
+                if after is None or got.version > after:
+                    return got
+            left = deadline - loop.time()
+            if left <= 0:
+                return got
+            # the timeout is a safety net for a lost wake-up; jittered, so thousands of waiters
+            # never read Redis together
+            await until_set(changed, min(left, random.uniform(8.0, 12.0)))
+            # a view read once for this wake-up serves every waiter of it; otherwise Redis
+            got = self.wakeups.fresh(table, viewer, signal) if signal and changed.is_set() else None
+
+    @unavailable
+    async def position(self, table: str) -> int:
+        position = await self.redis.hget(self._key(table), "position")
+        return int(position) if position is not None else 0
