@@ -2,7 +2,7 @@
 one run. The load generator runs on the same machine (an honest handicap).
 
 The same hops are measured twice: with the real rules, and with the rules replaced by a no-op
-(``GCBC_NOOP_RULES=1``: game commands are neither validated nor decided; the physical limit of this
+(``tools.noop_rules``: game commands are neither validated nor decided; the physical limit of this
 design here). Each timing is from sending the POST to the acting seat's view reflecting the
 outcome (the POST's 200 answer); in the scale run, also to every streaming seat whose view
 changed having received it.
@@ -61,6 +61,7 @@ from gcbc_client.transport import Answer
 
 from gcbc.bots import Observation, RandomBot
 from gcbc.contract.views import Waiting
+from tools import noop_rules
 from tools.launcher import Stack
 
 T = TypeVar("T")
@@ -495,7 +496,8 @@ def with_stack(noop: bool, sync_always: bool, fn) -> Any:
         stack = Stack(
             Path(tmp),
             allow_scenarios=True,
-            env={"GCBC_NOOP_RULES": "1" if noop else "", **BENCH_LIMITS},
+            env=BENCH_LIMITS,
+            services=noop_rules.SERVICES if noop else None,
         )
         if sync_always:
             from tools import devservers
@@ -616,7 +618,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--noop",
         action="store_true",
-        help="with --api: the deployment runs with GCBC_NOOP_RULES=1 (every command a pass)",
+        help="with --api: the deployment runs its table service and rules worker with"
+        " python -m tools.noop_rules (every game command a pass)",
     )
     p.add_argument(
         "--limit",

@@ -39,7 +39,6 @@ class Settings(Struct, frozen=True):
     instance: str = ""  # this process's name among its service's instances ("": one is drawn)
     log_limit: int = LOG_LIMIT
     chat_limit: int = CHAT_LIMIT
-    noop_rules: bool = False  # benchmarks only: game commands skip the rules (same hops, no work)
     options_offered: tuple[str, ...] = OPTIONS  # the rest are refused with 422
     # --- what one client may ask (DESIGN property 7) ---
     min_deadline: float = 5.0  # seconds a table's waits may last, at least …
@@ -124,7 +123,6 @@ class Settings(Struct, frozen=True):
             instance=get("INSTANCE", ""),
             log_limit=int(get("LOG_LIMIT", d.log_limit)),
             chat_limit=int(get("CHAT_LIMIT", d.chat_limit)),
-            noop_rules=env.get("GCBC_NOOP_RULES", "") == "1",
             options_offered=_options(env.get("GCBC_OPTIONS_OFFERED")),
             min_deadline=float(get("MIN_DEADLINE", d.min_deadline)),
             max_deadline=float(get("MAX_DEADLINE", d.max_deadline)),

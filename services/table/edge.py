@@ -1,23 +1,31 @@
 """The HTTP edge's input checks: what a request may carry before anything reaches the log.
 
 Litestar converts bodies leniently (``"4"`` becomes ``4``); the API is strict, so every body is
-decoded again with msgspec's strict decoder, and refused with a 4xx that names the field.
+decoded once, by ``StrictBody``, with msgspec's strict decoder, and refused with a 4xx that names
+the field.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from typing import Any, TypeVar
+from collections.abc import Generator
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import msgspec
 from litestar import Request
+from litestar.dto import AbstractDTO, DTOConfig, DTOFieldDefinition
 from msgspec.structs import replace
 
 from gcbc.contract.ids import is_table_id
 from gcbc.contract.options import Deadlines, HouseBots
 from services.common.settings import Settings
 from services.table.problems import ApiError
+
+if TYPE_CHECKING:
+    from litestar._openapi.schema_generation import SchemaCreator
+    from litestar.openapi.spec import Reference, Schema
+    from litestar.typing import FieldDefinition
 
 T = TypeVar("T")
 
@@ -65,15 +73,62 @@ def strict(body: bytes, kind: Any) -> Any:
     try:
         decoded = decoder.decode(body)
     except msgspec.ValidationError as e:
+        _json_at_all(body)  # a body that is not JSON says so first, whatever its types
         found = _FIELD.search(str(e))
         field = (found.group(1) or found.group(2)) if found else None
         raise ApiError(422, "invalid_body", str(e), field) from None
-    except msgspec.DecodeError as e:
-        raise ApiError(400, "malformed_json", f"the body is not JSON: {e}") from None
-    except RecursionError:
-        raise ApiError(400, "json_too_deep", "the body's JSON nests too deeply") from None
+    except (msgspec.DecodeError, RecursionError):
+        _json_at_all(body)
+        raise ApiError(400, "malformed_json", "the body is not JSON") from None
     _no_key_twice(body)
     return decoded
+
+
+def _json_at_all(body: bytes) -> None:
+    """400 for a body that is not JSON, or nests too deeply (read as JSON of any type)."""
+    try:
+        msgspec.json.decode(body)
+    except msgspec.DecodeError as e:
+        raise ApiError(400, "malformed_json", str(e)) from None
+    except RecursionError:
+        raise ApiError(400, "json_too_deep", "the body's JSON nests too deeply") from None
+
+
+class StrictBody(AbstractDTO[T]):
+    """A handler's ``data``, decoded from the body's bytes by ``strict`` (and only by it); its
+    OpenAPI schema is the one of the type itself, as for a plain body."""
+
+    config = DTOConfig()
+
+    def decode_bytes(self, value: bytes) -> Any:
+        return strict(value, self.model_type)
+
+    def decode_builtins(self, value: dict[str, Any]) -> Any:
+        raise NotImplementedError("a body is JSON")  # the edge refuses forms with 415 first
+
+    @classmethod
+    def generate_field_definitions(
+        cls, model_type: type[Any]
+    ) -> Generator[DTOFieldDefinition, None, None]:
+        yield from ()
+
+    @classmethod
+    def create_for_field_definition(
+        cls, field_definition: FieldDefinition, handler_id: str, backend_cls: Any = None
+    ) -> None:
+        """Nothing to prepare: msgspec's decoder is made at the first body (``strict``)."""
+
+    @classmethod
+    def create_openapi_schema(
+        cls, field_definition: FieldDefinition, handler_id: str, schema_creator: SchemaCreator
+    ) -> Reference | Schema:
+        return schema_creator.for_field_definition(field_definition)
+
+
+def strict_body(kind: Any) -> type[StrictBody]:
+    """The ``StrictBody`` of ``kind`` (a union too: Litestar's own DTOs refuse one)."""
+    name = getattr(kind, "__name__", None) or str(kind)
+    return type(f"StrictBody[{name}]", (StrictBody,), {"model_type": kind})
 
 
 class _KeyTwice(Exception):
