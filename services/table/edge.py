@@ -31,6 +31,7 @@ T = TypeVar("T")
 
 COMMAND_ID = re.compile(r"[!-~]{1,64}")  # printable ASCII, no space: safe in logs and msg ids
 _FIELD = re.compile(r"at `\$\.?([^`]*)`|unknown field `([^`]*)`")
+_LENIENT_AT = re.compile(r"`\$\.(.+)`$")  # where Litestar's conversion says a body went wrong
 _decoders: dict[Any, msgspec.json.Decoder] = {}
 
 
@@ -42,17 +43,19 @@ async def before_request(request: Request) -> None:
     table_id = request.path_params.get("table_id")
     if table_id is not None and not is_table_id(table_id):
         raise ApiError(404, "no_table", "there is no such table")
-    _json_body_only(request)
+    if _json_body_only(request) is None and request.route_handler.resolve_data_dto():
+        # a route that takes a body: none at all is refused before anything else is looked at
+        raise ApiError(422, "invalid_body", "'data'", "data")
 
 
-def _json_body_only(request: Request) -> None:
+def _json_body_only(request: Request) -> str | None:
     """A body comes as ``application/json`` only: a web page may make its visitors' browsers
     send a form or ``text/plain`` anywhere without asking, never JSON (that needs CORS's
-    consent)."""
+    consent). Its media type; None: no body."""
     headers = request.headers
     length = headers.get("content-length")
     if (length is None or length.strip() == "0") and "transfer-encoding" not in headers:
-        return  # no body
+        return None  # no body
     media = headers.get("content-type", "").split(";", 1)[0].strip().lower()
     if media != "application/json":
         raise ApiError(
@@ -62,6 +65,7 @@ def _json_body_only(request: Request) -> None:
             f" (not {media or 'none'!r})",
             "content-type",
         )
+    return media
 
 
 def strict(body: bytes, kind: Any) -> Any:
@@ -74,14 +78,29 @@ def strict(body: bytes, kind: Any) -> Any:
         decoded = decoder.decode(body)
     except msgspec.ValidationError as e:
         _json_at_all(body)  # a body that is not JSON says so first, whatever its types
-        found = _FIELD.search(str(e))
-        field = (found.group(1) or found.group(2)) if found else None
-        raise ApiError(422, "invalid_body", str(e), field) from None
+        raise _not_of_kind(body, kind, e) from None
     except (msgspec.DecodeError, RecursionError):
         _json_at_all(body)
         raise ApiError(400, "malformed_json", "the body is not JSON") from None
     _no_key_twice(body)
     return decoded
+
+
+def _not_of_kind(body: bytes, kind: Any, strictly: msgspec.ValidationError) -> ApiError:
+    """422 for a body not of ``kind``. A body that is not of it even leniently is worded as
+    Litestar's own conversion words it (the field its path from the body's root, ``data``: the
+    body itself); one refused only for strictness (``"4"`` for a number, a field not asked for)
+    as the strict decoder does."""
+    try:
+        msgspec.convert(msgspec.json.decode(body), kind, strict=False, str_keys=True)
+    except msgspec.ValidationError as e:
+        at = _LENIENT_AT.search(str(e))
+        return ApiError(
+            422, "invalid_body", str(e).split(" - ", 1)[0], at.group(1) if at else "data"
+        )
+    found = _FIELD.search(str(strictly))
+    field = (found.group(1) or found.group(2)) if found else None
+    return ApiError(422, "invalid_body", str(strictly), field)
 
 
 def _json_at_all(body: bytes) -> None:
