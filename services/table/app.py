@@ -41,9 +41,8 @@ from services.table.seats import Seats
 from services.table.service import TableService
 
 MAX_BODY = 64 * 1024
-OPERATORS_PORT = (
-    9100  # /readyz and /metrics (the rules worker's are on 9101, the projection's 9102)
-)
+# /readyz and /metrics (the rules worker's are on 9101, the projection's 9102)
+OPERATORS_PORT = 9100
 
 
 def create_app(settings: Settings | None = None, rules: Rules = ENGINE) -> Litestar:

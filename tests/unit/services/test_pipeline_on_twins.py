@@ -68,12 +68,16 @@ async def settled(events: MemoryEventLog) -> None:
 
 
 async def open_table(service: TableService, seats: int = 4) -> list[str]:
-    seq = await service.append_command(TABLE, C.OpenTable(table_id=TABLE, seats=seats), new_table=True)
+    seq = await service.append_command(
+        TABLE, C.OpenTable(table_id=TABLE, seats=seats), new_table=True
+    )
     assert await service.answered(TABLE, PUBLIC, seq, 5)
     tokens = []
     for i in range(seats):
         token = f"token-{i}"
-        seq = await service.append_command(TABLE, C.TakeSeat(name=f"p{i}"), token_hash_=token_hash(token))
+        seq = await service.append_command(
+            TABLE, C.TakeSeat(name=f"p{i}"), token_hash_=token_hash(token)
+        )
         _, answer = await service.answered(TABLE, PUBLIC, seq, 5)
         assert answer.seat == i and answer.code is None
         tokens.append(token)
@@ -142,7 +146,9 @@ def test_a_retry_with_the_same_command_id_records_nothing_new():
 def test_a_lobby_nobody_starts_closes_when_its_time_is_up():
     async def go():
         async with pipeline(lobby_seconds=60) as (events, model, service, clock):
-            seq = await service.append_command(TABLE, C.OpenTable(table_id=TABLE, seats=4), new_table=True)
+            seq = await service.append_command(
+                TABLE, C.OpenTable(table_id=TABLE, seats=4), new_table=True
+            )
             await service.answered(TABLE, PUBLIC, seq, 5)
             assert (await model.open_tables()).listings
             opened = decode_entry((await events.read(TABLE))[-1].data).at / 1000
@@ -236,7 +242,9 @@ def test_the_projection_writes_each_table_once_per_batch_and_holds_back_a_failed
             await open_table(service)
             await settled(events)
             other = "00000000000000cd"
-            seq = await service.append_command(other, C.OpenTable(table_id=other, seats=4), new_table=True)
+            seq = await service.append_command(
+                other, C.OpenTable(table_id=other, seats=4), new_table=True
+            )
             assert await service.answered(other, PUBLIC, seq, 5)
             await settled(events)
             entries = [s for s in events.all() if s.table in (TABLE, other)]
