@@ -125,11 +125,12 @@ class Play(Controller):
         await state.holdings.room_for_seat(who, still_held(service))
         new_id = rematch_id(table_id)
         await _open_rematch(service, _rematch_opening(old, table_id, new_id, state))
-        seat = my_seat
-        name = old.seats[seat].name if old.seats[seat] is not None else f"seat {seat}"  # type: ignore[union-attr]
+        kept = old.seats[my_seat]
+        name = kept.name if kept is not None else f"seat {my_seat}"
         token = secrets.token_urlsafe(24)
-        await _claim(service, state, who, new_id, C.TakeSeat(name=name, seat_wanted=seat), token)
-        return Rematch(table_id=new_id, seat=seat, token=token)
+        claim = C.TakeSeat(name=name, seat_wanted=my_seat)
+        await _claim(service, state, who, new_id, claim, token)
+        return Rematch(table_id=new_id, seat=my_seat, token=token)
 
 
 def _house_seat(service: TableService, table_id: str, seat: int) -> bool:
