@@ -2,7 +2,7 @@
 one run. The load generator runs on the same machine (an honest handicap).
 
 The same hops are measured twice: with the real rules, and with the rules replaced by a no-op
-(``GCBC_NOOP_RULES=1``: game commands are neither validated nor decided; the physical limit of this
+(``tools.noop_rules``: game commands are neither validated nor decided; the physical limit of this
 design here). Each timing is from sending the POST to the acting seat's view reflecting the
 outcome (the POST's 200 answer); in the scale run, also to every streaming seat whose view
 changed having received it.
@@ -61,6 +61,7 @@ from gcbc_client.transport import Answer
 
 from gcbc.bots import Observation, RandomBot
 from gcbc.contract.views import Waiting
+from tools import noop_rules
 from tools.launcher import Stack
 
 T = TypeVar("T")
@@ -263,19 +264,27 @@ def collections_paused() -> Iterator[None]:
         gc.unfreeze()
 
 
+async def _new_tables(
+    client: AsyncClient, tables: int, seed: int, seeded: bool
+) -> list[BenchTable]:
+    """The scale run's tables of 4 to 8 seats, opened 50 at a time."""
+    pool: list[BenchTable] = []
+    for i in range(0, tables, 50):
+        pool += await asyncio.gather(
+            *(
+                new_table(client, 4 + (seed + j) % 5, seed + j, False, seeded)
+                for j in range(i, min(tables, i + 50))
+            )
+        )
+    return pool
+
+
 async def scale(
     api: str, tables: int, seconds: float, interval: float, seed: int, seeded: bool = True
 ) -> dict:
     answers = Answers()
     async with load_client(api, tables * 10, answers) as client:
-        pool: list[BenchTable] = []
-        for i in range(0, tables, 50):
-            pool += await asyncio.gather(
-                *(
-                    new_table(client, 4 + (seed + j) % 5, seed + j, False, seeded)
-                    for j in range(i, min(tables, i + 50))
-                )
-            )
+        pool = await _new_tables(client, tables, seed, seeded)
         arrivals: dict[str, list[float]] = {t.table_id: [] for t in pool}
         errors: list[int] = []
 
@@ -495,7 +504,8 @@ def with_stack(noop: bool, sync_always: bool, fn) -> Any:
         stack = Stack(
             Path(tmp),
             allow_scenarios=True,
-            env={"GCBC_NOOP_RULES": "1" if noop else "", **BENCH_LIMITS},
+            env=BENCH_LIMITS,
+            services=noop_rules.SERVICES if noop else None,
         )
         if sync_always:
             from tools import devservers
@@ -573,6 +583,52 @@ def physical_limit(
 
 
 def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.only:
+        args.limit, args.skip_scale = "", True
+    from tools.launcher import raise_open_files_limit
+
+    raise_open_files_limit()
+    if args.api:
+        print(json.dumps(against(args.api, args)))
+        return 0
+    out: dict[str, Any] = {}
+    for label, noop in (("noop", True), ("rules", False)):
+        if args.only and args.only != label:
+            continue
+        if args.limit and not noop:
+            # the limits right before the real rules, whose ratio to them is issue 13's target:
+            # this machine's speed drifts from minute to minute
+            out.update(_limits(args))
+        out[label] = with_stack(
+            noop, False, lambda stack, noop=noop: _closed_loops(stack, noop, args)
+        )
+        print(f"{label}: {out[label]}", file=sys.stderr, flush=True)
+    if args.only:
+        print(json.dumps(out))
+        return 0
+    _beside_noop(out)
+    out["sync_always"] = with_stack(
+        False,
+        True,
+        lambda stack: {
+            "saturation": asyncio.run(
+                closed_loop(stack.api, args.tables, args.seconds / 2, False, 7)
+            ),
+            "latency": asyncio.run(closed_loop(stack.api, 1, args.seconds / 4, False, 9)),
+        },
+    )
+    print(f"sync_always: {out['sync_always']}", file=sys.stderr, flush=True)
+    _beside_the_limit(out)
+    if not args.skip_scale:
+        out.update(_scale_runs(args))
+    print(json.dumps(out))
+    if args.out:
+        Path(args.out).write_text(json.dumps(out))
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m tools.bench",
         description=__doc__,
@@ -580,22 +636,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--seconds", type=float, default=20)
     p.add_argument("--tables", type=int, default=50)
-    p.add_argument("--scale-tables", type=int, default=500)
-    p.add_argument(
-        "--scale-report-tables",
-        type=int,
-        default=2000,
-        help="the scale run again with this many tables, reported (issue 13; 0: skip)",
-    )
-    p.add_argument("--scale-seconds", type=float, default=30)
-    p.add_argument(
-        "--scale-runs",
-        type=int,
-        default=2,
-        help="the 500-table run this many times, each on a new stack (with --api: on the"
-        " deployment as it is) (issue 13: p99 < 50 ms in every run; the summary judges the worst)",
-    )
-    p.add_argument("--skip-scale", action="store_true")
+    _scale_options(p)
     p.add_argument(
         "--pairs",
         type=int,
@@ -616,7 +657,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--noop",
         action="store_true",
-        help="with --api: the deployment runs with GCBC_NOOP_RULES=1 (every command a pass)",
+        help="with --api: the deployment runs its table service and rules worker with"
+        " python -m tools.noop_rules (every game command a pass)",
     )
     p.add_argument(
         "--limit",
@@ -631,82 +673,88 @@ def main(argv: list[str] | None = None) -> int:
         help="that stack's saturation and latency runs alone (no limit, sync or scale runs):"
         " a quick look, e.g. at cpu_ms_per_command while changing the code",
     )
-    args = p.parse_args(argv)
-    if args.only:
-        args.limit, args.skip_scale = "", True
-    from tools.launcher import raise_open_files_limit
+    return p
 
-    raise_open_files_limit()
-    if args.api:
-        print(json.dumps(against(args.api, args)))
-        return 0
-    out: dict[str, Any] = {}
-    for label, noop in (("noop", True), ("rules", False)):
-        if args.only and args.only != label:
-            continue
-        if args.limit and not noop:
-            # the limits right before the real rules, whose ratio to them is issue 13's target:
-            # this machine's speed drifts from minute to minute
-            out["limit"] = physical_limit(Path(args.limit), args.tables, args.seconds)
-            print(f"limit: {out['limit']}", file=sys.stderr, flush=True)
-            out["limit_read_first"] = physical_limit(
-                Path(args.limit), args.tables, args.seconds, read_first=True
-            )
-            print(f"limit_read_first: {out['limit_read_first']}", file=sys.stderr, flush=True)
-            # what the one subject per table costs (issue 13's first design change), reported
-            out["limit_read_first_every_entry"] = physical_limit(
-                Path(args.limit), args.tables, args.seconds, every_entry=True, latency=False
-            )
-            print(
-                f"limit_read_first_every_entry: {out['limit_read_first_every_entry']}",
-                file=sys.stderr,
-                flush=True,
-            )
 
-        def run(stack: Stack, noop: bool = noop) -> dict:
-            asyncio.run(closed_loop(stack.api, 2, 3, noop, 1))  # warm-up
-            # the real rules' saturation in pairs with the limit's, alternated (limit, server,
-            # limit, server...): each pair the same minute, this machine's speed drifting by ±20 %
-            # from one minute to the next; issue 13's ratio is over the pairs
-            paired = bool(args.limit) and not noop and args.pairs > 0
-            limit = Path(args.limit) if args.limit else None
-            runs, latencies, limits, limit_latencies = [], [], [], []
-            for _ in range(args.pairs if paired else 1):
-                if paired:
-                    got = physical_limit(limit, args.tables, args.seconds, latency=False)
-                    limits.append(got.get("saturation", {}))
-                runs.append(
-                    with_cpu(
-                        stack,
-                        lambda: asyncio.run(
-                            closed_loop(stack.api, args.tables, args.seconds, noop, 7)
-                        ),
-                    )
-                )
-                if paired:  # the 1-table p99 too: a tail, the most moved by the minute
-                    got = physical_limit(limit, 1, args.seconds, saturation=False)
-                    limit_latencies.append(got.get("latency", {}))
-                latencies.append(
-                    with_cpu(
-                        stack,
-                        lambda: asyncio.run(closed_loop(stack.api, 1, args.seconds, noop, 9)),
-                    )
-                )
-            result = {"saturation": combined_runs(runs), "latency": combined_latencies(latencies)}
-            if paired:
-                result["paired_with_limit"] = {
-                    "saturation": paired_ratio(
-                        limits, runs, "commands_per_s", "commands_per_second"
-                    ),
-                    "latency": paired_ratio(limit_latencies, latencies, "p99_ms", "p99_ms", 2),
-                }
-            return result
+def _scale_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--scale-tables", type=int, default=500)
+    p.add_argument(
+        "--scale-report-tables",
+        type=int,
+        default=2000,
+        help="the scale run again with this many tables, reported (issue 13; 0: skip)",
+    )
+    p.add_argument("--scale-seconds", type=float, default=30)
+    p.add_argument(
+        "--scale-runs",
+        type=int,
+        default=2,
+        help="the 500-table run this many times, each on a new stack (with --api: on the"
+        " deployment as it is) (issue 13: p99 < 50 ms in every run; the summary judges the worst)",
+    )
+    p.add_argument("--skip-scale", action="store_true")
 
-        out[label] = with_stack(noop, False, run)
-        print(f"{label}: {out[label]}", file=sys.stderr, flush=True)
-    if args.only:
-        print(json.dumps(out))
-        return 0
+
+def _limits(args: argparse.Namespace) -> dict[str, Any]:
+    """The design's physical limit: as it is, reading each seat's view first, and that with every
+    process getting every entry."""
+    out = {"limit": physical_limit(Path(args.limit), args.tables, args.seconds)}
+    print(f"limit: {out['limit']}", file=sys.stderr, flush=True)
+    out["limit_read_first"] = physical_limit(
+        Path(args.limit), args.tables, args.seconds, read_first=True
+    )
+    print(f"limit_read_first: {out['limit_read_first']}", file=sys.stderr, flush=True)
+    # what the one subject per table costs (issue 13's first design change), reported
+    out["limit_read_first_every_entry"] = physical_limit(
+        Path(args.limit), args.tables, args.seconds, every_entry=True, latency=False
+    )
+    print(
+        f"limit_read_first_every_entry: {out['limit_read_first_every_entry']}",
+        file=sys.stderr,
+        flush=True,
+    )
+    return out
+
+
+def _closed_loops(stack: Stack, noop: bool, args: argparse.Namespace) -> dict:
+    """The saturation and latency runs on ``stack`` (the real rules' in pairs with the limit's)."""
+    asyncio.run(closed_loop(stack.api, 2, 3, noop, 1))  # warm-up
+    # the real rules' saturation in pairs with the limit's, alternated (limit, server,
+    # limit, server...): each pair the same minute, this machine's speed drifting by ±20 %
+    # from one minute to the next; issue 13's ratio is over the pairs
+    paired = bool(args.limit) and not noop and args.pairs > 0
+    limit = Path(args.limit) if args.limit else None
+    runs, latencies, limits, limit_latencies = [], [], [], []
+    for _ in range(args.pairs if paired else 1):
+        if paired:
+            got = physical_limit(limit, args.tables, args.seconds, latency=False)
+            limits.append(got.get("saturation", {}))
+        runs.append(
+            with_cpu(
+                stack,
+                lambda: asyncio.run(closed_loop(stack.api, args.tables, args.seconds, noop, 7)),
+            )
+        )
+        if paired:  # the 1-table p99 too: a tail, the most moved by the minute
+            got = physical_limit(limit, 1, args.seconds, saturation=False)
+            limit_latencies.append(got.get("latency", {}))
+        latencies.append(
+            with_cpu(
+                stack,
+                lambda: asyncio.run(closed_loop(stack.api, 1, args.seconds, noop, 9)),
+            )
+        )
+    result = {"saturation": combined_runs(runs), "latency": combined_latencies(latencies)}
+    if paired:
+        result["paired_with_limit"] = {
+            "saturation": paired_ratio(limits, runs, "commands_per_s", "commands_per_second"),
+            "latency": paired_ratio(limit_latencies, latencies, "p99_ms", "p99_ms", 2),
+        }
+    return result
+
+
+def _beside_noop(out: dict[str, Any]) -> None:
+    """The real rules' figures as ratios to the no-op rules'."""
     out["rules"]["saturation_vs_noop"] = round(
         out["rules"]["saturation"]["commands_per_second"]
         / out["noop"]["saturation"]["commands_per_second"],
@@ -715,55 +763,51 @@ def main(argv: list[str] | None = None) -> int:
     out["rules"]["latency_p99_vs_noop"] = round(
         out["rules"]["latency"]["p99_ms"] / out["noop"]["latency"]["p99_ms"], 2
     )
-    out["sync_always"] = with_stack(
-        False,
-        True,
-        lambda stack: {
-            "saturation": asyncio.run(
-                closed_loop(stack.api, args.tables, args.seconds / 2, False, 7)
-            ),
-            "latency": asyncio.run(closed_loop(stack.api, 1, args.seconds / 4, False, 9)),
-        },
-    )
-    print(f"sync_always: {out['sync_always']}", file=sys.stderr, flush=True)
+
+
+def _beside_the_limit(out: dict[str, Any]) -> None:
+    """This server's figures (both rules) as ratios to the design's physical limit's."""
     limit = out.get("limit") or {}
-    if limit.get("saturation") and limit.get("latency"):
-        for label in ("noop", "rules"):  # this server beside the design's physical limit
-            mine = out[label]
-            mine["saturation_vs_limit"] = round(
-                mine["saturation"]["commands_per_second"] / limit["saturation"]["commands_per_s"],
-                2,
+    if not (limit.get("saturation") and limit.get("latency")):
+        return
+    for label in ("noop", "rules"):
+        mine = out[label]
+        mine["saturation_vs_limit"] = round(
+            mine["saturation"]["commands_per_second"] / limit["saturation"]["commands_per_s"], 2
+        )
+        mine["latency_p99_vs_limit"] = round(
+            mine["latency"]["p99_ms"] / limit["latency"]["p99_ms"], 2
+        )
+        read_first = out.get("limit_read_first", {}).get("saturation", {})
+        if read_first.get("commands_per_s"):
+            mine["saturation_vs_limit_read_first"] = round(
+                mine["saturation"]["commands_per_second"] / read_first["commands_per_s"], 2
             )
-            mine["latency_p99_vs_limit"] = round(
-                mine["latency"]["p99_ms"] / limit["latency"]["p99_ms"], 2
-            )
-            read_first = out.get("limit_read_first", {}).get("saturation", {})
-            if read_first.get("commands_per_s"):
-                mine["saturation_vs_limit_read_first"] = round(
-                    mine["saturation"]["commands_per_second"] / read_first["commands_per_s"], 2
-                )
-    if not args.skip_scale:
 
-        def run_scale(stack: Stack, tables: int = args.scale_tables) -> dict:
-            result = with_cpu(
-                stack, lambda: asyncio.run(scale(stack.api, tables, args.scale_seconds, 2.0, 3))
-            )
-            result["rss_mb"] = {name: rss_mb(proc.pid) for name, proc in stack.procs.items()}
-            result["rss_mb"].update({n: rss_mb(s.proc.pid) for n, s in stack.servers.items()})
-            return result
 
-        out["scale"] = worst_of(
+def _scale_runs(args: argparse.Namespace) -> dict[str, Any]:
+    """The scale run, ``--scale-runs`` times (the worst is the figure), then with
+    ``--scale-report-tables`` (reported)."""
+
+    def run_scale(stack: Stack, tables: int = args.scale_tables) -> dict:
+        result = with_cpu(
+            stack, lambda: asyncio.run(scale(stack.api, tables, args.scale_seconds, 2.0, 3))
+        )
+        result["rss_mb"] = {name: rss_mb(proc.pid) for name, proc in stack.procs.items()}
+        result["rss_mb"].update({n: rss_mb(s.proc.pid) for n, s in stack.servers.items()})
+        return result
+
+    out = {
+        "scale": worst_of(
             [with_stack(False, False, run_scale) for _ in range(max(1, args.scale_runs))]
         )
-        print(f"scale: {out['scale']}", file=sys.stderr, flush=True)
-        if args.scale_report_tables:
-            more = args.scale_report_tables
-            out[f"scale_{more}"] = with_stack(False, False, lambda stack: run_scale(stack, more))
-            print(f"scale_{more}: {out[f'scale_{more}']}", file=sys.stderr, flush=True)
-    print(json.dumps(out))
-    if args.out:
-        Path(args.out).write_text(json.dumps(out))
-    return 0
+    }
+    print(f"scale: {out['scale']}", file=sys.stderr, flush=True)
+    if args.scale_report_tables:
+        more = args.scale_report_tables
+        out[f"scale_{more}"] = with_stack(False, False, lambda stack: run_scale(stack, more))
+        print(f"scale_{more}: {out[f'scale_{more}']}", file=sys.stderr, flush=True)
+    return out
 
 
 if __name__ == "__main__":

@@ -51,7 +51,10 @@ class Stack:
         nats: devservers.ServerProcess | devservers.NatsCluster | str | None = None,
         redis: devservers.ServerProcess | devservers.RedisCluster | str | None = None,
         env: dict[str, str] | None = None,
+        services: dict[str, str] | None = None,
     ) -> None:
+        """``services``: the module (and its arguments) to run for a service, instead of its own
+        (``tools.noop_rules.SERVICES``: the bench's no-op rules)."""
         self.data_dir = data_dir
         self.http_port = http_port or devservers.free_port()
         self.allow_scenarios = allow_scenarios
@@ -59,6 +62,7 @@ class Stack:
         self.servers: dict[str, devservers.ServerProcess] = {}  # the ones this stack started
         self.procs: dict[str, subprocess.Popen] = {}
         self.extra_env = env or {}
+        self.services = {**SERVICES, **(services or {})}
         # each service's operators' port: /metrics, /healthz, /readyz (not the API's)
         self.metrics_ports: dict[str, int] = {}
         self.ticket_secret = secrets.token_hex(32)  # every table-service process signs alike
@@ -118,7 +122,7 @@ class Stack:
             # once the old one exited): it takes back its predecessor's leases at once
             env["GCBC_INSTANCE"] = self.instance(name)
         proc = subprocess.Popen(
-            [sys.executable, "-m", SERVICES[service]],
+            [sys.executable, "-m", *self.services[service].split()],
             cwd=ROOT,
             env=env,
             stdout=out,

@@ -2,7 +2,7 @@
 three: each service fills in the ones that are its own (docs/operating.md).
 
 The table service serves them at ``/metrics``; the rules worker and the projection on a port of
-their own (``GCBC_METRICS_PORT``, ``services.common.health``). Several table-service processes on
+their own (``GCBC_METRICS_PORT``, ``services.common.operators``). Several table-service processes on
 one port (``GCBC_HTTP_WORKERS``) need ``PROMETHEUS_MULTIPROC_DIR`` for one view of them all.
 """
 

@@ -43,7 +43,6 @@ class Settings(Struct, frozen=True):
     lease_seconds: float = LEASE_TTL
     log_limit: int = LOG_LIMIT
     chat_limit: int = CHAT_LIMIT
-    noop_rules: bool = False  # benchmarks only: game commands skip the rules (same hops, no work)
     options_offered: tuple[str, ...] = OPTIONS  # the rest are refused with 422
     # --- what one client may ask (DESIGN property 7) ---
     min_deadline: float = 5.0  # seconds a table's waits may last, at least …
@@ -129,7 +128,6 @@ class Settings(Struct, frozen=True):
             lease_seconds=float(get("LEASE_SECONDS", d.lease_seconds)),
             log_limit=int(get("LOG_LIMIT", d.log_limit)),
             chat_limit=int(get("CHAT_LIMIT", d.chat_limit)),
-            noop_rules=env.get("GCBC_NOOP_RULES", "") == "1",
             options_offered=_options(env.get("GCBC_OPTIONS_OFFERED")),
             min_deadline=float(get("MIN_DEADLINE", d.min_deadline)),
             max_deadline=float(get("MAX_DEADLINE", d.max_deadline)),

@@ -16,7 +16,7 @@ from gcbc.eventlog.partitions import partition_of
 from gcbc.eventlog.port import EventLog, Later, Skip, Stored, Subscription
 from gcbc.readmodel.port import Put, ViewWriter, viewer_key
 from gcbc.rules.knowledge import LogMemo, version_of
-from services.common import health, metrics
+from services.common import metrics, operators
 from services.common.cache import IDLE_SECONDS, FoldedCache
 from services.common.folded import FoldedTable
 from services.common.partitions import Partitions
@@ -267,8 +267,8 @@ class Projection:
         """Consume the log and watch the read model until ``stop`` (metrics and health on
         ``metrics_port``): the partitions this instance holds a lease on (``leases``; None: a
         twin of its own, so every one), each through its own consumer."""
-        readiness = health.Readiness(self.events, self.model, (DURABLE,))
-        async with health.serve(readiness, metrics_port):
+        readiness = operators.Readiness(self.events, self.model, (DURABLE,))
+        async with operators.serve(readiness, metrics_port):
 
             async def start(partition: int) -> Subscription:
                 # the answers alone (each carries its command): the commands are the rules
@@ -285,7 +285,7 @@ class Projection:
                 self.forget,
                 instance,
             )
-            lag = asyncio.create_task(health.watch_lag(self.events, DURABLE, stop, log))
+            lag = asyncio.create_task(operators.watch_lag(self.events, DURABLE, stop, log))
             try:
                 await asyncio.gather(self.share.run(stop), self.watch_read_model(stop))
             finally:
@@ -308,7 +308,7 @@ async def main_async(settings: Settings, stop: asyncio.Event) -> None:
     log.info("projection ready")
     try:
         projection = Projection(events, model, settings.log_limit, settings.chat_limit)
-        await projection.run(stop, health.metrics_port(9102), leases, settings.instance or None)
+        await projection.run(stop, operators.metrics_port(9102), leases, settings.instance or None)
     finally:
         await events.close()
         await model.close()

@@ -29,14 +29,16 @@ from gcbc.eventlog.port import (
 )
 from gcbc.keyvalue.memory import MemoryKeyValue
 from gcbc.keyvalue.port import KeyValue
-from gcbc.rules import RuleViolation, decide
+from gcbc.rules import RuleViolation
 from services.common import deadlines as deadlines_index
-from services.common import health, metrics, snapshots
+from services.common import metrics, operators, snapshots
 from services.common.cache import FoldedCache
+from services.common.clock import now_ms
 from services.common.deadlines import DeadlineIndex, due
 from services.common.folded import FoldedTable
 from services.common.partitions import Partitions
 from services.common.progress import ProgressLog
+from services.common.rules import ENGINE, Rules
 from services.common.settings import STUCK_AFTER, Settings
 from services.common.snapshots import Snapshots
 
@@ -45,20 +47,11 @@ DURABLE = "rules-worker"
 ACK_WAIT = 5.0  # a delivered command whose worker died is delivered again after this long
 
 
-def now_ms() -> int:
-    return int(time.time() * 1000)
-
-
-GAME_COMMANDS = C.GameCommand.__args__
-
-
 def answer(
-    table: FoldedTable, command: CommandEntry, seq: int, at: int, noop: bool = False
+    table: FoldedTable, command: CommandEntry, seq: int, at: int, rules: Rules = ENGINE
 ) -> OutcomeEntry | RefusalEntry:
-    if noop and isinstance(command.command, GAME_COMMANDS):
-        return OutcomeEntry(answers=seq, events=[], at=at)  # benchmarks: the rules as a no-op
     try:
-        events = decide(table.state, command.command)
+        events = rules.decide(table.state, command.command)
     except RuleViolation as v:
         return RefusalEntry(answers=seq, code=v.code, message=v.message, at=at)
     except Exception as e:  # noqa: BLE001  (an engine bug must not wedge the table forever)
@@ -76,7 +69,7 @@ class RulesWorker:
         self,
         events: EventLog,
         clock: Callable[[], float] = time.time,
-        noop: bool = False,
+        rules: Rules = ENGINE,
         lobby_seconds: float = 1800.0,
         snapshots: KeyValue | None = None,
         deadlines: KeyValue | None = None,
@@ -84,7 +77,7 @@ class RulesWorker:
         """``snapshots``, ``deadlines``: the stores of the tables' snapshots and of the deadline
         index (in-memory twins if not given: they last as long as this instance)."""
         self.events = events
-        self.noop = noop
+        self.rules = rules  # what decides each command
         self.lobby_seconds = lobby_seconds
         self.snapshots = Snapshots(snapshots if snapshots is not None else MemoryKeyValue())
         self.index = DeadlineIndex(deadlines if deadlines is not None else MemoryKeyValue())
@@ -223,7 +216,7 @@ class RulesWorker:
         assert seq is not None and command is not None
         # the answer carries its command: readers of the answers alone fold both
         reply = msgspec.structs.replace(
-            answer(t, command, seq, now_ms(), self.noop), prev=seq, command=command
+            answer(t, command, seq, now_ms(), self.rules), prev=seq, command=command
         )
         data = encode_entry(reply)
         try:
@@ -450,8 +443,8 @@ async def run(
 
     Only the partitions this instance holds a lease on (``leases``; None: a twin of its own, so
     it holds every one), each through its own consumer (services.common.partitions)."""
-    readiness = health.Readiness(worker.events, None, (DURABLE,))
-    async with health.serve(readiness, metrics_port):
+    readiness = operators.Readiness(worker.events, None, (DURABLE,))
+    async with operators.serve(readiness, metrics_port):
 
         async def start(partition: int) -> Subscription:
             # the commands alone: the answers are this worker's own (folded as appended), and
@@ -469,7 +462,7 @@ async def run(
             instance,
         )
         log.info("rules worker consuming")
-        watching = asyncio.create_task(health.watch_lag(worker.events, DURABLE, stop, log))
+        watching = asyncio.create_task(operators.watch_lag(worker.events, DURABLE, stop, log))
         try:
             await asyncio.gather(
                 worker.share.run(stop), deadlines(worker, stop), keep_index(worker, stop)
@@ -478,8 +471,10 @@ async def run(
             watching.cancel()
 
 
-async def main_async(settings: Settings, stop: asyncio.Event | None = None) -> None:
-    """The composition root: the real adapters."""
+async def main_async(
+    settings: Settings, stop: asyncio.Event | None = None, rules: Rules = ENGINE
+) -> None:
+    """The composition root: the real adapters; ``rules``: what decides each command."""
     from gcbc.eventlog.jetstream import JetStreamEventLog
     from gcbc.eventlog.jetstream_leases import JetStreamLeases
     from gcbc.keyvalue.jetstream import JetStreamKeyValue
@@ -492,19 +487,19 @@ async def main_async(settings: Settings, stop: asyncio.Event | None = None) -> N
     leases = await JetStreamLeases.open(events.nc, ttl=settings.lease_seconds, replicas=replicas)
     worker = RulesWorker(
         events,
-        noop=settings.noop_rules,
+        rules=rules,
         lobby_seconds=settings.lobby_ttl,
         snapshots=await JetStreamKeyValue.open(events.nc, snapshots.BUCKET, replicas),
         deadlines=await JetStreamKeyValue.open(events.nc, deadlines_index.BUCKET, replicas),
     )
     try:
-        await run(worker, stop, health.metrics_port(9101), leases, settings.instance or None)
+        await run(worker, stop, operators.metrics_port(9101), leases, settings.instance or None)
     finally:
         await events.close()
 
 
-def main() -> None:
+def main(rules: Rules = ENGINE) -> None:
     from services.common.runner import run_service
 
     settings = Settings.from_env()
-    run_service("rules worker", lambda stop: main_async(settings, stop))
+    run_service("rules worker", lambda stop: main_async(settings, stop, rules))

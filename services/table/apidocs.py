@@ -16,7 +16,7 @@ from litestar.params import FromPath
 from swagger_ui_bundle import swagger_ui_path
 
 from services.table.problems import ApiError, problem
-from services.table.web import HEADERS, PAGES
+from services.table.webtable import HEADERS, PAGES
 
 SWAGGER = Path(swagger_ui_path)  # its folder's name carries the version: swagger-ui-5.31.0
 # the only files of the package the page loads; the package's own index.html and its initializer

@@ -1,17 +1,20 @@
 """The HTTP edge's input checks: what a request may carry before anything reaches the log.
 
 Litestar converts bodies leniently (``"4"`` becomes ``4``); the API is strict, so every body is
-decoded again with msgspec's strict decoder, and refused with a 4xx that names the field.
+decoded once, by ``StrictBody``, with msgspec's strict decoder, and refused with a 4xx that names
+the field.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from typing import Any, TypeVar
+from collections.abc import Generator
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import msgspec
 from litestar import Request
+from litestar.dto import AbstractDTO, DTOConfig, DTOFieldDefinition
 from msgspec.structs import replace
 
 from gcbc.contract.ids import is_table_id
@@ -19,10 +22,16 @@ from gcbc.contract.options import Deadlines, HouseBots
 from services.common.settings import Settings
 from services.table.problems import ApiError
 
+if TYPE_CHECKING:
+    from litestar._openapi.schema_generation import SchemaCreator
+    from litestar.openapi.spec import Reference, Schema
+    from litestar.typing import FieldDefinition
+
 T = TypeVar("T")
 
 COMMAND_ID = re.compile(r"[!-~]{1,64}")  # printable ASCII, no space: safe in logs and msg ids
 _FIELD = re.compile(r"at `\$\.?([^`]*)`|unknown field `([^`]*)`")
+_LENIENT_AT = re.compile(r"`\$\.(.+)`$")  # where Litestar's conversion says a body went wrong
 _decoders: dict[Any, msgspec.json.Decoder] = {}
 
 
@@ -34,17 +43,19 @@ async def before_request(request: Request) -> None:
     table_id = request.path_params.get("table_id")
     if table_id is not None and not is_table_id(table_id):
         raise ApiError(404, "no_table", "there is no such table")
-    _json_body_only(request)
+    if _json_body_only(request) is None and request.route_handler.resolve_data_dto():
+        # a route that takes a body: none at all is refused before anything else is looked at
+        raise ApiError(422, "invalid_body", "'data'", "data")
 
 
-def _json_body_only(request: Request) -> None:
+def _json_body_only(request: Request) -> str | None:
     """A body comes as ``application/json`` only: a web page may make its visitors' browsers
     send a form or ``text/plain`` anywhere without asking, never JSON (that needs CORS's
-    consent)."""
+    consent). Its media type; None: no body."""
     headers = request.headers
     length = headers.get("content-length")
     if (length is None or length.strip() == "0") and "transfer-encoding" not in headers:
-        return  # no body
+        return None  # no body
     media = headers.get("content-type", "").split(";", 1)[0].strip().lower()
     if media != "application/json":
         raise ApiError(
@@ -54,6 +65,7 @@ def _json_body_only(request: Request) -> None:
             f" (not {media or 'none'!r})",
             "content-type",
         )
+    return media
 
 
 def strict(body: bytes, kind: Any) -> Any:
@@ -65,15 +77,77 @@ def strict(body: bytes, kind: Any) -> Any:
     try:
         decoded = decoder.decode(body)
     except msgspec.ValidationError as e:
-        found = _FIELD.search(str(e))
-        field = (found.group(1) or found.group(2)) if found else None
-        raise ApiError(422, "invalid_body", str(e), field) from None
-    except msgspec.DecodeError as e:
-        raise ApiError(400, "malformed_json", f"the body is not JSON: {e}") from None
-    except RecursionError:
-        raise ApiError(400, "json_too_deep", "the body's JSON nests too deeply") from None
+        _json_at_all(body)  # a body that is not JSON says so first, whatever its types
+        raise _not_of_kind(body, kind, e) from None
+    except (msgspec.DecodeError, RecursionError):
+        _json_at_all(body)
+        raise ApiError(400, "malformed_json", "the body is not JSON") from None
     _no_key_twice(body)
     return decoded
+
+
+def _not_of_kind(body: bytes, kind: Any, strictly: msgspec.ValidationError) -> ApiError:
+    """422 for a body not of ``kind``. A body that is not of it even leniently is worded as
+    Litestar's own conversion words it (the field its path from the body's root, ``data``: the
+    body itself); one refused only for strictness (``"4"`` for a number, a field not asked for)
+    as the strict decoder does."""
+    try:
+        msgspec.convert(msgspec.json.decode(body), kind, strict=False, str_keys=True)
+    except msgspec.ValidationError as e:
+        at = _LENIENT_AT.search(str(e))
+        return ApiError(
+            422, "invalid_body", str(e).split(" - ", 1)[0], at.group(1) if at else "data"
+        )
+    found = _FIELD.search(str(strictly))
+    field = (found.group(1) or found.group(2)) if found else None
+    return ApiError(422, "invalid_body", str(strictly), field)
+
+
+def _json_at_all(body: bytes) -> None:
+    """400 for a body that is not JSON, or nests too deeply (read as JSON of any type)."""
+    try:
+        msgspec.json.decode(body)
+    except msgspec.DecodeError as e:
+        raise ApiError(400, "malformed_json", str(e)) from None
+    except RecursionError:
+        raise ApiError(400, "json_too_deep", "the body's JSON nests too deeply") from None
+
+
+class StrictBody(AbstractDTO[T]):
+    """A handler's ``data``, decoded from the body's bytes by ``strict`` (and only by it); its
+    OpenAPI schema is the one of the type itself, as for a plain body."""
+
+    config = DTOConfig()
+
+    def decode_bytes(self, value: bytes) -> Any:
+        return strict(value, self.model_type)
+
+    def decode_builtins(self, value: dict[str, Any]) -> Any:
+        raise NotImplementedError("a body is JSON")  # the edge refuses forms with 415 first
+
+    @classmethod
+    def generate_field_definitions(
+        cls, model_type: type[Any]
+    ) -> Generator[DTOFieldDefinition, None, None]:
+        yield from ()
+
+    @classmethod
+    def create_for_field_definition(
+        cls, field_definition: FieldDefinition, handler_id: str, backend_cls: Any = None
+    ) -> None:
+        """Nothing to prepare: msgspec's decoder is made at the first body (``strict``)."""
+
+    @classmethod
+    def create_openapi_schema(
+        cls, field_definition: FieldDefinition, handler_id: str, schema_creator: SchemaCreator
+    ) -> Reference | Schema:
+        return schema_creator.for_field_definition(field_definition)
+
+
+def strict_body(kind: Any) -> type[StrictBody]:
+    """The ``StrictBody`` of ``kind`` (a union too: Litestar's own DTOs refuse one)."""
+    name = getattr(kind, "__name__", None) or str(kind)
+    return type(f"StrictBody[{name}]", (StrictBody,), {"model_type": kind})
 
 
 class _KeyTwice(Exception):

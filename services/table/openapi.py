@@ -4,14 +4,16 @@ scheme, and examples — the views in them made by the engine itself, so they ne
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Components, Example, SecurityScheme
+from litestar.params import Parameter
 
 from gcbc.contract import commands as C
 from gcbc.contract import http as B
+from gcbc.contract.ids import TABLE_ID_PATTERN
 from gcbc.contract.options import Deal
 from gcbc.contract.views import View
 from gcbc.rules import legal_commands, run, view
@@ -19,6 +21,13 @@ from gcbc.rules.errors import CODES
 from gcbc.rules.state import initial_state
 from services.table.problems import NEVER_VALID, NOT_FOUND, Problem
 
+TableId = Annotated[
+    str,
+    Parameter(
+        pattern=TABLE_ID_PATTERN,
+        description="the id POST /tables gave (any other form is 404 no_table)",
+    ),
+]
 BEARER = [{"bearer": []}]
 COMPONENTS = Components(
     security_schemes={

@@ -15,23 +15,23 @@ import functools
 import hashlib
 import hmac
 import logging
-import time
 import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from gcbc.contract import commands as C
 from gcbc.contract.entries import CommandEntry, encode_entry
 from gcbc.eventlog.port import EventLog, Stored, Subscription, WrongExpectedSequence
 from gcbc.keyvalue.port import KeyValue
 from gcbc.readmodel.port import Answer, StoredView, ViewReader, viewer_key
-from gcbc.rules import RuleViolation, check
+from gcbc.rules import RuleViolation
 from services.common import metrics
 from services.common.cache import IDLE_SECONDS, FoldedCache
+from services.common.clock import now_ms
 from services.common.folded import FoldedTable
 from services.common.house_bots import bot_seat
 from services.common.house_tables import encode as encode_house
 from services.common.house_tables import house_table
+from services.common.rules import ENGINE, Rules
 from services.table.problems import ApiError, from_violation
 from services.table.replay_worker import Setup as ReplaySetup
 from services.table.replays import Replays
@@ -39,17 +39,12 @@ from services.table.replays import Replays
 log = logging.getLogger("gcbc.table")
 
 RETRIES = 8
-GAME_COMMANDS = C.GameCommand.__args__
 
 
 @functools.lru_cache(maxsize=16_384)
 def token_hash(token: str) -> str:
     """What a table records of a seat's token (every request of a seat names it: remembered)."""
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-def now_ms() -> int:
-    return int(time.time() * 1000)
 
 
 class TableService:
@@ -60,14 +55,14 @@ class TableService:
         self,
         events: EventLog,
         model: ViewReader,
-        noop: bool = False,
+        rules: Rules = ENGINE,
         bot_secret: str = "",
         house: KeyValue | None = None,
         replays: Replays | None = None,
     ) -> None:
         self.bot_secret = bot_secret  # house bots' tokens are derived from it
         self.house = house  # the house's tables (services.common.house_tables; None: none noted)
-        self.noop = noop  # benchmarks: game commands are not checked (the rules are a no-op)
+        self.rules = rules  # what a command is checked with before it is appended
         self.events = events
         self.model = model
         self.cache = FoldedCache(events)
@@ -167,7 +162,7 @@ class TableService:
                 raise ApiError(409, "not_finished_yet", why)
 
     # --- writing ------------------------------------------------------------------------------
-    async def submit(
+    async def append_command(
         self, table_id: str, command: Any, token_hash_: str | None = None, new_table: bool = False
     ) -> int:
         """Append ``command`` once the rules accept it on the table's current state: its
@@ -192,45 +187,66 @@ class TableService:
                 await self.cache.changed(table_id, 0.2, changed)
                 stale = True
                 continue
-            try:
-                if not (self.noop and isinstance(command, GAME_COMMANDS)):
-                    check(t.state, command)  # the guards only: the worker resolves it
-            except RuleViolation as v:
-                if not checked:  # the cached state may lag the log: refuse only on the latest
-                    checked = stale = True
-                    continue
-                metrics.REFUSALS.labels(v.code, "table").inc()
-                if log.isEnabledFor(logging.DEBUG):
-                    log.debug(
-                        "refused before the log: %s",
-                        v.code,
-                        extra=_context(table_id, t.seq, command, code=v.code),
-                    )
-                raise from_violation(v) from None
-            if new_table and not noted and self.house is not None:
-                house = house_table(command)
-                if house is not None:  # noted first: the bot worker never misses an opened table
-                    await self.house.put(table_id, encode_house(house))
+            if not self._accepted(t, command, refuse=checked):
+                checked = stale = True  # the cached state may lag the log: refuse on the latest
+                continue
+            if new_table and not noted:
+                await self._note_house_table(table_id, command)
                 noted = True
-            expected = t.seq
-            entry = CommandEntry(
-                command=command, token_hash=token_hash_, at=now_ms(), prev=expected
-            )
-            data = encode_entry(entry)
-            msg_id = f"cmd:{table_id}:{command.seat}:{cid}" if cid else uuid.uuid4().hex
-            try:
-                result = await self.events.append(table_id, data, expected=expected, msg_id=msg_id)
-            except WrongExpectedSequence:
+            seq = await self._append(t, command, token_hash_, new_table)
+            if seq is None:
                 stale = True  # someone else got there first: re-read, re-check
                 continue
-            if not result.duplicate and t.seq == expected:
-                t.apply(Stored(seq=result.seq, table=table_id, data=data))
-            if new_table and t.seq and table_id not in self.cache.tables:
-                self.cache.tables[table_id] = t  # followed from now on
-            if log.isEnabledFor(logging.DEBUG):
-                log.debug("appended", extra=_context(table_id, result.seq, command))
-            return result.seq
+            return seq
         raise ApiError(409, "table_busy", "the table is busy: try again")
+
+    def _accepted(self, t: FoldedTable, command: Any, refuse: bool) -> bool:
+        """Whether the rules' guards accept ``command`` on ``t`` (the worker resolves it); a
+        refusal raises its problem if ``refuse`` (``t`` is the log's latest), else False."""
+        try:
+            self.rules.check(t.state, command)
+        except RuleViolation as v:
+            if not refuse:
+                return False
+            metrics.REFUSALS.labels(v.code, "table").inc()
+            if log.isEnabledFor(logging.DEBUG):
+                log.debug(
+                    "refused before the log: %s",
+                    v.code,
+                    extra=_context(t.table_id, t.seq, command, code=v.code),
+                )
+            raise from_violation(v) from None
+        return True
+
+    async def _note_house_table(self, table_id: str, command: Any) -> None:
+        """A table opened with house bots is noted first: the bot worker never misses one."""
+        if self.house is None:
+            return
+        house = house_table(command)
+        if house is not None:
+            await self.house.put(table_id, encode_house(house))
+
+    async def _append(
+        self, t: FoldedTable, command: Any, token_hash_: str | None, new_table: bool
+    ) -> int | None:
+        """Append ``command`` right after ``t``'s last entry, folded into ``t``: its sequence;
+        None if the log has moved on since."""
+        table_id, expected = t.table_id, t.seq
+        entry = CommandEntry(command=command, token_hash=token_hash_, at=now_ms(), prev=expected)
+        data = encode_entry(entry)
+        cid = getattr(command, "command_id", None)
+        msg_id = f"cmd:{table_id}:{command.seat}:{cid}" if cid else uuid.uuid4().hex
+        try:
+            result = await self.events.append(table_id, data, expected=expected, msg_id=msg_id)
+        except WrongExpectedSequence:
+            return None
+        if not result.duplicate and t.seq == expected:
+            t.apply(Stored(seq=result.seq, table=table_id, data=data))
+        if new_table and t.seq and table_id not in self.cache.tables:
+            self.cache.tables[table_id] = t  # followed from now on
+        if log.isEnabledFor(logging.DEBUG):
+            log.debug("appended", extra=_context(table_id, result.seq, command))
+        return result.seq
 
     async def rest_tables(self, every: float = 30.0, idle: float = IDLE_SECONDS) -> None:
         """Tables at rest leave memory (read again from the log when asked for)."""

@@ -581,3 +581,31 @@ async def _entries(nats_url: str, table_id: str) -> list[tuple[int, object]]:
         return [(s.seq, decode_entry(s.data)) for s in await log.read(table_id)]
     finally:
         await log.close()
+
+
+@pytest.mark.parametrize(
+    ("route", "body", "token", "status", "detail", "field"),
+    [
+        # a body missing or not of its type is refused before the token is looked at
+        ("commands", b"", False, 422, "'data'", "data"),
+        ("chat", b"", False, 422, "'data'", "data"),
+        ("commands", b"{}", False, 422, "Object missing required field `type`", "data"),
+        ("commands", b'{"type": "shoot", "seat": 1}', True, 422, None, "data"),
+        ("commands", b'{"type": "nope"}', True, 422, "Invalid value 'nope'", "type"),
+        ("commands", b'{"type": 1}', True, 422, "Expected `str`, got `int`", "type"),
+        ("chat", b'{"text": 5}', False, 422, "Expected `str`, got `int`", "text"),
+        # refused for strictness alone: the strict decoder's words, the field named
+        ("commands", b'{"type": "pass", "type": "pass"}', True, 400, None, "type"),
+        ("commands", b'{"type": "pass", "command_id": 5}', True, 422, None, "command_id"),
+    ],
+)
+def test_odd_seat_bodies_are_refused_with_the_field_named(
+    http, route, body, token, status, detail, field
+):
+    table_id, tokens = seated_table(http, 4)
+    headers = {"content-type": "application/json", **(auth(tokens[0]) if token else {})}
+    r = http.post(f"/tables/{table_id}/{route}", content=body, headers=headers)
+    assert r.status_code == status, r.text
+    assert r.json().get("field") == field, r.text
+    if detail is not None:
+        assert r.json()["detail"] == detail, r.text

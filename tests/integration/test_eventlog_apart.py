@@ -155,35 +155,3 @@ def test_a_connection_that_may_not_change_the_stream_keeps_one_subject_per_table
             await nc.close()
 
     asyncio.run(go())
-
-
-def test_gcbc_ops_upgrade_gives_an_old_stream_the_new_subjects(nats_url, monkeypatch, capsys):
-    from services.ops.cli import main
-
-    name = uuid.uuid4().hex[:12]
-    stream, prefix = f"UPG_{name}", f"upg.{name}"
-
-    async def make() -> None:
-        nc = await nats.connect(nats_url)
-        await nc.jetstream().add_stream(name=stream, subjects=[f"{prefix}.*.*"])
-        await nc.close()
-
-    async def subjects() -> list[str]:
-        nc = await nats.connect(nats_url)
-        try:
-            return list((await nc.jetstream().stream_info(stream)).config.subjects)
-        finally:
-            await nc.close()
-
-    asyncio.run(make())
-    monkeypatch.setenv("GCBC_NATS_URL", nats_url)
-    monkeypatch.setenv("GCBC_STREAM", stream)
-    monkeypatch.setenv("GCBC_SUBJECT_PREFIX", prefix)
-    assert main(["upgrade"]) == 0
-    assert (
-        f"subjects ['{prefix}.*.*'] -> ['{prefix}.*.*', '{prefix}.*.*.*']"
-        in capsys.readouterr().out
-    )
-    assert asyncio.run(subjects()) == [f"{prefix}.*.*", f"{prefix}.*.*.*"]
-    assert main(["upgrade"]) == 0
-    assert "nothing to do" in capsys.readouterr().out

@@ -151,14 +151,16 @@ def test_the_table_service_notes_a_house_table_before_its_opening_and_only_then(
             return await append(table, data, expected, msg_id)
 
         events.append = watched  # type: ignore[method-assign]
-        await service.submit(TABLE, C.OpenTable(table_id=TABLE, seats=4, bots=bots), new_table=True)
+        await service.append_command(
+            TABLE, C.OpenTable(table_id=TABLE, seats=4, bots=bots), new_table=True
+        )
         assert appended == [True]
         assert house_tables.decode(house.values[TABLE]) == house_tables.HouseTable(bots, 4)
         # a table without house seats, and a refused opening (a table that exists): no note
         plain = "00000000000000cd"
-        await service.submit(plain, C.OpenTable(table_id=plain, seats=4), new_table=True)
+        await service.append_command(plain, C.OpenTable(table_id=plain, seats=4), new_table=True)
         with pytest.raises(ApiError):
-            await service.submit(
+            await service.append_command(
                 TABLE, C.OpenTable(table_id=TABLE, seats=4, bots=bots), new_table=True
             )
         assert sorted(house.values) == [TABLE]

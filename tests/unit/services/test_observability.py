@@ -14,7 +14,7 @@ import pytest
 
 from gcbc.eventlog.port import GroupStatus, LogUnavailable
 from gcbc.readmodel.port import ModelUnavailable
-from services.common import health, logs, metrics
+from services.common import logs, metrics, operators
 from services.common.progress import ProgressLog
 
 
@@ -105,7 +105,7 @@ class _Model:
 
 
 def _check(events: _Log, model: _Model | None, groups: tuple[str, ...], lag: float = 10):
-    return asyncio.run(health.Readiness(events, model, groups, lag=lag).check())  # type: ignore[arg-type]
+    return asyncio.run(operators.Readiness(events, model, groups, lag=lag).check())  # type: ignore[arg-type]
 
 
 def test_ready_when_both_servers_answer_and_the_consumers_are_caught_up():
@@ -153,8 +153,8 @@ def test_the_lag_goes_to_the_metrics():
 
 
 def test_the_workers_health_and_metrics_endpoints():
-    readiness = health.Readiness(_Log({}, away=True), None, ("rules-worker",))  # type: ignore[arg-type]
-    app = health._asgi(readiness)  # noqa: SLF001
+    readiness = operators.Readiness(_Log({}, away=True), None, ("rules-worker",))  # type: ignore[arg-type]
+    app = operators._asgi(readiness)  # noqa: SLF001
 
     async def get(path: str) -> httpx.Response:
         transport = httpx.ASGITransport(app=app)

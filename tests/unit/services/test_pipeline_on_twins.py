@@ -68,12 +68,16 @@ async def settled(events: MemoryEventLog) -> None:
 
 
 async def open_table(service: TableService, seats: int = 4) -> list[str]:
-    seq = await service.submit(TABLE, C.OpenTable(table_id=TABLE, seats=seats), new_table=True)
+    seq = await service.append_command(
+        TABLE, C.OpenTable(table_id=TABLE, seats=seats), new_table=True
+    )
     assert await service.answered(TABLE, PUBLIC, seq, 5)
     tokens = []
     for i in range(seats):
         token = f"token-{i}"
-        seq = await service.submit(TABLE, C.TakeSeat(name=f"p{i}"), token_hash_=token_hash(token))
+        seq = await service.append_command(
+            TABLE, C.TakeSeat(name=f"p{i}"), token_hash_=token_hash(token)
+        )
         _, answer = await service.answered(TABLE, PUBLIC, seq, 5)
         assert answer.seat == i and answer.code is None
         tokens.append(token)
@@ -84,10 +88,10 @@ def test_a_command_is_answered_and_its_view_and_answer_come_back_together():
     async def go():
         async with pipeline() as (events, model, service, _):
             await open_table(service)
-            seq = await service.submit(TABLE, C.StartGame(seat=0, random_seed=7))
+            seq = await service.append_command(TABLE, C.StartGame(seat=0, random_seed=7))
             view, answer = await service.answered(TABLE, seat_key(0), seq, 5)
             assert answer.code is None and b'"status":"playing"' in view.data
-            seq = await service.submit(TABLE, C.Arrange(seat=1, positions=(3, 2, 1)))
+            seq = await service.append_command(TABLE, C.Arrange(seat=1, positions=(3, 2, 1)))
             view, answer = await service.answered(TABLE, seat_key(1), seq, 5)
             assert answer.command == seq and answer.answer > seq and answer.code is None
             await settled(events)
@@ -115,7 +119,7 @@ def test_a_refusal_decided_by_the_worker_comes_back_to_its_seat_only():
             public = await model.wait(TABLE, PUBLIC, position=appended.seq + 1, timeout=5)
             assert public.answer(appended.seq) is None  # nobody else learns of it
             with pytest.raises(ApiError) as refused:  # the table service's own check
-                await service.submit(TABLE, C.Shoot(seat=2))
+                await service.append_command(TABLE, C.Shoot(seat=2))
             assert refused.value.code == "game_not_started"
 
     asyncio.run(go())
@@ -125,13 +129,13 @@ def test_a_retry_with_the_same_command_id_records_nothing_new():
     async def go():
         async with pipeline() as (events, model, service, _):
             await open_table(service)
-            seq = await service.submit(TABLE, C.StartGame(seat=0, random_seed=7))
+            seq = await service.append_command(TABLE, C.StartGame(seat=0, random_seed=7))
             await service.answered(TABLE, seat_key(0), seq, 5)
             command = C.Arrange(seat=1, positions=(1, 2, 3), command_id="once")
-            first = await service.submit(TABLE, command)
+            first = await service.append_command(TABLE, command)
             await settled(events)
             count = len(events.all())
-            again = await service.submit(TABLE, command)
+            again = await service.append_command(TABLE, command)
             assert again == first and len(events.all()) == count
             _, answer = await service.answered(TABLE, seat_key(1), again, 5)
             assert answer.command == first
@@ -142,7 +146,9 @@ def test_a_retry_with_the_same_command_id_records_nothing_new():
 def test_a_lobby_nobody_starts_closes_when_its_time_is_up():
     async def go():
         async with pipeline(lobby_seconds=60) as (events, model, service, clock):
-            seq = await service.submit(TABLE, C.OpenTable(table_id=TABLE, seats=4), new_table=True)
+            seq = await service.append_command(
+                TABLE, C.OpenTable(table_id=TABLE, seats=4), new_table=True
+            )
             await service.answered(TABLE, PUBLIC, seq, 5)
             assert (await model.open_tables()).listings
             opened = decode_entry((await events.read(TABLE))[-1].data).at / 1000
@@ -236,7 +242,9 @@ def test_the_projection_writes_each_table_once_per_batch_and_holds_back_a_failed
             await open_table(service)
             await settled(events)
             other = "00000000000000cd"
-            seq = await service.submit(other, C.OpenTable(table_id=other, seats=4), new_table=True)
+            seq = await service.append_command(
+                other, C.OpenTable(table_id=other, seats=4), new_table=True
+            )
             assert await service.answered(other, PUBLIC, seq, 5)
             await settled(events)
             entries = [s for s in events.all() if s.table in (TABLE, other)]

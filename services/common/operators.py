@@ -1,8 +1,9 @@
 """How a service is doing: ``/healthz`` (the process is up), ``/readyz`` (NATS and Redis
 reachable, the durable consumers it depends on caught up within a bound) and ``/metrics``.
 
-The table service serves them on its API port (``services.table.health``); the rules worker and
-the projection on a port of their own (``serve``: ``GCBC_METRICS_PORT``), with the same facts.
+Every service serves them on the operators' port, one of its own (``serve``:
+``GCBC_METRICS_PORT``); the table service also answers ``/healthz`` on its API port
+(``services.table.monitoring``), with the same facts.
 Checks go through the ports (``EventLog.group``, ``ModelAdmin.ping``), answered from a cache for a
 second so probes never load the servers.
 """

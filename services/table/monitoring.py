@@ -2,7 +2,7 @@
 balancer's probe), and a middleware that counts requests by route and status and times them;
 problem answers counted by code. ``/readyz`` and ``/metrics`` say more (consumers, lag,
 connections) and are the operators': they are served on a port of their own
-(``GCBC_METRICS_PORT``, ``services.common.health``), as for the rules worker and the projection.
+(``GCBC_METRICS_PORT``, ``services.common.operators``), as for the rules worker and the projection.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The web client's pages and the API's documentation (services/table/web.py, apidocs.py): every
+"""The web client's pages and the API's documentation (services/table/webtable.py, apidocs.py): every
 page is served only at its route, each with the same security headers, and loads only files this
 server serves itself. In-process (no lifespan: pages need neither NATS nor Redis)."""
 
@@ -13,7 +13,7 @@ from litestar.testing import TestClient
 from swagger_ui_bundle import swagger_ui_path
 
 from services.common.settings import Settings
-from services.table import web
+from services.table import webtable
 from services.table.app import create_app
 
 TABLE = "0123456789abcdef"
@@ -49,9 +49,9 @@ def test_every_page_carries_the_same_security_headers(client):
         r = client.get(path)
         assert r.status_code == 200, path
         assert r.headers["content-type"] == "text/html; charset=utf-8", path
-        for name, value in web.HEADERS.items():
+        for name, value in webtable.HEADERS.items():
             assert r.headers.get(name) == value, (path, name)
-    policy = web.HEADERS["Content-Security-Policy"]
+    policy = webtable.HEADERS["Content-Security-Policy"]
     assert "default-src 'self'" in policy and "frame-ancestors 'none'" in policy
     assert "unsafe" not in policy and "http" not in policy  # no inline code, no other host
 
@@ -63,7 +63,7 @@ def test_pages_are_served_only_at_their_routes(client):
         assert r.headers["content-type"] == "application/problem+json", path
         assert r.json()["code"] == "not_found", path
     # a page put among the static files would be served there without its headers
-    assert not [f.name for f in web.FILES.iterdir() if f.suffix in (".html", ".htm")]
+    assert not [f.name for f in webtable.FILES.iterdir() if f.suffix in (".html", ".htm")]
 
 
 def test_every_page_loads_only_files_this_server_serves(client):

@@ -1,0 +1,92 @@
+"""How a handler answers a command it appended: the view or the outcome once the rules worker
+answered, or 202 and the client's position when that takes longer (docs/api.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import msgspec
+from litestar import Response
+from litestar.datastructures import State as AppState
+
+from gcbc.contract.http import Position
+from gcbc.eventlog.port import LogUnavailable
+from gcbc.readmodel.port import Answer, ModelUnavailable, StoredView, seat_key
+from services.table.positions import Positions
+from services.table.problems import refusal
+from services.table.service import TableService
+
+ANSWER_WAIT = 1.0  # docs/api.md: 200 with the view, or 202 if the outcome takes longer than ~1 s
+LOBBY_WAIT = 10.0  # lobby requests wait longer for their answer (a seat must not be lost)
+PENDING = object()  # an answer that did not come in time
+
+# A dependency that fails after a command was appended must not turn into "nothing was
+# recorded": the client gets 202 with the position instead (DESIGN property 7).
+AFTER_APPEND = (LogUnavailable, ModelUnavailable, TimeoutError)
+
+
+def json(data: bytes, status: int = 200) -> Response[bytes]:
+    return Response(content=data, status_code=status, media_type="application/json")
+
+
+def position(at: int, **more: Any) -> Response[bytes]:
+    """202: recorded, not answered yet, at the client's position ``at``."""
+    return json(msgspec.json.encode({"position": at, **more}), 202)
+
+
+def position_of(state: AppState, table_id: str, seq: int) -> int:
+    """What a client is shown of the entry at ``seq``: never the log's own sequence."""
+    positions: Positions = state.positions
+    return positions.of(table_id, seq)
+
+
+async def answer(
+    service: TableService, table_id: str, viewer: str, seq: int, wait: float
+) -> tuple[StoredView, Answer] | object:
+    """The viewer's view and the answer to its command (a refusal raises its problem), or
+    PENDING when it takes longer than ``wait`` (the client gets 202 and its position)."""
+    got = await service.answered(table_id, viewer, seq, wait)
+    if got is None:
+        return PENDING
+    answered = got[1]
+    if answered.code is not None:
+        raise refusal(answered.code, answered.message or "")
+    return got
+
+
+async def answer_or_pending(
+    service: TableService, table_id: str, viewer: str, seq: int, wait: float
+) -> tuple[StoredView, Answer] | object:
+    """As ``answer``, with a dependency failing after the append taken as PENDING."""
+    try:
+        return await answer(service, table_id, viewer, seq, wait)
+    except AFTER_APPEND:
+        return PENDING
+
+
+async def then_position(at: int, wait: Callable[[], Awaitable[Response[bytes]]]) -> Response[bytes]:
+    try:
+        return await wait()
+    except AFTER_APPEND:
+        return json(msgspec.json.encode(Position(position=at)), 202)
+
+
+async def answered_view(
+    service: TableService, table_id: str, seat: int, seq: int, at: int
+) -> Response[bytes]:
+    """The seat's view once it shows the command's outcome; 202 and position ``at`` if that
+    takes longer; the refusal as a problem."""
+    got = await answer(service, table_id, seat_key(seat), seq, ANSWER_WAIT)
+    if got is PENDING:
+        return position(at)
+    return json(got[0].data)  # type: ignore[index]
+
+
+async def view_once_answered(
+    state: AppState, service: TableService, table_id: str, seat: int, seq: int
+) -> Response[bytes]:
+    """The seat's view with its command's outcome, or 202 and its position however it fails
+    after the append."""
+    at = position_of(state, table_id, seq)
+    return await then_position(at, lambda: answered_view(service, table_id, seat, seq, at))

@@ -1,0 +1,88 @@
+"""What the table service's handlers are given (Litestar's dependency injection): the
+``TableService`` and the seat a request's bearer token names; and who is asking."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from litestar import Request
+from litestar.datastructures import State as AppState
+from litestar.di import NamedDependency, Provide
+
+from services.table.problems import ApiError
+from services.table.service import TableService
+
+
+def client(request: Request) -> str:
+    """Who a per-client limit counts: the peer's address (behind a proxy, run uvicorn with
+    --forwarded-allow-ips so this is the real client)."""
+    return request.client.host if request.client else "unknown"
+
+
+def bearer(request: Request) -> str | None:
+    header = request.headers.get("authorization", "")
+    if header.lower().startswith("bearer "):
+        return header[7:].strip() or None
+    return None
+
+
+async def seat_of(
+    service: TableService, table_id: str, request: Request, required: bool
+) -> int | None:
+    """The seat the request's bearer token names (None: an anonymous look, if not
+    ``required``); 401 without a token, 403 with one that names no seat of the table."""
+    token = bearer(request)
+    cached = service.cache.tables.get(table_id)
+    if token is not None and cached is not None:
+        seat = service.seat_of(cached, token)  # a known token needs no trip to the log
+        if seat is not None:
+            return seat
+    if token is None and not required:
+        await service.table(table_id, held=True)  # an anonymous look
+        return None
+    t = await service.table(table_id)
+    if token is None:
+        if required:
+            raise ApiError(401, "unauthorized", "this needs your seat's bearer token")
+        return None
+    seat = service.seat_of(t, token)
+    if seat is None:
+        raise ApiError(403, "forbidden", "that token is not a seat of this table")
+    return seat
+
+
+def still_held(service: TableService) -> Callable[[str, str | None], Awaitable[bool]]:
+    """Whether a table is not over, and (given a token's hash) that seat still that token's."""
+
+    async def held(table_id: str, token_hash_: str | None) -> bool:
+        try:
+            t = await service.table(table_id, held=True)
+        except ApiError:
+            return False
+        if t.state.step == "finished":
+            return False
+        return token_hash_ is None or token_hash_ in t.tokens.values()
+
+    return held
+
+
+Service = NamedDependency[TableService]
+MySeat = NamedDependency[int]  # the seat the request's bearer token names (401/403 if none)
+
+
+def provide_service(state: AppState) -> TableService:
+    return state.service
+
+
+async def provide_my_seat(request: Request, service: Service) -> int:
+    """The seat of a request that needs one (its table id read from the path: the handler
+    declares and documents it)."""
+    seat = await seat_of(service, request.path_params["table_id"], request, required=True)
+    assert seat is not None
+    return seat
+
+
+DEPENDENCIES = {
+    "service": Provide(provide_service, sync_to_thread=False),
+    "my_seat": Provide(provide_my_seat),
+}

@@ -1,0 +1,196 @@
+"""The lobby: tables opened, the tables waiting for players, and a table's public view."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Annotated, Any
+
+import msgspec
+from litestar import Controller, Request, Response, get, post
+from litestar.datastructures import State as AppState
+from litestar.params import Body, Parameter
+
+from gcbc.contract import commands as C
+from gcbc.contract.http import CreateTable, LobbyListing, TableCreated, TableCreatedLater
+from gcbc.contract.options import Deadlines, HouseBots, TableOptions
+from gcbc.eventlog.port import OutcomeUnknown
+from gcbc.readmodel.port import PUBLIC
+from services.common.settings import Settings
+from services.table import answers, edge
+from services.table import openapi as doc
+from services.table.dependencies import Service, client, still_held
+from services.table.openapi import TableId
+from services.table.positions import MAX_CURSOR, Positions
+from services.table.problems import RETRY_AFTER, ApiError
+from services.table.service import TableService
+
+
+class Lobby(Controller):
+    @post(
+        "/tables",
+        status_code=201,
+        summary="Create a table",
+        dto=edge.strict_body(CreateTable),
+        return_dto=None,
+        responses=doc.responses(
+            {
+                201: doc.ok(TableCreated, "the table, waiting for players", doc.CREATED_EXAMPLE),
+                202: doc.ok(
+                    TableCreatedLater,
+                    "recorded, not answered within the wait: the table will be there",
+                    {**doc.CREATED_EXAMPLE, "position": 17},
+                ),
+            },
+            400,
+            403,
+            413,
+            415,
+            422,
+            429,
+            503,
+        ),
+    )
+    async def create_table(
+        self,
+        data: Annotated[CreateTable, Body(examples=doc.CREATE_EXAMPLES)],
+        request: Request,
+        state: AppState,
+        service: Service,
+    ) -> Any:
+        bots = _checked(data, state.settings)
+        who = client(request)
+        await state.rates.hit("create", who)
+        if bots is not None:
+            await state.holdings.room_for_house_table(who, still_held(service))
+        table_id = secrets.token_hex(8)  # gcbc.contract.ids: the server's own form
+        command = _opening(table_id, data, bots, state.settings)
+        seq = await _open(service, state, who, command)
+        created = TableCreated(
+            table_id=table_id,
+            seats=data.seats,
+            options=data.options.with_defaults(),  # as the table records them (RULES §4 wounds)
+            deadlines=command.deadlines,
+            view_url=f"/tables/{table_id}",
+        )
+        # read-your-writes: the table is visible (GET /tables, its view) once this answers
+        got = await answers.answer_or_pending(service, table_id, PUBLIC, seq, answers.LOBBY_WAIT)
+        if got is answers.PENDING:  # recorded, not answered yet: the table will be there
+            at = answers.position_of(state, table_id, seq)
+            return answers.position(at, **msgspec.to_builtins(created))
+        return created
+
+    @get(
+        "/tables",
+        summary="Tables waiting for players, oldest first (paginated)",
+        description='A page of the lobby; the `Link` header\'s `rel="next"` names the next page.',
+        responses=doc.responses(
+            {200: doc.ok(list[LobbyListing], "the page", doc.LISTING_EXAMPLE)}, 422, 503
+        ),
+    )
+    async def list_tables(
+        self,
+        state: AppState,
+        service: Service,
+        limit: Annotated[int | None, Parameter(ge=1, le=200)] = None,
+        after: Annotated[
+            int,
+            Parameter(
+                ge=0,
+                le=MAX_CURSOR,
+                description="the opaque cursor of the Link rel=next (0: the first)",
+            ),
+        ] = 0,
+    ) -> Response[bytes]:
+        limit = limit or state.settings.lobby_page
+        positions: Positions = state.positions
+        page = await service.model.open_tables(limit, positions.after(after))
+        headers = {}
+        if page.next is not None:  # RFC 8288, as GitHub does: the body stays a plain list
+            cursor = positions.cursor(page.next)
+            headers["Link"] = f'</tables?limit={limit}&after={cursor}>; rel="next"'
+        return Response(
+            content=b"[" + b",".join(page.listings) + b"]",
+            media_type="application/json",
+            headers=headers,
+        )
+
+    @get(
+        "/tables/{table_id:str}",
+        summary="The public (spectator) view",
+        responses=doc.responses({200: doc.PUBLIC_VIEW}, 404, 503),
+    )
+    async def public_view(self, table_id: TableId, service: Service) -> Response[bytes]:
+        await service.table(table_id, held=True)
+        got = await service.view(table_id, None)
+        if got is None:
+            raise ApiError(404, "no_table", f"there is no table {table_id}")
+        return answers.json(got.data)
+
+
+def _checked(data: CreateTable, settings: Settings) -> HouseBots | None:
+    """What this server allows of a new table (scenarios, options, first seat, deadlines), and
+    its house bots as the table records them."""
+    for field in ("deal", "seed"):
+        # a chosen deal or seed lets its creator know every card: scenario servers only
+        if getattr(data, field) is not None and not settings.allow_scenarios:
+            raise ApiError(
+                403,
+                "scenarios_not_allowed",
+                f"'{field}' makes a scenario table: the services must run with"
+                " GCBC_ALLOW_SCENARIOS=1",
+                field,
+            )
+    _check_offered(data.options, settings)
+    if data.first_seat is not None and not 0 <= data.first_seat < data.seats:
+        raise ApiError(422, "invalid_body", "first_seat is a seat of the table", "first_seat")
+    if data.deadlines is not None:
+        edge.check_deadlines(data.deadlines, settings.min_deadline, settings.max_deadline)
+    return edge.check_bots(data.bots, data.seats, settings) if data.bots is not None else None
+
+
+def _check_offered(options: TableOptions, settings: Settings) -> None:
+    """docs/api.md: an option this server does not offer is refused with 422, never ignored."""
+    asked = ["classic"] if options.edition == "classic" else []
+    asked += [f for f in ("zombies", "bombers_traitors", "extra_equipment") if getattr(options, f)]
+    if options.chooses_wounds():  # RULES §4: not the edition's own placement
+        asked.append("wounds")
+    for name in asked:
+        if name not in settings.options_offered:
+            field = "options.edition" if name == "classic" else f"options.{name}"
+            raise ApiError(422, "option_not_offered", f"this server does not offer '{name}'", field)
+
+
+def _opening(
+    table_id: str, data: CreateTable, bots: HouseBots | None, settings: Settings
+) -> C.OpenTable:
+    return C.OpenTable(
+        table_id=table_id,
+        seats=data.seats,
+        options=data.options,
+        deadlines=data.deadlines or Deadlines(),
+        deal=data.deal,
+        first_seat=data.first_seat,
+        random_seed=data.seed,
+        chat_per_seat=settings.chat_per_seat,  # the table's terms: refused in the rules
+        bots=bots,
+    )
+
+
+async def _open(service: TableService, state: AppState, who: str, command: C.OpenTable) -> int:
+    """Append the table's opening (its house bots, if any, noted as the client's): its
+    sequence; 503 naming the table when the log cannot say whether it took it."""
+    table_id = command.table_id
+    try:
+        seq = await service.append_command(table_id, command, new_table=True)
+        if command.bots is not None:
+            state.holdings.opened_house_table(who, table_id)
+    except OutcomeUnknown:
+        raise ApiError(
+            503,
+            "outcome_unknown",
+            "the table may or may not have been created: GET /tables/{table_id} tells (404: it"
+            " was not; an unused table closes by itself)",
+            headers={"Retry-After": RETRY_AFTER},
+            extra={"table_id": table_id},
+        ) from None
+    return seq

@@ -1,0 +1,193 @@
+"""Playing at a seat: its commands, its chat, and the rematch once the game is over."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from typing import Annotated
+
+from litestar import Controller, Request, Response, post
+from litestar.datastructures import State as AppState
+from litestar.params import Body
+
+from gcbc.contract import commands as C
+from gcbc.contract.http import Chat, ClientCommand, Position, Rematch, to_engine
+from gcbc.eventlog.port import OutcomeUnknown
+from gcbc.readmodel.port import PUBLIC
+from gcbc.rules.state import State
+from services.table import answers, edge
+from services.table import openapi as doc
+from services.table.dependencies import MySeat, Service, client, still_held
+from services.table.openapi import TableId
+from services.table.problems import RETRY_AFTER, ApiError
+from services.table.service import TableService, token_hash
+
+
+class Play(Controller):
+    @post(
+        "/tables/{table_id:str}/commands",
+        status_code=200,
+        summary="Send a command",
+        description="A command of the seat your token names. Your view's `legal_commands` lists"
+        " what you may send now. 200: your view once it shows the outcome; 202: recorded, the"
+        " outcome comes later; a refusal is a problem and records nothing.",
+        security=doc.BEARER,
+        dto=edge.strict_body(ClientCommand),
+        return_dto=None,
+        responses=doc.responses(
+            {200: doc.VIEW, 202: doc.POSITION}, 400, 401, 403, 404, 409, 413, 415, 422, 429, 503
+        ),
+    )
+    async def send_command(
+        self,
+        table_id: TableId,
+        data: Annotated[
+            ClientCommand,
+            Body(examples=doc.COMMAND_EXAMPLES, schema_extra=doc.COMMAND_DISCRIMINATOR),
+        ],
+        request: Request,
+        state: AppState,
+        service: Service,
+        my_seat: MySeat,
+    ) -> Response[bytes]:
+        edge.check_command_id(data.command_id)
+        await state.rates.hit("command", f"{table_id}:{my_seat}")
+        if not _house_seat(service, table_id, my_seat):  # the bot worker's seats: paced by it
+            await state.rates.hit("client_command", client(request))
+        seq = await service.append_command(table_id, to_engine(data, my_seat))
+        return await answers.view_once_answered(state, service, table_id, my_seat, seq)
+
+    @post(
+        "/tables/{table_id:str}/chat",
+        status_code=202,
+        summary="Post a chat message",
+        security=doc.BEARER,
+        dto=edge.strict_body(Chat),
+        return_dto=None,
+        responses=doc.responses(
+            {202: doc.POSITION}, 400, 401, 403, 404, 409, 413, 415, 422, 429, 503
+        ),
+    )
+    async def chat(
+        self,
+        table_id: TableId,
+        data: Annotated[
+            Chat,
+            Body(examples=[doc.Example(summary="talk", value={"text": "seat 2 is crooked"})]),
+        ],
+        state: AppState,
+        service: Service,
+        my_seat: MySeat,
+    ) -> Position:
+        await state.rates.hit("chat", f"{table_id}:{my_seat}")
+        seq = await service.append_command(table_id, C.PostChat(seat=my_seat, text=data.text))
+        return Position(position=answers.position_of(state, table_id, seq))
+
+    @post(
+        "/tables/{table_id:str}/rematch",
+        status_code=201,
+        summary="Play again: the same seats and options at a new table",
+        description="A finished table's players each ask with their token: the first opens the"
+        " rematch (a new table id, the same options, deadlines and house bots, a new deal) and"
+        " every player gets its own seat back there, under its name, with a new token. Seats"
+        " not claimed are kept for their players until the table closes unstarted; strangers"
+        " take only the others.",
+        security=doc.BEARER,
+        responses=doc.responses(
+            {
+                201: doc.ok(
+                    Rematch,
+                    "the new table, your seat there and its token",
+                    {"table_id": "9f86d081884c7d65", "seat": 0, "token": "tOk3n…"},
+                )
+            },
+            401,
+            403,
+            404,
+            409,
+            429,
+            503,
+        ),
+    )
+    async def rematch(
+        self,
+        table_id: TableId,
+        request: Request,
+        state: AppState,
+        service: Service,
+        my_seat: MySeat,
+    ) -> Rematch:
+        old = (await service.table(table_id)).state
+        if old.step != "finished":
+            raise ApiError(409, "not_finished_yet", "a rematch follows a finished table")
+        who = client(request)
+        await state.rates.hit("seat", who)
+        await state.holdings.room_for_seat(who, still_held(service))
+        new_id = rematch_id(table_id)
+        await _open_rematch(service, _rematch_opening(old, table_id, new_id, state))
+        kept = old.seats[my_seat]
+        name = kept.name if kept is not None else f"seat {my_seat}"
+        token = secrets.token_urlsafe(24)
+        claim = C.TakeSeat(name=name, seat_wanted=my_seat)
+        await _claim(service, state, who, new_id, claim, token)
+        return Rematch(table_id=new_id, seat=my_seat, token=token)
+
+
+def _house_seat(service: TableService, table_id: str, seat: int) -> bool:
+    t = service.cache.tables.get(table_id)
+    bots = t.state.house_bots if t is not None else None
+    return bots is not None and seat in bots.seats
+
+
+def rematch_id(table_id: str) -> str:
+    """The rematch of a table has one id whoever asks first (the same form as any table's)."""
+    return hashlib.sha256(f"rematch:{table_id}".encode()).hexdigest()[:16]
+
+
+def _rematch_opening(old: State, table_id: str, new_id: str, state: AppState) -> C.OpenTable:
+    """The finished table's seats, options, deadlines and house bots at a new table, its
+    players' seats kept for them."""
+    bots = old.house_bots
+    house = set(bots.seats) if bots else set()
+    return C.OpenTable(
+        table_id=new_id,
+        seats=len(old.seats),
+        options=old.options,
+        deadlines=old.deadlines,
+        chat_per_seat=state.settings.chat_per_seat,
+        bots=bots,
+        rematch_of=table_id,
+        held=tuple(i for i in range(len(old.seats)) if i not in house),
+    )
+
+
+async def _open_rematch(service: TableService, opening: C.OpenTable) -> None:
+    try:
+        seq = await service.append_command(opening.table_id, opening, new_table=True)
+        await answers.answer(service, opening.table_id, PUBLIC, seq, answers.LOBBY_WAIT)
+    except ApiError as e:
+        if e.code != "table_exists":  # another player opened it first: claim the seat there
+            raise
+
+
+async def _claim(
+    service: TableService, state: AppState, who: str, new_id: str, claim: C.TakeSeat, token: str
+) -> None:
+    """The player's seat at the rematch, under ``token``, once answered."""
+    # the token is the player's only way to the new seat: a 503 that may have claimed it says it
+    unknown = ApiError(
+        503,
+        "outcome_unknown",
+        "the seat may or may not be claimed yet: GET /tables/{table_id}/view with this token"
+        " tells (403: it was not)",
+        headers={"Retry-After": RETRY_AFTER},
+        extra={"table_id": new_id, "token": token},
+    )
+    try:
+        seq = await service.append_command(new_id, claim, token_hash_=token_hash(token))
+        state.holdings.took_seat(who, new_id, token_hash(token))
+        got = await answers.answer(service, new_id, PUBLIC, seq, answers.LOBBY_WAIT)
+    except (OutcomeUnknown, *answers.AFTER_APPEND):
+        raise unknown from None
+    if got is answers.PENDING:
+        raise unknown

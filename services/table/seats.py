@@ -1,0 +1,361 @@
+"""A seat: taken, left, the game started from it, and its view (read, long-polled, streamed)."""
+
+from __future__ import annotations
+
+import random
+import secrets
+import time
+import weakref
+from collections.abc import AsyncIterator, Callable
+from typing import Annotated
+
+from litestar import Controller, Request, Response, delete, get, post
+from litestar.datastructures import State as AppState
+from litestar.params import Body, Parameter
+from litestar.response import Stream
+
+from gcbc.contract import commands as C
+from gcbc.contract.http import SeatGranted, SeatLater, StreamTicket, TakeSeat
+from gcbc.eventlog.port import LogUnavailable, OutcomeUnknown
+from gcbc.readmodel.port import PUBLIC, ModelUnavailable, seat_key
+from gcbc.rules import names
+from gcbc.rules.state import State
+from services.common.settings import Settings
+from services.table import answers, edge, tickets
+from services.table import openapi as doc
+from services.table.dependencies import MySeat, Service, bearer, client, seat_of, still_held
+from services.table.openapi import TableId
+from services.table.problems import RETRY_AFTER, ApiError
+from services.table.service import TableService, token_hash
+
+FOLLOW_WAIT = 0.25  # seconds a check waits for this process to fold an entry, then reads it
+
+
+class Seats(Controller):
+    @post(
+        "/tables/{table_id:str}/seats",
+        status_code=201,
+        summary="Take a seat",
+        dto=edge.strict_body(TakeSeat),
+        return_dto=None,
+        responses=doc.responses(
+            {
+                201: doc.ok(SeatGranted, "your seat and its token", {"seat": 1, "token": "tOk3n…"}),
+                202: doc.ok(
+                    SeatLater,
+                    "recorded, not answered within the wait: the token is yours",
+                    {"position": 18, "token": "tOk3n…"},
+                ),
+            },
+            400,
+            404,
+            409,
+            413,
+            415,
+            422,
+            429,
+            503,
+        ),
+    )
+    async def take_seat(
+        self,
+        table_id: TableId,
+        data: Annotated[
+            TakeSeat, Body(examples=[doc.Example(summary="a name", value={"name": "ann"})])
+        ],
+        request: Request,
+        state: AppState,
+        service: Service,
+    ) -> SeatGranted | Response[bytes]:
+        table = await service.table(table_id)
+        who = client(request)
+        await state.rates.hit("seat", who)
+        await state.holdings.room_for_seat(who, still_held(service))
+        await _not_a_held_name(service, table.state, data.name)
+        token = secrets.token_urlsafe(24)
+        seq = await _take(service, state, who, table_id, data.name, token)
+        got = await answers.answer_or_pending(service, table_id, PUBLIC, seq, answers.LOBBY_WAIT)
+        if got is answers.PENDING or got[1].seat is None:  # type: ignore[index]
+            # recorded, not answered yet: the token is the client's only way to its seat, so it
+            # gets it now (its view will say which seat once the rules worker answers)
+            return answers.position(answers.position_of(state, table_id, seq), token=token)
+        return SeatGranted(seat=got[1].seat, token=token)  # type: ignore[index]
+
+    @delete(
+        "/tables/{table_id:str}/seats/{seat:int}",
+        status_code=204,
+        summary="Leave: before the start, the seat is free again; after it, you are away",
+        description="Once the game has started a seat that leaves is away (RULES §10): its"
+        " autopilot plays, its cards stay secret, and its token brings it back until the end"
+        " (`resume`, or any command).",
+        security=doc.BEARER,
+        responses=doc.responses({202: doc.POSITION}, 401, 403, 404, 409, 503),
+    )
+    async def leave_seat(
+        self, table_id: TableId, seat: int, state: AppState, service: Service, my_seat: MySeat
+    ) -> None:
+        """204 once left; 202 and the position if that takes longer (a Response, not None)."""
+        if my_seat != seat:
+            raise ApiError(403, "forbidden", "you can only leave your own seat")
+        started = (await service.table(table_id)).state.step != "lobby"
+        seq = await service.append_command(table_id, C.LeaveSeat(seat=seat))
+        # a lobby seat is free again (its answer is public); a player stays seated, away
+        viewer = seat_key(seat) if started else PUBLIC
+        got = await answers.answer_or_pending(service, table_id, viewer, seq, answers.LOBBY_WAIT)
+        if got is answers.PENDING:
+            # recorded: the seat is left once the rules worker answers
+            return answers.position(answers.position_of(state, table_id, seq))
+        return Response(content=b"", status_code=204)
+
+    @post(
+        "/tables/{table_id:str}/start",
+        status_code=200,
+        summary="Start once every seat is taken",
+        security=doc.BEARER,
+        responses=doc.responses({200: doc.VIEW, 202: doc.POSITION}, 401, 403, 404, 409, 429, 503),
+    )
+    async def start(
+        self, table_id: TableId, state: AppState, service: Service, my_seat: MySeat
+    ) -> Response[bytes]:
+        # the seed comes from the server's entropy and stays secret until the end (DESIGN
+        # property 3)
+        command = C.StartGame(seat=my_seat, random_seed=secrets.randbits(62))
+        seq = await service.append_command(table_id, command)
+        return await answers.view_once_answered(state, service, table_id, my_seat, seq)
+
+    @get(
+        "/tables/{table_id:str}/view",
+        summary="Your view (long-poll with after/timeout)",
+        description="With a bearer token, your seat's view; without, the public one. With"
+        " `after`, it answers as soon as the view's `version` is greater, or with the current"
+        " view after `timeout` seconds.",
+        security=[*doc.BEARER, {}],
+        responses=doc.responses({200: doc.VIEW}, 403, 404, 422, 429, 503),
+    )
+    async def seat_view(
+        self,
+        table_id: TableId,
+        request: Request,
+        state: AppState,
+        service: Service,
+        after: Annotated[int | None, Parameter(ge=0)] = None,
+        timeout: Annotated[float, Parameter(ge=0, le=60)] = 0,
+    ) -> Response[bytes]:
+        seat = await seat_of(service, table_id, request, required=False)
+        wait = timeout if after is not None else 0
+        close = state.streams.open(table_id, client(request), seat) if wait > 0 else None
+        try:
+            got = await service.view(table_id, seat, after, wait)
+        finally:
+            if close is not None:
+                close()
+        if got is None:
+            raise ApiError(404, "no_table", f"there is no table {table_id}")
+        if seat is not None and not await _still_holds(
+            service, table_id, bearer(request), seat, got.position
+        ):
+            raise ApiError(403, "forbidden", "that token is not a seat of this table any more")
+        return answers.json(got.data)
+
+    @post(
+        "/tables/{table_id:str}/tickets",
+        status_code=201,
+        summary="A stream ticket: your seat's stream, without your token in a URL",
+        description="For browsers (EventSource sends no Authorization header): GET"
+        " /tables/{table_id}/stream?ticket=… streams your seat's view. A ticket opens this"
+        " table's stream of your seat only, for `expires_in` seconds, and no longer once the"
+        " seat changes hands.",
+        security=doc.BEARER,
+        responses=doc.responses(
+            {201: doc.ok(StreamTicket, "the ticket", {"ticket": "eyJ…", "expires_in": 60})},
+            401,
+            403,
+            404,
+            503,
+        ),
+    )
+    async def stream_ticket(
+        self, table_id: TableId, request: Request, state: AppState, my_seat: MySeat
+    ) -> StreamTicket:
+        settings: Settings = state.settings
+        ticket = tickets.mint(
+            state.ticket_secret,
+            table_id,
+            my_seat,
+            token_hash(bearer(request) or ""),
+            time.time() + settings.ticket_seconds,
+        )
+        return StreamTicket(ticket=ticket, expires_in=settings.ticket_seconds)
+
+    @get(
+        "/tables/{table_id:str}/stream",
+        summary="Server-Sent Events: one per view change (data = the view)",
+        description="Each event is `id: <version>` and `data: <view>`; a reconnect with"
+        " `Last-Event-ID` goes on after that version (EventSource does it by itself).",
+        media_type="text/event-stream",
+        security=[*doc.BEARER, {}],
+        responses=doc.responses(
+            {
+                200: doc.ResponseSpec(
+                    str,
+                    description="`data: <view>` events, one per change; `: keep-alive` comments",
+                    media_type="text/event-stream",
+                    generate_examples=False,
+                )
+            },
+            403,
+            404,
+            429,
+            503,
+        ),
+    )
+    async def stream(
+        self,
+        table_id: TableId,
+        request: Request,
+        state: AppState,
+        service: Service,
+        ticket: Annotated[
+            str | None,
+            Parameter(
+                max_length=512,
+                description="a stream ticket (POST /tables/{table_id}/tickets), for browsers",
+            ),
+        ] = None,
+        last_event_id: Annotated[
+            int | None,
+            Parameter(
+                header="Last-Event-ID",
+                ge=0,
+                le=10**12,
+                description="the id (version) of the last event received: go on after it",
+            ),
+        ] = None,
+    ) -> Stream:
+        if ticket is not None:
+            seat, fingerprint = await _ticket_seat(service, state, table_id, ticket)
+            token = None
+        else:
+            seat = await seat_of(service, table_id, request, required=False)
+            token, fingerprint = bearer(request), None
+        close = state.streams.open(table_id, client(request), seat, kind="sse")
+        # a reconnecting EventSource sends the id of the last event it got: go on after it
+        after = -1 if last_event_id is None else last_event_id
+        generator = _events(service, table_id, seat, token, fingerprint, after, close)
+        weakref.finalize(generator, close)  # a stream never started still gives its place back
+        return Stream(
+            generator,
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )
+
+
+async def _take(
+    service: TableService, state: AppState, who: str, table_id: str, name: str, token: str
+) -> int:
+    """Append the seat's taking under ``token`` (noted as the client's): its sequence; 503 with
+    the token when the log cannot say whether it took it."""
+    digest = token_hash(token)
+    try:
+        seq = await service.append_command(table_id, C.TakeSeat(name=name), token_hash_=digest)
+        state.holdings.took_seat(who, table_id, digest)
+    except OutcomeUnknown:
+        raise ApiError(
+            503,
+            "outcome_unknown",
+            "the seat may or may not have been taken: GET /tables/{table_id}/view with this token"
+            " tells (403: it was not)",
+            headers={"Retry-After": RETRY_AFTER},
+            extra={"token": token},
+        ) from None
+    return seq
+
+
+async def _not_a_held_name(service: TableService, s: State, name: str) -> None:
+    """A rematch keeps seats for the finished table's players, who come back under their names
+    there: a newcomer may not take one of those names before them."""
+    if not (s.held and s.rematch_of):
+        return
+    try:
+        before = (await service.table(s.rematch_of)).state
+    except ApiError:  # that table is gone: its names with it
+        return
+    name = names.normalise(name)
+    for seat in s.held:
+        kept = before.seats[seat] if seat < len(before.seats) else None
+        if kept is not None and names.same(name, kept.name):
+            raise ApiError(
+                409, "name_taken", "that name is kept for a player of this rematch", "name"
+            )
+
+
+async def _still_holds(
+    service: TableService,
+    table_id: str,
+    token: str | None,
+    seat: int,
+    position: int,
+    fingerprint: str | None = None,
+) -> bool:
+    """Whether ``token`` (or a ticket's token ``fingerprint``) still names ``seat`` at the table
+    as of ``position``: a seat may have been left and taken by someone else while its old
+    holder's long-poll or stream waited."""
+    t = service.cache.tables.get(table_id)
+    if t is not None and t.seq < position:
+        # the view was written before this process folded its entry: following the log, it
+        # will in a moment (reading the log instead costs a round trip to NATS per stream)
+        t = await service.cache.reached(table_id, position, FOLLOW_WAIT)
+    if t is None or t.seq < position:
+        t = await service.cache.get(table_id)
+    if fingerprint is not None:
+        return t.tokens.get(seat, "")[:16] == fingerprint
+    return service.seat_of(t, token) == seat
+
+
+async def _ticket_seat(
+    service: TableService, state: AppState, table_id: str, ticket: str
+) -> tuple[int, str]:
+    got = tickets.read(state.ticket_secret, ticket, table_id, time.time())
+    if got is None:
+        raise ApiError(
+            401, "unauthorized", "that ticket is not valid (expired, or not this table's)"
+        )
+    seat, fingerprint = got
+    await service.table(table_id)
+    if not await _still_holds(service, table_id, None, seat, 0, fingerprint):
+        raise ApiError(403, "forbidden", "that seat has changed hands since the ticket was made")
+    return seat, fingerprint
+
+
+async def _events(
+    service: TableService,
+    table_id: str,
+    seat: int | None,
+    token: str | None,
+    fingerprint: str | None,
+    after: int,
+    close: Callable[[], None],
+) -> AsyncIterator[bytes]:
+    """The stream's frames: the view at each change after version ``after``, a keep-alive
+    comment when nothing changed (jittered ~15 s); it ends when the seat changes hands."""
+    version, last = after, None
+    try:
+        while True:
+            wait = random.uniform(12.0, 18.0)
+            got = await service.view(table_id, seat, version, wait, last=last)
+            if got is None:
+                return
+            last = got
+            if seat is not None and not await _still_holds(
+                service, table_id, token, seat, got.position, fingerprint
+            ):
+                return
+            if got.version > version:
+                version = got.version
+                yield got.frame()  # the same bytes for every stream woken by this change
+            else:
+                yield b": keep-alive\r\n\r\n"  # a comment, not an event
+    except (LogUnavailable, ModelUnavailable):
+        return  # the client reconnects (EventSource does so by itself)
+    finally:
+        close()
