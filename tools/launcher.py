@@ -146,6 +146,7 @@ class Stack:
         )
         self.procs[name] = proc
         self.started[name] = time.monotonic()
+        self.due.pop(name, None)  # (started by hand while backing off)
         return proc
 
     def instance(self, name: str) -> str:
