@@ -125,9 +125,9 @@ lint: setup
 run: setup-runtime
 	$(PY) -m tools.launcher --data .data $(RUN_ARGS)
 
-# The distributed setup on this machine: a 3-node NATS cluster (stream replicas 3), a 3-node Redis
-# Cluster (the read model), two table-service processes on the one port (GCBC_HTTP_WORKERS=2), two
-# rules workers and two projections dividing 16 partitions, one bot worker
+# The distributed setup on this machine: a 3-node NATS cluster (stream replicas 3), a Redis Cluster
+# of 3 primaries with a replica each (the read model), two table-service processes on the one port
+# (GCBC_HTTP_WORKERS=2), two rules workers and two projections dividing 16 partitions, one bot worker
 # (tests/e2e/test_cluster.py and tests/e2e/test_partitions.py start the same parts).
 run-cluster: setup-runtime
 	$(PY) -m tools.launcher --data .data-cluster --cluster $(RUN_ARGS)

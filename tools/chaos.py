@@ -12,13 +12,16 @@ past its ack wait, restart the table service. After each, and at the end:
 - re-deciding every recorded command gives the recorded answers (no outcome twice, none lost);
 - the live views equal a rebuild from the log;
 - the time to recover: from the end of the fault (a supervised kill's end is the kill) to the
-  first table created and answered.
+  first table created and answered (and, for a fault of the read model's index, listed in the
+  lobby).
 
 ``make chaos`` runs every fault on a stack of its own (a few minutes); ``make test`` runs a short
 version (tests/e2e/test_chaos.py, which also audits every view the players received for leaks).
 ``--cluster`` runs the cluster's faults on ``make run-cluster``'s setup (3 NATS nodes, the stream
-with 3 replicas, a 3-node Redis Cluster, two instances of each worker): kill -9 the stream's
-leader node, or another node, each started again 3 s later (the recovery counts from the kill).
+with 3 replicas, a Redis Cluster of 3 primaries with a replica each, two instances of each worker): kill -9 the stream's
+leader node, or another node, each started again 3 s later; kill -9 the Redis primary holding the
+read model's index, its replica promoted, the node started again once it was, as its replica (the
+recovery counts from the kill).
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ from gcbc.eventlog.port import LogUnavailable
 from gcbc.readmodel.memory import MemoryReadModel
 from gcbc.readmodel.port import PUBLIC, seat_key
 from gcbc.readmodel.redis import RedisReadModel
+from gcbc.readmodel.rediscluster import AT as INDEX_KEY
 from gcbc.rules import RuleViolation, decide, fold, initial_state
 from services.bots.seat import play_seat
 from services.common import view_writer
@@ -125,6 +129,27 @@ async def _kill_nats_node(stack: Stack, leader: bool) -> None:
     restarting.add_done_callback(_background.discard)
 
 
+async def _kill_redis_primary(stack: Stack) -> None:
+    """kill -9 the Redis Cluster primary holding the read model's index (every put's follow-up
+    writes there); its replica takes over its slots, and the node starts again once it did, as a
+    replica (beside the players): the fault ends with the kill."""
+    cluster = stack.redis
+    assert isinstance(cluster, devservers.RedisCluster)
+    node = cluster.primary_of(INDEX_KEY)
+    node.stop(kill=True)
+
+    async def later() -> None:
+        deadline = time.monotonic() + 30
+        while not await asyncio.to_thread(cluster.failed_over) and time.monotonic() < deadline:
+            await asyncio.sleep(0.2)
+        node.restart()
+        await asyncio.to_thread(cluster.wait_ok)
+
+    restarting = asyncio.get_running_loop().create_task(later())
+    _background.add(restarting)
+    restarting.add_done_callback(_background.discard)
+
+
 async def _kill_nats(stack: Stack) -> None:
     nats = stack.servers["nats"]
     nats.stop(kill=True)
@@ -168,7 +193,11 @@ CLUSTER_FAULTS: dict[str, Callable[[Stack], Awaitable[None]]] = {
     "kill -9 the stream leader": lambda s: _kill_nats_node(s, leader=True),
     "kill -9 a NATS node": lambda s: _kill_nats_node(s, leader=False),
     "supervised kill -9 rules": FAULTS["supervised kill -9 rules"],
+    "kill -9 a Redis primary": _kill_redis_primary,
 }
+
+# faults of the read model's index: recovered once a new table is listed in the lobby again
+LOBBY_FAULTS = {"kill -9 a Redis primary"}
 
 
 # --- players that outlive faults ----------------------------------------------------------------
@@ -337,13 +366,23 @@ async def _views_differ(log: Any, live: Any, t: str, problems: list[str]) -> int
     return differences
 
 
-async def recovery_time(api: str, since: float, patience: float = 60.0) -> float:
-    """Seconds from ``since`` until a new table is created and answered (201)."""
+async def recovery_time(
+    api: str, since: float, patience: float = 60.0, listed: bool = False
+) -> float:
+    """Seconds from ``since`` until a new table is created and answered (201); ``listed``: and
+    the lobby lists it (the projection wrote the read model's index, the table service read it)."""
     async with AsyncClient(api, timeout=5) as client:
         deadline = time.monotonic() + patience
+        created = None
         while time.monotonic() < deadline:
             try:
-                if not isinstance(await client.create_table(4), TableCreatedLater):
+                if created is None:
+                    table = await client.create_table(4)
+                    if not isinstance(table, TableCreatedLater):
+                        created = table.table_id
+                if created is not None and (
+                    not listed or created in [t.table_id async for t in client.tables(100)]
+                ):
                     return time.monotonic() - since
             except (ApiProblem, *client.transport.failures):
                 pass
@@ -367,7 +406,7 @@ async def run_fault(
     async def strike() -> float:
         await asyncio.sleep(rng.uniform(0.5, 2.0))
         await {**FAULTS, **CLUSTER_FAULTS}[fault](stack)
-        return await recovery_time(stack.api, time.monotonic())
+        return await recovery_time(stack.api, time.monotonic(), listed=fault in LOBBY_FAULTS)
 
     recovered, table_ids = await asyncio.gather(strike(), games)
     await asyncio.gather(*_background)  # what the fault left to be started again
@@ -399,7 +438,9 @@ def cluster_stack(data: Path, env: dict[str, str]) -> Stack:
     }
     stack = Stack(data, env=env)
     stack.servers["nats"] = stack.nats = devservers.start_nats_cluster(data / "nats-cluster", 3)  # type: ignore[assignment]
-    stack.servers["redis"] = stack.redis = devservers.start_redis_cluster(data / "redis-cluster", 3)  # type: ignore[assignment]
+    stack.servers["redis"] = stack.redis = devservers.start_redis_cluster(
+        data / "redis-cluster", 3, replicas=1
+    )  # type: ignore[assignment]
     return stack
 
 

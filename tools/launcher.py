@@ -26,6 +26,21 @@ SERVICES = {
     "bots": "services.bots",  # the house's seats (the sandbox)
 }
 SUPERVISE_EVERY = 0.1  # seconds between two looks for a dead process (a restart waits no longer)
+# a process dead sooner than this after its start crashed at start (a setting, a server missing):
+# started again after a back-off that doubles while it keeps doing so
+CRASHED_AT_START = 10.0
+FIRST_BACKOFF = 0.5
+LONGEST_BACKOFF = 5.0
+
+
+def restart_delay(crashes_at_start: int) -> float:
+    """Seconds a slot waits before starting a dead process again: none for one that ran fine
+    or for the first crash at start (so a crash keeps its quick failover), then 0.5 s doubling
+    up to 5 s for each further crash at start in a row (a service that cannot start does not
+    spin)."""
+    if crashes_at_start <= 1:
+        return 0.0
+    return min(LONGEST_BACKOFF, FIRST_BACKOFF * 2 ** (crashes_at_start - 2))
 
 
 def raise_open_files_limit() -> None:
@@ -61,6 +76,9 @@ class Stack:
         self.nats, self.redis = nats, redis
         self.servers: dict[str, devservers.ServerProcess] = {}  # the ones this stack started
         self.procs: dict[str, subprocess.Popen] = {}
+        self.started: dict[str, float] = {}  # each slot's process: when it started (monotonic)
+        self.crashes_at_start: dict[str, int] = {}  # each slot's, in a row
+        self.due: dict[str, float] = {}  # a dead slot's: when it is started again
         self.extra_env = env or {}
         self.services = {**SERVICES, **(services or {})}
         # each service's operators' port: /metrics, /healthz, /readyz (not the API's)
@@ -131,6 +149,8 @@ class Stack:
             preexec_fn=devservers.die_with_parent,
         )
         self.procs[name] = proc
+        self.started[name] = time.monotonic()
+        self.due.pop(name, None)  # (started by hand while backing off)
         return proc
 
     def instance(self, name: str) -> str:
@@ -158,14 +178,25 @@ class Stack:
         return self
 
     def supervise(self) -> list[str]:
-        """Start again whatever died (a server, then a service): what was restarted."""
+        """Start again whatever died (a server, then a service; a service that keeps crashing at
+        start after ``restart_delay``): what was restarted."""
         restarted = []
         for name, server in self.servers.items():
             if not server.alive():
                 server.restart()
                 restarted.append(name)
+        now = time.monotonic()
         for name, proc in list(self.procs.items()):
-            if proc.poll() is not None:
+            if proc.poll() is None:
+                continue
+            if name not in self.due:
+                crashed = now - self.started.get(name, now) < CRASHED_AT_START
+                self.crashes_at_start[name] = (
+                    self.crashes_at_start.get(name, 0) + 1 if crashed else 0
+                )
+                self.due[name] = now + restart_delay(self.crashes_at_start[name])
+            if now >= self.due[name]:
+                del self.due[name]
                 self.start_service(name)
                 restarted.append(name)
         return restarted
@@ -242,7 +273,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--cluster",
         action="store_true",
-        help="a 3-node NATS cluster (the stream with 3 replicas), a 3-node Redis Cluster and two"
+        help="a 3-node NATS cluster (the stream with 3 replicas), a Redis Cluster of 3 primaries"
+        " with a replica each, and two"
         " instances of the table service (one port), the rules worker and the projection (make"
         " run-cluster); one bot worker",
     )
@@ -259,7 +291,7 @@ def main(argv: list[str] | None = None) -> int:
             Path(args.data) / "nats-cluster", 3
         )
         stack.servers["redis"] = stack.redis = devservers.start_redis_cluster(  # type: ignore[assignment]
-            Path(args.data) / "redis-cluster", 3
+            Path(args.data) / "redis-cluster", 3, replicas=1
         )
         print("waiting for the NATS cluster to elect its JetStream leader…", flush=True)
     else:

@@ -1,8 +1,9 @@
 """The distributed setup, started for real on this machine (issue 14, item 4): a 3-node NATS
-cluster (the stream with 3 replicas), a 3-node Redis Cluster holding the read model, and two
-instances of the rules worker and the projection; bot tables play through HTTP while the stream's
-leader node is killed (-9) and comes back, and while a Redis node restarts empty. Every table
-finishes, nothing accepted is lost or recorded twice, views equal a rebuild."""
+cluster (the stream with 3 replicas), a Redis Cluster of 3 primaries with a replica each holding
+the read model, and two instances of the rules worker and the projection; bot tables play through
+HTTP while the stream's leader node is killed (-9) and comes back, while a Redis primary restarts
+empty, and while one is killed -9 and its replica takes over. Every table finishes, nothing
+accepted is lost or recorded twice, views equal a rebuild."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from redis.crc import key_slot
 
 from gcbc.eventlog.jetstream import STREAM, JetStreamEventLog
 from gcbc.readmodel.redis import RedisReadModel
+from gcbc.readmodel.rediscluster import AT as INDEX_KEY
 from tests.e2e.conftest import TEST_ENV
 from tools import chaos, devservers
 from tools.launcher import Stack
@@ -37,7 +39,7 @@ async def _stream(cluster: devservers.NatsCluster):
 def cluster_stack(tmp_path_factory):
     data = Path(tmp_path_factory.mktemp("cluster"))
     cluster = devservers.start_nats_cluster(data / "nats", 3)
-    redis_cluster = devservers.start_redis_cluster(data / "redis", 3)
+    redis_cluster = devservers.start_redis_cluster(data / "redis", 3, replicas=1)
     try:
         env = {**TEST_ENV, "GCBC_STREAM_REPLICAS": "3"}
         stack = Stack(data, nats=cluster, redis=redis_cluster, env=env).start()
@@ -59,9 +61,10 @@ def test_the_stream_is_replicated_on_every_node(cluster_stack):
 
 
 def _views_per_node(stack: Stack) -> dict[int, set[str]]:
-    """Node port -> the tables whose views it holds (its own keys: a node answers for its slots)."""
+    """Primary's port -> the tables whose views it holds (its own keys: a node answers for its
+    slots; its replica holds a copy)."""
     held = {}
-    for node in stack.redis.nodes:  # type: ignore[union-attr]
+    for node in stack.redis.primaries():  # type: ignore[union-attr]
         r = redis.Redis.from_url(node.url)
         try:
             keys = r.scan_iter(match="gcbc:views:*", count=1000)
@@ -153,9 +156,10 @@ def test_the_read_model_is_spread_over_every_redis_node(cluster_stack):
 
 
 def test_tables_finish_while_a_redis_node_restarts_empty(cluster_stack):
-    """A Redis node killed -9 comes back with its slots and no data: the projection notices (the
-    node's epoch mark is gone), projects every table again, and play goes on. The node is the
-    one holding the global index ({gcbc}, slot 15177: the last third), which is made again."""
+    """A Redis primary killed -9 comes back with its slots and no data (sooner than its replica
+    could take over: the cluster's node timeout is 2 s): the projection notices (the node's epoch
+    mark is gone), projects every table again, and play goes on. The node is the one holding the
+    global index ({gcbc}), which is made again."""
     stack, _ = cluster_stack
 
     async def go():
@@ -166,11 +170,12 @@ def test_tables_finish_while_a_redis_node_restarts_empty(cluster_stack):
 
         async def strike() -> None:
             await asyncio.sleep(1.5)
-            node = stack.redis.nodes[-1]  # type: ignore[union-attr]
+            node = stack.redis.primary_of(INDEX_KEY)  # type: ignore[union-attr]
             node.stop(kill=True)
             await asyncio.sleep(1.0)
             # from this (the main) thread: a server started from a worker thread dies with it
-            stack.redis.restart()  # type: ignore[union-attr]
+            node.restart()  # not the cluster's restart, which would wait for a failover
+            await asyncio.to_thread(stack.redis.wait_ok)  # type: ignore[union-attr]
 
         _, table_ids = await asyncio.gather(strike(), games)
         return table_ids, record
@@ -191,6 +196,29 @@ def test_tables_finish_while_a_redis_node_restarts_empty(cluster_stack):
         )
     )
     assert status.epoch is not None and sum(status.tables.values()) == len(tables)
+
+
+def test_tables_finish_while_a_redis_primary_fails_over(cluster_stack):
+    """The primary holding the read model's index killed -9: its replica takes over its slots,
+    the services' cluster clients find the new owner without a restart, a new table is listed in
+    the lobby again within seconds, and the node, started again, is its replica."""
+    stack, _ = cluster_stack
+    redis_cluster = stack.redis
+    assert isinstance(redis_cluster, devservers.RedisCluster)
+    killed = redis_cluster.primary_of(INDEX_KEY)
+    pids = {name: proc.pid for name, proc in stack.procs.items()}
+    record = chaos.Record()
+    table_ids, recovered = asyncio.run(
+        chaos.run_fault(stack, "kill -9 a Redis primary", 4, 600, record)
+    )
+    findings = asyncio.run(chaos.check(stack, table_ids, record))
+    print(chaos.report_line("kill -9 a Redis primary", findings, recovered))
+    assert findings.ok, findings.problems
+    assert findings.accepted > 0 and recovered < 30
+    assert redis_cluster.primary_of(INDEX_KEY) is not killed  # its replica took over
+    [member] = [m for m in redis_cluster.members() if m["port"] == killed.port]
+    assert "slave" in member["flags"]  # back as the new primary's replica
+    assert {name: proc.pid for name, proc in stack.procs.items()} == pids  # no service restarted
 
 
 def test_tables_finish_while_the_stream_leader_is_killed(cluster_stack):
