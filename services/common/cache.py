@@ -10,8 +10,9 @@ from typing import Any
 
 import msgspec
 
-from gcbc.contract.entries import OutcomeEntry, RefusalEntry, decode_entry
+from gcbc.contract.entries import OutcomeEntry, RefusalEntry
 from gcbc.eventlog.port import EventLog, Stored
+from gcbc.eventlog.records import entry_of, entry_or_none
 from services.common import metrics
 from services.common.folded import FoldedTable
 
@@ -152,7 +153,7 @@ class FoldedCache:
             return t
         self._touched[stored.table] = self.clock()
         try:
-            entry = decode_entry(stored.data)
+            entry = entry_of(stored)
             prev = entry.prev
         except msgspec.DecodeError:
             entry, prev = None, -1  # not an entry: the catch-up below steps over it in its place
@@ -183,11 +184,8 @@ class FoldedCache:
         got = await self.log.at(t.table_id, seq)
         if got is None:
             return None
-        try:
-            entry = decode_entry(got.data)
-        except msgspec.DecodeError:
-            return None
-        return (got, entry) if entry.prev == t.seq else None
+        entry = entry_or_none(got)
+        return (got, entry) if entry is not None and entry.prev == t.seq else None
 
     def forget_idle(self, seconds: float) -> int:
         """Forget the tables nobody asked for and nothing was folded into for ``seconds`` (read

@@ -3,7 +3,7 @@ reachable, the durable consumers it depends on caught up within a bound) and ``/
 
 The table service serves them on its API port (``services.table.health``); the rules worker and
 the projection on a port of their own (``serve``: ``GCBC_METRICS_PORT``), with the same facts.
-Checks go through the ports (``EventLog.group``, ``ReadModel.ping``), answered from a cache for a
+Checks go through the ports (``LogAdmin.group``, ``ReadModel.ping``), answered from a cache for a
 second so probes never load the servers.
 """
 
@@ -20,7 +20,7 @@ from typing import Any
 
 import msgspec
 
-from gcbc.eventlog.port import EventLog, LogUnavailable
+from gcbc.eventlog.port import LogAdmin, LogUnavailable
 from gcbc.readmodel.port import ModelUnavailable, ReadModel
 from services.common import metrics
 
@@ -35,7 +35,7 @@ class Readiness:
 
     def __init__(
         self,
-        events: EventLog,
+        events: LogAdmin,
         model: ReadModel | None = None,
         groups: tuple[str, ...] = (),
         lag: float = READY_LAG,
@@ -193,7 +193,7 @@ def _shared_socket(host: str, port: int) -> socket.socket:
 
 
 async def watch_lag(
-    events: EventLog, group: str, stop: asyncio.Event, logger: logging.Logger, every: float = 5.0
+    events: LogAdmin, group: str, stop: asyncio.Event, logger: logging.Logger, every: float = 5.0
 ) -> None:
     """Keep the consumer's lag in the metrics; while it is far behind (a restart, a backlog),
     say how far it is, with a rate and an estimate."""

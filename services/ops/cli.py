@@ -22,9 +22,9 @@ from typing import Any
 import click
 import msgspec
 
-from gcbc.contract.entries import decode_entry
 from gcbc.contract.ids import InvalidTableId
-from gcbc.eventlog.port import EventLog, LogUnavailable, Stored
+from gcbc.eventlog.port import FullLog, LogUnavailable, Stored
+from gcbc.eventlog.records import entry_or_none
 from gcbc.readmodel.port import ModelUnavailable, ReadModel, Replacement, TableSnapshot
 from services.common import views
 from services.common.folded import FoldedTable
@@ -42,17 +42,17 @@ class Ops:
     def __init__(
         self,
         settings: Settings,
-        connect_log: Callable[[], Awaitable[EventLog]],
+        connect_log: Callable[[], Awaitable[FullLog]],
         connect_model: Callable[[], Awaitable[ReadModel]],
         workers: int,
     ) -> None:
         self.settings = settings
         self._connect_log, self._connect_model = connect_log, connect_model
         self.workers = workers
-        self._log: EventLog | None = None
+        self._log: FullLog | None = None
         self._model: ReadModel | None = None
 
-    async def log(self) -> EventLog:
+    async def log(self) -> FullLog:
         if self._log is None:
             self._log = await self._connect_log()
         return self._log
@@ -232,10 +232,7 @@ async def inspect(ops: Ops, table: str, start: int | None, end: int | None, as_j
     stored = await _stored(ops, table)
     version = 0
     for s in stored:
-        try:
-            entry = decode_entry(s.data)
-        except msgspec.DecodeError:
-            entry = None
+        entry = entry_or_none(s)
         lines, after = show.entry_lines(s.seq, entry, version)
         shown = (start is None or s.seq >= start) and (end is None or s.seq <= end)
         if shown:
@@ -420,7 +417,7 @@ def compare(item: Replacement, live: TableSnapshot | None) -> list[Difference]:
 
 
 async def settled_compare(
-    log: EventLog, model: ReadModel, item: Replacement, live: TableSnapshot | None, ops: Ops
+    log: FullLog, model: ReadModel, item: Replacement, live: TableSnapshot | None, ops: Ops
 ) -> list[Difference]:
     """Compare at the same position: a table that moved since the pass is folded again, and a
     projection a little behind is given a moment."""
@@ -717,10 +714,7 @@ async def tail(ops: Ops, table: str | None, public: bool, count: int | None, as_
             if public:
                 await show_public(s)
                 continue
-            try:
-                entry = decode_entry(s.data)
-            except msgspec.DecodeError:
-                entry = None
+            entry = entry_or_none(s)
             if as_json:
                 show.emit(show.entry_json(s.seq, s.at, s.table, entry))
             else:
@@ -821,7 +815,7 @@ def main(argv: list[str] | None = None) -> int:
     prefix = os.environ.get("GCBC_SUBJECT_PREFIX", PREFIX)
     workers = int(os.environ.get("GCBC_OPS_WORKERS", str(min(2, os.cpu_count() or 1))))
 
-    async def connect_log() -> EventLog:
+    async def connect_log() -> FullLog:
         return await JetStreamEventLog.connect(
             settings.nats_url, stream=stream, prefix=prefix, patient=False, create=False
         )
