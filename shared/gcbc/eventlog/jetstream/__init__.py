@@ -91,23 +91,20 @@ async def _connected(url: str, patient: bool) -> nats.NATS:
 class JetStreamEventLog(Appends, Consumers, Scans, Admin):
     def __init__(
         self,
-        nc: nats.NATS,
+        nc: LeanClient,
         stream: str = STREAM,
         prefix: str = PREFIX,
         partitions: int = PARTITIONS,
     ) -> None:
         self.nc = nc
         self.js = nc.jetstream()
-        self.owner = "reader"  # its readers' names begin with it: the connection's user
+        self.owner = "reader"
         self.stream = stream
         self.prefix = prefix
         self.partitions = partitions  # the stream's own, once connected
+        self.direct = True
         self.append_timeout = APPEND_TIMEOUT
         self.acks = Acknowledgements(nc)
-        # direct gets may be answered by any replica, one not caught up yet included: a table's
-        # reads (a catch-up after a stale append, above all) go through the leader unless the
-        # stream has one copy
-        self.direct = True
 
     @classmethod
     async def connect(
@@ -139,9 +136,6 @@ class JetStreamEventLog(Appends, Consumers, Scans, Admin):
             await log.close()
             raise unavailable(e) from None
         return log
-
-    def subject(self, table: str) -> str:
-        return subject(table, self.prefix, self.partitions)
 
     async def close(self) -> None:
         try:

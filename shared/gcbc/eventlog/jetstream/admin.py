@@ -4,6 +4,7 @@ log's state and each durable group's progress."""
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator
 from dataclasses import replace
 from typing import Any
 
@@ -15,6 +16,7 @@ from nats.js.errors import APIError, NotFoundError
 from gcbc.eventlog.jetstream.stream import (
     NOT_STORED,
     UNANSWERED,
+    Connected,
     everything,
     stored,
     stream_config,
@@ -40,7 +42,7 @@ def _progress(info: api.ConsumerInfo) -> GroupStatus:
     )
 
 
-class Admin:
+class Admin(Connected):
     """The log's operators' methods (mixed into JetStreamEventLog, which provides its fields)."""
 
     async def ensure_stream(self, replicas: int = 1) -> api.StreamInfo:
@@ -96,7 +98,7 @@ class Admin:
             raise unavailable(Exception(f"{error.get('description')} ({error.get('err_code')})"))
         return got
 
-    async def tables(self, partition: int | None = None):
+    async def tables(self, partition: int | None = None) -> AsyncIterator[str]:
         _, sizes = await self.sizes(partition)
         for table in sorted(sizes):
             yield table

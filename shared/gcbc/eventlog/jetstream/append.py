@@ -21,6 +21,7 @@ from gcbc.eventlog.jetstream.stream import (
     COMMANDS,
     NOT_STORED,
     UNANSWERED,
+    Connected,
     stored,
     unavailable,
     unknown,
@@ -96,8 +97,11 @@ class Acknowledgements:
         return ack
 
 
-class Appends:
+class Appends(Connected):
     """The log's table side (mixed into JetStreamEventLog, which provides its fields)."""
+
+    append_timeout: float
+    acks: Acknowledgements
 
     async def append(
         self,

@@ -21,6 +21,7 @@ from nats.js.errors import NotFoundError
 from gcbc.eventlog.jetstream.stream import (
     NOT_STORED,
     UNANSWERED,
+    Connected,
     delivered,
     filters,
     subjects_config,
@@ -128,7 +129,7 @@ class Subscription:
             await self._task
 
 
-class Consumers:
+class Consumers(Connected):
     """The log's durable groups (mixed into JetStreamEventLog, which provides its fields)."""
 
     async def consume(

@@ -1,6 +1,7 @@
 """Whole-log passes and followers: one reader, a push consumer of its own with flow control and no
-acknowledgements. It checks the consumer sequence for gaps and starts again after the last entry
-it had, so nothing is missed or seen twice.
+acknowledgements, its deliveries taken raw (gcbc.eventlog.jetstream.lean). It checks the consumer
+sequence for gaps and starts again after the last entry it had, so nothing is missed or seen
+twice.
 
 Not nats-py's ordered consumer: it makes (and remakes) its consumers unnamed, which the services'
 NATS rights refuse (a reader's name is in the request's subject, tools.devservers).
@@ -12,7 +13,6 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING
 
 from nats import errors as nats_errors
 from nats.aio.subscription import Subscription
@@ -23,15 +23,13 @@ from gcbc.eventlog.jetstream.lean import acked, table_at
 from gcbc.eventlog.jetstream.stream import (
     NOT_STORED,
     UNANSWERED,
+    Connected,
     filters,
     reader_name,
     subjects_config,
     unavailable,
 )
 from gcbc.eventlog.port import Handler, LogUnavailable, Only, Stored
-
-if TYPE_CHECKING:
-    from gcbc.eventlog.jetstream import JetStreamEventLog
 
 log = logging.getLogger("gcbc.eventlog")
 STALLED = b"Nats-Consumer-Stalled:"  # a heartbeat's header naming a flow control reply not answered
@@ -50,7 +48,7 @@ class Reader:
 
     def __init__(
         self,
-        log: JetStreamEventLog,
+        log: Connected,
         after: int | None,
         until: int | None,
         subjects: list[str] | None = None,
@@ -225,7 +223,7 @@ async def _hand_over(reader: Reader, handle: Handler) -> None:
                 log.warning("following: entry %s not handled: %s", got.seq, e)
 
 
-class Scans:
+class Scans(Connected):
     """The log's whole-log readers (mixed into JetStreamEventLog, which provides its fields)."""
 
     async def scan(self, after: int = 0, until: int | None = None) -> AsyncIterator[list[Stored]]:

@@ -17,10 +17,11 @@ from urllib.parse import urlsplit
 
 import nats
 from nats import errors as nats_errors
-from nats.js import api
+from nats.js import JetStreamContext, api
 from nats.js.errors import APIError, NoStreamResponseError
 
 from gcbc.contract.ids import checked
+from gcbc.eventlog.jetstream.lean import LeanClient
 from gcbc.eventlog.partitions import PARTITIONS, partition_of
 from gcbc.eventlog.port import LogUnavailable, Only, OutcomeUnknown, Stored
 
@@ -101,6 +102,25 @@ def subjects_config(subjects: list[str]) -> dict[str, Any]:
     if len(subjects) == 1:
         return {"filter_subject": subjects[0]}
     return {"filter_subjects": list(subjects)}
+
+
+class Connected:
+    """What each part of the adapter works through (JetStreamEventLog sets it): the connection,
+    its JetStream context, the stream and its tables' place."""
+
+    nc: LeanClient
+    js: JetStreamContext
+    stream: str
+    prefix: str
+    partitions: int  # the stream's own P
+    owner: str  # its readers' names begin with it: the connection's user
+    # direct gets may be answered by any replica, one not caught up yet included: a table's
+    # reads (a catch-up after a stale append, above all) go through the leader unless the stream
+    # has one copy
+    direct: bool
+
+    def subject(self, table: str) -> str:
+        return subject(table, self.prefix, self.partitions)
 
 
 def table_of(subj: str, prefix: str = PREFIX) -> str:
