@@ -2,7 +2,9 @@
 entries come as they are stored (no polling delay), in order, each acknowledged once handled.
 
 A push consumer, not a pull one: the services' NATS rights let each create and read its own
-durables (DURABLE.CREATE, INFO, ACK: tools.devservers), not request batches from one."""
+durables (DURABLE.CREATE, INFO, ACK: tools.devservers), not request batches from one. Its
+deliveries are taken raw (gcbc.eventlog.jetstream.lean): a third of the CPU per entry of nats-py's
+message objects, measured (docs/benchmarks.md)."""
 
 from __future__ import annotations
 
@@ -13,16 +15,15 @@ import logging
 from collections.abc import Awaitable
 
 from nats import errors as nats_errors
-from nats.aio.msg import Msg
-from nats.errors import NotJSMessageError
+from nats.aio.subscription import Subscription as NatsSubscription
 from nats.js import api
 from nats.js.errors import NotFoundError
 
+from gcbc.eventlog.jetstream.lean import LeanClient, acked, table_at
 from gcbc.eventlog.jetstream.stream import (
     NOT_STORED,
     UNANSWERED,
     Connected,
-    delivered,
     filters,
     subjects_config,
     unavailable,
@@ -31,7 +32,7 @@ from gcbc.eventlog.partitions import partition_group
 from gcbc.eventlog.port import BatchHandler, Handler, Only, Outcome, Skip, Stored, one_by_one
 
 log = logging.getLogger("gcbc.eventlog")
-RETRY = 0.5  # seconds before an entry whose handler failed is delivered again
+NAK_SOON = b'-NAK {"delay": 500000000}'  # delivered again in half a second
 MOST = 256  # entries handed over at once, at most
 
 
@@ -39,23 +40,23 @@ class _Group:
     """One member's side of a durable consumer: deliveries queued as they come, handed over in
     batches by one task, each acknowledged (or delivered again) as the handler answers for it."""
 
-    def __init__(self, group: str, stream: str, durable: str, prefix: str, handle: BatchHandler):
-        self.group, self.stream, self.durable, self.prefix = group, stream, durable, prefix
-        self.handle = handle
-        self.queue: asyncio.Queue[tuple[Stored, Msg]] = asyncio.Queue()
+    def __init__(self, log: Connected, group: str, durable: str, handle: BatchHandler) -> None:
+        self.nc, self.group, self.handle = log.nc, group, handle
+        self.skip = len(log.prefix) + 1
+        # its own consumer's deliveries name it in their acknowledgement subject: another client
+        # may point a consumer of its own at this deliver subject (its name is no secret)
+        self.ours = f".{log.stream}.{durable}.".encode()
+        self.queue: asyncio.Queue[tuple[Stored, str]] = asyncio.Queue()
         self.acking: set[asyncio.Task] = set()
 
-    async def delivered(self, msg: Msg) -> None:
-        """Only its own consumer's deliveries: another client may point a consumer of its own at
-        this deliver subject (its name is no secret)."""
-        if not msg.data or not msg.reply:
-            return  # a status message (this consumer asks for no heartbeats)
-        try:
-            meta = msg.metadata
-        except NotJSMessageError:
-            return
-        if meta.stream == self.stream and meta.consumer == self.durable:
-            self.queue.put_nowait((delivered(msg, self.prefix), msg))
+    def delivered(self, subject: bytes, reply: bytes, data: bytes, headers: bytes | None) -> None:
+        if not data or not reply or self.ours not in reply:
+            return None  # a status message (this consumer asks for no heartbeats), or not ours
+        at = acked(reply)
+        if at is not None:  # (else not a JetStream delivery)
+            got = Stored(seq=at[0], table=table_at(subject, self.skip), data=data, at=at[2] / 1e9)
+            self.queue.put_nowait((got, reply.decode()))
+        return None
 
     async def run(self, most: int) -> None:
         while True:
@@ -67,13 +68,13 @@ class _Group:
                 results = await self.handle(entries)
             except Exception as e:  # noqa: BLE001  (logged; the batch is delivered again)
                 results = [e] * len(entries)
-            waiting: dict[int, tuple[Awaitable[object], list[Msg]]] = {}
-            for (stored, msg), result in zip(got, results, strict=True):
+            waiting: dict[int, tuple[Awaitable[object], list[str]]] = {}
+            for (stored, reply), result in zip(got, results, strict=True):
                 if inspect.isawaitable(result):  # acknowledged once it is done
-                    waiting.setdefault(id(result), (result, []))[1].append(msg)
+                    waiting.setdefault(id(result), (result, []))[1].append(reply)
                     continue
                 try:
-                    await self._answer(stored, msg, result)
+                    await self._answer(stored, reply, result)
                 except nats_errors.Error as e:  # unacked: delivered again after ack_wait
                     log.warning("%s: entry %s not acknowledged: %s", self.group, stored.seq, e)
             for later, held in waiting.values():  # the next batch goes on meanwhile
@@ -81,14 +82,14 @@ class _Group:
                 self.acking.add(task)
                 task.add_done_callback(self.acking.discard)
 
-    async def _answer(self, stored: Stored, msg: Msg, result: Outcome) -> None:
+    async def _answer(self, stored: Stored, reply: str, result: Outcome) -> None:
         if result is None:
-            await msg.ack()
+            await self.nc.publish(reply)
         elif isinstance(result, Skip):  # no retry would help: logged, acknowledged
             log.error(
                 "%s: entry %s of %s skipped: %s", self.group, stored.seq, stored.table, result
             )
-            await msg.ack()
+            await self.nc.publish(reply)
         else:
             log.error(
                 "%s: entry %s failed: %s (%s)",
@@ -98,30 +99,30 @@ class _Group:
                 getattr(result, "err_code", ""),
                 exc_info=result,  # type: ignore[arg-type]
             )
-            await msg.nak(delay=RETRY)
+            await self.nc.publish(reply, NAK_SOON)
 
-    async def _ack_after(self, later: Awaitable[object], msgs: list[Msg]) -> None:
+    async def _ack_after(self, later: Awaitable[object], replies: list[str]) -> None:
         """Acknowledge once the work the handler returned for them is done."""
         try:
             await later
         except Exception as e:  # noqa: BLE001  (not acknowledged: delivered again)
-            log.warning("%s: %d entries not acknowledged: %s", self.group, len(msgs), e)
-            acks = [msg.nak(delay=RETRY) for msg in msgs]
+            log.warning("%s: %d entries not acknowledged: %s", self.group, len(replies), e)
+            acks = [self.nc.publish(reply, NAK_SOON) for reply in replies]
         else:
-            acks = [msg.ack() for msg in msgs]
+            acks = [self.nc.publish(reply) for reply in replies]
         for done in await asyncio.gather(*acks, return_exceptions=True):
             if isinstance(done, Exception):  # unacked: delivered again after ack_wait
                 log.warning("%s: an entry not acknowledged: %s", self.group, done)
 
 
 class Subscription:
-    def __init__(self, sub: object, task: asyncio.Task) -> None:
-        self._sub = sub
+    def __init__(self, nc: LeanClient, sub: NatsSubscription, task: asyncio.Task) -> None:
+        self._nc, self._sub = nc, sub
         self._task = task  # the member's batches
 
     async def close(self) -> None:
         try:
-            await self._sub.unsubscribe()  # type: ignore[attr-defined]
+            await self._nc.unsubscribe_raw(self._sub)
         except nats_errors.Error as e:  # the connection is gone: nothing left to stop
             log.info("unsubscribing: %s", e)
         self._task.cancel()
@@ -157,12 +158,10 @@ class Consumers(Connected):
     ) -> Subscription:
         """As ``consume``, every entry already arrived handed over at once (up to ``most``)."""
         durable = group if partition is None else partition_group(group, partition)
-        member = _Group(group, self.stream, durable, self.prefix, handle)
+        member = _Group(self, group, durable, handle)
         deliver = await self._durable(durable, filters(self.prefix, partition, only), ack_wait)
-        sub = await self.nc.subscribe(
-            deliver, queue=durable, cb=member.delivered, pending_msgs_limit=100_000
-        )
-        return Subscription(sub, asyncio.create_task(member.run(most)))
+        sub = await self.nc.subscribe_raw(deliver, member.delivered, queue=durable)
+        return Subscription(self.nc, sub, asyncio.create_task(member.run(most)))
 
     async def _durable(self, durable: str, subjects: list[str], ack_wait: float) -> str:
         """The durable push consumer of ``subjects`` (its deliver group: its own name), made if

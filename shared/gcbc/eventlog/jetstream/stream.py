@@ -15,7 +15,6 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit
 
-import nats
 from nats import errors as nats_errors
 from nats.js import JetStreamContext, api
 from nats.js.errors import APIError, NoStreamResponseError
@@ -166,17 +165,6 @@ def when(text: str | None) -> float | None:
     fraction = rest.rstrip("Z")[:6] if rest else "0"
     base = datetime.fromisoformat((head if rest else text.rstrip("Z")) + "+00:00")
     return base.timestamp() + (int(fraction.ljust(6, "0")) / 1e6 if rest else 0.0)
-
-
-def delivered(msg: nats.aio.msg.Msg, prefix: str) -> Stored:
-    """A consumer's delivery as the log's entry (its place and time from its metadata)."""
-    meta = msg.metadata
-    return Stored(
-        seq=meta.sequence.stream,
-        table=table_of(msg.subject, prefix),
-        data=msg.data,
-        at=meta.timestamp.timestamp(),
-    )
 
 
 def stored(msg: api.RawStreamMsg, prefix: str) -> Stored:
