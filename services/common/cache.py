@@ -17,7 +17,7 @@ from services.common import metrics
 from services.common.folded import FoldedTable
 
 # a table nobody asked for and nothing was folded into for this long leaves a service's memory
-# (issue 13: a table at rest costs nothing); read again from the log if asked for
+# (a table at rest costs nothing); read again from the log if asked for
 IDLE_SECONDS = 120.0
 
 

@@ -3,8 +3,8 @@ entries come as they are stored (no polling delay), in order, each acknowledged 
 
 A push consumer, not a pull one: the services' NATS rights let each create and read its own
 durables (DURABLE.CREATE, INFO, ACK: tools.devservers), not request batches from one. Its
-deliveries are taken raw (gcbc.eventlog.jetstream.lean): a third of the CPU per entry of nats-py's
-message objects, measured (docs/benchmarks.md)."""
+deliveries are taken raw (gcbc.eventlog.jetstream.lean), for the CPU per entry nats-py's message
+objects cost (measured: docs/benchmarks.md)."""
 
 from __future__ import annotations
 

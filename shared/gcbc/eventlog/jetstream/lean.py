@@ -1,9 +1,8 @@
 """The one place the adapter reaches past nats-py's public API: whole-log passes and durable groups
-take their deliveries raw. nats-py parses every delivery's headers (each entry carries the
-append's three) and builds a message object for it: three times the CPU per entry, and half the
-rate of ``gcbc-ops rebuild --all`` (measured: docs/benchmarks.md). A raw delivery needs only its
-subject, its data and its acknowledgement subject (which names its place, its time and what is
-left)."""
+take their deliveries raw, because nats-py parses every delivery's headers (each entry carries the
+append's three) and builds a message object for it, a measured loss of throughput
+(docs/benchmarks.md). A raw delivery needs only its subject, its data and its acknowledgement
+subject (which names its place, its time and what is left)."""
 
 from __future__ import annotations
 
