@@ -43,11 +43,12 @@ from gcbc_client import AsyncClient
 from gcbc_client.problems import ApiProblem
 from gcbc_client.transport import Answer
 
-from gcbc.contract.entries import CommandEntry, OutcomeEntry, RefusalEntry, decode_entry
+from gcbc.contract.entries import CommandEntry, OutcomeEntry, RefusalEntry
 from gcbc.contract.http import TableCreatedLater
 from gcbc.eventlog.jetstream import STREAM, JetStreamEventLog
 from gcbc.eventlog.partitions import CLUSTER_PARTITIONS
 from gcbc.eventlog.port import LogUnavailable
+from gcbc.eventlog.records import entry_of
 from gcbc.readmodel.memory import MemoryReadModel
 from gcbc.readmodel.port import PUBLIC, seat_key
 from gcbc.readmodel.redis import RedisReadModel
@@ -289,7 +290,7 @@ async def check(stack: Stack, table_ids: list[str], record: Record) -> Findings:
     try:
         recorded: dict[str, list[str]] = {}
         for t in table_ids:
-            stored = [(s.seq, decode_entry(s.data)) for s in await log.read(t)]
+            stored = [(s.seq, entry_of(s)) for s in await log.read(t)]
             ids = [
                 e.command.command_id
                 for _, e in stored

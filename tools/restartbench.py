@@ -41,9 +41,8 @@ from gcbc.contract.entries import (
     CommandEntry,
     OutcomeEntry,
     RefusalEntry,
-    decode_entry,
-    encode_entry,
 )
+from gcbc.eventlog.records import append_entry, entry_of
 from tools import devservers, tablelogs
 from tools.launcher import SUPERVISE_EVERY
 from tools.rebuildbench import machine
@@ -105,7 +104,7 @@ async def _append(url: str, table_id: str, command: object) -> int:
         last = await log.last(table_id)
         prev = last.seq if last else 0
         entry = CommandEntry(command=command, at=int(time.time() * 1000), prev=prev)  # type: ignore[arg-type]
-        return (await log.append(table_id, encode_entry(entry), prev)).seq
+        return (await append_entry(log, table_id, entry, prev)).seq
     finally:
         await log.close()
 
@@ -119,7 +118,7 @@ async def _answered(url: str, table_id: str, seq: int, timeout: float) -> float:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             for s in await log.read(table_id, after=seq):
-                entry = decode_entry(s.data)
+                entry = entry_of(s)
                 if isinstance(entry, OutcomeEntry | RefusalEntry) and entry.answers == seq:
                     return s.at
             await asyncio.sleep(0.005)

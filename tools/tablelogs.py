@@ -26,10 +26,10 @@ from gcbc.contract.entries import (
     CommandEntry,
     OutcomeEntry,
     RefusalEntry,
-    encode_entry,
 )
 from gcbc.contract.options import TableOptions
 from gcbc.eventlog.port import EventLog
+from gcbc.eventlog.records import append_entry
 from gcbc.rules import RuleViolation, current_wait, decide, fold, is_terminal, view
 from gcbc.rules.knowledge import commands_json
 from gcbc.rules.legal import legal_commands
@@ -168,9 +168,9 @@ async def write_table(
         entry = CommandEntry(
             command=step.command, token_hash=step.token_hash, at=at, prev=last, imported=imported
         )
-        command = (await log.append(table_id, encode_entry(entry), last)).seq
+        command = (await append_entry(log, table_id, entry, last)).seq
         answer = _entry(step, at, command, command, entry)
-        last = (await log.append(table_id, encode_entry(answer), command, answer=True)).seq
+        last = (await append_entry(log, table_id, answer, command)).seq
         written += 2
         await asyncio.sleep(0)  # the other tables' turn: their entries interleave
     return written

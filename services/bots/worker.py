@@ -26,10 +26,11 @@ from typing import Any
 import msgspec
 from gcbc_client import AsyncClient, AsyncSeat
 
-from gcbc.contract.entries import CommandEntry, decode_entry
+from gcbc.contract.entries import CommandEntry
 from gcbc.contract.options import HouseBots
 from gcbc.contract.views import View
-from gcbc.eventlog.port import EventLog, Stored
+from gcbc.eventlog.port import FullLog, Stored
+from gcbc.eventlog.records import entry_or_none
 from gcbc.keyvalue.port import KeyValue
 from gcbc.readmodel.port import ViewReader, seat_key
 from services.bots.pace import Pace, Turns
@@ -73,7 +74,7 @@ class HouseSeat:
 class BotWorker:
     def __init__(
         self,
-        events: EventLog,
+        events: FullLog,
         model: ViewReader,
         client: AsyncClient,
         secret: str,
@@ -111,10 +112,7 @@ class BotWorker:
         """An entry of the log read by ``build``: a table's opening naming house seats is noted."""
         if OPENING not in stored.data[:128]:
             return  # only a table's opening command names house seats: nothing else is decoded
-        try:
-            entry = decode_entry(stored.data)
-        except msgspec.DecodeError:
-            return
+        entry = entry_or_none(stored)
         if isinstance(entry, CommandEntry):
             noted = house_tables.house_table(entry.command)
             if noted is not None:

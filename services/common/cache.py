@@ -10,13 +10,14 @@ from typing import Any
 
 import msgspec
 
-from gcbc.contract.entries import OutcomeEntry, RefusalEntry, decode_entry
+from gcbc.contract.entries import OutcomeEntry, RefusalEntry
 from gcbc.eventlog.port import EventLog, Stored
+from gcbc.eventlog.records import entry_of, entry_or_none
 from services.common import metrics
 from services.common.folded import FoldedTable
 
 # a table nobody asked for and nothing was folded into for this long leaves a service's memory
-# (issue 13: a table at rest costs nothing); read again from the log if asked for
+# (a table at rest costs nothing); read again from the log if asked for
 IDLE_SECONDS = 120.0
 
 
@@ -152,29 +153,21 @@ class FoldedCache:
             return t
         self._touched[stored.table] = self.clock()
         try:
-            entry = decode_entry(stored.data)
+            entry = entry_of(stored)
             prev = entry.prev
         except msgspec.DecodeError:
             entry, prev = None, -1  # not an entry: the catch-up below steps over it in its place
-        # an answer read without its command (their subjects' readers) follows what the cache
-        # has through the command it carries
+        # an answer (handed to a reader of the answers alone) follows what the cache has
+        # through the command it carries
         command = entry.command if isinstance(entry, OutcomeEntry | RefusalEntry) else None
         chained = command.prev if command is not None else -1
         lock = self._locks.get(stored.table)
         if t is None and (prev == 0 or chained == 0):
             t = self.tables[stored.table] = FoldedTable(stored.table)
-        elif t is None and prev > 0 and chained < 0 and (lock is None or not lock.locked()):
-            # the table's first entry missed (this reader is not handed its kind)?
-            fresh = FoldedTable(stored.table)
-            missed = await self._missed(fresh, prev)
-            if missed is not None and stored.table not in self.tables:
-                fresh.apply(*missed)
-                t = self.tables[stored.table] = fresh
         if t is not None and (lock is None or not lock.locked()):
             if t.seq != prev and t.seq != chained and prev > t.seq:
                 # one entry missed, of a kind this reader is not handed (an imported command's
-                # recorded answer, an answer written before answers carried their command):
-                # that one read, rather than the table's tail
+                # recorded answer): that one read, rather than the table's tail
                 missed = await self._missed(t, prev)
                 if missed is not None and self.tables.get(t.table_id) is t:
                     t.apply(*missed)  # (it follows t as t is now: no wait between)
@@ -191,11 +184,8 @@ class FoldedCache:
         got = await self.log.at(t.table_id, seq)
         if got is None:
             return None
-        try:
-            entry = decode_entry(got.data)
-        except msgspec.DecodeError:
-            return None
-        return (got, entry) if entry.prev == t.seq else None
+        entry = entry_or_none(got)
+        return (got, entry) if entry is not None and entry.prev == t.seq else None
 
     def forget_idle(self, seconds: float) -> int:
         """Forget the tables nobody asked for and nothing was folded into for ``seconds`` (read

@@ -20,8 +20,9 @@ import msgspec
 
 from gcbc.contract import commands as C
 from gcbc.contract import events as E
-from gcbc.contract.entries import CommandEntry, OutcomeEntry, RefusalEntry, decode_entry
+from gcbc.contract.entries import CommandEntry, OutcomeEntry, RefusalEntry
 from gcbc.eventlog.port import Stored
+from gcbc.eventlog.records import entry_of
 from gcbc.readmodel.port import ANSWERS_KEPT, PUBLIC, Answer, seat_key
 from gcbc.rules import current_wait, fold
 from gcbc.rules.state import State, initial_state
@@ -69,7 +70,7 @@ class FoldedTable:
         rebuild."""
         if entry is None:
             try:
-                entry = decode_entry(stored.data)
+                entry = entry_of(stored)
             except msgspec.DecodeError as e:
                 log.error(
                     "table %s: #%s is not an entry, stepped over: %s",

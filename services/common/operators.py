@@ -4,7 +4,7 @@ reachable, the durable consumers it depends on caught up within a bound) and ``/
 Every service serves them on the operators' port, one of its own (``serve``:
 ``GCBC_METRICS_PORT``); the table service also answers ``/healthz`` on its API port
 (``services.table.monitoring``), with the same facts.
-Checks go through the ports (``EventLog.group``, ``ModelAdmin.ping``), answered from a cache for a
+Checks go through the ports (``LogAdmin.group``, ``ModelAdmin.ping``), answered from a cache for a
 second so probes never load the servers.
 """
 
@@ -21,7 +21,7 @@ from typing import Any
 
 import msgspec
 
-from gcbc.eventlog.port import EventLog, LogUnavailable
+from gcbc.eventlog.port import LogAdmin, LogUnavailable
 from gcbc.readmodel.port import ModelAdmin, ModelUnavailable
 from services.common import metrics
 
@@ -36,7 +36,7 @@ class Readiness:
 
     def __init__(
         self,
-        events: EventLog,
+        events: LogAdmin,
         model: ModelAdmin | None = None,
         groups: tuple[str, ...] = (),
         lag: float = READY_LAG,
@@ -194,7 +194,7 @@ def _shared_socket(host: str, port: int) -> socket.socket:
 
 
 async def watch_lag(
-    events: EventLog, group: str, stop: asyncio.Event, logger: logging.Logger, every: float = 5.0
+    events: LogAdmin, group: str, stop: asyncio.Event, logger: logging.Logger, every: float = 5.0
 ) -> None:
     """Keep the consumer's lag in the metrics; while it is far behind (a restart, a backlog),
     say how far it is, with a rate and an estimate."""

@@ -7,7 +7,7 @@ import logging
 import os
 import sys
 
-from gcbc.eventlog.port import EventLog
+from gcbc.eventlog.port import FullLog
 from gcbc.readmodel.port import ReadModel
 from services.common.settings import Settings
 from services.ops import deployment, exchange, repair, timeline  # noqa: F401  (the commands)
@@ -30,7 +30,7 @@ def main(argv: list[str] | None = None) -> int:
     prefix = os.environ.get("GCBC_SUBJECT_PREFIX", PREFIX)
     workers = int(os.environ.get("GCBC_OPS_WORKERS", str(min(2, os.cpu_count() or 1))))
 
-    async def connect_log() -> EventLog:
+    async def connect_log() -> FullLog:
         return await JetStreamEventLog.connect(
             settings.nats_url, stream=stream, prefix=prefix, patient=False, create=False
         )

@@ -18,7 +18,7 @@ from typing import Any
 import click
 
 from gcbc.contract.ids import InvalidTableId
-from gcbc.eventlog.port import EventLog, LogUnavailable, Stored
+from gcbc.eventlog.port import FullLog, LogUnavailable, Stored
 from gcbc.readmodel.port import ModelUnavailable, ReadModel
 from services.common.settings import Settings
 from services.ops import transfer, travel
@@ -33,17 +33,17 @@ class Ops:
     def __init__(
         self,
         settings: Settings,
-        connect_log: Callable[[], Awaitable[EventLog]],
+        connect_log: Callable[[], Awaitable[FullLog]],
         connect_model: Callable[[], Awaitable[ReadModel]],
         workers: int,
     ) -> None:
         self.settings = settings
         self._connect_log, self._connect_model = connect_log, connect_model
         self.workers = workers
-        self._log: EventLog | None = None
+        self._log: FullLog | None = None
         self._model: ReadModel | None = None
 
-    async def log(self) -> EventLog:
+    async def log(self) -> FullLog:
         if self._log is None:
             self._log = await self._connect_log()
         return self._log

@@ -12,8 +12,9 @@ from typing import Any
 
 import msgspec
 
-from gcbc.contract.entries import CommandEntry, OutcomeEntry, RefusalEntry, decode_entry
+from gcbc.contract.entries import CommandEntry, OutcomeEntry, RefusalEntry
 from gcbc.eventlog.port import Stored
+from gcbc.eventlog.records import entry_of
 from gcbc.readmodel.port import Replacement
 from gcbc.rules import RuleViolation, decide
 from services.common import view_writer
@@ -158,7 +159,7 @@ class _Verify(Job):
         self.entries += 1
         t = self.t
         try:
-            entry = decode_entry(stored.data)
+            entry = entry_of(stored)
         except msgspec.DecodeError as e:
             self._diverged(stored.seq, None, "an entry", f"not an entry: {e}")
             t.apply(stored)

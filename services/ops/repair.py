@@ -10,7 +10,7 @@ import time
 import click
 import msgspec
 
-from gcbc.eventlog.port import EventLog
+from gcbc.eventlog.port import FullLog
 from gcbc.readmodel.port import ReadModel, Replacement, TableSnapshot
 from services.common import view_writer
 from services.ops import jobs, show, travel
@@ -95,7 +95,7 @@ def compare(item: Replacement, live: TableSnapshot | None) -> list[Difference]:
 
 
 async def settled_compare(
-    log: EventLog, model: ReadModel, item: Replacement, live: TableSnapshot | None, ops: Ops
+    log: FullLog, model: ReadModel, item: Replacement, live: TableSnapshot | None, ops: Ops
 ) -> list[Difference]:
     """Compare at the same position: a table that moved since the pass is folded again, and a
     projection a little behind is given a moment."""
@@ -252,7 +252,7 @@ class Rewriter:
                     self.late.append(item.table)
         batch.clear()
 
-    async def catch_up(self, log: EventLog, limits: tuple[int | None, int | None]) -> None:
+    async def catch_up(self, log: FullLog, limits: tuple[int | None, int | None]) -> None:
         for t in self.late:
             try:
                 if await view_writer.rebuild(log, self.model, t, *limits):

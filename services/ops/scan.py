@@ -1,4 +1,4 @@
-"""One pass over the log for many tables: every entry read once, in order (``EventLog.scan``),
+"""One pass over the log for many tables: every entry read once, in order (``LogAdmin.scan``),
 each table folded by a job (``services.ops.jobs``) and its result given as soon as the table is
 whole (the sizes snapshot says when), so memory holds only the tables still open in the pass.
 
@@ -22,7 +22,7 @@ from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from gcbc.eventlog.port import EventLog, Stored
+from gcbc.eventlog.port import FullLog, Stored
 from services.ops.jobs import Job, JobKind
 
 BATCH = 2000  # entries sent to a worker process at once
@@ -36,7 +36,7 @@ class Pass:
 
     def __init__(
         self,
-        events: EventLog,
+        events: FullLog,
         kind: JobKind,
         only: set[str] | None = None,
         workers: int = 0,

@@ -11,8 +11,8 @@ from typing import Any
 import click
 import msgspec
 
-from gcbc.contract.entries import decode_entry
-from gcbc.eventlog.port import EventLog, Stored
+from gcbc.eventlog.port import FullLog, Stored
+from gcbc.eventlog.records import entry_or_none
 from services.common import view_writer
 from services.common.folded import FoldedTable
 from services.ops import show, travel
@@ -31,10 +31,7 @@ async def inspect(ops: Ops, table: str, start: int | None, end: int | None, as_j
     stored = await table_entries(ops, table)
     version = 0
     for s in stored:
-        try:
-            entry = decode_entry(s.data)
-        except msgspec.DecodeError:
-            entry = None
+        entry = entry_or_none(s)
         lines, after = show.entry_lines(s.seq, entry, version)
         shown = (start is None or s.seq >= start) and (end is None or s.seq <= end)
         if shown:
@@ -187,10 +184,7 @@ async def _next(queue: asyncio.Queue[Stored], stop: asyncio.Event) -> Stored | N
 
 
 def _show_entry(s: Stored, as_json: bool) -> None:
-    try:
-        entry = decode_entry(s.data)
-    except msgspec.DecodeError:
-        entry = None
+    entry = entry_or_none(s)
     if as_json:
         show.emit(show.entry_json(s.seq, s.at, s.table, entry))
     else:
@@ -203,7 +197,7 @@ class Spectator:
     """What spectators see of the entries followed: each table folded from the log once, then
     its public log's and chat's new lines as its entries come."""
 
-    def __init__(self, log: EventLog, as_json: bool) -> None:
+    def __init__(self, log: FullLog, as_json: bool) -> None:
         self.log, self.as_json = log, as_json
         self.folded: dict[str, tuple[FoldedTable, int, int]] = {}  # table -> (it, version, chat)
 

@@ -9,8 +9,9 @@ from typing import Any
 
 import msgspec
 
-from gcbc.contract.entries import OutcomeEntry, decode_entry
+from gcbc.contract.entries import OutcomeEntry
 from gcbc.eventlog.port import Stored
+from gcbc.eventlog.records import entry_or_none
 from gcbc.rules import fold, view
 from gcbc.rules.state import State
 from services.common import view_writer
@@ -40,10 +41,7 @@ def engine_state_at_version(stored: list[Stored], version: int) -> State:
     answer)."""
     events: list[Any] = []
     for s in stored:
-        try:
-            entry = decode_entry(s.data)
-        except msgspec.DecodeError:
-            continue
+        entry = entry_or_none(s)
         if isinstance(entry, OutcomeEntry):
             events += entry.events
             if len(events) >= version:

@@ -13,7 +13,7 @@ import msgspec
 
 from gcbc.eventlog.leases import Leases, MemoryLeases
 from gcbc.eventlog.partitions import partition_of
-from gcbc.eventlog.port import EventLog, Later, Skip, Stored, Subscription
+from gcbc.eventlog.port import FullLog, Later, Skip, Stored, Subscription
 from gcbc.readmodel.port import Put, ViewWriter, viewer_key
 from gcbc.rules.knowledge import LogMemo, version_of
 from services.common import metrics, operators
@@ -39,7 +39,7 @@ class Projection:
 
     def __init__(
         self,
-        events: EventLog,
+        events: FullLog,
         model: ViewWriter,
         log_limit: int | None = LOG_LIMIT,
         chat_limit: int | None = CHAT_LIMIT,

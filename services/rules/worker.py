@@ -15,11 +15,11 @@ import msgspec
 
 from gcbc.contract import commands as C
 from gcbc.contract import events as E
-from gcbc.contract.entries import CommandEntry, OutcomeEntry, RefusalEntry, encode_entry
+from gcbc.contract.entries import CommandEntry, OutcomeEntry, RefusalEntry
 from gcbc.eventlog.leases import Leases, MemoryLeases
 from gcbc.eventlog.partitions import partition_of
 from gcbc.eventlog.port import (
-    EventLog,
+    FullLog,
     Later,
     Outcome,
     Skip,
@@ -27,6 +27,7 @@ from gcbc.eventlog.port import (
     Subscription,
     WrongExpectedSequence,
 )
+from gcbc.eventlog.records import append_entry
 from gcbc.keyvalue.memory import MemoryKeyValue
 from gcbc.keyvalue.port import KeyValue
 from gcbc.rules import RuleViolation
@@ -67,7 +68,7 @@ class RulesWorker:
 
     def __init__(
         self,
-        events: EventLog,
+        events: FullLog,
         clock: Callable[[], float] = time.time,
         rules: Rules = ENGINE,
         lobby_seconds: float = 1800.0,
@@ -218,20 +219,18 @@ class RulesWorker:
         reply = msgspec.structs.replace(
             answer(t, command, seq, now_ms(), self.rules), prev=seq, command=command
         )
-        data = encode_entry(reply)
         try:
-            result = await self.events.append(
-                t.table_id, data, expected=seq, msg_id=f"answer:{seq}", answer=True
+            result = await append_entry(
+                self.events, t.table_id, reply, expected=seq, msg_id=f"answer:{seq}"
             )
         except WrongExpectedSequence:
             await self.cache.get(t.table_id)  # another instance answered first: catch up
             return
-        stored = Stored(seq=result.seq, table=t.table_id, data=data)
         if not result.duplicate:
             self.decided += 1
             self._count(t, seq, command, reply)
             if t.seq == seq:  # not caught up by someone else meanwhile
-                t.apply(stored)
+                t.apply(result.stored)
 
     def _count(
         self, t: FoldedTable, seq: int, command: CommandEntry, reply: OutcomeEntry | RefusalEntry
@@ -309,7 +308,7 @@ class RulesWorker:
         """Append a system command where the table is now; False if someone got there first."""
         entry = CommandEntry(command=command, at=now_ms(), prev=t.seq)  # type: ignore[arg-type]
         try:
-            await self.events.append(t.table_id, encode_entry(entry), t.seq, msg_id)
+            await append_entry(self.events, t.table_id, entry, t.seq, msg_id)
         except WrongExpectedSequence:
             await self.cache.get(t.table_id)  # stale: catch up, decide again next sweep
             self._noted(t)

@@ -19,8 +19,9 @@ import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from gcbc.contract.entries import CommandEntry, encode_entry
+from gcbc.contract.entries import CommandEntry
 from gcbc.eventlog.port import EventLog, Stored, Subscription, WrongExpectedSequence
+from gcbc.eventlog.records import append_entry
 from gcbc.keyvalue.port import KeyValue
 from gcbc.readmodel.port import Answer, StoredView, ViewReader, viewer_key
 from gcbc.rules import RuleViolation
@@ -233,15 +234,14 @@ class TableService:
         None if the log has moved on since."""
         table_id, expected = t.table_id, t.seq
         entry = CommandEntry(command=command, token_hash=token_hash_, at=now_ms(), prev=expected)
-        data = encode_entry(entry)
         cid = getattr(command, "command_id", None)
         msg_id = f"cmd:{table_id}:{command.seat}:{cid}" if cid else uuid.uuid4().hex
         try:
-            result = await self.events.append(table_id, data, expected=expected, msg_id=msg_id)
+            result = await append_entry(self.events, table_id, entry, expected, msg_id)
         except WrongExpectedSequence:
             return None
         if not result.duplicate and t.seq == expected:
-            t.apply(Stored(seq=result.seq, table=table_id, data=data))
+            t.apply(result.stored)
         if new_table and t.seq and table_id not in self.cache.tables:
             self.cache.tables[table_id] = t  # followed from now on
         if log.isEnabledFor(logging.DEBUG):

@@ -463,36 +463,6 @@ def test_a_partition_handed_to_another_member_goes_on_where_it_stopped(log_facto
     run(go())
 
 
-def test_a_stream_from_before_partitions_is_moved_to_partitioned_subjects(nats_url):
-    """Its tables are not migrated (their entries stay, unread); the operator's connection moves
-    the stream to ``<prefix>.<p>.<table>``, records P, and drops the consumers of the old
-    subjects (they would stand for their group in place of its partitions' consumers)."""
-    import nats
-    from nats.js import api
-
-    async def go():
-        name = uuid.uuid4().hex[:12]
-        stream, prefix = f"TEST_{name}", f"test.{name}"
-        nc = await nats.connect(nats_url)
-        js = nc.jetstream()
-        await js.add_stream(name=stream, subjects=[f"{prefix}.*"], allow_direct=True)
-        old = api.ConsumerConfig(durable_name="grp", filter_subject=f"{prefix}.*")
-        await js.add_consumer(stream, old)
-        await nc.close()
-        log = await JetStreamEventLog.connect(nats_url, stream=stream, prefix=prefix, partitions=4)
-        info = await log.js.stream_info(stream)
-        assert info.config.subjects == [f"{prefix}.*.*", f"{prefix}.*.*.*"]
-        assert info.config.metadata["gcbc_partitions"] == "4" and log.partitions == 4
-        assert await log.group("grp") is None
-        t = table()
-        await log.append(t, b"a", 0)
-        assert [s.data for s in await log.read(t)] == [b"a"]
-        await log.js.delete_stream(stream)
-        await log.close()
-
-    run(go())
-
-
 def test_the_streams_own_partition_count_wins_over_a_setting(nats_url):
     """P is fixed for a stream's life: a table placed under another P would not be found."""
 

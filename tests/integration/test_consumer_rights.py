@@ -121,8 +121,7 @@ def test_no_service_reaches_another_services_durables_and_each_does_its_own_work
                 assert [s.data async for b in logs[user].scan() for s in b] == entries
             for follower in followers:
                 await follower.close()
-            page = await admin._api(f"CONSUMER.LIST.{STREAM}", {"offset": 0})  # noqa: SLF001
-            names = sorted(c["name"] for c in page["consumers"])
+            names = sorted(c.name for c in await admin.js.consumers_info(STREAM))
             assert names == sorted(durable for _, durable in DURABLES.values())  # readers gone
         finally:
             for subscription in subscriptions:

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SERVICES = ROOT / "services"
 SERVICE_NAMES = ("table", "rules", "projection", "ops")
 ADAPTERS = {
-    ROOT / "shared/gcbc/eventlog/jetstream.py",
+    *(ROOT / "shared/gcbc/eventlog/jetstream").glob("*.py"),
     ROOT / "shared/gcbc/eventlog/jetstream_leases.py",
     ROOT / "shared/gcbc/readmodel/redis.py",
     ROOT / "shared/gcbc/readmodel/rediscluster.py",
@@ -79,6 +79,10 @@ def test_the_adapters_are_imported_only_by_composition_roots():
     """The services work through the ports; only a composition root picks the adapters."""
     adapters = (
         "gcbc.eventlog.jetstream",
+        *(
+            f"gcbc.eventlog.jetstream.{p.stem}"
+            for p in (ROOT / "shared/gcbc/eventlog/jetstream").glob("*.py")
+        ),
         "gcbc.eventlog.jetstream_leases",
         "gcbc.readmodel.redis",
         "gcbc.readmodel.rediscluster",

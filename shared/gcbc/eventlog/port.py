@@ -1,4 +1,6 @@
-"""The event log port: per-table append with optimistic concurrency and idempotence, and reads.
+"""The event log's ports: the services' (``EventLog``) and the operators' (``LogAdmin``).
+
+Per-table append with optimistic concurrency and idempotence, and reads.
 
 ``append(table, data, expected, msg_id)``: ``expected`` is the sequence of the table's last
 entry the writer saw (0: none); a stale expectation raises WrongExpectedSequence and stores
@@ -166,6 +168,10 @@ Only = Literal["commands", "answers"] | None
 
 
 class EventLog(Protocol):
+    """The services' port: a table's entries appended and read, durable groups, followers."""
+
+    partitions: int  # P: tables are divided into this many partitions (gcbc.eventlog.partitions)
+
     async def append(
         self,
         table: str,
@@ -187,27 +193,6 @@ class EventLog(Protocol):
         """The table's entries with a sequence greater than ``after``, in order."""
         ...
 
-    partitions: int  # P: tables are divided into this many partitions (gcbc.eventlog.partitions)
-
-    def tables(self, partition: int | None = None) -> AsyncIterator[str]:
-        """Every table's id (``partition``: that partition's tables only)."""
-        ...
-
-    def scan(self, after: int = 0, until: int | None = None) -> AsyncIterator[list[Stored]]:
-        """Every table's entries after ``after`` up to ``until``, in order, in batches."""
-        ...
-
-    async def sizes(self, partition: int | None = None) -> tuple[int, dict[str, int]]:
-        """(the last sequence, table -> its number of entries), as of one moment."""
-        ...
-
-    async def status(self) -> LogStatus: ...
-
-    async def group(self, name: str) -> GroupStatus | None:
-        """A durable group's progress, over its partitions' consumers if it has some (None: no
-        such group)."""
-        ...
-
     async def consume(
         self,
         group: str,
@@ -218,8 +203,7 @@ class EventLog(Protocol):
     ) -> Subscription:
         """The group's durable consumer (it survives restarts: it goes on where it stopped);
         ``partition``: that partition's tables only, through a durable consumer of its own;
-        ``only``: the commands, or the answers (a log written before they were stored apart
-        hands its tables' entries of both kinds)."""
+        ``only``: the commands, or the answers."""
         ...
 
     async def consume_batches(
@@ -244,3 +228,35 @@ class EventLog(Protocol):
     ) -> Subscription: ...
 
     async def close(self) -> None: ...
+
+
+class LogAdmin(Protocol):
+    """The operators' port: the whole log, its tables, its state, the groups' progress."""
+
+    partitions: int
+
+    def tables(self, partition: int | None = None) -> AsyncIterator[str]:
+        """Every table's id (``partition``: that partition's tables only)."""
+        ...
+
+    def scan(self, after: int = 0, until: int | None = None) -> AsyncIterator[list[Stored]]:
+        """Every table's entries after ``after`` up to ``until``, in order, in batches."""
+        ...
+
+    async def sizes(self, partition: int | None = None) -> tuple[int, dict[str, int]]:
+        """(the last sequence, table -> its number of entries), as of one moment."""
+        ...
+
+    async def status(self) -> LogStatus: ...
+
+    async def group(self, name: str) -> GroupStatus | None:
+        """A durable group's progress, over its partitions' consumers if it has some (None: no
+        such group)."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+class FullLog(EventLog, LogAdmin, Protocol):
+    """Both ports, as every adapter implements them: for the operators' tools, and the services
+    that also go through the whole log (a rebuild lists its tables, the bots scan it once)."""

@@ -146,9 +146,9 @@ def test_the_table_service_notes_a_house_table_before_its_opening_and_only_then(
         appended: list[bool] = []
         append = events.append
 
-        async def watched(table, data, expected, msg_id=None):  # noqa: ANN001, ANN202
+        async def watched(table, data, expected, msg_id=None, answer=False):  # noqa: ANN001, ANN202
             appended.append(table in house.values)  # noted by then
-            return await append(table, data, expected, msg_id)
+            return await append(table, data, expected, msg_id, answer)
 
         events.append = watched  # type: ignore[method-assign]
         await service.append_command(

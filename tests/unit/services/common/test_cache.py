@@ -105,45 +105,41 @@ class Counting(MemoryEventLog):
         return await super().at(table, seq)
 
 
-async def _played(log: MemoryEventLog, table: str, carried: bool) -> None:
-    """A table opened and seated, each command followed by its answer (``carried``: the answer
-    carries its command, as the rules worker writes it; else as answers written before)."""
+async def _played(log: MemoryEventLog, table: str) -> None:
+    """A table opened and seated, each command followed by its answer, which carries it (as the
+    rules worker writes it)."""
     s, last = initial_state(), 0
     commands = [C.OpenTable(table_id=table, seats=4), *(C.TakeSeat(name=f"p{i}") for i in range(4))]
     for command in commands:
         entry = CommandEntry(command=command, at=1, prev=last)
         asked = (await log.append(table, encode_entry(entry), last)).seq
         s, events = run(s, command)
-        answer = OutcomeEntry(
-            answers=asked, events=events, prev=asked, command=entry if carried else None
-        )
+        answer = OutcomeEntry(answers=asked, events=events, prev=asked, command=entry)
         last = (await log.append(table, encode_entry(answer), asked, answer=True)).seq
 
 
 def test_a_reader_of_one_kind_folds_the_other_kind_it_was_not_handed() -> None:
     """The answers alone fold the table through the commands they carry (no read at all); the
-    commands alone (or answers without their command) read each missed entry once, by its
-    sequence, never the table's tail."""
+    commands alone read each missed answer once, by its sequence, never the table's tail."""
 
     async def go() -> None:
-        for carried in (True, False):
-            log = Counting()
-            await _played(log, TABLES[0], carried)
-            for kind in (True, False):  # the answers alone, then the commands alone
-                handed = [s for s in log.all() if (s.seq in log._answers) == kind]  # noqa: SLF001
-                whole = FoldedTable(TABLES[0])  # every entry up to the last one handed
-                for stored in log.all()[: handed[-1].seq]:
-                    whole.apply(stored)
-                log.reads = log.ats = 0
-                cache = FoldedCache(log)
-                for stored in handed:
-                    await cache.deliver(stored)
-                t = cache.tables[TABLES[0]]
-                assert (t.seq, t.state, t.tokens) == (whole.seq, whole.state, whole.tokens)
-                assert t.command_ids == whole.command_ids and t.pending == whole.pending
-                assert log.reads == 0, (carried, kind)
-                # each entry of the other kind before the last one handed, unless carried
-                missed = (0 if carried else 5) if kind else 4
-                assert log.ats == missed, (carried, kind, log.ats)
+        log = Counting()
+        await _played(log, TABLES[0])
+        for kind in (True, False):  # the answers alone, then the commands alone
+            handed = [s for s in log.all() if (s.seq in log._answers) == kind]  # noqa: SLF001
+            whole = FoldedTable(TABLES[0])  # every entry up to the last one handed
+            for stored in log.all()[: handed[-1].seq]:
+                whole.apply(stored)
+            log.reads = log.ats = 0
+            cache = FoldedCache(log)
+            for stored in handed:
+                await cache.deliver(stored)
+            t = cache.tables[TABLES[0]]
+            assert (t.seq, t.state, t.tokens) == (whole.seq, whole.state, whole.tokens)
+            assert t.command_ids == whole.command_ids and t.pending == whole.pending
+            assert log.reads == 0, kind
+            # each answer before the last command handed
+            missed = 0 if kind else 4
+            assert log.ats == missed, (kind, log.ats)
 
     asyncio.run(go())

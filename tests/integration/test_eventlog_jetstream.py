@@ -1,5 +1,5 @@
-"""The JetStream adapter's lean paths. Appends (its own inbox, each acknowledgement handed to
-the append that waits for it): many at once each get their own answer, and a subject no stream
+"""The JetStream adapter's own paths. Appends (one inbox, each acknowledgement handed to the
+append that waits for it): many at once each get their own answer, and a subject no stream
 stores is refused at once as LogUnavailable. A follower (a push consumer of its own) goes on
 after the server restarts. Against a real NATS server of its own."""
 
@@ -46,7 +46,7 @@ def test_many_appends_at_once_each_get_their_own_acknowledgement(tmp_path: Path)
             assert again.duplicate and again.seq == seqs[0][-1]
             with pytest.raises(WrongExpectedSequence):
                 await log.append(tables[0], b"late", seqs[0][0])
-            assert not log._appends.waiting  # noqa: SLF001  (nothing left waiting)
+            assert not log.acks.waiting  # nothing left waiting
         finally:
             await log.close()
 
@@ -152,8 +152,7 @@ def test_a_follower_with_nothing_to_read_keeps_its_consumer(tmp_path: Path):
         try:
             deadline = time.monotonic() + QUIET
             while time.monotonic() < deadline:  # (the follower's silence is 6 s)
-                page = await admin._api("CONSUMER.LIST.GCBC_TABLES", {"offset": 0})  # noqa: SLF001
-                names = [c["name"] for c in page["consumers"] or []]
+                names = [c.name for c in await admin.js.consumers_info("GCBC_TABLES")]
                 assert len(names) == 1, names
                 seen.update(names)
                 await asyncio.sleep(1)
@@ -163,8 +162,7 @@ def test_a_follower_with_nothing_to_read_keeps_its_consumer(tmp_path: Path):
         finally:
             await follower.close()
             await log.close()
-        page = await admin._api("CONSUMER.LIST.GCBC_TABLES", {"offset": 0})  # noqa: SLF001
-        assert not page["consumers"]  # deleted once closed
+        assert not await admin.js.consumers_info("GCBC_TABLES")  # deleted once closed
         await admin.close()
 
     try:
