@@ -32,9 +32,8 @@ USERS = ("admin", "table", "rules", "projection", "bots")
 STREAM = "GCBC_TABLES"  # gcbc.eventlog.jetstream.STREAM (kept here: no import of nats)
 # <prefix>.<partition>.<table>: a table's subject (every entry of a table written before its
 # commands and answers were apart), then its commands' (.c) and its answers' (.a)
-SUBJECTS = "gcbc.table.*.*"
-COMMANDS = f"{SUBJECTS}.c"
-ANSWERS = f"{SUBJECTS}.a"
+COMMANDS = "gcbc.table.*.*.c"
+ANSWERS = "gcbc.table.*.*.a"
 LEASES = "GCBC_LEASES"  # gcbc.eventlog.jetstream_leases.BUCKET: who processes which partition
 
 
@@ -201,9 +200,9 @@ def _nats_permissions(user: str, partitions: int = MOST_PARTITIONS) -> str:
         f"$JS.FC.{STREAM}.>",  # flow control replies
     ]
     if user == "table":
-        allow += [SUBJECTS, COMMANDS]  # commands only
+        allow += [COMMANDS]  # commands only
     if user == "rules":
-        allow += [SUBJECTS, COMMANDS, ANSWERS]  # answers, and deadlines (system commands)
+        allow += [COMMANDS, ANSWERS]  # answers, and deadlines (system commands)
     if user == "table":
         # its readiness (/readyz): how far the rules worker and the projection are (read only)
         for group in DURABLES.values():

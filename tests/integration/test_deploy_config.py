@@ -46,8 +46,8 @@ def test_nats_server_takes_it_with_passwords_from_the_environment(tmp_path: Path
             inbox_prefix="_INBOX_table",  # its replies come on its own inbox only
         )
         js = nc.jetstream()
-        await js.add_stream(name="GCBC_TABLES", subjects=["gcbc.table.*.*"])
-        assert (await js.publish("gcbc.table.3.abc", b"x")).seq == 1
+        await js.add_stream(name="GCBC_TABLES", subjects=["gcbc.table.*.*.*"])
+        assert (await js.publish("gcbc.table.3.abc.c", b"x")).seq == 1
         await nc.close()
         with pytest.raises(nats.errors.Error, match="Authorization Violation"):
             await nats.connect(f"nats://table:wrong@127.0.0.1:{port}", allow_reconnect=False)

@@ -110,7 +110,7 @@ class JetStreamEventLog(Appends, Consumers, Scans, Admin):
     async def connect(
         cls,
         url: str,
-        replicas: int = 1,
+        replicas: int | None = None,
         stream: str = STREAM,
         prefix: str = PREFIX,
         patient: bool = True,
@@ -119,7 +119,9 @@ class JetStreamEventLog(Appends, Consumers, Scans, Admin):
     ) -> JetStreamEventLog:
         """``patient``: a service waits for NATS as long as it takes; a tool (``patient=False``)
         gives up within seconds with LogUnavailable. ``create``: make the stream if missing,
-        with ``partitions`` (an existing stream keeps its own, recorded in it)."""
+        with ``partitions`` (an existing stream keeps its own, recorded in it). ``replicas``: the
+        copies the stream is made or updated to; None keeps an existing stream's (one if new), so
+        that a tool connecting without the deployment's count never shrinks a cluster's stream."""
         log = cls(await _connected(url, patient), stream, prefix, partitions)
         log.owner = urlsplit(url.split(",")[0].strip()).username or log.owner
         try:

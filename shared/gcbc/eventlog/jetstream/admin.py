@@ -45,21 +45,22 @@ def _progress(info: api.ConsumerInfo) -> GroupStatus:
 class Admin(Connected):
     """The log's operators' methods (mixed into JetStreamEventLog, which provides its fields)."""
 
-    async def ensure_stream(self, replicas: int = 1) -> api.StreamInfo:
-        """The stream exists, with ``replicas`` copies: created if missing; an existing one with
-        another count is updated where this user may (the operator's; services may not change
-        the stream, so they say so and go on with what is there)."""
+    async def ensure_stream(self, replicas: int | None = None) -> api.StreamInfo:
+        """The stream exists, with ``replicas`` copies: created if missing (one copy if None); an
+        existing one with another count is updated where this user may (the operator's; services
+        may not change the stream, so they say so and go on with what is there); None keeps it."""
         try:
             info = await self.js.stream_info(self.stream)
         except NotFoundError:
+            replicas = replicas or 1
             config = stream_config(replicas, self.stream, self.prefix, self.partitions)
             self.direct = replicas == 1
             try:
                 return await self.js.add_stream(config)
             except APIError:  # another process created it meanwhile: take what it made
                 return await self.js.stream_info(self.stream)
-        self.direct = replicas == 1 and info.config.num_replicas == 1
-        if info.config.num_replicas != replicas:
+        self.direct = info.config.num_replicas == 1 and replicas in (None, 1)
+        if replicas is not None and info.config.num_replicas != replicas:
             try:
                 await self.js.update_stream(replace(info.config, num_replicas=replicas))
             except nats.errors.Error as e:
