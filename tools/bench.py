@@ -19,7 +19,7 @@ changed having received it.
 The design's physical limit (``../shared/bench/noop_pipeline.py``, ``--limit``) runs its two
 closed loops right before the real rules' (the machine's speed drifts from minute to minute; then
 the real rules' 50-table and 1-table runs are made ``--pairs`` times, each right after a run of
-the limit's: issue 13's ratios are over those pairs, ``paired_with_limit``), and
+the limit's: the targets' ratios are over those pairs, ``paired_with_limit``), and
 so does the same limit played as this game is, each command after a read of its seat's view
 (``tools.readactlimit``, ``limit_read_first``): the figures are reported as ratios to both. The
 read-first limit runs once more with every process getting every entry, as this server's do
@@ -454,7 +454,7 @@ def paired_ratio(
     limits: list[dict], runs: list[dict], limit_key: str, run_key: str, digits: int = 1
 ) -> dict:
     """One figure of the server's over the limit's, pair by pair and over all pairs (the ratio
-    of the means): issue 13's 50-table commands/s and 1-table p99."""
+    of the means): the targets' 50-table commands/s and 1-table p99."""
     pairs = [
         {
             "limit": lim.get(limit_key),
@@ -597,7 +597,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.only and args.only != label:
             continue
         if args.limit and not noop:
-            # the limits right before the real rules, whose ratio to them is issue 13's target:
+            # the limits right before the real rules, whose ratio to them is the target:
             # this machine's speed drifts from minute to minute
             out.update(_limits(args))
         out[label] = with_stack(
@@ -642,7 +642,7 @@ def _parser() -> argparse.ArgumentParser:
         type=int,
         default=2,
         help="the real rules' 50-table and 1-table runs this many times, each right after the"
-        " limit's (issue 13's ratios are over the pairs; 0: once, against the limit's first run)",
+        " limit's (the targets' ratios are over the pairs; 0: once, against the limit's first run)",
     )
     p.add_argument(
         "--out", metavar="FILE", help="also write the figures there, as JSON (make bench's summary)"
@@ -682,7 +682,7 @@ def _scale_options(p: argparse.ArgumentParser) -> None:
         "--scale-report-tables",
         type=int,
         default=2000,
-        help="the scale run again with this many tables, reported (issue 13; 0: skip)",
+        help="the scale run again with this many tables, reported (0: skip)",
     )
     p.add_argument("--scale-seconds", type=float, default=30)
     p.add_argument(
@@ -690,7 +690,7 @@ def _scale_options(p: argparse.ArgumentParser) -> None:
         type=int,
         default=2,
         help="the 500-table run this many times, each on a new stack (with --api: on the"
-        " deployment as it is) (issue 13: p99 < 50 ms in every run; the summary judges the worst)",
+        " deployment as it is) (the target: p99 < 50 ms in every run; the summary judges the worst)",
     )
     p.add_argument("--skip-scale", action="store_true")
 
@@ -704,7 +704,7 @@ def _limits(args: argparse.Namespace) -> dict[str, Any]:
         Path(args.limit), args.tables, args.seconds, read_first=True
     )
     print(f"limit_read_first: {out['limit_read_first']}", file=sys.stderr, flush=True)
-    # what the one subject per table costs (issue 13's first design change), reported
+    # what the one subject per table costs (the first design change), reported
     out["limit_read_first_every_entry"] = physical_limit(
         Path(args.limit), args.tables, args.seconds, every_entry=True, latency=False
     )
@@ -721,7 +721,7 @@ def _closed_loops(stack: Stack, noop: bool, args: argparse.Namespace) -> dict:
     asyncio.run(closed_loop(stack.api, 2, 3, noop, 1))  # warm-up
     # the real rules' saturation in pairs with the limit's, alternated (limit, server,
     # limit, server...): each pair the same minute, this machine's speed drifting by ±20 %
-    # from one minute to the next; issue 13's ratio is over the pairs
+    # from one minute to the next; the target's ratio is over the pairs
     paired = bool(args.limit) and not noop and args.pairs > 0
     limit = Path(args.limit) if args.limit else None
     runs, latencies, limits, limit_latencies = [], [], [], []

@@ -1,5 +1,5 @@
 """``python -m tools.benchsummary DIR``: ``make bench``'s one summary. Each bench of the run wrote
-its figures to DIR (``--out``); this prints one JSON object, each figure of issue 13 (and the
+its figures to DIR (``--out``); this prints one JSON object, each target's figure (and the
 rebuild's and the restart's) with its target, the limit beside it where there is one, and whether
 it is met. A bench that did not run is listed as missing, never as met.
 """

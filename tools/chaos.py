@@ -1,4 +1,4 @@
-"""The chaos suite (issue 14, item 5): while bot tables play through HTTP, faults at random moments,
+"""The chaos suite: while bot tables play through HTTP, faults at random moments,
 then the checks that must hold after each.
 
 Faults (one machine): kill -9 a service instance (rules, projection, table, bots) and start it

@@ -358,7 +358,7 @@ class _Nodes:
 
 
 class NatsCluster(_Nodes):
-    """Several NATS nodes routed into one JetStream cluster (issue 14): ``url_for(user)`` names
+    """Several NATS nodes routed into one JetStream cluster: ``url_for(user)`` names
     every node (clients fail over among them), ``nodes[i]`` is each node's own process."""
 
     def __init__(self, nodes: list[ServerProcess], names: list[str]) -> None:
@@ -416,7 +416,7 @@ def start_nats_cluster(
 
 
 class RedisCluster(_Nodes):
-    """Several Redis nodes sharing the hash slots as one Redis Cluster (issue 14): ``url_for(user)``
+    """Several Redis nodes sharing the hash slots as one Redis Cluster: ``url_for(user)``
     is a ``redis+cluster://`` URL naming every node (the client finds the slots' owners from any
     of them), ``nodes[i]`` is each node's own process (the first ``size`` the primaries they
     started as, then their replicas). A node restarted keeps its role and slots (its

@@ -1,4 +1,4 @@
-"""``python -m tools.membench``: what a table costs in memory (issue 13): the resident memory of
+"""``python -m tools.membench``: what a table costs in memory: the resident memory of
 every process of a stack on this machine (the services, NATS and Redis) with 1,000 and then 5,000
 started tables (4 seats each, through the typed client), per table; then whether finished tables
 cost the services anything (every seat of the first 1,000 leaves: their autopilots play them to

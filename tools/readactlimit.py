@@ -9,7 +9,7 @@ the acting seat's view, then sends its command). This runs the limit's very proc
 worker and projection unchanged, its table service with one route more: ``GET
 /tables/{id}/view?seat=n``, one Redis read answered as bytes) with a load generator that reads a
 seat's view and decodes it before each POST. It is reported beside the limit, never instead of it
-(issue 13's targets are against the limit itself): the difference between the two is what the
+(the targets are against the limit itself): the difference between the two is what the
 game's read-before-act protocol costs on this machine, with no rules and no real views.
 
 The limit's own script is loaded from beside the repository (``tools.bench.LIMIT``) and run with
@@ -23,7 +23,7 @@ subject, so each of its consumers gets every entry, and its table service follow
 to keep its tables folded: six deliveries per command where the limit has two. Here the limit's
 rules worker and projection each consume every entry (the other kind acknowledged unread), and its
 table service follows every entry with an ordered consumer. The difference from the plain
-read-first limit is what the one subject per table costs, with no rules at all (issue 13's first
+read-first limit is what the one subject per table costs, with no rules at all (the bench's first
 design change: commands and answers on subjects of their own).
 """
 

@@ -1,4 +1,4 @@
-"""The rebuild bench (issue 11): how many log entries a second ``gcbc-ops rebuild --all`` turns
+"""The rebuild bench: how many log entries a second ``gcbc-ops rebuild --all`` turns
 into views, on this machine. A NATS and a Redis of its own (local servers on free ports, data in
 a temporary directory), filled with realistic table logs by ``tools.tablelogs`` (bots play whole
 tables on the engine; about a tenth stay in the lobby), then ``gcbc-ops rebuild --all --yes

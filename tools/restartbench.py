@@ -1,4 +1,4 @@
-"""The restart bench (issue 14, item 2): how long a restarted rules worker takes to answer its
+"""The restart bench: how long a restarted rules worker takes to answer its
 first command with many tables in the log, and how much it holds. A NATS of its own (a local
 server on a free port, data in a temporary directory):
 

@@ -1,6 +1,6 @@
 """The deadline index: when each table next needs the rules worker without anyone asking (a wait
 that times out, a lobby that closes, a command left unanswered), kept in a keyed store, so a
-restarted worker knows every pending deadline without folding every table (issue 14, item 2).
+restarted worker knows every pending deadline without folding every table.
 
 One key per table holds (when, the position it was computed at); a finished table has none.
 What is stored is no later than the table's next deadline, and at most ``EARLY`` seconds before

@@ -1,5 +1,5 @@
 """The house's tables: every table with house seats (the sandbox), in a keyed store, so the bot
-worker learns of them without following the whole log (issue 13: that follow cost a delivery of
+worker learns of them without following the whole log (that follow cost a delivery of
 every entry to one more process, for one entry in hundreds it needed).
 
 The table service notes a table (its house seats and its size) before it appends the table's

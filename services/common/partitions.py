@@ -1,4 +1,4 @@
-"""This instance's share of a service's partitions (issue 14): each partition of the tables is
+"""This instance's share of a service's partitions: each partition of the tables is
 processed by exactly one rules-worker instance and one projection instance at a time.
 
 Three times per lease time (``GCBC_LEASE_SECONDS``) an instance renews its membership lease

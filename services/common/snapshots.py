@@ -1,5 +1,5 @@
 """Snapshots of folded tables: a table's FoldedTable as of a position, kept by table in a keyed
-store, so loading a table reads its snapshot and only the entries after it (issue 14, item 2).
+store, so loading a table reads its snapshot and only the entries after it.
 
 A snapshot holds the position it was folded to, the entry schema version (``entries.SCHEMA``)
 and the fold's own version (``FOLD``): one made by code that read entries or folded them

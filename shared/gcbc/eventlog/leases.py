@@ -1,4 +1,4 @@
-"""The lease port: who processes what, decided in the log's own store (issue 14).
+"""The lease port: who processes what, decided in the log's own store.
 
 A lease is a name (``rules.partition.3``, ``rules.member.<instance>``) held by one holder at a
 time. ``take`` gets it if nobody holds it, or if it is held under the taker's own name (its

@@ -2,7 +2,7 @@
 
 - decide + evolve per command (``rules.run``), over every command of random 6-seat games:
   p50 / p99 / max in microseconds (target: p99 < 200 µs);
-- the simulator: complete 6-seat games per second with random bots (target: >= 300, issue 13),
+- the simulator: complete 6-seat games per second with random bots (target: >= 300),
   with and without the per-event invariant checks; and the CPU time per game (``process_time``:
   what the process itself spent, whatever else the machine runs).
 """
@@ -24,7 +24,7 @@ from gcbc.rules import current_wait, initial_state, is_terminal, legal_commands,
 from gcbc.rules.knowledge import commands_json
 from gcbc.sim.simulate import simulate
 
-SIMULATOR_TARGET = 300  # six-seat games per second on one core (issue 13)
+SIMULATOR_TARGET = 300  # six-seat games per second on one core
 
 
 def command_latency(games: int, seats: int = 6, seed: int = 1) -> dict[str, float]:
