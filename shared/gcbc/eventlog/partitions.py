@@ -16,9 +16,8 @@ import zlib
 # The default P (GCBC_PARTITIONS, used when a stream is created and then fixed for its life). One
 # machine: 1 (every group one consumer; a second instance is a standby that takes over). Several
 # instances dividing the tables: e.g. CLUSTER_PARTITIONS (make run-cluster, the compose cluster
-# overlay). Each partition is a consumer per group, and each costs NATS: measured on this 2-core
-# machine, 50 tables closed loop, one instance of each service, one bench run after the other:
-# P=16 224 commands/s, 9.2 ms CPU per command (NATS 1.25); P=1 284 commands/s, 7.1 ms (NATS 0.64).
+# overlay). Each partition is a consumer per group, and each costs NATS CPU on every command
+# (docs/benchmarks.md measures P=16 against P=1), so one machine keeps one.
 PARTITIONS = 1
 CLUSTER_PARTITIONS = 16
 # the generated NATS rights name this many consumers per group: the most P a deployment may use
