@@ -49,7 +49,7 @@ from tools.rebuildbench import machine
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = 1.0  # seconds from a restart to the first answer
-DURABLE = "rules-worker"  # services.rules.worker.DURABLE
+DURABLE = "rules-worker"  # services.rules.service.DURABLE
 
 
 def _rss_kb(pid: int) -> int:
