@@ -72,8 +72,7 @@ def _services_kb(per_table: dict[str, float] | None) -> float | None:
     return round(sum(per_table.get(k, 0.0) for k in SERVICES), 1)
 
 
-# the figures with no limit beside them: (figure, bench, keys to the value, target, its test);
-# a target of "report" is no target (the figure is reported, never short)
+# the figures with no limit beside them: (figure, bench, keys to its value, target, its test)
 THRESHOLDS: tuple[tuple[str, str, tuple[str, ...], str, Callable[[float], bool]], ...] = (
     (
         "simulator, 6 seats, one core: games/s",
