@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -71,147 +72,171 @@ def _services_kb(per_table: dict[str, float] | None) -> float | None:
     return round(sum(per_table.get(k, 0.0) for k in SERVICES), 1)
 
 
-def summary(found: dict[str, Any]) -> dict[str, Any]:
-    system, engine, memory = found.get("system"), found.get("engine"), found.get("memory")
-    figures = []
+# the figures with no limit beside them: (figure, bench, keys to its value, target, its test)
+THRESHOLDS: tuple[tuple[str, str, tuple[str, ...], str, Callable[[float], bool]], ...] = (
+    (
+        "simulator, 6 seats, one core: games/s",
+        "engine",
+        ("simulator_6_seats_random_games_per_second",),
+        ">= 300",
+        lambda v: v >= 300,
+    ),
+    ("decide+evolve p99 us", "engine", ("decide_evolve", "p99_us"), "< 200", lambda v: v < 200),
+    (
+        "rebuild, log entries/s",
+        "rebuild",
+        ("entries_per_second",),
+        ">= 50,000",
+        lambda v: v >= 50_000,
+    ),
+    (
+        "restart with 10,000 tables: first answer s",
+        "restart",
+        ("first_answer_seconds",),
+        "<= 1",
+        lambda v: v <= 1.0,
+    ),
+    (
+        "supervised kill -9 with 10,000 tables: next answer s",
+        "restart",
+        ("supervised_kill_answer_seconds",),
+        "<= 1",
+        lambda v: v <= 1.0,
+    ),
+)
+# reported beside the target, never instead of it: the same loop with no-op rules, and the
+# limit played as this game is (a read of the seat's view before each command: what the
+# protocol alone costs)
+BESIDE_THE_LIMIT = (
+    (
+        "50 tables closed loop, no-op rules: commands/s",
+        ("noop", "saturation", "commands_per_second"),
+    ),
+    (
+        "50 tables closed loop, the limit reading each seat's view before its command: commands/s",
+        ("limit_read_first", "saturation", "commands_per_s"),
+    ),
+    (
+        "50 tables closed loop, the same with every process getting every entry, as here:"
+        " commands/s",
+        ("limit_read_first_every_entry", "saturation", "commands_per_s"),
+    ),
+)
+# what the machine did during the runs (tools.bench.machine_during): a figure short on a
+# machine whose cores were stolen or busy elsewhere says so beside it
+MACHINE = {
+    "50 tables closed loop, real rules": ("rules", "saturation", "machine"),
+    "1 table closed loop, real rules": ("rules", "latency", "machine"),
+    "500 human-paced tables": ("scale", "machine"),
+}
+
+
+def _paired(system: Any, run: str, server: float | None, limit: float | None) -> tuple:
+    """The server's figure and the limit's, from the runs paired with the limit's where there
+    are some (the server's runs each right after one of the limit's, alternated: the means over
+    the pairs), and those pairs."""
+    paired = _get(system, "rules", "paired_with_limit", run)
+    if paired and paired.get("ratio"):
+        server, limit = paired["server"], paired["limit"]
+    return server, limit, paired["pairs"] if paired else None
+
+
+def _closed_loops(system: Any) -> list[dict[str, Any]]:
+    """The 50 tables' rate against the limit's, what is reported beside it, and the one
+    table's p99 against the limit's."""
     limit_rate = _get(system, "limit", "saturation", "commands_per_s")
     rate = _get(system, "rules", "saturation", "commands_per_second")
-    paired = _get(system, "rules", "paired_with_limit", "saturation")
-    if paired and paired.get("ratio"):
-        # the server's runs each right after one of the limit's, alternated: the ratio of the
-        # means over the pairs (the limit's first run, before the others, is their measure)
-        rate, headline_limit = paired["server"], paired["limit"]
-    else:
-        headline_limit = limit_rate
+    rate, headline_limit, pairs = _paired(system, "saturation", rate, limit_rate)
     ratio = _ratio(rate, headline_limit)
-    figures.append(
-        _figure(
-            "50 tables closed loop, real rules: commands/s",
-            rate,
-            ">= 0.50 x the limit's",
-            ratio is not None and ratio >= 0.5,
-            headline_limit,
-            ratio,
-        )
+    headline = _figure(
+        "50 tables closed loop, real rules: commands/s",
+        rate,
+        ">= 0.50 x the limit's",
+        ratio is not None and ratio >= 0.5,
+        headline_limit,
+        ratio,
     )
-    if paired:
-        figures[0]["pairs"] = paired["pairs"]
-    # reported beside the target, never instead of it: the same loop with no-op rules, and the
-    # limit played as this game is (a read of the seat's view before each command: what the
-    # protocol alone costs)
-    read_first = _get(system, "limit_read_first", "saturation", "commands_per_s")
-    reported = {
-        "50 tables closed loop, no-op rules: commands/s": _get(
-            system, "noop", "saturation", "commands_per_second"
-        ),
-        "50 tables closed loop, the limit reading each seat's view before its command:"
-        " commands/s": read_first,
-        "50 tables closed loop, the same with every process getting every entry, as here:"
-        " commands/s": _get(system, "limit_read_first_every_entry", "saturation", "commands_per_s"),
-    }
-    for name, value in reported.items():
+    if pairs is not None:
+        headline["pairs"] = pairs
+    figures = [headline]
+    for name, keys in BESIDE_THE_LIMIT:
+        value = _get(system, *keys)
         figures.append(_figure(name, value, "report", True, limit_rate, _ratio(value, limit_rate)))
+    read_first = _get(system, "limit_read_first", "saturation", "commands_per_s")
     if read_first:
-        figures[0]["ratio_to_limit_read_first"] = _ratio(rate, read_first)
+        headline["ratio_to_limit_read_first"] = _ratio(rate, read_first)
         figures[-1]["ratio_to_limit_read_first"] = _ratio(figures[-1]["value"], read_first)
-    limit_p99 = _get(system, "limit", "latency", "p99_ms")
     p99 = _get(system, "rules", "latency", "p99_ms")
-    paired_p99 = _get(system, "rules", "paired_with_limit", "latency")
-    if paired_p99 and paired_p99.get("ratio"):  # the means of each side's p99s, as above
-        p99, limit_p99 = paired_p99["server"], paired_p99["limit"]
+    limit_p99 = _get(system, "limit", "latency", "p99_ms")
+    p99, limit_p99, pairs = _paired(system, "latency", p99, limit_p99)
     p99_ratio = _ratio(p99, limit_p99)
-    figures.append(
-        _figure(
-            "1 table closed loop, real rules: POST->view p99 ms",
-            p99,
-            "<= 1.5 x the limit's",
-            p99_ratio is not None and p99_ratio <= 1.5,
-            limit_p99,
-            p99_ratio,
-        )
+    latency = _figure(
+        "1 table closed loop, real rules: POST->view p99 ms",
+        p99,
+        "<= 1.5 x the limit's",
+        p99_ratio is not None and p99_ratio <= 1.5,
+        limit_p99,
+        p99_ratio,
     )
-    if paired_p99:
-        figures[-1]["pairs"] = paired_p99["pairs"]
-    views_p99 = _get(system, "scale", "all_views_p99_ms")  # the worst run's (tools.bench)
-    figures.append(
-        _figure(
-            "500 human-paced tables, every seat on SSE: POST->every changed view p99 ms",
-            views_p99,
-            "< 50 in every run",
-            views_p99 is not None and views_p99 < 50,
-        )
+    if pairs is not None:
+        latency["pairs"] = pairs
+    return [*figures, latency]
+
+
+def _scale(system: Any) -> list[dict[str, Any]]:
+    """The human-paced tables' p99 (the worst run's), and a larger count's where one ran."""
+    views_p99 = _get(system, "scale", "all_views_p99_ms")
+    scale = _figure(
+        "500 human-paced tables, every seat on SSE: POST->every changed view p99 ms",
+        views_p99,
+        "< 50 in every run",
+        views_p99 is not None and views_p99 < 50,
     )
     if _get(system, "scale", "runs_all_views_p99_ms"):
-        figures[-1]["runs"] = system["scale"]["runs_all_views_p99_ms"]
+        scale["runs"] = system["scale"]["runs_all_views_p99_ms"]
     more = next((k for k in sorted(system or {}) if k.startswith("scale_")), None)
-    if more is not None:
-        views_p99 = _get(system, more, "all_views_p99_ms")
-        tables = int(more.split("_", 1)[1])
-        figures.append(
-            _figure(
-                f"{tables:,} human-paced tables, every seat on SSE: POST->every changed view"
-                " p99 ms",
-                views_p99,
-                "report",
-                True,
-            )
+    if more is None:
+        return [scale]
+    tables = int(more.split("_", 1)[1])
+    name = f"{tables:,} human-paced tables, every seat on SSE: POST->every changed view p99 ms"
+    return [scale, _figure(name, _get(system, more, "all_views_p99_ms"), "report", True)]
+
+
+def _memory(memory: Any) -> list[dict[str, Any]]:
+    """The services' and Redis' KB per table: started, at rest, after some finished."""
+    found = memory or {}
+    rest = next((v for k, v in found.items() if "_at_rest_after_" in k), None)
+    finished = next((v for k, v in found.items() if k.endswith("_finished")), None)
+    kbs = [
+        (
+            f"memory, services and Redis, per table, {size:,} started: KB",
+            _get(memory, f"started_{size}", "kb_per_table"),
+            "<= 64",
         )
-    for size in (1000, 5000):
-        kb = _services_kb(_get(memory, f"started_{size}", "kb_per_table"))
-        figures.append(
-            _figure(
-                f"memory, services and Redis, per table, {size:,} started: KB",
-                kb,
-                "<= 64",
-                kb is not None and kb <= 64,
-            )
-        )
-    rest = next((v for k, v in (memory or {}).items() if "_at_rest_after_" in k), None)
-    kb = _services_kb(_get(rest, "kb_per_table"))
-    figures.append(
-        _figure("memory, the same tables at rest: KB per table", kb, "<= 64, flat", kb and kb <= 64)
+        for size in (1000, 5000)
+    ]
+    kbs.append(
+        ("memory, the same tables at rest: KB per table", _get(rest, "kb_per_table"), "<= 64, flat")
     )
-    finished = next((v for k, v in (memory or {}).items() if k.endswith("_finished")), None)
-    kb = _services_kb(_get(finished, "kb_per_started_table"))
-    figures.append(
-        _figure(
+    kbs.append(
+        (
             "memory, after some of them finished: KB per table started",
-            kb,
+            _get(finished, "kb_per_started_table"),
             "<= 64, flat",
-            kb and kb <= 64,
         )
     )
-    games = _get(engine, "simulator_6_seats_random_games_per_second")
-    figures.append(
-        _figure("simulator, 6 seats, one core: games/s", games, ">= 300", games and games >= 300)
-    )
-    decide = _get(engine, "decide_evolve", "p99_us")
-    figures.append(_figure("decide+evolve p99 us", decide, "< 200", decide and decide < 200))
-    rebuild = _get(found.get("rebuild"), "entries_per_second")
-    figures.append(
-        _figure("rebuild, log entries/s", rebuild, ">= 50,000", rebuild and rebuild >= 50_000)
-    )
-    restart = _get(found.get("restart"), "first_answer_seconds")
-    figures.append(
-        _figure(
-            "restart with 10,000 tables: first answer s",
-            restart,
-            "<= 1",
-            restart is not None and restart <= 1.0,
-        )
-    )
-    crash = _get(found.get("restart"), "supervised_kill_answer_seconds")
-    figures.append(
-        _figure(
-            "supervised kill -9 with 10,000 tables: next answer s",
-            crash,
-            "<= 1",
-            crash is not None and crash <= 1.0,
-        )
-    )
-    # the connection guard's cost (reported, no target: it is what the limits cost per request)
+    figures = []
+    for name, per_table, target in kbs:
+        kb = _services_kb(per_table)
+        figures.append(_figure(name, kb, target, kb is not None and kb <= 64))
+    return figures
+
+
+def _edge(edge: Any) -> list[dict[str, Any]]:
+    """The connection guard's cost (reported, no target: what the limits cost per request)."""
+    figures = []
     for mode in ("kept_alive", "new_connection"):
-        cost = _get(found.get("edge"), "server_cpu_per_request", mode)
+        cost = _get(edge, "server_cpu_per_request", mode)
         figures.append(
             {
                 "figure": f"connection guard: server CPU per request, {mode.replace('_', ' ')} (us)",
@@ -220,15 +245,18 @@ def summary(found: dict[str, Any]) -> dict[str, Any]:
                 "met": "missing" if cost is None else True,
             }
         )
-    # what the machine did during the runs (tools.bench.machine_during): a figure short on a
-    # machine whose cores were stolen or busy elsewhere says so beside it
-    runs = {
-        "50 tables closed loop, real rules": ("rules", "saturation", "machine"),
-        "1 table closed loop, real rules": ("rules", "latency", "machine"),
-        "500 human-paced tables": ("scale", "machine"),
-    }
+    return figures
+
+
+def summary(found: dict[str, Any]) -> dict[str, Any]:
+    system = found.get("system")
+    figures = [*_closed_loops(system), *_scale(system), *_memory(found.get("memory"))]
+    for name, bench, keys, target, test in THRESHOLDS:
+        value = _get(found.get(bench), *keys)
+        figures.append(_figure(name, value, target, value is not None and test(value)))
+    figures += _edge(found.get("edge"))
     for figure in figures:
-        path = next((p for name, p in runs.items() if figure["figure"].startswith(name)), None)
+        path = next((p for name, p in MACHINE.items() if figure["figure"].startswith(name)), None)
         machine = _get(system, *path) if path else None
         if machine:
             figure["machine"] = machine

@@ -61,7 +61,7 @@ from tools import devservers
 from tools.launcher import SUPERVISE_EVERY, Stack
 
 FAST = {"turn": 0.5, "reaction": 0.3, "prompt": 0.3, "arrange": 0.5}
-ACK_WAIT = 5.0  # the rules worker's (services/rules/worker.py): a pause must outlast it
+ACK_WAIT = 5.0  # the rules worker's (services/rules/service.py): a pause must outlast it
 # a whole table waits no longer than this for a fault to pass (its seats retry meanwhile)
 TABLE_PATIENCE = 240.0
 

@@ -265,7 +265,7 @@ def _url_for(server: object, user: str) -> str:
     return server if isinstance(server, str) else server.url_for(user)  # type: ignore[attr-defined]
 
 
-def main(argv: list[str] | None = None) -> int:
+def _arguments(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python -m tools.launcher", description=__doc__)
     p.add_argument("--data", default=str(ROOT / ".data"), help="where NATS and Redis keep data")
     p.add_argument("--port", type=int, default=int(os.environ.get("GCBC_HTTP_PORT", "8000")))
@@ -278,64 +278,85 @@ def main(argv: list[str] | None = None) -> int:
         " instances of the table service (one port), the rules worker and the projection (make"
         " run-cluster); one bot worker",
     )
-    args = p.parse_args(argv)
+    return p.parse_args(argv)
+
+
+def _stack(args: argparse.Namespace) -> Stack:
+    """The stack to start: one of each, or the cluster with its servers already started."""
     scenarios = args.scenarios or os.environ.get("GCBC_ALLOW_SCENARIOS") == "1"
-    if args.cluster:
-        env = {
-            "GCBC_STREAM_REPLICAS": "3",
-            "GCBC_PARTITIONS": str(CLUSTER_PARTITIONS),
-            "GCBC_HTTP_WORKERS": "2",  # two table-service processes on the one port
-        }
-        stack = Stack(Path(args.data), args.port, scenarios, env=env)
-        stack.servers["nats"] = stack.nats = devservers.start_nats_cluster(  # type: ignore[assignment]
-            Path(args.data) / "nats-cluster", 3
-        )
-        stack.servers["redis"] = stack.redis = devservers.start_redis_cluster(  # type: ignore[assignment]
-            Path(args.data) / "redis-cluster", 3, replicas=1
-        )
-        print("waiting for the NATS cluster to elect its JetStream leader…", flush=True)
-    else:
-        stack = Stack(Path(args.data), args.port, scenarios)
+    if not args.cluster:
+        return Stack(Path(args.data), args.port, scenarios)
+    env = {
+        "GCBC_STREAM_REPLICAS": "3",
+        "GCBC_PARTITIONS": str(CLUSTER_PARTITIONS),
+        "GCBC_HTTP_WORKERS": "2",  # two table-service processes on the one port
+    }
+    stack = Stack(Path(args.data), args.port, scenarios, env=env)
+    stack.servers["nats"] = stack.nats = devservers.start_nats_cluster(  # type: ignore[assignment]
+        Path(args.data) / "nats-cluster", 3
+    )
+    stack.servers["redis"] = stack.redis = devservers.start_redis_cluster(  # type: ignore[assignment]
+        Path(args.data) / "redis-cluster", 3, replicas=1
+    )
+    print("waiting for the NATS cluster to elect its JetStream leader…", flush=True)
+    return stack
+
+
+def _admin_env(stack: Stack) -> Path:
+    """The operators' environment file (the servers' admin URLs), readable by its owner only."""
+    admin = stack.data_dir / "admin.env"
+    admin.touch(mode=0o600)
+    admin.write_text(f"GCBC_NATS_URL={stack.nats_url}\nGCBC_REDIS_URL={stack.redis_url}\n")
+    return admin
+
+
+def _print_addresses(stack: Stack, admin: Path, cluster: bool) -> None:
+    nats = stack.servers["nats"]
+    ports = [n.port for n in getattr(nats, "nodes", [nats])]
+    print(f"NATS (JetStream) : 127.0.0.1:{ports} (a user per service)")
+    redis = stack.servers["redis"]
+    ports = [n.port for n in getattr(redis, "nodes", [redis])]
+    kind = "Redis Cluster" if len(ports) > 1 else "Redis"
+    print(f"{kind:<17}: 127.0.0.1:{ports} (a user per service)")
+    print(f"Web table        : {stack.api}/  (watch a table: {stack.api}/watch/<table_id>)")
+    print(f"API              : {stack.api}")
+    print(f"OpenAPI          : {stack.api}/schema  (JSON: {stack.api}/schema/openapi.json)")
+    print(f"logs             : {stack.data_dir / 'logs'} (JSON lines; GCBC_LOG_FORMAT=text)")
+    print(
+        f"health, metrics  : {stack.metrics_url('table')}/readyz and /metrics (table"
+        f" service), rules worker {stack.metrics_url('rules')}/metrics, projection"
+        f" {stack.metrics_url('projection')}/metrics (the operators' ports, not the API's)"
+    )
+    instances = (
+        "two table services, two rules workers and two projections" if cluster else "one of each"
+    )
+    print(
+        f"partitions       : {stack.env().get('GCBC_PARTITIONS', PARTITIONS)}"
+        f" ({instances} share them)"
+    )
+    print(f"operators        : set -a; . {admin}; set +a   (then gcbc-ops status, …)")
+    print("Ctrl-C stops everything.", flush=True)
+
+
+def _supervise(stack: Stack) -> None:
+    """Until Ctrl-C or SIGTERM: NATS and Redis too, a dead process is started again."""
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt))
+    while True:
+        for name in stack.supervise():
+            print(f"{name} exited; restarted it", flush=True)
+        time.sleep(SUPERVISE_EVERY)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _arguments(argv)
+    stack = _stack(args)
     try:
         stack.start()
         if args.cluster:
             stack.start_service("rules#2")
             stack.start_service("projection#2")
-        admin = stack.data_dir / "admin.env"
-        admin.touch(mode=0o600)
-        admin.write_text(f"GCBC_NATS_URL={stack.nats_url}\nGCBC_REDIS_URL={stack.redis_url}\n")
-        nats = stack.servers["nats"]
-        ports = [n.port for n in getattr(nats, "nodes", [nats])]
-        print(f"NATS (JetStream) : 127.0.0.1:{ports} (a user per service)")
-        redis = stack.servers["redis"]
-        ports = [n.port for n in getattr(redis, "nodes", [redis])]
-        kind = "Redis Cluster" if len(ports) > 1 else "Redis"
-        print(f"{kind:<17}: 127.0.0.1:{ports} (a user per service)")
-        print(f"Web table        : {stack.api}/  (watch a table: {stack.api}/watch/<table_id>)")
-        print(f"API              : {stack.api}")
-        print(f"OpenAPI          : {stack.api}/schema  (JSON: {stack.api}/schema/openapi.json)")
-        print(f"logs             : {stack.data_dir / 'logs'} (JSON lines; GCBC_LOG_FORMAT=text)")
-        print(
-            f"health, metrics  : {stack.metrics_url('table')}/readyz and /metrics (table"
-            f" service), rules worker {stack.metrics_url('rules')}/metrics, projection"
-            f" {stack.metrics_url('projection')}/metrics (the operators' ports, not the API's)"
-        )
-        instances = (
-            "two table services, two rules workers and two projections"
-            if args.cluster
-            else "one of each"
-        )
-        print(
-            f"partitions       : {stack.env().get('GCBC_PARTITIONS', PARTITIONS)}"
-            f" ({instances} share them)"
-        )
-        print(f"operators        : set -a; . {admin}; set +a   (then gcbc-ops status, …)")
-        print("Ctrl-C stops everything.", flush=True)
-        signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt))
-        while True:
-            for name in stack.supervise():  # NATS and Redis too: a dead server is started again
-                print(f"{name} exited; restarted it", flush=True)
-            time.sleep(SUPERVISE_EVERY)
+        _print_addresses(stack, _admin_env(stack), args.cluster)
+        _supervise(stack)
     except KeyboardInterrupt:
         print("stopping…", flush=True)
     finally:

@@ -51,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
 
         serve_table("tools.noop_rules:create_app")
     elif which[0] == "rules":
-        from services.rules.worker import main as serve_rules
+        from services.rules.service import main as serve_rules
 
         serve_rules(NOOP)
     else:

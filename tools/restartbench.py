@@ -49,7 +49,7 @@ from tools.rebuildbench import machine
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = 1.0  # seconds from a restart to the first answer
-DURABLE = "rules-worker"  # services.rules.worker.DURABLE
+DURABLE = "rules-worker"  # services.rules.service.DURABLE
 
 
 def _rss_kb(pid: int) -> int:
@@ -157,6 +157,84 @@ def _epoch(line: str) -> float:
     return datetime.fromisoformat(json.loads(line)["time"]).timestamp()
 
 
+def _worker_env(nats: devservers.ServerProcess) -> dict[str, str]:
+    return {
+        **os.environ,
+        "GCBC_NATS_URL": nats.url_for("rules"),
+        "GCBC_METRICS_PORT": "0",
+        "PYTHONUNBUFFERED": "1",
+        "GCBC_INSTANCE": "rules-bench",  # one slot: each worker holds its predecessor's name
+    }
+
+
+def _first_worker(
+    workers: list[subprocess.Popen],
+    env: dict[str, str],
+    log: Path,
+    root: Path,
+    admin: str,
+    mix: list[dict],
+) -> dict[str, Any]:
+    """A worker handles the whole filled log, then stops: the figures of the fill."""
+    first = _worker(env, log, root)
+    workers.append(first)
+    _wait_for_line(log, "rules worker consuming", 0, 60)
+    time.sleep(1.0)  # (its deadline index built, on the empty log)
+    started = time.monotonic()
+    entries = asyncio.run(_fill(admin, mix))
+    filled = time.monotonic() - started
+    asyncio.run(_caught_up(admin, 1800))
+    rss_before = _rss_kb(first.pid)
+    first.terminate()  # it writes the snapshots it owes as it stops
+    first.wait(60)
+    return {"entries": entries, "fill_seconds": filled, "rss_kb_before": rss_before}
+
+
+def _restarted_worker(
+    workers: list[subprocess.Popen],
+    env: dict[str, str],
+    log: Path,
+    root: Path,
+    admin: str,
+    lobby: str,
+    settle: float,
+) -> dict[str, Any]:
+    """A worker started on the filled log answers a command at a table in the lobby: its
+    figures (when it answered, its CPU, what it said) over ``settle`` seconds."""
+    since = log.stat().st_size
+    restarted = time.time()
+    second = _worker(env, log, root)
+    workers.append(second)
+    seq = asyncio.run(_append(admin, lobby, C.TakeSeat(name="after the restart")))
+    answered_at = asyncio.run(_answered(admin, lobby, seq, 120))
+    cpu = _cpu_seconds(second.pid)
+    consuming = _epoch(_wait_for_line(log, "rules worker consuming", since, 30))
+    time.sleep(max(0.0, restarted + settle - time.time()))
+    lines = log.read_bytes()[since:].decode(errors="replace").splitlines()
+    said = ("deadline index", "tables folded", "folding tables")
+    return {
+        "first_answer_seconds": answered_at - restarted,
+        "consuming_seconds": consuming - restarted,
+        "answer_after_consuming": answered_at - consuming,
+        "worker_cpu_seconds": cpu,
+        "settle": settle,
+        "cpu_settled": _cpu_seconds(second.pid),
+        "rss_kb_after": _rss_kb(second.pid),
+        "said": [_message(x) for x in lines if any(s in x for s in said)],
+    }
+
+
+def _stop(workers: list[subprocess.Popen]) -> None:
+    for proc in workers:
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(30)
+            except subprocess.TimeoutExpired:  # (busy folding: it stops between tables)
+                proc.kill()
+                proc.wait(10)
+
+
 def run(
     tables: int, lobby_share: float, seed: int, root: Path = ROOT, settle: float = 10.0
 ) -> dict[str, Any]:
@@ -165,66 +243,19 @@ def run(
         nats = devservers.start_nats(Path(tmp) / "nats")
         log = Path(tmp) / "rules.log"
         admin = nats.url_for("admin")
-        env = {
-            **os.environ,
-            "GCBC_NATS_URL": nats.url_for("rules"),
-            "GCBC_METRICS_PORT": "0",
-            "PYTHONUNBUFFERED": "1",
-            "GCBC_INSTANCE": "rules-bench",  # one slot: each worker holds its predecessor's name
-        }
-        first = second = third = None
+        env = _worker_env(nats)
+        workers: list[subprocess.Popen] = []
         try:
-            first = _worker(env, log, root)
-            _wait_for_line(log, "rules worker consuming", 0, 60)
-            time.sleep(1.0)  # (its deadline index built, on the empty log)
             mix = tablelogs.table_mix(tables, seed, lobby_share)
-            started = time.monotonic()
-            entries = asyncio.run(_fill(admin, mix))
-            filled = time.monotonic() - started
-            asyncio.run(_caught_up(admin, 1800))
-            rss_before = _rss_kb(first.pid)
-            first.terminate()  # it writes the snapshots it owes as it stops
-            first.wait(60)
+            fill = _first_worker(workers, env, log, root, admin, mix)
             lobby = next(t["table_id"] for t in mix if not t["finish"])
-            since = log.stat().st_size
-
-            restarted = time.time()
-            second = _worker(env, log, root)
-            seq = asyncio.run(_append(admin, lobby, C.TakeSeat(name="after the restart")))
-            answered_at = asyncio.run(_answered(admin, lobby, seq, 120))
-            cpu = _cpu_seconds(second.pid)
-            consuming = _epoch(_wait_for_line(log, "rules worker consuming", since, 30))
-            time.sleep(max(0.0, restarted + settle - time.time()))
-            lines = log.read_bytes()[since:].decode(errors="replace").splitlines()
-            figures = {
-                "tables": tables,
-                "entries": entries,
-                "fill_seconds": filled,
-                "first_answer_seconds": answered_at - restarted,
-                "consuming_seconds": consuming - restarted,
-                "answer_after_consuming": answered_at - consuming,
-                "worker_cpu_seconds": cpu,
-                "settle": settle,
-                "cpu_settled": _cpu_seconds(second.pid),
-                "rss_kb_before": rss_before,
-                "rss_kb_after": _rss_kb(second.pid),
-                "said": [
-                    _message(x)
-                    for x in lines
-                    if "deadline index" in x or "tables folded" in x or "folding tables" in x
-                ],
-            }
-            third, crash = _supervised_kill(second, env, log, root, admin, mix, lobby)
+            restart = _restarted_worker(workers, env, log, root, admin, lobby, settle)
+            figures = {"tables": tables, **fill, **restart}
+            third, crash = _supervised_kill(workers[-1], env, log, root, admin, mix, lobby)
+            workers.append(third)
             figures.update(crash)
         finally:
-            for proc in (first, second, third):
-                if proc is not None and proc.poll() is None:
-                    proc.terminate()
-                    try:
-                        proc.wait(30)
-                    except subprocess.TimeoutExpired:  # (busy folding: it stops between tables)
-                        proc.kill()
-                        proc.wait(10)
+            _stop(workers)
             nats.stop()
     return figures
 

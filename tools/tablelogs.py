@@ -94,36 +94,37 @@ def play(
         return
     yield step(C.StartGame(seat=0, random_seed=rng.randrange(1 << 62)))
     bots = [BOTS[bot](seed * 31 + i) for i in range(seats)]
+    rates = (miss_rate, chat_rate, stale_rate, auto_pass_rate)
     commands = 0
     while not is_terminal(s) and commands < MAX_COMMANDS:
         commands += 1
-        wait = current_wait(s)
-        assert wait is not None, "a started game always waits for someone"
-        roll = rng.random()
-        if roll < miss_rate:
-            yield step(C.DeadlinePassed(wait=wait.id))
-            continue
-        seat = rng.choice(wait.seats)
-        if roll < miss_rate + chat_rate:
-            yield step(C.PostChat(seat=seat, text=f"gg {commands}"))
-            continue
-        if roll < miss_rate + chat_rate + stale_rate:
-            yield step(C.Shoot(seat=(seat + 1) % seats))  # most likely not its turn: refused
-            continue
-        if roll < miss_rate + chat_rate + stale_rate + auto_pass_rate:
-            yield step(C.SetAutoPass(seat=seat, enabled=not s.seats[seat].auto_pass))
-            continue
-        st = s
+        yield step(_next_command(s, rng, bots, commands, rates))
 
-        def observe(seat: int = seat, st: State = st) -> Observation:
-            return Observation(
-                seat,
-                lambda: view(st, seat, log=False),
-                lambda: commands_json(legal_commands(st, seat)),
-            )
 
-        answer = bots[seat].act(observe())
-        yield step(command_from_json_object({**answer, "seat": seat}))
+def _next_command(
+    s: State, rng: random.Random, bots: list[Any], commands: int, rates: tuple[float, ...]
+) -> Any:
+    """A game in play's next command: now and then a deadline passing, a chat, a stale command
+    or an auto-pass switched (``rates``: the chances of each), else a waited-for seat's move."""
+    miss_rate, chat_rate, stale_rate, auto_pass_rate = rates
+    wait = current_wait(s)
+    assert wait is not None, "a started game always waits for someone"
+    roll = rng.random()
+    if roll < miss_rate:
+        return C.DeadlinePassed(wait=wait.id)
+    seat = rng.choice(wait.seats)
+    if roll < miss_rate + chat_rate:
+        return C.PostChat(seat=seat, text=f"gg {commands}")
+    if roll < miss_rate + chat_rate + stale_rate:
+        return C.Shoot(seat=(seat + 1) % len(bots))  # most likely not its turn: refused
+    if roll < miss_rate + chat_rate + stale_rate + auto_pass_rate:
+        return C.SetAutoPass(seat=seat, enabled=not s.seats[seat].auto_pass)
+    observation = Observation(
+        seat,
+        lambda: view(s, seat, log=False),
+        lambda: commands_json(legal_commands(s, seat)),
+    )
+    return command_from_json_object({**bots[seat].act(observation), "seat": seat})
 
 
 def table_mix(count: int, seed: int = 1, lobby_share: float = 0.1) -> list[dict[str, Any]]:

@@ -32,6 +32,8 @@ from services.common.view_writer import (
 
 log = logging.getLogger("gcbc.projection")
 DURABLE = "projection"
+# table -> its put, the table folded and the entry that changed it: a batch's writes
+Puts = dict[str, tuple[Put, FoldedTable, Stored]]
 
 
 class Projection:
@@ -70,8 +72,15 @@ class Projection:
         """Fold every entry of the batch, then write each table it changed once, all in one
         round trip (each table's step still atomic and guarded by its position). An entry whose
         fold failed is delivered again, and so are the later ones of its table."""
+        results, puts = await self._fold(entries)
+        written = await self._write(puts)
+        self._count(puts, written)
+        return results
+
+    async def _fold(self, entries: list[Stored]) -> tuple[list[BaseException | None], Puts]:
+        """Each entry's result, and the put of each table whose views changed."""
         results: list[BaseException | None] = []
-        puts: dict[str, tuple[Put, FoldedTable, Stored]] = {}
+        puts: Puts = {}
         failed: set[str] = set()
         for stored in entries:
             if stored.table in failed:
@@ -98,20 +107,28 @@ class Projection:
                 continue  # a command: views change with its answer
             if not t.state.table_id:
                 continue  # no table opened (refused, or nothing but what is not an entry)
-            views, answered, changed, base = self._views(t)
-            put = puts.get(t.table_id)
-            if put is not None:  # rendered before in this batch: what is written is since then
-                if changed is not None and put[0].changed is not None:
-                    changed = sorted({*changed, *put[0].changed})
-                else:
-                    changed = None
-                if base is not None:  # the views changed since that render, over its views
-                    views = {**put[0].item.views, **views}
-                    answered = {**(put[0].item.answers or {}), **answered}
-                    base = put[0].base
-            item = replacement_of(t, views, answered)
-            puts[t.table_id] = (Put(item, changed, base), t, stored)
-        # the views, the listings, the answers and the wake-ups: one atomic step per table
+            puts[t.table_id] = (self._put(t, puts.get(t.table_id)), t, stored)
+        return results, puts
+
+    def _put(self, t: FoldedTable, earlier: tuple[Put, FoldedTable, Stored] | None) -> Put:
+        """The table's changed views; over ``earlier``, its put rendered before in this batch
+        (what is written is then the views changed since, over that put's)."""
+        views, answered, changed, base = self._views(t)
+        if earlier is not None:
+            put = earlier[0]
+            if changed is not None and put.changed is not None:
+                changed = sorted({*changed, *put.changed})
+            else:
+                changed = None
+            if base is not None:  # the views changed since that render, over its views
+                views = {**put.item.views, **views}
+                answered = {**(put.item.answers or {}), **answered}
+                base = put.base
+        return Put(replacement_of(t, views, answered), changed, base)
+
+    async def _write(self, puts: Puts) -> list[bool]:
+        """The views, the listings, the answers and the wake-ups: one atomic step per table;
+        whether each table's was written."""
         try:
             written = await self.model.put_many([put for put, _, _ in puts.values()])
             again = [
@@ -136,6 +153,9 @@ class Projection:
         for table, done in zip(puts, written, strict=True):
             if not done:  # not written: the next put sends every view
                 self._rendered.pop(table, None)
+        return written
+
+    def _count(self, puts: Puts, written: list[bool]) -> None:
         self.written_last = sum(written)
         self.written += self.written_last
         now = time.time()
@@ -144,7 +164,6 @@ class Projection:
                 metrics.VIEWS_WRITTEN.inc()
                 if t.seq == stored.seq and stored.at:  # the answer that made these views
                     metrics.ANSWER_TO_VIEWS.observe(max(0.0, now - stored.at))
-        return results
 
     def _views(
         self, t: FoldedTable, every: bool = False

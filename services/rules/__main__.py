@@ -1,5 +1,5 @@
 """``python -m services.rules``: the rules worker."""
 
-from services.rules.worker import main
+from services.rules.service import main
 
 main()

@@ -16,7 +16,6 @@ import msgspec
 from gcbc.contract import commands as C
 from gcbc.contract import events as E
 from gcbc.contract.entries import CommandEntry, OutcomeEntry, RefusalEntry
-from gcbc.eventlog.leases import Leases, MemoryLeases
 from gcbc.eventlog.partitions import partition_of
 from gcbc.eventlog.port import (
     FullLog,
@@ -24,15 +23,13 @@ from gcbc.eventlog.port import (
     Outcome,
     Skip,
     Stored,
-    Subscription,
     WrongExpectedSequence,
 )
 from gcbc.eventlog.records import append_entry
 from gcbc.keyvalue.memory import MemoryKeyValue
 from gcbc.keyvalue.port import KeyValue
 from gcbc.rules import RuleViolation
-from services.common import deadlines as deadlines_index
-from services.common import metrics, operators, snapshots
+from services.common import metrics
 from services.common.cache import FoldedCache
 from services.common.clock import now_ms
 from services.common.deadlines import DeadlineIndex, due
@@ -40,12 +37,10 @@ from services.common.folded import FoldedTable
 from services.common.partitions import Partitions
 from services.common.progress import ProgressLog
 from services.common.rules import ENGINE, Rules
-from services.common.settings import STUCK_AFTER, Settings
+from services.common.settings import STUCK_AFTER
 from services.common.snapshots import Snapshots
 
 log = logging.getLogger("gcbc.rules")
-DURABLE = "rules-worker"
-ACK_WAIT = 5.0  # a delivered command whose worker died is delivered again after this long
 
 
 def answer(
@@ -342,163 +337,3 @@ class RulesWorker:
         """Snapshot every table with entries since its last snapshot (a restart reads less)."""
         self.snapshots.owe_all(list(self.cache.tables.values()))
         await self.snapshots.flush()
-
-
-async def deadlines(
-    worker: RulesWorker, stop: asyncio.Event, every: float = 0.1, rest_every: float = 5.0
-) -> None:
-    rested = time.monotonic()
-    while not stop.is_set():
-        try:
-            await worker.sweep_deadlines()
-        except Exception as e:  # noqa: BLE001
-            log.warning("deadline sweep failed: %s", e)
-        if time.monotonic() - rested >= rest_every:
-            rested = time.monotonic()
-            worker.rest()
-        try:
-            await asyncio.wait_for(stop.wait(), every)
-        except TimeoutError:
-            pass
-
-
-async def keep_index(worker: RulesWorker, stop: asyncio.Event, every: float = 0.2) -> None:
-    """Beside the answering and the sweeps, never before them: read the deadline index (every
-    pending deadline, then each change another instance makes), build it once from the log if
-    it is not built yet, write its changes as they come and the snapshots owed."""
-    index = worker.index
-    writing = asyncio.create_task(index.run(stop))
-    snapshotting = asyncio.create_task(keep_snapshots(worker, stop, every))
-    try:
-        started = time.monotonic()
-        while True:
-            try:
-                await index.start()
-                break
-            except Exception as e:  # noqa: BLE001  (the store away: the answering goes on)
-                log.warning("reading the deadline index failed: %s", e)
-                await _pause(stop, 1.0)
-                if stop.is_set():
-                    return
-        log.info(
-            "deadline index read: %d tables pending, in %.2f s",
-            len(index.known),
-            time.monotonic() - started,
-        )
-        while not index.built and not stop.is_set():
-            try:
-                await worker.load_all()  # a log from before the index
-                while index.owed and not stop.is_set():
-                    await asyncio.sleep(every)
-                if not stop.is_set():
-                    await index.mark_built()
-                    log.info(
-                        "deadline index built: %d tables folded in %.1f s",
-                        worker.folds,
-                        time.monotonic() - started,
-                    )
-            except Exception as e:  # noqa: BLE001
-                log.warning("building the deadline index failed: %s", e)
-                await _pause(stop, 5.0)
-        await stop.wait()
-    finally:
-        await snapshotting
-        await writing
-        await index.close()
-
-
-async def keep_snapshots(worker: RulesWorker, stop: asyncio.Event, every: float = 0.2) -> None:
-    """Write the snapshots owed as they come, and those of every table as the worker stops."""
-    while not stop.is_set():
-        try:
-            await worker.snapshots.flush()
-        except Exception as e:  # noqa: BLE001
-            log.warning("writing snapshots failed: %s", e)
-        await _pause(stop, every)
-    try:
-        await asyncio.wait_for(worker.stopping(), 5.0)
-    except Exception as e:  # noqa: BLE001  (a snapshot saves reading: none is needed)
-        log.warning("stopping: not every snapshot was written: %s", e or type(e).__name__)
-
-
-async def _pause(stop: asyncio.Event, seconds: float) -> None:
-    try:
-        await asyncio.wait_for(stop.wait(), seconds)
-    except TimeoutError:
-        pass
-
-
-async def run(
-    worker: RulesWorker,
-    stop: asyncio.Event,
-    metrics_port: int = 0,
-    leases: Leases | None = None,
-    instance: str | None = None,
-) -> None:
-    """Answer commands as they come and fire deadlines until ``stop`` (metrics and health on
-    ``metrics_port``). A restarted worker answers at once, however many tables exist: a
-    command's table is folded when its command comes; every other table is folded meanwhile
-    (its deadlines fire once it is; a long fold says how far it is, with a rate).
-
-    Only the partitions this instance holds a lease on (``leases``; None: a twin of its own, so
-    it holds every one), each through its own consumer (services.common.partitions)."""
-    readiness = operators.Readiness(worker.events, None, (DURABLE,))
-    async with operators.serve(readiness, metrics_port):
-
-        async def start(partition: int) -> Subscription:
-            # the commands alone: the answers are this worker's own (folded as appended), and
-            # a command after another instance's answer catches its table up from the log
-            return await worker.events.consume_batches(
-                DURABLE, worker.handle_batch, ACK_WAIT, partition=partition, only="commands"
-            )
-
-        worker.share = Partitions(
-            leases or MemoryLeases(),
-            "rules",
-            worker.events.partitions,
-            start,
-            worker.forget,
-            instance,
-        )
-        log.info("rules worker consuming")
-        watching = asyncio.create_task(operators.watch_lag(worker.events, DURABLE, stop, log))
-        try:
-            await asyncio.gather(
-                worker.share.run(stop), deadlines(worker, stop), keep_index(worker, stop)
-            )
-        finally:
-            watching.cancel()
-
-
-async def main_async(
-    settings: Settings, stop: asyncio.Event | None = None, rules: Rules = ENGINE
-) -> None:
-    """The composition root: the real adapters; ``rules``: what decides each command."""
-    from gcbc.eventlog.jetstream import JetStreamEventLog
-    from gcbc.eventlog.jetstream_leases import JetStreamLeases
-    from gcbc.keyvalue.jetstream import JetStreamKeyValue
-
-    stop = stop or asyncio.Event()
-    events = await JetStreamEventLog.connect(
-        settings.nats_url, settings.stream_replicas, partitions=settings.partitions
-    )
-    replicas = settings.stream_replicas
-    leases = await JetStreamLeases.open(events.nc, ttl=settings.lease_seconds, replicas=replicas)
-    worker = RulesWorker(
-        events,
-        rules=rules,
-        lobby_seconds=settings.lobby_ttl,
-        snapshots=await JetStreamKeyValue.open(events.nc, snapshots.BUCKET, replicas),
-        deadlines=await JetStreamKeyValue.open(events.nc, deadlines_index.BUCKET, replicas),
-    )
-    try:
-        await run(worker, stop, operators.metrics_port(9101), leases, settings.instance or None)
-    finally:
-        await events.close()
-
-
-def main(rules: Rules = ENGINE) -> None:
-    from services.common.runner import run_service
-
-    settings = Settings.from_env()
-    run_service("rules worker", lambda stop: main_async(settings, stop, rules))

@@ -10,17 +10,29 @@ from typing import Any
 
 import msgspec
 
+import gcbc_client._core as _core
 from gcbc.contract.http import History, LobbyListing, Position, SeatLater, TableCreated
 from gcbc.contract.options import Deadlines, Deal, HouseBots, TableOptions
 from gcbc.contract.views import View
-from gcbc_client import _core
+from gcbc_client.httpx_transport import HttpxTransport
 from gcbc_client.problems import Unavailable
-from gcbc_client.transport import Answer, AsyncTransport, open_transport
+from gcbc_client.transport import Answer, AsyncTransport
 
 Recorder = Any  # (seat, what, status, body) -> None: sees a seat's answers (tests audit them)
 # (method, url, body sent, answer) -> None: sees every answer, streams' openings too
 Answered = Callable[[str, str, bytes | None, Answer], None]
 JSON = {"content-type": "application/json"}
+
+
+def open_transport(kind: str, api: str, timeout: float, connections: int) -> AsyncTransport:
+    """A transport by name: ``httpx`` or ``aiohttp`` (the ``gcbc-client[aiohttp]`` extra)."""
+    if kind == "httpx":
+        return HttpxTransport(api, timeout, connections)
+    if kind == "aiohttp":
+        from gcbc_client.aiohttp_transport import AiohttpTransport
+
+        return AiohttpTransport(api, timeout, connections)
+    raise ValueError(f"not a transport: {kind!r} (httpx or aiohttp)")
 
 
 class AsyncClient:

@@ -1,6 +1,6 @@
 """The asyncio client over aiohttp (``pip install 'gcbc-client[aiohttp]'``): the same behaviours
 as over httpx for much less CPU per request, which matters to a load generator or bots sharing
-their cores with the server (``tools/bench.py``)."""
+their cores with the server (``tools.bench``)."""
 
 from __future__ import annotations
 

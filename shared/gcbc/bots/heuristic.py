@@ -141,11 +141,37 @@ class HeuristicBot(Bot):
             return None
         if "bite" in by_type:  # RULES §8: a zombie bites whenever its Arms aim at someone
             return by_type["bite"][0]
-        plays = by_type.get("play_equipment", [])
         enemies = sorted(
             (s for s, x in b.items() if x <= -SURE and not v.seats[s].eliminated),
             key=lambda s: b[s],
         )
+        play = self._equipment(v, by_type.get("play_equipment", []), b, enemies)
+        if play is not None:
+            return play
+        reveal_ok = self._reveal_positions(v)
+        mine = v.seats[me.seat]
+        if "shoot" in by_type and mine.gun is not None and b.get(mine.gun.aimed_at, 0) <= -SURE:
+            return by_type["shoot"][0]
+        if "arm" in by_type and enemies:
+            arms = [c for c in by_type["arm"] if c["target"] == enemies[0]]
+            arms = [c for c in arms if c.get("position") in reveal_ok] or arms
+            if arms:
+                return arms[0]
+        investigations = by_type.get("investigate", [])
+        if investigations:
+            return self._investigation(v, investigations, b)
+        equips = by_type.get("equip", [])
+        if equips:
+            good = [c for c in equips if c.get("position") in reveal_ok] or equips
+            return self.rng.choice(good)
+        if "arm" in by_type:
+            return self.rng.choice(by_type["arm"])
+        return None
+
+    def _equipment(self, v: View, plays, b, enemies: list[int]):
+        """The equipment worth playing on its turn, if any."""
+        me = v.you
+        assert me is not None
         for c in plays:
             card = c["card"]
             if card in ("wiretap", "metal_detector", "polygraph") and self.rng.random() < 0.7:
@@ -165,38 +191,22 @@ class HeuristicBot(Bot):
                 return c
             if card == "truth_serum" and b.get(c["target"], 0) < 0 and self.rng.random() < 0.5:
                 return c
-        reveal_ok = self._reveal_positions(v)
-        mine = v.seats[me.seat]
-        if "shoot" in by_type and mine.gun is not None and b.get(mine.gun.aimed_at, 0) <= -SURE:
-            return by_type["shoot"][0]
-        if "arm" in by_type and enemies:
-            arms = [c for c in by_type["arm"] if c["target"] == enemies[0]]
-            arms = [c for c in arms if c.get("position") in reveal_ok] or arms
-            if arms:
-                return arms[0]
-        investigations = by_type.get("investigate", [])
-        if investigations:
-            # the seat it knows least about, that it does not already trust or fear
-            def unknown(c):
-                return sum(1 for x in v.seats[c["target"]].cards if x.card is None)
-
-            # a card already seen may be looked at again (RULES §3.1), but tells it nothing new
-            unseen = [
-                c
-                for c in investigations
-                if v.seats[c["target"]].cards[c["position"] - 1].card is None
-            ]
-            uncertain = [c for c in unseen if abs(b.get(c["target"], 0)) < SURE]
-            pool = uncertain or unseen or investigations
-            best = max(unknown(c) for c in pool)
-            return self.rng.choice([c for c in pool if unknown(c) == best])
-        equips = by_type.get("equip", [])
-        if equips:
-            good = [c for c in equips if c.get("position") in reveal_ok] or equips
-            return self.rng.choice(good)
-        if "arm" in by_type:
-            return self.rng.choice(by_type["arm"])
         return None
+
+    def _investigation(self, v: View, investigations, b):
+        """The seat it knows least about, that it does not already trust or fear."""
+
+        def unknown(c):
+            return sum(1 for x in v.seats[c["target"]].cards if x.card is None)
+
+        # a card already seen may be looked at again (RULES §3.1), but tells it nothing new
+        unseen = [
+            c for c in investigations if v.seats[c["target"]].cards[c["position"] - 1].card is None
+        ]
+        uncertain = [c for c in unseen if abs(b.get(c["target"], 0)) < SURE]
+        pool = uncertain or unseen or investigations
+        best = max(unknown(c) for c in pool)
+        return self.rng.choice([c for c in pool if unknown(c) == best])
 
     def _reveal_positions(self, v: View) -> set[int | None]:
         """Own face-down cards that are not a Leader: reveal those first."""

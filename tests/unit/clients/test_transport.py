@@ -1,4 +1,4 @@
-"""The asyncio client's behaviours on every transport (clients/python/gcbc_client/transport.py,
+"""The asyncio client's behaviours on every transport (gcbc_client's httpx_transport.py,
 aiohttp_transport.py): one suite, run over httpx and over aiohttp, against a scripted HTTP/1.1
 server in the test's own event loop that answers each request with the next line of its script
 (or drops the connection), so the failures a real server only shows under faults are given here.

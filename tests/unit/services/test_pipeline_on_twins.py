@@ -24,8 +24,9 @@ from gcbc.readmodel.memory import MemoryReadModel
 from gcbc.readmodel.port import PUBLIC, seat_key
 from services.projection.service import DURABLE as PROJECTION
 from services.projection.service import Projection
-from services.rules.worker import DURABLE as RULES
-from services.rules.worker import RulesWorker, run
+from services.rules.service import DURABLE as RULES
+from services.rules.service import run
+from services.rules.worker import RulesWorker
 from services.table.problems import ApiError
 from services.table.service import TableService, token_hash
 

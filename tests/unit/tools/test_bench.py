@@ -1,4 +1,4 @@
-"""tools/bench.py's measuring harness (the runs themselves are make bench's)."""
+"""tools.bench's measuring harness (the runs themselves are make bench's)."""
 
 from __future__ import annotations
 

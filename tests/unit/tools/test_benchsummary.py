@@ -181,20 +181,20 @@ def test_the_50_table_figure_is_over_the_pairs_run_beside_the_limit():
 def test_each_run_says_what_the_machine_did_meanwhile(monkeypatch):
     """A run's figure beside the machine's busy and stolen shares and the CPU of processes the
     bench did not start (tools.bench.machine_during): a slow minute shows as such."""
-    from tools import bench
+    from tools.bench import combined_runs, machine
 
     readings = iter([(1000, 50, 4000), (1700, 250, 6000)])  # (busy, stolen, all) ticks
-    monkeypatch.setattr(bench, "machine_ticks", lambda: next(readings))
-    monkeypatch.setattr(bench.os, "sysconf", lambda name: 100)  # ticks per second
-    before = bench.machine_ticks()
+    monkeypatch.setattr(machine, "machine_ticks", lambda: next(readings))
+    monkeypatch.setattr(machine.os, "sysconf", lambda name: 100)  # ticks per second
+    before = machine.machine_ticks()
     # 700 busy ticks = 7,000 ms, of which the runs measured 5,000: 2,000 ms others over 400
-    got = bench.machine_during(before, 5000.0, 400)
+    got = machine.machine_during(before, 5000.0, 400)
     assert got == {"busy_share": 0.35, "stolen_share": 0.1, "others_cpu_ms_per_command": 5.0}
     runs = [
         {"commands": 10, "commands_per_second": 5.0, "machine": got},
         {"commands": 10, "commands_per_second": 7.0, "machine": {**got, "stolen_share": 0.3}},
     ]
-    assert bench.combined_runs(runs)["machine"]["stolen_share"] == 0.2
+    assert combined_runs(runs)["machine"]["stolen_share"] == 0.2
     system = {
         **SYSTEM,
         "rules": {"saturation": {"commands_per_second": 299.1, "machine": got}, "latency": {}},

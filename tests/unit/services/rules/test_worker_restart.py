@@ -21,7 +21,8 @@ from gcbc.contract.entries import (
 from gcbc.eventlog.memory import MemoryEventLog
 from gcbc.keyvalue.memory import MemoryKeyValue
 from services.common.deadlines import BUILT
-from services.rules.worker import DURABLE, RulesWorker, run
+from services.rules.service import DURABLE, run
+from services.rules.worker import RulesWorker
 from tools import tablelogs
 
 
