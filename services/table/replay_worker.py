@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import multiprocessing
 import os
 import signal
 import threading
@@ -84,8 +85,12 @@ def main(setup: Setup) -> None:
     _setup = setup
     # Ctrl-C reaches the whole process group: the table service stops its worker itself
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = multiprocessing.parent_process()
+    service = parent.pid if parent is not None and parent.pid else os.getppid()
     _die_with_parent()
-    threading.Thread(target=_orphaned, args=(os.getppid(),), daemon=True).start()
+    if os.getppid() != service:
+        os._exit(0)  # the service died while this worker was starting: no signal will come
+    threading.Thread(target=_orphaned, args=(service,), daemon=True).start()
     loop = asyncio.new_event_loop()
     threading.Thread(target=loop.run_forever, name="log", daemon=True).start()
     _read = _reader(

@@ -5,6 +5,11 @@ what it keeps, and what it refuses."""
 from __future__ import annotations
 
 import asyncio
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -114,3 +119,44 @@ def test_the_least_recently_asked_leave_past_the_entries_kept_and_long_logs_are_
     _worker(logs, keep_entries=sizes[third] - 1)
     got = worker.replay_step(third, 1, None, read=True)  # alone over the budget: answered only
     assert got.body and not got.kept and got.dropped == (third,)
+
+
+_SERVICE_DIES_AT_ONCE = """
+import multiprocessing, os, time
+from services.table import replay_worker
+
+def worker():
+    replay_worker.main(replay_worker.Setup(nats_url="nats://127.0.0.1:1"))
+    time.sleep(60)
+
+if __name__ == "__main__":
+    p = multiprocessing.get_context("spawn").Process(target=worker)
+    p.start()
+    print(p.pid, flush=True)
+    os._exit(0)  # the service killed while its worker is still starting
+"""
+
+
+def test_a_worker_whose_service_died_while_it_started_ends(tmp_path):
+    """A table service killed before its worker's start-up ran leaves no worker behind: the
+    parent-death signal is set too late to fire, so the worker looks for itself."""
+    script = tmp_path / "service.py"
+    script.write_text(_SERVICE_DIES_AT_ONCE)
+    root = Path(__file__).resolve().parents[3]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), str(root / "shared")])}
+    out = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=30
+    )
+    pid = int(out.stdout.split()[0])
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        with open(f"/proc/{pid}/stat") as f:
+            if f.read().split()[2] == "Z":
+                return  # ended, not yet reaped by init
+        time.sleep(0.2)
+    os.kill(pid, 9)
+    raise AssertionError("the worker outlived its service")
