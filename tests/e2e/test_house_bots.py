@@ -51,7 +51,11 @@ def test_three_house_bots_and_one_http_seat_play_to_the_end(stack):
             history = await client.history(table.table_id)
             # the house acted, not the autopilot (no deadline passed: they are long)
             acted = {e.seat for e in history.events if type(e).__name__ == "ActionDeclared"}
-            assert acted >= {1, 2, 3}
+            turns = [e.seat for e in history.events if type(e).__name__ == "TurnBegan"]
+            # each house seat whose turn came acted (the last turn may end the game first; a
+            # short game may end before every seat's turn comes)
+            house_turns = {s for s in turns[:-1] if s in (1, 2, 3)}
+            assert house_turns and acted >= house_turns
             assert not any(type(e).__name__ == "AutopilotActed" for e in history.events)
 
     asyncio.run(go())
