@@ -23,21 +23,10 @@ from gcbc_client import AsyncClient, AsyncSeat
 from gcbc_client.problems import Conflict
 
 from services.common.cache import IDLE_SECONDS
+from tools.bench.stacks import BENCH_LIMITS
 from tools.launcher import Stack
 
 AT_REST = {"turn": 3600, "reaction": 3600, "prompt": 3600, "arrange": 3600}  # the most allowed
-LIMITS = {  # one client address creates thousands of tables: its limits must not refuse it
-    "GCBC_RATE_CREATE": "1000000/minute",
-    "GCBC_RATE_SEAT": "1000000/minute",
-    "GCBC_RATE_COMMAND": "1000000/minute",
-    "GCBC_STREAMS_PER_CLIENT": "0",
-    "GCBC_RATE_CLIENT_COMMAND": "1000000/minute",
-    "GCBC_STREAMS_PER_TABLE_CLIENT": "0",
-    "GCBC_CONNECTIONS_PER_CLIENT": "0",
-    "GCBC_SEATS_PER_CLIENT": "0",
-    "GCBC_HOUSE_TABLES_PER_CLIENT": "0",
-    "GCBC_STREAMS_PER_TABLE": "0",
-}
 
 
 def rss_kb(pid: int) -> int:
@@ -99,7 +88,7 @@ def settle(seconds: float = 3.0) -> None:
 
 def run(sizes: tuple[int, ...] = (1000, 5000), rest: float = 0.0) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="gcbc-membench-") as tmp:
-        stack = Stack(Path(tmp), env=LIMITS).start()
+        stack = Stack(Path(tmp), env=BENCH_LIMITS).start()
         try:
             asyncio.run(started_tables(stack.api, 10))  # every code path warm
             settle()
