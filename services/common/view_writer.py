@@ -10,7 +10,7 @@ import msgspec
 from gcbc.eventlog.port import EventLog
 from gcbc.readmodel.port import Replacement, ViewWriter, encode_answers, viewer_key
 from gcbc.rules import view
-from gcbc.rules.knowledge import LogMemo, views
+from gcbc.rules.views import LogMemo, views
 from services.common.folded import FoldedTable
 from services.common.settings import CHAT_LIMIT, LOG_LIMIT
 

@@ -205,7 +205,7 @@ class Spectator:
         t, version, chat = self.folded.get(s.table) or await self._fold(s)
         if s.seq <= t.seq:
             return
-        from gcbc.rules.knowledge import version_of
+        from gcbc.rules.views import version_of
 
         before, prior = t.state.version, version_of(t.state, None)
         t.apply(s)

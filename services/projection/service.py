@@ -15,7 +15,7 @@ from gcbc.eventlog.leases import Leases, MemoryLeases
 from gcbc.eventlog.partitions import partition_of
 from gcbc.eventlog.port import FullLog, Later, Skip, Stored, Subscription
 from gcbc.readmodel.port import Put, ViewWriter, viewer_key
-from gcbc.rules.knowledge import LogMemo, version_of
+from gcbc.rules.views import LogMemo, version_of
 from services.common import metrics, operators
 from services.common.cache import IDLE_SECONDS, FoldedCache
 from services.common.folded import FoldedTable
@@ -56,7 +56,7 @@ class Projection:
         # table -> the position, the wait's start, each viewer's version and newest answer's
         # position, as last rendered
         self._rendered: dict[str, tuple[int, float, dict[int | None, int], dict[str, int]]] = {}
-        # table -> its log entries as rendered for each viewer (gcbc.rules.knowledge.views): the
+        # table -> its log entries as rendered for each viewer (gcbc.rules.views.views): the
         # tables that changed most recently only, a bounded number of entries each
         self._memos: dict[str, LogMemo] = {}
         self.share: Partitions | None = None  # the partitions this instance processes (run)

@@ -26,7 +26,7 @@ from gcbc.contract import events as E
 from gcbc.contract.cards import EQUIPMENT_CARDS
 from gcbc.contract.options import TableOptions
 from gcbc.rules import is_terminal, view
-from gcbc.rules.knowledge import version_of
+from gcbc.rules.views import version_of
 from tests.property.knowledge_oracle import Oracle
 from tests.property.strategies import OPTION_SETS, PLAYER_COUNTS, Step, options_id, plans, play
 
@@ -238,7 +238,7 @@ class LeakChecker:
         unmoved = set()
         for who in viewers(n):
             # a view changes only with its version, whole log included (the projection makes
-            # again only the views whose version moved: gcbc.rules.knowledge.version_of)
+            # again only the views whose version moved: gcbc.rules.views.version_of)
             if version_of(step.before, who) == version_of(s, who):
                 unmoved.add(who)
                 now = view(s, who, log_limit=3)

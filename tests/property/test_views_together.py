@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 
 from gcbc.rules import view
 from gcbc.rules.evolve import fold
-from gcbc.rules.knowledge import LogMemo, _seat_views, views
+from gcbc.rules.views import LogMemo, _seat_views, views
 from tests.property.strategies import plans, play
 
 

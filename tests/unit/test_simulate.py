@@ -5,7 +5,7 @@ import json
 from gcbc.bots import Observation, RandomBot
 from gcbc.contract import commands as C
 from gcbc.contract.codec import command_from_json_object
-from gcbc.rules.knowledge import commands_json
+from gcbc.rules.views import commands_json
 from gcbc.rules.legal import legal_groups
 from gcbc.rules.moves import template
 from gcbc.rules.state import initial_state

@@ -1,5 +1,5 @@
 """A view (docs/api.md "Views"): what one seat, or a spectator, may know of a table. Hidden values
-are null. Produced only by ``gcbc.rules.knowledge``."""
+are null. Produced only by ``gcbc.rules.views``."""
 
 from __future__ import annotations
 

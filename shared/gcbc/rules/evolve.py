@@ -1,9 +1,7 @@
 """evolve(state, event) -> state: total over every event, pure, no decisions taken here.
 
 Each event's handler returns the next state in one ``replace``, given the version ``v`` and the
-log ``log`` it is to carry: every field an event changes is a keyword of that one call. (Handlers
-returning a dict of changes, merged into the call, made the per-event cost twice as high: the
-simulator folds about 700 events a game.)
+log ``log`` it is to carry: every field an event changes is a keyword of that one call.
 """
 
 from __future__ import annotations
@@ -12,7 +10,7 @@ from collections.abc import Callable
 from operator import add
 from typing import Any
 
-from msgspec.structs import force_setattr, replace
+from msgspec.structs import replace
 
 from gcbc.contract import events as E
 from gcbc.contract.cards import AGENT, KINGPIN, MAX_SEATS
@@ -216,12 +214,7 @@ def _aim_requested(s: State, e: E.AimRequested, v: int, log: Trail) -> State:
 
 def _window_opened(s: State, e: E.WindowOpened | E.WindowReopened, v: int, log: Trail) -> State:
     seats = s.seats
-    pending = []  # a loop, not a comprehension: a call less (Python 3.11)
-    for i in e.asked:
-        st = seats[i]
-        if not st.auto_pass and not st.absent:
-            pending.append(i)
-    pending = tuple(sorted(set(pending)))
+    pending = tuple(sorted({i for i in e.asked if not seats[i].auto_pass and not seats[i].absent}))
     plays = s.window.plays if s.window is not None and s.window.kind == e.kind else 0
     # holders asked once investigations resolved: this asking, and no later one, is "right after"
     # them (RULES §7.2)
@@ -241,11 +234,7 @@ def _window_opened(s: State, e: E.WindowOpened | E.WindowReopened, v: int, log: 
 def _reaction_passed(s: State, e: E.ReactionPassed, v: int, log: Trail) -> State:
     w = s.window
     assert w is not None
-    pending = w.pending  # _less(w.pending, e.seat), spelt out: a call less per pass
-    if e.seat in pending:
-        i = pending.index(e.seat)
-        pending = pending[:i] + pending[i + 1 :]
-    window = replace(w, pending=pending)
+    window = replace(w, pending=_less(w.pending, e.seat))
     if e.missed:  # a window's deadline counts towards the three in a row (RULES §10)
         st = s.seats[e.seat]
         seats = _put(s.seats, e.seat, replace(st, missed=st.missed + 1))
@@ -507,9 +496,9 @@ def _hand_limit(
 ) -> tuple[Prompt, ...]:
     """A seat over the hand limit must discard before anything else (RULES §6): the prompts with
     its discard first."""
-    held = seats[seat]
-    assert held is not None
-    if len(held.hand) > 1 and not any(p.seat == seat and p.kind == "discard" for p in prompts):
+    holder = seats[seat]
+    assert holder is not None
+    if len(holder.hand) > 1 and not any(p.seat == seat and p.kind == "discard" for p in prompts):
         return (Prompt(seat=seat, kind="discard", since=s.version), *prompts)
     return prompts
 
@@ -680,7 +669,8 @@ def _all_revealed(s: State, e: E.AllRevealed, v: int, log: Trail) -> State:
 
 
 # one per event: (state, event, the version after it, the log with it) -> the next state
-_HANDLERS: dict[type, Callable[[State, Any, int, Trail], State]] = {
+Handler = Callable[[State, Any, int, Trail], State]
+_HANDLERS: dict[type, Handler] = {
     E.TableOpened: _table_opened,
     E.SeatTaken: _seat_taken,
     E.SeatLeft: _seat_left,
@@ -740,19 +730,15 @@ _HANDLERS: dict[type, Callable[[State, Any, int, Trail], State]] = {
 assert set(_HANDLERS) == set(E.AnyEvent.__args__), "evolve must be total over every event"
 
 
-# event type -> its handler, the field naming the one seat that sees it (``seen_by``; None: seen
-# by all), and a mark ``fold_following`` reports to its ``follow`` (here none: ``flow.STEPS``
-# marks the events that may win): one lookup per event
-Step = tuple[Callable[[State, Any, int, Trail], State], str | None, bool]
-FOLDS: dict[type, Step] = {
-    t: (handler, None if t.seen_by is None else t.seen_by.fields[0], False)
-    for t, handler in _HANDLERS.items()
-}
+def _seen_only_by(event: type) -> str | None:
+    """The field of ``event`` naming the one seat that sees it happen (None: seen by all)."""
+    return None if event.seen_by is None else event.seen_by.fields[0]
 
 
-def evolve(state: State, event: Any) -> State:
-    """The state after ``event``: its changes, the version and the log, in one step."""
-    return fold((event,), state)
+def seen_only_by(event: Any) -> int | None:
+    """The one seat that sees ``event`` happen (None: every viewer sees it)."""
+    field = _seen_only_by(type(event))
+    return None if field is None else getattr(event, field)
 
 
 # UNSEEN_BY_OTHERS[count][owner]: 1 for each of ``count`` viewers (the seats, then the public)
@@ -761,6 +747,30 @@ UNSEEN_BY_OTHERS = tuple(
     tuple(tuple(int(i != owner) for i in range(count)) for owner in range(count))
     for count in range(MAX_SEATS + 2)
 )
+
+
+def _unseen_by_others(handler: Handler, field: str) -> Handler:
+    """``handler`` of an event only the seat in its ``field`` sees: every other seat and the
+    public count one more event unseen."""
+
+    def fold_private(s: State, e: Any, v: int, log: Trail) -> State:
+        others = UNSEEN_BY_OTHERS[len(s.unseen)][getattr(e, field)]
+        return replace(handler(s, e, v, log), unseen=tuple(map(add, s.unseen, others)))
+
+    return fold_private
+
+
+# event type -> how it is folded: its handler, and for an event one seat only sees, the counts of
+# the events the others have not seen
+_FOLDS: dict[type, Handler] = {
+    t: handler if _seen_only_by(t) is None else _unseen_by_others(handler, _seen_only_by(t))
+    for t, handler in _HANDLERS.items()
+}
+
+
+def evolve(s: State, event: Any) -> State:
+    """The state after ``event``: its changes, the version and the log."""
+    return _FOLDS[type(event)](s, event, s.version + 1, s.log.append(event))
 
 
 def peek(s: State, events: Any) -> State:
@@ -777,48 +787,8 @@ def fold(
     """The state after ``events``, each folded by ``evolve``; ``observe`` is called with the state
     after each."""
     s = state if state is not None else initial_state()
-    return fold_following(FOLDS, _nothing_follows, s, events, observe)[0]
-
-
-def _nothing_follows(s: State, marked: bool) -> tuple[()]:
-    return ()
-
-
-def fold_following(
-    steps: dict[type, Step],
-    follow: Callable[[State, bool], list[Any] | tuple[()]],
-    s: State,
-    events: Any,
-    observe: Callable[[State], None] | None = None,
-) -> tuple[State, list[Any]]:
-    """``fold`` by ``steps`` (``FOLDS`` with marks of the caller's), then the events that
-    ``follow(state, marked)`` gives (``marked``: whether any event of the batch just folded is
-    marked), batch after batch, until it gives none: the state, and the events that followed.
-    One loop for ``fold`` and ``flow.settle`` (the table's automatic consequences), ``evolve``
-    spelt out: a call less for each of the ~700 events of a game, and one for each batch."""
-    out: list[Any] = []
-    while True:
-        marked = False
-        for event in events:
-            handler, seen_by, mark = steps[type(event)]
-            log = s.log  # log.append(event), spelt out
-            items, n = log._items, log._n
-            if len(items) != n:  # a branch: an older state is being extended
-                items = items[:n]
-            items.append(event)
-            after = handler(s, event, s.version + 1, Trail(items, n + 1))
-            if seen_by is not None:
-                # seen by one seat only: every other seat and the public count one more event
-                # unseen. ``after`` is the struct just built, seen by no one yet: set in place
-                unseen = s.unseen
-                others = UNSEEN_BY_OTHERS[len(unseen)][getattr(event, seen_by)]
-                force_setattr(after, "unseen", tuple(map(add, unseen, others)))
-            s = after
-            if mark:
-                marked = True
-            if observe is not None:
-                observe(s)
-        events = follow(s, marked)
-        if not events:
-            return s, out
-        out += events
+    for event in events:
+        s = evolve(s, event)
+        if observe is not None:
+            observe(s)
+    return s

@@ -4,7 +4,7 @@ hand limit, wins. ``advance`` emits those events until the table waits for someo
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache, partial
+from functools import cache
 from typing import Any
 
 from gcbc.contract import events as E
@@ -13,7 +13,7 @@ from gcbc.rules.autopilot import autopilot_events
 from gcbc.rules.effects import fall
 from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import CARDS, CLASSIC
-from gcbc.rules.evolve import FOLDS, fold_following
+from gcbc.rules.evolve import fold
 from gcbc.rules.query import alive, holders, next_living
 from gcbc.rules.state import (
     ACTION,
@@ -42,8 +42,7 @@ def _resolve_action(s: State) -> list[Any]:
     d = s.declared
     t = s.turn_seat
     assert d is not None
-    if s.marks.turn_fell or s.seats[t].eliminated:  # fell_this_turn(s): the acting seat fell while
-        # its action waited: nothing happens
+    if fell_this_turn(s):  # the acting seat fell while its action waited: nothing happens
         return [E.ActionResolved(seat=t)]
     return BY_NAME[d.action].resolve(s, t, d)
 
@@ -76,9 +75,6 @@ WIN_EVENTS = frozenset(
         E.LeaderWounded,
     }
 )
-# how the flow folds each event: as ``fold`` does, marking those that may win (``WIN_EVENTS``):
-# one lookup per event for both
-STEPS = {t: (handler, seen_by, t in WIN_EVENTS) for t, (handler, seen_by, _) in FOLDS.items()}
 
 
 def _wound_falls(s: State) -> list[Any]:
@@ -110,76 +106,106 @@ def _first_turn(s: State) -> E.TurnBegan:
     return E.TurnBegan(seat=first, turn=1, direction=s.marks.direction)
 
 
+def _won_or_fell(s: State) -> list[Any]:
+    """The end of the game, if it is won; else a wounded seat falling (RULES §2, §4)."""
+    won = winner(s)  # first: both Leaders in one hand win at once, before any wound falls
+    if won is not None:
+        return _game_over(s, won)
+    return _wound_falls(s)
+
+
+def _in_window(s: State) -> list[Any]:
+    """Once every seat asked has answered: asked again after a play, or closed (RULES §6)."""
+    w = s.window
+    assert w is not None
+    if w.pending:
+        return []
+    if w.reask:
+        asked = holders(s)
+        if asked:
+            return [E.WindowReopened(kind=w.kind, asked=asked)]
+    return [E.WindowClosed(kind=w.kind)]
+
+
+def _declared(s: State) -> list[Any]:
+    """A declared action opens its window, or resolves at once (RULES §6)."""
+    d = s.declared
+    assert d is not None
+    if BY_NAME[d.action].window:
+        return [E.WindowOpened(kind=d.action, asked=holders(s))]
+    return _resolve_action(s)
+
+
+def _waiting_for_turn_seat(s: State) -> list[Any]:
+    """The turn's seat acts or aims; fallen in its own turn, the turn ends (RULES §4, §8)."""
+    if fell_this_turn(s):
+        return [E.WindowOpened(kind="end_of_turn", asked=holders(s))]
+    if s.seats[s.turn_seat].absent:
+        return autopilot_events(s, s.turn_seat, missed=False)
+    return []
+
+
+def _turn_ended(s: State) -> list[Any]:
+    """The cards acting at the end of a turn, then the next turn (Coffee's seat, or the next
+    living seat in the turn's direction, reversed by a Smoke Grenade: RULES §7.1)."""
+    for card in _turn_end_hooks():
+        events = card.at_turn_end(s)
+        if events:
+            return events
+    m = s.marks
+    direction = -m.direction if m.reverse_pending else m.direction
+    if m.coffee_seat is not None and alive(s, m.coffee_seat):
+        nxt = m.coffee_seat
+    else:
+        nxt = next_living(s, s.turn_seat, direction)
+    return [E.TurnBegan(seat=nxt, turn=s.turn_number + 1, direction=direction)]
+
+
+def _action_over(s: State) -> list[Any]:
+    """After the action, the turn's seat aims its gun or Arms (RULES §3.2), else the turn ends."""
+    st = s.seats[s.turn_seat]
+    if not fell_this_turn(s) and (st.gun or st.zombie):
+        return [E.AimRequested(seat=s.turn_seat)]
+    return [E.WindowOpened(kind="end_of_turn", asked=holders(s))]
+
+
+def _arranging(s: State) -> list[Any]:
+    """Once every present seat has arranged its cards, the start-of-game window (RULES §1)."""
+    if all(st.arranged or st.absent for st in s.seats):
+        return [E.ArrangementClosed(), E.WindowOpened(kind="start_of_game", asked=holders(s))]
+    return []
+
+
+# what follows from each step by itself, once no prompt waits
+_FOLLOWS: dict[str, Callable[[State], list[Any]]] = {
+    WINDOW: _in_window,
+    DECLARED: _declared,
+    ACTION: _waiting_for_turn_seat,
+    AIM: _waiting_for_turn_seat,
+    TURN_END: _turn_ended,
+    AFTER_ACTION: _action_over,
+    RESOLVE: _resolve_action,
+    ARRANGE: _arranging,
+    TURN_START: lambda s: [_first_turn(s)],
+}
+
+
 def next_events(s: State, check_win: bool = True) -> list[Any]:
     """The events that follow from ``s`` by itself; empty when the table waits (or is over).
     ``check_win``: whether the events since the last check could have decided the game."""
-    step = s.step
-    if step == WINDOW and not check_win and not s.prompts and s.window.pending:  # type: ignore[union-attr]
-        return []  # a window still waiting (after most passes): asked first
-    if step == LOBBY or step == FINISHED:
+    if s.step == LOBBY or s.step == FINISHED:
         return []
     if check_win:
-        won = winner(s)  # first: both Leaders in one hand win at once, before any wound falls
-        if won is not None:
-            return _game_over(s, won)
-        falls = _wound_falls(s)
-        if falls:
-            return falls
-    if s.prompts:
+        events = _won_or_fell(s)
+        if events:
+            return events
+    if s.prompts:  # a prompt waits for its seat (the autopilot answers for an absent one)
         p = s.prompts[0]
-        if s.seats[p.seat].absent:
-            return autopilot_events(s, p.seat, missed=False)
-        return []
-    # the steps by how often the table is found in them (windows first)
-    if step == WINDOW:
-        w = s.window
-        assert w is not None
-        if w.pending:
-            return []
-        if w.reask:
-            asked = holders(s)
-            if asked:
-                return [E.WindowReopened(kind=w.kind, asked=asked)]
-        return [E.WindowClosed(kind=w.kind)]
-    if step == DECLARED:
-        d = s.declared
-        assert d is not None
-        if BY_NAME[d.action].window:
-            return [E.WindowOpened(kind=d.action, asked=holders(s))]
-        return _resolve_action(s)
-    if step == ACTION or step == AIM:
-        if s.marks.turn_fell or s.seats[s.turn_seat].eliminated:  # fell_this_turn(s): in its own
-            # turn (a card): the turn ends
-            return [E.WindowOpened(kind="end_of_turn", asked=holders(s))]
-        if s.seats[s.turn_seat].absent:
-            return autopilot_events(s, s.turn_seat, missed=False)
-        return []
-    if step == TURN_END:
-        for card in _turn_end_hooks():
-            events = card.at_turn_end(s)
-            if events:
-                return events
-        direction = -s.marks.direction if s.marks.reverse_pending else s.marks.direction
-        if s.marks.coffee_seat is not None and alive(s, s.marks.coffee_seat):
-            nxt = s.marks.coffee_seat
-        else:
-            nxt = next_living(s, s.turn_seat, direction)
-        return [E.TurnBegan(seat=nxt, turn=s.turn_number + 1, direction=direction)]
-    if step == AFTER_ACTION:
-        t = s.turn_seat
-        st = s.seats[t]
-        if not (s.marks.turn_fell or st.eliminated) and (st.gun or st.zombie):  # not fell_this_turn
-            return [E.AimRequested(seat=t)]
-        return [E.WindowOpened(kind="end_of_turn", asked=holders(s))]
-    if step == RESOLVE:
-        return _resolve_action(s)
-    if step == ARRANGE:
-        if all(st.arranged or st.absent for st in s.seats):
-            return [E.ArrangementClosed(), E.WindowOpened(kind="start_of_game", asked=holders(s))]
-        return []
-    if step == TURN_START:
-        return [_first_turn(s)]
-    raise AssertionError(f"unknown step {step}")
+        return autopilot_events(s, p.seat, missed=False) if s.seats[p.seat].absent else []
+    follows = _FOLLOWS.get(s.step)
+    if follows is None:
+        raise AssertionError(f"unknown step {s.step}")
+    return follows(s)
 
 
 def advance(
@@ -199,16 +225,22 @@ def advance(
     return s, [*events, *more]
 
 
-# settle(s, events, observe=None) -> (state, the events that followed): fold ``events`` into
-# ``s``, then their automatic consequences until someone must act (``advance(fold(events, s),
-# after=events)`` in one loop, each event's type looked up once for its fold and for whether it
-# may win). A partial, not a function calling it: a frame less per command
-settle: Callable[..., tuple[State, list[Any]]] = partial(fold_following, STEPS, next_events)
+def settle(
+    s: State, events: list[Any], observe: Callable[[State], None] | None = None
+) -> tuple[State, list[Any]]:
+    """Fold ``events`` into ``s``, then their automatic consequences until someone must act: the
+    state, and the events that followed (``advance(fold(events, s), after=events)``).
+    ``observe`` is called with the state after every event."""
+    followed: list[Any] = []
+    s = fold(events, s, observe)
+    more = next_events(s, _may_win(events))
+    while more:
+        followed += more
+        s = fold(more, s, observe)
+        more = next_events(s, _may_win(more))
+    return s, followed
 
 
 def _may_win(events: list[Any]) -> bool:
     """Whether these events may have won the game (``WIN_EVENTS``)."""
-    for e in events:  # a loop, not isdisjoint(map(...)): no map object
-        if type(e) in WIN_EVENTS:
-            return True
-    return False
+    return not WIN_EVENTS.isdisjoint(map(type, events))

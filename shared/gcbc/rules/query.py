@@ -9,13 +9,7 @@ from gcbc.rules.state import State
 
 def holders(s: State) -> tuple[int, ...]:
     """Every living seat holding equipment: all are asked in a window (RULES §6)."""
-    out = []  # a loop, not a comprehension: a call less (Python 3.11), at every window
-    i = 0
-    for st in s.seats:
-        if st.hand and not st.eliminated:
-            out.append(i)
-        i += 1
-    return tuple(out)
+    return tuple(i for i, st in enumerate(s.seats) if st.hand and not st.eliminated)
 
 
 def alive(s: State, seat: int) -> bool:
@@ -27,13 +21,7 @@ def living(s: State) -> list[int]:
 
 
 def others_alive(s: State, seat: int) -> list[int]:
-    out = []  # a loop, not a comprehension: a call less (Python 3.11)
-    i = 0
-    for st in s.seats:
-        if i != seat and not st.eliminated:
-            out.append(i)
-        i += 1
-    return out
+    return [i for i, st in enumerate(s.seats) if i != seat and not st.eliminated]
 
 
 def positions(s: State, seat: int) -> range:
@@ -91,10 +79,7 @@ def knows(s: State, viewer: int, card_id: int) -> bool:
 
 def protected(s: State, seat: int) -> bool:
     """Cannot be investigated (Disguise in play in front of it)."""
-    for c in s.seats[seat].in_play:  # a loop, not any(...): no generator per seat asked about
-        if CARDS[c].protects_from_investigation:
-            return True
-    return False
+    return any(CARDS[c].protects_from_investigation for c in s.seats[seat].in_play)
 
 
 def armed(s: State) -> list[int]:
@@ -110,41 +95,23 @@ def wields(s: State, seat: int) -> bool:
 
 def wielders(s: State) -> list[int]:
     """Every living seat holding a weapon (``wields``), in seat order."""
-    out = []  # a loop, not a comprehension: a call less (Python 3.11)
-    i = 0
-    for st in s.seats:
-        if not st.eliminated and (st.gun or (st.zombie and st.arms_aim != i)):  # wields(s, i)
-            out.append(i)
-        i += 1
-    return out
+    return [i for i, st in enumerate(s.seats) if not st.eliminated and wields(s, i)]
 
 
-# what some moves need (``Move.needs``), asked of every seat's card in every window: loops that
-# stop at the first seat found, without listing the seats
+# what some moves need (``Move.needs``)
 def any_face_down(s: State, seat: int) -> bool:
     """Whether any seat, ``seat`` included, has a face-down card."""
-    for st in s.seats:
-        if False in st.face_up:
-            return True
-    return False
+    return any(False in st.face_up for st in s.seats)
 
 
 def any_weapon(s: State, seat: int) -> bool:
     """Whether some seat holds a gun or is a zombie (with Arms): what a card on weapons needs."""
-    for st in s.seats:
-        if st.gun or st.zombie:
-            return True
-    return False
+    return any(st.gun or st.zombie for st in s.seats)
 
 
 def fallen_elsewhere(s: State, seat: int) -> bool:
     """Whether a seat other than ``seat`` is eliminated or a zombie."""
-    i = 0
-    for st in s.seats:
-        if i != seat and (st.eliminated or st.zombie):
-            return True
-        i += 1
-    return False
+    return any(i != seat and (st.eliminated or st.zombie) for i, st in enumerate(s.seats))
 
 
 def neighbours(s: State, seat: int) -> tuple[int, int]:
@@ -183,16 +150,13 @@ def can_investigate(s: State, viewer: int, target: int) -> bool:
 
 def investigable_face_down(s: State, viewer: int, enough: int = 1) -> bool:
     """Whether ``enough`` seats the viewer may investigate (``can_investigate``) have a face-down
-    card: a loop that stops at the last one needed (Investigate needs one, Wiretap two)."""
+    card (Investigate needs one, Wiretap two)."""
     found = 0
-    t = 0
-    for st in s.seats:
-        if t != viewer and not st.eliminated and False in st.face_up:
-            if not (st.in_play and protected(s, t)):
-                found += 1
-                if found == enough:
-                    return True
-        t += 1
+    for t, st in enumerate(s.seats):
+        if False in st.face_up and can_investigate(s, viewer, t):
+            found += 1
+            if found == enough:
+                return True
     return False
 
 

@@ -12,12 +12,6 @@ def _mix(z: int) -> int:
     return z ^ (z >> 31)
 
 
-# the limit below which ``below(n)`` keeps a draw (the multiples of n that fit in 64 bits), found
-# once for the small n drawn (seats, cards)
-_SMALL = 64
-_LIMITS = (0, *(_MASK - (_MASK % n) for n in range(1, _SMALL)))
-
-
 class Rng:
     """A small seeded generator. ``Rng(seed, stream)`` gives independent reproducible streams."""
 
@@ -27,26 +21,16 @@ class Rng:
         self._state = _mix((seed & _MASK) ^ _mix(stream & _MASK))
 
     def next64(self) -> int:
-        # the state advanced, and _mix of it spelt out (one call less per draw); the state is kept
-        # unmasked (only its low 64 bits count: masked once, where mixed)
-        self._state += 0x9E3779B97F4A7C15
-        z = (self._state + 0x9E3779B97F4A7C15) & _MASK
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-        return z ^ (z >> 31)
+        self._state = (self._state + 0x9E3779B97F4A7C15) & _MASK
+        return _mix(self._state)
 
     def below(self, n: int) -> int:
         """Uniform in [0, n) without modulo bias."""
         if n <= 0:
             raise ValueError("n must be positive")
-        limit = _LIMITS[n] if n < _SMALL else _MASK - (_MASK % n)
+        limit = _MASK - (_MASK % n)  # below it, each of the n values is drawn as often
         while True:
-            # next64(), spelt out: the simulator draws a seat per command
-            self._state += 0x9E3779B97F4A7C15
-            z = (self._state + 0x9E3779B97F4A7C15) & _MASK
-            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-            x = z ^ (z >> 31)
+            x = self.next64()
             if x < limit:
                 return x % n
 

@@ -21,7 +21,7 @@ from gcbc.contract.codec import command_from_json_object
 from gcbc.contract.options import TableOptions
 from gcbc.rules import current_wait, is_terminal, run, view
 from gcbc.rules.invariants import violations
-from gcbc.rules.knowledge import commands_json
+from gcbc.rules.views import commands_json
 from gcbc.rules.legal import (
     REACTING,
     Group,

@@ -20,7 +20,7 @@ from gcbc_client.transport import Answer
 from gcbc.contract.http import SeatGranted, TableCreated
 from gcbc.contract.options import Deadlines, TableOptions
 from gcbc.contract.views import View
-from gcbc.rules.knowledge import view
+from gcbc.rules.views import view
 from tests.support import KP, A, H, K, table
 
 TRANSPORTS = ["httpx", "aiohttp"]

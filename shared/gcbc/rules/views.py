@@ -27,7 +27,7 @@ from gcbc.contract.views import (
 from gcbc.contract.views import (
     Seen as SeenView,
 )
-from gcbc.rules.evolve import FOLDS
+from gcbc.rules.evolve import seen_only_by
 from gcbc.rules.legal import legal_commands
 from gcbc.rules.log import render, sees
 from gcbc.rules.state import FINISHED, LOBBY, State
@@ -137,9 +137,8 @@ def _seen_ids(s: State, since: int) -> tuple[int, ...]:
         return (since,) * viewers
     hidden = list(s.unseen)  # what each viewer did not see, less what it did not see since
     for e in s.log.since(since):
-        field = FOLDS[type(e)][1]
-        if field is not None:  # seen by one seat only, as ``fold`` counts it
-            owner = getattr(e, field)
+        owner = seen_only_by(e)
+        if owner is not None:  # seen by one seat only, as ``evolve`` counts it
             for i in range(viewers):
                 if i != owner:
                     hidden[i] -= 1
