@@ -31,9 +31,9 @@ from gcbc.contract.options import TableOptions
 from gcbc.eventlog.port import EventLog
 from gcbc.eventlog.records import append_entry
 from gcbc.rules import RuleViolation, current_wait, decide, fold, is_terminal, view
-from gcbc.rules.views import commands_json
 from gcbc.rules.legal import legal_commands
 from gcbc.rules.state import State, initial_state
+from gcbc.rules.views import commands_json
 
 OPTION_MIX = (
     TableOptions(),

@@ -11,9 +11,9 @@ from gcbc.rules import equipment as _equipment  # noqa: F401  (registers the car
 from gcbc.rules.decide import check, decide, run
 from gcbc.rules.errors import RuleViolation
 from gcbc.rules.evolve import evolve, fold
-from gcbc.rules.views import public_view, view
 from gcbc.rules.legal import legal_commands
 from gcbc.rules.state import State, initial_state, is_terminal
+from gcbc.rules.views import public_view, view
 from gcbc.rules.waits import Wait, current_wait
 
 __all__ = [

@@ -21,7 +21,6 @@ from gcbc.contract.codec import command_from_json_object
 from gcbc.contract.options import TableOptions
 from gcbc.rules import current_wait, is_terminal, run, view
 from gcbc.rules.invariants import violations
-from gcbc.rules.views import commands_json
 from gcbc.rules.legal import (
     REACTING,
     Group,
@@ -31,6 +30,7 @@ from gcbc.rules.legal import (
 )
 from gcbc.rules.rng import Rng
 from gcbc.rules.state import FINISHED, State, initial_state
+from gcbc.rules.views import commands_json
 
 MAX_COMMANDS = 20_000  # a game still running after this many commands counts as unfinished
 
