@@ -1,4 +1,4 @@
-"""The engine is pure (RULES-independent architecture rule): ``gcbc.rules`` and ``gcbc.contract``
+"""The engine is pure (RULES-independent architecture rule): ``gcbc.rules`` and ``gcbc_contract``
 import no service, broker, store, web framework, clock, randomness, thread or socket module, and
 nothing of ``gcbc`` outside themselves."""
 
@@ -63,14 +63,14 @@ def test_engine_file_imports_nothing_impure(path: Path) -> None:
         if top == "gcbc":
             parts = module.split(".")
             assert len(parts) == 1 or parts[1] in ENGINE_PACKAGES, (
-                f"{path.name} imports {module}: outside gcbc.rules / gcbc.contract"
+                f"{path.name} imports {module}: outside gcbc.rules / gcbc_contract"
             )
 
 
 def test_importing_the_engine_loads_no_service_module() -> None:
     code = (
         "import sys, json\n"
-        "import gcbc.rules, gcbc.contract.codec, gcbc.contract.views\n"
+        "import gcbc.rules, gcbc_contract.codec, gcbc_contract.views\n"
         "print(json.dumps(sorted(sys.modules)))\n"
     )
     out = subprocess.run(

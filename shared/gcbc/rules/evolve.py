@@ -14,8 +14,6 @@ from typing import Any
 
 from msgspec.structs import force_setattr, replace
 
-from gcbc.contract import events as E
-from gcbc.contract.cards import AGENT, KINGPIN, MAX_SEATS
 from gcbc.rules.effects import INVESTIGATIONS
 from gcbc.rules.equipment.registry import CARDS
 from gcbc.rules.setup import arms, guns
@@ -40,6 +38,8 @@ from gcbc.rules.state import (
     house_bot_name,
     initial_state,
 )
+from gcbc_contract import events as E
+from gcbc_contract.cards import AGENT, KINGPIN, MAX_SEATS
 
 Seats = tuple[Seat | None, ...]
 
