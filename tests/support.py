@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from gcbc.contract import commands as C
-from gcbc.contract import events as E
-from gcbc.contract.options import Deal, TableOptions
 from gcbc.rules import RuleViolation, current_wait, run
 from gcbc.rules.state import State, initial_state
+from gcbc_contract import commands as C
+from gcbc_contract import events as E
+from gcbc_contract.options import Deal, TableOptions
 
 H, K, A, KP = "honest", "crooked", "agent", "kingpin"
 CLASSIC = TableOptions(edition="classic")

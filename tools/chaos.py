@@ -43,8 +43,6 @@ from gcbc_client import AsyncClient
 from gcbc_client.problems import ApiProblem
 from gcbc_client.transport import Answer
 
-from gcbc.contract.entries import CommandEntry, OutcomeEntry, RefusalEntry
-from gcbc.contract.http import TableCreatedLater
 from gcbc.eventlog.jetstream import STREAM, JetStreamEventLog
 from gcbc.eventlog.partitions import CLUSTER_PARTITIONS
 from gcbc.eventlog.port import LogUnavailable
@@ -54,6 +52,8 @@ from gcbc.readmodel.port import PUBLIC, seat_key
 from gcbc.readmodel.redis import RedisReadModel
 from gcbc.readmodel.rediscluster import AT as INDEX_KEY
 from gcbc.rules import RuleViolation, decide, fold, initial_state
+from gcbc_contract.entries import CommandEntry, OutcomeEntry, RefusalEntry
+from gcbc_contract.http import TableCreatedLater
 from services.bots.seat import play_seat
 from services.common import view_writer
 from services.common.settings import LOG_LIMIT

@@ -40,7 +40,7 @@ from gevent.event import Event
 from locust import User, between, constant, events, task
 
 from gcbc.bots import BOTS, Observation
-from gcbc.contract.views import View
+from gcbc_contract.views import View
 
 logging.getLogger("httpx").setLevel(logging.WARNING)  # a line per request otherwise
 

@@ -11,8 +11,8 @@ from typing import Any
 from litestar import Litestar
 
 import gcbc.rules
-from gcbc.contract import commands as C
 from gcbc.rules.state import State
+from gcbc_contract import commands as C
 from services.common.settings import Settings
 
 GAME_COMMANDS = C.GameCommand.__args__

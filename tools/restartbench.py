@@ -36,13 +36,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from gcbc.contract import commands as C
-from gcbc.contract.entries import (
+from gcbc.eventlog.records import append_entry, entry_of
+from gcbc_contract import commands as C
+from gcbc_contract.entries import (
     CommandEntry,
     OutcomeEntry,
     RefusalEntry,
 )
-from gcbc.eventlog.records import append_entry, entry_of
 from tools import devservers, tablelogs
 from tools.launcher import SUPERVISE_EVERY
 from tools.rebuildbench import machine

@@ -19,21 +19,21 @@ from collections.abc import Iterator
 from typing import Any
 
 from gcbc.bots import BOTS, Observation
-from gcbc.contract import commands as C
-from gcbc.contract.codec import command_from_json_object
-from gcbc.contract.entries import (
-    AnyEntry,
-    CommandEntry,
-    OutcomeEntry,
-    RefusalEntry,
-)
-from gcbc.contract.options import TableOptions
 from gcbc.eventlog.port import EventLog
 from gcbc.eventlog.records import append_entry
 from gcbc.rules import RuleViolation, current_wait, decide, fold, is_terminal, view
 from gcbc.rules.legal import legal_commands
 from gcbc.rules.state import State, initial_state
 from gcbc.rules.views import commands_json
+from gcbc_contract import commands as C
+from gcbc_contract.codec import command_from_json_object
+from gcbc_contract.entries import (
+    AnyEntry,
+    CommandEntry,
+    OutcomeEntry,
+    RefusalEntry,
+)
+from gcbc_contract.options import TableOptions
 
 OPTION_MIX = (
     TableOptions(),

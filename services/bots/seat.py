@@ -12,7 +12,7 @@ from typing import Any, Protocol
 from gcbc_client.problems import Conflict, Invalid, RateLimited
 
 from gcbc.bots import BOTS, Observation
-from gcbc.contract.views import View
+from gcbc_contract.views import View
 
 
 class PlayingSeat(Protocol):

@@ -26,13 +26,13 @@ from typing import Any
 import msgspec
 from gcbc_client import AsyncClient, AsyncSeat
 
-from gcbc.contract.entries import CommandEntry
-from gcbc.contract.options import HouseBots
-from gcbc.contract.views import View
 from gcbc.eventlog.port import FullLog, Stored
 from gcbc.eventlog.records import entry_or_none
 from gcbc.keyvalue.port import KeyValue
 from gcbc.readmodel.port import ViewReader, seat_key
+from gcbc_contract.entries import CommandEntry
+from gcbc_contract.options import HouseBots
+from gcbc_contract.views import View
 from services.bots.pace import Pace, Turns
 from services.bots.seat import play_seat
 from services.common import house_tables

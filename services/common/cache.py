@@ -10,9 +10,9 @@ from typing import Any
 
 import msgspec
 
-from gcbc.contract.entries import OutcomeEntry, RefusalEntry
 from gcbc.eventlog.port import EventLog, Stored
 from gcbc.eventlog.records import entry_of, entry_or_none
+from gcbc_contract.entries import OutcomeEntry, RefusalEntry
 from services.common import metrics
 from services.common.folded import FoldedTable
 

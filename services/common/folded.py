@@ -1,6 +1,6 @@
 """A table folded from its log entries: what every service needs to know of one table.
 
-Entries alternate command / answer (``gcbc.contract.entries``); an answer carries its command, so
+Entries alternate command / answer (``gcbc_contract.entries``); an answer carries its command, so
 the answers alone fold the same table (the projection and the table service's follower read only
 the answers' subjects). Folding keeps the engine state,
 the sequence of the last entry, the unanswered command if any, the seats' token hashes, the
@@ -18,14 +18,14 @@ from typing import Any
 
 import msgspec
 
-from gcbc.contract import commands as C
-from gcbc.contract import events as E
-from gcbc.contract.entries import CommandEntry, OutcomeEntry, RefusalEntry
 from gcbc.eventlog.port import Stored
 from gcbc.eventlog.records import entry_of
 from gcbc.readmodel.port import ANSWERS_KEPT, PUBLIC, Answer, seat_key
 from gcbc.rules import current_wait, fold
 from gcbc.rules.state import State, initial_state
+from gcbc_contract import commands as C
+from gcbc_contract import events as E
+from gcbc_contract.entries import CommandEntry, OutcomeEntry, RefusalEntry
 
 log = logging.getLogger("gcbc.folded")
 

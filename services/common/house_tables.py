@@ -17,8 +17,8 @@ from typing import Any
 
 import msgspec
 
-from gcbc.contract import commands as C
-from gcbc.contract.options import HouseBots
+from gcbc_contract import commands as C
+from gcbc_contract.options import HouseBots
 
 BUCKET = "GCBC_HOUSE"
 BUILT = "index.built"  # no table id holds a dot

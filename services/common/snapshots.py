@@ -21,11 +21,11 @@ from typing import Any
 
 import msgspec
 
-from gcbc.contract.entries import SCHEMA, CommandEntry
-from gcbc.contract.events import AnyEvent
 from gcbc.keyvalue.port import KeyValue
 from gcbc.readmodel.port import ANSWERS_KEPT, Answer
 from gcbc.rules.state import State, Trail
+from gcbc_contract.entries import SCHEMA, CommandEntry
+from gcbc_contract.events import AnyEvent
 from services.common.folded import FoldedTable
 
 log = logging.getLogger("gcbc.snapshots")

@@ -17,9 +17,9 @@ from typing import Any
 
 import click
 
-from gcbc.contract.ids import InvalidTableId
 from gcbc.eventlog.port import FullLog, LogUnavailable, Stored
 from gcbc.readmodel.port import ModelUnavailable, ReadModel
+from gcbc_contract.ids import InvalidTableId
 from services.common.settings import Settings
 from services.ops import transfer, travel
 from services.ops.show import err, printable

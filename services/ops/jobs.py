@@ -12,11 +12,11 @@ from typing import Any
 
 import msgspec
 
-from gcbc.contract.entries import CommandEntry, OutcomeEntry, RefusalEntry
 from gcbc.eventlog.port import Stored
 from gcbc.eventlog.records import entry_of
 from gcbc.readmodel.port import Replacement
 from gcbc.rules import RuleViolation, decide
+from gcbc_contract.entries import CommandEntry, OutcomeEntry, RefusalEntry
 from services.common import view_writer
 from services.common.folded import FoldedTable
 from services.common.settings import CHAT_LIMIT, DEADLINE_GRACE, LOG_LIMIT, STUCK_AFTER

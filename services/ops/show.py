@@ -20,8 +20,8 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from gcbc.contract.entries import CommandEntry, OutcomeEntry, RefusalEntry
 from gcbc.rules.state import State
+from gcbc_contract.entries import CommandEntry, OutcomeEntry, RefusalEntry
 
 err = Console(stderr=True, highlight=False, soft_wrap=True)  # one message, one line
 

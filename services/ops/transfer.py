@@ -19,9 +19,9 @@ from typing import Any
 
 import msgspec
 
-from gcbc.contract import events as E
-from gcbc.contract.entries import OutcomeEntry, decode_entry
 from gcbc.eventlog.port import EventLog, Stored, WrongExpectedSequence
+from gcbc_contract import events as E
+from gcbc_contract.entries import OutcomeEntry, decode_entry
 from services.common.folded import FoldedTable
 
 FORMAT = "gcbc-table"

@@ -9,11 +9,11 @@ from typing import Any
 
 import msgspec
 
-from gcbc.contract.entries import OutcomeEntry
 from gcbc.eventlog.port import Stored
 from gcbc.eventlog.records import entry_or_none
 from gcbc.rules import fold, view
 from gcbc.rules.state import State
+from gcbc_contract.entries import OutcomeEntry
 from services.common import view_writer
 from services.common.folded import FoldedTable, states
 from services.common.settings import CHAT_LIMIT, LOG_LIMIT

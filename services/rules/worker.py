@@ -13,9 +13,6 @@ from collections.abc import Awaitable, Callable
 
 import msgspec
 
-from gcbc.contract import commands as C
-from gcbc.contract import events as E
-from gcbc.contract.entries import CommandEntry, OutcomeEntry, RefusalEntry
 from gcbc.eventlog.partitions import partition_of
 from gcbc.eventlog.port import (
     FullLog,
@@ -29,6 +26,9 @@ from gcbc.eventlog.records import append_entry
 from gcbc.keyvalue.memory import MemoryKeyValue
 from gcbc.keyvalue.port import KeyValue
 from gcbc.rules import RuleViolation
+from gcbc_contract import commands as C
+from gcbc_contract import events as E
+from gcbc_contract.entries import CommandEntry, OutcomeEntry, RefusalEntry
 from services.common import metrics
 from services.common.cache import FoldedCache
 from services.common.clock import now_ms

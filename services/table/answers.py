@@ -10,9 +10,9 @@ import msgspec
 from litestar import Response
 from litestar.datastructures import State as AppState
 
-from gcbc.contract.http import Position
 from gcbc.eventlog.port import LogUnavailable
 from gcbc.readmodel.port import Answer, ModelUnavailable, StoredView, seat_key
+from gcbc_contract.http import Position
 from services.table.positions import Positions
 from services.table.problems import refusal
 from services.table.service import TableService

@@ -17,8 +17,8 @@ from litestar import Request
 from litestar.dto import AbstractDTO, DTOConfig, DTOFieldDefinition
 from msgspec.structs import replace
 
-from gcbc.contract.ids import is_table_id
-from gcbc.contract.options import Deadlines, HouseBots
+from gcbc_contract.ids import is_table_id
+from gcbc_contract.options import Deadlines, HouseBots
 from services.common.settings import Settings
 from services.table.problems import ApiError
 

@@ -8,7 +8,7 @@ from litestar import Controller, Request, Response, get
 from litestar.datastructures import State as AppState
 from litestar.params import Parameter
 
-from gcbc.contract.http import History, ReplayStep
+from gcbc_contract.http import History, ReplayStep
 from services.table import answers
 from services.table import openapi as doc
 from services.table.dependencies import Service, client

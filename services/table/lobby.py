@@ -10,11 +10,11 @@ from litestar import Controller, Request, Response, get, post
 from litestar.datastructures import State as AppState
 from litestar.params import Body, Parameter
 
-from gcbc.contract import commands as C
-from gcbc.contract.http import CreateTable, LobbyListing, TableCreated, TableCreatedLater
-from gcbc.contract.options import Deadlines, HouseBots, TableOptions
 from gcbc.eventlog.port import OutcomeUnknown
 from gcbc.readmodel.port import PUBLIC
+from gcbc_contract import commands as C
+from gcbc_contract.http import CreateTable, LobbyListing, TableCreated, TableCreatedLater
+from gcbc_contract.options import Deadlines, HouseBots, TableOptions
 from services.common.settings import Settings
 from services.table import answers, edge
 from services.table import openapi as doc
@@ -62,7 +62,7 @@ class Lobby(Controller):
         await state.rates.hit("create", who)
         if bots is not None:
             await state.holdings.room_for_house_table(who, still_held(service))
-        table_id = secrets.token_hex(8)  # gcbc.contract.ids: the server's own form
+        table_id = secrets.token_hex(8)  # gcbc_contract.ids: the server's own form
         command = _opening(table_id, data, bots, state.settings)
         seq = await _open(service, state, who, command)
         created = TableCreated(

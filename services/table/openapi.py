@@ -11,14 +11,14 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Components, Example, SecurityScheme
 from litestar.params import Parameter
 
-from gcbc.contract import commands as C
-from gcbc.contract import http as B
-from gcbc.contract.ids import TABLE_ID_PATTERN
-from gcbc.contract.options import Deal
-from gcbc.contract.views import View
 from gcbc.rules import legal_commands, run, view
 from gcbc.rules.errors import CODES
 from gcbc.rules.state import initial_state
+from gcbc_contract import commands as C
+from gcbc_contract import http as B
+from gcbc_contract.ids import TABLE_ID_PATTERN
+from gcbc_contract.options import Deal
+from gcbc_contract.views import View
 from services.table.problems import NEVER_VALID, NOT_FOUND, Problem
 
 TableId = Annotated[

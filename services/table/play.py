@@ -10,11 +10,11 @@ from litestar import Controller, Request, Response, post
 from litestar.datastructures import State as AppState
 from litestar.params import Body
 
-from gcbc.contract import commands as C
-from gcbc.contract.http import Chat, ClientCommand, Position, Rematch, to_engine
 from gcbc.eventlog.port import OutcomeUnknown
 from gcbc.readmodel.port import PUBLIC
 from gcbc.rules.state import State
+from gcbc_contract import commands as C
+from gcbc_contract.http import Chat, ClientCommand, Position, Rematch, to_engine
 from services.table import answers, edge
 from services.table import openapi as doc
 from services.table.dependencies import MySeat, Service, client, still_held

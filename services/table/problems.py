@@ -8,12 +8,12 @@ import msgspec
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 
-from gcbc.contract.http import Problem
-from gcbc.contract.ids import InvalidTableId
 from gcbc.eventlog.port import LogUnavailable, OutcomeUnknown
 from gcbc.readmodel.port import ModelUnavailable
 from gcbc.rules import RuleViolation
 from gcbc.rules.errors import CODES, HttpClass, http_class
+from gcbc_contract.http import Problem
+from gcbc_contract.ids import InvalidTableId
 
 RETRY_AFTER = "1"  # seconds a client waits before retrying when a dependency is away
 

@@ -22,11 +22,11 @@ from typing import Any
 
 import msgspec
 
-from gcbc.contract.entries import OutcomeEntry
-from gcbc.contract.http import ReplayStep
 from gcbc.eventlog.port import EventLog, LogUnavailable, Stored
 from gcbc.rules import view
 from gcbc.rules.state import State
+from gcbc_contract.entries import OutcomeEntry
+from gcbc_contract.http import ReplayStep
 from services.common.folded import FoldedTable
 from services.common.settings import DEFAULT_NATS
 

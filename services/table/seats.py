@@ -14,12 +14,12 @@ from litestar.datastructures import State as AppState
 from litestar.params import Body, Parameter
 from litestar.response import Stream
 
-from gcbc.contract import commands as C
-from gcbc.contract.http import SeatGranted, SeatLater, StreamTicket, TakeSeat
 from gcbc.eventlog.port import LogUnavailable, OutcomeUnknown
 from gcbc.readmodel.port import PUBLIC, ModelUnavailable, seat_key
 from gcbc.rules import names
 from gcbc.rules.state import State
+from gcbc_contract import commands as C
+from gcbc_contract.http import SeatGranted, SeatLater, StreamTicket, TakeSeat
 from services.common.settings import Settings
 from services.table import answers, edge, tickets
 from services.table import openapi as doc

@@ -19,12 +19,12 @@ import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from gcbc.contract.entries import CommandEntry
 from gcbc.eventlog.port import EventLog, Stored, Subscription, WrongExpectedSequence
 from gcbc.eventlog.records import append_entry
 from gcbc.keyvalue.port import KeyValue
 from gcbc.readmodel.port import Answer, StoredView, ViewReader, viewer_key
 from gcbc.rules import RuleViolation
+from gcbc_contract.entries import CommandEntry
 from services.common import metrics
 from services.common.cache import IDLE_SECONDS, FoldedCache
 from services.common.clock import now_ms

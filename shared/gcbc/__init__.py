@@ -1,1 +1,2 @@
-"""Good Cop Bad Cop: the project's shared code (contract, pure rules engine, bots, simulator)."""
+"""Good Cop Bad Cop: the project's shared code (pure rules engine, ports and adapters, bots,
+simulator); the contract is the gcbc_contract package (clients/contract)."""

@@ -115,7 +115,7 @@ HOSTILE_IDS = ["*", ">", "a.b", "..", "a b", "a\tb", "a\x01b", "a\x7f", "", "é"
 def test_an_id_that_could_reach_other_tables_is_refused(log_factory, hostile):
     """DESIGN property 3: a wildcard, a dot, a space or a control character never reaches a
     subject: reading or appending with it raises, and nothing is stored."""
-    from gcbc.contract.ids import InvalidTableId
+    from gcbc_contract.ids import InvalidTableId
 
     async def go():
         log = await log_factory()

@@ -157,7 +157,7 @@ def test_the_lobby_listing_moves_with_the_views(model_factory):
 @pytest.mark.parametrize("hostile", ["*", "a.b", "a b", "a\x01b", "", "x>"])
 def test_an_id_that_could_reach_other_keys_is_refused(model_factory, hostile):
     """DESIGN property 3: ids are checked, never passed raw into keys or channels."""
-    from gcbc.contract.ids import InvalidTableId
+    from gcbc_contract.ids import InvalidTableId
 
     async def go():
         model = model_factory()

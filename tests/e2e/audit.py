@@ -9,9 +9,9 @@ from collections import defaultdict
 
 import msgspec
 
-from gcbc.contract.entries import OutcomeEntry, decode_entry
-from gcbc.contract.views import View
 from gcbc.eventlog.jetstream import JetStreamEventLog
+from gcbc_contract.entries import OutcomeEntry, decode_entry
+from gcbc_contract.views import View
 from tests.property.knowledge_oracle import Oracle
 from tests.property.test_no_leaks import (
     PRIVATE_EVENTS,

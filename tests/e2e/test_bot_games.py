@@ -11,9 +11,9 @@ from collections import defaultdict
 import httpx
 import msgspec
 
-from gcbc.contract.events import AnyEvent
-from gcbc.contract.views import View
 from gcbc.rules import fold, view
+from gcbc_contract.events import AnyEvent
+from gcbc_contract.views import View
 from services.common.settings import LOG_LIMIT
 from tests.e2e.audit import check_response
 from tests.property.strategies import OPTION_SETS

@@ -15,7 +15,7 @@ from gcbc_client.problems import Conflict, Invalid, NotFound, Unauthorized
 
 from gcbc.bots import RandomBot
 from gcbc.bots.base import Observation
-from gcbc.contract.views import View
+from gcbc_contract.views import View
 
 
 def test_the_blocking_client_plays_a_table_to_the_end(stack):

@@ -12,12 +12,12 @@ import httpx
 import msgspec
 import pytest
 
-from gcbc.contract.entries import CommandEntry, OutcomeEntry, RefusalEntry, decode_entry
 from gcbc.eventlog.jetstream import JetStreamEventLog
 from gcbc.readmodel.memory import MemoryReadModel
 from gcbc.readmodel.port import PUBLIC, seat_key
 from gcbc.readmodel.redis import RedisReadModel
 from gcbc.rules import RuleViolation, decide, fold, initial_state
+from gcbc_contract.entries import CommandEntry, OutcomeEntry, RefusalEntry, decode_entry
 from services.common import view_writer
 from services.common.settings import LOG_LIMIT
 from tests.e2e.conftest import TEST_ENV

@@ -16,9 +16,9 @@ import nats
 import pytest
 import redis
 
-from gcbc.contract.entries import decode_entry
-from gcbc.contract.events import GameStarted
 from gcbc.eventlog.jetstream import JetStreamEventLog
+from gcbc_contract.entries import decode_entry
+from gcbc_contract.events import GameStarted
 from services.table.positions import Positions
 from tests.e2e.audit import check_response, log_events, seat_of
 from tests.e2e.conftest import TEST_ENV, auth, seated_table

@@ -14,12 +14,12 @@ import httpx
 import nats
 import pytest
 
-from gcbc.contract.entries import OutcomeEntry, decode_entry
 from gcbc.eventlog.jetstream import JetStreamEventLog
 from gcbc.eventlog.jetstream_leases import BUCKET, JetStreamLeases
 from gcbc.eventlog.leases import LEASE_TTL
 from gcbc.eventlog.partitions import CLUSTER_PARTITIONS as PARTITIONS
 from gcbc.eventlog.partitions import partition_of
+from gcbc_contract.entries import OutcomeEntry, decode_entry
 from tests.e2e.conftest import TEST_ENV
 from tools import chaos
 from tools.launcher import Stack

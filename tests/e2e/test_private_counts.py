@@ -15,10 +15,10 @@ from typing import Any
 import httpx
 import redis
 
-from gcbc.contract import commands as C
-from gcbc.contract.entries import CommandEntry, decode_entry
 from gcbc.eventlog.jetstream import JetStreamEventLog
 from gcbc.readmodel.redis import LOBBY_ORDER
+from gcbc_contract import commands as C
+from gcbc_contract.entries import CommandEntry, decode_entry
 from services.table.positions import MAX_CURSOR, Positions
 from tests.e2e.conftest import auth
 from tests.e2e.test_rules_decisions import SLOW, deal, my_view, send, started

@@ -10,8 +10,8 @@ import time
 import httpx
 import pytest
 
-from gcbc.contract.entries import CommandEntry, OutcomeEntry, decode_entry
 from gcbc.eventlog.jetstream import JetStreamEventLog
+from gcbc_contract.entries import CommandEntry, OutcomeEntry, decode_entry
 from tests.e2e.conftest import TEST_ENV
 from tools.launcher import Stack
 

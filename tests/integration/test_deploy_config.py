@@ -59,12 +59,15 @@ def test_nats_server_takes_it_with_passwords_from_the_environment(tmp_path: Path
 
 
 def test_the_image_installs_every_package_the_services_import():
-    """The services' image holds what they import: the bot worker plays through the typed
-    client, so the image installs clients/python too (found missing once)."""
+    """The services' image holds what they import: the contract is a distribution of its own, and
+    the bot worker plays through the typed client, so the image installs clients/contract and
+    clients/python too (the client found missing once)."""
     dockerfile = (ROOT / "deploy" / "Dockerfile").read_text()
     imports_client = any(
         "gcbc_client" in path.read_text() for path in (ROOT / "services").rglob("*.py")
     )
     assert imports_client  # (else this test has nothing left to check)
-    assert "COPY clients/python ./clients/python" in dockerfile
-    assert "./clients/python" in dockerfile.split("RUN pip install", 1)[1].splitlines()[0]
+    installed = dockerfile.split("RUN pip install", 1)[1].splitlines()[0]
+    for project in ("clients/contract", "clients/python"):
+        assert f"COPY {project} ./{project}" in dockerfile
+        assert f"./{project}" in installed

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from gcbc.contract import events as E
+from gcbc_contract import events as E
 
 AGENT, KINGPIN, HONEST = "agent", "kingpin", "honest"
 PLANTED_EVIDENCE = "planted_evidence"

@@ -16,11 +16,11 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from gcbc.contract import commands as C
-from gcbc.contract.options import TableOptions
 from gcbc.rules import current_wait, initial_state, is_terminal, legal_commands, run
 from gcbc.rules.legal import expand, is_template
 from gcbc.rules.state import State
+from gcbc_contract import commands as C
+from gcbc_contract.options import TableOptions
 
 PLAYER_COUNTS = (4, 5, 6, 7, 8)
 # every combination of the table options (docs/api.md): any edition with either or both expansions,

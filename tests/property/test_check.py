@@ -18,10 +18,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from msgspec.structs import replace
 
-from gcbc.contract import commands as C
-from gcbc.contract.options import TableOptions
 from gcbc.rules import RuleViolation, check, current_wait, decide, is_terminal
 from gcbc.rules.state import State
+from gcbc_contract import commands as C
+from gcbc_contract.options import TableOptions
 from tests.property.strategies import (
     OPTION_SETS,
     PLAYER_COUNTS,

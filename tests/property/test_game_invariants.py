@@ -12,7 +12,7 @@
 - every game ends within the driver's step cap, with winners;
 - same seed and same choices give the same event log (compared msgspec-encoded);
 - folding the log from ``initial_state`` gives the live state, and so does folding the events
-  decoded from their JSON encoding (``gcbc.contract.codec``).
+  decoded from their JSON encoding (``gcbc_contract.codec``).
 """
 
 from __future__ import annotations
@@ -24,12 +24,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gcbc.contract import codec
-from gcbc.contract import events as E
-from gcbc.contract.options import TableOptions
 from gcbc.rules import decide, evolve, fold, initial_state, is_terminal
 from gcbc.rules.invariants import violations
 from gcbc.rules.state import LOBBY, State
+from gcbc_contract import codec
+from gcbc_contract import events as E
+from gcbc_contract.options import TableOptions
 from tests.property.strategies import (
     MAX_STEPS,
     OPTION_SETS,

@@ -21,14 +21,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from msgspec.structs import replace
 
-from gcbc.contract import codec
-from gcbc.contract import commands as C
-from gcbc.contract.cards import EQUIPMENT_CARDS
-from gcbc.contract.options import TableOptions
 from gcbc.rules import RuleViolation, current_wait, is_terminal, legal_commands, run
 from gcbc.rules.errors import CODES
 from gcbc.rules.legal import expand, is_template
 from gcbc.rules.state import State
+from gcbc_contract import codec
+from gcbc_contract import commands as C
+from gcbc_contract.cards import EQUIPMENT_CARDS
+from gcbc_contract.options import TableOptions
 from tests.property.strategies import (
     OPTION_SETS,
     PLAYER_COUNTS,

@@ -22,11 +22,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gcbc.contract import events as E
-from gcbc.contract.cards import EQUIPMENT_CARDS
-from gcbc.contract.options import TableOptions
 from gcbc.rules import is_terminal, view
 from gcbc.rules.views import version_of
+from gcbc_contract import events as E
+from gcbc_contract.cards import EQUIPMENT_CARDS
+from gcbc_contract.options import TableOptions
 from tests.property.knowledge_oracle import Oracle
 from tests.property.strategies import OPTION_SETS, PLAYER_COUNTS, Step, options_id, plans, play
 

@@ -16,10 +16,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from msgspec.structs import replace
 
-from gcbc.contract import commands as C
-from gcbc.contract.options import Deal
 from gcbc.rules import RuleViolation, current_wait, is_terminal, run, view
 from gcbc.rules.state import State
+from gcbc_contract import commands as C
+from gcbc_contract.options import Deal
 from tests.property.strategies import Plan, plans, play
 from tests.support import KP, A, H, K, act, table
 

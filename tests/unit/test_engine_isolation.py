@@ -1,6 +1,7 @@
-"""The engine is pure (RULES-independent architecture rule): ``gcbc.rules`` and ``gcbc.contract``
+"""The engine is pure (RULES-independent architecture rule): ``gcbc.rules`` and ``gcbc_contract``
 import no service, broker, store, web framework, clock, randomness, thread or socket module, and
-nothing of ``gcbc`` outside themselves."""
+nothing of ``gcbc`` outside themselves; the contract, a distribution of its own, imports nothing of
+``gcbc`` at all and nothing but the standard library and msgspec."""
 
 from __future__ import annotations
 
@@ -13,19 +14,36 @@ from pathlib import Path
 import pytest
 
 import gcbc
+import gcbc_contract
 
 FORBIDDEN = frozenset(
     {"services", "nats", "redis", "litestar", "asyncio", "time", "random", "threading", "socket"}
 )
-ENGINE_PACKAGES = ("rules", "contract")
+ENGINE_PACKAGES = ("rules",)
 ROOT = Path(gcbc.__file__).resolve().parent
-FILES = sorted(p for pkg in ENGINE_PACKAGES for p in (ROOT / pkg).rglob("*.py"))
+CONTRACT = Path(gcbc_contract.__file__).resolve().parent
+RULES_FILES = sorted(p for pkg in ENGINE_PACKAGES for p in (ROOT / pkg).rglob("*.py"))
+CONTRACT_FILES = sorted(CONTRACT.rglob("*.py"))
+FILES = RULES_FILES + CONTRACT_FILES
+# what the contract's distribution installs with it (clients/contract/pyproject.toml)
+CONTRACT_NEEDS = frozenset({"gcbc_contract", "msgspec", *sys.stdlib_module_names})
+
+
+def package_of(path: Path) -> str:
+    """The dotted package a file is in (``gcbc.rules.actions``, ``gcbc_contract``)."""
+    if path.is_relative_to(CONTRACT):
+        return ".".join(("gcbc_contract", *path.relative_to(CONTRACT).with_suffix("").parts[:-1]))
+    return ".".join(("gcbc", *path.relative_to(ROOT).with_suffix("").parts[:-1]))
+
+
+def file_id(path: Path) -> str:
+    return str(path.relative_to(CONTRACT.parent if path.is_relative_to(CONTRACT) else ROOT))
 
 
 def imported_modules(path: Path) -> list[str]:
     """Every module a file imports (absolute names; relative imports resolved)."""
     tree = ast.parse(path.read_text(), filename=str(path))
-    package = ".".join(("gcbc", *path.relative_to(ROOT).with_suffix("").parts[:-1]))
+    package = package_of(path)
     out = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -50,11 +68,11 @@ def imported_modules(path: Path) -> list[str]:
 
 
 def test_engine_files_found() -> None:
-    assert len(FILES) > 10
-    assert {p.relative_to(ROOT).parts[0] for p in FILES} == set(ENGINE_PACKAGES)
+    assert len(RULES_FILES) > 10 and len(CONTRACT_FILES) > 10
+    assert {p.relative_to(ROOT).parts[0] for p in RULES_FILES} == set(ENGINE_PACKAGES)
 
 
-@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize("path", FILES, ids=file_id)
 def test_engine_file_imports_nothing_impure(path: Path) -> None:
     for module in imported_modules(path):
         top = module.split(".")[0]
@@ -63,14 +81,21 @@ def test_engine_file_imports_nothing_impure(path: Path) -> None:
         if top == "gcbc":
             parts = module.split(".")
             assert len(parts) == 1 or parts[1] in ENGINE_PACKAGES, (
-                f"{path.name} imports {module}: outside gcbc.rules / gcbc.contract"
+                f"{path.name} imports {module}: outside gcbc.rules / gcbc_contract"
             )
+
+
+@pytest.mark.parametrize("path", CONTRACT_FILES, ids=file_id)
+def test_the_contract_needs_only_msgspec(path: Path) -> None:
+    for module in imported_modules(path):
+        top = module.split(".")[0]
+        assert top in CONTRACT_NEEDS, f"{path.name} imports {module}: not msgspec or stdlib"
 
 
 def test_importing_the_engine_loads_no_service_module() -> None:
     code = (
         "import sys, json\n"
-        "import gcbc.rules, gcbc.contract.codec, gcbc.contract.views\n"
+        "import gcbc.rules, gcbc_contract.codec, gcbc_contract.views\n"
         "print(json.dumps(sorted(sys.modules)))\n"
     )
     out = subprocess.run(
@@ -87,6 +112,6 @@ def test_importing_the_engine_loads_no_service_module() -> None:
         tops & {"nats", "redis", "litestar", "services"}
     )
     ours = [m for m in loaded if m.split(".")[0] == "gcbc"]
-    assert "gcbc.rules" in ours
+    assert "gcbc.rules" in ours and "gcbc_contract.views" in loaded
     stray = [m for m in ours if m != "gcbc" and m.split(".")[1] not in ENGINE_PACKAGES]
     assert not stray, f"importing the engine loads {stray}"

@@ -6,9 +6,9 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from gcbc.contract import commands as C
-from gcbc.contract import entries
-from gcbc.contract.entries import (
+from gcbc_contract import commands as C
+from gcbc_contract import entries
+from gcbc_contract.entries import (
     SCHEMA,
     CommandEntry,
     NewerSchema,
@@ -16,7 +16,7 @@ from gcbc.contract.entries import (
     decode_entry,
     encode_entry,
 )
-from gcbc.contract.events import SeatTaken
+from gcbc_contract.events import SeatTaken
 
 
 def test_an_entry_is_written_with_the_current_version_and_read_back():

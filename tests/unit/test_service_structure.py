@@ -26,7 +26,10 @@ ADAPTERS = {
 COMPOSITION_ROOTS = {"main_async", "create_app", "main"}
 DRIVERS = ("nats", "redis")
 PRODUCTION = sorted(
-    p for d in (SERVICES, ROOT / "shared/gcbc") for p in d.rglob("*.py") if ".venv" not in p.parts
+    p
+    for d in (SERVICES, ROOT / "shared/gcbc", ROOT / "clients/contract/gcbc_contract")
+    for p in d.rglob("*.py")
+    if ".venv" not in p.parts
 )
 
 

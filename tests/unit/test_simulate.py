@@ -3,14 +3,14 @@
 import json
 
 from gcbc.bots import Observation, RandomBot
-from gcbc.contract import commands as C
-from gcbc.contract.codec import command_from_json_object
 from gcbc.rules.legal import legal_groups
 from gcbc.rules.moves import template
 from gcbc.rules.state import initial_state
 from gcbc.rules.views import commands_json
 from gcbc.sim import simulate as simulate_module
 from gcbc.sim.simulate import main, play_game, simulate
+from gcbc_contract import commands as C
+from gcbc_contract.codec import command_from_json_object
 from tests.property.strategies import OPTION_SETS
 
 

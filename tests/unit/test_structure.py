@@ -1,6 +1,6 @@
 """The engine's structure (issue 10): the rules modules import each other without a cycle, every
 import is at the top of its module (none hidden in a function), and the engine (``gcbc.rules``,
-``gcbc.contract``) imports no service, broker, store or web framework (the rest of the engine's
+``gcbc_contract``) imports no service, broker, store or web framework (the rest of the engine's
 purity: ``test_engine_isolation.py``).
 
 The import graph has an edge for each module an ``import`` or ``from ... import`` statement names
@@ -16,15 +16,18 @@ from pathlib import Path
 import pytest
 
 import gcbc
+import gcbc_contract
 
 ROOT = Path(gcbc.__file__).resolve().parent
+CONTRACT = Path(gcbc_contract.__file__).resolve().parent
 RULES = ROOT / "rules"
-ENGINE = (ROOT / "rules", ROOT / "contract")
+ENGINE = (ROOT / "rules", CONTRACT)
 OFF_LIMITS = frozenset({"services", "nats", "redis", "litestar"})
 
 
 def module_name(path: Path) -> str:
-    parts = path.relative_to(ROOT.parent).with_suffix("").parts
+    home = CONTRACT.parent if path.is_relative_to(CONTRACT) else ROOT.parent
+    parts = path.relative_to(home).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 

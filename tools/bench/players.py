@@ -17,7 +17,7 @@ from gcbc_client.problems import ApiProblem, RateLimited
 from gcbc_client.transport import Answer
 
 from gcbc.bots import Observation, RandomBot
-from gcbc.contract.views import Waiting
+from gcbc_contract.views import Waiting
 
 T = TypeVar("T")
 

@@ -6,7 +6,7 @@
         table = client.create_table(seats=4)
         seat = client.join(table.table_id, "ann")
 
-Views, commands and answers are the server's own msgspec Structs (``gcbc.contract``); a refusal
+Views, commands and answers are the server's own msgspec Structs (``gcbc_contract``); a refusal
 raises a ``gcbc_client.problems`` exception carrying its stable ``code``.
 """
 
@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from gcbc.contract.http import CLIENT_COMMANDS
 from gcbc_client.aio import AsyncClient, AsyncSeat
 from gcbc_client.problems import ApiProblem
 from gcbc_client.sync import Client, Seat
+from gcbc_contract.http import CLIENT_COMMANDS
 
 # the commands a seat sends, by name: commands.Investigate(target=2, position=1), …
 commands = SimpleNamespace(**{c.__name__: c for c in CLIENT_COMMANDS.values()})

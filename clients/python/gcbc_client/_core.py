@@ -8,7 +8,8 @@ from typing import Any
 
 import msgspec
 
-from gcbc.contract.http import (
+from gcbc_client.problems import raise_for
+from gcbc_contract.http import (
     CLIENT_COMMANDS,
     History,
     LobbyListing,
@@ -19,9 +20,8 @@ from gcbc.contract.http import (
     TableCreated,
     TableCreatedLater,
 )
-from gcbc.contract.options import Deadlines, Deal, HouseBots, TableOptions
-from gcbc.contract.views import View
-from gcbc_client.problems import raise_for
+from gcbc_contract.options import Deadlines, Deal, HouseBots, TableOptions
+from gcbc_contract.views import View
 
 RETRIES = 5  # attempts of a command whose outcome is unknown (same command_id every time)
 RETRY_WAIT = 0.5  # seconds between them when the server names none

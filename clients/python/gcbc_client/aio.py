@@ -11,12 +11,12 @@ from typing import Any
 import msgspec
 
 import gcbc_client._core as _core
-from gcbc.contract.http import History, LobbyListing, Position, SeatLater, TableCreated
-from gcbc.contract.options import Deadlines, Deal, HouseBots, TableOptions
-from gcbc.contract.views import View
 from gcbc_client.httpx_transport import HttpxTransport
 from gcbc_client.problems import Unavailable
 from gcbc_client.transport import Answer, AsyncTransport
+from gcbc_contract.http import History, LobbyListing, Position, SeatLater, TableCreated
+from gcbc_contract.options import Deadlines, Deal, HouseBots, TableOptions
+from gcbc_contract.views import View
 
 Recorder = Any  # (seat, what, status, body) -> None: sees a seat's answers (tests audit them)
 # (method, url, body sent, answer) -> None: sees every answer, streams' openings too

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import msgspec
 
-from gcbc.contract.http import Problem
+from gcbc_contract.http import Problem
 
 _problem = msgspec.json.Decoder(Problem)
 

@@ -9,10 +9,10 @@ from typing import Any
 import httpx
 
 import gcbc_client._core as _core
-from gcbc.contract.http import History, LobbyListing, Position, SeatLater, TableCreated
-from gcbc.contract.options import Deadlines, Deal, HouseBots, TableOptions
-from gcbc.contract.views import View
 from gcbc_client.problems import Unavailable
+from gcbc_contract.http import History, LobbyListing, Position, SeatLater, TableCreated
+from gcbc_contract.options import Deadlines, Deal, HouseBots, TableOptions
+from gcbc_contract.views import View
 
 
 class Client:

@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from gcbc.contract.views import View
+from gcbc_contract.views import View
 
 
 class Observation:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from gcbc.bots.base import Bot, Observation, concrete
-from gcbc.contract.views import View
+from gcbc_contract.views import View
 
 SURE = 2.0  # belief strength needed to shoot
 

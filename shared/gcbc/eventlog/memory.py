@@ -10,7 +10,6 @@ import inspect
 import time
 from collections.abc import AsyncIterator, Awaitable
 
-from gcbc.contract.ids import checked
 from gcbc.eventlog.partitions import PARTITIONS, group_of, partition_group, partition_of
 from gcbc.eventlog.port import (
     AppendResult,
@@ -25,6 +24,7 @@ from gcbc.eventlog.port import (
     combined,
     one_by_one,
 )
+from gcbc_contract.ids import checked
 
 SCAN_BATCH = 1000
 

@@ -28,7 +28,7 @@ operator's tail (``table``: that table's entries only).
 append whose acknowledgement never came (stored or not; never sent again later).
 
 A table id that is not one safe token (a wildcard, a dot, a space, a control character) raises
-``gcbc.contract.ids.InvalidTableId`` in every method: it could reach other tables.
+``gcbc_contract.ids.InvalidTableId`` in every method: it could reach other tables.
 """
 
 from __future__ import annotations

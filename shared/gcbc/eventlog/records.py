@@ -1,4 +1,4 @@
-"""The one mapper between a table's entries (gcbc.contract.entries) and the log's stored records:
+"""The one mapper between a table's entries (gcbc_contract.entries) and the log's stored records:
 an entry is appended as its encoding, on the commands' or the answers' side as its kind says,
 and a stored record is read back as the entry it holds, in the current schema."""
 
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import msgspec
 
-from gcbc.contract.entries import AnyEntry, OutcomeEntry, RefusalEntry, decode_entry, encode_entry
 from gcbc.eventlog.port import EventLog, Stored
+from gcbc_contract.entries import AnyEntry, OutcomeEntry, RefusalEntry, decode_entry, encode_entry
 
 
 def entry_of(stored: Stored) -> AnyEntry:

@@ -9,7 +9,6 @@ import time
 from collections import Counter
 from collections.abc import AsyncIterator
 
-from gcbc.contract.ids import checked
 from gcbc.readmodel.port import (
     LobbyPage,
     ModelStatus,
@@ -19,6 +18,7 @@ from gcbc.readmodel.port import (
     TableSnapshot,
     answers_field,
 )
+from gcbc_contract.ids import checked
 
 
 class MemoryReadModel:

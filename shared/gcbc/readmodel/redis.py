@@ -13,7 +13,6 @@ from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from gcbc.contract.ids import checked
 from gcbc.readmodel.pipelined import PipelinedRedis
 from gcbc.readmodel.port import (
     LobbyPage,
@@ -26,6 +25,7 @@ from gcbc.readmodel.port import (
 from gcbc.readmodel.redisbase import RedisViews, unavailable, view_fields, when_of
 from gcbc.readmodel.rediscluster import RedisClusterReadModel, is_cluster_url
 from gcbc.readmodel.wakeups import CHANNEL, Wakeups, wake_message
+from gcbc_contract.ids import checked
 
 KEY = "gcbc:views:{table}"
 LOBBY = "gcbc:lobby"  # table id -> summary of a table waiting for players

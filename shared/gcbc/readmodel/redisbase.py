@@ -15,10 +15,10 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from gcbc.contract.ids import checked
 from gcbc.readmodel.pipelined import PipelinedRedis
 from gcbc.readmodel.port import ModelUnavailable, StoredView, answers_field
 from gcbc.readmodel.wakeups import Wakeups, until_set
+from gcbc_contract.ids import checked
 
 F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
 UNREACHABLE: tuple[type[Exception], ...] = (RedisConnectionError, RedisTimeoutError, OSError)

@@ -47,7 +47,6 @@ from redis.exceptions import (
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from gcbc.contract.ids import checked
 from gcbc.readmodel.clusterwakeups import CHANNEL, ShardedWakeups
 from gcbc.readmodel.port import (
     LobbyPage,
@@ -59,6 +58,7 @@ from gcbc.readmodel.port import (
 )
 from gcbc.readmodel.redisbase import RedisViews, text, unavailable, view_fields, when_of
 from gcbc.readmodel.wakeups import wake_message
+from gcbc_contract.ids import checked
 
 log = logging.getLogger("gcbc.readmodel")
 UNREACHABLE = (

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from gcbc.contract import commands as C
-from gcbc.contract import events as E
 from gcbc.rules.moves import Move, Rule
 from gcbc.rules.query import aim_choices, holders
 from gcbc.rules.targets import LIVING, seat
+from gcbc_contract import commands as C
+from gcbc_contract import events as E
 
 
 def _not_just_hit(s, seat, targets, chosen):

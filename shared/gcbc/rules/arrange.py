@@ -7,9 +7,9 @@ from __future__ import annotations
 from itertools import permutations
 from typing import Any
 
-from gcbc.contract import commands as C
-from gcbc.contract import events as E
 from gcbc.rules.moves import Move, Param, Rule
+from gcbc_contract import commands as C
+from gcbc_contract import events as E
 
 ORDERS = [tuple(p) for p in permutations((1, 2, 3))]
 

@@ -20,8 +20,6 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from gcbc.contract import commands as C
-from gcbc.contract import events as E
 from gcbc.rules.actions import BY_NAME
 from gcbc.rules.commands import seat_events
 from gcbc.rules.errors import refuse
@@ -32,6 +30,8 @@ from gcbc.rules.query import aim_choices, aim_of
 from gcbc.rules.rng import Rng
 from gcbc.rules.state import ACTION, AIM, State
 from gcbc.rules.waits import current_wait
+from gcbc_contract import commands as C
+from gcbc_contract import events as E
 
 AUTOPILOT_STREAM = 1 << 32
 ABSENT_AFTER = 3  # missed deadlines in a row

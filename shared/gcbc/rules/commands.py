@@ -13,9 +13,6 @@ from typing import Any, NamedTuple
 
 from msgspec.structs import replace
 
-from gcbc.contract import commands as C
-from gcbc.contract import events as E
-from gcbc.contract.cards import EQUIPMENT_CARDS
 from gcbc.rules import guards, lobby
 from gcbc.rules.actions import BY_COMMAND
 from gcbc.rules.aim import AIM
@@ -26,6 +23,9 @@ from gcbc.rules.evolve import peek
 from gcbc.rules.state import ARRANGE as ARRANGE_STEP
 from gcbc.rules.state import WINDOW, State
 from gcbc.rules.timing import allows, moment
+from gcbc_contract import commands as C
+from gcbc_contract import events as E
+from gcbc_contract.cards import EQUIPMENT_CARDS
 
 MAX_CHAT = 500
 CHAT_PER_SEAT = 200  # messages a seat may post at a table, unless the table says otherwise

@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from gcbc.contract import commands as C
 from gcbc.rules import commands
 from gcbc.rules.autopilot import check_deadline, deadline_passed
 from gcbc.rules.flow import settle
 from gcbc.rules.state import State
+from gcbc_contract import commands as C
 
 assert set(commands.HANDLING) | {C.DeadlinePassed} == set(C.AnyCommand.__args__)
 

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from gcbc.contract.cards import TEAM_BOMBER
-from gcbc.contract.events import (
+from gcbc.rules.equipment.registry import CARDS
+from gcbc.rules.query import card_at, face_down
+from gcbc.rules.state import State
+from gcbc.rules.teams import holds_leader, true_team
+from gcbc_contract.cards import TEAM_BOMBER
+from gcbc_contract.events import (
     ArmsAimed,
     BecameZombie,
     CardRevealed,
@@ -17,10 +21,6 @@ from gcbc.contract.events import (
     SeatEliminated,
     SeatShot,
 )
-from gcbc.rules.equipment.registry import CARDS
-from gcbc.rules.query import card_at, face_down
-from gcbc.rules.state import State
-from gcbc.rules.teams import holds_leader, true_team
 
 INVESTIGATIONS = frozenset({"investigate", "metal_detector", "wiretap", "fingerprint_kit"})
 

@@ -12,8 +12,6 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from gcbc.contract import events as E
-from gcbc.contract.cards import AGENT, KINGPIN, MAX_SEATS
 from gcbc.rules.effects import INVESTIGATIONS
 from gcbc.rules.equipment.registry import CARDS
 from gcbc.rules.setup import arms, guns
@@ -38,6 +36,8 @@ from gcbc.rules.state import (
     house_bot_name,
     initial_state,
 )
+from gcbc_contract import events as E
+from gcbc_contract.cards import AGENT, KINGPIN, MAX_SEATS
 
 Seats = tuple[Seat | None, ...]
 

@@ -7,7 +7,6 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-from gcbc.contract import events as E
 from gcbc.rules.actions import BY_NAME
 from gcbc.rules.autopilot import autopilot_events
 from gcbc.rules.effects import fall
@@ -30,6 +29,7 @@ from gcbc.rules.state import (
     State,
 )
 from gcbc.rules.teams import holds_leader, winner
+from gcbc_contract import events as E
 
 
 def fell_this_turn(s: State) -> bool:

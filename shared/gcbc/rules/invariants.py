@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from functools import cache
 
-from gcbc.contract.cards import AGENT, KINGPIN
-from gcbc.contract.options import TableOptions
 from gcbc.rules.setup import arms, equipment_deck, guns
 from gcbc.rules.state import ARRANGE, LOBBY, Seat, State
+from gcbc_contract.cards import AGENT, KINGPIN
+from gcbc_contract.options import TableOptions
 
 
 @cache

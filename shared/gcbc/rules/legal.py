@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from gcbc.contract import commands as C
 from gcbc.rules.actions import ACTIONS
 from gcbc.rules.aim import AIM
 from gcbc.rules.arrange import ARRANGE as ARRANGING
@@ -23,6 +22,7 @@ from gcbc.rules.state import ACTION, ARRANGE, FINISHED, LOBBY, WINDOW, State
 from gcbc.rules.state import AIM as AIM_STEP
 from gcbc.rules.timing import ANY, allows, moment
 from gcbc.rules.waits import arranging
+from gcbc_contract import commands as C
 
 __all__ = [
     "TEMPLATE_LIMIT",

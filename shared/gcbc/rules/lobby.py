@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from gcbc.contract import commands as C
-from gcbc.contract import events as E
 from gcbc.rules import guards, names, setup
 from gcbc.rules.errors import refuse
 from gcbc.rules.names import MAX_NAME
 from gcbc.rules.state import LOBBY, State
+from gcbc_contract import commands as C
+from gcbc_contract import events as E
 
 
 def check_open_table(s: State, c: C.OpenTable) -> None:

@@ -1,5 +1,5 @@
 """The log of a view, rendered per viewer from the audiences declared on the events
-(``gcbc.contract.audience``): an allow-list. A field is shown only when its declaration lets the
+(``gcbc_contract.audience``): an allow-list. A field is shown only when its declaration lets the
 viewer see it (a field declared nowhere is shown to nobody); an event ``seen_by`` one seat is shown
 only to it. Once the game is over, everything is public (RULES §10).
 """
@@ -10,9 +10,9 @@ from typing import Any
 
 import msgspec
 
-from gcbc.contract.audience import PUBLIC, Audience, Received, To, audience_of
-from gcbc.contract.events import AnyEvent
-from gcbc.contract.log import ENTRY_TYPES, LogEntry
+from gcbc_contract.audience import PUBLIC, Audience, Received, To, audience_of
+from gcbc_contract.events import AnyEvent
+from gcbc_contract.log import ENTRY_TYPES, LogEntry
 
 Viewer = int | None  # a seat, or None for the public
 

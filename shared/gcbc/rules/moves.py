@@ -25,9 +25,9 @@ from itertools import product
 from math import prod
 from typing import Any
 
-from gcbc.contract import commands as C
 from gcbc.rules.errors import RuleViolation, refuse
 from gcbc.rules.state import State
+from gcbc_contract import commands as C
 
 Chosen = dict[str, Any]  # parameter name -> the value chosen (or sent)
 Among = Callable[[State, int, Chosen], Iterable[Any]]

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from gcbc.contract.events import ArmsAimed, GunAimed
 from gcbc.rules.equipment.registry import CARDS
 from gcbc.rules.state import State
+from gcbc_contract.events import ArmsAimed, GunAimed
 
 
 def holders(s: State) -> tuple[int, ...]:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from gcbc.contract.cards import (
+from gcbc.rules.errors import refuse
+from gcbc.rules.rng import Rng
+from gcbc_contract.cards import (
     AGENT,
     BOMBERS_TRAITORS_CARDS,
     CLASSIC_DECK,
@@ -21,10 +23,8 @@ from gcbc.contract.cards import (
     ZOMBIE_CARDS,
     card_name,
 )
-from gcbc.contract.events import CardsDealt
-from gcbc.contract.options import Deal, TableOptions
-from gcbc.rules.errors import refuse
-from gcbc.rules.rng import Rng
+from gcbc_contract.events import CardsDealt
+from gcbc_contract.options import Deal, TableOptions
 
 SETUP_STREAM = 1  # the rng stream of the deal; autopilot draws use others
 

@@ -8,8 +8,8 @@ from typing import Any, Literal
 
 from msgspec import Struct, field
 
-from gcbc.contract.options import Deadlines, Deal, HouseBots, TableOptions
-from gcbc.contract.vocabulary import ActionName, WindowKind
+from gcbc_contract.options import Deadlines, Deal, HouseBots, TableOptions
+from gcbc_contract.vocabulary import ActionName, WindowKind
 
 # Steps. Stable steps wait for someone; transient steps are left at once by ``flow.advance``.
 Step = Literal[

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import lru_cache
 
-from gcbc.contract.cards import (
+from gcbc.rules.equipment.registry import CARDS
+from gcbc.rules.state import State
+from gcbc_contract.cards import (
     AGENT,
     BOMB,
     CROOKED,
@@ -21,8 +23,6 @@ from gcbc.contract.cards import (
     icons_of,
     side_of,
 )
-from gcbc.rules.equipment.registry import CARDS
-from gcbc.rules.state import State
 
 Won = tuple[tuple[int, ...], str, str]  # (winning seats, team, reason)
 

@@ -10,8 +10,14 @@ from typing import Any
 
 import msgspec
 
-from gcbc.contract.log import LogEntry
-from gcbc.contract.views import (
+from gcbc.rules.evolve import seen_only_by
+from gcbc.rules.legal import legal_commands
+from gcbc.rules.log import render, sees
+from gcbc.rules.state import FINISHED, LOBBY, State
+from gcbc.rules.teams import team_of
+from gcbc.rules.waits import current_wait
+from gcbc_contract.log import LogEntry
+from gcbc_contract.views import (
     AlarmView,
     ArmsView,
     CardView,
@@ -24,15 +30,9 @@ from gcbc.contract.views import (
     WindowView,
     You,
 )
-from gcbc.contract.views import (
+from gcbc_contract.views import (
     Seen as SeenView,
 )
-from gcbc.rules.evolve import seen_only_by
-from gcbc.rules.legal import legal_commands
-from gcbc.rules.log import render, sees
-from gcbc.rules.state import FINISHED, LOBBY, State
-from gcbc.rules.teams import team_of
-from gcbc.rules.waits import current_wait
 
 _encode = msgspec.json.Encoder().encode
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from gcbc.contract.vocabulary import WaitKind
 from gcbc.rules.state import ACTION, AIM, ARRANGE, WINDOW, State
+from gcbc_contract.vocabulary import WaitKind
 
 
 class Wait(Struct, frozen=True, gc=False):

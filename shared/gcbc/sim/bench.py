@@ -18,11 +18,11 @@ import time
 from pathlib import Path
 
 from gcbc.bots import Observation, RandomBot
-from gcbc.contract import commands as C
-from gcbc.contract.codec import command_from_json_object
 from gcbc.rules import current_wait, initial_state, is_terminal, legal_commands, run
 from gcbc.rules.views import commands_json
 from gcbc.sim.simulate import simulate
+from gcbc_contract import commands as C
+from gcbc_contract.codec import command_from_json_object
 
 SIMULATOR_TARGET = 300  # six-seat games per second on one core
 

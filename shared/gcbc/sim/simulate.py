@@ -15,10 +15,6 @@ import msgspec
 
 from gcbc.bots import BOTS, Bot, Observation, RandomBot
 from gcbc.bots.base import concrete
-from gcbc.contract import commands as C
-from gcbc.contract.cards import TEAMS
-from gcbc.contract.codec import command_from_json_object
-from gcbc.contract.options import TableOptions
 from gcbc.rules import current_wait, is_terminal, run, view
 from gcbc.rules.invariants import violations
 from gcbc.rules.legal import (
@@ -31,6 +27,10 @@ from gcbc.rules.legal import (
 from gcbc.rules.rng import Rng
 from gcbc.rules.state import FINISHED, State, initial_state
 from gcbc.rules.views import commands_json
+from gcbc_contract import commands as C
+from gcbc_contract.cards import TEAMS
+from gcbc_contract.codec import command_from_json_object
+from gcbc_contract.options import TableOptions
 
 MAX_COMMANDS = 20_000  # a game still running after this many commands counts as unfinished
 

@@ -17,10 +17,10 @@ from gcbc_client import AsyncClient, _core
 from gcbc_client.problems import Conflict, Unauthorized
 from gcbc_client.transport import Answer
 
-from gcbc.contract.http import SeatGranted, TableCreated
-from gcbc.contract.options import Deadlines, TableOptions
-from gcbc.contract.views import View
 from gcbc.rules.views import view
+from gcbc_contract.http import SeatGranted, TableCreated
+from gcbc_contract.options import Deadlines, TableOptions
+from gcbc_contract.views import View
 from tests.support import KP, A, H, K, table
 
 TRANSPORTS = ["httpx", "aiohttp"]

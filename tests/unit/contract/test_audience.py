@@ -6,10 +6,10 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from gcbc.contract import events as E
-from gcbc.contract.audience import PUBLIC, SECRET, Public, To, declared_audience
-from gcbc.contract.log import ENTRY_TYPES, LogEntry
 from gcbc.rules.log import _Rendering, render, sees
+from gcbc_contract import events as E
+from gcbc_contract.audience import PUBLIC, SECRET, Public, To, declared_audience
+from gcbc_contract.log import ENTRY_TYPES, LogEntry
 
 EVENTS = E.AnyEvent.__args__
 

@@ -8,11 +8,11 @@ import asyncio
 import msgspec
 import pytest
 
-from gcbc.contract import commands as C
-from gcbc.contract.entries import SCHEMA, CommandEntry, RefusalEntry
 from gcbc.eventlog.memory import MemoryEventLog
 from gcbc.eventlog.port import Stored
 from gcbc.eventlog.records import append_entry, entry_of, entry_or_none
+from gcbc_contract import commands as C
+from gcbc_contract.entries import SCHEMA, CommandEntry, RefusalEntry
 
 TABLE = "00000000000000ab"
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from gcbc.contract import commands as C
 from gcbc.rules import current_wait, run
 from gcbc.rules.state import State
+from gcbc_contract import commands as C
 
 
 def down(s: State, seat: int) -> int | None:

@@ -6,7 +6,6 @@ from typing import Any
 
 import pytest
 
-from gcbc.contract.options import Deadlines, Deal
 from gcbc.rules import (
     current_wait,
     decide,
@@ -18,6 +17,7 @@ from gcbc.rules import (
     view,
 )
 from gcbc.rules.state import State
+from gcbc_contract.options import Deadlines, Deal
 from tests.support import KP, A, C, E, H, K, act, of_type, pass_window, refused, table, types
 from tests.unit.rules.conftest import arm, play_turn
 

@@ -8,11 +8,11 @@ from collections import Counter
 
 import pytest
 
-from gcbc.contract.cards import BOMBERS_TRAITORS_CARDS, EXTRA_CARDS, ZOMBIE_CARDS
-from gcbc.contract.options import Deal, TableOptions
 from gcbc.rules import RuleViolation, run
 from gcbc.rules.setup import equipment_deck, seeded_deal
 from gcbc.rules.state import initial_state
+from gcbc_contract.cards import BOMBERS_TRAITORS_CARDS, EXTRA_CARDS, ZOMBIE_CARDS
+from gcbc_contract.options import Deal, TableOptions
 from tests.support import EXTRA, C, E, act
 from tests.unit.rules.equipment.scenario import FOUR, deal, one, open_window, play
 

@@ -15,10 +15,10 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from gcbc.contract import codec
 from gcbc.rules import evolve, view
 from gcbc.rules.log import sees
 from gcbc.rules.state import initial_state
+from gcbc_contract import codec
 from tests.fixtures.golden.record import CHAT_LIMIT, LOG_LIMIT, WAIT_STARTED
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "golden"

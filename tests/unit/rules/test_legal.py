@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from gcbc.contract.options import TableOptions
 from gcbc.rules.legal import is_template, legal_commands, legal_groups
+from gcbc_contract.options import TableOptions
 from tests.unit.rules.test_moves import OPTIONS, states
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from gcbc.contract import commands as C
-from gcbc.contract import events as E
-from gcbc.contract.options import Deal, HouseBots
 from gcbc.rules import evolve, run, view
 from gcbc.rules.state import initial_state
+from gcbc_contract import commands as C
+from gcbc_contract import events as E
+from gcbc_contract.options import Deal, HouseBots
 from tests.support import KP, A, H, K, refused, table
 
 
@@ -74,7 +74,7 @@ def test_a_seat_posts_at_most_the_tables_chat_limit():
 def test_the_house_takes_its_seats_as_the_table_opens_and_players_take_the_others():
     """The sandbox (docs/api.md ``bots``): the house's seats are taken when the table opens, named
     "House bot N"; players take the free seats in order; views say which seats are the house's."""
-    from gcbc.contract.options import HouseBots
+    from gcbc_contract.options import HouseBots
 
     bots = HouseBots(seats=(1, 2), kind="heuristic")
     s = lobby(4, bots=bots)
@@ -91,7 +91,7 @@ def test_the_house_takes_its_seats_as_the_table_opens_and_players_take_the_other
 
 @pytest.mark.parametrize("seats", [(), (0, 0), (4,), (-1,)])
 def test_the_house_seats_are_distinct_seats_of_the_table(seats):
-    from gcbc.contract.options import HouseBots
+    from gcbc_contract.options import HouseBots
 
     command = C.OpenTable(table_id="t", seats=4, bots=HouseBots(seats=seats))
     assert refused(initial_state(), command) == "bad_parameters"

@@ -15,8 +15,6 @@ from typing import Any
 
 import pytest
 
-from gcbc.contract import commands as C
-from gcbc.contract.options import TableOptions
 from gcbc.rules import current_wait, initial_state, is_terminal, legal_commands, run
 from gcbc.rules.actions import ACTIONS
 from gcbc.rules.aim import AIM
@@ -24,6 +22,8 @@ from gcbc.rules.arrange import ARRANGE
 from gcbc.rules.equipment.registry import CARDS, CLASSIC
 from gcbc.rules.moves import Move, Param, _combinations, expand, is_template
 from gcbc.rules.state import State
+from gcbc_contract import commands as C
+from gcbc_contract.options import TableOptions
 
 MOVES: list[Move] = [*ACTIONS, AIM, ARRANGE, *CARDS.values(), *CLASSIC.values()]
 OPTIONS = [

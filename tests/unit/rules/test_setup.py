@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from gcbc.contract import codec
-from gcbc.contract.cards import FOURTH_EDITION_DECK
-from gcbc.contract.options import Deal, TableOptions
 from gcbc.rules import current_wait, fold, initial_state, run, view
 from gcbc.rules.state import State
+from gcbc_contract import codec
+from gcbc_contract.cards import FOURTH_EDITION_DECK
+from gcbc_contract.options import Deal, TableOptions
 from tests.support import KP, A, C, E, H, K, of_type, refused, table
 
 # RULES §1 table: Honest = Crooked per side, and burned unseen, per player count

@@ -163,9 +163,9 @@ def test_a_prompt_held_in_a_transient_step_shows_the_action_phase(monkeypatch) -
     from typing import get_args
 
     import gcbc.sim.simulate as sim
-    from gcbc.contract.vocabulary import Phase
     from gcbc.rules import run
     from gcbc.rules.state import STABLE_STEPS
+    from gcbc_contract.vocabulary import Phase
 
     transient_seen = False
 

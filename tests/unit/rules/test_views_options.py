@@ -4,9 +4,9 @@ zombies (§8)."""
 
 from __future__ import annotations
 
-from gcbc.contract.options import TableOptions
 from gcbc.rules import public_view, view
 from gcbc.rules.evolve import fold
+from gcbc_contract.options import TableOptions
 from tests.support import BOMBERS, CLASSIC, KP, ZOMBIES, A, C, H, K, table
 from tests.unit.rules.conftest import play_turn
 from tests.unit.rules.equipment.scenario import shot_earlier

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from gcbc.contract.options import TableOptions
 from gcbc.rules import public_view
+from gcbc_contract.options import TableOptions
 from tests.support import C, E, act, of_type, pass_window
 from tests.unit.rules.equipment.scenario import (
     cid,

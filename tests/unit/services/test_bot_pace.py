@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from gcbc_client.problems import RateLimited
 
-from gcbc.contract.http import Problem
+from gcbc_contract.http import Problem
 from services.bots.pace import Pace, Turns
 from services.bots.seat import play_seat
 

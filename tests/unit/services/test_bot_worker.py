@@ -9,13 +9,13 @@ import asyncio
 
 import pytest
 
-from gcbc.contract import commands as C
-from gcbc.contract.entries import CommandEntry, OutcomeEntry, RefusalEntry, encode_entry
-from gcbc.contract.options import Deadlines, HouseBots, TableOptions
 from gcbc.eventlog.memory import MemoryEventLog
 from gcbc.eventlog.port import Stored
 from gcbc.keyvalue.memory import MemoryKeyValue
 from gcbc.readmodel.memory import MemoryReadModel
+from gcbc_contract import commands as C
+from gcbc_contract.entries import CommandEntry, OutcomeEntry, RefusalEntry, encode_entry
+from gcbc_contract.options import Deadlines, HouseBots, TableOptions
 from services.bots.worker import OPENING, BotWorker
 from services.common import house_tables
 from services.table.problems import ApiError

@@ -173,7 +173,7 @@ def test_the_workers_health_and_metrics_endpoints():
 
 
 def test_a_commands_label_is_its_wire_tag():
-    from gcbc.contract import commands as C
+    from gcbc_contract import commands as C
 
     assert metrics.kind_of(C.StartGame(seat=0, random_seed=1)) == "start"
     assert metrics.kind_of(C.DeadlinePassed(wait=3)) == "deadline_passed"

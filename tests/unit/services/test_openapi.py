@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from gcbc.contract import commands as C
+from gcbc_contract import commands as C
 from services.common.settings import Settings
 from services.table.app import create_app
 

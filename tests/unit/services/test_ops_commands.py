@@ -9,12 +9,12 @@ import time
 
 from click.testing import CliRunner
 
-from gcbc.contract import commands as C
-from gcbc.contract import events as E
-from gcbc.contract.entries import CommandEntry, OutcomeEntry, encode_entry
-from gcbc.contract.options import TableOptions
 from gcbc.eventlog.memory import MemoryEventLog
 from gcbc.readmodel.memory import MemoryReadModel
+from gcbc_contract import commands as C
+from gcbc_contract import events as E
+from gcbc_contract.entries import CommandEntry, OutcomeEntry, encode_entry
+from gcbc_contract.options import TableOptions
 from tests.unit.services.ops_support import invoke
 from tools import tablelogs
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from click.testing import CliRunner
 
-from gcbc.contract import commands as C
-from gcbc.contract import events as E
-from gcbc.contract.entries import CommandEntry, OutcomeEntry, encode_entry
 from gcbc.eventlog.memory import MemoryEventLog
 from gcbc.eventlog.port import Stored
+from gcbc_contract import commands as C
+from gcbc_contract import events as E
+from gcbc_contract.entries import CommandEntry, OutcomeEntry, encode_entry
 from services.ops.show import printable
 from tests.unit.services.ops_support import invoke
 

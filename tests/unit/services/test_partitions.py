@@ -8,12 +8,12 @@ import asyncio
 import uuid
 import zlib
 
-from gcbc.contract import commands as C
-from gcbc.contract.entries import CommandEntry, decode_entry, encode_entry
 from gcbc.eventlog.leases import MemoryLeases
 from gcbc.eventlog.memory import MemoryEventLog
 from gcbc.eventlog.partitions import group_of, partition_group, partition_of
 from gcbc.readmodel.memory import MemoryReadModel
+from gcbc_contract import commands as C
+from gcbc_contract.entries import CommandEntry, decode_entry, encode_entry
 from services.common.partitions import Partitions, assignment
 from services.projection.service import Projection
 from services.rules.worker import RulesWorker

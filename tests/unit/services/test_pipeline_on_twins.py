@@ -10,18 +10,18 @@ from contextlib import asynccontextmanager
 
 import pytest
 
-from gcbc.contract import commands as C
-from gcbc.contract.entries import (
+from gcbc.eventlog.memory import MemoryEventLog
+from gcbc.eventlog.port import Later
+from gcbc.readmodel.memory import MemoryReadModel
+from gcbc.readmodel.port import PUBLIC, seat_key
+from gcbc_contract import commands as C
+from gcbc_contract.entries import (
     CommandEntry,
     OutcomeEntry,
     RefusalEntry,
     decode_entry,
     encode_entry,
 )
-from gcbc.eventlog.memory import MemoryEventLog
-from gcbc.eventlog.port import Later
-from gcbc.readmodel.memory import MemoryReadModel
-from gcbc.readmodel.port import PUBLIC, seat_key
 from services.projection.service import DURABLE as PROJECTION
 from services.projection.service import Projection
 from services.rules.service import DURABLE as RULES
@@ -112,7 +112,7 @@ def test_a_refusal_decided_by_the_worker_comes_back_to_its_seat_only():
             await open_table(service)
             last = await events.last(TABLE)
             bad = CommandEntry(command=C.Shoot(seat=2), prev=last.seq)
-            from gcbc.contract.entries import encode_entry
+            from gcbc_contract.entries import encode_entry
 
             appended = await events.append(TABLE, encode_entry(bad), last.seq)
             view, answer = await service.answered(TABLE, seat_key(2), appended.seq, 5)

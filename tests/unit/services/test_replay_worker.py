@@ -15,11 +15,11 @@ from typing import Any
 import msgspec
 import pytest
 
-from gcbc.contract.entries import OutcomeEntry, decode_entry
-from gcbc.contract.http import ReplayStep
 from gcbc.eventlog.memory import MemoryEventLog
 from gcbc.eventlog.port import Stored
 from gcbc.rules import view
+from gcbc_contract.entries import OutcomeEntry, decode_entry
+from gcbc_contract.http import ReplayStep
 from services.common.folded import states
 from services.table import replay_worker as worker
 from tests.unit.services.test_golden_logs import NAMES, _imported

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from gcbc import rules
-from gcbc.contract import commands as C
 from gcbc.rules.errors import RuleViolation
+from gcbc_contract import commands as C
 from tools.noop_rules import NOOP
 
 

@@ -14,7 +14,6 @@ from nats.aio.msg import Msg
 from nats.js import api
 from nats.js.errors import APIError, NoStreamResponseError, NotFoundError
 
-from gcbc.contract.ids import checked
 from gcbc.eventlog.jetstream.scan import Reader
 from gcbc.eventlog.jetstream.stream import (
     ANSWERS,
@@ -27,6 +26,7 @@ from gcbc.eventlog.jetstream.stream import (
     unknown,
 )
 from gcbc.eventlog.port import AppendResult, LogUnavailable, Stored, WrongExpectedSequence
+from gcbc_contract.ids import checked
 
 WRONG_LAST_SEQUENCE = 10071
 EXPECTED_LAST = "Nats-Expected-Last-Subject-Sequence"

@@ -19,10 +19,10 @@ from nats import errors as nats_errors
 from nats.js import JetStreamContext, api
 from nats.js.errors import APIError, NoStreamResponseError
 
-from gcbc.contract.ids import checked
 from gcbc.eventlog.jetstream.lean import LeanClient
 from gcbc.eventlog.partitions import PARTITIONS, partition_of
 from gcbc.eventlog.port import LogUnavailable, Only, OutcomeUnknown, Stored
+from gcbc_contract.ids import checked
 
 STREAM = "GCBC_TABLES"
 PREFIX = "gcbc.table"

@@ -8,13 +8,13 @@ turn (``arm_barred``). Zombies (RULES §8): a zombie cannot take a gun.
 
 from __future__ import annotations
 
-from gcbc.contract import commands as C
-from gcbc.contract import events as E
 from gcbc.rules.actions.base import CARD_TO_REVEAL, Action, not_a_zombie
 from gcbc.rules.effects import reveal
 from gcbc.rules.moves import Rule
 from gcbc.rules.state import State
 from gcbc.rules.targets import other_living_seat
+from gcbc_contract import commands as C
+from gcbc_contract import events as E
 
 
 def _may_take_gun(s: State, seat: int) -> bool:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from gcbc.contract.vocabulary import ActionName
 from gcbc.rules.moves import Move, Param, Rule
 from gcbc.rules.state import Declared, State
 from gcbc.rules.targets import FACE_DOWN, face_down_positions
+from gcbc_contract.vocabulary import ActionName
 
 
 class Action(Move):

@@ -8,13 +8,13 @@ names its target, and equipment played in the window lets the zombie reconsider,
 
 from __future__ import annotations
 
-from gcbc.contract import commands as C
-from gcbc.contract import events as E
 from gcbc.rules.actions.base import Action
 from gcbc.rules.effects import get_bitten
 from gcbc.rules.moves import Rule
 from gcbc.rules.query import bite_lands
 from gcbc.rules.state import State
+from gcbc_contract import commands as C
+from gcbc_contract import events as E
 
 
 def bite_at(s: State, seat: int) -> int | None:

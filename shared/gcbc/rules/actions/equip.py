@@ -10,12 +10,12 @@ Zombies (RULES §8): a zombie may Equip: it draws, and no card is revealed (all 
 
 from __future__ import annotations
 
-from gcbc.contract import commands as C
-from gcbc.contract import events as E
 from gcbc.rules.actions.base import CARD_TO_REVEAL, Action
 from gcbc.rules.effects import draw, reveal
 from gcbc.rules.moves import Param, Rule
 from gcbc.rules.state import State
+from gcbc_contract import commands as C
+from gcbc_contract import events as E
 
 
 def _may_equip(s: State, seat: int) -> bool:

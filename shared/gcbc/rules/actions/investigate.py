@@ -13,13 +13,13 @@ Zombies (RULES §8): a zombie cannot investigate.
 
 from __future__ import annotations
 
-from gcbc.contract import commands as C
-from gcbc.contract import events as E
 from gcbc.rules.actions.base import Action, not_a_zombie
 from gcbc.rules.effects import view_card
 from gcbc.rules.query import investigable_face_down
 from gcbc.rules.state import State
 from gcbc.rules.targets import face_down_card_of, investigable_seat
+from gcbc_contract import commands as C
+from gcbc_contract import events as E
 
 
 def _may_investigate(s: State, seat: int) -> bool:

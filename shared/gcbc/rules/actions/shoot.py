@@ -11,14 +11,14 @@ eliminate it (its Arms turn to aim at itself); the shooter keeps its gun and mus
 
 from __future__ import annotations
 
-from gcbc.contract import commands as C
-from gcbc.contract import events as E
 from gcbc.rules.actions.base import Action
 from gcbc.rules.effects import get_shot
 from gcbc.rules.evolve import peek
 from gcbc.rules.moves import Rule
 from gcbc.rules.query import alive
 from gcbc.rules.state import State
+from gcbc_contract import commands as C
+from gcbc_contract import events as E
 
 
 def shot_at(s: State, seat: int) -> int | None:

@@ -12,11 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from gcbc.contract.commands import Choose, PlayEquipment
 from gcbc.rules.errors import refuse
 from gcbc.rules.moves import PARAMETER_FIELDS, Move, Rule
 from gcbc.rules.state import Prompt, State
 from gcbc.rules.timing import ANY, Timing
+from gcbc_contract.commands import Choose, PlayEquipment
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,10 +5,10 @@ Zombies (RULES §8): a zombie may play it; its turn (a zombie's turn) comes next
 
 from __future__ import annotations
 
-from gcbc.contract.events import NextTurnClaimed
 from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.timing import ANY
+from gcbc_contract.events import NextTurnClaimed
 
 
 @register

@@ -9,13 +9,13 @@ cards decide its team again. Decision: 'not yourself' holds for a zombie too.
 
 from __future__ import annotations
 
-from gcbc.contract.events import SeatRevived, ZombieCured
 from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.moves import Rule
 from gcbc.rules.targets import seat
 from gcbc.rules.teams import holds_leader
 from gcbc.rules.timing import ANY
+from gcbc_contract.events import SeatRevived, ZombieCured
 
 
 def _revivable(s, me, chosen):

@@ -8,12 +8,12 @@ the card).
 
 from __future__ import annotations
 
-from gcbc.contract.events import EquipmentMoved
 from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.moves import Param, Rule
 from gcbc.rules.targets import other_living_seat
 from gcbc.rules.timing import ANY
+from gcbc_contract.events import EquipmentMoved
 
 HAND = "hand"
 

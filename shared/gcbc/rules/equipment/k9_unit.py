@@ -7,13 +7,13 @@ itself'): a zombie whose Arms aim at another seat may be chosen; its Arms turn t
 
 from __future__ import annotations
 
-from gcbc.contract.events import ArmsAimed, GunDropped
 from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.moves import Rule
 from gcbc.rules.query import any_weapon
 from gcbc.rules.targets import living_seat
 from gcbc.rules.timing import ANY
+from gcbc_contract.events import ArmsAimed, GunDropped
 
 
 @register

@@ -8,13 +8,13 @@ so it carries no Wounded token.
 
 from __future__ import annotations
 
-from gcbc.contract.events import WoundHealed
 from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.moves import Rule
 from gcbc.rules.targets import LIVING, seat
 from gcbc.rules.teams import holds_leader
 from gcbc.rules.timing import ANY
+from gcbc_contract.events import WoundHealed
 
 
 def wound_of(s, seat):

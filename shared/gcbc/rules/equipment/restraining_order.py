@@ -15,12 +15,12 @@ itself; ``query.bite_lands``).
 
 from __future__ import annotations
 
-from gcbc.contract.events import PromptAnswered, PromptOpened, ShotRedirected
 from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.moves import Rule
 from gcbc.rules.query import aim_event, living, pending_shot
 from gcbc.rules.timing import SHOOT_WINDOW
+from gcbc_contract.events import PromptAnswered, PromptOpened, ShotRedirected
 
 
 def new_targets(s):

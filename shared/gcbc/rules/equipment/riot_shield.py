@@ -10,12 +10,12 @@ like a shot at a zombie (its Arms turn to aim at itself; ``query.bite_lands``).
 
 from __future__ import annotations
 
-from gcbc.contract.events import PromptAnswered, PromptOpened, ShotRedirected
 from gcbc.rules.equipment.base import Answer, Card
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.moves import Rule
 from gcbc.rules.query import neighbours, pending_shot
 from gcbc.rules.timing import SHOOT_WINDOW
+from gcbc_contract.events import PromptAnswered, PromptOpened, ShotRedirected
 
 
 @register

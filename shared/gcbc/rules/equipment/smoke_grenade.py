@@ -5,10 +5,10 @@ Zombies (RULES §8): unchanged; zombies are living seats and keep their place in
 
 from __future__ import annotations
 
-from gcbc.contract.events import TurnOrderReversed
 from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.timing import ANY
+from gcbc_contract.events import TurnOrderReversed
 
 
 @register

@@ -11,12 +11,12 @@ the owner has no face-down card of the zombie to view, so no prompt opens.
 
 from __future__ import annotations
 
-from gcbc.contract.events import PromptAnswered, PromptOpened
 from gcbc.rules.effects import view_card
 from gcbc.rules.equipment.base import Answer, Card
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.query import can_investigate, face_down
 from gcbc.rules.timing import ANY
+from gcbc_contract.events import PromptAnswered, PromptOpened
 
 
 @register

@@ -8,12 +8,12 @@ zombie holds no gun anyway). The new aim may be a zombie.
 
 from __future__ import annotations
 
-from gcbc.contract.events import GunTaken
 from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.moves import Rule
 from gcbc.rules.targets import other_living_seat
 from gcbc.rules.timing import OWN_TURN
+from gcbc_contract.events import GunTaken
 
 
 @register

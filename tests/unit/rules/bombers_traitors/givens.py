@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from gcbc.contract.events import ArmsAimed
-from gcbc.contract.options import TableOptions
 from gcbc.rules.effects import reveal
 from gcbc.rules.evolve import fold
 from gcbc.rules.invariants import violations
 from gcbc.rules.state import State
+from gcbc_contract.events import ArmsAimed
+from gcbc_contract.options import TableOptions
 from tests.support import BOMBERS, KP, A
 from tests.unit.rules.equipment.scenario import deal, end_turn, shot_earlier
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from gcbc.contract import events as E
 from gcbc.rules import legal_commands, view
+from gcbc_contract import events as E
 from tests.support import BOMBERS, C, act, pass_window, table
 from tests.unit.rules.bombers_traitors.givens import NO_ROLES, ZOMBIES_BT, bt_deal, zombie
 from tests.unit.rules.equipment.scenario import (

@@ -4,10 +4,10 @@ order, ``positions`` one card of each). Each card takes the other's place and st
 
 from __future__ import annotations
 
-from gcbc.contract import events as E
-from gcbc.contract.options import TableOptions
 from gcbc.rules.legal import is_template
 from gcbc.rules.setup import equipment_deck
+from gcbc_contract import events as E
+from gcbc_contract.options import TableOptions
 from tests.support import BOMBERS, KP, A, H, K, act
 from tests.unit.rules.bombers_traitors.givens import (
     CB,

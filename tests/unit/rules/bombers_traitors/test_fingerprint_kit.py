@@ -4,8 +4,8 @@ Fingerprint Kit back into your hand (a prompt to you, §7.3; ``Choose()`` declin
 
 from __future__ import annotations
 
-from gcbc.contract import events as E
 from gcbc.rules import legal_commands, view
+from gcbc_contract import events as E
 from tests.support import C, act
 from tests.unit.rules.bombers_traitors.givens import HB, HBK, NO_ROLES, bt_deal, face_up
 from tests.unit.rules.equipment.scenario import (

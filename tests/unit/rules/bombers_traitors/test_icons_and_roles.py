@@ -7,12 +7,12 @@ from collections import Counter
 
 import pytest
 
-from gcbc.contract.cards import HONEST_CROOKED_PER_SIDE, icons_of, side_of
-from gcbc.contract.options import Deal, TableOptions
 from gcbc.rules import RuleViolation
 from gcbc.rules.effects import can_become_zombie
 from gcbc.rules.setup import check_deal, integrity_deck, seeded_deal
 from gcbc.rules.teams import team_from, true_team
+from gcbc_contract.cards import HONEST_CROOKED_PER_SIDE, icons_of, side_of
+from gcbc_contract.options import Deal, TableOptions
 from tests.support import BOMBERS, KP, A, E, H, K, act
 from tests.unit.rules.bombers_traitors.givens import (
     BOMBER_TRAITOR,

@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
-from gcbc.contract.options import TableOptions
 from gcbc.rules.effects import get_shot
 from gcbc.rules.evolve import fold
 from gcbc.rules.flow import advance
 from gcbc.rules.state import State
 from gcbc.rules.teams import winner
+from gcbc_contract.options import TableOptions
 from tests.support import KP, A, C, E, act, pass_window
 from tests.unit.rules.bombers_traitors.givens import (
     BOMBER_ONLY,

@@ -16,14 +16,14 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from gcbc.contract import commands as C
-from gcbc.contract import events as E
 from gcbc.rules import legal_commands, run, view
 from gcbc.rules.effects import get_shot
 from gcbc.rules.evolve import fold
 from gcbc.rules.invariants import violations
 from gcbc.rules.legal import expand, is_template
 from gcbc.rules.state import State
+from gcbc_contract import commands as C
+from gcbc_contract import events as E
 from tests.support import KP, A, H, K, act, pass_window, refused, table
 
 FOUR = [[A, H, H], [KP, K, K], [H, K, H], [K, H, K]]

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from gcbc.contract import events as E
 from gcbc.rules import view
+from gcbc_contract import events as E
 from tests.support import C, act, pass_window
 from tests.unit.rules.equipment.scenario import (
     WINDOWS,

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from gcbc.contract import events as E
 from gcbc.rules import legal_commands, view
 from gcbc.rules.legal import TEMPLATE_LIMIT, expand, is_template
+from gcbc_contract import events as E
 from tests.support import C, act, run
 from tests.unit.rules.equipment.scenario import (
     EIGHT,

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from gcbc.contract import events as E
 from gcbc.rules import legal_commands
+from gcbc_contract import events as E
 from tests.support import C, act, table
 from tests.unit.rules.equipment.scenario import (
     FIVE,

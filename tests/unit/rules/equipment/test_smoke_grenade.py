@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from gcbc.contract import events as E
 from gcbc.rules import public_view
+from gcbc_contract import events as E
 from tests.support import act
 from tests.unit.rules.equipment.scenario import (
     WINDOWS,

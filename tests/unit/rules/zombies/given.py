@@ -15,12 +15,12 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from gcbc.contract import events as E
-from gcbc.contract.options import TableOptions
 from gcbc.rules.effects import get_bitten, get_shot
 from gcbc.rules.evolve import fold
 from gcbc.rules.invariants import violations
 from gcbc.rules.state import State
+from gcbc_contract import events as E
+from gcbc_contract.options import TableOptions
 from tests.support import KP, ZOMBIES, A
 from tests.unit.rules.equipment.scenario import deal
 

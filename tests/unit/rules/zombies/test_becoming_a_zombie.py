@@ -8,11 +8,11 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from gcbc.contract.options import TableOptions
 from gcbc.rules import public_view
 from gcbc.rules.effects import get_shot
 from gcbc.rules.evolve import fold
 from gcbc.rules.invariants import violations
+from gcbc_contract.options import TableOptions
 from tests.support import ZOMBIES, C, E, H, K, act, table
 from tests.unit.rules.equipment.scenario import EIGHT, FIVE, FOUR, deal, of, one, team
 from tests.unit.rules.zombies.given import BOMBER_DEAL, BOTH, risen, zdeal

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import asyncio
 
-from gcbc.contract import commands as C
-from gcbc.contract.entries import CommandEntry, OutcomeEntry, encode_entry
 from gcbc.eventlog.memory import MemoryEventLog
 from gcbc.rules.decide import run
 from gcbc.rules.state import initial_state
+from gcbc_contract import commands as C
+from gcbc_contract.entries import CommandEntry, OutcomeEntry, encode_entry
 from services.common.cache import FoldedCache
 from services.common.folded import FoldedTable
 

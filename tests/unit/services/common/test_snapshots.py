@@ -10,9 +10,9 @@ import msgspec
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gcbc.contract import entries
 from gcbc.eventlog.memory import MemoryEventLog
 from gcbc.keyvalue.memory import MemoryKeyValue
+from gcbc_contract import entries
 from services.common import snapshots
 from services.common.folded import FoldedTable
 from tools import tablelogs

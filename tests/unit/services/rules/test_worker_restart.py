@@ -9,17 +9,17 @@ import asyncio
 import time
 from collections.abc import Callable
 
-from gcbc.contract import commands as C
-from gcbc.contract import events as E
-from gcbc.contract.entries import (
+from gcbc.eventlog.memory import MemoryEventLog
+from gcbc.keyvalue.memory import MemoryKeyValue
+from gcbc_contract import commands as C
+from gcbc_contract import events as E
+from gcbc_contract.entries import (
     CommandEntry,
     OutcomeEntry,
     RefusalEntry,
     decode_entry,
     encode_entry,
 )
-from gcbc.eventlog.memory import MemoryEventLog
-from gcbc.keyvalue.memory import MemoryKeyValue
 from services.common.deadlines import BUILT
 from services.rules.service import DURABLE, run
 from services.rules.worker import RulesWorker

@@ -11,13 +11,13 @@ bite lands on any living seat (``query.bite_lands``, RULES §8).
 
 from __future__ import annotations
 
-from gcbc.contract.events import PromptAnswered, PromptOpened, ShotRedirected
 from gcbc.rules.equipment.base import Answer, Card
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.moves import Rule
 from gcbc.rules.query import aim_event, living, others_alive, pending_shot
 from gcbc.rules.targets import other_living_seat
 from gcbc.rules.timing import SHOOT_WINDOW
+from gcbc_contract.events import PromptAnswered, PromptOpened, ShotRedirected
 
 
 @register

@@ -11,13 +11,13 @@ latest one). Both cards are face up, so the exchange reveals nothing new.
 
 from __future__ import annotations
 
-from gcbc.contract.cards import CROOKED, HONEST, side_of
 from gcbc.rules.effects import exchange
 from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.moves import Rule
 from gcbc.rules.targets import LIVING, card_of, living_seat, not_zombie, seat_after
 from gcbc.rules.timing import ANY
+from gcbc_contract.cards import CROOKED, HONEST, side_of
 
 _NOT_ZOMBIE = not_zombie("seat {value} is a zombie: its cards cannot move")
 

@@ -10,7 +10,6 @@ may be chosen. The kit taken back may be played again at once (each time costs a
 
 from __future__ import annotations
 
-from gcbc.contract.events import EquipmentReturned, PromptAnswered, PromptOpened
 from gcbc.rules.effects import reveal, view_card
 from gcbc.rules.equipment.base import Answer, Card
 from gcbc.rules.equipment.registry import register
@@ -18,6 +17,7 @@ from gcbc.rules.moves import Rule
 from gcbc.rules.query import face_down
 from gcbc.rules.targets import face_down_card_of, investigable_seat
 from gcbc.rules.timing import ANY
+from gcbc_contract.events import EquipmentReturned, PromptAnswered, PromptOpened
 
 
 @register

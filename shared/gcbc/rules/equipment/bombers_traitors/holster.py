@@ -10,13 +10,13 @@ the redirected one).
 
 from __future__ import annotations
 
-from gcbc.contract.events import ShotRedirected
 from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.moves import Rule
 from gcbc.rules.query import aim_event, living, pending_shot
 from gcbc.rules.targets import other_living_seat
 from gcbc.rules.timing import SHOOT_WINDOW
+from gcbc_contract.events import ShotRedirected
 
 
 @register

@@ -13,12 +13,12 @@ Decision: a Leader is never revived (an eliminated Leader ends the game, §2).
 
 from __future__ import annotations
 
-from gcbc.contract.events import CardsDiscarded
 from gcbc.rules.effects import reveal
 from gcbc.rules.equipment.defibrillator import Defibrillator
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.query import card_at, face_down, fallen_elsewhere, positions
 from gcbc.rules.targets import card_of
+from gcbc_contract.events import CardsDiscarded
 
 
 @register

@@ -8,12 +8,12 @@ is played, so the taken card is that one, and yours is then the only card in you
 
 from __future__ import annotations
 
-from gcbc.contract.events import EquipmentMoved
 from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.moves import Rule
 from gcbc.rules.targets import other_living_seat
 from gcbc.rules.timing import ANY
+from gcbc_contract.events import EquipmentMoved
 
 
 @register

@@ -22,12 +22,12 @@ from __future__ import annotations
 
 from itertools import permutations
 
-from gcbc.contract.events import CardsShuffled
 from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.moves import Param, Rule
 from gcbc.rules.query import positions
 from gcbc.rules.timing import ANY
+from gcbc_contract.events import CardsShuffled
 
 
 def orders(s, seat, chosen):

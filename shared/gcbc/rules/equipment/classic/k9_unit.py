@@ -12,9 +12,9 @@ action it keeps it from taking a gun; after it, it changes nothing).
 
 from __future__ import annotations
 
-from gcbc.contract.events import GunDropped
 from gcbc.rules.equipment.k9_unit import K9Unit
 from gcbc.rules.equipment.registry import register
+from gcbc_contract.events import GunDropped
 
 
 @register

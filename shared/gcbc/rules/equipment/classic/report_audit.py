@@ -11,13 +11,13 @@ yours, whatever the turn direction.
 
 from __future__ import annotations
 
-from gcbc.contract.events import PromptOpened
 from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.classic.truth_serum import OWN_CARD, own_card_answered
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.moves import Rule
 from gcbc.rules.query import face_down
 from gcbc.rules.timing import OWN_TURN
+from gcbc_contract.events import PromptOpened
 
 
 def audited(s, seat):

@@ -14,11 +14,11 @@ Decision: the gun is not locked: the action is spent, so it cannot shoot this tu
 
 from __future__ import annotations
 
-from gcbc.contract.events import ActionResolved, GunTaken
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.equipment.taser import Taser
 from gcbc.rules.moves import Rule
 from gcbc.rules.timing import OWN_TURN_ACTION
+from gcbc_contract.events import ActionResolved, GunTaken
 
 
 @register

@@ -8,7 +8,6 @@ face-down card cannot be chosen ("no_effect"). A seat with a single face-down ca
 
 from __future__ import annotations
 
-from gcbc.contract.events import PromptAnswered, PromptOpened
 from gcbc.rules.effects import reveal
 from gcbc.rules.equipment.base import Answer, Card
 from gcbc.rules.equipment.registry import register
@@ -16,6 +15,7 @@ from gcbc.rules.moves import Rule
 from gcbc.rules.query import face_down
 from gcbc.rules.targets import living_seat
 from gcbc.rules.timing import ANY
+from gcbc_contract.events import PromptAnswered, PromptOpened
 
 # a prompt asking its seat to turn one of its own face-down cards face up (classic Truth Serum,
 # Report Audit): a position among the prompt's options

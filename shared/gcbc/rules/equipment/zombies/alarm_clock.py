@@ -9,11 +9,11 @@ the current turn, with no effect."""
 
 from __future__ import annotations
 
-from gcbc.contract.events import AlarmRang, AlarmSet, GunAimed, GunTaken
 from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.targets import living_seat
 from gcbc.rules.timing import ANY
+from gcbc_contract.events import AlarmRang, AlarmSet, GunAimed, GunTaken
 
 
 def ring(s, seat):

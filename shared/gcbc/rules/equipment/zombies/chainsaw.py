@@ -12,7 +12,6 @@ your turn ends (flow)."""
 
 from __future__ import annotations
 
-from gcbc.contract.events import PromptAnswered, PromptOpened
 from gcbc.rules.effects import get_shot, reveal
 from gcbc.rules.equipment.base import Answer, Card
 from gcbc.rules.equipment.registry import register
@@ -20,6 +19,7 @@ from gcbc.rules.query import card_at, others_alive
 from gcbc.rules.targets import face_down_card_of, other_living_seat
 from gcbc.rules.teams import is_wounded
 from gcbc.rules.timing import ANY
+from gcbc_contract.events import PromptAnswered, PromptOpened
 
 
 @register

@@ -14,13 +14,13 @@ keeps it (as declining); the turn seat may take a gun on its own turn, and may n
 
 from __future__ import annotations
 
-from gcbc.contract.events import ArmsAimed, GunAimed, GunTaken, PromptAnswered, PromptOpened
 from gcbc.rules.equipment.base import Answer, Card
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.evolve import peek
 from gcbc.rules.moves import Rule
 from gcbc.rules.query import alive, face_down, others_alive
 from gcbc.rules.timing import ANY
+from gcbc_contract.events import ArmsAimed, GunAimed, GunTaken, PromptAnswered, PromptOpened
 
 
 def may_act(s, seat):

@@ -9,13 +9,13 @@ the other seat must not be a zombie (it would have to stop being one too)."""
 
 from __future__ import annotations
 
-from gcbc.contract.events import ZombieCured
 from gcbc.rules.effects import exchange
 from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.moves import Rule
 from gcbc.rules.query import positions
 from gcbc.rules.targets import living_seat
+from gcbc_contract.events import ZombieCured
 
 
 @register

@@ -8,12 +8,12 @@ ends (flow)."""
 
 from __future__ import annotations
 
-from gcbc.contract.cards import AGENT, KINGPIN
 from gcbc.rules.effects import get_shot, reveal
 from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.moves import Param
 from gcbc.rules.timing import ANY
+from gcbc_contract.cards import AGENT, KINGPIN
 
 CHOICES = (AGENT, KINGPIN)
 

@@ -7,13 +7,13 @@ state givens built from the engine's own events.
 
 from __future__ import annotations
 
-from gcbc.contract.commands import PlayEquipment
-from gcbc.contract.options import TableOptions
 from gcbc.rules.effects import reveal
 from gcbc.rules.equipment.registry import card
 from gcbc.rules.evolve import fold
 from gcbc.rules.invariants import violations
 from gcbc.rules.state import State
+from gcbc_contract.commands import PlayEquipment
+from gcbc_contract.options import TableOptions
 from tests.support import CLASSIC, KP, A, H, K
 
 CLASSIC_ZOMBIES = TableOptions(edition="classic", zombies=True)

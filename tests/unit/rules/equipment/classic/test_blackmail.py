@@ -4,7 +4,7 @@ with the classic edition's own situations (a seat down to one card, the Wounded 
 
 from __future__ import annotations
 
-from gcbc.contract import events as E
+from gcbc_contract import events as E
 from tests.support import act
 from tests.unit.rules.equipment.classic import CLASSIC, revived_earlier
 from tests.unit.rules.equipment.scenario import (

@@ -7,11 +7,11 @@ from collections import Counter
 
 import pytest
 
-from gcbc.contract.cards import CLASSIC_DECK
-from gcbc.contract.options import Deal, TableOptions
 from gcbc.rules import initial_state, public_view, run
 from gcbc.rules.equipment.registry import CARDS, card
 from gcbc.rules.setup import equipment_deck
+from gcbc_contract.cards import CLASSIC_DECK
+from gcbc_contract.options import Deal, TableOptions
 from tests.support import C, E, act, of_type, pass_window
 from tests.unit.rules.equipment.classic import CLASSIC, CLASSIC_ZOMBIES, SIX
 from tests.unit.rules.equipment.scenario import (

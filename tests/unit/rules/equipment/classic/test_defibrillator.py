@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from gcbc.contract import events as E
 from gcbc.rules import legal_commands, public_view, view
 from gcbc.rules.invariants import violations
 from gcbc.rules.teams import true_team
+from gcbc_contract import events as E
 from tests.support import C, act, pass_window
 from tests.unit.rules.equipment.classic import CLASSIC, CLASSIC_ZOMBIES, revived_earlier
 from tests.unit.rules.equipment.scenario import (

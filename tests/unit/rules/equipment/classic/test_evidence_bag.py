@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from gcbc.contract import events as E
 from gcbc.rules import view
 from gcbc.rules.log import render
+from gcbc_contract import events as E
 from tests.support import act
 from tests.unit.rules.equipment.classic import CLASSIC, CLASSIC_ZOMBIES
 from tests.unit.rules.equipment.scenario import (

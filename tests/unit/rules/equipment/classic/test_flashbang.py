@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from gcbc.contract import events as E
-from gcbc.contract.options import TableOptions
 from gcbc.rules import legal_commands, view
 from gcbc.rules.log import render
+from gcbc_contract import events as E
+from gcbc_contract.options import TableOptions
 from tests.support import C, act, pass_window
 from tests.unit.rules.equipment.classic import CLASSIC, CLASSIC_ZOMBIES, revived_earlier
 from tests.unit.rules.equipment.scenario import (

@@ -4,7 +4,7 @@ edition's fewer guns (§1)."""
 
 from __future__ import annotations
 
-from gcbc.contract import events as E
+from gcbc_contract import events as E
 from tests.support import act
 from tests.unit.rules.equipment.classic import CLASSIC
 from tests.unit.rules.equipment.scenario import (

@@ -4,8 +4,8 @@ on a seat down to its single card (classic Defibrillator)."""
 
 from __future__ import annotations
 
-from gcbc.contract import events as E
 from gcbc.rules.teams import true_team
+from gcbc_contract import events as E
 from tests.support import act
 from tests.unit.rules.equipment.classic import CLASSIC, revived_earlier
 from tests.unit.rules.equipment.scenario import (

@@ -3,9 +3,9 @@ then you see all of its): the fourth edition's module, also with a seat down to 
 
 from __future__ import annotations
 
-from gcbc.contract import events as E
-from gcbc.contract.events import CardsShuffled
 from gcbc.rules.evolve import fold
+from gcbc_contract import events as E
+from gcbc_contract.events import CardsShuffled
 from tests.support import act
 from tests.unit.rules.equipment.classic import CLASSIC, revived_earlier
 from tests.unit.rules.equipment.scenario import (

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from gcbc.contract import events as E
-from gcbc.contract.events import CardsShuffled
 from gcbc.rules import legal_commands
 from gcbc.rules.evolve import fold
+from gcbc_contract import events as E
+from gcbc_contract.events import CardsShuffled
 from tests.support import C, act
 from tests.unit.rules.equipment.classic import CLASSIC, CLASSIC_ZOMBIES, SIX, revealed_earlier
 from tests.unit.rules.equipment.scenario import (

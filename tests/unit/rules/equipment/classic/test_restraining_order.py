@@ -4,8 +4,8 @@ seats): the fourth edition's card, but never on one's own shot."""
 
 from __future__ import annotations
 
-from gcbc.contract import events as E
 from gcbc.rules import legal_commands
+from gcbc_contract import events as E
 from tests.support import C, act, pass_window
 from tests.unit.rules.equipment.classic import CLASSIC
 from tests.unit.rules.equipment.scenario import (

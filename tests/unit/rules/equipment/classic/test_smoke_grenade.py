@@ -3,7 +3,7 @@ of the current turn): the fourth edition's module."""
 
 from __future__ import annotations
 
-from gcbc.contract import events as E
+from gcbc_contract import events as E
 from tests.support import act
 from tests.unit.rules.equipment.classic import CLASSIC
 from tests.unit.rules.equipment.scenario import (

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-from gcbc.contract import events as E
-from gcbc.contract.options import TableOptions
 from gcbc.rules.effects import exchange
 from gcbc.rules.evolve import fold
+from gcbc_contract import events as E
+from gcbc_contract.options import TableOptions
 from tests.support import C, act, pass_window, table
 from tests.unit.rules.equipment.classic import CLASSIC, revealed_earlier
 from tests.unit.rules.equipment.scenario import (

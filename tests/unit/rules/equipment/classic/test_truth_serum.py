@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from gcbc.contract import events as E
 from gcbc.rules import legal_commands, view
+from gcbc_contract import events as E
 from tests.support import C, act
 from tests.unit.rules.equipment.classic import CLASSIC, CLASSIC_ZOMBIES, revealed_earlier
 from tests.unit.rules.equipment.scenario import (

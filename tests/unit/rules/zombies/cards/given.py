@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from gcbc.contract.options import TableOptions
 from gcbc.rules.effects import reveal
 from gcbc.rules.evolve import fold
 from gcbc.rules.invariants import violations
 from gcbc.rules.query import face_down
 from gcbc.rules.state import State
+from gcbc_contract.options import TableOptions
 from tests.support import EXTRA, ZOMBIES, C, act
 
 # extra equipment on a classic table: 2 guns at 4 seats (RULES §1, §8.1)

@@ -10,11 +10,11 @@ import msgspec
 import pytest
 from msgspec.structs import replace
 
-from gcbc.contract.views import AlarmView
 from gcbc.rules import view
 from gcbc.rules.evolve import fold
 from gcbc.rules.invariants import violations
 from gcbc.rules.setup import equipment_deck
+from gcbc_contract.views import AlarmView
 from tests.support import EXTRA, ZOMBIES, E, act
 from tests.unit.rules.equipment.scenario import (
     WINDOWS,

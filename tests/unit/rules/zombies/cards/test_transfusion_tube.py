@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from gcbc.contract.options import TableOptions
 from gcbc.rules.invariants import violations
 from gcbc.rules.teams import is_wounded
+from gcbc_contract.options import TableOptions
 from tests.support import EXTRA, E, act
 from tests.unit.rules.equipment.scenario import (
     WINDOWS,

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import pytest
 
-from gcbc.contract.options import TableOptions
 from gcbc.rules import legal_commands
 from gcbc.rules.equipment.registry import card as card_rules
 from gcbc.rules.evolve import fold
 from gcbc.rules.invariants import violations
 from gcbc.rules.setup import equipment_deck
 from gcbc.rules.teams import is_wounded
+from gcbc_contract.options import TableOptions
 from tests.support import EXTRA, ZOMBIES, C, E, act
 from tests.unit.rules.bombers_traitors.givens import BOMBER_TRAITOR, ZOMBIES_BT
 from tests.unit.rules.equipment.scenario import (

@@ -7,9 +7,9 @@ from typing import Any
 
 import msgspec
 
-from gcbc.contract.log import AnyLogEntry
-from gcbc.contract.options import HouseBots, TableOptions
-from gcbc.contract.vocabulary import (
+from gcbc_contract.log import AnyLogEntry
+from gcbc_contract.options import HouseBots, TableOptions
+from gcbc_contract.vocabulary import (
     ActionName,
     Direction,
     Phase,
@@ -125,7 +125,7 @@ class View(msgspec.Struct, frozen=True):
     guns_in_centre: int
     deck_count: int
     legal_commands: list[dict[str, Any]]
-    log: list[AnyLogEntry]  # each event as this viewer may see it (``gcbc.contract.log``)
+    log: list[AnyLogEntry]  # each event as this viewer may see it (``gcbc_contract.log``)
     chat: list[dict[str, Any]]
     winners: list[int] | None
     win_team: Winners | None = None

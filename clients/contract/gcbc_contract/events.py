@@ -2,7 +2,7 @@
 
 Some fields are secrets (a card's identity, a hand, the seed). They live in the log, which is for
 operators; what a view's log shows of each field is declared here, on the field
-(``gcbc.contract.audience``: ``Public``, ``Secret``, ``To(...)``, ``Received(...)``), and an event
+(``gcbc_contract.audience``: ``Public``, ``Secret``, ``To(...)``, ``Received(...)``), and an event
 that only one seat may know happened says so with ``seen_by``. ``gcbc.rules.log`` renders views'
 logs from these declarations only. Events evolve only by adding optional fields; tags never change.
 """
@@ -13,9 +13,9 @@ from typing import Annotated, ClassVar
 
 import msgspec
 
-from gcbc.contract.audience import Public, Received, Secret, To
-from gcbc.contract.options import Deadlines, Deal, HouseBots, TableOptions
-from gcbc.contract.vocabulary import (
+from gcbc_contract.audience import Public, Received, Secret, To
+from gcbc_contract.options import Deadlines, Deal, HouseBots, TableOptions
+from gcbc_contract.vocabulary import (
     ActionName,
     CancelReason,
     Means,

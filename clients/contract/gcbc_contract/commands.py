@@ -11,7 +11,7 @@ from typing import Annotated
 
 import msgspec
 
-from gcbc.contract.options import Deadlines, Deal, HouseBots, TableOptions
+from gcbc_contract.options import Deadlines, Deal, HouseBots, TableOptions
 
 # RULES §1: a seat's cards lie in positions 1 to 3, so any other position can never be valid (a
 # position a seat no longer fills, its cards discarded, is the rules' to refuse)

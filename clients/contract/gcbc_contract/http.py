@@ -15,10 +15,10 @@ from typing import Annotated, Any
 import msgspec
 from msgspec import Meta
 
-from gcbc.contract import commands as C
-from gcbc.contract.events import AnyEvent
-from gcbc.contract.options import Deadlines, Deal, HouseBots, TableOptions
-from gcbc.contract.views import View
+from gcbc_contract import commands as C
+from gcbc_contract.events import AnyEvent
+from gcbc_contract.options import Deadlines, Deal, HouseBots, TableOptions
+from gcbc_contract.views import View
 
 # --- the lobby ----------------------------------------------------------------------------------
 Seats = Annotated[int, Meta(ge=4, le=8, description="4 to 8 players (RULES §1)")]

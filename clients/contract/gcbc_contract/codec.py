@@ -6,8 +6,8 @@ from typing import Any
 
 import msgspec
 
-from gcbc.contract.commands import AnyCommand
-from gcbc.contract.events import AnyEvent
+from gcbc_contract.commands import AnyCommand
+from gcbc_contract.events import AnyEvent
 
 _json_encoder = msgspec.json.Encoder()
 _event_decoder = msgspec.json.Decoder(AnyEvent)

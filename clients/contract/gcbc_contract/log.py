@@ -18,8 +18,8 @@ from typing import Any, Union, get_args, get_origin
 import msgspec
 from msgspec import NODEFAULT, UNSET, UnsetType
 
-from gcbc.contract.audience import PUBLIC, Received, audience_of
-from gcbc.contract.events import AnyEvent
+from gcbc_contract.audience import PUBLIC, Received, audience_of
+from gcbc_contract.events import AnyEvent
 
 
 class LogEntry(

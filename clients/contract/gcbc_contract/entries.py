@@ -26,8 +26,8 @@ from typing import Any
 
 import msgspec
 
-from gcbc.contract.commands import AnyCommand
-from gcbc.contract.events import AnyEvent
+from gcbc_contract.commands import AnyCommand
+from gcbc_contract.events import AnyEvent
 
 SCHEMA = 2  # the version of the entries this code writes
 
