@@ -47,7 +47,9 @@ PROBLEM_CODES: dict[int, list[str]] = {
     401: ["unauthorized"],
     403: ["forbidden", "scenarios_not_allowed"],
     404: ["no_table", "not_found"],
-    409: sorted({*_RULE_CONFLICTS, "table_busy", "not_finished_yet", "log_too_long"}),
+    409: sorted(
+        {*_RULE_CONFLICTS, "table_busy", "not_finished_yet", "log_too_long", "command_id_reused"}
+    ),
     413: ["body_too_large"],
     415: ["unsupported_media_type"],
     422: sorted({*NEVER_VALID, "invalid_body", "option_not_offered", "no_seat_for_you"}),

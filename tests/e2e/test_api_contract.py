@@ -179,6 +179,19 @@ def test_same_command_id_twice_records_one_event(http):
     assert sum(1 for e in log if e["type"] == "cards_arranged") == 1
 
 
+def test_a_command_id_sent_again_with_another_command_is_refused(http):
+    table_id, tokens = started(http)
+    url = f"/tables/{table_id}/commands"
+    body = {"type": "arrange", "positions": [2, 1, 3], "command_id": "c-2"}
+    assert http.post(url, json=body, headers=auth(tokens[0])).status_code == 200
+    v1 = version(http, table_id)
+    other = {**body, "positions": [1, 2, 3]}
+    r = http.post(url, json=other, headers=auth(tokens[0]))
+    assert r.status_code == 409, r.text
+    assert r.json()["code"] == "command_id_reused" and r.json()["field"] == "command_id"
+    assert version(http, table_id) == v1
+
+
 def test_two_commands_validated_against_the_same_state_never_both_land(http):
     """Two seats race to act where only one may: exactly one lands, the other is refused."""
     table_id, tokens = started(http, deal=DEAL)

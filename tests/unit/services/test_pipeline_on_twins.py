@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import pytest
+from msgspec.structs import replace
 
 from gcbc.eventlog.memory import MemoryEventLog
 from gcbc.eventlog.port import Later
@@ -140,6 +141,41 @@ def test_a_retry_with_the_same_command_id_records_nothing_new():
             assert again == first and len(events.all()) == count
             _, answer = await service.answered(TABLE, seat_key(1), again, 5)
             assert answer.command == first
+
+    asyncio.run(go())
+
+
+def test_a_command_id_sent_again_with_another_command_is_refused_and_records_nothing():
+    async def go():
+        async with pipeline() as (events, model, service, _):
+            await open_table(service)
+            seq = await service.append_command(TABLE, C.StartGame(seat=0, random_seed=7))
+            await service.answered(TABLE, seat_key(0), seq, 5)
+            await service.append_command(
+                TABLE, C.Arrange(seat=1, positions=(1, 2, 3), command_id="once")
+            )
+            await settled(events)
+            count = len(events.all())
+            with pytest.raises(ApiError) as refused:
+                await service.append_command(
+                    TABLE, C.Arrange(seat=1, positions=(2, 1, 3), command_id="once")
+                )
+            assert refused.value.code == "command_id_reused" and refused.value.status == 409
+            assert refused.value.field == "command_id"
+            assert len(events.all()) == count
+            # another seat's command_id of the same name is its own
+            other = await service.append_command(
+                TABLE, C.Arrange(seat=2, positions=(2, 1, 3), command_id="once")
+            )
+            assert other > seq
+            # sent at once, before the first was folded: the log's de-duplication finds the first
+            t = await service.table(TABLE)
+            raced = C.Arrange(seat=3, positions=(3, 2, 1), command_id="race")
+            first = await service._append(t, raced, None, False)
+            with pytest.raises(ApiError) as refused:
+                await service._append(t, replace(raced, positions=(1, 2, 3)), None, False)
+            assert refused.value.code == "command_id_reused"
+            assert await service._append(t, raced, None, False) == first  # a retry
 
     asyncio.run(go())
 
