@@ -14,7 +14,8 @@ from gcbc.eventlog.port import OutcomeUnknown
 from gcbc.readmodel.port import PUBLIC
 from gcbc.rules.state import State
 from gcbc_contract import commands as C
-from gcbc_contract.http import Chat, ClientCommand, Position, Rematch, to_engine
+from gcbc_contract.commands import ClientCommand, to_engine
+from gcbc_contract.http import Chat, Position, Rematch
 from services.table import answers, edge
 from services.table import openapi as doc
 from services.table.dependencies import MySeat, Service, client, still_held

@@ -7,7 +7,9 @@ deadline passed) are issued by the services themselves.
 
 from __future__ import annotations
 
-from typing import Annotated
+import functools
+import operator
+from typing import Annotated, Any
 
 import msgspec
 
@@ -173,3 +175,86 @@ AnyCommand = (
     | CloseTable
     | DeadlinePassed
 )
+
+
+# --- commands as a client sends them ------------------------------------------------------------
+def _without_seat(command: type[Command]) -> Any:
+    config = command.__struct_config__
+    fields = [
+        (f.name, f.type) if f.required else (f.name, f.type, f.default)
+        for f in msgspec.structs.fields(command)
+        if f.name != "seat"
+    ]
+    return msgspec.defstruct(
+        command.__name__,
+        fields,
+        kw_only=True,
+        tag_field="type",
+        tag=config.tag,
+        forbid_unknown_fields=True,
+        omit_defaults=True,
+        module=__name__,
+    )
+
+
+CLIENT_COMMANDS: dict[type, Any] = {c: _without_seat(c) for c in GameCommand.__args__}
+for _engine, _client in CLIENT_COMMANDS.items():
+    _client.__doc__ = (_engine.__doc__ or f"The {_engine.__struct_config__.tag} command.") + (
+        " ``command_id``: 1 to 64 printable ASCII characters; the same one again returns the"
+        " first answer and records nothing new."
+    )
+# the body of POST /commands: a union discriminated on ``type``
+ClientCommand: Any = functools.reduce(operator.or_, CLIENT_COMMANDS.values())
+ENGINE_OF = {client: engine for engine, client in CLIENT_COMMANDS.items()}
+
+
+def to_engine(command: Any, seat: int) -> Any:
+    """The engine's command for a client's, with the seat its token names."""
+    return ENGINE_OF[type(command)](**msgspec.structs.asdict(command), seat=seat)
+
+
+# --- commands as a view offers them -------------------------------------------------------------
+CHOOSE_DESCRIPTION = (
+    "Present only in a template (a card whose choices multiply past ~200 combinations): the"
+    " parameters left open, each with the values it may take; for a list parameter (`targets`,"
+    " `positions`), one list of allowed values per element. Pick one value each, put them in the"
+    " command under the same names and send it without `choose`."
+)
+
+
+def _offered(client: Any) -> Any:
+    """The client form of play_equipment with ``choose``: a template when it is present."""
+    config = client.__struct_config__
+    fields = [
+        (f.name, f.type) if f.required else (f.name, f.type, f.default)
+        for f in msgspec.structs.fields(client)
+    ]
+    choose = Annotated[dict[str, list[Any]] | None, msgspec.Meta(description=CHOOSE_DESCRIPTION)]
+    return msgspec.defstruct(
+        "PlayEquipmentOffered",
+        [*fields, ("choose", choose, None)],
+        kw_only=True,
+        tag_field="type",
+        tag=config.tag,
+        omit_defaults=True,
+        module=__name__,
+    )
+
+
+PlayEquipmentOffered: Any = _offered(CLIENT_COMMANDS[PlayEquipment])
+PlayEquipmentOffered.__doc__ = (
+    "A play of the seat's equipment card, ready to send; or, with `choose`, a template to fill."
+)
+# a seat's settings and its presence, apart from the game's moves: always open to the seat
+SETTINGS = (SetAutoPass, Resume)
+# what ``legal_commands`` lists: the game's moves open to the seat now, each ready to send
+LegalCommand: Any = functools.reduce(
+    operator.or_,
+    (
+        PlayEquipmentOffered if engine is PlayEquipment else client
+        for engine, client in CLIENT_COMMANDS.items()
+        if engine not in SETTINGS
+    ),
+)
+# what ``seat_commands`` lists: the seat's settings and presence (auto-pass, resume)
+SeatCommand: Any = functools.reduce(operator.or_, (CLIENT_COMMANDS[c] for c in SETTINGS))

@@ -8,14 +8,11 @@ body is a union discriminated on ``type``."""
 
 from __future__ import annotations
 
-import functools
-import operator
-from typing import Annotated, Any
+from typing import Annotated
 
 import msgspec
 from msgspec import Meta
 
-from gcbc_contract import commands as C
 from gcbc_contract.events import AnyEvent
 from gcbc_contract.options import Deadlines, Deal, HouseBots, TableOptions
 from gcbc_contract.views import View
@@ -150,39 +147,3 @@ class Problem(msgspec.Struct, omit_defaults=True):
     field: str | None = None
     table_id: str | None = None
     token: str | None = None
-
-
-# --- commands as a client sends them ------------------------------------------------------------
-def _without_seat(command: type[C.Command]) -> Any:
-    config = command.__struct_config__
-    fields = [
-        (f.name, f.type) if f.required else (f.name, f.type, f.default)
-        for f in msgspec.structs.fields(command)
-        if f.name != "seat"
-    ]
-    return msgspec.defstruct(
-        command.__name__,
-        fields,
-        kw_only=True,
-        tag_field="type",
-        tag=config.tag,
-        forbid_unknown_fields=True,
-        omit_defaults=True,
-        module=__name__,
-    )
-
-
-CLIENT_COMMANDS: dict[type, Any] = {c: _without_seat(c) for c in C.GameCommand.__args__}
-for _engine, _client in CLIENT_COMMANDS.items():
-    _client.__doc__ = (_engine.__doc__ or f"The {_engine.__struct_config__.tag} command.") + (
-        " ``command_id``: 1 to 64 printable ASCII characters; the same one again returns the"
-        " first answer and records nothing new."
-    )
-# the body of POST /commands: a union discriminated on ``type``
-ClientCommand: Any = functools.reduce(operator.or_, CLIENT_COMMANDS.values())
-ENGINE_OF = {client: engine for engine, client in CLIENT_COMMANDS.items()}
-
-
-def to_engine(command: Any, seat: int) -> Any:
-    """The engine's command for a client's, with the seat its token names."""
-    return ENGINE_OF[type(command)](**msgspec.structs.asdict(command), seat=seat)

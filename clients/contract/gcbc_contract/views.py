@@ -7,6 +7,7 @@ from typing import Any
 
 import msgspec
 
+from gcbc_contract.commands import LegalCommand, SeatCommand
 from gcbc_contract.log import AnyLogEntry
 from gcbc_contract.options import HouseBots, TableOptions
 from gcbc_contract.vocabulary import (
@@ -124,7 +125,8 @@ class View(msgspec.Struct, frozen=True):
     seats: list[SeatView]
     guns_in_centre: int
     deck_count: int
-    legal_commands: list[dict[str, Any]]
+    # the game's moves open to this seat now, each ready to send (a template: fill its ``choose``)
+    legal_commands: list[LegalCommand]
     log: list[AnyLogEntry]  # each event as this viewer may see it (``gcbc_contract.log``)
     chat: list[dict[str, Any]]
     winners: list[int] | None
@@ -137,3 +139,7 @@ class View(msgspec.Struct, frozen=True):
     seeded: bool = False
     # the seats the house plays, and how (the sandbox: POST /tables ``bots``); None: no house bots
     bots: HouseBots | None = None
+    # this seat's settings and presence (auto-pass, resume), open whether or not it must act
+    seat_commands: list[SeatCommand] = []
+    # the table waits for this seat: one of ``legal_commands`` (a pass counts) before its deadline
+    must_act: bool = False

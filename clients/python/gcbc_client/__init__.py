@@ -17,7 +17,7 @@ from types import SimpleNamespace
 from gcbc_client.aio import AsyncClient, AsyncSeat
 from gcbc_client.problems import ApiProblem
 from gcbc_client.sync import Client, Seat
-from gcbc_contract.http import CLIENT_COMMANDS
+from gcbc_contract.commands import CLIENT_COMMANDS
 
 # the commands a seat sends, by name: commands.Investigate(target=2, position=1), …
 commands = SimpleNamespace(**{c.__name__: c for c in CLIENT_COMMANDS.values()})

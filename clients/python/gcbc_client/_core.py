@@ -9,8 +9,8 @@ from typing import Any
 import msgspec
 
 from gcbc_client.problems import raise_for
+from gcbc_contract.commands import CLIENT_COMMANDS
 from gcbc_contract.http import (
-    CLIENT_COMMANDS,
     History,
     LobbyListing,
     Position,

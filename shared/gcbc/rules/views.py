@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -16,6 +16,7 @@ from gcbc.rules.log import render, sees
 from gcbc.rules.state import FINISHED, LOBBY, State
 from gcbc.rules.teams import team_of
 from gcbc.rules.waits import current_wait
+from gcbc_contract import commands as C
 from gcbc_contract.log import LogEntry
 from gcbc_contract.views import (
     AlarmView,
@@ -175,6 +176,26 @@ def commands_json(commands: list[Any]) -> list[dict[str, Any]]:
     for d in out:
         d.pop("seat", None)
     return out
+
+
+_SETTINGS = frozenset(c.__struct_config__.tag for c in C.SETTINGS)
+
+
+class Offered(NamedTuple):
+    """What a seat's view offers it to send: the game's moves (``legal_commands``) apart from
+    its settings and presence (``seat_commands``), each as a client sends it."""
+
+    moves: list[dict[str, Any]]
+    settings: list[dict[str, Any]]
+
+    @classmethod
+    def to(cls, s: State, seat: int | None) -> Offered:
+        if seat is None:
+            return cls([], [])
+        moves, settings = [], []
+        for command in commands_json(legal_commands(s, seat)):
+            (settings if command["type"] in _SETTINGS else moves).append(command)
+        return cls(moves, settings)
 
 
 class _ViewerLog:
@@ -370,6 +391,7 @@ def _view(s: State, seat: int | None, common: _Common) -> View:
         known = s.knowledge[seat] if s.knowledge else {}
         team = team_of(tuple(map(known.get, st.cards)), st.in_play, st.zombie) if st.cards else None
         you = You(seat=seat, team=team, hand=list(st.hand), auto_pass=st.auto_pass)
+    offered = Offered.to(s, seat)
     version = version_of(s, seat)
     i = len(s.seats) if seat is None else seat  # its place among the viewers
     entries: list[LogEntry] = []
@@ -398,7 +420,7 @@ def _view(s: State, seat: int | None, common: _Common) -> View:
         arms_in_centre=s.arms_in_centre,
         alarms=common.alarms,
         deck_count=len(s.deck),
-        legal_commands=commands_json(legal_commands(s, seat)) if seat is not None else [],
+        legal_commands=offered.moves,
         log=entries,
         chat=common.chat,
         winners=list(s.outcome.winners) if s.outcome.winners is not None else None,
@@ -406,6 +428,8 @@ def _view(s: State, seat: int | None, common: _Common) -> View:
         win_reason=s.outcome.win_reason,
         seeded=s.setup.requested_seed is not None or s.setup.deal is not None,
         bots=s.setup.house_bots,
+        seat_commands=offered.settings,
+        must_act=bool(offered.moves),
     )
 
 

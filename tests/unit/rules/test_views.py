@@ -107,8 +107,12 @@ def test_legal_commands_are_ready_to_send_without_a_seat() -> None:
     lc = view(s, 0).legal_commands
     assert lc and all("seat" not in c for c in lc)
     assert {"type": "investigate", "target": 1, "position": 2} in lc
-    assert {"type": "set_auto_pass", "enabled": True} in lc
-    assert view(s, 1).legal_commands == [{"type": "set_auto_pass", "enabled": True}]
+    assert view(s, 0).must_act and not view(s, 1).must_act
+    # the seat's settings apart from its moves: open whether it must act or not
+    assert view(s, 0).seat_commands == [{"type": "set_auto_pass", "enabled": True}]
+    assert view(s, 1).legal_commands == []
+    assert view(s, 1).seat_commands == [{"type": "set_auto_pass", "enabled": True}]
+    assert public_view(s).seat_commands == [] and not public_view(s).must_act
 
 
 def test_the_public_view_has_no_seat_and_no_commands() -> None:
