@@ -220,10 +220,8 @@ TABLE_NUMBER = itertools.count()  # HumanTable's --views mixed: every other tabl
 CHURN_NUMBER = itertools.count()  # names are unique at a table: each churn seat its own
 
 
-def actionable(v: View, seat: int) -> list[dict[str, Any]]:
-    if not any(w.seat == seat for w in v.waiting_for):
-        return []
-    return [c for c in v.legal_commands if c["type"] != "set_auto_pass"]
+def actionable(v: View, seat: int) -> bool:
+    return v.must_act and any(w.seat == seat for w in v.waiting_for)
 
 
 class Table:

@@ -48,8 +48,7 @@ async def play_seat(
     paced = False  # the seat has waited its pace for the wait it sees
     while v.status != "finished" and sent < max_commands:
         mine = next((w for w in v.waiting_for if w.seat == seat.seat), None)
-        actionable = [c for c in v.legal_commands if c["type"] != "set_auto_pass"]
-        if mine and actionable and not (idle and idle(seat.seat)):
+        if mine and v.must_act and not (idle and idle(seat.seat)):
             if pace is not None and not paced:
                 paced = True
                 if await pace.before_action(mine.seconds):

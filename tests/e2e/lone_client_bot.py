@@ -15,6 +15,7 @@ import time
 from typing import Any
 
 import gcbc_client
+import msgspec
 from gcbc_client import Client
 from gcbc_client.problems import Conflict, Invalid
 
@@ -25,8 +26,10 @@ SEATS = 4
 PATIENCE = 60.0  # seconds: a random 4-seat game takes a few hundred commands
 
 
-def sendable(entry: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """A command from a ``legal_commands`` entry: a template's ``choose`` filled at random."""
+def sendable(offered: Any, rng: random.Random) -> dict[str, Any]:
+    """A command from a ``legal_commands`` entry (a typed command): a template's ``choose``
+    filled at random."""
+    entry = msgspec.to_builtins(offered)
     command = {k: v for k, v in entry.items() if k != "choose"}
     for name, allowed in entry.get("choose", {}).items():
         if allowed and isinstance(allowed[0], list):
@@ -37,12 +40,13 @@ def sendable(entry: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 
 
 def pick(view: View, rng: random.Random) -> dict[str, Any] | None:
-    """A kind of command at random, then one of its entries (set_auto_pass left out)."""
-    mine = [c for c in view.legal_commands if c["type"] != "set_auto_pass"]
+    """A kind of command at random, then one of its entries."""
+    mine = view.legal_commands if view.must_act else []
     if not mine:
         return None
-    kind = rng.choice(sorted({c["type"] for c in mine}))
-    return sendable(rng.choice([c for c in mine if c["type"] == kind]), rng)
+    kinds = {type(c).__struct_config__.tag: type(c) for c in mine}
+    kind = kinds[rng.choice(sorted(kinds))]
+    return sendable(rng.choice([c for c in mine if type(c) is kind]), rng)
 
 
 def play(api: str, seed: int) -> dict[str, Any]:

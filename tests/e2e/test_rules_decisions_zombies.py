@@ -87,7 +87,7 @@ def test_a_zombies_aim_is_optional_and_a_bitten_zombie_turns_its_arms_on_itself(
     assert v["turn"] == 2
     # turn 1: Arms on itself cannot bite; it equips, and may keep them there or aim anywhere
     legal = my_view(http, table_id, tokens[2])["legal_commands"]
-    assert [c["type"] for c in legal] == ["equip", "set_auto_pass"]
+    assert [c["type"] for c in legal] == ["equip"]
     v = act(http, table_id, tokens, 2, {"type": "equip"})
     assert v["waiting_for"][0]["reason"] == "aim"
     assert aims(http, table_id, tokens[2]) == [0, 1, 2, 3]  # itself: keep; zombie seat 3

@@ -131,8 +131,7 @@ class BenchTable:
                 return seat, {"type": "pass"}
             if v.status == "finished":
                 self.finished = True
-            mine = [c for c in v.legal_commands if c["type"] != "set_auto_pass"]
-            if mine:
+            if v.legal_commands:
                 return seat, self.bots[seat].act(Observation(seat, lambda v=v: v))
             self.waiting = sorted({w.seat for w in v.waiting_for})
             if not self.waiting or self.finished:

@@ -66,6 +66,8 @@ def command_body(command: Any, command_id: str | None) -> tuple[bytes, str]:
     data = dict(command) if isinstance(command, dict) else msgspec.to_builtins(command)
     if data.get("type") not in _tags:
         raise ValueError(f"not a command type: {data.get('type')!r}")
+    if "choose" in data:
+        raise ValueError("a template: fill its `choose` (one value each) before sending it")
     data["command_id"] = command_id or data.get("command_id") or uuid.uuid4().hex[:20]
     return encode(data), data["command_id"]
 

@@ -162,7 +162,7 @@ function describeCommand(c) {
     case "arrange": return `Arrange my cards: ${c.positions.join(", ")}`;
     case "discard": return `Discard ${cardName(c.card)}`;
     case "choose": return `Choose ${c.choice ?? c.value ?? JSON.stringify(c)}`;
-    case "set_auto_pass": return c.on ? "Pass automatically" : "Stop passing automatically";
+    case "set_auto_pass": return c.enabled ? "Turn automatic passing on" : "Turn automatic passing off";
     case "play_equipment": {
       const parts = [`Play ${cardName(c.card)}`];
       if (c.target !== undefined) parts.push(`on ${seat(c.target)}`);
@@ -329,7 +329,10 @@ function renderView(v, { mode, token, onCommand }) {
       (focus.target === null || c.target === focus.target || (c.targets || []).includes(focus.target)) &&
       (focus.position === null || c.position === focus.position || (c.positions || []).includes(focus.position)));
     const buttons = shown.map((c) => (c.choose ? templateForm(c, onCommand) : h("button", { class: "cmd", onclick: () => onCommand(c) }, describeCommand(c))));
-    const extra = [];
+    // the seat's settings: auto-pass as a toggle saying its state (the command turns it over)
+    const extra = (v.seat_commands || []).map((c) => c.type === "set_auto_pass"
+      ? h("button", { "aria-pressed": String(!c.enabled), title: describeCommand(c), onclick: () => onCommand(c) }, `Pass automatically: ${c.enabled ? "off" : "on"}`)
+      : h("button", { onclick: () => onCommand(c) }, describeCommand(c)));
     if (v.status === "waiting") extra.push(h("button", { class: "primary", onclick: () => onCommand({ _start: true }) }, "Start the game"));
     if (v.status !== "finished") extra.push(h("button", { onclick: () => onCommand({ _leave: true }) }, v.status === "waiting" ? "Leave the table" : "Leave (the autopilot plays for me)"));
     if (v.status === "finished") extra.push(h("button", { class: "primary", onclick: () => onCommand({ _rematch: true }) }, "Rematch"),

@@ -6,6 +6,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
+
 from gcbc_contract.views import View
 
 
@@ -36,7 +38,8 @@ class Observation:
     def legal_commands(self) -> list[dict[str, Any]]:
         if self._legal is not None:
             return self._legal()
-        return self.view.legal_commands
+        # a typed client's view holds commands as Structs: the bots read them as their JSON
+        return [c if type(c) is dict else msgspec.to_builtins(c) for c in self.view.legal_commands]
 
 
 def concrete(entry: dict[str, Any], rng: random.Random) -> dict[str, Any]:

@@ -118,7 +118,9 @@ def test_recorded_log_folds_to_the_recorded_views(name: str) -> None:
         limit = None if at.full else LOG_LIMIT
         chat = None if at.full else CHAT_LIMIT
         v = view(s, at.viewer, log_limit=limit, wait_started=WAIT_STARTED, chat_limit=chat)
-        recorded = settings_apart(fallen_equipment(seen_waits(amended(recorded), events, at.viewer)))
+        recorded = settings_apart(
+            fallen_equipment(seen_waits(amended(recorded), events, at.viewer))
+        )
         if at.full:
             assert msgspec.json.encode(v) == recorded, f"{name}: {at}"
             continue
