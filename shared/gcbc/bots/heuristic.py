@@ -59,7 +59,7 @@ class HeuristicBot(Bot):
 
     def act(self, obs: Observation) -> dict[str, Any]:
         v = obs.view
-        legal = v.legal_commands
+        legal = obs.legal_commands
         by_type: dict[str, list[dict[str, Any]]] = {}
         for c in legal:
             by_type.setdefault(c["type"], []).append(c)
