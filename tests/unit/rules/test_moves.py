@@ -126,8 +126,3 @@ def test_declarations_and_what_derives_from_them_agree(options: TableOptions, se
                     check_move(s, move, seat, rng)
                     tried += 1
     assert tried > 100
-
-
-def test_the_compiled_options_read_as_the_declaration() -> None:
-    source = CARDS["blackmail"]._options.source
-    assert "for v3 in values_3:" in source and "positions=(v2, v3,)" in source
