@@ -99,6 +99,10 @@ def _openapi() -> OpenAPIConfig:
         render_plugins=apidocs.PLUGINS,  # Swagger UI, served by this service: nothing else
         openapi_router=apidocs.router(),
         components=doc.COMPONENTS,
+        tags=doc.TAGS,
+        # an operation is named after its handler (create_table, send_command...): what a
+        # generated client calls it
+        operation_id_creator=lambda handler, method, path: handler.handler_name,
         description="The public HTTP/JSON contract of the Good Cop Bad Cop server"
         " (docs/api.md). Errors are RFC 9457 problem+json with a stable `code`.",
     )

@@ -18,12 +18,13 @@ from services.table.openapi import TableId
 class Histories(Controller):
     @get(
         "/tables/{table_id:str}/history",
+        tags=["history"],
         summary="Every event, once the game is over",
         responses=doc.responses(
             {200: doc.ok(History, "every event, every card")}, 404, 409, 429, 503
         ),
     )
-    async def history(
+    async def read_history(
         self, table_id: TableId, request: Request, state: AppState, service: Service
     ) -> Response[bytes]:
         who = client(request)
@@ -31,6 +32,7 @@ class Histories(Controller):
 
     @get(
         "/tables/{table_id:str}/replay",
+        tags=["history"],
         summary="A finished table, step by step, as a seat (or a spectator) saw it",
         description="Once the game is over nothing is secret any more: any seat's view after"
         " any answered command (`step` 1 to `steps`), for stepping through a game forward and"
@@ -39,7 +41,7 @@ class Histories(Controller):
             {200: doc.ok(ReplayStep, "the view at that step")}, 404, 409, 422, 429, 503
         ),
     )
-    async def replay(
+    async def replay_step(
         self,
         table_id: TableId,
         request: Request,

@@ -28,6 +28,7 @@ from services.table.service import TableService
 class Lobby(Controller):
     @post(
         "/tables",
+        tags=["lobby"],
         status_code=201,
         summary="Create a table",
         dto=edge.strict_body(CreateTable),
@@ -81,6 +82,7 @@ class Lobby(Controller):
 
     @get(
         "/tables",
+        tags=["lobby"],
         summary="Tables waiting for players, oldest first (paginated)",
         description='A page of the lobby; the `Link` header\'s `rel="next"` names the next page.',
         responses=doc.responses(
@@ -116,6 +118,7 @@ class Lobby(Controller):
 
     @get(
         "/tables/{table_id:str}",
+        tags=["views"],
         summary="The public (spectator) view",
         responses=doc.responses({200: doc.PUBLIC_VIEW}, 404, 503),
     )

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import msgspec
 from litestar.openapi.datastructures import ResponseSpec
-from litestar.openapi.spec import Components, Example, SecurityScheme
+from litestar.openapi.spec import Components, Example, SecurityScheme, Tag
 from litestar.params import Parameter
 
 from gcbc.rules import legal_commands, run, view
@@ -214,3 +214,16 @@ CREATE_EXAMPLES = [
 VIEW = ok(View, "the view (a seat's with a bearer token, else the public one)", VIEW_EXAMPLE)
 PUBLIC_VIEW = ok(View, "the public (spectator) view", PUBLIC_EXAMPLE)
 POSITION = ok(B.Position, "recorded; the outcome shows in your view later", {"position": 1234})
+
+
+# the operations' groups, in the order a reader meets them
+TAGS = [
+    Tag(name="lobby", description="Open tables and find one waiting for players."),
+    Tag(name="seats", description="Take a seat (its token comes once), leave it, start the game."),
+    Tag(name="play", description="Send a seat's commands and chat; ask for a rematch."),
+    Tag(
+        name="views",
+        description="What a seat or a spectator sees: read once, wait for a change, or stream.",
+    ),
+    Tag(name="history", description="A finished table's whole log and its replay, step by step."),
+]

@@ -27,6 +27,7 @@ from services.table.service import TableService, token_hash
 class Play(Controller):
     @post(
         "/tables/{table_id:str}/commands",
+        tags=["play"],
         status_code=200,
         summary="Send a command",
         description="A command of the seat your token names. Your view's `legal_commands` lists"
@@ -60,6 +61,7 @@ class Play(Controller):
 
     @post(
         "/tables/{table_id:str}/chat",
+        tags=["play"],
         status_code=202,
         summary="Post a chat message",
         security=doc.BEARER,
@@ -69,7 +71,7 @@ class Play(Controller):
             {202: doc.POSITION}, 400, 401, 403, 404, 409, 413, 415, 422, 429, 503
         ),
     )
-    async def chat(
+    async def post_chat(
         self,
         table_id: TableId,
         data: Annotated[
@@ -86,6 +88,7 @@ class Play(Controller):
 
     @post(
         "/tables/{table_id:str}/rematch",
+        tags=["play"],
         status_code=201,
         summary="Play again: the same seats and options at a new table",
         description="A finished table's players each ask with their token: the first opens the"

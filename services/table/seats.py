@@ -34,6 +34,7 @@ FOLLOW_WAIT = 0.25  # seconds a check waits for this process to fold an entry, t
 class Seats(Controller):
     @post(
         "/tables/{table_id:str}/seats",
+        tags=["seats"],
         status_code=201,
         summary="Take a seat",
         dto=edge.strict_body(TakeSeat),
@@ -83,6 +84,7 @@ class Seats(Controller):
 
     @delete(
         "/tables/{table_id:str}/seats/{seat:int}",
+        tags=["seats"],
         status_code=204,
         summary="Leave: before the start, the seat is free again; after it, you are away",
         description="Once the game has started a seat that leaves is away (RULES §10): its"
@@ -109,12 +111,13 @@ class Seats(Controller):
 
     @post(
         "/tables/{table_id:str}/start",
+        tags=["seats"],
         status_code=200,
         summary="Start once every seat is taken",
         security=doc.BEARER,
         responses=doc.responses({200: doc.VIEW, 202: doc.POSITION}, 401, 403, 404, 409, 429, 503),
     )
-    async def start(
+    async def start_game(
         self, table_id: TableId, state: AppState, service: Service, my_seat: MySeat
     ) -> Response[bytes]:
         # the seed comes from the server's entropy and stays secret until the end (DESIGN
@@ -125,6 +128,7 @@ class Seats(Controller):
 
     @get(
         "/tables/{table_id:str}/view",
+        tags=["views"],
         summary="Your view (long-poll with after/timeout)",
         description="With a bearer token, your seat's view; without, the public one. With"
         " `after`, it answers as soon as the view's `version` is greater, or with the current"
@@ -159,6 +163,7 @@ class Seats(Controller):
 
     @post(
         "/tables/{table_id:str}/tickets",
+        tags=["views"],
         status_code=201,
         summary="A stream ticket: your seat's stream, without your token in a URL",
         description="For browsers (EventSource sends no Authorization header): GET"
@@ -189,6 +194,7 @@ class Seats(Controller):
 
     @get(
         "/tables/{table_id:str}/stream",
+        tags=["views"],
         summary="Server-Sent Events: one per view change (data = the view)",
         description="Each event is `id: <version>` and `data: <view>`; a reconnect with"
         " `Last-Event-ID` goes on after that version (EventSource does it by itself).",
@@ -209,7 +215,7 @@ class Seats(Controller):
             503,
         ),
     )
-    async def stream(
+    async def stream_view(
         self,
         table_id: TableId,
         request: Request,

@@ -56,15 +56,15 @@ def test_a_generated_client_reads_every_answer(stack, tmp_path, monkeypatch):
     client = importlib.import_module("generated.client")
     models = importlib.import_module("generated.models")
 
-    def op(name: str):
-        return importlib.import_module(f"generated.api.default.{name}")
+    def op(tag: str, name: str):
+        return importlib.import_module(f"generated.api.{tag}.{name}")
 
     anyone = client.Client(base_url=stack.api, raise_on_unexpected_status=True)
-    table = op("tables_create_table").sync(client=anyone, body=models.CreateTable(seats=4))
+    table = op("lobby", "create_table").sync(client=anyone, body=models.CreateTable(seats=4))
     assert type(table).__name__ == "TableCreated"
     seats = []
     for i in range(4):
-        got = op("tables_table_id_seats_take_seat").sync(
+        got = op("seats", "take_seat").sync(
             table.table_id, client=anyone, body=models.TakeSeat(name=f"gen{i}")
         )
         assert type(got).__name__ == "SeatGranted" and got.seat == i
@@ -73,17 +73,14 @@ def test_a_generated_client_reads_every_answer(stack, tmp_path, monkeypatch):
                 base_url=stack.api, token=got.token, raise_on_unexpected_status=True
             )
         )
-    assert (
-        type(op("tables_table_id_start_start").sync(table.table_id, client=seats[0])).__name__
-        == "View"
-    )
-    listed = op("tables_list_tables").sync(client=anyone)
+    assert type(op("seats", "start_game").sync(table.table_id, client=seats[0])).__name__ == "View"
+    listed = op("lobby", "list_tables").sync(client=anyone)
     assert isinstance(listed, list)
     rng = random.Random(5)
     sent = 0
     for step in range(400):
         i = step % 4
-        view = op("tables_table_id_view_seat_view").sync(table.table_id, client=seats[i])
+        view = op("views", "seat_view").sync(table.table_id, client=seats[i])
         assert type(view).__name__ == "View"
         if view.status == "finished":
             break
@@ -93,7 +90,7 @@ def test_a_generated_client_reads_every_answer(stack, tmp_path, monkeypatch):
             continue
         command = rng.choice(mine)
         body = getattr(models, COMMAND_MODELS[command["type"]]).from_dict(command)
-        answer = op("tables_table_id_commands_send_command").sync_detailed(
+        answer = op("play", "send_command").sync_detailed(
             table.table_id, client=seats[i], body=body
         )
         sent += 1
@@ -102,7 +99,7 @@ def test_a_generated_client_reads_every_answer(stack, tmp_path, monkeypatch):
             assert type(answer.parsed).__name__ == "View"
         else:
             assert answer.parsed is not None  # a Position or a Problem, parsed
-    public = op("tables_table_id_public_view").sync(table.table_id, client=anyone)
+    public = op("views", "public_view").sync(table.table_id, client=anyone)
     assert type(public).__name__ == "View"
     assert sent > 20
     del gen

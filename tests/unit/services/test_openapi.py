@@ -70,3 +70,32 @@ def test_a_card_position_is_documented_as_1_to_3(schema):
         assert (position["minimum"], position["maximum"]) == (1, 3), name
     for name in ("Arrange", "PlayEquipment"):
         assert "each 1 to 3" in components[name]["properties"]["positions"]["description"], name
+
+
+def test_operations_are_grouped_by_tag_and_named_as_a_client_calls_them(schema):
+    """A generator groups operations by their tag and names each by its operationId: every
+    operation has one of the document's tags and a snake_case name, each name once."""
+    tags = {t["name"] for t in schema["tags"]}
+    assert tags == {"lobby", "seats", "play", "views", "history"}
+    names = []
+    for path, operations in schema["paths"].items():
+        for method, op in operations.items():
+            assert len(op["tags"]) == 1 and op["tags"][0] in tags, (method, path)
+            assert op["operationId"].replace("_", "").isalpha(), op["operationId"]
+            assert op["operationId"].islower(), op["operationId"]
+            names.append(op["operationId"])
+    assert len(names) == len(set(names))
+    ops = {(m, p): op["operationId"] for p, o in schema["paths"].items() for m, op in o.items()}
+    assert ops[("post", "/tables/{table_id}/commands")] == "send_command"
+    assert ops[("get", "/tables/{table_id}/view")] == "seat_view"
+
+
+def test_legal_commands_are_the_commands_union_with_templates_described(schema):
+    components = schema["components"]["schemas"]
+    items = components["View"]["properties"]["legal_commands"]["items"]
+    listed = {ref["$ref"].rsplit("/", 1)[1] for ref in items["oneOf"]}
+    assert {"Investigate", "Pass", "PlayEquipmentOffered"} <= listed
+    assert not listed & {"SetAutoPass", "Resume", "PlayEquipment"}
+    choose = components["PlayEquipmentOffered"]["properties"]["choose"]
+    assert "template" in str(choose)
+    assert components["View"]["properties"]["must_act"]["type"] == "boolean"
