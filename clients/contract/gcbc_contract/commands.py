@@ -178,6 +178,15 @@ AnyCommand = (
 
 
 # --- commands as a client sends them ------------------------------------------------------------
+class Sendable(msgspec.Struct):
+    """What every command a client sends has: its ``type``, as in JSON."""
+
+    @property
+    def type(self) -> str:
+        """The command's ``type`` in JSON (``"investigate"``...)."""
+        return self.__struct_config__.tag  # type: ignore[return-value]
+
+
 def _without_seat(command: type[Command]) -> Any:
     config = command.__struct_config__
     fields = [
@@ -194,6 +203,7 @@ def _without_seat(command: type[Command]) -> Any:
         forbid_unknown_fields=True,
         omit_defaults=True,
         module=__name__,
+        bases=(Sendable,),
     )
 
 
@@ -238,6 +248,7 @@ def _offered(client: Any) -> Any:
         tag=config.tag,
         omit_defaults=True,
         module=__name__,
+        bases=(Sendable,),
     )
 
 

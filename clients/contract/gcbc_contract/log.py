@@ -32,6 +32,11 @@ class LogEntry(
 ):
     """One event of a view's log, as its viewer may see it."""
 
+    @property
+    def type(self) -> str:
+        """What happened: the entry's ``type`` in JSON (``"seat_shot"``...)."""
+        return self.__struct_config__.tag  # type: ignore[return-value]
+
     def as_json(self) -> dict[str, Any]:
         """The JSON object a client receives for this entry."""
         return msgspec.to_builtins(self)

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import random
 import uuid
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 import msgspec
 
 from gcbc_client.problems import raise_for
+from gcbc_contract import commands as C
 from gcbc_contract.commands import CLIENT_COMMANDS
 from gcbc_contract.http import (
     History,
@@ -139,3 +141,25 @@ async def sse_events_from(lines: AsyncIterable[str]) -> AsyncIterator[tuple[str 
     async for line in lines:
         if (got := events.feed(line)) is not None:
             yield got
+
+
+def filled(command: Any, pick: Callable[[Sequence[Any]], Any] = random.choice) -> Any:
+    """The command to send for a ``legal_commands`` entry: itself, or for a template (a
+    play_equipment with ``choose``) the play with one value picked for each parameter left open
+    (``pick``: among the allowed values; for a list parameter, per element)."""
+    choose = getattr(command, "choose", None)
+    if choose is None:
+        return command
+    fields = {k: v for k, v in msgspec.structs.asdict(command).items() if k != "choose"}
+    for name, allowed in choose.items():
+        if allowed and isinstance(allowed[0], list):
+            fields[name] = tuple(pick(values) for values in allowed)
+        else:
+            fields[name] = pick(allowed)
+    return CLIENT_COMMANDS[C.PlayEquipment](**fields)
+
+
+def acting(view: View, version: int) -> bool:
+    """Whether a play loop acts on ``view``: the table waits for the seat, and no newer view was
+    seen (``version``: the newest so far)."""
+    return view.status != "finished" and view.must_act and view.version >= version

@@ -5,6 +5,7 @@ httpx by default, aiohttp with the ``gcbc-client[aiohttp]`` extra)."""
 from __future__ import annotations
 
 import asyncio
+import inspect
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
@@ -12,7 +13,7 @@ import msgspec
 
 import gcbc_client._core as _core
 from gcbc_client.httpx_transport import HttpxTransport
-from gcbc_client.problems import Unavailable
+from gcbc_client.problems import Conflict, RateLimited, Unavailable
 from gcbc_client.transport import Answer, AsyncTransport
 from gcbc_contract.http import History, LobbyListing, Position, SeatLater, TableCreated
 from gcbc_contract.options import Deadlines, Deal, HouseBots, TableOptions
@@ -140,6 +141,13 @@ class AsyncClient:
             seat.seat = got.seat
         return seat
 
+    async def attach(self, table_id: str, token: str) -> AsyncSeat:
+        """As ``Client.attach``: a seat from its saved token."""
+        seat = AsyncSeat(self, table_id, -1, token)
+        you = (await seat._view(_core.view_decoder)).you  # noqa: SLF001
+        seat.seat = you.seat if you is not None else -1
+        return seat
+
     def watch(self, table_id: str) -> AsyncIterator[View]:
         return _stream(self, f"/tables/{table_id}/stream", {})
 
@@ -216,6 +224,39 @@ class AsyncSeat:
                 await asyncio.sleep(_core.RETRY_WAIT)
         raise AssertionError("unreachable")
 
+    async def play(
+        self, decide: Callable[[View], Any], stream: bool = False, wait: float = 30
+    ) -> View:
+        """As ``Seat.play``; ``decide`` may be a coroutine function. It reads whole views (the
+        client's ``views`` decoder is for the caller's own reads)."""
+        views = _stream(self.client, f"/tables/{self.table_id}/stream", self.headers, FULL)
+        views = views if stream else None
+        v: View = await self._view(_core.view_decoder)
+        newest = v.version
+        while v.status != "finished":
+            newest = max(newest, v.version)
+            after: int | None = v.version  # wait for a change, unless told to look again now
+            command = decide(v) if _core.acting(v, newest) else None
+            if inspect.isawaitable(command):
+                command = await command
+            if command is not None:
+                answer: Any = None
+                try:
+                    answer = await self.send(_core.filled(command))
+                except Conflict:
+                    after = None
+                except RateLimited as e:
+                    await asyncio.sleep(e.retry_after or 1.0)
+                    after = None
+                if isinstance(answer, View):
+                    v = answer
+                    continue
+            if views is not None:
+                v = await anext(views, None) or await self._view(_core.view_decoder)
+            else:
+                v = await self._view(_core.view_decoder, after=after, timeout=wait)
+        return v
+
 
 def _view_or_position(r: Answer, views: Any) -> View | Position:
     if r.status == 202:
@@ -223,7 +264,12 @@ def _view_or_position(r: Answer, views: Any) -> View | Position:
     return views.decode(r.body)  # type: ignore[no-any-return]
 
 
-async def _stream(client: AsyncClient, url: str, headers: dict[str, str]) -> AsyncIterator[View]:
+FULL = _core.view_decoder  # whole views, whatever the client's ``views`` decoder reads
+
+
+async def _stream(
+    client: AsyncClient, url: str, headers: dict[str, str], views: Any = None
+) -> AsyncIterator[View]:
     """Views as Server-Sent Events; after a drop, a reconnect goes on after the last event's id
     (Last-Event-ID), so no change is missed and none comes twice. Ends with the game."""
     last: str | None = None
@@ -237,7 +283,7 @@ async def _stream(client: AsyncClient, url: str, headers: dict[str, str]) -> Asy
                 _core.check(r.status, body, r.headers)
                 async for event_id, data in _core.sse_events_from(r.lines()):
                     last = event_id or last
-                    view = client.views.decode(data)
+                    view = (views or client.views).decode(data)
                     yield view
                     if getattr(view, "status", None) == "finished":
                         return

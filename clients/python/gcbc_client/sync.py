@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx
 
 import gcbc_client._core as _core
-from gcbc_client.problems import Unavailable
+from gcbc_client.problems import Conflict, RateLimited, Unavailable
 from gcbc_contract.http import History, LobbyListing, Position, SeatLater, TableCreated
 from gcbc_contract.options import Deadlines, Deal, HouseBots, TableOptions
 from gcbc_contract.views import View
@@ -77,6 +77,14 @@ class Client:
             seat.seat = v.you.seat if v.you else -1
         else:
             seat.seat = got.seat
+        return seat
+
+    def attach(self, table_id: str, token: str) -> Seat:
+        """A seat from its saved token (another process, another device): its seat number read
+        from its view (``Forbidden`` for a token that holds no seat there)."""
+        seat = Seat(self, table_id, -1, token)
+        you = seat.view().you
+        seat.seat = you.seat if you is not None else -1
         return seat
 
     def watch(self, table_id: str) -> Iterator[View]:
@@ -154,6 +162,37 @@ class Seat:
                     raise
                 time.sleep(_core.RETRY_WAIT)
         raise AssertionError("unreachable")
+
+    def play(self, decide: Callable[[View], Any], stream: bool = False, wait: float = 30) -> View:
+        """Play the seat to the end of the game; the final view. At each view where the table
+        waits for the seat (``must_act``), what ``decide(view)`` returns is sent (a template
+        filled at random; None: nothing). It acts only on the latest view: a 409 means the view
+        was stale (another seat moved first), so it looks again; a 429 waits as told. Views come
+        by long polls of ``wait`` seconds, or from the seat's stream."""
+        views = self.stream() if stream else None
+        v = self.view()
+        newest = v.version
+        while v.status != "finished":
+            newest = max(newest, v.version)
+            after: int | None = v.version  # wait for a change, unless told to look again now
+            command = decide(v) if _core.acting(v, newest) else None
+            if command is not None:
+                answer: View | Position | None = None
+                try:
+                    answer = self.send(_core.filled(command))
+                except Conflict:
+                    after = None
+                except RateLimited as e:
+                    time.sleep(e.retry_after or 1.0)
+                    after = None
+                if isinstance(answer, View):
+                    v = answer
+                    continue
+            if views is not None:
+                v = next(views, None) or self.view()
+            else:
+                v = self.view(after=after, timeout=wait)
+        return v
 
 
 def _view_or_position(r: httpx.Response) -> View | Position:
