@@ -74,7 +74,7 @@ class Seats(Controller):
         await state.holdings.room_for_seat(who, still_held(service))
         await _not_a_held_name(service, table.state, data.name)
         token = secrets.token_urlsafe(24)
-        seq = await _take(service, state, who, table_id, data.name, token)
+        seq = await _take(service, state, who, table_id, data.name, data.bot, token)
         got = await answers.answer_or_pending(service, table_id, PUBLIC, seq, answers.LOBBY_WAIT)
         if got is answers.PENDING or got[1].seat is None:  # type: ignore[index]
             # recorded, not answered yet: the token is the client's only way to its seat, so it
@@ -257,13 +257,21 @@ class Seats(Controller):
 
 
 async def _take(
-    service: TableService, state: AppState, who: str, table_id: str, name: str, token: str
+    service: TableService,
+    state: AppState,
+    who: str,
+    table_id: str,
+    name: str,
+    bot: bool,
+    token: str,
 ) -> int:
     """Append the seat's taking under ``token`` (noted as the client's): its sequence; 503 with
     the token when the log cannot say whether it took it."""
     digest = token_hash(token)
     try:
-        seq = await service.append_command(table_id, C.TakeSeat(name=name), token_hash_=digest)
+        seq = await service.append_command(
+            table_id, C.TakeSeat(name=name, bot=bot), token_hash_=digest
+        )
         state.holdings.took_seat(who, table_id, digest)
     except OutcomeUnknown:
         raise ApiError(

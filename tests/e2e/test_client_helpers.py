@@ -131,3 +131,16 @@ def test_the_readmes_bots_play_a_whole_game(stack, tmp_path):
         )
         assert done.returncode == 0, done.stderr[-2000:]
         assert done.stdout.split()[0] in ("honest", "crooked", "solo"), done.stdout
+
+
+def test_a_seat_may_say_a_program_plays_it_and_everyone_sees_it(stack):
+    with Client(stack.api) as client:
+        table = client.create_table(4, bots={"seats": [3], "think": 0})
+        ann = client.join(table.table_id, "ann")
+        robo = client.join(table.table_id, "robo", bot=True)
+        client.join(table.table_id, "cy")
+        for v in (ann.view(), robo.view(), client.table(table.table_id)):
+            assert [s.bot for s in v.seats] == [False, True, False, True]
+        log = client.table(table.table_id).log
+        taken = [e for e in log if e.type == "seat_taken"]
+        assert [e["bot"] for e in taken if e["name"] == "robo"] == [True]

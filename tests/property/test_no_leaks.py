@@ -70,6 +70,7 @@ SEAT_VIEW_FIELDS = {
     "in_play",
     "cards",
     "absent",
+    "bot",  # said by its player when taking it (public), or the house's seat
 }
 
 

@@ -56,6 +56,7 @@ class TakeSeat(Command, tag="take_seat"):
     # a held seat of a rematch, claimed by its player (the table service checked the token of the
     # table before); None: the first free seat that is not held
     seat_wanted: int | None = None
+    bot: bool = False  # the seat says a program plays it (shown to everyone)
 
 
 class LeaveSeat(Command, tag="leave_seat"):

@@ -59,6 +59,7 @@ class TableOpened(Event, tag="table_opened"):
 class SeatTaken(Event, tag="seat_taken"):
     seat: Public[int]
     name: Public[str]
+    bot: Public[bool] = False  # its player said a program plays it
 
 
 class SeatLeft(Event, tag="seat_left"):

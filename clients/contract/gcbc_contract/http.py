@@ -72,6 +72,13 @@ class TakeSeat(msgspec.Struct, forbid_unknown_fields=True):
             " width or script), 422 name_reserved for the house's (House bot 3)",
         ),
     ]
+    bot: Annotated[
+        bool,
+        Meta(
+            description="true: the seat is played by a program, and every view shows it"
+            " (`seats[].bot`), as the house's bots are shown; false: a person, or not said"
+        ),
+    ] = False
 
 
 class SeatGranted(msgspec.Struct):

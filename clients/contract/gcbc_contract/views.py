@@ -69,6 +69,8 @@ class SeatView(msgspec.Struct, frozen=True):
     cards: list[CardView]
     absent: bool = False
     arms: ArmsView | None = None
+    # a program plays it: its player said so when taking it, or the house plays it
+    bot: bool = False
 
 
 class You(msgspec.Struct, frozen=True):

@@ -127,8 +127,9 @@ class AsyncClient:
         r = await self._request("GET", f"/tables/{table_id}/history")
         return _core.history_decoder.decode(r.body)
 
-    async def join(self, table_id: str, name: str) -> AsyncSeat:
-        body = _core.encode({"name": name})
+    async def join(self, table_id: str, name: str, bot: bool = False) -> AsyncSeat:
+        """As ``Client.join``."""
+        body = _core.encode({"name": name, "bot": True} if bot else {"name": name})
         r = await self._request(
             "POST", f"/tables/{table_id}/seats", what="seat", headers=JSON, body=body
         )

@@ -67,9 +67,11 @@ class Client:
         r = self._request("GET", f"/tables/{table_id}/history")
         return _core.history_decoder.decode(r.content)
 
-    def join(self, table_id: str, name: str) -> Seat:
-        """Take a seat: a ``Seat`` holding its token."""
-        r = self._request("POST", f"/tables/{table_id}/seats", json={"name": name})
+    def join(self, table_id: str, name: str, bot: bool = False) -> Seat:
+        """Take a seat: a ``Seat`` holding its token. ``bot``: a program plays it (every view
+        shows it)."""
+        body = {"name": name, "bot": True} if bot else {"name": name}
+        r = self._request("POST", f"/tables/{table_id}/seats", json=body)
         got = _core.seat_taken(r.status_code, r.content)
         seat = Seat(self, table_id, -1, got.token)
         if isinstance(got, SeatLater):  # recorded, not answered yet: the view will say

@@ -91,10 +91,10 @@ def check_name(s: State, name: str) -> None:
 
 def take_seat(s: State, c: C.TakeSeat) -> list[Any]:
     if c.seat_wanted is not None:
-        return [E.SeatTaken(seat=c.seat_wanted, name=_name(c))]
+        return [E.SeatTaken(seat=c.seat_wanted, name=_name(c), bot=c.bot)]
     # the first free seat (a rematch's held seats wait for their players)
     free = next(i for i, st in enumerate(s.seats) if st is None and i not in s.held)
-    return [E.SeatTaken(seat=free, name=_name(c))]
+    return [E.SeatTaken(seat=free, name=_name(c), bot=c.bot)]
 
 
 def check_leave_seat(s: State, c: C.LeaveSeat) -> None:

@@ -121,6 +121,7 @@ class Seat(Struct, frozen=True, gc=False):
     zombie: bool = False  # RULES §8
     arms_aim: int | None = None  # a zombie's Arms: where they aim (itself: it cannot bite)
     fallen_by: int | None = None  # who eliminated it (itself, another seat; None: no one)
+    bot: bool = False  # its player said a program plays it
 
 
 class Window(Struct, frozen=True, gc=False):

@@ -76,6 +76,7 @@ def _card_views(s: State, viewer: int | None, seat: int) -> list[CardView]:
 
 def _seat_views(s: State, viewer: int | None) -> list[SeatView]:
     out = []
+    bots = s.setup.house_bots
     for i, st in enumerate(s.seats):
         if st is None:
             out.append(SeatView(i, None, False, False, False, None, 0, [], []))
@@ -94,6 +95,7 @@ def _seat_views(s: State, viewer: int | None) -> list[SeatView]:
                 in_play=list(st.in_play),
                 cards=cards,
                 absent=st.absent,
+                bot=st.bot or (bots is not None and i in bots.seats),
             )
         )
     return out

@@ -29,6 +29,7 @@ class FakeView:
     status: str
     waiting_for: tuple[Wait, ...]
     legal_commands: list[dict[str, Any]] = field(default_factory=lambda: [{"type": "pass"}])
+    must_act: bool = True
 
 
 class WaitedOnSeat:

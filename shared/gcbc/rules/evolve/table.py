@@ -40,7 +40,7 @@ def _table_opened(s: State, e: E.TableOpened, v: int, log: Trail) -> State:
 
 
 def _seat_taken(s: State, e: E.SeatTaken, v: int, log: Trail) -> State:
-    seats = put(s.seats, e.seat, Seat(name=e.name))
+    seats = put(s.seats, e.seat, Seat(name=e.name, bot=e.bot))
     if e.seat in s.held:  # its player came back for the rematch
         return replace(s, version=v, log=log, seats=seats, held=s.held - {e.seat})
     return replace(s, version=v, log=log, seats=seats)
