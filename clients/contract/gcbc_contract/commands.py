@@ -188,16 +188,20 @@ class Sendable(msgspec.Struct):
         return self.__struct_config__.tag  # type: ignore[return-value]
 
 
+def _fields(struct: Any, leaving: str = "") -> list[tuple[Any, ...]]:
+    """The struct's fields as ``defstruct`` takes them (but the one named ``leaving``)."""
+    return [
+        (f.name, f.type) if f.required else (f.name, f.type, f.default)
+        for f in msgspec.structs.fields(struct)
+        if f.name != leaving
+    ]
+
+
 def _without_seat(command: type[Command]) -> Any:
     config = command.__struct_config__
-    fields = [
-        (f.name, f.type) if f.required else (f.name, f.type, f.default)
-        for f in msgspec.structs.fields(command)
-        if f.name != "seat"
-    ]
     return msgspec.defstruct(
         command.__name__,
-        fields,
+        _fields(command, leaving="seat"),
         kw_only=True,
         tag_field="type",
         tag=config.tag,
@@ -236,14 +240,10 @@ CHOOSE_DESCRIPTION = (
 def _offered(client: Any) -> Any:
     """The client form of play_equipment with ``choose``: a template when it is present."""
     config = client.__struct_config__
-    fields = [
-        (f.name, f.type) if f.required else (f.name, f.type, f.default)
-        for f in msgspec.structs.fields(client)
-    ]
     choose = Annotated[dict[str, list[Any]] | None, msgspec.Meta(description=CHOOSE_DESCRIPTION)]
     return msgspec.defstruct(
         "PlayEquipmentOffered",
-        [*fields, ("choose", choose, None)],
+        [*_fields(client), ("choose", choose, None)],
         kw_only=True,
         tag_field="type",
         tag=config.tag,
