@@ -33,8 +33,8 @@ log = logging.getLogger("gcbc.snapshots")
 # state (a snapshot of another version is ignored). 2: the table's setup in a struct of its own
 # (State.setup). 3: the cards investigations viewed are kept until holders are next asked
 # (State.investigated, Window.after_investigation: RULES §7.2). 4: each command_id with its
-# command's fingerprint
-FOLD = 4
+# command's fingerprint. 5: a rematch's kept seats renamed (State.kept_for_rematch)
+FOLD = 5
 BUCKET = "GCBC_SNAPSHOTS"
 TOO_BIG = 900_000  # bytes: past this a snapshot is not kept (NATS' default payload limit is 1 MB)
 

@@ -72,7 +72,9 @@ def lobby_summary(t: FoldedTable) -> bytes | None:
             "table_id": s.table_id,
             "seats": len(s.seats),
             # a rematch's held seats are spoken for: its players come back to them
-            "taken": sum(1 for i, x in enumerate(s.seats) if x is not None or i in s.held),
+            "taken": sum(
+                1 for i, x in enumerate(s.seats) if x is not None or i in s.kept_for_rematch
+            ),
             "options": s.options,
             "deadlines": s.deadlines,
             "seeded": s.requested_seed is not None or s.deal is not None,

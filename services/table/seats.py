@@ -288,14 +288,14 @@ async def _take(
 async def _not_a_held_name(service: TableService, s: State, name: str) -> None:
     """A rematch keeps seats for the finished table's players, who come back under their names
     there: a newcomer may not take one of those names before them."""
-    if not (s.held and s.rematch_of):
+    if not (s.kept_for_rematch and s.rematch_of):
         return
     try:
         before = (await service.table(s.rematch_of)).state
     except ApiError:  # that table is gone: its names with it
         return
     name = names.normalise(name)
-    for seat in s.held:
+    for seat in s.kept_for_rematch:
         kept = before.seats[seat] if seat < len(before.seats) else None
         if kept is not None and names.same(name, kept.name):
             raise ApiError(

@@ -70,9 +70,9 @@ def check_take_seat(s: State, c: C.TakeSeat) -> None:
         check_name(s, name)
     wanted = c.seat_wanted
     if wanted is None:
-        if all(st is not None or i in s.held for i, st in enumerate(s.seats)):
+        if all(st is not None or i in s.kept_for_rematch for i, st in enumerate(s.seats)):
             raise refuse("table_full", "every seat is taken (or kept for a rematch's players)")
-    elif wanted not in s.held:
+    elif wanted not in s.kept_for_rematch:
         raise refuse("seat_taken", "that seat is not kept for you")
 
 
@@ -93,7 +93,7 @@ def take_seat(s: State, c: C.TakeSeat) -> list[Any]:
     if c.seat_wanted is not None:
         return [E.SeatTaken(seat=c.seat_wanted, name=_name(c), bot=c.bot)]
     # the first free seat (a rematch's held seats wait for their players)
-    free = next(i for i, st in enumerate(s.seats) if st is None and i not in s.held)
+    free = next(i for i, st in enumerate(s.seats) if st is None and i not in s.kept_for_rematch)
     return [E.SeatTaken(seat=free, name=_name(c), bot=c.bot)]
 
 

@@ -199,7 +199,7 @@ class State(Struct, frozen=True, gc=False):
     version: int = 0
     step: Step = LOBBY
     setup: Setup = Setup()  # the table's setup (read through the properties of its names below)
-    held: frozenset[int] = frozenset()  # a rematch's seats kept for the players of the last game
+    kept_for_rematch: frozenset[int] = frozenset()  # seats kept for the last game's players
     seats: tuple[Seat | None, ...] = ()  # None: empty seat in the lobby
     # the game
     rng_draws: int = 0

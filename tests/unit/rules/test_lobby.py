@@ -129,7 +129,7 @@ def test_a_rematch_keeps_the_seats_of_the_last_game_for_their_players():
     s, _ = run(s, C.TakeSeat(name="bob"))  # seat 3
     assert refused(s, C.TakeSeat(name="cy")) == "table_full"  # seat 0 is kept for its player
     s, events = run(s, C.TakeSeat(name="dan", seat_wanted=0))
-    assert events == [E.SeatTaken(seat=0, name="dan")] and not s.held
+    assert events == [E.SeatTaken(seat=0, name="dan")] and not s.kept_for_rematch
 
 
 @pytest.mark.parametrize("other", ["ann", "\u0430nn", "ａｎｎ", "ann\u00a0", "  ann  ", "ANN"])
