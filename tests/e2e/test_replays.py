@@ -32,12 +32,26 @@ def write_tables(nats_url: str, count: int, prefix: int, lengthened: bool = True
 
     async def write() -> None:
         log = await JetStreamEventLog.connect(nats_url)
-        try:
-            for i, table_id in enumerate(ids):
-                steps = tablelogs.play(
-                    table_id, 8, 2 + i, miss_rate=0, chat_rate=0, stale_rate=0, auto_pass_rate=rate
+        try:  # the tables side by side: each append waits for the server's acknowledgement
+            await asyncio.gather(
+                *(
+                    tablelogs.write_table(
+                        log,
+                        tablelogs.play(
+                            table_id,
+                            8,
+                            2 + i,
+                            miss_rate=0,
+                            chat_rate=0,
+                            stale_rate=0,
+                            auto_pass_rate=rate,
+                        ),
+                        table_id,
+                        imported=True,
+                    )
+                    for i, table_id in enumerate(ids)
                 )
-                await tablelogs.write_table(log, steps, table_id, imported=True)
+            )
         finally:
             await log.close()
 
