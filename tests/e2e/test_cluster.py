@@ -25,6 +25,8 @@ from tools import chaos, devservers
 from tools.launcher import Stack
 
 pytestmark = pytest.mark.timeout(600)
+# tables playing through each fault: make test's short run, then make bench's (twice as many)
+TABLES = [2, pytest.param(4, marks=pytest.mark.slow)]
 
 
 async def _stream(cluster: devservers.NatsCluster):
@@ -115,7 +117,8 @@ async def _index(stack: Stack, ready: Callable[[Any, list[str]], bool]) -> tuple
         await log.close()
 
 
-def test_the_read_model_is_spread_over_every_redis_node(cluster_stack):
+@pytest.mark.parametrize("tables", [3, pytest.param(6, marks=pytest.mark.slow)])
+def test_the_read_model_is_spread_over_every_redis_node(cluster_stack, tables):
     """Each table's keys share its hash tag: tables land on every node of the Redis Cluster,
     the services' own users read and write them, and the lobby and status are whole."""
     stack, _ = cluster_stack
@@ -127,7 +130,7 @@ def test_the_read_model_is_spread_over_every_redis_node(cluster_stack):
             # the first table with two of the house's seats: the bot worker waits on the cluster
             *(
                 chaos.play_through(stack.api, 4, 400 + i, record, (2, 3) if i == 0 else ())
-                for i in range(6)
+                for i in range(tables)
             )
         ), record
 
@@ -155,7 +158,8 @@ def test_the_read_model_is_spread_over_every_redis_node(cluster_stack):
     assert not [t for t in table_ids for listing in lobby.listings if t.encode() in listing]
 
 
-def test_tables_finish_while_a_redis_node_restarts_empty(cluster_stack):
+@pytest.mark.parametrize("tables", TABLES)
+def test_tables_finish_while_a_redis_node_restarts_empty(cluster_stack, tables):
     """A Redis primary killed -9 comes back with its slots and no data (sooner than its replica
     could take over: the cluster's node timeout is 2 s): the projection notices (the node's epoch
     mark is gone), projects every table again, and play goes on. The node is the one holding the
@@ -165,7 +169,7 @@ def test_tables_finish_while_a_redis_node_restarts_empty(cluster_stack):
     async def go():
         record = chaos.Record()
         games = asyncio.gather(
-            *(chaos.play_through(stack.api, 4 + i % 2, 500 + i, record) for i in range(4))
+            *(chaos.play_through(stack.api, 4 + i % 2, 500 + i, record) for i in range(tables))
         )
 
         async def strike() -> None:
@@ -198,7 +202,8 @@ def test_tables_finish_while_a_redis_node_restarts_empty(cluster_stack):
     assert status.epoch is not None and sum(status.tables.values()) == len(tables)
 
 
-def test_tables_finish_while_a_redis_primary_fails_over(cluster_stack):
+@pytest.mark.parametrize("tables", [3, pytest.param(4, marks=pytest.mark.slow)])  # 3: house seats
+def test_tables_finish_while_a_redis_primary_fails_over(cluster_stack, tables):
     """The primary holding the read model's index killed -9: its replica takes over its slots,
     the services' cluster clients find the new owner without a restart, a new table is listed in
     the lobby again within seconds, and the node, started again, is its replica."""
@@ -209,7 +214,7 @@ def test_tables_finish_while_a_redis_primary_fails_over(cluster_stack):
     pids = {name: proc.pid for name, proc in stack.procs.items()}
     record = chaos.Record()
     table_ids, recovered = asyncio.run(
-        chaos.run_fault(stack, "kill -9 a Redis primary", 4, 600, record)
+        chaos.run_fault(stack, "kill -9 a Redis primary", tables, 600, record)
     )
     findings = asyncio.run(chaos.check(stack, table_ids, record))
     print(chaos.report_line("kill -9 a Redis primary", findings, recovered))
@@ -221,13 +226,14 @@ def test_tables_finish_while_a_redis_primary_fails_over(cluster_stack):
     assert {name: proc.pid for name, proc in stack.procs.items()} == pids  # no service restarted
 
 
-def test_tables_finish_while_the_stream_leader_is_killed(cluster_stack):
+@pytest.mark.parametrize("tables", TABLES)
+def test_tables_finish_while_the_stream_leader_is_killed(cluster_stack, tables):
     stack, cluster = cluster_stack
 
     async def go():
         record = chaos.Record()
         games = asyncio.gather(
-            *(chaos.play_through(stack.api, 4 + i % 2, 300 + i, record) for i in range(4))
+            *(chaos.play_through(stack.api, 4 + i % 2, 300 + i, record) for i in range(tables))
         )
 
         async def strike() -> str:
