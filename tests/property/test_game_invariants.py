@@ -140,14 +140,25 @@ def check_ended(plan: Plan, steps: list[Step]) -> None:
     assert sum(isinstance(e, E.GameWon) for st_ in steps for e in st_.events) == 1
 
 
+def check_game(plan: Plan) -> None:
+    game = play(plan, check_step)
+    assert game.final.seat_count == plan.n
+    check_ended(plan, game.steps)
+
+
+@pytest.mark.parametrize("n", PLAYER_COUNTS)
+@settings(SETTINGS, max_examples=12)
+@given(data=st.data())
+def test_invariants_hold_after_every_event(n: int, data: st.DataObject) -> None:
+    check_game(data.draw(plans(n, TableOptions()), label="plan"))
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
 @SETTINGS
 @given(data=st.data())
-def test_invariants_hold_after_every_event(n: int, data: st.DataObject) -> None:
-    plan = data.draw(plans(n, TableOptions()), label="plan")
-    game = play(plan, check_step)
-    assert game.final.seat_count == n
-    check_ended(plan, game.steps)
+def test_invariants_hold_after_every_event_in_more_games(n: int, data: st.DataObject) -> None:
+    check_game(data.draw(plans(n, TableOptions()), label="plan"))
 
 
 def check_options_game(plan: Plan, options: TableOptions) -> None:

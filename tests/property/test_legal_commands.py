@@ -254,9 +254,19 @@ def check_game(plan: Plan) -> None:
 
 
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
-@SETTINGS
+@settings(SETTINGS, max_examples=12)
 @given(data=st.data())
 def test_listed_commands_accepted_unlisted_refused(n: int, data: st.DataObject) -> None:
+    check_game(data.draw(plans(n, TableOptions()), label="plan"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", PLAYER_COUNTS)
+@SETTINGS
+@given(data=st.data())
+def test_listed_commands_accepted_unlisted_refused_in_more_games(
+    n: int, data: st.DataObject
+) -> None:
     check_game(data.draw(plans(n, TableOptions()), label="plan"))
 
 
