@@ -25,8 +25,6 @@ from tools import chaos, devservers
 from tools.launcher import Stack
 
 pytestmark = pytest.mark.timeout(600)
-# tables playing through each fault: make test's short run, then make bench's (twice as many)
-TABLES = [2, pytest.param(4, marks=pytest.mark.slow)]
 
 
 async def _stream(cluster: devservers.NatsCluster):
@@ -117,8 +115,7 @@ async def _index(stack: Stack, ready: Callable[[Any, list[str]], bool]) -> tuple
         await log.close()
 
 
-@pytest.mark.parametrize("tables", [3, pytest.param(6, marks=pytest.mark.slow)])
-def test_the_read_model_is_spread_over_every_redis_node(cluster_stack, tables):
+def test_the_read_model_is_spread_over_every_redis_node(cluster_stack):
     """Each table's keys share its hash tag: tables land on every node of the Redis Cluster,
     the services' own users read and write them, and the lobby and status are whole."""
     stack, _ = cluster_stack
@@ -130,7 +127,7 @@ def test_the_read_model_is_spread_over_every_redis_node(cluster_stack, tables):
             # the first table with two of the house's seats: the bot worker waits on the cluster
             *(
                 chaos.play_through(stack.api, 4, 400 + i, record, (2, 3) if i == 0 else ())
-                for i in range(tables)
+                for i in range(6)
             )
         ), record
 
@@ -158,8 +155,7 @@ def test_the_read_model_is_spread_over_every_redis_node(cluster_stack, tables):
     assert not [t for t in table_ids for listing in lobby.listings if t.encode() in listing]
 
 
-@pytest.mark.parametrize("tables", TABLES)
-def test_tables_finish_while_a_redis_node_restarts_empty(cluster_stack, tables):
+def test_tables_finish_while_a_redis_node_restarts_empty(cluster_stack):
     """A Redis primary killed -9 comes back with its slots and no data (sooner than its replica
     could take over: the cluster's node timeout is 2 s): the projection notices (the node's epoch
     mark is gone), projects every table again, and play goes on. The node is the one holding the
@@ -169,7 +165,7 @@ def test_tables_finish_while_a_redis_node_restarts_empty(cluster_stack, tables):
     async def go():
         record = chaos.Record()
         games = asyncio.gather(
-            *(chaos.play_through(stack.api, 4 + i % 2, 500 + i, record) for i in range(tables))
+            *(chaos.play_through(stack.api, 4 + i % 2, 500 + i, record) for i in range(4))
         )
 
         async def strike() -> None:
@@ -202,8 +198,7 @@ def test_tables_finish_while_a_redis_node_restarts_empty(cluster_stack, tables):
     assert status.epoch is not None and sum(status.tables.values()) == len(tables)
 
 
-@pytest.mark.parametrize("tables", [3, pytest.param(4, marks=pytest.mark.slow)])  # 3: house seats
-def test_tables_finish_while_a_redis_primary_fails_over(cluster_stack, tables):
+def test_tables_finish_while_a_redis_primary_fails_over(cluster_stack):
     """The primary holding the read model's index killed -9: its replica takes over its slots,
     the services' cluster clients find the new owner without a restart, a new table is listed in
     the lobby again within seconds, and the node, started again, is its replica."""
@@ -214,7 +209,7 @@ def test_tables_finish_while_a_redis_primary_fails_over(cluster_stack, tables):
     pids = {name: proc.pid for name, proc in stack.procs.items()}
     record = chaos.Record()
     table_ids, recovered = asyncio.run(
-        chaos.run_fault(stack, "kill -9 a Redis primary", tables, 600, record)
+        chaos.run_fault(stack, "kill -9 a Redis primary", 4, 600, record)
     )
     findings = asyncio.run(chaos.check(stack, table_ids, record))
     print(chaos.report_line("kill -9 a Redis primary", findings, recovered))
@@ -226,14 +221,13 @@ def test_tables_finish_while_a_redis_primary_fails_over(cluster_stack, tables):
     assert {name: proc.pid for name, proc in stack.procs.items()} == pids  # no service restarted
 
 
-@pytest.mark.parametrize("tables", TABLES)
-def test_tables_finish_while_the_stream_leader_is_killed(cluster_stack, tables):
+def test_tables_finish_while_the_stream_leader_is_killed(cluster_stack):
     stack, cluster = cluster_stack
 
     async def go():
         record = chaos.Record()
         games = asyncio.gather(
-            *(chaos.play_through(stack.api, 4 + i % 2, 300 + i, record) for i in range(tables))
+            *(chaos.play_through(stack.api, 4 + i % 2, 300 + i, record) for i in range(4))
         )
 
         async def strike() -> str:
