@@ -1,5 +1,6 @@
 """Whole games over HTTP (DESIGN properties 1 and 3): bot tables, with every combination of the
-table options, play to the end concurrently;
+table options (make bench; make test plays a third of them, spread over the combinations), play
+to the end concurrently;
 each seat's final view is the engine's view of the folded log; the history matches; and every
 response a seat received revealed only what that seat had learned (an independent oracle)."""
 
@@ -10,6 +11,7 @@ from collections import defaultdict
 
 import httpx
 import msgspec
+import pytest
 
 from gcbc.rules import fold, view
 from gcbc_contract.events import AnyEvent
@@ -19,7 +21,8 @@ from tests.e2e.audit import check_response
 from tests.property.strategies import OPTION_SETS
 from tools.demo import play_table
 
-TABLES = len(OPTION_SETS)  # one table per combination of the options (both wound placements)
+# make bench: one table per combination of the options (both wound placements)
+TABLES = [11, pytest.param(len(OPTION_SETS), marks=pytest.mark.slow)]
 _history = msgspec.json.Decoder(dict[str, msgspec.Raw])
 _events = msgspec.json.Decoder(list[AnyEvent])
 _view = msgspec.json.Decoder(View)
@@ -31,7 +34,13 @@ def history_events(http: httpx.Client, table_id: str) -> list:
     return _events.decode(_history.decode(r.content)["events"])
 
 
-def test_twenty_tables_of_bots_play_to_the_end(stack):
+def options_of(i: int, tables: int):
+    """Table ``i``'s options: ``tables`` tables spread evenly over the combinations."""
+    return OPTION_SETS[i * len(OPTION_SETS) // tables]
+
+
+@pytest.mark.parametrize("tables", TABLES)
+def test_tables_of_bots_play_to_the_end(stack, tables):
     responses: dict[int, list[tuple[int | None, str, int, bytes]]] = defaultdict(list)
 
     def recorder(i):
@@ -46,9 +55,9 @@ def test_twenty_tables_of_bots_play_to_the_end(stack):
                     "heuristic" if i % 2 else "random",
                     seed=100 + i,
                     record=recorder(i),
-                    options=msgspec.to_builtins(OPTION_SETS[i % len(OPTION_SETS)]),
+                    options=msgspec.to_builtins(options_of(i, tables)),
                 )
-                for i in range(TABLES)
+                for i in range(tables)
             )
         )
 
@@ -59,7 +68,7 @@ def test_twenty_tables_of_bots_play_to_the_end(stack):
             events = history_events(http, table_id)
             state = fold(events)
             assert state.step == "finished" and state.winners is not None
-            assert state.options == OPTION_SETS[i % len(OPTION_SETS)]  # docs/api.md options
+            assert state.options == options_of(i, tables)  # docs/api.md options
             for seat in range(len(state.seats)):
                 r = http.get(
                     f"/tables/{table_id}/view",
@@ -74,7 +83,7 @@ def test_twenty_tables_of_bots_play_to_the_end(stack):
                     check_response(events, seat, body)
                     checked += 1
                 assert status < 500, body
-        assert checked > TABLES * 50
+        assert checked > tables * 50
 
 
 def _token(records, seat):

@@ -8,8 +8,9 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import nats
@@ -501,37 +502,39 @@ def test_nats_and_redis_refuse_anonymous_clients_and_each_service_has_only_its_r
             await nats.connect(
                 f"nats://127.0.0.1:{nats_server.port}", allow_reconnect=False, connect_timeout=2
             )
-        # the projection only reads: it cannot append to a table
-        projection = await JetStreamEventLog.connect(nats_server.url_for("projection"))
-        try:
+
+        async def refused(call: Awaitable[Any]) -> None:
             with pytest.raises(nats.errors.TimeoutError):  # refused: no acknowledgement comes
-                await projection.js.publish("gcbc.table.0123456789abcdef", b"{}", timeout=1)
-            # … nor delete the stream
-            with pytest.raises(nats.errors.TimeoutError):
-                await projection.nc.request("$JS.API.STREAM.DELETE.GCBC_TABLES", b"", timeout=1)
+                await call
+
+        projection = await JetStreamEventLog.connect(nats_server.url_for("projection"))
+        table = await JetStreamEventLog.connect(nats_server.url_for("table"))
+        durable = "rules-worker-p0"
+        try:  # each refusal is a wait for an answer that never comes: all at once
+            await asyncio.gather(
+                # the projection only reads: it cannot append to a table
+                refused(projection.js.publish("gcbc.table.0123456789abcdef", b"{}", timeout=1)),
+                # … nor delete the stream, nor can the table service
+                *(
+                    refused(log.nc.request("$JS.API.STREAM.DELETE.GCBC_TABLES", b"", timeout=1))
+                    for log in (projection, table)
+                ),
+                # no service can stop, replace or impersonate another's consumer, or read its
+                # replies
+                *(
+                    refused(log.nc.request(subject, b"{}", timeout=1))
+                    for log in (table, projection)
+                    for subject in (
+                        f"$JS.API.CONSUMER.DELETE.GCBC_TABLES.{durable}",
+                        f"$JS.API.CONSUMER.DURABLE.CREATE.GCBC_TABLES.{durable}",
+                        f"$JS.API.CONSUMER.CREATE.GCBC_TABLES.{durable}",
+                    )
+                ),
+            )
             assert (await projection.js.stream_info("GCBC_TABLES")).state.messages == 0
         finally:
             await projection.close()
-        table = await JetStreamEventLog.connect(nats_server.url_for("table"))
-        try:
-            with pytest.raises(nats.errors.TimeoutError):
-                await table.nc.request("$JS.API.STREAM.DELETE.GCBC_TABLES", b"", timeout=1)
-        finally:
             await table.close()
-
-        # no service can stop, replace or impersonate another's consumer, or read its replies
-        for user, durable in (("table", "rules-worker-p0"), ("projection", "rules-worker-p0")):
-            log = await JetStreamEventLog.connect(nats_server.url_for(user))
-            try:
-                for subject in (
-                    f"$JS.API.CONSUMER.DELETE.GCBC_TABLES.{durable}",
-                    f"$JS.API.CONSUMER.DURABLE.CREATE.GCBC_TABLES.{durable}",
-                    f"$JS.API.CONSUMER.CREATE.GCBC_TABLES.{durable}",
-                ):
-                    with pytest.raises(nats.errors.TimeoutError):
-                        await log.nc.request(subject, b"{}", timeout=1)
-            finally:
-                await log.close()
         rules = await JetStreamEventLog.connect(nats_server.url_for("rules"))
         try:
             for _ in range(150):  # made once the rules worker has taken partition 0's lease

@@ -220,14 +220,15 @@ def _cpu(stack: Stack) -> dict[str, float]:
     return {name: sum(psutil.Process(pid).cpu_times()[:2]) for name, pid in procs.items()}
 
 
-def test_one_clients_house_tables_do_not_slow_another_clients_game(default_stack):
+@pytest.mark.parametrize("games", [1, pytest.param(2, marks=pytest.mark.slow)])
+def test_one_clients_house_tables_do_not_slow_another_clients_game(default_stack, games):
     """Another client's game is no slower than 1.5x its pace alone when the greedy client leaves
     it two thirds of the machine: the stack's CPU for the greedy tables is held to a third
     (what is asserted: the machine is shared, so the other's times are too noisy to); the
     other's command round trips and game time alone and among the greedy tables are measured
-    and reported."""
+    and reported (over one game each in make test, two in make bench)."""
     api = default_stack.api
-    alone, alone_per_command = asyncio.run(_play_tables(api, 2, 1000))
+    alone, alone_per_command = asyncio.run(_play_tables(api, games, 1000))
     context = multiprocessing.get_context("spawn")
     ready = context.Queue()
     greedy = context.Process(target=_greedy, args=(api, ready), daemon=True)
@@ -238,7 +239,7 @@ def test_one_clients_house_tables_do_not_slow_another_clients_game(default_stack
         before, start = _cpu(default_stack), time.perf_counter()
         time.sleep(5)
         greedy_cores = _cores(before, _cpu(default_stack), time.perf_counter() - start)
-        crowded, crowded_per_command = asyncio.run(_play_tables(api, 2, 1000))
+        crowded, crowded_per_command = asyncio.run(_play_tables(api, games, 1000))
     finally:
         greedy.kill()
         greedy.join(10)

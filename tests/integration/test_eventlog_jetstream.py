@@ -15,7 +15,7 @@ from gcbc.eventlog.jetstream import JetStreamEventLog
 from gcbc.eventlog.port import LogUnavailable, WrongExpectedSequence
 from tools import devservers
 
-QUIET = 15.0  # seconds a follower with nothing to read is watched (its silence limit is 6 s)
+QUIET = 9.0  # seconds a follower with nothing to read is watched: past its silence limit of 6 s
 
 
 def test_many_appends_at_once_each_get_their_own_acknowledgement(tmp_path: Path):

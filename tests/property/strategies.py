@@ -40,6 +40,12 @@ def options_id(o: TableOptions) -> str:
     return "+".join([o.edition, *flags, f"{o.wounds}_wounds"])
 
 
+# each combination of the options once, the player counts taken in turn: every combination and
+# every count in make test's short run (the slow run plays every pair)
+OPTION_SAMPLE = tuple((o, PLAYER_COUNTS[i % len(PLAYER_COUNTS)]) for i, o in enumerate(OPTION_SETS))
+OPTION_SAMPLE_IDS = [f"{options_id(o)}-{n}" for o, n in OPTION_SAMPLE]
+
+
 MAX_STEPS = 6000
 META = (C.SetAutoPass, C.Resume)
 

@@ -32,6 +32,8 @@ from gcbc_contract import events as E
 from gcbc_contract.options import TableOptions
 from tests.property.strategies import (
     MAX_STEPS,
+    OPTION_SAMPLE,
+    OPTION_SAMPLE_IDS,
     OPTION_SETS,
     PLAYER_COUNTS,
     Plan,
@@ -41,7 +43,7 @@ from tests.property.strategies import (
     play,
 )
 
-OPTION_EXAMPLES = 2  # per option combination and player count (160 of them)
+OPTION_EXAMPLES = 2  # per option combination and player count
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # RULES §1: Honest = Crooked per player count, and how many cards are burned unseen.
@@ -138,30 +140,53 @@ def check_ended(plan: Plan, steps: list[Step]) -> None:
     assert sum(isinstance(e, E.GameWon) for st_ in steps for e in st_.events) == 1
 
 
-@pytest.mark.parametrize("n", PLAYER_COUNTS)
-@SETTINGS
-@given(data=st.data())
-def test_invariants_hold_after_every_event(n: int, data: st.DataObject) -> None:
-    plan = data.draw(plans(n, TableOptions()), label="plan")
+def check_game(plan: Plan) -> None:
     game = play(plan, check_step)
-    assert game.final.seat_count == n
+    assert game.final.seat_count == plan.n
     check_ended(plan, game.steps)
 
 
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
-@pytest.mark.parametrize("options", OPTION_SETS, ids=options_id)
-@settings(SETTINGS, max_examples=OPTION_EXAMPLES)
+@settings(SETTINGS, max_examples=12)
 @given(data=st.data())
-def test_invariants_every_option_combination(options, n: int, data: st.DataObject) -> None:
-    """RULES §7-§9: the same properties for every combination of options at every count:
-    invariants after every event, termination, determinism, and fold == live."""
-    plan = data.draw(plans(n, options), label="plan")
+def test_invariants_hold_after_every_event(n: int, data: st.DataObject) -> None:
+    check_game(data.draw(plans(n, TableOptions()), label="plan"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", PLAYER_COUNTS)
+@SETTINGS
+@given(data=st.data())
+def test_invariants_hold_after_every_event_in_more_games(n: int, data: st.DataObject) -> None:
+    check_game(data.draw(plans(n, TableOptions()), label="plan"))
+
+
+def check_options_game(plan: Plan, options: TableOptions) -> None:
+    """Invariants after every event, termination, determinism, and fold == live."""
     game = play(plan, check_step)
     check_ended(plan, game.steps)
     assert game.final.options == options
     again = play(plan)
     assert encoded(again.events) == encoded(game.events) and again.final == game.final
     assert fold(codec.decode_events(encoded(game.events))) == game.final
+
+
+@pytest.mark.parametrize(("options", "n"), OPTION_SAMPLE, ids=OPTION_SAMPLE_IDS)
+@settings(SETTINGS, max_examples=OPTION_EXAMPLES)
+@given(data=st.data())
+def test_invariants_each_option_combination(options, n: int, data: st.DataObject) -> None:
+    """RULES §7-§9: the same properties for every combination of options, and at every count."""
+    check_options_game(data.draw(plans(n, options), label="plan"), options)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", PLAYER_COUNTS)
+@pytest.mark.parametrize("options", OPTION_SETS, ids=options_id)
+@settings(SETTINGS, max_examples=OPTION_EXAMPLES)
+@given(data=st.data())
+def test_invariants_every_option_combination(options, n: int, data: st.DataObject) -> None:
+    """RULES §7-§9: the same properties for every combination of options at every count."""
+    check_options_game(data.draw(plans(n, options), label="plan"), options)
 
 
 @settings(SETTINGS, max_examples=50)

@@ -30,6 +30,8 @@ from gcbc_contract import commands as C
 from gcbc_contract.cards import EQUIPMENT_CARDS
 from gcbc_contract.options import TableOptions
 from tests.property.strategies import (
+    OPTION_SAMPLE,
+    OPTION_SAMPLE_IDS,
     OPTION_SETS,
     PLAYER_COUNTS,
     Plan,
@@ -252,12 +254,31 @@ def check_game(plan: Plan) -> None:
 
 
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
-@SETTINGS
+@settings(SETTINGS, max_examples=12)
 @given(data=st.data())
 def test_listed_commands_accepted_unlisted_refused(n: int, data: st.DataObject) -> None:
     check_game(data.draw(plans(n, TableOptions()), label="plan"))
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("n", PLAYER_COUNTS)
+@SETTINGS
+@given(data=st.data())
+def test_listed_commands_accepted_unlisted_refused_in_more_games(
+    n: int, data: st.DataObject
+) -> None:
+    check_game(data.draw(plans(n, TableOptions()), label="plan"))
+
+
+@pytest.mark.parametrize(("options", "n"), OPTION_SAMPLE, ids=OPTION_SAMPLE_IDS)
+@settings(SETTINGS, max_examples=1)  # 32 games: each combination once, the counts in turn
+@given(data=st.data())
+def test_legal_commands_each_option_combination(options: Any, n: int, data: st.DataObject) -> None:
+    """legal_commands and decide agree for every combination of options, and at every count."""
+    check_game(data.draw(plans(n, options), label="plan"))
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
 @pytest.mark.parametrize("options", OPTION_SETS, ids=options_id)
 @settings(SETTINGS, max_examples=1)  # 160 games: 32 combinations (both wounds), 5 counts

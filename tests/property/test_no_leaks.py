@@ -28,7 +28,16 @@ from gcbc_contract import events as E
 from gcbc_contract.cards import EQUIPMENT_CARDS
 from gcbc_contract.options import TableOptions
 from tests.property.knowledge_oracle import Oracle
-from tests.property.strategies import OPTION_SETS, PLAYER_COUNTS, Step, options_id, plans, play
+from tests.property.strategies import (
+    OPTION_SAMPLE,
+    OPTION_SAMPLE_IDS,
+    OPTION_SETS,
+    PLAYER_COUNTS,
+    Step,
+    options_id,
+    plans,
+    play,
+)
 
 SETTINGS = settings(
     max_examples=15,
@@ -267,12 +276,31 @@ def check_game(plan: Any) -> None:
 
 
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
-@SETTINGS
+@settings(SETTINGS, max_examples=6)
 @given(data=st.data())
 def test_views_reveal_only_what_each_seat_learned(n: int, data: st.DataObject) -> None:
     check_game(data.draw(plans(n, TableOptions()), label="plan"))
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("n", PLAYER_COUNTS)
+@SETTINGS
+@given(data=st.data())
+def test_views_reveal_only_what_each_seat_learned_in_more_games(
+    n: int, data: st.DataObject
+) -> None:
+    check_game(data.draw(plans(n, TableOptions()), label="plan"))
+
+
+@pytest.mark.parametrize(("options", "n"), OPTION_SAMPLE, ids=OPTION_SAMPLE_IDS)
+@settings(SETTINGS, max_examples=1)  # 32 games: each combination once, the counts in turn
+@given(data=st.data())
+def test_no_leaks_each_option_combination(options: Any, n: int, data: st.DataObject) -> None:
+    """RULES §11 for every combination of options (§7.2, §8, §9), and at every player count."""
+    check_game(data.draw(plans(n, options), label="plan"))
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
 @pytest.mark.parametrize("options", OPTION_SETS, ids=options_id)
 @settings(SETTINGS, max_examples=2)  # 320 games: 32 combinations (both wounds), 5 counts
@@ -282,7 +310,7 @@ def test_no_leaks_every_option_combination(options: Any, n: int, data: st.DataOb
     check_game(data.draw(plans(n, options), label="plan"))
 
 
-@settings(SETTINGS, max_examples=30)
+@settings(SETTINGS, max_examples=20)
 @given(plan=plans())
 def test_no_leaks_any_player_count(plan: Any) -> None:
     check_game(plan)

@@ -238,7 +238,7 @@ class SlowToList(MemoryEventLog):
 
     async def tables(self, partition=None) -> AsyncIterator[str]:
         async for t in super().tables(partition):
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(0.025)  # 200 tables: five seconds, the first answer in less
             yield t
 
 
