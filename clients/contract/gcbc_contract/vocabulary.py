@@ -44,3 +44,8 @@ SeenBy = Literal[
 Team = Literal["honest", "crooked", "solo", "zombie", "bomber", "traitor"]
 Winners = Literal["honest", "crooked", "solo", "zombie", "bomber", "traitor", "bomber_traitor"]
 WinReason = Literal["both_leaders", "bomber_shot", "agent_eliminated", "kingpin_eliminated"]
+
+# how a table is opened (docs/api.md "Table options", "House bots")
+Edition = Literal["fourth", "classic"]
+Wounds = Literal["token", "card"]  # where a wound lives (RULES §4)
+BotKind = Literal["random", "heuristic"]
