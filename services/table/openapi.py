@@ -20,6 +20,7 @@ from gcbc_contract.ids import TABLE_ID_PATTERN
 from gcbc_contract.options import Deal
 from gcbc_contract.views import View
 from services.table.problems import NEVER_VALID, NOT_FOUND, Problem
+from services.table.vocabularies import Vocabularies
 
 TableId = Annotated[
     str,
@@ -53,10 +54,22 @@ PROBLEM_CODES: dict[int, list[str]] = {
     413: ["body_too_large"],
     415: ["unsupported_media_type"],
     422: sorted({*NEVER_VALID, "invalid_body", "option_not_offered", "no_seat_for_you"}),
-    429: ["rate_limited", "too_many_streams", "too_many_held"],
-    503: ["log_unavailable", "outcome_unknown", "views_unavailable", "replays_busy"],
+    429: ["rate_limited", "too_many_streams", "too_many_held", "too_many_connections"],
+    503: [
+        "log_unavailable",
+        "outcome_unknown",
+        "views_unavailable",
+        "replays_busy",
+        "too_many_connections",
+    ],
     500: ["internal_error"],
 }
+# the document's closed sets of names as components, and a Problem's codes as one of them
+# (and the codes of a connection refused before any operation: a head too slow, too large)
+EDGE_CODES = {"request_timeout", "headers_too_large"}
+VOCABULARIES = Vocabularies(
+    sorted({code for codes in PROBLEM_CODES.values() for code in codes} | EDGE_CODES)
+)
 _WHY = {
     400: "the body is not JSON (or gives a key twice), or a query or path parameter is out of its"
     " range",
