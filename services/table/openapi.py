@@ -128,12 +128,14 @@ H, K, A, KP = "honest", "crooked", "agent", "kingpin"
 TABLE_ID = "4f2a9c1e7b3d5a60"
 
 
+_DEAL = Deal(
+    integrity=((A, H, H), (KP, K, K), (H, K, H), (K, H, K)),
+    equipment=(("coffee",), ("riot_shield",), ("k9_unit",), ("med_kit",)),
+)
+
+
 def _example_table() -> Any:
-    deal = Deal(
-        integrity=((A, H, H), (KP, K, K), (H, K, H), (K, H, K)),
-        equipment=(("coffee",), ("riot_shield",), ("k9_unit",), ("med_kit",)),
-        first_seat=0,
-    )
+    deal = msgspec.structs.replace(_DEAL, first_seat=0)
     s, _ = run(initial_state(), C.OpenTable(table_id=TABLE_ID, seats=4, deal=deal))
     for name in ("ann", "bob", "cleo", "dev"):
         s, _ = run(s, C.TakeSeat(name=name))
@@ -222,11 +224,35 @@ CREATE_EXAMPLES = [
         summary="you against three house bots, each thinking about 1.5 s per action",
         value={"seats": 4, "bots": {"seats": [1, 2, 3], "kind": "heuristic", "think": 1.5}},
     ),
+    Example(
+        summary="a scenario deal, seat 0 first (scenario servers only: GCBC_ALLOW_SCENARIOS=1)",
+        value={"seats": 4, "deal": _builtins(_DEAL), "first_seat": 0},
+    ),
 ]
 
 VIEW = ok(View, "the view (a seat's with a bearer token, else the public one)", VIEW_EXAMPLE)
 PUBLIC_VIEW = ok(View, "the public (spectator) view", PUBLIC_EXAMPLE)
 POSITION = ok(B.Position, "recorded; the outcome shows in your view later", {"position": 1234})
+# the stream's events: each a View, as GET /tables/{table_id}/view answers it
+STREAM = ResponseSpec(
+    str,
+    description="Server-Sent Events, one per change of the view (a seat's with a bearer token or"
+    " a ticket, else the public one). Each event has two fields: `id: <version>`, the view's"
+    " `version` (a reconnect sends it back as `Last-Event-ID` and goes on after it), and `data:"
+    " <view>`, the whole View as one line of JSON (the View schema). Nothing else is sent but `:"
+    " keep-alive` comments, about every 15 s when nothing changed. The stream ends when the seat"
+    " changes hands (a token or ticket no longer its) or the server is away: reconnect, as"
+    " EventSource does by itself.",
+    media_type="text/event-stream",
+    generate_examples=False,
+    examples=[
+        Example(
+            summary="a view's event, then a keep-alive",
+            value=f"id: {VIEW_EXAMPLE['version']}\r\ndata: {msgspec.json.encode(VIEW_EXAMPLE).decode()}"
+            "\r\n\r\n: keep-alive\r\n\r\n",
+        )
+    ],
+)
 
 
 # the operations' groups, in the order a reader meets them

@@ -154,3 +154,15 @@ def test_prompt_kinds_are_the_cards_that_ask_and_discard():
     """Every prompt kind names an equipment card (or discard: the hand limit)."""
     kinds = set(get_args(PromptKind))
     assert "discard" in kinds and kinds - {"discard"} <= set(EQUIPMENT_CARDS)
+
+
+def test_every_request_body_has_an_example_and_the_stream_says_what_its_events_carry(schema):
+    for path, operations in schema["paths"].items():
+        for method, op in operations.items():
+            if "requestBody" in op:
+                body = op["requestBody"]["content"]["application/json"]["schema"]
+                assert body.get("examples"), (method, path)
+    stream = schema["paths"]["/tables/{table_id}/stream"]["get"]["responses"]["200"]
+    assert "`id: <version>`" in stream["description"] and "`data:" in stream["description"]
+    example = next(iter(stream["content"]["text/event-stream"]["examples"].values()))["value"]
+    assert example.startswith("id: ") and "\r\ndata: {" in example
