@@ -47,7 +47,6 @@ PromptKind = Literal[
 Seat = Annotated[
     int, described("a seat, numbered from 0 (turns go up the numbers when the order is clockwise)")
 ]
-SeatList = Annotated[tuple[int, ...], described("seats, each numbered from 0")]
 Target = Annotated[int, described("the seat aimed at, looked at or chosen (numbered from 0)")]
 Targets = Annotated[
     tuple[int, ...], described("the seats a card names, in the order its rules read them (from 0)")
@@ -70,7 +69,6 @@ Integrity = Annotated[
 Equipment = Annotated[
     EquipmentName, described("an equipment card by its snake_case name (docs/rules.md)")
 ]
-EquipmentList = Annotated[tuple[EquipmentName, ...], described("equipment cards, by name")]
 CardId = Annotated[
     int,
     described("the integrity card's id in the deal (secret until the end: null or absent before)"),
@@ -94,13 +92,6 @@ Missed = Annotated[
 ]
 LogNumber = Annotated[
     int, described("the entry's number in this viewer's log (its version once the entry was seen)")
-]
-CommandId = Annotated[
-    str | None,
-    described(
-        "your id for this command, 1 to 64 printable ASCII characters: sending the same one"
-        " again returns the first answer and records nothing new"
-    ),
 ]
 TableId = Annotated[str, described("the table's id: 16 hexadecimal digits, the server's own")]
 # --- a table and how it was opened -------------------------------------------------------------

@@ -1,7 +1,8 @@
 """The game's closed vocabularies, as they cross the wire (events and views): one ``Literal`` each,
-so a decoder refuses a word the game does not have and a type checker sees a misspelt one. Card
-names stay ``str``: a command naming an unknown card is refused by the rules (``unknown_card``),
-not by the decoder."""
+so a decoder refuses a word the game does not have and a type checker sees a misspelt one. A
+command's card names stay ``str``: a command naming an unknown card is refused by the rules
+(``unknown_card``), not by the decoder; what the server sends names cards from the closed sets of
+``gcbc_contract.fields``."""
 
 from __future__ import annotations
 
