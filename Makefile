@@ -20,9 +20,20 @@ BENCH_ARGS    ?=
 setup-runtime: $(RUNTIME)
 	@./deploy/ensure-redis.sh >/dev/null
 
-# What develops and tests it: the runtime, the dev packages and Debian's chromium (browser tests).
+# What develops and tests it: the runtime, the dev packages, Debian's chromium (browser tests) and
+# Node with the TypeScript client's pinned npm packages (its generated-types test).
 setup: setup-runtime $(DEV)
 	@./deploy/ensure-chromium.sh >/dev/null
+	@./deploy/ensure-node.sh >/dev/null
+	@$(MAKE) --no-print-directory clients/typescript/node_modules/.package-lock.json
+
+# npm ci installs exactly clients/typescript/package-lock.json (again whenever it changes)
+clients/typescript/node_modules/.package-lock.json: clients/typescript/package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+	    cd clients/typescript && npm ci --no-audit --no-fund --loglevel=error; \
+	else \
+	    echo ">> npm is missing: the TypeScript client's test fails until it is there (deploy/ensure-node.sh)" >&2; \
+	fi
 
 # The venv itself. bin/pip only appears once `python3 -m venv` succeeded in full
 # (on Debian without python3-venv it leaves a half-made venv with no pip), so a

@@ -87,6 +87,7 @@ def create_app(settings: Settings | None = None, rules: Rules = ENGINE) -> Lites
         cors_config=_cors(settings),
         request_max_body_size=MAX_BODY,
         openapi_config=_openapi(),
+        plugins=[doc.VOCABULARIES],
         debug=False,
     )
 

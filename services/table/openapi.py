@@ -20,6 +20,7 @@ from gcbc_contract.ids import TABLE_ID_PATTERN
 from gcbc_contract.options import Deal
 from gcbc_contract.views import View
 from services.table.problems import NEVER_VALID, NOT_FOUND, Problem
+from services.table.vocabularies import Vocabularies
 
 TableId = Annotated[
     str,
@@ -53,10 +54,22 @@ PROBLEM_CODES: dict[int, list[str]] = {
     413: ["body_too_large"],
     415: ["unsupported_media_type"],
     422: sorted({*NEVER_VALID, "invalid_body", "option_not_offered", "no_seat_for_you"}),
-    429: ["rate_limited", "too_many_streams", "too_many_held"],
-    503: ["log_unavailable", "outcome_unknown", "views_unavailable", "replays_busy"],
+    429: ["rate_limited", "too_many_streams", "too_many_held", "too_many_connections"],
+    503: [
+        "log_unavailable",
+        "outcome_unknown",
+        "views_unavailable",
+        "replays_busy",
+        "too_many_connections",
+    ],
     500: ["internal_error"],
 }
+# the document's closed sets of names as components, and a Problem's codes as one of them
+# (and the codes of a connection refused before any operation: a head too slow, too large)
+EDGE_CODES = {"request_timeout", "headers_too_large"}
+VOCABULARIES = Vocabularies(
+    sorted({code for codes in PROBLEM_CODES.values() for code in codes} | EDGE_CODES)
+)
 _WHY = {
     400: "the body is not JSON (or gives a key twice), or a query or path parameter is out of its"
     " range",
@@ -115,12 +128,14 @@ H, K, A, KP = "honest", "crooked", "agent", "kingpin"
 TABLE_ID = "4f2a9c1e7b3d5a60"
 
 
+_DEAL = Deal(
+    integrity=((A, H, H), (KP, K, K), (H, K, H), (K, H, K)),
+    equipment=(("coffee",), ("riot_shield",), ("k9_unit",), ("med_kit",)),
+)
+
+
 def _example_table() -> Any:
-    deal = Deal(
-        integrity=((A, H, H), (KP, K, K), (H, K, H), (K, H, K)),
-        equipment=(("coffee",), ("riot_shield",), ("k9_unit",), ("med_kit",)),
-        first_seat=0,
-    )
+    deal = msgspec.structs.replace(_DEAL, first_seat=0)
     s, _ = run(initial_state(), C.OpenTable(table_id=TABLE_ID, seats=4, deal=deal))
     for name in ("ann", "bob", "cleo", "dev"):
         s, _ = run(s, C.TakeSeat(name=name))
@@ -209,11 +224,35 @@ CREATE_EXAMPLES = [
         summary="you against three house bots, each thinking about 1.5 s per action",
         value={"seats": 4, "bots": {"seats": [1, 2, 3], "kind": "heuristic", "think": 1.5}},
     ),
+    Example(
+        summary="a scenario deal, seat 0 first (scenario servers only: GCBC_ALLOW_SCENARIOS=1)",
+        value={"seats": 4, "deal": _builtins(_DEAL), "first_seat": 0},
+    ),
 ]
 
 VIEW = ok(View, "the view (a seat's with a bearer token, else the public one)", VIEW_EXAMPLE)
 PUBLIC_VIEW = ok(View, "the public (spectator) view", PUBLIC_EXAMPLE)
 POSITION = ok(B.Position, "recorded; the outcome shows in your view later", {"position": 1234})
+# the stream's events: each a View, as GET /tables/{table_id}/view answers it
+STREAM = ResponseSpec(
+    str,
+    description="Server-Sent Events, one per change of the view (a seat's with a bearer token or"
+    " a ticket, else the public one). Each event has two fields: `id: <version>`, the view's"
+    " `version` (a reconnect sends it back as `Last-Event-ID` and goes on after it), and `data:"
+    " <view>`, the whole View as one line of JSON (the View schema). Nothing else is sent but `:"
+    " keep-alive` comments, about every 15 s when nothing changed. The stream ends when the seat"
+    " changes hands (a token or ticket no longer its) or the server is away: reconnect, as"
+    " EventSource does by itself.",
+    media_type="text/event-stream",
+    generate_examples=False,
+    examples=[
+        Example(
+            summary="a view's event, then a keep-alive",
+            value=f"id: {VIEW_EXAMPLE['version']}\r\ndata: {msgspec.json.encode(VIEW_EXAMPLE).decode()}"
+            "\r\n\r\n: keep-alive\r\n\r\n",
+        )
+    ],
+)
 
 
 # the operations' groups, in the order a reader meets them

@@ -202,12 +202,7 @@ class Seats(Controller):
         security=[*doc.BEARER, {}],
         responses=doc.responses(
             {
-                200: doc.ResponseSpec(
-                    str,
-                    description="`data: <view>` events, one per change; `: keep-alive` comments",
-                    media_type="text/event-stream",
-                    generate_examples=False,
-                )
+                200: doc.STREAM,
             },
             403,
             404,

@@ -21,6 +21,31 @@ Position = Annotated[int, msgspec.Meta(ge=1, le=3, description="a card's positio
 Positions = Annotated[
     tuple[Position, ...], msgspec.Meta(description="cards' positions, each 1 to 3")
 ]
+OwnPosition = Annotated[
+    int,
+    msgspec.Meta(
+        ge=1, le=3, description="your own face-down card to turn face up (1 to 3), if any"
+    ),
+]
+CommandId = Annotated[
+    str | None,
+    msgspec.Meta(
+        description="your id for this command, 1 to 64 printable ASCII characters: the same one"
+        " again returns the first answer and records nothing new"
+    ),
+]
+EquipmentCard = Annotated[
+    str, msgspec.Meta(description="an equipment card of your hand, by its snake_case name")
+]
+
+
+def _about(text: str) -> msgspec.Meta:
+    return msgspec.Meta(description=text)
+
+
+def _position(text: str) -> Any:
+    """A card's position, 1 to 3, as one field uses it (one Meta: OpenAPI shows both)."""
+    return Annotated[int, msgspec.Meta(ge=1, le=3, description=text)]
 
 
 class Command(
@@ -32,7 +57,7 @@ class Command(
     omit_defaults=True,
 ):
     seat: int = -1
-    command_id: str | None = None
+    command_id: CommandId = None
 
 
 # --- lobby (system and seats) -------------------------------------------------------------------
@@ -75,17 +100,17 @@ class Arrange(Command, tag="arrange"):
 
 
 class Investigate(Command, tag="investigate"):
-    target: int
-    position: Position
+    target: Annotated[int, _about("the seat whose card you look at (from 0)")]
+    position: Annotated[Position, _about("that seat's card to look at, 1 to 3")]
 
 
 class Equip(Command, tag="equip"):
-    position: Position | None = None  # the own face-down card to turn face up (if any)
+    position: OwnPosition | None = None
 
 
 class Arm(Command, tag="arm"):
-    target: int  # where the gun aims at once
-    position: Position | None = None  # the own face-down card to turn face up (if any)
+    target: Annotated[int, _about("the seat the gun aims at at once (from 0)")]
+    position: OwnPosition | None = None
 
 
 class Shoot(Command, tag="shoot"):
@@ -97,17 +122,32 @@ class Bite(Command, tag="bite"):
 
 
 class Aim(Command, tag="aim"):
-    target: int
+    target: Annotated[
+        int,
+        _about(
+            "the seat your gun (or a zombie's Arms) aims at now (from 0); a zombie names its own"
+            " seat to keep its Arms on itself"
+        ),
+    ]
 
 
 class PlayEquipment(Command, tag="play_equipment"):
-    card: str
-    target: int | None = None
-    targets: tuple[int, ...] = ()
-    position: Position | None = None
+    card: EquipmentCard
+    target: Annotated[int | None, _about("the seat the card names, if its rules ask for one")] = (
+        None
+    )
+    targets: Annotated[
+        tuple[int, ...], _about("the seats the card names, if its rules ask for several")
+    ] = ()
+    position: _position("the card position (1 to 3) the card's rules ask for, if any") | None = None
     positions: Positions = ()
-    choice: str | None = None
-    aim: int | None = None
+    choice: Annotated[
+        str | None, _about("the option the card's rules let you pick, by name, if any")
+    ] = None
+    aim: Annotated[
+        int | None,
+        _about("where the gun the card moves or gives you is aimed afterwards (a seat), if asked"),
+    ] = None
 
 
 class Pass(Command, tag="pass"):
@@ -117,17 +157,21 @@ class Pass(Command, tag="pass"):
 class Choose(Command, tag="choose"):
     """The answer to a prompt: the values the prompt asks for."""
 
-    target: int | None = None
-    position: Position | None = None
-    card: str | None = None
+    target: Annotated[int | None, _about("the seat chosen, if the prompt asks for one")] = None
+    position: _position("the card position chosen (1 to 3), if the prompt asks for one") | None = (
+        None
+    )
+    card: Annotated[str | None, _about("the card chosen by name, if the prompt asks for one")] = (
+        None
+    )
 
 
 class Discard(Command, tag="discard"):
-    card: str
+    card: Annotated[str, _about("the equipment card of your hand to discard, by name")]
 
 
 class SetAutoPass(Command, tag="set_auto_pass"):
-    enabled: bool
+    enabled: Annotated[bool, _about("pass reaction windows automatically (true) or not (false)")]
 
 
 class Resume(Command, tag="resume"):

@@ -14,16 +14,71 @@ from typing import Annotated, ClassVar
 import msgspec
 
 from gcbc_contract.audience import Public, Received, Secret, To
-from gcbc_contract.options import Deadlines, Deal, HouseBots, TableOptions
-from gcbc_contract.vocabulary import (
-    ActionName,
-    CancelReason,
-    Means,
-    Step,
-    WindowKind,
-    Winners,
-    WinReason,
+from gcbc_contract.fields import (
+    About,
+    Action,
+    Aim,
+    Asked,
+    Auto,
+    Barred,
+    Biter,
+    Bots,
+    Burned,
+    By,
+    CancelReasonField,
+    CardId,
+    CardIds,
+    ChatPerSeat,
+    ChatText,
+    Choice,
+    ClosedReason,
+    DeadlinesField,
+    DealField,
+    Deck,
+    Enabled,
+    Equipment,
+    EquipmentHands,
+    FirstSeat,
+    Forced,
+    FromSeat,
+    Hands,
+    Held,
+    Identities,
+    Integrity,
+    IntegrityList,
+    IntegrityPair,
+    Locked,
+    MeansField,
+    Missed,
+    MovedInPlay,
+    Name,
+    Options,
+    PlacedOn,
+    Position,
+    PositionList,
+    PositionPair,
+    Prompt,
+    PromptOptions,
+    RematchOf,
+    Seat,
+    SeatCount,
+    SeatPair,
+    Shooter,
+    Stands,
+    StepField,
+    TableId,
+    Target,
+    Targets,
+    ToSeat,
+    Turn,
+    Viewer,
+    Window,
+    WinnerSeats,
+    WinReasonField,
+    WinTeam,
+    described,
 )
+from gcbc_contract.options import Deadlines, TableOptions
 
 
 class Event(
@@ -43,57 +98,59 @@ class Event(
 
 # --- lobby --------------------------------------------------------------------------------------
 class TableOpened(Event, tag="table_opened"):
-    table_id: Public[str]
-    seats: Public[int]
-    options: Public[TableOptions] = TableOptions()
-    deadlines: Public[Deadlines] = Deadlines()
-    deal: Secret[Deal | None] = None  # secret until the end (a scenario table's deal)
-    first_seat: Public[int | None] = None
+    table_id: Public[TableId]
+    seats: Public[SeatCount]
+    options: Public[Options] = TableOptions()
+    deadlines: Public[DeadlinesField] = Deadlines()
+    deal: Secret[DealField | None] = None  # secret until the end (a scenario table's deal)
+    first_seat: Public[FirstSeat | None] = None
     random_seed: Secret[int | None] = None  # secret: the creator's seed, if any
-    chat_per_seat: Public[int | None] = None  # messages a seat may post (None: the default)
-    bots: Public[HouseBots | None] = None  # seats the house plays, taken as the table opens
-    rematch_of: Public[str | None] = None  # the finished table this one plays again
-    held: Public[tuple[int, ...]] = ()  # seats kept for that table's players until they come
+    chat_per_seat: Public[ChatPerSeat | None] = None  # messages a seat may post (None: the default)
+    bots: Public[Bots | None] = None  # seats the house plays, taken as the table opens
+    rematch_of: Public[RematchOf | None] = None  # the finished table this one plays again
+    held: Public[Held] = ()  # seats kept for that table's players until they come
 
 
 class SeatTaken(Event, tag="seat_taken"):
-    seat: Public[int]
-    name: Public[str]
-    bot: Public[bool] = False  # its player said a program plays it
+    seat: Public[Seat]
+    name: Public[Name]
+    bot: Public[
+        Annotated[bool, described("its player said a program plays it (POST /seats bot)")]
+    ] = False
 
 
 class SeatLeft(Event, tag="seat_left"):
-    seat: Public[int]
+    seat: Public[Seat]
 
 
 class TableClosed(Event, tag="table_closed"):
     """The table closed before its game started (nobody wins)."""
 
-    reason: Public[str]  # not_started: it waited for players longer than the server allows
+    reason: Public[ClosedReason]  # not_started: it waited for players longer than the server allows
 
 
 class GameStarted(Event, tag="game_started"):
     random_seed: Secret[int]  # secret: nobody learns the seed before the end (RULES §11)
-    first_seat: Public[int]
+    first_seat: Public[FirstSeat]
 
 
 class CardsDealt(Event, tag="cards_dealt"):
     """RULES §1. Every field is secret; each seat learns its own three cards."""
 
-    identities: Secret[tuple[str, ...]]  # card id -> integrity card
-    hands: Secret[tuple[tuple[int, ...], ...]]  # seat -> card ids by position
-    burned: Secret[tuple[int, ...]]
-    equipment: Secret[tuple[tuple[str, ...], ...]]  # seat -> equipment hand
-    deck: Secret[tuple[str, ...]]  # equipment deck, top first
+    identities: Secret[Identities]  # card id -> integrity card
+    hands: Secret[Hands]  # seat -> card ids by position
+    burned: Secret[Burned]
+    equipment: Secret[EquipmentHands]  # seat -> equipment hand
+    deck: Secret[Deck]  # equipment deck, top first
 
 
 class CardsArranged(Event, tag="cards_arranged"):
     seen_by = To("seat")  # the order is private (RULES §1)
 
-    seat: Public[int]
-    positions: Annotated[tuple[int, ...], To("seat")]
+    seat: Public[Seat]
+    positions: Annotated[PositionList, To("seat")]
     # its deadline passed: the order is kept, a missed deadline (RULES §10)
-    missed: Public[bool] = False
+    missed: Public[Missed] = False
 
 
 class ArrangementClosed(Event, tag="arrangement_closed"):
@@ -102,265 +159,265 @@ class ArrangementClosed(Event, tag="arrangement_closed"):
 
 # --- turns, windows, prompts --------------------------------------------------------------------
 class TurnBegan(Event, tag="turn_began"):
-    seat: Public[int]
-    turn: Public[int]
-    direction: Public[Step]  # +1 clockwise, -1 counter-clockwise
+    seat: Public[Seat]
+    turn: Public[Turn]
+    direction: Public[StepField]  # +1 clockwise, -1 counter-clockwise
 
 
 class ActionDeclared(Event, tag="action_declared"):
-    seat: Public[int]
-    action: Public[ActionName]
-    target: Public[int | None] = None
-    position: Public[int | None] = None
+    seat: Public[Seat]
+    action: Public[Action]
+    target: Public[Target | None] = None
+    position: Public[Position | None] = None
     # RULES §6: the shot (or bite) declared before a reconsider stands: the shooter let its
     # deadline pass, so it resolves at once at its target, without a new window
-    stands: Public[bool] = False
+    stands: Public[Stands] = False
 
 
 class ActionCancelled(Event, tag="action_cancelled"):
-    seat: Public[int]
-    reason: Public[CancelReason]
+    seat: Public[Seat]
+    reason: Public[CancelReasonField]
 
 
 class ActionResolved(Event, tag="action_resolved"):
-    seat: Public[int]
+    seat: Public[Seat]
 
 
 class AimRequested(Event, tag="aim_requested"):
-    seat: Public[int]
+    seat: Public[Seat]
 
 
 class WindowOpened(Event, tag="window_opened"):
-    kind: Public[WindowKind]
-    asked: Public[tuple[int, ...]]
+    kind: Public[Window]
+    asked: Public[Asked]
 
 
 class WindowReopened(Event, tag="window_reopened"):
-    kind: Public[WindowKind]
-    asked: Public[tuple[int, ...]]
+    kind: Public[Window]
+    asked: Public[Asked]
 
 
 class ReactionPassed(Event, tag="reaction_passed"):
     seen_by = To("seat")  # nobody learns who has passed (RULES §6)
 
-    seat: Public[int]
-    auto: Public[bool] = False  # the window's deadline passed
+    seat: Public[Seat]
+    auto: Public[Auto] = False  # the window's deadline passed
     # and it counts as a missed deadline (RULES §10; older logs: it did not)
-    missed: Public[bool] = False
+    missed: Public[Missed] = False
 
 
 class WindowClosed(Event, tag="window_closed"):
-    kind: Public[WindowKind]
+    kind: Public[Window]
 
 
 class PromptOpened(Event, tag="prompt_opened"):
-    seat: Public[int]
-    kind: Public[str]  # discard | riot_shield | restraining_order | surveillance_camera
-    options: Public[tuple[int, ...]] = ()  # public choices (seats or positions)
-    about: Public[int | None] = None
+    seat: Public[Seat]
+    kind: Public[Prompt]
+    options: Public[PromptOptions] = ()
+    about: Public[About | None] = None
 
 
 class PromptAnswered(Event, tag="prompt_answered"):
-    seat: Public[int]
-    kind: Public[str]
-    target: Public[int | None] = None
-    position: Public[int | None] = None
+    seat: Public[Seat]
+    kind: Public[Prompt]
+    target: Public[Target | None] = None
+    position: Public[Position | None] = None
 
 
 # --- guns ---------------------------------------------------------------------------------------
 class GunTaken(Event, tag="gun_taken"):
     """A seat gains a gun and aims it at once (RULES §5)."""
 
-    seat: Public[int]
-    aim: Public[int]
-    from_seat: Public[int | None] = None  # None: from the centre
-    locked: Public[bool] = False  # may not shoot it this turn (Taser)
+    seat: Public[Seat]
+    aim: Public[Aim]
+    from_seat: Public[FromSeat | None] = None  # None: from the centre
+    locked: Public[Locked] = False  # may not shoot it this turn (Taser)
 
 
 class GunAimed(Event, tag="gun_aimed"):
-    seat: Public[int]
-    target: Public[int]
+    seat: Public[Seat]
+    target: Public[Target]
 
 
 class GunDropped(Event, tag="gun_dropped"):
-    seat: Public[int]  # the gun returns to the centre
+    seat: Public[Seat]  # the gun returns to the centre
     # classic K-9 Unit on the turn's seat: it may not take a gun this turn
-    barred: Public[bool] = False
+    barred: Public[Barred] = False
 
 
 class ArmsAimed(Event, tag="arms_aimed"):
     """RULES §8: a zombie's Arms aim at ``target`` (itself: it cannot bite)."""
 
-    seat: Public[int]
-    target: Public[int]
+    seat: Public[Seat]
+    target: Public[Target]
 
 
 # --- integrity cards ----------------------------------------------------------------------------
 class CardViewed(Event, tag="card_viewed"):
-    viewer: Public[int]
-    seat: Public[int]
-    position: Public[int]
-    card_id: Secret[int]
-    card: Annotated[str, To("viewer")]
-    means: Public[Means]
+    viewer: Public[Viewer]
+    seat: Public[Seat]
+    position: Public[Position]
+    card_id: Secret[CardId]
+    card: Annotated[Integrity, To("viewer")]
+    means: Public[MeansField]
 
 
 class CardRevealed(Event, tag="card_revealed"):
-    seat: Public[int]
-    position: Public[int]
-    card_id: Secret[int]
-    card: Public[str]  # public: the card is face up
+    seat: Public[Seat]
+    position: Public[Position]
+    card_id: Secret[CardId]
+    card: Public[Integrity]  # public: the card is face up
 
 
 class CardsExchanged(Event, tag="cards_exchanged"):
     """Two cards swap places, each keeping its face. Each receiving seat learns what it got."""
 
-    seats: Public[tuple[int, int]]
-    positions: Public[tuple[int, int]]
-    card_ids: Secret[tuple[int, int]]
+    seats: Public[SeatPair]
+    positions: Public[PositionPair]
+    card_ids: Secret[CardIds]
     # cards[0] is learned by seats[1], cards[1] by seats[0]: each is told only what it received
-    cards: Annotated[tuple[str, str], Received("seats")]
+    cards: Annotated[IntegrityPair, Received("seats")]
 
 
 # --- shots, wounds, elimination -----------------------------------------------------------------
 class SeatShot(Event, tag="seat_shot"):
-    shooter: Public[int]
-    target: Public[int]
+    shooter: Public[Shooter]
+    target: Public[Target]
 
 
 class ShotRedirected(Event, tag="shot_redirected"):
-    target: Public[int]
-    forced: Public[bool] = True
+    target: Public[Target]
+    forced: Public[Forced] = True
 
 
 class LeaderWounded(Event, tag="leader_wounded"):
-    seat: Public[int]
-    card_id: Secret[int]
+    seat: Public[Seat]
+    card_id: Secret[CardId]
 
 
 class WoundHealed(Event, tag="wound_healed"):
-    seat: Public[int]
-    card_id: Secret[int]
+    seat: Public[Seat]
+    card_id: Secret[CardId]
 
 
 class SeatEliminated(Event, tag="seat_eliminated"):
-    seat: Public[int]  # its hand goes to the bottom of the deck, its gun to the centre
-    by: Public[int | None] = None  # the seat that shot or bit it (itself possible); None: no one
+    seat: Public[Seat]  # its hand goes to the bottom of the deck, its gun to the centre
+    by: Public[By | None] = None  # the seat that shot or bit it (itself possible); None: no one
 
 
 class SeatBitten(Event, tag="seat_bitten"):
     """RULES §8: resolves like a shot by the zombie ``biter``."""
 
-    biter: Public[int]
-    target: Public[int]
+    biter: Public[Biter]
+    target: Public[Target]
 
 
 class BecameZombie(Event, tag="became_zombie"):
     """RULES §8: instead of being eliminated; it drops any gun and takes Arms aimed at itself."""
 
-    seat: Public[int]
-    by: Public[int | None] = None
+    seat: Public[Seat]
+    by: Public[By | None] = None
 
 
 class ZombieCured(Event, tag="zombie_cured"):
     """RULES §8: back to life (Defibrillator, Zombie Mask); its Arms return to the centre."""
 
-    seat: Public[int]
+    seat: Public[Seat]
 
 
 class CardsDiscarded(Event, tag="cards_discarded"):
     """Classic Defibrillator: integrity cards leave the game (they are face up: public)."""
 
-    seat: Public[int]
-    positions: Public[tuple[int, ...]]
-    card_ids: Secret[tuple[int, ...]]
-    cards: Public[tuple[str, ...]]
+    seat: Public[Seat]
+    positions: Public[PositionList]
+    card_ids: Secret[CardIds]
+    cards: Public[IntegrityList]
 
 
 class CardsShuffled(Event, tag="cards_shuffled"):
     """Classic Flashbang: the seat lays its cards face down in a new order only it knows; every
     other seat loses track of them. positions[i] is the old position now at i+1."""
 
-    seat: Public[int]
-    positions: Annotated[tuple[int, ...], To("seat")]
+    seat: Public[Seat]
+    positions: Annotated[PositionList, To("seat")]
 
 
 class SeatRevived(Event, tag="seat_revived"):
-    seat: Public[int]
+    seat: Public[Seat]
 
 
 # --- equipment ----------------------------------------------------------------------------------
 class EquipmentDrawn(Event, tag="equipment_drawn"):
     """Over the hand limit, the seat is prompted to discard at once (RULES §6)."""
 
-    seat: Public[int]
-    card: Annotated[str, To("seat")]
+    seat: Public[Seat]
+    card: Annotated[Equipment, To("seat")]
 
 
 class EquipmentDiscarded(Event, tag="equipment_discarded"):
-    seat: Public[int]
-    card: Annotated[str, To("seat")]  # goes to the bottom of the deck
+    seat: Public[Seat]
+    card: Annotated[Equipment, To("seat")]  # goes to the bottom of the deck
 
 
 class EquipmentPlayed(Event, tag="equipment_played"):
-    seat: Public[int]
-    card: Public[str]
-    target: Public[int | None] = None
-    targets: Public[tuple[int, ...]] = ()
-    position: Public[int | None] = None
-    positions: Public[tuple[int, ...]] = ()
-    choice: Public[str | None] = None
-    aim: Public[int | None] = None
-    placed_on: Public[int | None] = None  # stays in play in front of this seat
+    seat: Public[Seat]
+    card: Public[Equipment]
+    target: Public[Target | None] = None
+    targets: Public[Targets] = ()
+    position: Public[Position | None] = None
+    positions: Public[PositionList] = ()
+    choice: Public[Choice | None] = None
+    aim: Public[Aim | None] = None
+    placed_on: Public[PlacedOn | None] = None  # stays in play in front of this seat
 
 
 class EquipmentMoved(Event, tag="equipment_moved"):
-    from_seat: Public[int]
-    to_seat: Public[int]
+    from_seat: Public[FromSeat]
+    to_seat: Public[ToSeat]
     # both seats see which card moved from a hand; everyone sees a card in play
-    card: Annotated[str, To("from_seat", "to_seat", public_if="in_play")]
-    in_play: Public[bool] = False
+    card: Annotated[Equipment, To("from_seat", "to_seat", public_if="in_play")]
+    in_play: Public[MovedInPlay] = False
 
 
 class EquipmentReturned(Event, tag="equipment_returned"):
     """A played card comes back from the bottom of the deck to its player (Fingerprint Kit)."""
 
-    seat: Public[int]
-    card: Public[str]
+    seat: Public[Seat]
+    card: Public[Equipment]
 
 
 class AlarmSet(Event, tag="alarm_set"):
     """Alarm Clock: rings at the end of ``seat``'s next turn."""
 
-    seat: Public[int]
-    turn: Public[int]  # the turn it was set in
-    by: Public[int | None] = None  # who set it (None in older logs: the seat that played the card)
+    seat: Public[Seat]
+    turn: Public[Turn]  # the turn it was set in
+    by: Public[By | None] = None  # who set it (None in older logs: the seat that played the card)
 
 
 class AlarmRang(Event, tag="alarm_rang"):
-    seat: Public[int]
+    seat: Public[Seat]
 
 
 class TurnOrderReversed(Event, tag="turn_order_reversed"):
-    seat: Public[int]  # takes effect at the end of the current turn
+    seat: Public[Seat]  # takes effect at the end of the current turn
 
 
 class NextTurnClaimed(Event, tag="next_turn_claimed"):
-    seat: Public[int]
+    seat: Public[Seat]
 
 
 # --- deadlines, absence, preferences, talk ------------------------------------------------------
 class AutopilotActed(Event, tag="autopilot_acted"):
-    seat: Public[int]
-    missed: Public[bool] = True  # a missed deadline (False: the seat is away)
+    seat: Public[Seat]
+    missed: Public[Missed] = True  # a missed deadline (False: the seat is away)
 
 
 class SeatAbsent(Event, tag="seat_absent"):
-    seat: Public[int]
+    seat: Public[Seat]
 
 
 class SeatReturned(Event, tag="seat_returned"):
-    seat: Public[int]
+    seat: Public[Seat]
 
 
 class MissStreakEnded(Event, tag="miss_streak_ended"):
@@ -370,37 +427,37 @@ class MissStreakEnded(Event, tag="miss_streak_ended"):
 
     seen_by = To("seat")
 
-    seat: Public[int]
+    seat: Public[Seat]
 
 
 class AutoPassSet(Event, tag="auto_pass_set"):
     seen_by = To("seat")  # a preference: private
 
-    seat: Public[int]
-    enabled: Public[bool]
+    seat: Public[Seat]
+    enabled: Public[Enabled]
 
 
 class ChatPosted(Event, tag="chat_posted"):
     logged = False  # in the view's chat
 
-    seat: Public[int]
-    text: Public[str]
+    seat: Public[Seat]
+    text: Public[ChatText]
 
 
 # --- the end ------------------------------------------------------------------------------------
 class GameWon(Event, tag="game_won"):
-    winners: Public[tuple[int, ...]]
-    team: Public[Winners]
-    reason: Public[WinReason]
+    winners: Public[WinnerSeats]
+    team: Public[WinTeam]
+    reason: Public[WinReasonField]
 
 
 class AllRevealed(Event, tag="all_revealed"):
     """RULES §10: when the game ends every card is revealed to everyone."""
 
-    identities: Public[tuple[str, ...]]
-    hands: Public[tuple[tuple[int, ...], ...]]
-    burned: Public[tuple[int, ...]]
-    equipment: Public[tuple[tuple[str, ...], ...]]
+    identities: Public[Identities]
+    hands: Public[Hands]
+    burned: Public[Burned]
+    equipment: Public[EquipmentHands]
     random_seed: Public[int]
 
 

@@ -14,8 +14,31 @@ import msgspec
 from msgspec import Meta
 
 from gcbc_contract.events import AnyEvent
-from gcbc_contract.options import Deadlines, Deal, HouseBots, TableOptions
+from gcbc_contract.fields import Bots, DeadlinesField, DealField, Options, Seat, SeatCount, TableId
+from gcbc_contract.options import TableOptions
 from gcbc_contract.views import View
+
+Token = Annotated[
+    str,
+    Meta(
+        description="the seat's bearer token (Authorization: Bearer <token>): a secret for that"
+        " seat of that table only, given once"
+    ),
+]
+Later = Annotated[
+    int,
+    Meta(
+        description="names the recorded request's entry (the same for a retry): an opaque number,"
+        " not the log's sequence; the outcome shows in your view later"
+    ),
+]
+ViewUrl = Annotated[str, Meta(description="where the table's view is read (GET)")]
+Seeded = Annotated[
+    bool,
+    Meta(
+        description="a scenario table: its creator chose the seed or the deal (cards may be known)"
+    ),
+]
 
 # --- the lobby ----------------------------------------------------------------------------------
 Seats = Annotated[int, Meta(ge=4, le=8, description="4 to 8 players (RULES §1)")]
@@ -26,39 +49,47 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
     GCBC_ALLOW_SCENARIOS=1; it then says ``"seeded": true`` everywhere)."""
 
     seats: Seats
-    options: TableOptions = TableOptions()
+    options: Options = TableOptions()
     seed: int | None = None
-    deadlines: Deadlines | None = None
-    deal: Deal | None = None
-    first_seat: int | None = None
+    deadlines: Annotated[
+        DeadlinesField | None, Meta(description="seconds for each kind of wait (null: defaults)")
+    ] = None
+    deal: Annotated[
+        DealField | None, Meta(description="a scenario table's deal (scenario servers only)")
+    ] = None
+    first_seat: Annotated[
+        int | None, Meta(description="the seat that plays first (from 0; scenario servers only)")
+    ] = None
     # the sandbox: seats the house plays (its bot worker), taken as the table opens
-    bots: HouseBots | None = None
+    bots: Bots | None = None
 
 
 class TableCreated(msgspec.Struct):
-    table_id: str
-    seats: int
-    options: TableOptions
-    deadlines: Deadlines
-    view_url: str
+    """201: the table, waiting for players, with its options and deadlines in force."""
+
+    table_id: TableId
+    seats: SeatCount
+    options: Options
+    deadlines: DeadlinesField
+    view_url: ViewUrl
 
 
 class TableCreatedLater(TableCreated):
     """202: recorded, not answered within the wait; the table will be there."""
 
-    position: int
+    position: Later
 
 
 class LobbyListing(msgspec.Struct):
     """A table waiting for players, as GET /tables lists it."""
 
-    table_id: str
-    seats: int
-    taken: int
-    options: TableOptions
-    deadlines: Deadlines
-    seeded: bool = False
-    bots: HouseBots | None = None  # the seats the house plays (already taken)
+    table_id: TableId
+    seats: SeatCount
+    taken: Annotated[int, Meta(description="how many seats are taken")]
+    options: Options
+    deadlines: DeadlinesField
+    seeded: Seeded = False
+    bots: Bots | None = None  # the seats the house plays (already taken)
 
 
 class TakeSeat(msgspec.Struct, forbid_unknown_fields=True):
@@ -84,16 +115,16 @@ class TakeSeat(msgspec.Struct, forbid_unknown_fields=True):
 class SeatGranted(msgspec.Struct):
     """201: the seat, and its bearer token (a secret for that seat at that table only)."""
 
-    seat: int
-    token: str
+    seat: Seat
+    token: Token
 
 
 class SeatLater(msgspec.Struct):
     """202: recorded, not answered within the wait; the token is yours (your view says the seat
     once the rules answer)."""
 
-    position: int
-    token: str
+    position: Later
+    token: Token
 
 
 class Chat(msgspec.Struct, forbid_unknown_fields=True):
@@ -107,38 +138,40 @@ class Position(msgspec.Struct):
     command's entry (the same for a retry of its ``command_id``): an opaque number, not the
     log's own sequence, that tells nothing of what others do."""
 
-    position: int
+    position: Later
 
 
 class StreamTicket(msgspec.Struct):
     """A short-lived ticket that opens your seat's stream of this table (for browsers)."""
 
-    ticket: str
-    expires_in: float
+    ticket: Annotated[
+        str, Meta(description="the ticket: GET /tables/{table_id}/stream?ticket=<ticket>")
+    ]
+    expires_in: Annotated[float, Meta(description="seconds the ticket opens the stream for")]
 
 
 class Rematch(msgspec.Struct):
     """201: the rematch table, your seat there (the same as before) and its new token."""
 
-    table_id: str
-    seat: int
-    token: str
+    table_id: TableId
+    seat: Annotated[int, Meta(description="your seat there, the same as before (from 0)")]
+    token: Token
 
 
 class ReplayStep(msgspec.Struct):
     """One step of a finished table's replay: the view ``seat`` (or a spectator) had after the
     ``step``-th answered command, of ``steps``."""
 
-    step: int
-    steps: int
-    view: View
+    step: Annotated[int, Meta(description="how many answered commands the view follows")]
+    steps: Annotated[int, Meta(description="how many answered commands the table had")]
+    view: Annotated[View, Meta(description="the view after that step")]
 
 
 class History(msgspec.Struct):
     """A finished table's every event, every card revealed."""
 
-    table_id: str
-    events: list[AnyEvent]
+    table_id: TableId
+    events: Annotated[list[AnyEvent], Meta(description="every event of the table, in order")]
 
 
 class Problem(msgspec.Struct, omit_defaults=True):
@@ -146,11 +179,19 @@ class Problem(msgspec.Struct, omit_defaults=True):
     field at fault, ``field``. A 503 of an append whose outcome is unknown also names the
     ``table_id`` or ``token`` the request may have created."""
 
-    type: str
-    title: str
-    status: int
-    code: str
-    detail: str
-    field: str | None = None
-    table_id: str | None = None
-    token: str | None = None
+    type: Annotated[str, Meta(description="a URI naming the problem's kind (by its code)")]
+    title: Annotated[str, Meta(description="the code in words")]
+    status: Annotated[int, Meta(description="the HTTP status")]
+    code: Annotated[
+        str, Meta(description="what went wrong, stable and machine-readable (see each status)")
+    ]
+    detail: Annotated[str, Meta(description="what went wrong, for a person")]
+    field: Annotated[str | None, Meta(description="the request's field at fault, if one")] = None
+    table_id: Annotated[
+        str | None,
+        Meta(description="a 503 of an unknown outcome: the table the request may have created"),
+    ] = None
+    token: Annotated[
+        str | None,
+        Meta(description="a 503 of an unknown outcome: the token the request may have given"),
+    ] = None

@@ -13,13 +13,15 @@ same ``dict``), so code written against what clients receive reads the typed log
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, Union, get_args, get_origin
+from typing import Annotated, Any, Union, get_origin
 
 import msgspec
 from msgspec import NODEFAULT, UNSET, UnsetType
 
-from gcbc_contract.audience import PUBLIC, Received, audience_of
+from gcbc_contract.audience import PUBLIC, Audience, Received, audience_of
 from gcbc_contract.events import AnyEvent
+from gcbc_contract.fields import LogNumber
+from gcbc_contract.fields import Received as ReceivedCard
 
 
 class LogEntry(
@@ -80,8 +82,11 @@ class LogEntry(
 
 
 def _declared_type(annotation: Any) -> Any:
-    """The field's type without its audience (``Public[int]`` -> ``int``)."""
-    return annotation.__origin__ if hasattr(annotation, "__metadata__") else annotation
+    """The field's type without its audience, with its description (``Public[Seat]`` -> ``Seat``)."""
+    if get_origin(annotation) is not Annotated:
+        return annotation
+    kept = tuple(m for m in annotation.__metadata__ if not isinstance(m, Audience))
+    return Annotated[(annotation.__origin__, *kept)] if kept else annotation.__origin__
 
 
 def _entry_type(event: type) -> type[LogEntry]:
@@ -99,11 +104,10 @@ def _entry_type(event: type) -> type[LogEntry]:
         else:
             fields.append((f.name, Union[typ, UnsetType], UNSET))  # noqa: UP007
         if isinstance(audience, Received):
-            element = get_args(typ)[0] if get_origin(typ) is tuple else Any
-            received = (Received.shown_as, Union[element, UnsetType], UNSET)  # noqa: UP007
+            received = (Received.shown_as, Union[ReceivedCard, UnsetType], UNSET)  # noqa: UP007
     if received is not None:
         fields.append(received)
-    fields.append(("v", int))
+    fields.append(("v", LogNumber))
     return msgspec.defstruct(
         f"{event.__name__}Entry",
         fields,

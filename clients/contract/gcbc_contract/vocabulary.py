@@ -1,7 +1,8 @@
 """The game's closed vocabularies, as they cross the wire (events and views): one ``Literal`` each,
-so a decoder refuses a word the game does not have and a type checker sees a misspelt one. Card
-names stay ``str``: a command naming an unknown card is refused by the rules (``unknown_card``),
-not by the decoder."""
+so a decoder refuses a word the game does not have and a type checker sees a misspelt one. A
+command's card names stay ``str``: a command naming an unknown card is refused by the rules
+(``unknown_card``), not by the decoder; what the server sends names cards from the closed sets of
+``gcbc_contract.fields``."""
 
 from __future__ import annotations
 
@@ -44,3 +45,8 @@ SeenBy = Literal[
 Team = Literal["honest", "crooked", "solo", "zombie", "bomber", "traitor"]
 Winners = Literal["honest", "crooked", "solo", "zombie", "bomber", "traitor", "bomber_traitor"]
 WinReason = Literal["both_leaders", "bomber_shot", "agent_eliminated", "kingpin_eliminated"]
+
+# how a table is opened (docs/api.md "Table options", "House bots")
+Edition = Literal["fourth", "classic"]
+Wounds = Literal["token", "card"]  # where a wound lives (RULES §4)
+BotKind = Literal["random", "heuristic"]

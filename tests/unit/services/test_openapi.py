@@ -5,11 +5,18 @@ against it: tests/e2e/test_schema_fuzz.py.)"""
 
 from __future__ import annotations
 
+import json
+from typing import get_args
+
 import pytest
 
 from gcbc_contract import commands as C
+from gcbc_contract.cards import EQUIPMENT_CARDS
+from gcbc_contract.fields import PromptKind
 from services.common.settings import Settings
 from services.table.app import create_app
+from services.table.openapi import PROBLEM_CODES
+from services.table.vocabularies import VOCABULARIES
 
 
 @pytest.fixture(scope="module")
@@ -99,3 +106,63 @@ def test_legal_commands_are_the_commands_union_with_templates_described(schema):
     choose = components["PlayEquipmentOffered"]["properties"]["choose"]
     assert "template" in str(choose)
     assert components["View"]["properties"]["must_act"]["type"] == "boolean"
+
+
+def _properties(schema: dict):
+    for name, component in schema["components"]["schemas"].items():
+        for field, prop in component.get("properties", {}).items():
+            yield name, field, prop
+
+
+def test_every_field_of_every_component_is_described(schema):
+    """The schema documents itself: every property says what it means to a client."""
+    undescribed = [
+        f"{name}.{field}"
+        for name, field, prop in _properties(schema)
+        if not str(prop.get("description", "")).strip()
+    ]
+    assert not undescribed, undescribed
+
+
+def test_closed_vocabularies_are_one_component_each_and_nullable_ones_a_ref_and_null(schema):
+    """A generator makes one type per vocabulary: no field spells a vocabulary's values inline,
+    and ``X | None`` is ``oneOf [$ref, null]`` (never an enum with null in it)."""
+    components = schema["components"]["schemas"]
+    vocabularies = {name for name, _ in VOCABULARIES.values()} | {"ProblemCode"}
+    assert vocabularies <= set(components)
+    for name in vocabularies:
+        assert components[name]["enum"] and components[name]["description"], name
+    text = json.dumps(schema["components"]["schemas"])
+    for name, field, prop in _properties(schema):
+        assert "enum" not in json.dumps(prop), (name, field)
+    assert '"enum": [' in text  # the components themselves
+    view = components["View"]["properties"]
+    assert view["win_team"]["oneOf"] == [
+        {"$ref": "#/components/schemas/Winners"},
+        {"type": "null"},
+    ]
+    card = components["CardView"]["properties"]["card"]["oneOf"][0]
+    assert card == {"$ref": "#/components/schemas/IntegrityCard"}
+    codes = set(components["ProblemCode"]["enum"])
+    assert {c for listed in PROBLEM_CODES.values() for c in listed} <= codes
+    assert components["Problem"]["properties"]["code"]["allOf"] == [
+        {"$ref": "#/components/schemas/ProblemCode"}
+    ]
+
+
+def test_prompt_kinds_are_the_cards_that_ask_and_discard():
+    """Every prompt kind names an equipment card (or discard: the hand limit)."""
+    kinds = set(get_args(PromptKind))
+    assert "discard" in kinds and kinds - {"discard"} <= set(EQUIPMENT_CARDS)
+
+
+def test_every_request_body_has_an_example_and_the_stream_says_what_its_events_carry(schema):
+    for path, operations in schema["paths"].items():
+        for method, op in operations.items():
+            if "requestBody" in op:
+                body = op["requestBody"]["content"]["application/json"]["schema"]
+                assert body.get("examples"), (method, path)
+    stream = schema["paths"]["/tables/{table_id}/stream"]["get"]["responses"]["200"]
+    assert "`id: <version>`" in stream["description"] and "`data:" in stream["description"]
+    example = next(iter(stream["content"]["text/event-stream"]["examples"].values()))["value"]
+    assert example.startswith("id: ") and "\r\ndata: {" in example

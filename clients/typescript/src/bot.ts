@@ -1,0 +1,94 @@
+// A bot on the types openapi-typescript generates from /schema/openapi.json (src/schema.d.ts):
+// it opens a table of four seats, takes them all, and plays each seat's legal commands at random
+// until the game is over. Usage: node dist/bot.js <api base url> [seed]
+import type { components } from "./schema";
+
+type Schemas = components["schemas"];
+type View = Schemas["View"];
+type Command = View["legal_commands"][number];
+
+// Node's own globals, declared here so that no @types package is needed
+declare const process: { argv: string[]; exitCode?: number };
+
+const api = process.argv[2];
+let seed = Number(process.argv[3] ?? "7");
+
+function random(n: number): number {
+  seed = (seed * 1103515245 + 12345) % 2147483648; // a small LCG: the same game for a seed
+  return seed % n;
+}
+
+async function call<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  token?: string,
+): Promise<{ status: number; data: T }> {
+  const headers: Record<string, string> = {};
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token !== undefined) headers["Authorization"] = `Bearer ${token}`;
+  const answer = await fetch(api + path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await answer.text();
+  return { status: answer.status, data: (text ? JSON.parse(text) : null) as T };
+}
+
+function expect(got: { status: number; data: unknown }, ...statuses: number[]): void {
+  if (!statuses.includes(got.status)) {
+    throw new Error(`answered ${got.status}: ${JSON.stringify(got.data)}`);
+  }
+}
+
+async function main(): Promise<void> {
+  const create: Schemas["CreateTable"] = { seats: 4 };
+  const created = await call<Schemas["TableCreated"]>("POST", "/tables", create);
+  expect(created, 201);
+  const table = `/tables/${created.data.table_id}`;
+  const tokens: string[] = [];
+  for (let i = 0; i < created.data.seats; i++) {
+    const name: Schemas["TakeSeat"] = { name: `ts${i}` };
+    const granted = await call<Schemas["SeatGranted"]>("POST", `${table}/seats`, name);
+    expect(granted, 201);
+    tokens[granted.data.seat] = granted.data.token;
+  }
+  expect(await call<View>("POST", `${table}/start`, undefined, tokens[0]), 200);
+  let sent = 0;
+  let last: View | undefined;
+  for (let step = 0; step < 4000; step++) {
+    const seat = step % tokens.length;
+    const got = await call<View>("GET", `${table}/view`, undefined, tokens[seat]);
+    expect(got, 200);
+    last = got.data;
+    if (last.status === "finished") break;
+    if (!last.must_act) continue;
+    // a template (a play_equipment with `choose`) is left for a bot that fills it
+    const ready = last.legal_commands.filter((c: Command) => !("choose" in c && c.choose));
+    if (ready.length === 0) continue;
+    const command: Command = ready[random(ready.length)];
+    const answer = await call<View | Schemas["Position"] | Schemas["Problem"]>(
+      "POST",
+      `${table}/commands`,
+      command,
+      tokens[seat],
+    );
+    expect(answer, 200, 202, 409);
+    sent += 1;
+  }
+  console.log(
+    JSON.stringify({
+      table: created.data.table_id,
+      status: last?.status,
+      winners: last?.winners,
+      win_team: last?.win_team,
+      sent,
+    }),
+  );
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
