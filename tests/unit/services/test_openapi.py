@@ -5,9 +5,9 @@ against it: tests/e2e/test_schema_fuzz.py.)"""
 
 from __future__ import annotations
 
-import json
 from typing import get_args
 
+import msgspec
 import pytest
 
 from gcbc_contract import commands as C
@@ -132,10 +132,10 @@ def test_closed_vocabularies_are_one_component_each_and_nullable_ones_a_ref_and_
     assert vocabularies <= set(components)
     for name in vocabularies:
         assert components[name]["enum"] and components[name]["description"], name
-    text = json.dumps(schema["components"]["schemas"])
+    text = msgspec.json.encode(schema["components"]["schemas"]).decode()
     for name, field, prop in _properties(schema):
-        assert "enum" not in json.dumps(prop), (name, field)
-    assert '"enum": [' in text  # the components themselves
+        assert "enum" not in msgspec.json.encode(prop).decode(), (name, field)
+    assert '"enum":[' in text  # the components themselves
     view = components["View"]["properties"]
     assert view["win_team"]["oneOf"] == [
         {"$ref": "#/components/schemas/Winners"},
