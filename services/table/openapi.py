@@ -41,7 +41,8 @@ COMPONENTS = Components(
 )
 
 # the problem codes behind each error status (RFC 9457 bodies with a stable `code`)
-_RULE_CONFLICTS = sorted(CODES - NEVER_VALID - NOT_FOUND)
+# not_seated: a token's seat left, answered as every seat endpoint answers that (403 forbidden)
+_RULE_CONFLICTS = sorted(CODES - NEVER_VALID - NOT_FOUND - {"not_seated"})
 PROBLEM_CODES: dict[int, list[str]] = {
     400: ["malformed_json", "json_too_deep", "duplicate_key", "invalid_parameter"],
     401: ["unauthorized"],
@@ -61,8 +62,8 @@ _WHY = {
     400: "the body is not JSON (or gives a key twice), or a query or path parameter is out of its"
     " range",
     401: "no bearer token where one is needed",
-    403: "the token is not a seat of this table (or not this seat); a scenario field on a server"
-    " that takes none",
+    403: "the token is not a seat of this table (never was, or its seat was left), or not this"
+    " seat; a scenario field on a server that takes none",
     404: "no such table (any id not of the server's own form)",
     409: "not now: the table's state refuses it (a turn, a phase, a card since turned: what a stale"
     " view causes)",

@@ -79,12 +79,20 @@ def problem(
     )
 
 
+def not_a_seat() -> ApiError:
+    """The one answer to a token that names no seat of the table, whether it never did or its
+    seat was left (the table keeps only its seats' current tokens, so it cannot tell which)."""
+    return ApiError(403, "forbidden", "that token is not a seat of this table")
+
+
 def from_violation(v: RuleViolation) -> ApiError:
     return refusal(v.code, v.message)
 
 
 def refusal(code: str, message: str) -> ApiError:
     """A refusal of the rules (before the log or in its answer) as the problem a client gets."""
+    if code == "not_seated":  # a token's seat left (since this process last looked): as above
+        return not_a_seat()
     return ApiError(status_for(code), code, message, FIELD_OF.get(code))
 
 

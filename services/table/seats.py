@@ -25,7 +25,7 @@ from services.table import answers, edge, tickets
 from services.table import openapi as doc
 from services.table.dependencies import MySeat, Service, bearer, client, seat_of, still_held
 from services.table.openapi import TableId
-from services.table.problems import RETRY_AFTER, ApiError
+from services.table.problems import RETRY_AFTER, ApiError, not_a_seat
 from services.table.service import TableService, token_hash
 
 FOLLOW_WAIT = 0.25  # seconds a check waits for this process to fold an entry, then reads it
@@ -105,6 +105,8 @@ class Seats(Controller):
         if got is answers.PENDING:
             # recorded: the seat is left once the rules worker answers
             return answers.position(answers.position_of(state, table_id, seq))
+        # the token's next request here finds its seat left, whatever it asks (docs/api.md)
+        await service.cache.reached(table_id, got[0].position, FOLLOW_WAIT)  # type: ignore[index]
         return Response(content=b"", status_code=204)
 
     @post(
@@ -150,11 +152,14 @@ class Seats(Controller):
             if close is not None:
                 close()
         if got is None:
+            table = await service.table(table_id)
+            if seat is not None and service.seat_of(table, bearer(request)) != seat:
+                raise not_a_seat()  # left while it waited: its view went with it
             raise ApiError(404, "no_table", f"there is no table {table_id}")
         if seat is not None and not await _still_holds(
             service, table_id, bearer(request), seat, got.position
         ):
-            raise ApiError(403, "forbidden", "that token is not a seat of this table any more")
+            raise not_a_seat()
         return answers.json(got.data)
 
     @post(
@@ -323,7 +328,7 @@ async def _ticket_seat(
     seat, fingerprint = got
     await service.table(table_id)
     if not await _still_holds(service, table_id, None, seat, 0, fingerprint):
-        raise ApiError(403, "forbidden", "that seat has changed hands since the ticket was made")
+        raise not_a_seat()  # the ticket's seat was left (and maybe taken) since it was made
     return seat, fingerprint
 
 
