@@ -25,7 +25,7 @@ from services.common.operators import Readiness
 from services.common.rules import ENGINE, Rules
 from services.common.runner import tune_gc
 from services.common.settings import DURABLES, Settings
-from services.table import apidocs, edge, monitoring, webtable
+from services.table import apidocs, edge, monitoring, problem_pages, webtable
 from services.table import openapi as doc
 from services.table.dependencies import DEPENDENCIES
 from services.table.history import Histories
@@ -76,6 +76,7 @@ def create_app(settings: Settings | None = None, rules: Rules = ENGINE) -> Lites
             Seats,
             Play,
             Histories,
+            *problem_pages.ROUTES,  # /problems/{code}: every problem's `type`
             *webtable.ROUTES,  # the reference web client (not in the OpenAPI document)
             *monitoring.ROUTES,  # /healthz (not in the OpenAPI document)
         ],

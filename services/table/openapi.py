@@ -19,7 +19,7 @@ from gcbc_contract import http as B
 from gcbc_contract.ids import TABLE_ID_PATTERN
 from gcbc_contract.options import Deal
 from gcbc_contract.views import View
-from services.table.problems import NEVER_VALID, NOT_FOUND, Problem
+from services.table.problems import NEVER_VALID, NOT_FOUND, Problem, type_of
 
 TableId = Annotated[
     str,
@@ -88,7 +88,7 @@ def problem(status: int, *codes: str) -> ResponseSpec:
             Example(
                 summary=listed[0],
                 value={
-                    "type": f"https://gcbc.example/problems/{listed[0]}",
+                    "type": type_of(listed[0]),
                     "title": listed[0].replace("_", " "),
                     "status": status,
                     "code": listed[0],

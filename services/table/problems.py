@@ -46,6 +46,12 @@ class ApiError(Exception):
 FIELD_OF = {"bad_name": "name", "name_reserved": "name", "name_taken": "name"}
 
 
+def type_of(code: str) -> str:
+    """A problem's ``type``: its code's page on this server (a reference relative to the
+    request's URI, so it holds behind any host or proxy)."""
+    return f"/problems/{code}"
+
+
 def status_for(code: str) -> int:
     if code == "internal_error":
         return 500
@@ -61,7 +67,7 @@ def problem(
     extra: dict[str, Any] | None = None,
 ) -> Response[Any]:
     body = Problem(
-        type=f"https://gcbc.example/problems/{code}",
+        type=type_of(code),
         title=code.replace("_", " "),
         status=status,
         code=code,

@@ -152,6 +152,18 @@ class Problem(msgspec.Struct, omit_defaults=True):
     token: str | None = None
 
 
+class ProblemCode(msgspec.Struct):
+    """A problem code's page (GET /problems/{code}, the problem's ``type``): the statuses it
+    comes with, what it means and what to do."""
+
+    code: str
+    type: str
+    title: str
+    statuses: tuple[int, ...]
+    meaning: str
+    what_to_do: str
+
+
 # --- commands as a client sends them ------------------------------------------------------------
 def _without_seat(command: type[C.Command]) -> Any:
     config = command.__struct_config__
