@@ -9,13 +9,14 @@ import weakref
 from collections.abc import AsyncIterator, Callable
 from typing import Annotated
 
+import msgspec
 from litestar import Controller, Request, Response, delete, get, post
 from litestar.datastructures import State as AppState
 from litestar.params import Body, Parameter
 from litestar.response import Stream
 
 from gcbc.eventlog.port import LogUnavailable, OutcomeUnknown
-from gcbc.readmodel.port import PUBLIC, ModelUnavailable, seat_key
+from gcbc.readmodel.port import PUBLIC, ModelUnavailable, StoredView, seat_key
 from gcbc.rules import names
 from gcbc.rules.state import State
 from gcbc_contract import commands as C
@@ -196,14 +197,18 @@ class Seats(Controller):
         "/tables/{table_id:str}/stream",
         summary="Server-Sent Events: one per view change (data = the view)",
         description="Each event is `id: <version>` and `data: <view>`; a reconnect with"
-        " `Last-Event-ID` goes on after that version (EventSource does it by itself).",
+        " `Last-Event-ID` goes on after that version (EventSource does it by itself). Once a view"
+        ' shows the game over comes `event: end` with `data: {"reason": "finished",'
+        ' "version"}`, and the server closes the stream: close the EventSource then (it would'
+        " reconnect, and get `end` again).",
         media_type="text/event-stream",
         security=[*doc.BEARER, {}],
         responses=doc.responses(
             {
                 200: doc.ResponseSpec(
                     str,
-                    description="`data: <view>` events, one per change; `: keep-alive` comments",
+                    description="`data: <view>` events, one per change; `: keep-alive`"
+                    " comments; `event: end` once the game is over, then the stream closes",
                     media_type="text/event-stream",
                     generate_examples=False,
                 )
@@ -332,6 +337,25 @@ async def _ticket_seat(
     return seat, fingerprint
 
 
+class _Status(msgspec.Struct):
+    status: str
+
+
+_status = msgspec.json.Decoder(_Status)
+
+
+def _finished(view: StoredView) -> bool:
+    """Whether the view shows the game over (its other fields left undecoded)."""
+    return b'"finished"' in view.data and _status.decode(view.data).status == "finished"
+
+
+def end_frame(version: int) -> bytes:
+    """The stream's last event once the game is over (docs/api.md): the server then closes it.
+    Without an id, so a reconnect still goes on after the last view."""
+    data = msgspec.json.encode({"reason": "finished", "version": version})
+    return b"event: end\r\ndata: " + data + b"\r\n\r\n"
+
+
 async def _events(
     service: TableService,
     table_id: str,
@@ -342,11 +366,13 @@ async def _events(
     close: Callable[[], None],
 ) -> AsyncIterator[bytes]:
     """The stream's frames: the view at each change after version ``after``, a keep-alive
-    comment when nothing changed (jittered ~15 s); it ends when the seat changes hands."""
+    comment when nothing changed (jittered ~15 s); once a view shows the game over, the ``end``
+    event, and the stream closes; it ends too when the seat changes hands."""
     version, last = after, None
+    # a reconnect looks at once: the game it follows may have ended meanwhile
+    wait = 0.0 if after >= 0 else random.uniform(12.0, 18.0)
     try:
         while True:
-            wait = random.uniform(12.0, 18.0)
             got = await service.view(table_id, seat, version, wait, last=last)
             if got is None:
                 return
@@ -358,8 +384,12 @@ async def _events(
             if got.version > version:
                 version = got.version
                 yield got.frame()  # the same bytes for every stream woken by this change
-            else:
+            elif wait:
                 yield b": keep-alive\r\n\r\n"  # a comment, not an event
+            if _finished(got):
+                yield end_frame(got.version)
+                return
+            wait = random.uniform(12.0, 18.0)
     except (LogUnavailable, ModelUnavailable):
         return  # the client reconnects (EventSource does so by itself)
     finally:

@@ -235,7 +235,10 @@ async def _stream(client: AsyncClient, url: str, headers: dict[str, str]) -> Asy
                 if client.answered is not None:
                     client.answered("GET", url, None, Answer(r.status, body, r.headers))
                 _core.check(r.status, body, r.headers)
-                async for event_id, data in _core.sse_events_from(r.lines()):
+                async for got in _core.sse_events_from(r.lines()):
+                    if got is _core.END:  # the game is over (a reconnect after its last view)
+                        return
+                    event_id, data = got
                     last = event_id or last
                     view = client.views.decode(data)
                     yield view

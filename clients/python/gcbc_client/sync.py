@@ -171,7 +171,10 @@ def _stream(http: httpx.Client, url: str, headers: dict[str, str]) -> Iterator[V
                 if r.status_code >= 400:
                     r.read()
                     _core.check(r.status_code, r.content, r.headers)
-                for event_id, data in _core.sse_events(r.iter_lines()):
+                for got in _core.sse_events(r.iter_lines()):
+                    if got is _core.END:  # the game is over (a reconnect after its last view)
+                        return
+                    event_id, data = got
                     last = event_id or last
                     view = _core.view_decoder.decode(data)
                     yield view
