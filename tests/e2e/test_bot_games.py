@@ -12,7 +12,7 @@ import httpx
 import msgspec
 
 from gcbc.rules import fold, view
-from gcbc_contract.events import AnyEvent
+from gcbc_contract.http import AnyShownEvent, recorded_event
 from gcbc_contract.views import View
 from services.common.settings import LOG_LIMIT
 from tests.e2e.audit import check_response
@@ -21,14 +21,14 @@ from tools.demo import play_table
 
 TABLES = len(OPTION_SETS)  # one table per combination of the options (both wound placements)
 _history = msgspec.json.Decoder(dict[str, msgspec.Raw])
-_events = msgspec.json.Decoder(list[AnyEvent])
+_events = msgspec.json.Decoder(list[AnyShownEvent])
 _view = msgspec.json.Decoder(View)
 
 
 def history_events(http: httpx.Client, table_id: str) -> list:
     r = http.get(f"/tables/{table_id}/history")
     assert r.status_code == 200, r.text
-    return _events.decode(_history.decode(r.content)["events"])
+    return [recorded_event(e) for e in _events.decode(_history.decode(r.content)["events"])]
 
 
 def test_twenty_tables_of_bots_play_to_the_end(stack):

@@ -24,6 +24,7 @@ from gcbc_contract.vocabulary import (
     Winners,
     WinReason,
 )
+from gcbc_contract.wide import Wide
 
 
 class Event(
@@ -49,7 +50,7 @@ class TableOpened(Event, tag="table_opened"):
     deadlines: Public[Deadlines] = Deadlines()
     deal: Secret[Deal | None] = None  # secret until the end (a scenario table's deal)
     first_seat: Public[int | None] = None
-    random_seed: Secret[int | None] = None  # secret: the creator's seed, if any
+    random_seed: Secret[Wide[int | None]] = None  # secret: the creator's seed, if any
     chat_per_seat: Public[int | None] = None  # messages a seat may post (None: the default)
     bots: Public[HouseBots | None] = None  # seats the house plays, taken as the table opens
     rematch_of: Public[str | None] = None  # the finished table this one plays again
@@ -72,7 +73,7 @@ class TableClosed(Event, tag="table_closed"):
 
 
 class GameStarted(Event, tag="game_started"):
-    random_seed: Secret[int]  # secret: nobody learns the seed before the end (RULES §11)
+    random_seed: Secret[Wide[int]]  # secret: nobody learns the seed before the end (RULES §11)
     first_seat: Public[int]
 
 
@@ -400,7 +401,7 @@ class AllRevealed(Event, tag="all_revealed"):
     hands: Public[tuple[tuple[int, ...], ...]]
     burned: Public[tuple[int, ...]]
     equipment: Public[tuple[tuple[str, ...], ...]]
-    random_seed: Public[int]
+    random_seed: Public[Wide[int]]
 
 
 AnyEvent = (

@@ -19,6 +19,7 @@ from gcbc_contract import commands as C
 from gcbc_contract.events import AnyEvent
 from gcbc_contract.options import Deadlines, Deal, HouseBots, TableOptions
 from gcbc_contract.views import View
+from gcbc_contract.wide import Digits, is_wide, shown, shown_type
 
 # --- the lobby ----------------------------------------------------------------------------------
 Seats = Annotated[int, Meta(ge=4, le=8, description="4 to 8 players (RULES §1)")]
@@ -30,7 +31,8 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
 
     seats: Seats
     options: TableOptions = TableOptions()
-    seed: int | None = None
+    # decimal digits (an integer too, as before: a JavaScript client cannot send one past 2^53)
+    seed: Digits | int | None = None
     deadlines: Deadlines | None = None
     deal: Deal | None = None
     first_seat: int | None = None
@@ -130,11 +132,62 @@ class ReplayStep(msgspec.Struct):
     view: View
 
 
+def _shown_event(event: type) -> type:
+    """An event as the API shows it: its ``Wide`` integers (the seed) as strings."""
+    fields = msgspec.structs.fields(event)
+    wide = [
+        (f.name, shown_type(f.type), f.default)
+        if f.default is not msgspec.NODEFAULT
+        else (f.name, shown_type(f.type))
+        for f in fields
+        if is_wide(f.type)
+    ]
+    if not wide:
+        return event
+    tag = event.__struct_config__.tag
+    return msgspec.defstruct(event.__name__, wide, bases=(event,), tag=tag, module=__name__)
+
+
+SHOWN_EVENTS: dict[type, type] = {e: _shown_event(e) for e in AnyEvent.__args__}
+AnyShownEvent = functools.reduce(operator.or_, SHOWN_EVENTS.values())
+
+
+_WIDE_FIELDS = {
+    e: frozenset(f.name for f in msgspec.structs.fields(e) if is_wide(f.type)) for e in SHOWN_EVENTS
+}
+
+
+def shown_event(event: Any) -> Any:
+    """``event`` as the API shows it (the history): its wide integers as decimal strings."""
+    wide = _WIDE_FIELDS[type(event)]
+    if not wide:
+        return event
+    values = {f: getattr(event, f) for f in event.__struct_fields__}
+    for f in wide:
+        values[f] = shown(values[f])
+    return SHOWN_EVENTS[type(event)](**values)
+
+
+_RECORDED = {shown: event for event, shown in SHOWN_EVENTS.items()}
+
+
+def recorded_event(event: Any) -> Any:
+    """A history's event as the log records it (its wide integers as integers): what the engine
+    folds."""
+    recorded = _RECORDED[type(event)]
+    if recorded is type(event):
+        return event
+    values = {f: getattr(event, f) for f in event.__struct_fields__}
+    for f in _WIDE_FIELDS[recorded]:
+        values[f] = None if values[f] is None else int(values[f])
+    return recorded(**values)
+
+
 class History(msgspec.Struct):
-    """A finished table's every event, every card revealed."""
+    """A finished table's every event, every card revealed (the seed as a string)."""
 
     table_id: str
-    events: list[AnyEvent]
+    events: list[AnyShownEvent]  # type: ignore[valid-type]
 
 
 class Problem(msgspec.Struct, omit_defaults=True):

@@ -41,7 +41,7 @@ def create_body(
     seats: int,
     options: TableOptions | dict | None,
     deadlines: Deadlines | dict | None,
-    seed: int | None,
+    seed: int | str | None,  # a string holds any seed (docs/api.md); an integer too
     deal: Deal | dict | None,
     first_seat: int | None,
     bots: HouseBots | dict | None = None,

@@ -100,7 +100,7 @@ class AsyncClient:
         seats: int,
         options: TableOptions | dict | None = None,
         deadlines: Deadlines | dict | None = None,
-        seed: int | None = None,
+        seed: int | str | None = None,
         deal: Deal | dict | None = None,
         first_seat: int | None = None,
         bots: HouseBots | dict | None = None,
