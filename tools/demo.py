@@ -22,7 +22,7 @@ Recorder = Callable[[int | None, str, int, bytes], None]  # (seat, what, status,
 async def open_table(
     client: AsyncClient,
     seats: int,
-    table_seed: int | None = None,
+    table_seed: int | str | None = None,
     **extra: Any,
 ) -> tuple[str, list[AsyncSeat]]:
     """Create a table and fill it with bots. ``table_seed``: a chosen deal (scenario servers
@@ -40,7 +40,7 @@ async def play_table(
     seed: int = 1,
     record: Recorder | None = None,
     idle: Callable[[int], bool] | None = None,
-    table_seed: int | None = None,
+    table_seed: int | str | None = None,
     **extra: Any,
 ) -> str:
     """Bots (seeded with ``seed``) play a table to the end; its id."""

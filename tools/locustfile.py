@@ -184,7 +184,10 @@ class LoadClient(Client):
                         gevent.sleep(_core.retry_after(r.headers))
                         continue
                     fire(self.user, "GET", name, started)
-                    for n, (event_id, data) in enumerate(_core.sse_events(r.iter_lines())):
+                    for n, got in enumerate(_core.sse_events(r.iter_lines())):
+                        if got is _core.END:  # the game is over
+                            return
+                        event_id, data = got
                         last = event_id or last
                         view = _core.view_decoder.decode(data)
                         yield view, n > 0

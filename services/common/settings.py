@@ -69,7 +69,8 @@ class Settings(Struct, frozen=True):
     seats_per_client: int = 16
     house_tables_per_client: int = 3
     forwarded_allow_ips: str = ""  # proxies trusted for X-Forwarded-For ("": none)
-    # browsers: origins allowed to call the API (comma-separated; "": none, no CORS headers)
+    # browsers: origins allowed to write and send tokens (comma-separated; "": none; public reads
+    # are open to every origin, services/table/cors.py)
     cors_origins: tuple[str, ...] = ()
     # stream tickets (services/table/tickets.py): the key that signs them ("": one drawn per
     # process, enough for one process; several must share one) and how long one lasts

@@ -13,7 +13,6 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
 from litestar import Litestar
-from litestar.config.cors import CORSConfig
 from litestar.datastructures import State as AppState
 from litestar.openapi import OpenAPIConfig
 
@@ -25,7 +24,7 @@ from services.common.operators import Readiness
 from services.common.rules import ENGINE, Rules
 from services.common.runner import tune_gc
 from services.common.settings import DURABLES, Settings
-from services.table import apidocs, edge, monitoring, webtable
+from services.table import apidocs, cors, edge, monitoring, problem_pages, webtable
 from services.table import openapi as doc
 from services.table.dependencies import DEPENDENCIES
 from services.table.history import Histories
@@ -76,15 +75,16 @@ def create_app(settings: Settings | None = None, rules: Rules = ENGINE) -> Lites
             Seats,
             Play,
             Histories,
+            *problem_pages.ROUTES,  # /problems/{code}: every problem's `type`
             *webtable.ROUTES,  # the reference web client (not in the OpenAPI document)
             *monitoring.ROUTES,  # /healthz (not in the OpenAPI document)
         ],
         dependencies=DEPENDENCIES,
         lifespan=[lifespan],
-        middleware=[monitoring.HttpMetrics()],
+        middleware=[monitoring.HttpMetrics(), cors.PublicReads()],
         exception_handlers=monitoring.counted(HANDLERS),
         before_request=edge.before_request,
-        cors_config=_cors(settings),
+        cors_config=cors.operators(settings),
         request_max_body_size=MAX_BODY,
         openapi_config=_openapi(),
         plugins=[doc.VOCABULARIES],
@@ -106,17 +106,6 @@ def _openapi() -> OpenAPIConfig:
         operation_id_creator=lambda handler, method, path: handler.handler_name,
         description="The public HTTP/JSON contract of the Good Cop Bad Cop server"
         " (docs/api.md). Errors are RFC 9457 problem+json with a stable `code`.",
-    )
-
-
-def _cors(settings: Settings) -> CORSConfig | None:
-    if not settings.cors_origins:
-        return None
-    return CORSConfig(
-        allow_origins=list(settings.cors_origins),
-        allow_methods=["GET", "POST", "DELETE"],
-        allow_headers=["Authorization", "Content-Type", "Last-Event-ID"],
-        expose_headers=["Link", "Retry-After"],
     )
 
 

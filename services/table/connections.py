@@ -24,6 +24,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from services.common import metrics
 from services.common.settings import Settings
+from services.table.problems import type_of
 
 log = logging.getLogger("gcbc.table")
 
@@ -158,7 +159,7 @@ def _answer(status: int, code: str, detail: str, headers: dict[str, str] | None 
     """A whole HTTP answer that closes the connection: a problem (docs/api.md's form)."""
     body = msgspec.json.encode(
         {
-            "type": f"https://gcbc.example/problems/{code}",
+            "type": type_of(code),
             "title": code.replace("_", " "),
             "status": status,
             "code": code,

@@ -9,7 +9,7 @@ from litestar import Request
 from litestar.datastructures import State as AppState
 from litestar.di import NamedDependency, Provide
 
-from services.table.problems import ApiError
+from services.table.problems import ApiError, not_a_seat
 from services.table.service import TableService
 
 
@@ -47,7 +47,7 @@ async def seat_of(
         return None
     seat = service.seat_of(t, token)
     if seat is None:
-        raise ApiError(403, "forbidden", "that token is not a seat of this table")
+        raise not_a_seat()
     return seat
 
 

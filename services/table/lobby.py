@@ -15,6 +15,7 @@ from gcbc.readmodel.port import PUBLIC
 from gcbc_contract import commands as C
 from gcbc_contract.http import CreateTable, LobbyListing, TableCreated, TableCreatedLater
 from gcbc_contract.options import Deadlines, HouseBots, TableOptions
+from gcbc_contract.wide import LARGEST
 from services.common.settings import Settings
 from services.table import answers, edge
 from services.table import openapi as doc
@@ -144,6 +145,8 @@ def _checked(data: CreateTable, settings: Settings) -> HouseBots | None:
                 field,
             )
     _check_offered(data.options, settings)
+    if isinstance(data.seed, str) and int(data.seed) > LARGEST:
+        raise ApiError(422, "invalid_body", f"a seed is at most {LARGEST}", "seed")
     if data.first_seat is not None and not 0 <= data.first_seat < data.seats:
         raise ApiError(422, "invalid_body", "first_seat is a seat of the table", "first_seat")
     if data.deadlines is not None:
@@ -173,7 +176,7 @@ def _opening(
         deadlines=data.deadlines or Deadlines(),
         deal=data.deal,
         first_seat=data.first_seat,
-        random_seed=data.seed,
+        random_seed=None if data.seed is None else int(data.seed),  # the log keeps an integer
         chat_per_seat=settings.chat_per_seat,  # the table's terms: refused in the rules
         bots=bots,
     )

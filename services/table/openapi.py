@@ -19,7 +19,7 @@ from gcbc_contract import http as B
 from gcbc_contract.ids import TABLE_ID_PATTERN
 from gcbc_contract.options import Deal
 from gcbc_contract.views import View
-from services.table.problems import NEVER_VALID, NOT_FOUND, Problem
+from services.table.problems import NEVER_VALID, NOT_FOUND, Problem, type_of
 from services.table.vocabularies import Vocabularies
 
 TableId = Annotated[
@@ -42,7 +42,8 @@ COMPONENTS = Components(
 )
 
 # the problem codes behind each error status (RFC 9457 bodies with a stable `code`)
-_RULE_CONFLICTS = sorted(CODES - NEVER_VALID - NOT_FOUND)
+# not_seated: a token's seat left, answered as every seat endpoint answers that (403 forbidden)
+_RULE_CONFLICTS = sorted(CODES - NEVER_VALID - NOT_FOUND - {"not_seated"})
 PROBLEM_CODES: dict[int, list[str]] = {
     400: ["malformed_json", "json_too_deep", "duplicate_key", "invalid_parameter"],
     401: ["unauthorized"],
@@ -74,8 +75,8 @@ _WHY = {
     400: "the body is not JSON (or gives a key twice), or a query or path parameter is out of its"
     " range",
     401: "no bearer token where one is needed",
-    403: "the token is not a seat of this table (or not this seat); a scenario field on a server"
-    " that takes none",
+    403: "the token is not a seat of this table (never was, or its seat was left), or not this"
+    " seat; a scenario field on a server that takes none",
     404: "no such table (any id not of the server's own form)",
     409: "not now: the table's state refuses it (a turn, a phase, a card since turned: what a stale"
     " view causes)",
@@ -100,7 +101,7 @@ def problem(status: int, *codes: str) -> ResponseSpec:
             Example(
                 summary=listed[0],
                 value={
-                    "type": f"https://gcbc.example/problems/{listed[0]}",
+                    "type": type_of(listed[0]),
                     "title": listed[0].replace("_", " "),
                     "status": status,
                     "code": listed[0],
@@ -239,8 +240,10 @@ STREAM = ResponseSpec(
     description="Server-Sent Events, one per change of the view (a seat's with a bearer token or"
     " a ticket, else the public one). Each event has two fields: `id: <version>`, the view's"
     " `version` (a reconnect sends it back as `Last-Event-ID` and goes on after it), and `data:"
-    " <view>`, the whole View as one line of JSON (the View schema). Nothing else is sent but `:"
-    " keep-alive` comments, about every 15 s when nothing changed. The stream ends when the seat"
+    " <view>`, the whole View as one line of JSON (the View schema). Besides, `: keep-alive`"
+    " comments, about every 15 s when nothing changed. Once the game is over, after the finished"
+    ' view comes `event: end` with `data: {"reason": "finished", "version": N}` (no id),'
+    " and the server closes the stream: do not reconnect. Else the stream ends when the seat"
     " changes hands (a token or ticket no longer its) or the server is away: reconnect, as"
     " EventSource does by itself.",
     media_type="text/event-stream",
@@ -265,4 +268,5 @@ TAGS = [
         description="What a seat or a spectator sees: read once, wait for a change, or stream.",
     ),
     Tag(name="history", description="A finished table's whole log and its replay, step by step."),
+    Tag(name="problems", description="What each problem code means and what to do about it."),
 ]

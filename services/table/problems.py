@@ -46,6 +46,12 @@ class ApiError(Exception):
 FIELD_OF = {"bad_name": "name", "name_reserved": "name", "name_taken": "name"}
 
 
+def type_of(code: str) -> str:
+    """A problem's ``type``: its code's page on this server (a reference relative to the
+    request's URI, so it holds behind any host or proxy)."""
+    return f"/problems/{code}"
+
+
 def status_for(code: str) -> int:
     if code == "internal_error":
         return 500
@@ -61,7 +67,7 @@ def problem(
     extra: dict[str, Any] | None = None,
 ) -> Response[Any]:
     body = Problem(
-        type=f"https://gcbc.example/problems/{code}",
+        type=type_of(code),
         title=code.replace("_", " "),
         status=status,
         code=code,
@@ -79,12 +85,20 @@ def problem(
     )
 
 
+def not_a_seat() -> ApiError:
+    """The one answer to a token that names no seat of the table, whether it never did or its
+    seat was left (the table keeps only its seats' current tokens, so it cannot tell which)."""
+    return ApiError(403, "forbidden", "that token is not a seat of this table")
+
+
 def from_violation(v: RuleViolation) -> ApiError:
     return refusal(v.code, v.message)
 
 
 def refusal(code: str, message: str) -> ApiError:
     """A refusal of the rules (before the log or in its answer) as the problem a client gets."""
+    if code == "not_seated":  # a token's seat left (since this process last looked): as above
+        return not_a_seat()
     return ApiError(status_for(code), code, message, FIELD_OF.get(code))
 
 

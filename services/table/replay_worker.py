@@ -26,7 +26,7 @@ from gcbc.eventlog.port import EventLog, LogUnavailable, Stored
 from gcbc.rules import view
 from gcbc.rules.state import State
 from gcbc_contract.entries import OutcomeEntry
-from gcbc_contract.http import ReplayStep
+from gcbc_contract.http import History, ReplayStep, shown_event
 from services.common.folded import FoldedTable
 from services.common.settings import DEFAULT_NATS
 
@@ -183,7 +183,7 @@ def history(table_id: str) -> Answer:
         return folded
     kept, events = folded
     dropped = _keep(table_id, _kept.pop(table_id, kept))
-    body = msgspec.json.encode({"table_id": table_id, "events": events})
+    body = msgspec.json.encode(History(table_id=table_id, events=[shown_event(e) for e in events]))
     return Answer(body=body, kept=table_id in _kept, dropped=dropped, entries=kept.entries)
 
 

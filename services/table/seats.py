@@ -9,13 +9,14 @@ import weakref
 from collections.abc import AsyncIterator, Callable
 from typing import Annotated
 
+import msgspec
 from litestar import Controller, Request, Response, delete, get, post
 from litestar.datastructures import State as AppState
 from litestar.params import Body, Parameter
 from litestar.response import Stream
 
 from gcbc.eventlog.port import LogUnavailable, OutcomeUnknown
-from gcbc.readmodel.port import PUBLIC, ModelUnavailable, seat_key
+from gcbc.readmodel.port import PUBLIC, ModelUnavailable, StoredView, seat_key
 from gcbc.rules import names
 from gcbc.rules.state import State
 from gcbc_contract import commands as C
@@ -25,7 +26,7 @@ from services.table import answers, edge, tickets
 from services.table import openapi as doc
 from services.table.dependencies import MySeat, Service, bearer, client, seat_of, still_held
 from services.table.openapi import TableId
-from services.table.problems import RETRY_AFTER, ApiError
+from services.table.problems import RETRY_AFTER, ApiError, not_a_seat
 from services.table.service import TableService, token_hash
 
 FOLLOW_WAIT = 0.25  # seconds a check waits for this process to fold an entry, then reads it
@@ -107,6 +108,8 @@ class Seats(Controller):
         if got is answers.PENDING:
             # recorded: the seat is left once the rules worker answers
             return answers.position(answers.position_of(state, table_id, seq))
+        # the token's next request here finds its seat left, whatever it asks (docs/api.md)
+        await service.cache.reached(table_id, got[0].position, FOLLOW_WAIT)  # type: ignore[index]
         return Response(content=b"", status_code=204)
 
     @post(
@@ -154,11 +157,14 @@ class Seats(Controller):
             if close is not None:
                 close()
         if got is None:
+            table = await service.table(table_id)
+            if seat is not None and service.seat_of(table, bearer(request)) != seat:
+                raise not_a_seat()  # left while it waited: its view went with it
             raise ApiError(404, "no_table", f"there is no table {table_id}")
         if seat is not None and not await _still_holds(
             service, table_id, bearer(request), seat, got.position
         ):
-            raise ApiError(403, "forbidden", "that token is not a seat of this table any more")
+            raise not_a_seat()
         return answers.json(got.data)
 
     @post(
@@ -197,7 +203,10 @@ class Seats(Controller):
         tags=["views"],
         summary="Server-Sent Events: one per view change (data = the view)",
         description="Each event is `id: <version>` and `data: <view>`; a reconnect with"
-        " `Last-Event-ID` goes on after that version (EventSource does it by itself).",
+        " `Last-Event-ID` goes on after that version (EventSource does it by itself). Once a view"
+        ' shows the game over comes `event: end` with `data: {"reason": "finished",'
+        ' "version"}`, and the server closes the stream: close the EventSource then (it would'
+        " reconnect, and get `end` again).",
         media_type="text/event-stream",
         security=[*doc.BEARER, {}],
         responses=doc.responses(
@@ -332,8 +341,27 @@ async def _ticket_seat(
     seat, fingerprint = got
     await service.table(table_id)
     if not await _still_holds(service, table_id, None, seat, 0, fingerprint):
-        raise ApiError(403, "forbidden", "that seat has changed hands since the ticket was made")
+        raise not_a_seat()  # the ticket's seat was left (and maybe taken) since it was made
     return seat, fingerprint
+
+
+class _Status(msgspec.Struct):
+    status: str
+
+
+_status = msgspec.json.Decoder(_Status)
+
+
+def _finished(view: StoredView) -> bool:
+    """Whether the view shows the game over (its other fields left undecoded)."""
+    return b'"finished"' in view.data and _status.decode(view.data).status == "finished"
+
+
+def end_frame(version: int) -> bytes:
+    """The stream's last event once the game is over (docs/api.md): the server then closes it.
+    Without an id, so a reconnect still goes on after the last view."""
+    data = msgspec.json.encode({"reason": "finished", "version": version})
+    return b"event: end\r\ndata: " + data + b"\r\n\r\n"
 
 
 async def _events(
@@ -346,11 +374,13 @@ async def _events(
     close: Callable[[], None],
 ) -> AsyncIterator[bytes]:
     """The stream's frames: the view at each change after version ``after``, a keep-alive
-    comment when nothing changed (jittered ~15 s); it ends when the seat changes hands."""
+    comment when nothing changed (jittered ~15 s); once a view shows the game over, the ``end``
+    event, and the stream closes; it ends too when the seat changes hands."""
     version, last = after, None
+    # a reconnect looks at once: the game it follows may have ended meanwhile
+    wait = 0.0 if after >= 0 else random.uniform(12.0, 18.0)
     try:
         while True:
-            wait = random.uniform(12.0, 18.0)
             got = await service.view(table_id, seat, version, wait, last=last)
             if got is None:
                 return
@@ -362,8 +392,12 @@ async def _events(
             if got.version > version:
                 version = got.version
                 yield got.frame()  # the same bytes for every stream woken by this change
-            else:
+            elif wait:
                 yield b": keep-alive\r\n\r\n"  # a comment, not an event
+            if _finished(got):
+                yield end_frame(got.version)
+                return
+            wait = random.uniform(12.0, 18.0)
     except (LogUnavailable, ModelUnavailable):
         return  # the client reconnects (EventSource does so by itself)
     finally:

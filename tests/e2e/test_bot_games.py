@@ -14,7 +14,7 @@ import msgspec
 import pytest
 
 from gcbc.rules import fold, view
-from gcbc_contract.events import AnyEvent
+from gcbc_contract.http import AnyShownEvent, recorded_event
 from gcbc_contract.views import View
 from services.common.settings import LOG_LIMIT
 from tests.e2e.audit import check_response
@@ -24,14 +24,14 @@ from tools.demo import play_table
 # make bench: one table per combination of the options (both wound placements)
 TABLES = [11, pytest.param(len(OPTION_SETS), marks=pytest.mark.slow)]
 _history = msgspec.json.Decoder(dict[str, msgspec.Raw])
-_events = msgspec.json.Decoder(list[AnyEvent])
+_events = msgspec.json.Decoder(list[AnyShownEvent])
 _view = msgspec.json.Decoder(View)
 
 
 def history_events(http: httpx.Client, table_id: str) -> list:
     r = http.get(f"/tables/{table_id}/history")
     assert r.status_code == 200, r.text
-    return _events.decode(_history.decode(r.content)["events"])
+    return [recorded_event(e) for e in _events.decode(_history.decode(r.content)["events"])]
 
 
 def options_of(i: int, tables: int):

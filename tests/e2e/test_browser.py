@@ -1,8 +1,10 @@
-"""Browsers (issue 12, item 4): CORS only for the origins a server names, and a seat's stream
-without its token in any URL (a short-lived, single-table ticket from an authenticated POST)."""
+"""Browsers (issue 12, item 4): CORS for writes and tokens only for the origins a server names,
+public reads open to every origin, and a seat's stream without its token in any URL (a
+short-lived, single-table ticket from an authenticated POST)."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,6 +13,7 @@ import httpx
 import pytest
 
 from tests.e2e.conftest import TEST_ENV, auth, seated_table
+from tools.demo import play_table
 from tools.launcher import Stack
 
 ORIGIN = "https://play.example"
@@ -51,10 +54,13 @@ def test_cors_answers_only_the_origins_the_server_names(browser_stack, stack):
         r = http.get("/tables", headers={"Origin": ORIGIN})
         assert r.headers["access-control-allow-origin"] == ORIGIN
         assert "link" in r.headers.get("access-control-expose-headers", "").lower()
-        r = http.get("/tables", headers={"Origin": "https://evil.example"})
+        # another origin: a public read is open to it (below), a write is not
+        r = http.post("/tables", json={"seats": 4}, headers={"Origin": "https://evil.example"})
         assert "access-control-allow-origin" not in r.headers
-    with httpx.Client(base_url=stack.api, timeout=30) as http:  # no origins named: no CORS
-        r = http.get("/tables", headers={"Origin": ORIGIN})
+        r = http.get("/tables", headers={"Origin": "https://evil.example"})
+        assert r.headers["access-control-allow-origin"] == "*"
+    with httpx.Client(base_url=stack.api, timeout=30) as http:  # no origins named: reads only
+        r = http.post("/tables", json={"seats": 4}, headers={"Origin": ORIGIN})
         assert "access-control-allow-origin" not in r.headers
 
 
@@ -93,3 +99,57 @@ def test_a_ticket_stops_working_once_its_seat_changes_hands(browser_stack):
             browser_stack.api, f"/tables/{table_id}/stream", params={"ticket": ticket["ticket"]}
         )
         assert r.status_code == 403
+
+
+def test_public_reads_are_open_to_every_origin_and_nothing_else_is(stack, http):
+    """docs/api.md, "Cross-origin browsers": on a server that names no origins."""
+    origin = {"Origin": "https://elsewhere.example"}
+    finished = asyncio.run(play_table(stack.api, 4, "random", seed=9))
+    table_id, tokens = seated_table(http, 4)
+    ticket = http.post(f"/tables/{table_id}/tickets", headers=auth(tokens[0])).json()["ticket"]
+    reads = [
+        "/tables",
+        f"/tables/{table_id}",
+        f"/tables/{table_id}/view",
+        f"/tables/{finished}/history",
+        f"/tables/{finished}/replay?step=2",
+        f"/tables/{finished}/stream",  # a finished game's stream ends: read whole
+        f"/tables/{table_id}/history",  # a problem (409) is readable too
+        "/tables/0000000000000000",  # 404
+        "/schema/openapi.json",
+        "/problems/no_table",
+    ]
+    for path in reads:
+        r = http.get(path, headers=origin)
+        assert r.headers.get("access-control-allow-origin") == "*", (path, r.status_code)
+    with http.stream("GET", f"/tables/{table_id}/stream", headers=origin) as r:
+        assert r.headers.get("access-control-allow-origin") == "*"
+    closed = [
+        http.get(f"/tables/{table_id}/view", headers={**origin, **auth(tokens[1])}),
+        http.get(f"/tables/{finished}/stream?ticket={ticket}", headers=origin),
+        http.post("/tables", json={"seats": 4}, headers=origin),
+        http.post(f"/tables/{table_id}/chat", json={"text": "hi"}, headers=origin),
+        http.post(
+            f"/tables/{table_id}/chat", json={"text": "hi"}, headers={**origin, **auth(tokens[1])}
+        ),
+    ]
+    for r in closed:
+        assert "access-control-allow-origin" not in r.headers, (r.request.url, r.status_code)
+
+    def preflight(path: str, method: str, headers: str) -> httpx.Response:
+        asked = {"Access-Control-Request-Method": method, "Access-Control-Request-Headers": headers}
+        return http.options(path, headers={**origin, **asked})
+
+    # a write, or a read with a token: no consent, so the browser never sends it
+    for path, method, headers in [
+        ("/tables", "POST", "content-type"),
+        (f"/tables/{table_id}/commands", "POST", "authorization,content-type"),
+        (f"/tables/{table_id}/seats/0", "DELETE", "authorization"),
+        (f"/tables/{table_id}/view", "GET", "authorization"),
+    ]:
+        r = preflight(path, method, headers)
+        assert "access-control-allow-origin" not in r.headers, (path, method)
+    # a public stream's reconnection (Last-Event-ID) is consented to
+    r = preflight(f"/tables/{table_id}/stream", "GET", "last-event-id")
+    assert r.status_code == 204 and r.headers["access-control-allow-origin"] == "*"
+    assert "GET" in r.headers["access-control-allow-methods"]

@@ -26,6 +26,7 @@ from gcbc.rules import is_terminal, view
 from gcbc.rules.views import version_of
 from gcbc_contract import events as E
 from gcbc_contract.cards import EQUIPMENT_CARDS
+from gcbc_contract.http import shown_event
 from gcbc_contract.options import TableOptions
 from tests.property.knowledge_oracle import Oracle
 from tests.property.strategies import (
@@ -174,8 +175,9 @@ def check_entry(o: Oracle, viewer: int | None, e: Any, entry: dict[str, Any] | N
 
 
 def renders(e: Any, entry: dict[str, Any]) -> bool:
-    """Whether ``entry`` is a rendering of ``e`` (its fields, some left out, plus v/received)."""
-    d = msgspec.to_builtins(e)
+    """Whether ``entry`` is a rendering of ``e`` (its fields, some left out, plus v/received; the
+    seed as the API shows it, a string)."""
+    d = msgspec.to_builtins(shown_event(e))
     return all(k in ("v", "received") or (k in d and d[k] == x) for k, x in entry.items())
 
 

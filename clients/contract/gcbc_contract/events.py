@@ -79,6 +79,7 @@ from gcbc_contract.fields import (
     described,
 )
 from gcbc_contract.options import Deadlines, TableOptions
+from gcbc_contract.wide import Wide
 
 
 class Event(
@@ -104,7 +105,7 @@ class TableOpened(Event, tag="table_opened"):
     deadlines: Public[DeadlinesField] = Deadlines()
     deal: Secret[DealField | None] = None  # secret until the end (a scenario table's deal)
     first_seat: Public[FirstSeat | None] = None
-    random_seed: Secret[int | None] = None  # secret: the creator's seed, if any
+    random_seed: Secret[Wide[int | None]] = None  # secret: the creator's seed, if any
     chat_per_seat: Public[ChatPerSeat | None] = None  # messages a seat may post (None: the default)
     bots: Public[Bots | None] = None  # seats the house plays, taken as the table opens
     rematch_of: Public[RematchOf | None] = None  # the finished table this one plays again
@@ -130,7 +131,7 @@ class TableClosed(Event, tag="table_closed"):
 
 
 class GameStarted(Event, tag="game_started"):
-    random_seed: Secret[int]  # secret: nobody learns the seed before the end (RULES §11)
+    random_seed: Secret[Wide[int]]  # secret: nobody learns the seed before the end (RULES §11)
     first_seat: Public[FirstSeat]
 
 
@@ -458,7 +459,7 @@ class AllRevealed(Event, tag="all_revealed"):
     hands: Public[Hands]
     burned: Public[Burned]
     equipment: Public[EquipmentHands]
-    random_seed: Public[int]
+    random_seed: Public[Wide[int]]
 
 
 AnyEvent = (

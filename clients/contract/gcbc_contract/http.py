@@ -8,7 +8,9 @@ body is a union discriminated on ``type``."""
 
 from __future__ import annotations
 
-from typing import Annotated
+import functools
+import operator
+from typing import Annotated, Any
 
 import msgspec
 from msgspec import Meta
@@ -17,6 +19,7 @@ from gcbc_contract.events import AnyEvent
 from gcbc_contract.fields import Bots, DeadlinesField, DealField, Options, Seat, SeatCount, TableId
 from gcbc_contract.options import TableOptions
 from gcbc_contract.views import View
+from gcbc_contract.wide import Digits, is_wide, shown, shown_type
 
 Token = Annotated[
     str,
@@ -50,7 +53,13 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
 
     seats: Seats
     options: Options = TableOptions()
-    seed: int | None = None
+    seed: Annotated[
+        Digits | int | None,
+        Meta(
+            description="a scenario table's random seed (scenario servers only): decimal digits,"
+            " or an integer as before (a JavaScript client cannot send one past 2^53)"
+        ),
+    ] = None
     deadlines: Annotated[
         DeadlinesField | None, Meta(description="seconds for each kind of wait (null: defaults)")
     ] = None
@@ -167,11 +176,65 @@ class ReplayStep(msgspec.Struct):
     view: Annotated[View, Meta(description="the view after that step")]
 
 
+def _shown_event(event: type) -> type:
+    """An event as the API shows it: its ``Wide`` integers (the seed) as strings."""
+    fields = msgspec.structs.fields(event)
+    wide = [
+        (f.name, shown_type(f.type), f.default)
+        if f.default is not msgspec.NODEFAULT
+        else (f.name, shown_type(f.type))
+        for f in fields
+        if is_wide(f.type)
+    ]
+    if not wide:
+        return event
+    tag = event.__struct_config__.tag
+    return msgspec.defstruct(event.__name__, wide, bases=(event,), tag=tag, module=__name__)
+
+
+SHOWN_EVENTS: dict[type, type] = {e: _shown_event(e) for e in AnyEvent.__args__}
+AnyShownEvent = functools.reduce(operator.or_, SHOWN_EVENTS.values())
+
+
+_WIDE_FIELDS = {
+    e: frozenset(f.name for f in msgspec.structs.fields(e) if is_wide(f.type)) for e in SHOWN_EVENTS
+}
+
+
+def shown_event(event: Any) -> Any:
+    """``event`` as the API shows it (the history): its wide integers as decimal strings."""
+    wide = _WIDE_FIELDS[type(event)]
+    if not wide:
+        return event
+    values = {f: getattr(event, f) for f in event.__struct_fields__}
+    for f in wide:
+        values[f] = shown(values[f])
+    return SHOWN_EVENTS[type(event)](**values)
+
+
+_RECORDED = {shown: event for event, shown in SHOWN_EVENTS.items()}
+
+
+def recorded_event(event: Any) -> Any:
+    """A history's event as the log records it (its wide integers as integers): what the engine
+    folds."""
+    recorded = _RECORDED[type(event)]
+    if recorded is type(event):
+        return event
+    values = {f: getattr(event, f) for f in event.__struct_fields__}
+    for f in _WIDE_FIELDS[recorded]:
+        values[f] = None if values[f] is None else int(values[f])
+    return recorded(**values)
+
+
 class History(msgspec.Struct):
-    """A finished table's every event, every card revealed."""
+    """A finished table's every event, every card revealed (the seed as a string)."""
 
     table_id: TableId
-    events: Annotated[list[AnyEvent], Meta(description="every event of the table, in order")]
+    events: Annotated[
+        list[AnyShownEvent],  # type: ignore[valid-type]
+        Meta(description="every event of the table, in order (the seed as a string)"),
+    ]
 
 
 class Problem(msgspec.Struct, omit_defaults=True):
@@ -195,3 +258,15 @@ class Problem(msgspec.Struct, omit_defaults=True):
         str | None,
         Meta(description="a 503 of an unknown outcome: the token the request may have given"),
     ] = None
+
+
+class ProblemPage(msgspec.Struct):
+    """A problem code's page (GET /problems/{code}, the problem's ``type``): the statuses it
+    comes with, what it means and what to do."""
+
+    code: Annotated[str, Meta(description="the problem's stable code")]
+    type: Annotated[str, Meta(description="this page's address, the problem's `type`")]
+    title: Annotated[str, Meta(description="the code in words")]
+    statuses: Annotated[tuple[int, ...], Meta(description="the HTTP statuses it comes with")]
+    meaning: Annotated[str, Meta(description="what it means")]
+    what_to_do: Annotated[str, Meta(description="what a client does about it")]

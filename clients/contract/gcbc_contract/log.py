@@ -4,7 +4,8 @@ Each entry type is derived from its event's declaration (``events``, ``audience`
 tag, its fields (a field a viewer may not see is left out: ``UNSET``), ``received`` where the
 event tells each receiving seat what it got, and ``v``, the entry's number in the viewer's log.
 Nothing is declared twice: a new event has its entry type, a new field its place in it. The JSON of
-an entry is the event's JSON without the fields the viewer may not see, plus ``v``.
+an entry is the event's JSON without the fields the viewer may not see, plus ``v``; a ``Wide``
+integer (the seed) is a decimal string there (``gcbc_contract.wide``).
 
 An entry also reads like that JSON object (``entry["card"]``, ``"card" in entry``, equal to the
 same ``dict``), so code written against what clients receive reads the typed log alike.
@@ -22,6 +23,7 @@ from gcbc_contract.audience import PUBLIC, Audience, Received, audience_of
 from gcbc_contract.events import AnyEvent
 from gcbc_contract.fields import LogNumber
 from gcbc_contract.fields import Received as ReceivedCard
+from gcbc_contract.wide import is_wide, shown_type
 
 
 class LogEntry(
@@ -94,7 +96,7 @@ def _entry_type(event: type) -> type[LogEntry]:
     received: Any = None
     for f in msgspec.structs.fields(event):
         audience = audience_of(f.type)
-        typ = _declared_type(f.type)
+        typ = shown_type(f.type) if is_wide(f.type) else _declared_type(f.type)
         if f.default is not NODEFAULT:
             fields.append((f.name, typ, f.default))
         elif f.default_factory is not NODEFAULT:

@@ -43,7 +43,7 @@ def create_body(
     seats: int,
     options: TableOptions | dict | None,
     deadlines: Deadlines | dict | None,
-    seed: int | None,
+    seed: int | str | None,  # a string holds any seed (docs/api.md); an integer too
     deal: Deal | dict | None,
     first_seat: int | None,
     bots: HouseBots | dict | None = None,
@@ -112,35 +112,49 @@ class _Events:
 
     def __init__(self) -> None:
         self.event_id: str | None = None
+        self.kind = "message"
         self.data: list[str] = []
 
     def feed(self, line: str) -> tuple[str | None, str] | None:
-        """(id, data) once ``line`` ends an event."""
+        """(id, data) once ``line`` ends an event; ``END`` for the stream's ``end`` event."""
         if line == "":
             got = (self.event_id, "\n".join(self.data)) if self.data else None
-            self.event_id, self.data = None, []
+            if got is not None and self.kind == "end":
+                got = END
+            self.event_id, self.kind, self.data = None, "message", []
             return got
         if line.startswith("id:"):
             self.event_id = line[3:].strip()
+        elif line.startswith("event:"):
+            self.kind = line[6:].strip()
         elif line.startswith("data:"):
             self.data.append(line[5:].lstrip())
         return None
 
 
+# the server's last event once the game is over (docs/api.md): the stream ends with it
+END: tuple[str | None, str] = (None, "end")
+
+
 def sse_events(lines: Iterable[str]) -> Iterator[tuple[str | None, str]]:
-    """(id, data) of each Server-Sent Event in an iterable of lines."""
+    """(id, data) of each Server-Sent Event in an iterable of lines, and ``END`` last if the
+    server ended the stream (compare with ``is``)."""
     events = _Events()
     for line in lines:
         if (got := events.feed(line)) is not None:
             yield got
+            if got is END:
+                return
 
 
 async def sse_events_from(lines: AsyncIterable[str]) -> AsyncIterator[tuple[str | None, str]]:
-    """(id, data) of each Server-Sent Event in an async iterable of lines."""
+    """As ``sse_events``, from an async iterable of lines."""
     events = _Events()
     async for line in lines:
         if (got := events.feed(line)) is not None:
             yield got
+            if got is END:
+                return
 
 
 def filled(command: Any, pick: Callable[[Sequence[Any]], Any] = random.choice) -> Any:

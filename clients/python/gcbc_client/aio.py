@@ -101,7 +101,7 @@ class AsyncClient:
         seats: int,
         options: TableOptions | dict | None = None,
         deadlines: Deadlines | dict | None = None,
-        seed: int | None = None,
+        seed: int | str | None = None,
         deal: Deal | dict | None = None,
         first_seat: int | None = None,
         bots: HouseBots | dict | None = None,
@@ -282,7 +282,10 @@ async def _stream(
                 if client.answered is not None:
                     client.answered("GET", url, None, Answer(r.status, body, r.headers))
                 _core.check(r.status, body, r.headers)
-                async for event_id, data in _core.sse_events_from(r.lines()):
+                async for got in _core.sse_events_from(r.lines()):
+                    if got is _core.END:  # the game is over (a reconnect after its last view)
+                        return
+                    event_id, data = got
                     last = event_id or last
                     view = (views or client.views).decode(data)
                     yield view

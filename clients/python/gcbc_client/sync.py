@@ -39,7 +39,7 @@ class Client:
         seats: int,
         options: TableOptions | dict | None = None,
         deadlines: Deadlines | dict | None = None,
-        seed: int | None = None,
+        seed: int | str | None = None,
         deal: Deal | dict | None = None,
         first_seat: int | None = None,
         bots: HouseBots | dict | None = None,
@@ -212,7 +212,10 @@ def _stream(http: httpx.Client, url: str, headers: dict[str, str]) -> Iterator[V
                 if r.status_code >= 400:
                     r.read()
                     _core.check(r.status_code, r.content, r.headers)
-                for event_id, data in _core.sse_events(r.iter_lines()):
+                for got in _core.sse_events(r.iter_lines()):
+                    if got is _core.END:  # the game is over (a reconnect after its last view)
+                        return
+                    event_id, data = got
                     last = event_id or last
                     view = _core.view_decoder.decode(data)
                     yield view

@@ -405,6 +405,8 @@ function follow(tableId, token, onView) {
     }
     source = new EventSource(url);
     source.onmessage = (m) => { failures = 0; onView(JSON.parse(m.data)); };
+    // the game is over: the server closed the stream, and a reconnection would only end again
+    source.addEventListener("end", () => { closed = true; source.close(); });
     source.onerror = () => {
       source.close();  // a ticket lasts a minute: a reconnection asks for a new one
       failures += 1;

@@ -13,6 +13,7 @@ import msgspec
 from gcbc_contract.audience import PUBLIC, Audience, Received, To, audience_of
 from gcbc_contract.events import AnyEvent
 from gcbc_contract.log import ENTRY_TYPES, LogEntry
+from gcbc_contract.wide import is_wide, shown
 
 Viewer = int | None  # a seat, or None for the public
 
@@ -21,7 +22,7 @@ class _Rendering:
     """How one event type is shown: its entry type, the fields everyone sees, the fields only an
     audience sees, and whether it tells each receiver what it received."""
 
-    __slots__ = ("entry", "every", "guarded", "public", "received", "seen_by")
+    __slots__ = ("entry", "every", "guarded", "public", "received", "seen_by", "wide")
 
     def __init__(self, event: type) -> None:
         self.entry = ENTRY_TYPES.get(event)
@@ -30,6 +31,8 @@ class _Rendering:
         public: list[str] = []
         guarded: list[tuple[str, Audience]] = []
         self.received: tuple[str, Received] | None = None
+        # integers a JavaScript number cannot hold: shown as strings (gcbc_contract.wide)
+        self.wide = frozenset(f.name for f in msgspec.structs.fields(event) if is_wide(f.type))
         for f in msgspec.structs.fields(event):
             audience = audience_of(f.type)
             if audience is PUBLIC:
@@ -61,16 +64,20 @@ def render(
     if r.entry is None:
         return None
     if everything:
-        return r.entry(**{name: getattr(event, name) for name in r.every}, v=number)
-    if r.seen_by is not None and not r.seen_by.sees(event, viewer):
-        return None
-    shown = {name: getattr(event, name) for name in r.public}
-    for name, audience in r.guarded:
-        if audience.sees(event, viewer):
-            shown[name] = getattr(event, name)
-    if r.received is not None:
-        name, audience = r.received
-        got = audience.received(event, name, viewer)
-        if got is not None:
-            shown[audience.shown_as] = got
-    return r.entry(**shown, v=number)
+        fields = {name: getattr(event, name) for name in r.every}
+    else:
+        if r.seen_by is not None and not r.seen_by.sees(event, viewer):
+            return None
+        fields = {name: getattr(event, name) for name in r.public}
+        for name, audience in r.guarded:
+            if audience.sees(event, viewer):
+                fields[name] = getattr(event, name)
+        if r.received is not None:
+            name, audience = r.received
+            got = audience.received(event, name, viewer)
+            if got is not None:
+                fields[audience.shown_as] = got
+    if r.wide:
+        for name in r.wide & fields.keys():
+            fields[name] = shown(fields[name])
+    return r.entry(**fields, v=number)

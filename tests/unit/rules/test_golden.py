@@ -29,7 +29,7 @@ TABLES = sorted(p.name.removesuffix(".events.json") for p in FIXTURES.glob("*.ev
 # a prompt held in a transient step shows the turn's action phase (the contract's vocabulary);
 # views end with the house's seats (``bots``, issue 12: none at these tables). And one to the
 # logs of the views made with a limit (issue 13, below); the wait ids (``seen_waits``); an
-# eliminated seat's cards in play (``fallen_equipment``).
+# eliminated seat's cards in play (``fallen_equipment``); the seed as a string (``wide_seeds``).
 AMENDED = [
     (f'"phase":"{step}"'.encode(), b'"phase":"action"')
     for step in ("declared", "resolve", "after_action", "turn_start", "turn_end")
@@ -103,6 +103,18 @@ def bots_shown(recorded: bytes) -> bytes:
 SETTINGS = ("set_auto_pass", "resume")
 
 
+def wide_seeds(recorded: bytes) -> bytes:
+    """A deliberate change since the recording (docs/api.md): a log entry's seed, an integer a
+    JavaScript number cannot hold, is a decimal string (the events keep it as an integer)."""
+    if b'"random_seed":' not in recorded:
+        return recorded
+    was = msgspec.json.decode(recorded)
+    for entry in was["log"]:
+        if isinstance(entry.get("random_seed"), int):
+            entry["random_seed"] = str(entry["random_seed"])
+    return msgspec.json.encode(was)
+
+
 class Point(msgspec.Struct):
     events: int
     viewer: int | None
@@ -127,8 +139,10 @@ def test_recorded_log_folds_to_the_recorded_views(name: str) -> None:
         limit = None if at.full else LOG_LIMIT
         chat = None if at.full else CHAT_LIMIT
         v = view(s, at.viewer, log_limit=limit, wait_started=WAIT_STARTED, chat_limit=chat)
-        recorded = bots_shown(
-            settings_apart(fallen_equipment(seen_waits(amended(recorded), events, at.viewer)))
+        recorded = wide_seeds(
+            bots_shown(
+                settings_apart(fallen_equipment(seen_waits(amended(recorded), events, at.viewer)))
+            )
         )
         if at.full:
             assert msgspec.json.encode(v) == recorded, f"{name}: {at}"

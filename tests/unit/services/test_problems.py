@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from gcbc.rules.errors import CODES
-from services.table.problems import NEVER_VALID, NOT_FOUND, status_for
+from services.table.problems import NEVER_VALID, NOT_FOUND, refusal, status_for
 
 
 def test_every_code_has_a_class_and_never_valid_codes_exist():
@@ -40,3 +40,11 @@ def test_a_command_that_can_never_be_valid_is_422(code):
 
 def test_unknown_tables_are_404():
     assert {status_for(code) for code in NOT_FOUND} == {404}
+
+
+def test_a_seat_the_rules_find_empty_is_the_left_tokens_403_forbidden():
+    """A token's seat left since this process last folded its table: the rules refuse the
+    command as ``not_seated``, and the client gets what every seat endpoint answers such a
+    token (docs/api.md, "Tokens")."""
+    got = refusal("not_seated", "you have no seat at this table")
+    assert (got.status, got.code) == (403, "forbidden")
