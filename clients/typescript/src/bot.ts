@@ -49,7 +49,7 @@ async function main(): Promise<void> {
   const table = `/tables/${created.data.table_id}`;
   const tokens: string[] = [];
   for (let i = 0; i < created.data.seats; i++) {
-    const name: Schemas["TakeSeat"] = { name: `ts${i}` };
+    const name: Schemas["TakeSeat"] = { name: `ts${i}`, bot: true }; // a program plays it: said
     const granted = await call<Schemas["SeatGranted"]>("POST", `${table}/seats`, name);
     expect(granted, 201);
     tokens[granted.data.seat] = granted.data.token;
