@@ -31,6 +31,7 @@ from services.table.history import Histories
 from services.table.holdings import Holdings
 from services.table.limits import OpenStreams, RateLimits
 from services.table.lobby import Lobby
+from services.table.lobby_feed import LobbyFeed
 from services.table.play import Play
 from services.table.positions import Positions
 from services.table.problems import HANDLERS
@@ -138,6 +139,7 @@ async def _serve(
         settings.streams_per_table_client,
     )
     state.holdings = Holdings(settings.seats_per_client, settings.house_tables_per_client)
+    state.lobby = LobbyFeed(service)
     tune_gc()
     follower = await service.follow()
     stack.push_async_callback(follower.close)

@@ -19,6 +19,7 @@ from services.common.settings import Settings
 PUBLIC_READS = frozenset(
     {
         "/tables",
+        "/lobby/stream",
         "/tables/{table_id}",
         "/tables/{table_id}/view",
         "/tables/{table_id}/stream",

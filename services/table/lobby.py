@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import secrets
+import weakref
+from collections.abc import AsyncIterator, Callable
 from typing import Annotated, Any
 
 import msgspec
 from litestar import Controller, Request, Response, get, post
 from litestar.datastructures import State as AppState
 from litestar.params import Body, Parameter
+from litestar.response import Stream
 
 from gcbc.eventlog.port import OutcomeUnknown
 from gcbc.readmodel.port import PUBLIC
@@ -20,6 +23,7 @@ from services.common.settings import Settings
 from services.table import answers, edge
 from services.table import openapi as doc
 from services.table.dependencies import Service, client, still_held
+from services.table.lobby_feed import LOBBY
 from services.table.openapi import TableId
 from services.table.positions import MAX_CURSOR, Positions
 from services.table.problems import RETRY_AFTER, ApiError
@@ -118,6 +122,28 @@ class Lobby(Controller):
         )
 
     @get(
+        "/lobby/stream",
+        tags=["lobby"],
+        summary="Server-Sent Events: the lobby's changes (wait for a table without polling)",
+        description="First a `listed` event for each table waiting for players, then one event"
+        " per change: `listed` (a table opened), `seats` (a seat taken or left), `filled` (every"
+        " seat taken), `started` (its game began), `closed` (it left the lobby unstarted). Each"
+        " event's name is its `type`; its `data` is a LobbyEvent. `: keep-alive` comments come"
+        " after about 15 s of quiet. A reconnect starts again with the lobby as it is.",
+        media_type="text/event-stream",
+        responses=doc.responses({200: doc.LOBBY_STREAM}, 429),
+    )
+    async def stream_lobby(self, request: Request, state: AppState) -> Stream:
+        close = state.streams.open(LOBBY, client(request), None, kind="sse")
+        generator = _closing(state.lobby.watch(), close)
+        weakref.finalize(generator, close)  # a stream never started gives its place back
+        return Stream(
+            generator,
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )
+
+    @get(
         "/tables/{table_id:str}",
         tags=["views"],
         summary="The public (spectator) view",
@@ -129,6 +155,15 @@ class Lobby(Controller):
         if got is None:
             raise ApiError(404, "no_table", f"there is no table {table_id}")
         return answers.json(got.data)
+
+
+async def _closing(frames: AsyncIterator[bytes], close: Callable[[], None]) -> AsyncIterator[bytes]:
+    """The frames, the stream's place given back when they end."""
+    try:
+        async for data in frames:
+            yield data
+    finally:
+        close()
 
 
 def _checked(data: CreateTable, settings: Settings) -> HouseBots | None:

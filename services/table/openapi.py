@@ -270,3 +270,22 @@ TAGS = [
     Tag(name="history", description="A finished table's whole log and its replay, step by step."),
     Tag(name="problems", description="What each problem code means and what to do about it."),
 ]
+
+
+LOBBY_STREAM = ResponseSpec(
+    str,
+    description="`event: <type>` and `data: <LobbyEvent>` per change of the lobby (a LobbyEvent's"
+    " `type`: listed, seats, filled, started, closed); `: keep-alive` comments after a quiet while",
+    media_type="text/event-stream",
+    generate_examples=False,
+    examples=[
+        Example(
+            summary="a table opened, then its first seat taken",
+            value='event: listed\r\ndata: {"type":"listed","table_id":"0123456789abcdef",'
+            '"listing":{"table_id":"0123456789abcdef","seats":4,"taken":0,"options":{},'
+            '"deadlines":{}}}\r\n\r\nevent: seats\r\ndata: {"type":"seats","table_id":'
+            '"0123456789abcdef","listing":{"table_id":"0123456789abcdef","seats":4,"taken":1,'
+            '"options":{},"deadlines":{}}}\r\n\r\n',
+        )
+    ],
+)

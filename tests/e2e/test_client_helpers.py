@@ -11,6 +11,7 @@ import re
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -144,3 +145,36 @@ def test_a_seat_may_say_a_program_plays_it_and_everyone_sees_it(stack):
         log = client.table(table.table_id).log
         taken = [e for e in log if e.type == "seat_taken"]
         assert [e["bot"] for e in taken if e["name"] == "robo"] == [True]
+
+
+def test_a_bot_waits_for_a_table_on_the_lobby_stream(stack):
+    """The lobby's changes come as events: a table listed, its seats taken, filled, started."""
+    with Client(stack.api) as client:
+        seen: list[tuple[str, int | None]] = []
+        ready = threading.Event()
+        table_id: list[str] = []
+
+        def follow() -> None:
+            with Client(stack.api) as watcher:
+                for event in watcher.lobby():
+                    ready.set()
+                    if table_id and event.table_id == table_id[0]:
+                        taken = event.listing.taken if event.listing else None
+                        seen.append((event.type, taken))
+                        if event.type == "started":
+                            return
+
+        thread = threading.Thread(target=follow, daemon=True)
+        thread.start()
+        table = client.create_table(4)  # (the stream lists what waits now, then each change)
+        table_id.append(table.table_id)
+        ready.wait(10)
+        seats = []
+        for i in range(4):  # apart: the lobby is read about twice a second
+            seats.append(client.join(table.table_id, f"w{i}"))
+            time.sleep(1.2)
+        seats[0].start()
+        thread.join(timeout=30)
+        assert not thread.is_alive(), seen
+        assert seen[-1] == ("started", None)
+        assert seen[:-1] == [("listed", 0), ("seats", 1), ("seats", 2), ("seats", 3), ("filled", 4)]

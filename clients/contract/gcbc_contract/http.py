@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import operator
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 from msgspec import Meta
@@ -99,6 +99,24 @@ class LobbyListing(msgspec.Struct):
     deadlines: DeadlinesField
     seeded: Seeded = False
     bots: Bots | None = None  # the seats the house plays (already taken)
+
+
+class LobbyEvent(msgspec.Struct, omit_defaults=True):
+    """One change of the lobby (GET /lobby/stream's `data`; its `event:` is the same `type`)."""
+
+    type: Annotated[
+        Literal["listed", "seats", "filled", "started", "closed"],
+        Meta(
+            description="listed: a table waits for players (opened, or at the stream's start);"
+            " seats: a seat was taken or left; filled: every seat is taken (it may start);"
+            " started: its game began (it left the lobby); closed: it left the lobby unstarted"
+        ),
+    ]
+    table_id: TableId
+    listing: Annotated[
+        LobbyListing | None,
+        Meta(description="the table as GET /tables lists it now (listed, seats, filled)"),
+    ] = None
 
 
 class TakeSeat(msgspec.Struct, forbid_unknown_fields=True):

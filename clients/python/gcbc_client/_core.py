@@ -14,6 +14,7 @@ from gcbc_contract import commands as C
 from gcbc_contract.commands import CLIENT_COMMANDS
 from gcbc_contract.http import (
     History,
+    LobbyEvent,
     LobbyListing,
     Position,
     Rematch,
@@ -31,6 +32,7 @@ RETRY_WAIT = 0.5  # seconds between them when the server names none
 view_decoder = msgspec.json.Decoder(View)
 _created = {201: msgspec.json.Decoder(TableCreated), 202: msgspec.json.Decoder(TableCreatedLater)}
 listings_decoder = msgspec.json.Decoder(list[LobbyListing])
+lobby_event_decoder = msgspec.json.Decoder(LobbyEvent)
 rematch_decoder = msgspec.json.Decoder(Rematch)
 _seat = {201: msgspec.json.Decoder(SeatGranted), 202: msgspec.json.Decoder(SeatLater)}
 position_decoder = msgspec.json.Decoder(Position)

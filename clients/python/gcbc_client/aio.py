@@ -15,7 +15,14 @@ import gcbc_client._core as _core
 from gcbc_client.httpx_transport import HttpxTransport
 from gcbc_client.problems import Conflict, RateLimited, Unavailable
 from gcbc_client.transport import Answer, AsyncTransport
-from gcbc_contract.http import History, LobbyListing, Position, SeatLater, TableCreated
+from gcbc_contract.http import (
+    History,
+    LobbyEvent,
+    LobbyListing,
+    Position,
+    SeatLater,
+    TableCreated,
+)
 from gcbc_contract.options import Deadlines, Deal, HouseBots, TableOptions
 from gcbc_contract.views import View
 
@@ -151,6 +158,18 @@ class AsyncClient:
 
     def watch(self, table_id: str) -> AsyncIterator[View]:
         return _stream(self, f"/tables/{table_id}/stream", {})
+
+    async def lobby(self) -> AsyncIterator[LobbyEvent]:
+        """As ``Client.lobby``: the lobby's changes as they happen."""
+        while True:
+            try:
+                async with self.transport.stream("/lobby/stream", {}) as r:
+                    body = await r.read() if r.status >= 400 else b""
+                    _core.check(r.status, body, r.headers)
+                    async for _, data in _core.sse_events_from(r.lines()):
+                        yield _core.lobby_event_decoder.decode(data)
+            except self.transport.failures:
+                await asyncio.sleep(_core.RETRY_WAIT)
 
 
 class AsyncSeat:

@@ -10,7 +10,14 @@ import httpx
 
 import gcbc_client._core as _core
 from gcbc_client.problems import Conflict, RateLimited, Unavailable
-from gcbc_contract.http import History, LobbyListing, Position, SeatLater, TableCreated
+from gcbc_contract.http import (
+    History,
+    LobbyEvent,
+    LobbyListing,
+    Position,
+    SeatLater,
+    TableCreated,
+)
 from gcbc_contract.options import Deadlines, Deal, HouseBots, TableOptions
 from gcbc_contract.views import View
 
@@ -88,6 +95,23 @@ class Client:
         you = seat.view().you
         seat.seat = you.seat if you is not None else -1
         return seat
+
+    def lobby(self) -> Iterator[LobbyEvent]:
+        """The lobby's changes as they happen (GET /lobby/stream): each table waiting for
+        players first (``listed``), then ``listed``, ``seats``, ``filled``, ``started``,
+        ``closed``; after a drop it reconnects and starts again with the lobby as it is."""
+        while True:
+            try:
+                with self.http.stream(
+                    "GET", "/lobby/stream", timeout=httpx.Timeout(30, read=60)
+                ) as r:
+                    if r.status_code >= 400:
+                        r.read()
+                        _core.check(r.status_code, r.content, r.headers)
+                    for _, data in _core.sse_events(r.iter_lines()):
+                        yield _core.lobby_event_decoder.decode(data)
+            except (httpx.TransportError, httpx.RemoteProtocolError):
+                time.sleep(_core.RETRY_WAIT)
 
     def watch(self, table_id: str) -> Iterator[View]:
         """The public view at every change (Server-Sent Events, resumed after a drop)."""

@@ -1,0 +1,110 @@
+"""The lobby's feed: one poll for every watcher, each change of the lobby as an event."""
+
+from __future__ import annotations
+
+import asyncio
+
+import msgspec
+
+from gcbc.readmodel.port import LobbyPage, StoredView
+from gcbc_contract.http import LobbyEvent, LobbyListing
+from services.table import lobby_feed
+from services.table.lobby_feed import LobbyFeed
+
+
+def listing(table_id: str, taken: int, seats: int = 4) -> bytes:
+    return msgspec.json.encode(
+        LobbyListing(table_id=table_id, seats=seats, taken=taken, options={}, deadlines={})
+    )
+
+
+class FakeModel:
+    def __init__(self) -> None:
+        self.lobby: list[bytes] = []
+        self.polls = 0
+
+    async def open_tables(self, limit: int = 50, after: int = 0) -> LobbyPage:
+        self.polls += 1
+        return LobbyPage(self.lobby[after : after + limit], None)
+
+
+class FakeService:
+    def __init__(self) -> None:
+        self.model = FakeModel()
+        self.views: dict[str, bytes] = {}
+
+    async def view(self, table_id: str, seat: int | None) -> StoredView | None:
+        data = self.views.get(table_id)
+        return None if data is None else StoredView(0, data)
+
+
+def events(frames: list[bytes]) -> list[tuple[str, str]]:
+    out = []
+    for f in frames:
+        if f.startswith(b"event: "):
+            data = f.split(b"data: ", 1)[1].strip()
+            e = msgspec.json.decode(data, type=LobbyEvent)
+            out.append((e.type, e.table_id))
+    return out
+
+
+def test_each_change_of_the_lobby_is_an_event_and_one_poll_serves_every_watcher(monkeypatch):
+    async def go() -> None:
+        service = FakeService()
+        service.model.lobby = [listing("a" * 16, 1)]
+        feed = LobbyFeed(service, every=0.01)  # type: ignore[arg-type]
+        got: list[list[bytes]] = [[], []]
+
+        async def watch(i: int) -> None:
+            async for f in feed.watch():
+                got[i].append(f)
+
+        watchers = [asyncio.create_task(watch(i)) for i in range(2)]
+        await asyncio.sleep(0.05)
+        service.model.lobby = [listing("a" * 16, 2), listing("b" * 16, 0)]
+        await asyncio.sleep(0.05)
+        service.model.lobby = [listing("a" * 16, 4), listing("c" * 16, 0)]
+        service.views["b" * 16] = b'{"status":"finished","winners":null}'
+        await asyncio.sleep(0.05)
+        service.model.lobby = [listing("c" * 16, 0)]
+        service.views["a" * 16] = b'{"status":"playing"}'
+        await asyncio.sleep(0.05)
+        for w in watchers:
+            w.cancel()
+        await asyncio.gather(*watchers, return_exceptions=True)
+        polls = service.model.polls
+        assert polls < 30  # one poll per period for both watchers, not one each
+        expected = [
+            ("listed", "a" * 16),
+            ("seats", "a" * 16),
+            ("listed", "b" * 16),
+            ("filled", "a" * 16),
+            ("listed", "c" * 16),
+            ("closed", "b" * 16),
+            ("started", "a" * 16),
+        ]
+        assert events(got[0]) == expected
+        assert events(got[1]) == expected
+        await asyncio.sleep(0.05)
+        assert feed.poller is None  # nobody watches: no more polls
+
+    asyncio.run(go())
+
+
+def test_a_watcher_lagging_past_its_backlog_is_let_go(monkeypatch):
+    async def go() -> None:
+        monkeypatch.setattr(lobby_feed, "BACKLOG", 2)
+        service = FakeService()
+        feed = LobbyFeed(service, every=1000)  # type: ignore[arg-type]
+        frames = feed.watch()
+        first = asyncio.create_task(anext(frames, None))
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        for i in range(5):
+            feed._send(f"event {i}".encode())
+        assert await first is None  # told to go: it reconnects and starts afresh
+        assert not feed.watchers
+        if feed.poller is not None:
+            feed.poller.cancel()
+
+    asyncio.run(go())
