@@ -12,7 +12,6 @@ recomputed from the log this way after a restart).
 from __future__ import annotations
 
 import logging
-import zlib
 from collections import deque
 from collections.abc import Iterator
 from typing import Any
@@ -29,13 +28,6 @@ from gcbc_contract import events as E
 from gcbc_contract.entries import CommandEntry, OutcomeEntry, RefusalEntry
 
 log = logging.getLogger("gcbc.folded")
-_encode = msgspec.json.Encoder().encode
-
-
-def fingerprint(command: Any) -> int:
-    """A checksum of the command as the log holds it: a ``command_id`` sent again with another
-    command is told from a retry (equal commands encode to the same bytes)."""
-    return zlib.crc32(_encode(command))
 
 
 class FoldedTable:
@@ -60,8 +52,7 @@ class FoldedTable:
         self.pending: int | None = None  # the sequence of a command not answered yet
         self.pending_command: CommandEntry | None = None
         self.tokens: dict[int, str] = {}  # seat -> token hash
-        # (seat, command_id) -> its sequence and the command's ``fingerprint``
-        self.command_ids: dict[tuple[int, str], tuple[int, int]] = {}
+        self.command_ids: dict[tuple[int, str], int] = {}  # (seat, command_id) -> its sequence
         # viewer key -> the answers to its recent commands (the read model keeps them for it)
         self.recent: dict[str, deque[Answer]] = {}
         self.wait_id: int | None = None
@@ -102,7 +93,7 @@ class FoldedTable:
             self.pending_command = entry
             c = entry.command
             if c.command_id is not None:
-                self.command_ids[(c.seat, c.command_id)] = (stored.seq, fingerprint(c))
+                self.command_ids[(c.seat, c.command_id)] = stored.seq
             return entry
         command = self.pending_command
         asked = self.pending

@@ -28,7 +28,7 @@ from gcbc_contract.entries import CommandEntry
 from services.common import metrics
 from services.common.cache import IDLE_SECONDS, FoldedCache
 from services.common.clock import now_ms
-from services.common.folded import FoldedTable, fingerprint
+from services.common.folded import FoldedTable
 from services.common.house_bots import bot_seat
 from services.common.house_tables import encode as encode_house
 from services.common.house_tables import house_table
@@ -184,7 +184,7 @@ class TableService:
             cid = getattr(command, "command_id", None)
             first = t.command_ids.get((command.seat, cid)) if cid is not None else None
             if first is not None:
-                return _retried(command, *first)
+                return await self._retried(table_id, command, first)
             if not t.settled:
                 await self.cache.changed(table_id, 0.2, changed)
                 stale = True
@@ -220,6 +220,22 @@ class TableService:
             raise from_violation(v) from None
         return True
 
+    async def _retried(self, table_id: str, command: Any, seq: int) -> int:
+        """A retry's answer: the sequence of the first command sent with its command_id, read
+        back from the log (retries are rare: nothing is kept for them); a command_id the seat
+        already used for another command is refused, never taken for a retry of the first."""
+        stored = await self.events.at(table_id, seq)
+        first = entry_or_none(stored) if stored is not None else None
+        if isinstance(first, CommandEntry) and first.command != command:
+            raise ApiError(
+                409,
+                "command_id_reused",
+                f"command_id {command.command_id!r} was sent before with another command (#{seq}):"
+                " a new command needs a new command_id",
+                "command_id",
+            )
+        return seq
+
     async def _note_house_table(self, table_id: str, command: Any) -> None:
         """A table opened with house bots is noted first: the bot worker never misses one."""
         if self.house is None:
@@ -241,11 +257,8 @@ class TableService:
             result = await append_entry(self.events, table_id, entry, expected, msg_id)
         except WrongExpectedSequence:
             return None
-        if result.duplicate and cid:  # its command_id raced a first send: a retry only if equal
-            stored = await self.events.at(table_id, result.seq)
-            earlier = entry_or_none(stored) if stored is not None else None
-            if isinstance(earlier, CommandEntry):
-                _retried(command, result.seq, fingerprint(earlier.command))
+        if result.duplicate and cid:  # its command_id raced a first send
+            await self._retried(table_id, command, result.seq)
         if not result.duplicate and t.seq == expected:
             t.apply(result.stored)
         if new_table and t.seq and table_id not in self.cache.tables:
@@ -275,20 +288,6 @@ class TableService:
         # the answers alone (each carries its command): this process folds its own commands as
         # it appends them, and another's command only matters with its answer
         return await self.events.follow(on_entry, only="answers")
-
-
-def _retried(command: Any, seq: int, first: int) -> int:
-    """A retry's answer: the first command's sequence; a command_id the seat already used for
-    another command is refused (never taken for a retry of the first)."""
-    if fingerprint(command) != first:
-        raise ApiError(
-            409,
-            "command_id_reused",
-            f"command_id {command.command_id!r} was sent before with another command (#{seq}):"
-            " a new command needs a new command_id",
-            "command_id",
-        )
-    return seq
 
 
 def _context(table_id: str, seq: int, command: Any, **more: Any) -> dict[str, Any]:
