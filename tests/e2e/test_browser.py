@@ -1,4 +1,4 @@
-"""Browsers (issue 12, item 4): CORS for writes and tokens only for the origins a server names,
+"""Browsers: CORS for writes and tokens only for the origins a server names,
 public reads open to every origin, and a seat's stream without its token in any URL (a
 short-lived, single-table ticket from an authenticated POST)."""
 

@@ -234,6 +234,8 @@ def test_streams_and_long_polls_are_capped_per_table_and_per_client(own_stack):
             second = [_open_stream(s, two) for _ in range(3)]
             r = http.get(f"/tables/{two}/stream")
             assert r.status_code == 429, "the client's eighth place is taken"
+            r = http.get("/lobby/stream")
+            assert r.status_code == 429, "a lobby stream takes one of the client's places too"
             second.append(mine)
             first.pop().close()  # a closed stream gives its place back
             _until(lambda: _open_stream(s, one, fail=False))
@@ -587,6 +589,25 @@ async def _entries(nats_url: str, table_id: str) -> list[tuple[int, object]]:
 
 
 @pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        (b'{"name": "robo", "bot": "yes"}', "bot"),
+        (b'{"name": "robo", "bot": 1}', "bot"),
+        (b'{"name": "robo", "bot": null}', "bot"),
+        (b'{"name": "robo", "bot": true, "bots": true}', None),
+    ],
+)
+def test_a_seat_saying_it_is_a_bot_says_it_with_a_boolean(http, body, field):
+    """A seat's ``bot`` is true or false: anything else is refused, and no seat is taken."""
+    table_id = http.post("/tables", json={"seats": 4}).json()["table_id"]
+    headers = {"content-type": "application/json"}
+    r = http.post(f"/tables/{table_id}/seats", content=body, headers=headers)
+    assert r.status_code in (400, 422), r.text
+    assert r.json().get("field") == field or field is None, r.text
+    assert all(s["name"] is None for s in http.get(f"/tables/{table_id}").json()["seats"])
+
+
+@pytest.mark.parametrize(
     ("route", "body", "token", "status", "detail", "field"),
     [
         # a body missing or not of its type is refused before the token is looked at
@@ -600,6 +621,15 @@ async def _entries(nats_url: str, table_id: str) -> list[tuple[int, object]]:
         # refused for strictness alone: the strict decoder's words, the field named
         ("commands", b'{"type": "pass", "type": "pass"}', True, 400, None, "type"),
         ("commands", b'{"type": "pass", "command_id": 5}', True, 422, None, "command_id"),
+        # a legal_commands template sent as it is, its choices not made
+        (
+            "commands",
+            b'{"type": "play_equipment", "card": "coffee", "choose": {"target": [1]}}',
+            True,
+            422,
+            "Object contains unknown field `choose`",
+            "data",
+        ),
     ],
 )
 def test_odd_seat_bodies_are_refused_with_the_field_named(

@@ -18,9 +18,9 @@ def compile_options(move: Any, exists: bool = False) -> Callable[[State, int], A
     """The options of ``move`` (a ``moves.Move``) as one function, written from its declaration
     (as namedtuple and dataclasses write theirs): nested loops over the parameters' values, each
     parameter's values found once for each choice of those they depend on (``depends``), and each
-    command built by keyword. Interpreting the declaration for every option costs twice as much,
-    and the options of every seat are listed after every command. ``options.source`` shows it; for
-    Blackmail::
+    command built by keyword: the options of every seat are listed after every command, and the
+    declaration read anew for each option would cost more than the command itself.
+    ``options.source`` shows it; for Blackmail::
 
         def options(s, seat):
             if not requires_0(s, seat):
