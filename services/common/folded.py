@@ -33,6 +33,7 @@ log = logging.getLogger("gcbc.folded")
 class FoldedTable:
     __slots__ = (
         "command_ids",
+        "invitations",
         "opened_at",
         "pending",
         "pending_command",
@@ -52,6 +53,7 @@ class FoldedTable:
         self.pending: int | None = None  # the sequence of a command not answered yet
         self.pending_command: CommandEntry | None = None
         self.tokens: dict[int, str] = {}  # seat -> token hash
+        self.invitations: dict[int, str] = {}  # seat kept for an invitee -> its code's hash
         self.command_ids: dict[tuple[int, str], int] = {}  # (seat, command_id) -> its sequence
         # viewer key -> the answers to its recent commands (the read model keeps them for it)
         self.recent: dict[str, deque[Answer]] = {}
@@ -109,6 +111,9 @@ class FoldedTable:
         for e in entry.events:
             if isinstance(e, E.TableOpened):
                 self.opened_at = entry.at / 1000
+                if command is not None and isinstance(command.command, C.OpenTable):
+                    opening = command.command
+                    self.invitations = dict(zip(opening.held, opening.invitations, strict=False))
             elif isinstance(e, E.SeatTaken) and command is not None and command.token_hash:
                 self.tokens[e.seat] = command.token_hash
                 taken = e.seat

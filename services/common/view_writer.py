@@ -71,14 +71,13 @@ def lobby_summary(t: FoldedTable) -> bytes | None:
         {
             "table_id": s.table_id,
             "seats": len(s.seats),
-            # a rematch's held seats are spoken for: its players come back to them
-            "taken": sum(
-                1 for i, x in enumerate(s.seats) if x is not None or i in s.kept_for_rematch
-            ),
+            # reserved seats are spoken for: their invitees, or a rematch's players, take them
+            "taken": sum(1 for i, x in enumerate(s.seats) if x is not None or i in s.reserved),
             "options": s.options,
             "deadlines": s.deadlines,
             "seeded": s.requested_seed is not None or s.deal is not None,
             "bots": s.house_bots,
+            "reserved": len(s.reserved),
         }
     )
 

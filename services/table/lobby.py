@@ -16,7 +16,13 @@ from litestar.response import Stream
 from gcbc.eventlog.port import OutcomeUnknown
 from gcbc.readmodel.port import PUBLIC
 from gcbc_contract import commands as C
-from gcbc_contract.http import CreateTable, LobbyListing, TableCreated, TableCreatedLater
+from gcbc_contract.http import (
+    CreateTable,
+    Invitation,
+    LobbyListing,
+    TableCreated,
+    TableCreatedLater,
+)
 from gcbc_contract.options import Deadlines, HouseBots, TableOptions
 from gcbc_contract.wide import LARGEST
 from services.common.settings import Settings
@@ -27,7 +33,7 @@ from services.table.lobby_feed import LOBBY
 from services.table.openapi import TableId
 from services.table.positions import MAX_CURSOR, Positions
 from services.table.problems import RETRY_AFTER, ApiError
-from services.table.service import TableService
+from services.table.service import TableService, token_hash
 
 
 class Lobby(Controller):
@@ -69,7 +75,8 @@ class Lobby(Controller):
         if bots is not None:
             await state.holdings.room_for_house_table(who, still_held(service))
         table_id = secrets.token_hex(8)  # gcbc_contract.ids: the server's own form
-        command = _opening(table_id, data, bots, state.settings)
+        invitations = _invitations(data, bots)
+        command = _opening(table_id, data, bots, state.settings, invitations)
         seq = await _open(service, state, who, command)
         created = TableCreated(
             table_id=table_id,
@@ -77,6 +84,7 @@ class Lobby(Controller):
             options=data.options.with_defaults(),  # as the table records them (RULES §4 wounds)
             deadlines=command.deadlines,
             view_url=f"/tables/{table_id}",
+            invitations=invitations,
         )
         # read-your-writes: the table is visible (GET /tables, its view) once this answers
         got = await answers.answer_or_pending(service, table_id, PUBLIC, seq, answers.LOBBY_WAIT)
@@ -186,6 +194,14 @@ def _checked(data: CreateTable, settings: Settings) -> HouseBots | None:
         raise ApiError(422, "invalid_body", "first_seat is a seat of the table", "first_seat")
     if data.deadlines is not None:
         edge.check_deadlines(data.deadlines, settings.min_deadline, settings.max_deadline)
+    house = len(data.bots.seats) if data.bots is not None else 0
+    if data.invitations > data.seats - house:
+        raise ApiError(
+            422,
+            "invalid_body",
+            f"invitations keep seats the house does not play: at most {data.seats - house} here",
+            "invitations",
+        )
     return edge.check_bots(data.bots, data.seats, settings) if data.bots is not None else None
 
 
@@ -201,8 +217,21 @@ def _check_offered(options: TableOptions, settings: Settings) -> None:
             raise ApiError(422, "option_not_offered", f"this server does not offer '{name}'", field)
 
 
+def _invitations(data: CreateTable, bots: HouseBots | None) -> list[Invitation]:
+    """The seats kept for invitees, the last ones the house does not play (so the creator's
+    own seat, taken next, is the first), each with a fresh code."""
+    house = set(bots.seats) if bots is not None else set()
+    free = [i for i in range(data.seats) if i not in house]
+    kept = free[len(free) - data.invitations :] if data.invitations else []
+    return [Invitation(seat=i, code=secrets.token_urlsafe(12)) for i in kept]
+
+
 def _opening(
-    table_id: str, data: CreateTable, bots: HouseBots | None, settings: Settings
+    table_id: str,
+    data: CreateTable,
+    bots: HouseBots | None,
+    settings: Settings,
+    invitations: list[Invitation],
 ) -> C.OpenTable:
     return C.OpenTable(
         table_id=table_id,
@@ -214,6 +243,8 @@ def _opening(
         random_seed=None if data.seed is None else int(data.seed),  # the log keeps an integer
         chat_per_seat=settings.chat_per_seat,  # the table's terms: refused in the rules
         bots=bots,
+        held=tuple(i.seat for i in invitations),
+        invitations=tuple(token_hash(i.code) for i in invitations),
     )
 
 

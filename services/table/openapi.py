@@ -47,10 +47,17 @@ _RULE_CONFLICTS = sorted(CODES - NEVER_VALID - NOT_FOUND - {"not_seated"})
 PROBLEM_CODES: dict[int, list[str]] = {
     400: ["malformed_json", "json_too_deep", "duplicate_key", "invalid_parameter"],
     401: ["unauthorized"],
-    403: ["forbidden", "scenarios_not_allowed"],
+    403: ["forbidden", "scenarios_not_allowed", "bad_invitation"],
     404: ["no_table", "not_found"],
     409: sorted(
-        {*_RULE_CONFLICTS, "table_busy", "not_finished_yet", "log_too_long", "command_id_reused"}
+        {
+            *_RULE_CONFLICTS,
+            "table_busy",
+            "not_finished_yet",
+            "log_too_long",
+            "command_id_reused",
+            "invitation_used",
+        }
     ),
     413: ["body_too_large"],
     415: ["unsupported_media_type"],
@@ -76,7 +83,7 @@ _WHY = {
     " range",
     401: "no bearer token where one is needed",
     403: "the token is not a seat of this table (never was, or its seat was left), or not this"
-    " seat; a scenario field on a server that takes none",
+    " seat; a scenario field on a server that takes none; an invitation not this table's",
     404: "no such table (any id not of the server's own form)",
     409: "not now: the table's state refuses it (a turn, a phase, a card since turned: what a stale"
     " view causes)",
@@ -159,6 +166,7 @@ CREATED_EXAMPLE = {
     "options": {},
     "deadlines": _builtins(_state.deadlines),
     "view_url": f"/tables/{TABLE_ID}",
+    "invitations": [],
 }
 LISTING_EXAMPLE = [
     {
@@ -168,6 +176,7 @@ LISTING_EXAMPLE = [
         "options": {},
         "deadlines": _builtins(_state.deadlines),
         "seeded": False,
+        "reserved": 0,
     }
 ]
 
@@ -224,6 +233,10 @@ CREATE_EXAMPLES = [
     Example(
         summary="you against three house bots, each thinking about 1.5 s per action",
         value={"seats": 4, "bots": {"seats": [1, 2, 3], "kind": "heuristic", "think": 1.5}},
+    ),
+    Example(
+        summary="two seats kept for players you invite (their codes come in the answer)",
+        value={"seats": 5, "invitations": 2},
     ),
     Example(
         summary="a scenario deal, seat 0 first (scenario servers only: GCBC_ALLOW_SCENARIOS=1)",

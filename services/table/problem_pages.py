@@ -76,12 +76,20 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     ),
     "table_exists": ("A table with this id already exists.", "Open the table that is there."),
     "table_full": (
-        "Every seat is taken (or kept for a rematch's players).",
+        "Every seat is taken (or kept for invited players, or a rematch's).",
         "Pick another table from the lobby, or open one.",
     ),
     "seat_taken": (
-        "That rematch seat is not kept for you, or was claimed already.",
+        "That seat is not kept for you, or was claimed already.",
         "Ask for the rematch with your own seat's token.",
+    ),
+    "bad_invitation": (
+        "That invitation code is not one of this table's.",
+        "Check the code with whoever invited you, and the table id it came with.",
+    ),
+    "invitation_used": (
+        "That invitation's seat was taken already: a code takes its seat once.",
+        "If it was not you, ask whoever invited you for another table.",
     ),
     "seats_not_filled": (
         "The game starts only once every seat is taken.",

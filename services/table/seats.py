@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hmac
 import random
 import secrets
 import time
@@ -21,6 +22,7 @@ from gcbc.rules import names
 from gcbc.rules.state import State
 from gcbc_contract import commands as C
 from gcbc_contract.http import SeatGranted, SeatLater, StreamTicket, TakeSeat
+from services.common.folded import FoldedTable
 from services.common.settings import Settings
 from services.table import answers, edge, tickets
 from services.table import openapi as doc
@@ -50,6 +52,7 @@ class Seats(Controller):
                 ),
             },
             400,
+            403,
             404,
             409,
             413,
@@ -63,7 +66,16 @@ class Seats(Controller):
         self,
         table_id: TableId,
         data: Annotated[
-            TakeSeat, Body(examples=[doc.Example(summary="a name", value={"name": "ann"})])
+            TakeSeat,
+            Body(
+                examples=[
+                    doc.Example(summary="a name", value={"name": "ann"}),
+                    doc.Example(
+                        summary="the seat an invitation keeps for you",
+                        value={"name": "dee", "invitation": "q7Yx0dTz2kLm3bVn"},
+                    ),
+                ]
+            ),
         ],
         request: Request,
         state: AppState,
@@ -73,9 +85,15 @@ class Seats(Controller):
         who = client(request)
         await state.rates.hit("seat", who)
         await state.holdings.room_for_seat(who, still_held(service))
-        await _not_a_held_name(service, table.state, data.name)
+        if data.invitation is not None:
+            claim = C.TakeSeat(
+                name=data.name, bot=data.bot, seat_wanted=_invited_seat(table, data.invitation)
+            )
+        else:
+            await _not_a_held_name(service, table.state, data.name)
+            claim = C.TakeSeat(name=data.name, bot=data.bot)
         token = secrets.token_urlsafe(24)
-        seq = await _take(service, state, who, table_id, data.name, data.bot, token)
+        seq = await _take(service, state, who, table_id, claim, token)
         got = await answers.answer_or_pending(service, table_id, PUBLIC, seq, answers.LOBBY_WAIT)
         if got is answers.PENDING or got[1].seat is None:  # type: ignore[index]
             # recorded, not answered yet: the token is the client's only way to its seat, so it
@@ -265,17 +283,14 @@ async def _take(
     state: AppState,
     who: str,
     table_id: str,
-    name: str,
-    bot: bool,
+    claim: C.TakeSeat,
     token: str,
 ) -> int:
     """Append the seat's taking under ``token`` (noted as the client's): its sequence; 503 with
     the token when the log cannot say whether it took it."""
     digest = token_hash(token)
     try:
-        seq = await service.append_command(
-            table_id, C.TakeSeat(name=name, bot=bot), token_hash_=digest
-        )
+        seq = await service.append_command(table_id, claim, token_hash_=digest)
         state.holdings.took_seat(who, table_id, digest)
     except OutcomeUnknown:
         raise ApiError(
@@ -289,17 +304,31 @@ async def _take(
     return seq
 
 
+def _invited_seat(table: FoldedTable, code: str) -> int:
+    """The seat an invitation's code takes: 403 if it is not one of this table's codes, 409 once
+    its seat was taken (a code takes its seat once)."""
+    digest = token_hash(code)
+    for seat, known in table.invitations.items():
+        if hmac.compare_digest(known, digest):
+            if seat not in table.state.reserved:
+                raise ApiError(
+                    409, "invitation_used", "that invitation's seat was taken", "invitation"
+                )
+            return seat
+    raise ApiError(403, "bad_invitation", "that is not an invitation to this table", "invitation")
+
+
 async def _not_a_held_name(service: TableService, s: State, name: str) -> None:
     """A rematch keeps seats for the finished table's players, who come back under their names
     there: a newcomer may not take one of those names before them."""
-    if not (s.kept_for_rematch and s.rematch_of):
+    if not (s.reserved and s.rematch_of):
         return
     try:
         before = (await service.table(s.rematch_of)).state
     except ApiError:  # that table is gone: its names with it
         return
     name = names.normalise(name)
-    for seat in s.kept_for_rematch:
+    for seat in s.reserved:
         kept = before.seats[seat] if seat < len(before.seats) else None
         if kept is not None and names.same(name, kept.name):
             raise ApiError(

@@ -71,15 +71,17 @@ class OpenTable(Command, tag="open_table"):
     random_seed: int | None = None  # the creator's seed (tests, tutorials): else drawn at start
     chat_per_seat: int | None = None  # the server's limit, recorded with the table (None: 200)
     bots: HouseBots | None = None  # seats the house plays (taken when the table opens)
-    # a rematch: the finished table it follows, and the seats held for that table's players
+    # seats kept for named players: a rematch's (the finished table it follows), or invited
+    # ones, each with its code's hash (the table service checks a code; the rules count them)
     rematch_of: str | None = None
     held: tuple[int, ...] = ()
+    invitations: tuple[str, ...] = ()
 
 
 class TakeSeat(Command, tag="take_seat"):
     name: str
-    # a held seat of a rematch, claimed by its player (the table service checked the token of the
-    # table before); None: the first free seat that is not held
+    # a held seat, claimed by its player (the table service checked the token of the table
+    # before, or the invitation's code); None: the first free seat that is not held
     seat_wanted: int | None = None
     bot: bool = False  # the seat says a program plays it (shown to everyone)
 

@@ -71,6 +71,35 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
     ] = None
     # the sandbox: seats the house plays (its bot worker), taken as the table opens
     bots: Bots | None = None
+    invitations: Annotated[
+        int,
+        Meta(
+            ge=0,
+            le=8,
+            description="how many seats to keep for players you invite (0: none): each gets a"
+            " code, given to you once in the answer's `invitations`, which takes that seat"
+            " (POST /tables/{table_id}/seats with `invitation`); strangers take only the others."
+            " At most the seats the house does not play",
+        ),
+    ] = 0
+
+
+InvitationCode = Annotated[
+    str,
+    Meta(
+        min_length=1,
+        max_length=64,
+        description="an invitation's code: a secret that takes the seat kept for it, once",
+    ),
+]
+
+
+class Invitation(msgspec.Struct):
+    """A seat kept for a player you invite, and the code that takes it: hand the code to that
+    player (the server keeps only its hash and shows it nowhere else)."""
+
+    seat: Seat
+    code: InvitationCode
 
 
 class TableCreated(msgspec.Struct):
@@ -81,6 +110,10 @@ class TableCreated(msgspec.Struct):
     options: Options
     deadlines: DeadlinesField
     view_url: ViewUrl
+    invitations: Annotated[
+        list[Invitation],
+        Meta(description="the seats kept for your invitees, with their codes (given only here)"),
+    ]
 
 
 class TableCreatedLater(TableCreated):
@@ -99,6 +132,13 @@ class LobbyListing(msgspec.Struct):
     deadlines: DeadlinesField
     seeded: Seeded = False
     bots: Bots | None = None  # the seats the house plays (already taken)
+    reserved: Annotated[
+        int,
+        Meta(
+            description="how many of the seats not taken are kept for invited players (or a"
+            " rematch's): counted in `taken`, only they take them"
+        ),
+    ] = 0
 
 
 class LobbyEvent(msgspec.Struct, omit_defaults=True):
@@ -137,6 +177,14 @@ class TakeSeat(msgspec.Struct, forbid_unknown_fields=True):
             " (`seats[].bot`), as the house's bots are shown; false: a person, or not said"
         ),
     ] = False
+    invitation: Annotated[
+        InvitationCode | None,
+        Meta(
+            description="an invitation's code from the table's creator: takes the seat kept for"
+            " it (403 bad_invitation if it is not this table's, 409 invitation_used once its"
+            " seat was taken)"
+        ),
+    ] = None
 
 
 class SeatGranted(msgspec.Struct):

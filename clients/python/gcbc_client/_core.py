@@ -49,8 +49,11 @@ def create_body(
     deal: Deal | dict | None,
     first_seat: int | None,
     bots: HouseBots | dict | None = None,
+    invitations: int = 0,
 ) -> bytes:
     body: dict[str, Any] = {"seats": seats}
+    if invitations:
+        body["invitations"] = invitations
     for name, value in (
         ("options", options),
         ("deadlines", deadlines),
@@ -62,6 +65,15 @@ def create_body(
         if value is not None:
             body[name] = msgspec.to_builtins(value)
     return encode(body)
+
+
+def seat_body(name: str, bot: bool, invitation: str | None) -> dict[str, Any]:
+    body: dict[str, Any] = {"name": name}
+    if bot:
+        body["bot"] = True
+    if invitation is not None:
+        body["invitation"] = invitation
+    return body
 
 
 def command_body(command: Any, command_id: str | None) -> tuple[bytes, str]:

@@ -112,9 +112,13 @@ class AsyncClient:
         deal: Deal | dict | None = None,
         first_seat: int | None = None,
         bots: HouseBots | dict | None = None,
+        invitations: int = 0,
     ) -> TableCreated:
-        """``bots``: seats the house plays (``{"seats": [1, 2], "kind": "random"}``)."""
-        body = _core.create_body(seats, options, deadlines, seed, deal, first_seat, bots)
+        """``bots``: seats the house plays (``{"seats": [1, 2], "kind": "random"}``);
+        ``invitations``: seats kept for players you invite (their codes are in the answer)."""
+        body = _core.create_body(
+            seats, options, deadlines, seed, deal, first_seat, bots, invitations
+        )
         r = await self._request("POST", "/tables", headers=JSON, body=body)
         return _core.created(r.status, r.body)
 
@@ -134,9 +138,11 @@ class AsyncClient:
         r = await self._request("GET", f"/tables/{table_id}/history")
         return _core.history_decoder.decode(r.body)
 
-    async def join(self, table_id: str, name: str, bot: bool = False) -> AsyncSeat:
+    async def join(
+        self, table_id: str, name: str, bot: bool = False, invitation: str | None = None
+    ) -> AsyncSeat:
         """As ``Client.join``."""
-        body = _core.encode({"name": name, "bot": True} if bot else {"name": name})
+        body = _core.encode(_core.seat_body(name, bot, invitation))
         r = await self._request(
             "POST", f"/tables/{table_id}/seats", what="seat", headers=JSON, body=body
         )

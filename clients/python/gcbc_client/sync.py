@@ -50,9 +50,13 @@ class Client:
         deal: Deal | dict | None = None,
         first_seat: int | None = None,
         bots: HouseBots | dict | None = None,
+        invitations: int = 0,
     ) -> TableCreated:
-        """``bots``: seats the house plays (``{"seats": [1, 2], "kind": "random"}``)."""
-        body = _core.create_body(seats, options, deadlines, seed, deal, first_seat, bots)
+        """``bots``: seats the house plays (``{"seats": [1, 2], "kind": "random"}``);
+        ``invitations``: seats kept for players you invite (their codes are in the answer)."""
+        body = _core.create_body(
+            seats, options, deadlines, seed, deal, first_seat, bots, invitations
+        )
         r = self._request(
             "POST", "/tables", content=body, headers={"content-type": "application/json"}
         )
@@ -74,10 +78,12 @@ class Client:
         r = self._request("GET", f"/tables/{table_id}/history")
         return _core.history_decoder.decode(r.content)
 
-    def join(self, table_id: str, name: str, bot: bool = False) -> Seat:
+    def join(
+        self, table_id: str, name: str, bot: bool = False, invitation: str | None = None
+    ) -> Seat:
         """Take a seat: a ``Seat`` holding its token. ``bot``: a program plays it (every view
-        shows it)."""
-        body = {"name": name, "bot": True} if bot else {"name": name}
+        shows it); ``invitation``: a code from the table's creator, for the seat kept for it."""
+        body = _core.seat_body(name, bot, invitation)
         r = self._request("POST", f"/tables/{table_id}/seats", json=body)
         got = _core.seat_taken(r.status_code, r.content)
         seat = Seat(self, table_id, -1, got.token)

@@ -26,6 +26,8 @@ def check_open_table(s: State, c: C.OpenTable) -> None:
         c.bots is not None and set(c.held) & set(c.bots.seats)
     ):
         raise refuse("bad_parameters", "held seats are seats of this table, not the house's")
+    if c.invitations and (c.rematch_of is not None or len(c.invitations) != len(c.held)):
+        raise refuse("bad_parameters", "one invitation per held seat, at a table not a rematch")
     if c.bots is not None:
         seats = c.bots.seats
         if not seats or len(set(seats)) != len(seats) or not all(0 <= x < c.seats for x in seats):
@@ -52,16 +54,20 @@ def open_table(s: State, c: C.OpenTable) -> list[Any]:
     ]
 
 
-def _name(c: C.TakeSeat) -> str:
-    if c.seat_wanted is not None:  # a rematch's player, under the name its table gave it
-        return c.name.strip()
-    return names.normalise(c.name)
+def _comes_back(s: State, c: C.TakeSeat) -> bool:
+    """A rematch's player claiming its seat, under the name the finished table gave it (an
+    invited player is a newcomer, whose name is checked as anyone's)."""
+    return c.seat_wanted is not None and s.rematch_of is not None
+
+
+def _name(s: State, c: C.TakeSeat) -> str:
+    return c.name.strip() if _comes_back(s, c) else names.normalise(c.name)
 
 
 def check_take_seat(s: State, c: C.TakeSeat) -> None:
     guards.lobby(s)
-    name = _name(c)
-    if c.seat_wanted is not None:
+    name = _name(s, c)
+    if _comes_back(s, c):
         # the name was checked at the finished table (a table of older rules may have let
         # look-alikes in), and the held seat is its player's: it comes back under that name
         if not name or len(name) > MAX_NAME or not name.isprintable():
@@ -70,9 +76,9 @@ def check_take_seat(s: State, c: C.TakeSeat) -> None:
         check_name(s, name)
     wanted = c.seat_wanted
     if wanted is None:
-        if all(st is not None or i in s.kept_for_rematch for i, st in enumerate(s.seats)):
-            raise refuse("table_full", "every seat is taken (or kept for a rematch's players)")
-    elif wanted not in s.kept_for_rematch:
+        if all(st is not None or i in s.reserved for i, st in enumerate(s.seats)):
+            raise refuse("table_full", "every seat is taken (or kept for invited players)")
+    elif wanted not in s.reserved:
         raise refuse("seat_taken", "that seat is not kept for you")
 
 
@@ -91,10 +97,10 @@ def check_name(s: State, name: str) -> None:
 
 def take_seat(s: State, c: C.TakeSeat) -> list[Any]:
     if c.seat_wanted is not None:
-        return [E.SeatTaken(seat=c.seat_wanted, name=_name(c), bot=c.bot)]
+        return [E.SeatTaken(seat=c.seat_wanted, name=_name(s, c), bot=c.bot)]
     # the first free seat (a rematch's held seats wait for their players)
-    free = next(i for i, st in enumerate(s.seats) if st is None and i not in s.kept_for_rematch)
-    return [E.SeatTaken(seat=free, name=_name(c), bot=c.bot)]
+    free = next(i for i, st in enumerate(s.seats) if st is None and i not in s.reserved)
+    return [E.SeatTaken(seat=free, name=_name(s, c), bot=c.bot)]
 
 
 def check_leave_seat(s: State, c: C.LeaveSeat) -> None:

@@ -199,7 +199,8 @@ class State(Struct, frozen=True, gc=False):
     version: int = 0
     step: Step = LOBBY
     setup: Setup = Setup()  # the table's setup (read through the properties of its names below)
-    kept_for_rematch: frozenset[int] = frozenset()  # seats kept for the last game's players
+    # seats kept for named players (invited ones, or the last game's): only they take them
+    reserved: frozenset[int] = frozenset()
     seats: tuple[Seat | None, ...] = ()  # None: empty seat in the lobby
     # the game
     rng_draws: int = 0

@@ -132,7 +132,7 @@ def no_waiting(monkeypatch):
 
 @pytest.mark.parametrize("transport", TRANSPORTS)
 def test_a_table_is_created_and_a_seat_taken_with_json_bodies(transport):
-    created = TableCreated(TABLE, 4, TableOptions(), Deadlines(), f"/tables/{TABLE}")
+    created = TableCreated(TABLE, 4, TableOptions(), Deadlines(), f"/tables/{TABLE}", [])
     answered: list[tuple[str, str, int]] = []
 
     async def play(client: AsyncClient) -> None:

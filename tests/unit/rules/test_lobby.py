@@ -129,7 +129,28 @@ def test_a_rematch_keeps_the_seats_of_the_last_game_for_their_players():
     s, _ = run(s, C.TakeSeat(name="bob"))  # seat 3
     assert refused(s, C.TakeSeat(name="cy")) == "table_full"  # seat 0 is kept for its player
     s, events = run(s, C.TakeSeat(name="dan", seat_wanted=0))
-    assert events == [E.SeatTaken(seat=0, name="dan")] and not s.kept_for_rematch
+    assert events == [E.SeatTaken(seat=0, name="dan")] and not s.reserved
+
+
+def test_invited_seats_are_kept_and_an_invitee_is_a_newcomer_by_its_name():
+    """An invitee takes the seat its code keeps (the table service checked the code), under a
+    name checked as anyone's; strangers take only the other seats."""
+    s = lobby(4, held=(2, 3), invitations=("h2", "h3"))
+    s, _ = run(s, C.TakeSeat(name="ann"))
+    s, _ = run(s, C.TakeSeat(name="bob"))
+    assert refused(s, C.TakeSeat(name="cy")) == "table_full"
+    assert refused(s, C.TakeSeat(name="ANN", seat_wanted=3)) == "name_taken"
+    s, events = run(s, C.TakeSeat(name="  dee  ", seat_wanted=3))
+    assert events == [E.SeatTaken(seat=3, name="dee")] and s.reserved == {2}
+
+
+def test_invitations_come_one_per_held_seat_and_never_at_a_rematch():
+    opening = C.OpenTable(table_id="t", seats=4, held=(2, 3), invitations=("h2",))
+    assert refused(initial_state(), opening) == "bad_parameters"
+    rematch = C.OpenTable(
+        table_id="t", seats=4, rematch_of="0123456789abcdef", held=(3,), invitations=("h",)
+    )
+    assert refused(initial_state(), rematch) == "bad_parameters"
 
 
 @pytest.mark.parametrize("other", ["ann", "\u0430nn", "ａｎｎ", "ann\u00a0", "  ann  ", "ANN"])

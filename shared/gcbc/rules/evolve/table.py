@@ -29,7 +29,7 @@ def _table_opened(s: State, e: E.TableOpened, v: int, log: Trail) -> State:
             house_bots=e.bots,
             rematch_of=e.rematch_of,
         ),
-        kept_for_rematch=frozenset(e.held),
+        reserved=frozenset(e.held),
         # the house's seats are taken as the table opens; players take the others
         seats=tuple(
             Seat(name=house_bot_name(i)) if e.bots and i in e.bots.seats else None
@@ -41,10 +41,8 @@ def _table_opened(s: State, e: E.TableOpened, v: int, log: Trail) -> State:
 
 def _seat_taken(s: State, e: E.SeatTaken, v: int, log: Trail) -> State:
     seats = put(s.seats, e.seat, Seat(name=e.name, bot=e.bot))
-    if e.seat in s.kept_for_rematch:  # its player came back for the rematch
-        return replace(
-            s, version=v, log=log, seats=seats, kept_for_rematch=s.kept_for_rematch - {e.seat}
-        )
+    if e.seat in s.reserved:  # its player came (invited, or back for the rematch)
+        return replace(s, version=v, log=log, seats=seats, reserved=s.reserved - {e.seat})
     return replace(s, version=v, log=log, seats=seats)
 
 
