@@ -118,7 +118,12 @@ class LobbyFeed:
             if (event := _changed(self.listed.get(table_id), listing)) is not None
         ]
         for table_id in self.listed.keys() - now.keys():
-            events.append(LobbyEvent(await self._gone(table_id), table_id))
+            gone, was = await self._gone(table_id), self.listed[table_id]
+            if gone == "started" and was.taken < was.seats:
+                # a game starts only once every seat is taken: it filled between two reads
+                full = msgspec.structs.replace(was, taken=was.seats, reserved=0)
+                events.append(LobbyEvent("filled", table_id, full))
+            events.append(LobbyEvent(gone, table_id))
         self.listed = now
         return events
 

@@ -91,6 +91,29 @@ def test_each_change_of_the_lobby_is_an_event_and_one_poll_serves_every_watcher(
     asyncio.run(go())
 
 
+def test_a_table_filled_and_started_between_two_reads_shows_both(monkeypatch):
+    async def go() -> list[tuple[str, str]]:
+        service = FakeService()
+        service.model.lobby = [listing("a" * 16, 1)]
+        feed = LobbyFeed(service, every=0.01)  # type: ignore[arg-type]
+        got: list[bytes] = []
+
+        async def watch() -> None:
+            async for f in feed.watch():
+                got.append(f)
+
+        watcher = asyncio.create_task(watch())
+        await asyncio.sleep(0.05)
+        service.model.lobby = []
+        service.views["a" * 16] = b'{"status":"playing"}'
+        await asyncio.sleep(0.05)
+        watcher.cancel()
+        await asyncio.gather(watcher, return_exceptions=True)
+        return events(got)
+
+    assert asyncio.run(go()) == [("listed", "a" * 16), ("filled", "a" * 16), ("started", "a" * 16)]
+
+
 def test_a_watcher_lagging_past_its_backlog_is_let_go(monkeypatch):
     async def go() -> None:
         monkeypatch.setattr(lobby_feed, "BACKLOG", 2)
