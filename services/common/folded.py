@@ -107,6 +107,19 @@ class FoldedTable:
             return entry
         assert isinstance(entry, OutcomeEntry)
         self.state = fold(entry.events, self.state)
+        taken = self._seats(entry, command)
+        if command is not None and asked is not None:
+            self._answered(command, Answer(asked, stored.seq, seat=taken))
+        wait = current_wait(self.state)
+        wait_id = wait.id if wait is not None else None
+        if wait_id != self.wait_id:
+            self.wait_id = wait_id
+            self.wait_started = entry.at / 1000  # the writer's stamp: the same live and on replay
+        return entry
+
+    def _seats(self, entry: OutcomeEntry, command: CommandEntry | None) -> int | None:
+        """Note what the table service checks beside the rules (when the table opened, its
+        invitations' code hashes, the seats' token hashes): the seat the command took, if any."""
         taken = None
         for e in entry.events:
             if isinstance(e, E.TableOpened):
@@ -119,14 +132,7 @@ class FoldedTable:
                 taken = e.seat
             elif isinstance(e, E.SeatLeft):
                 self.tokens.pop(e.seat, None)
-        if command is not None and asked is not None:
-            self._answered(command, Answer(asked, stored.seq, seat=taken))
-        wait = current_wait(self.state)
-        wait_id = wait.id if wait is not None else None
-        if wait_id != self.wait_id:
-            self.wait_id = wait_id
-            self.wait_started = entry.at / 1000  # the writer's stamp: the same live and on replay
-        return entry
+        return taken
 
     def _answered(self, command: CommandEntry, answer: Answer) -> None:
         """Keep the answer for whoever will ask: the seat that sent the command while it holds
