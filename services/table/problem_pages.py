@@ -5,9 +5,11 @@ JSON otherwise; ``/problems`` lists them all."""
 from __future__ import annotations
 
 from html import escape
+from typing import Annotated
 
 import msgspec
 from litestar import MediaType, Request, Response, get
+from litestar.params import PathParameter
 
 from gcbc_contract.http import ProblemPage
 from services.table import openapi as doc
@@ -328,7 +330,9 @@ def problem_codes(request: Request) -> Response[bytes]:
         404: doc.problem(404, "not_found"),
     },
 )
-def problem_code(code: str, request: Request) -> Response[bytes]:
+def problem_code(
+    code: Annotated[str, PathParameter(description="a problem's code")], request: Request
+) -> Response[bytes]:
     if code not in ENTRIES:
         raise ApiError(404, "not_found", "there is no such problem code")
     return _answer(request, PAGES[code], _JSON[code])

@@ -13,7 +13,7 @@ from typing import Annotated
 import msgspec
 from litestar import Controller, Request, Response, delete, get, post
 from litestar.datastructures import State as AppState
-from litestar.params import Body, Parameter
+from litestar.params import Body, HeaderParameter, Parameter, PathParameter
 from litestar.response import Stream
 
 from gcbc.eventlog.port import LogUnavailable, OutcomeUnknown
@@ -113,7 +113,12 @@ class Seats(Controller):
         responses=doc.responses({202: doc.POSITION}, 401, 403, 404, 409, 503),
     )
     async def leave_seat(
-        self, table_id: TableId, seat: int, state: AppState, service: Service, my_seat: MySeat
+        self,
+        table_id: TableId,
+        seat: Annotated[int, PathParameter(description="your seat (from 0)")],
+        state: AppState,
+        service: Service,
+        my_seat: MySeat,
     ) -> None:
         """204 once left; 202 and the position if that takes longer (a Response, not None)."""
         if my_seat != seat:
@@ -252,8 +257,8 @@ class Seats(Controller):
         ] = None,
         last_event_id: Annotated[
             int | None,
-            Parameter(
-                header="Last-Event-ID",
+            HeaderParameter(
+                name="Last-Event-ID",
                 ge=0,
                 le=10**12,
                 description="the id (version) of the last event received: go on after it",
