@@ -21,7 +21,7 @@ import msgspec
 
 from gcbc.eventlog.port import EventLog, Stored, WrongExpectedSequence
 from gcbc_contract import events as E
-from gcbc_contract.entries import OutcomeEntry, decode_entry
+from gcbc_contract.entries import OutcomeEntry
 from services.common.folded import FoldedTable
 
 FORMAT = "gcbc-table"
@@ -166,13 +166,13 @@ def scenario(stored: list[Stored], table_id: str) -> dict[str, Any]:
     }
     if started is None or dealt is None:
         if st.requested_seed is not None:
-            body["seed"] = st.requested_seed
+            body["seed"] = str(st.requested_seed)  # the API's seeds are digits (docs/api.md)
         if st.deal is not None:
             body["deal"] = msgspec.to_builtins(st.deal)
         if st.first_seat_choice is not None:
             body["first_seat"] = st.first_seat_choice
         return body  # not dealt yet: what the table was opened with
-    body["seed"] = started.random_seed
+    body["seed"] = str(started.random_seed)
     body["deal"] = {
         "integrity": [[dealt.identities[c] for c in hand] for hand in dealt.hands],
         "equipment": [list(h) for h in dealt.equipment],
@@ -180,8 +180,3 @@ def scenario(stored: list[Stored], table_id: str) -> dict[str, Any]:
         "first_seat": started.first_seat,
     }
     return body
-
-
-def entries_of(rows: list[dict[str, Any]]) -> list[Any]:
-    """The decoded entries of an export (for checks)."""
-    return [decode_entry(_encode(r["entry"])) for r in rows if "entry" in r]

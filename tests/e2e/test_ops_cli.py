@@ -371,6 +371,7 @@ def test_tables_inspect_replay_tail_status_and_scenario(stack, played, http):
     assert got["read_model"]["epoch"] and got["read_model"]["tables"].get("finished", 0) >= 2
     # export --scenario: a table dealt again the same way on a scenario server
     body = json.loads(ops(stack, "export", table, "--scenario").stdout)
+    assert body["seed"].isdigit()  # as the API gives seeds: a JavaScript client holds any
     again = http.post("/tables", json=body)
     assert again.status_code == 201, again.text
 
