@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from gcbc.bots.base import Bot, Observation, concrete
@@ -32,10 +32,3 @@ class RandomBot(Bot):
             return self.rng.choice(legal)
         choice = self.rng.choice
         return choice(by_kind[choice(sorted(by_kind))])
-
-    def pick_listing(self, kinds: Mapping[str, Callable[[], Sequence[Any]]]) -> Any:
-        """``pick`` for a caller that lists the entries of one kind on demand: ``kinds`` maps
-        each kind that has entries (but set_auto_pass) to what lists them. The same draws pick
-        the same entry; only the kind drawn is listed."""
-        choice = self.rng.choice
-        return choice(kinds[choice(sorted(kinds))]())

@@ -82,10 +82,6 @@ def protected(s: State, seat: int) -> bool:
     return any(CARDS[c].protects_from_investigation for c in s.seats[seat].in_play)
 
 
-def armed(s: State) -> list[int]:
-    return [i for i, st in enumerate(s.seats) if st.gun]
-
-
 def wields(s: State, seat: int) -> bool:
     """Holds a weapon: a gun, or a zombie's Arms aimed at another seat. RULES §8: cards on guns act
     on Arms the same way, and Arms aimed at the zombie itself count as a dropped gun."""

@@ -65,7 +65,7 @@ _KINDS: dict[type, str] = {t: t.__struct_config__.tag for t in C.AnyCommand.__ar
 
 
 # legal_groups' tuples (module constants) -> the groups a random bot draws among: all but
-# set_auto_pass, sorted by kind (the order ``pick_listing`` draws a kind in). Each tuple is kept
+# set_auto_pass, sorted by kind (the order ``RandomBot.pick`` draws a kind in). Each tuple is kept
 # (``_KEPT``), so that its id is never another's.
 _DRAWN: dict[int, tuple[Group, ...]] = {}
 _KEPT: list[tuple[Group, ...]] = []
@@ -89,7 +89,7 @@ def _random_move(
     listing only the kind of command the bot draws (``groups``: ``legal_groups`` of the seat, if
     known): the same draws pick the same command (``tests/unit/test_simulate.py``).
 
-    ``pick_listing``, spelt out: a kind drawn among those that have commands (in sorted order),
+    ``RandomBot.pick``, spelt out: a kind drawn among those that have commands (in sorted order),
     then one of its commands, each index drawn as ``rng.choice`` draws it (``Random._randbelow``:
     the fewest bits that hold ``n``, drawn until below ``n``; below 1, until a 0), inline: two
     calls less per draw, and most draws are among one."""
