@@ -114,14 +114,16 @@ def face_down_identities(page: Page) -> list[str]:
     )
 
 
-def open_table(player: Player, api: str, name: str = "Ann") -> tuple[Page, str]:
+def open_table(player: Player, api: str, shot: Path | None = None) -> tuple[Page, str]:
     w = words(player.lang)
     page = player.page(f"{api}/")
     page.get_by_role("heading", name=w["lobby.new"]).wait_for()
     assert page.evaluate("document.documentElement.lang") == player.lang
-    page.get_by_label(w["lobby.your_name"]).fill(name)
+    page.get_by_label(w["lobby.your_name"]).fill("Ann")
     page.get_by_label(w["lobby.house_bots"]).fill("3")
     page.get_by_label(w["lobby.bot_kind"]).select_option("heuristic")
+    if shot:
+        page.screenshot(path=shot, full_page=True)
     page.get_by_role("button", name=w["lobby.create"]).click()
     page.wait_for_url("**/play/*")
     table_id = page.url.rsplit("/", 1)[-1]
@@ -145,6 +147,9 @@ def play_by_clicks(page: Page, shots: dict[str, Path] | None = None, watcher: Pa
         asking = page.locator(".moves .question").count() > 0
         if must and phase == "action" and not asking and "turn" in shots:
             page.screenshot(path=shots.pop("turn"), full_page=True)
+        guns = page.locator(".board svg.arrows line.gun").count()
+        if must and not asking and guns >= 2 and "table" in shots:  # the README's picture
+            page.screenshot(path=shots.pop("table"), full_page=True)
         if must and phase == "reaction" and "reaction" in shots:
             page.screenshot(path=shots.pop("reaction"), full_page=True)
         on_table = page.locator(".board button.choosable")
@@ -217,7 +222,7 @@ def whole_game(stack, browser: Browser, lang: str, width: int, shots: Path | Non
 
 def test_create_play_watch_and_replay_a_table_in_the_browser(stack, browser: Browser):
     """English at 1280 pixels, watched live at 400; the screenshots for docs/ when asked
-    (GCBC_SCREENSHOTS=1 writes docs/web-table/*.png and docs/web-table.png)."""
+    (GCBC_SCREENSHOTS=1 writes docs/web-table/*.png, ja-400/ from the phone's game below)."""
     shots = SHOTS if os.environ.get("GCBC_SCREENSHOTS") else None
     if shots:
         shots.mkdir(exist_ok=True)
@@ -225,12 +230,13 @@ def test_create_play_watch_and_replay_a_table_in_the_browser(stack, browser: Bro
     phone = Player(browser, "en", 400)
     w = words("en")
     try:
-        page, table_id = open_table(player, stack.api)
+        page, table_id = open_table(player, stack.api, shots / "lobby.png" if shots else None)
         watcher = phone.page(f"{stack.api}/watch/{table_id}")
         watcher.locator(".seat").first.wait_for()
         page.get_by_role("button", name=w["cmd.start"]).click()
         page.locator('.status[data-status="playing"]').wait_for()
-        asked = {k: shots / f"{k}.png" for k in ("turn", "reaction", "prompt")} if shots else {}
+        kinds = ("turn", "reaction", "prompt", "table")
+        asked = {k: shots / f"{k}.png" for k in kinds} if shots else {}
         assert play_by_clicks(page, asked, watcher=watcher) > 0
         page.locator(".end .why").wait_for()
         end = page.locator(".end").inner_text()
@@ -240,7 +246,6 @@ def test_create_play_watch_and_replay_a_table_in_the_browser(stack, browser: Bro
         assert len(names) == 12 and "?" not in names  # every card revealed
         if shots:
             page.screenshot(path=shots / "end.png", full_page=True)
-            page.screenshot(path=SHOTS.parent / "web-table.png", full_page=True)
         watcher.locator('.status[data-status="finished"]').wait_for()
         assert watcher.locator(".end .why").inner_text() == page.locator(".end .why").inner_text()
         check_page(watcher, 400, "watching, on a phone")
@@ -254,7 +259,10 @@ def test_create_play_watch_and_replay_a_table_in_the_browser(stack, browser: Bro
 
 
 def test_a_whole_game_on_a_phone_in_japanese(stack, browser: Browser):
-    whole_game(stack, browser, "ja", 400, None)
+    shots = SHOTS / "ja-400" if os.environ.get("GCBC_SCREENSHOTS") else None
+    if shots:
+        shots.mkdir(parents=True, exist_ok=True)
+    whole_game(stack, browser, "ja", 400, shots)
 
 
 @pytest.mark.slow

@@ -22,7 +22,8 @@ export function statusBar(v) {
   if (v.status === "waiting") bits.push(h("span", {}, t("bar.waiting_players", { taken: v.seats.filter((s) => s.name).length, seats: v.seats.length })));
   if (v.status === "finished") bits.push(h("strong", {}, t("bar.finished")));
   if (v.status === "playing" && v.turn !== null) {
-    bits.push(h("strong", {}, v.turn === me ? t("bar.your_turn", { n: v.turn_number }) : t("bar.turn_of", { name: seatName(v, v.turn), n: v.turn_number })));
+    bits.push(h("strong", {}, v.turn_number === 0 ? (v.turn === me ? t("bar.before_first_you") : t("bar.before_first", { name: seatName(v, v.turn) }))
+      : v.turn === me ? t("bar.your_turn", { n: v.turn_number }) : t("bar.turn_of", { name: seatName(v, v.turn), n: v.turn_number })));
   }
   if (mine) {
     bits.push(h("span", { class: "you-act" }, t("bar.you_may", { what: waitWords(v, mine) }), " ",
@@ -78,7 +79,8 @@ export function equipmentCard(card, extra = {}) {
 export function board(v, picks, choose, winnersTeams) {
   const me = v.you ? v.you.seat : null;
   const n = v.seats.length;
-  const centre = (i) => { const a = (2 * Math.PI * i) / n - Math.PI / 2; return [50 + 36 * Math.cos(a), 50 + 36 * Math.sin(a)]; };
+  // you sit at the bottom, the others round the table in seat order
+  const centre = (i) => { const a = (2 * Math.PI * (i - (me ?? 0))) / n + Math.PI / 2; return [50 + 36 * Math.cos(a), 50 + 35 * Math.sin(a)]; };
   const drawing = svg("0 0 100 100", '<defs><marker id="gun-head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="4" markerHeight="4" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#b3261e"/></marker><marker id="arms-head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="4" markerHeight="4" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#6a1b9a"/></marker></defs>', "arrows");
   const arrow = (from, to, arms) => {
     const [x1, y1] = centre(from), [x2, y2] = centre(to), k = 0.8;
@@ -86,7 +88,11 @@ export function board(v, picks, choose, winnersTeams) {
       stroke: arms ? "#6a1b9a" : "#b3261e", "stroke-width": "0.9", "stroke-dasharray": arms ? "2 1" : "none", "marker-end": `url(#${arms ? "arms" : "gun"}-head)`, class: arms ? "arms" : "gun" }));
   };
   const seatChoosable = picks && picks.kind === "seat" ? new Set(picks.values.map(String)) : new Set();
-  const out = h("div", { class: "board", role: "group", "aria-label": t("table.seats") }, drawing);
+  const middle = v.status === "playing" && h("div", { class: "middle", role: "img", "aria-label": t("bar.centre", { guns: v.guns_in_centre, deck: v.deck_count }) },
+    h("div", { class: "guns" }, Array.from({ length: v.guns_in_centre }, () => gunArt())),
+    v.options.zombies && h("div", { class: "guns" }, Array.from({ length: v.arms_in_centre }, () => armsArt())),
+    h("div", { class: "deck" }, h("span", { class: "deck-card" }, String(v.deck_count))));
+  const out = h("div", { class: "board", role: "group", "aria-label": t("table.seats") }, drawing, middle);
   for (const s of v.seats) {
     if (s.gun && s.gun.aimed_at !== null && s.gun.aimed_at !== s.seat) arrow(s.seat, s.gun.aimed_at, false);
     if (s.arms && s.arms.aimed_at !== null && s.arms.aimed_at !== s.seat) arrow(s.seat, s.arms.aimed_at, true);
@@ -95,7 +101,7 @@ export function board(v, picks, choose, winnersTeams) {
     const badges = [
       s.seat === v.turn && v.status === "playing" && t("seat.turn"), s.seat === me && t("seat.you"), s.absent && t("seat.away"),
       s.eliminated && t("seat.eliminated"), s.wounded && t("seat.wounded"), s.zombie && t("seat.zombie"),
-      isBot(v, s.seat) && t("seat.bot"), waited && v.status === "playing" && (isBot(v, s.seat) ? t("seat.thinking") : t("seat.deciding")),
+      isBot(v, s.seat) && t("seat.bot"), waited && v.status === "playing" && s.seat !== me && (isBot(v, s.seat) ? t("seat.thinking") : t("seat.deciding")),
       v.winners && v.winners.includes(s.seat) && t("seat.winner"),
       winnersTeams && winnersTeams[s.seat] && teamName(winnersTeams[s.seat]),
     ].filter(Boolean);

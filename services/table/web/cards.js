@@ -30,7 +30,7 @@ export function cardArt(card, { faceUp, position }) {
 }
 
 export function gunArt() {
-  return svg("0 0 24 14", '<path d="M1 3h20v4h-9l-2 6H5l2-6H1z" fill="#22262e"/>', "icon");
+  return svg("0 0 24 14", '<path d="M2 2h20v4H10l-1 2H8l-2 6H1l2-8H2z" fill="#22262e"/><path d="M9 8c0 2 1 3 3 3" fill="none" stroke="#22262e" stroke-width="1.2"/><rect x="20" y="1" width="2" height="1.5" fill="#22262e"/>', "icon");
 }
 
 export function woundArt() {

@@ -12,7 +12,7 @@ export function describeEntry(e, v) {
   const f = { ...e };
   const p = {
     name: who(f.seat), target: who(f.target), viewer: who(f.viewer), shooter: who(f.shooter), biter: who(f.biter),
-    by: who(f.by), from: who(f.from_seat), to: who(f.to_seat), aim: who(f.aim), n: f.position, turn: f.turn,
+    by: who(f.by), first: who(f.first_seat), from: who(f.from_seat), to: who(f.to_seat), aim: who(f.aim), n: f.position, turn: f.turn,
     card: given(f.card) ? cardName(f.card) : t("card.unknown"), action: given(f.action) ? t(`act.${f.action}`) : "",
     window: given(f.kind) ? t(`window.${f.kind}`) : "", prompt: f.kind === "discard" ? t("wait.discard") : given(f.kind) ? cardName(f.kind) : "",
     means: given(f.means) ? t(`means.${f.means}`) : "", text: f.text ?? "", seats: f.seats,
