@@ -315,6 +315,18 @@ def test_keyboard_play_reaches_and_operates_the_moves(stack, browser: Browser):
         player.close()
 
 
+def test_the_page_draws_the_view_it_fetched_before_any_stream(stack, browser: Browser, http):
+    table_id = http.post("/tables", json={"seats": 4}).json()["table_id"]
+    http.post(f"/tables/{table_id}/seats", json={"name": "Bea"})
+    player = Player(browser, "en", 1280)
+    try:
+        player.context.route("**/stream*", lambda route: route.abort())  # no stream ever opens
+        page = player.page(f"{stack.api}/watch/{table_id}")
+        page.locator(".seat .who", has_text="Bea").wait_for(timeout=5_000)
+    finally:
+        player.close()
+
+
 def test_a_refused_command_shows_its_problem_in_words(stack, browser: Browser):
     for lang in ("en", "it"):
         player = Player(browser, lang, 1280)

@@ -99,7 +99,12 @@ function play(tableId) {
 
 function watch(tableId) {
   nav.replaceChildren(h("a", { href: `/play/${tableId}` }, t("nav.play")), h("a", { href: `/replay/${tableId}` }, t("nav.replay")));
-  follow(tableId, null, (v) => renderView(main, v, { mode: "watch" }));
+  let current = null;
+  follow(tableId, null, (v) => {
+    if (current && v.version < current.version) return;
+    current = v;
+    renderView(main, v, { mode: "watch" });
+  });
 }
 
 function replay(tableId) {

@@ -16,7 +16,7 @@ export async function lobby(main, nav) {
     if (!tables.length) list.append(h("li", {}, t("lobby.none")));
     for (const tb of tables) {
       const o = tb.options;
-      const opts = [t(`edition.${o.edition}`), o.wounds && t(`wounds.${o.wounds}`), o.zombies && t("option.zombies"),
+      const opts = [t(`edition.${o.edition || "fourth"}`), o.wounds && t(`wounds.${o.wounds}`), o.zombies && t("option.zombies"),
         o.bombers_traitors && t("option.bombers_traitors"), o.extra_equipment && t("option.extra_equipment"),
         tb.bots && t("lobby.bots", { n: tb.bots.seats.length })].filter(Boolean).join(" · ");
       list.append(h("li", {},
