@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -102,6 +103,16 @@ def check_page(page: Page, width: int, where: str) -> None:
         assert scroll <= 400, f"{where}: {scroll} px wide"
 
 
+RAW = re.compile(r"\{\w+\}|undefined|\bnull\b|\b[a-z]+(?:_[a-z0-9]+)*\.[a-z0-9_]+\b")
+
+
+def raw_words(page: Page) -> list[str]:
+    """What the page shows that no catalogue wrote: a key, a placeholder left unfilled, a
+    JavaScript nothing (the table's id and chat aside, which are not words)."""
+    text = page.locator("main").inner_text() + page.locator("header").inner_text()
+    return [m for m in RAW.findall(text) if not m.endswith((".png", ".js"))]
+
+
 def face_down_identities(page: Page) -> list[str]:
     """The text of every face-down card that is not the bare '?', while the game is on (at the
     end every card is revealed, RULES §10), read in one go with the status."""
@@ -114,14 +125,23 @@ def face_down_identities(page: Page) -> list[str]:
     )
 
 
-def open_table(player: Player, api: str, shot: Path | None = None) -> tuple[Page, str]:
+def open_table(
+    player: Player,
+    api: str,
+    shot: Path | None = None,
+    options: tuple[str, ...] = (),
+    seats: int = 4,
+) -> tuple[Page, str]:
     w = words(player.lang)
     page = player.page(f"{api}/")
     page.get_by_role("heading", name=w["lobby.new"]).wait_for()
     assert page.evaluate("document.documentElement.lang") == player.lang
     page.get_by_label(w["lobby.your_name"]).fill("Ann")
-    page.get_by_label(w["lobby.house_bots"]).fill("3")
+    page.get_by_label(w["lobby.seat_count"]).fill(str(seats))
+    page.get_by_label(w["lobby.house_bots"]).fill(str(seats - 1))
     page.get_by_label(w["lobby.bot_kind"]).select_option("heuristic")
+    for option in options:  # zombies, bombers_traitors, extra_equipment
+        page.get_by_label(w[f"option.{option}"]).check()
     if shot:
         page.screenshot(path=shot, full_page=True)
     page.get_by_role("button", name=w["lobby.create"]).click()
@@ -137,9 +157,11 @@ def play_by_clicks(page: Page, shots: dict[str, Path] | None = None, watcher: Pa
     the screenshots asked for on the way (turn, reaction, prompt) once each."""
     shots = dict(shots or {})
     clicks = 0
-    for _ in range(5000):
+    for i in range(5000):
         if status(page) == "finished":
             return clicks
+        if i % 25 == 0:
+            assert raw_words(page) == []
         if watcher is not None:
             assert face_down_identities(watcher) == []
         phase = page.locator(".status").get_attribute("data-phase") or ""
@@ -190,12 +212,20 @@ def replay_by_clicks(player: Player, api: str, table_id: str, shot: Path | None 
     return replay
 
 
-def whole_game(stack, browser: Browser, lang: str, width: int, shots: Path | None) -> None:
+def whole_game(
+    stack,
+    browser: Browser,
+    lang: str,
+    width: int,
+    shots: Path | None,
+    options: tuple[str, ...] = (),
+    seats: int = 4,
+) -> None:
     """A whole game in one language at one width, played only by clicks, every page checked."""
     player = Player(browser, lang, width)
     w = words(lang)
     try:
-        lobby_page, table_id = open_table(player, stack.api)
+        lobby_page, table_id = open_table(player, stack.api, None, options, seats)
         check_page(lobby_page, width, "table, before the start")
         lobby = player.page(f"{stack.api}/")
         lobby.locator("ul.tables").wait_for()
@@ -211,6 +241,7 @@ def whole_game(stack, browser: Browser, lang: str, width: int, shots: Path | Non
         assert play_by_clicks(page, asked) > 0
         page.locator(".end .why").wait_for()
         assert w["end.title"] in page.locator(".end").inner_text()
+        assert raw_words(page) == []
         check_page(page, width, "the end")
         if shots:
             page.screenshot(path=shots / "end.png", full_page=True)
@@ -263,6 +294,11 @@ def test_a_whole_game_on_a_phone_in_japanese(stack, browser: Browser):
     if shots:
         shots.mkdir(parents=True, exist_ok=True)
     whole_game(stack, browser, "ja", 400, shots)
+
+
+def test_a_whole_game_with_both_expansions_in_italian(stack, browser: Browser):
+    options = ("zombies", "bombers_traitors", "extra_equipment")
+    whole_game(stack, browser, "it", 1280, None, options, seats=6)
 
 
 @pytest.mark.slow

@@ -92,7 +92,7 @@ export function board(v, picks, choose, winnersTeams) {
     h("div", { class: "guns" }, Array.from({ length: v.guns_in_centre }, () => gunArt())),
     v.options.zombies && h("div", { class: "guns" }, Array.from({ length: v.arms_in_centre }, () => armsArt())),
     h("div", { class: "deck" }, h("span", { class: "deck-card" }, String(v.deck_count))));
-  const out = h("div", { class: "board", role: "group", "aria-label": t("table.seats") }, drawing, middle);
+  const out = h("div", { class: `board seats-${n}`, role: "group", "aria-label": t("table.seats") }, drawing, middle);
   for (const s of v.seats) {
     if (s.gun && s.gun.aimed_at !== null && s.gun.aimed_at !== s.seat) arrow(s.seat, s.gun.aimed_at, false);
     if (s.arms && s.arms.aimed_at !== null && s.arms.aimed_at !== s.seat) arrow(s.seat, s.arms.aimed_at, true);
