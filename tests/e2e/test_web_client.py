@@ -140,8 +140,11 @@ def open_table(
     page.get_by_label(w["lobby.seat_count"]).fill(str(seats))
     page.get_by_label(w["lobby.house_bots"]).fill(str(seats - 1))
     page.get_by_label(w["lobby.bot_kind"]).select_option("heuristic")
-    for option in options:  # zombies, bombers_traitors, extra_equipment
-        page.get_by_label(w[f"option.{option}"]).check()
+    for option in options:  # zombies, bombers_traitors, extra_equipment; classic: the edition
+        if option == "classic":
+            page.get_by_label(w["lobby.edition"]).select_option("classic")
+        else:
+            page.get_by_label(w[f"option.{option}"]).check()
     if shot:
         page.screenshot(path=shot, full_page=True)
     page.get_by_role("button", name=w["lobby.create"]).click()
@@ -306,6 +309,12 @@ def test_a_whole_game_with_both_expansions_in_italian(stack, browser: Browser):
 @pytest.mark.parametrize("lang", list(LOCALES))
 def test_a_whole_game_in_each_language_at_each_width(stack, browser: Browser, lang, width):
     whole_game(stack, browser, lang, width, None)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("width", list(WIDTHS))
+def test_a_whole_game_at_eight_seats_in_the_classic_edition(stack, browser: Browser, width):
+    whole_game(stack, browser, "en", width, None, ("classic", "zombies"), seats=8)
 
 
 def test_the_page_follows_the_browser_and_the_switcher(stack, browser: Browser):

@@ -25,6 +25,11 @@ export function statusBar(v) {
     bits.push(h("strong", {}, v.turn_number === 0 ? (v.turn === me ? t("bar.before_first_you") : t("bar.before_first", { name: seatName(v, v.turn) }))
       : v.turn === me ? t("bar.your_turn", { n: v.turn_number }) : t("bar.turn_of", { name: seatName(v, v.turn), n: v.turn_number })));
   }
+  if (v.status === "playing" && v.declared) {  // what a reaction window answers
+    const d = v.declared, given = d.target !== null && d.target !== undefined;
+    bits.push(h("span", { class: "declared" }, t(given ? "log.action_declared_on" : "log.action_declared",
+      { name: seatName(v, d.seat), action: t(`act.${d.action}`), target: given ? seatName(v, d.target) : "" })));
+  }
   if (mine) {
     bits.push(h("span", { class: "you-act" }, t("bar.you_may", { what: waitWords(v, mine) }), " ",
       mine.deadline && h("span", { class: "countdown", "data-deadline": mine.deadline })));
@@ -71,8 +76,9 @@ function cardView(v, s, c, choosing, choose) {
   return h("div", { class: cls, role: "img", "aria-label": label, title: label, "data-seat": s.seat, "data-position": c.position }, body);
 }
 
-export function equipmentCard(card, extra = {}) {
-  return h("details", { class: "equipment", ...extra }, h("summary", { title: equipmentText(card) }, cardName(card)), h("p", {}, equipmentText(card)));
+export function equipmentCard(v, card) {
+  const text = equipmentText(card, v.options.edition);
+  return h("details", { class: "equipment" }, h("summary", { title: text }, cardName(card)), h("p", {}, text));
 }
 
 // the seats around the table (a circle on a wide screen, a column on a narrow one)
@@ -122,7 +128,7 @@ export function board(v, picks, choose, winnersTeams) {
       h("div", { class: "cards" }, s.cards.map((c) => cardView(v, s, c, cardChoosable.has(String(c.position)), choose))),
       aim("gun", s.gun), aim("arms", s.arms),
       s.equipment_count > 0 && h("div", { class: "hint" }, t("seat.equipment_count", { n: s.equipment_count })),
-      s.in_play.length > 0 && h("div", { class: "in-play" }, h("span", { class: "hint" }, t("seat.in_play")), " ", s.in_play.map((c) => equipmentCard(c)))));
+      s.in_play.length > 0 && h("div", { class: "in-play" }, h("span", { class: "hint" }, t("seat.in_play")), " ", s.in_play.map((c) => equipmentCard(v, c)))));
   }
   return out;
 }
@@ -132,7 +138,7 @@ export function yourPanel(v) {
   if (!v.you) return null;
   return h("section", { class: "panel", "aria-labelledby": "me" }, h("h2", { id: "me" }, t("you.title", { name: seatName(v, v.you.seat) })),
     h("p", {}, t("you.team", { team: v.you.team ? teamName(v.you.team) : t("you.team_unknown") })),
-    h("div", { class: "hand" }, h("span", {}, t("you.hand")), " ", v.you.hand.length ? v.you.hand.map((c) => equipmentCard(c)) : t("you.hand_empty")));
+    h("div", { class: "hand" }, h("span", {}, t("you.hand")), " ", v.you.hand.length ? v.you.hand.map((c) => equipmentCard(v, c)) : t("you.hand_empty")));
 }
 
 // the deadlines counting down, in every element that holds one

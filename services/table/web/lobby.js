@@ -29,21 +29,22 @@ export async function lobby(main, nav) {
 }
 
 function createForm() {
+  // each field's label names it alone (a label around a select would take in its options' text)
+  const field = (label, control) => h("span", { class: "field" }, h("label", { for: `f-${control.name}` }, label), " ", control);
   const num = (name, value, min, max, label) =>
-    h("label", {}, label, " ", h("input", { type: "number", name, value, min, max, step: "any", size: 4 }));
-  const check = (name, label) => h("label", {}, h("input", { type: "checkbox", name }), " ", label);
+    field(label, h("input", { id: `f-${name}`, type: "number", name, value, min, max, step: "any", size: 4 }));
+  const select = (name, label, options) =>
+    field(label, h("select", { id: `f-${name}`, name }, options.map(([value, text]) => h("option", { value }, text))));
+  const check = (name, label) => h("span", { class: "field" }, h("input", { id: `f-${name}`, type: "checkbox", name }), " ", h("label", { for: `f-${name}` }, label));
   const form = h("form", { "aria-labelledby": "new" },
     h("fieldset", {}, h("legend", {}, t("lobby.players")),
-      h("label", {}, t("lobby.your_name"), " ", h("input", { name: "name", value: t("lobby.default_name"), required: true, maxlength: 40 })),
+      field(t("lobby.your_name"), h("input", { id: "f-name", name: "name", value: t("lobby.default_name"), required: true, maxlength: 40 })),
       num("seats", 4, 4, 8, t("lobby.seat_count")),
       num("bots", 3, 0, 8, t("lobby.house_bots")),
-      h("label", {}, t("lobby.bot_kind"), " ", h("select", { name: "kind" },
-        h("option", { value: "random" }, t("bot.random")), h("option", { value: "heuristic" }, t("bot.heuristic"))))),
+      select("kind", t("lobby.bot_kind"), [["random", t("bot.random")], ["heuristic", t("bot.heuristic")]])),
     h("fieldset", {}, h("legend", {}, t("lobby.options")),
-      h("label", {}, t("lobby.edition"), " ", h("select", { name: "edition" },
-        h("option", { value: "fourth" }, t("edition.fourth")), h("option", { value: "classic" }, t("edition.classic")))),
-      h("label", {}, t("lobby.wounds"), " ", h("select", { name: "wounds" },
-        h("option", { value: "" }, t("wounds.default")), h("option", { value: "token" }, t("wounds.token")), h("option", { value: "card" }, t("wounds.card")))),
+      select("edition", t("lobby.edition"), [["fourth", t("edition.fourth")], ["classic", t("edition.classic")]]),
+      select("wounds", t("lobby.wounds"), [["", t("wounds.default")], ["token", t("wounds.token")], ["card", t("wounds.card")]]),
       check("zombies", t("option.zombies")), check("bombers_traitors", t("option.bombers_traitors")),
       check("extra_equipment", t("option.extra_equipment"))),
     h("fieldset", {}, h("legend", {}, t("lobby.deadlines")),

@@ -27,7 +27,10 @@ export function cardName(card) {
   return has(`equipment.${card}`) ? t(`equipment.${card}`) : card;
 }
 
-export const equipmentText = (card) => t(`equipment_text.${card}`);
+// a card's text as the table's edition plays it (the classic edition's differ for some cards)
+export function equipmentText(card, edition) {
+  return edition === "classic" && has(`equipment_text_classic.${card}`) ? t(`equipment_text_classic.${card}`) : t(`equipment_text.${card}`);
+}
 export const teamName = (team) => t(`team.${team}`);
 
 // a choice an equipment card offers by name: a card, or one of the card's own options
