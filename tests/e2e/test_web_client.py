@@ -269,6 +269,14 @@ def test_create_play_watch_and_replay_a_table_in_the_browser(stack, browser: Bro
         watcher.locator(".seat").first.wait_for()
         page.get_by_role("button", name=w["cmd.start"]).click()
         page.locator('.status[data-status="playing"]').wait_for()
+        # an equipment card in hand shows its rules' text on a tap, and stays open as views come
+        page.locator(".hand details summary").first.click()
+        text = page.locator(".hand details p").first
+        text.wait_for()
+        assert text.inner_text() in {v for k, v in w.items() if k.startswith("equipment_text.")}
+        page.wait_for_timeout(300)
+        assert page.locator(".hand details[open]").count() == 1
+        page.locator(".hand details summary").first.click()  # closed again
         kinds = ("turn", "reaction", "prompt", "table")
         asked = {k: shots / f"{k}.png" for k in kinds} if shots else {}
         assert play_by_clicks(page, asked, watcher=watcher) > 0

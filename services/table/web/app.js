@@ -18,6 +18,7 @@ function renderView(into, v, { mode, token, onCommand, picker = new Picker() }) 
   const focusKey = active && active.dataset ? active.dataset.key : null;
   const inMoves = active && active.closest && active.closest(".moves");
   const draft = into.querySelector("[data-key=chat-input]")?.value;
+  const opened = new Set([...into.querySelectorAll("details[open]")].map((d) => d.dataset.openKey));
   const redraw = () => renderView(into, v, { mode, token, onCommand, picker });
   const picks = mode === "play" ? tableChoices(v, picker) : null;
   const choose = (x) => { picker.chosen[picks.path] = x; redraw(); };
@@ -34,6 +35,7 @@ function renderView(into, v, { mode, token, onCommand, picker = new Picker() }) 
     h("div", { class: "talk" }, logSection, chatSection));
   placeLog(); placeChat();
   if (draft) into.querySelector("[data-key=chat-input]").value = draft;
+  into.querySelectorAll("details[data-open-key]").forEach((d) => { if (opened.has(d.dataset.openKey)) d.open = true; });
   const again = focusKey && into.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
   if (again) again.focus();
   else if (inMoves) into.querySelector(".moves button")?.focus();

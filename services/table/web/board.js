@@ -76,9 +76,11 @@ function cardView(v, s, c, choosing, choose) {
   return h("div", { class: cls, role: "img", "aria-label": label, title: label, "data-seat": s.seat, "data-position": c.position }, body);
 }
 
-export function equipmentCard(v, card) {
+// an equipment card: its name, its text on hover or tap (kept open across redraws by its key)
+export function equipmentCard(v, card, where) {
   const text = equipmentText(card, v.options.edition);
-  return h("details", { class: "equipment" }, h("summary", { title: text }, cardName(card)), h("p", {}, text));
+  return h("details", { class: "equipment", "data-open-key": `${where}:${card}` },
+    h("summary", { title: text, "data-key": `equipment:${where}:${card}` }, cardName(card)), h("p", {}, text));
 }
 
 // the seats around the table (a circle on a wide screen, a column on a narrow one)
@@ -128,7 +130,7 @@ export function board(v, picks, choose, winnersTeams) {
       h("div", { class: "cards" }, s.cards.map((c) => cardView(v, s, c, cardChoosable.has(String(c.position)), choose))),
       aim("gun", s.gun), aim("arms", s.arms),
       s.equipment_count > 0 && h("div", { class: "hint" }, t("seat.equipment_count", { n: s.equipment_count })),
-      s.in_play.length > 0 && h("div", { class: "in-play" }, h("span", { class: "hint" }, t("seat.in_play")), " ", s.in_play.map((c) => equipmentCard(v, c)))));
+      s.in_play.length > 0 && h("div", { class: "in-play" }, h("span", { class: "hint" }, t("seat.in_play")), " ", s.in_play.map((c) => equipmentCard(v, c, `seat${s.seat}`)))));
   }
   return out;
 }
@@ -138,7 +140,7 @@ export function yourPanel(v) {
   if (!v.you) return null;
   return h("section", { class: "panel", "aria-labelledby": "me" }, h("h2", { id: "me" }, t("you.title", { name: seatName(v, v.you.seat) })),
     h("p", {}, t("you.team", { team: v.you.team ? teamName(v.you.team) : t("you.team_unknown") })),
-    h("div", { class: "hand" }, h("span", {}, t("you.hand")), " ", v.you.hand.length ? v.you.hand.map((c) => equipmentCard(v, c)) : t("you.hand_empty")));
+    h("div", { class: "hand" }, h("span", {}, t("you.hand")), " ", v.you.hand.length ? v.you.hand.map((c) => equipmentCard(v, c, "hand")) : t("you.hand_empty")));
 }
 
 // the deadlines counting down, in every element that holds one
