@@ -380,6 +380,46 @@ def test_the_page_draws_the_view_it_fetched_before_any_stream(stack, browser: Br
         player.close()
 
 
+def test_the_log_follows_new_entries_unless_the_reader_scrolled_back(stack, browser: Browser):
+    player = Player(browser, "en", 1280)
+    w = words("en")
+    log = ".log"
+    overflowing = f"(() => {{ const l = document.querySelector('{log}'); return l.scrollHeight > l.clientHeight + 40; }})()"
+    at_bottom = f"(() => {{ const l = document.querySelector('{log}'); return l.scrollTop + l.clientHeight >= l.scrollHeight - 8; }})()"
+
+    def click_until_more_entries() -> None:
+        before = page.locator(f"{log} li").count()
+        for _ in range(200):
+            if page.locator(f"{log} li").count() > before:
+                return
+            moves = page.locator(".moves button.cmd")
+            if moves.count():
+                try:
+                    moves.first.click(timeout=2000)
+                except Exception:  # the view changed under the click
+                    pass
+            page.wait_for_timeout(100)
+        raise AssertionError("the log did not grow")
+
+    try:
+        page, _ = open_table(player, stack.api)
+        page.get_by_role("button", name=w["cmd.start"]).click()
+        page.locator('.status[data-status="playing"]').wait_for()
+        while not page.evaluate(overflowing):
+            click_until_more_entries()
+        assert page.evaluate(at_bottom)  # it followed
+        page.evaluate(f"document.querySelector('{log}').scrollTop = 0")  # the reader scrolls back
+        click_until_more_entries()
+        assert page.evaluate(f"document.querySelector('{log}').scrollTop") == 0
+        page.evaluate(
+            f"(() => {{ const l = document.querySelector('{log}'); l.scrollTop = l.scrollHeight; }})()"
+        )
+        click_until_more_entries()
+        assert page.evaluate(at_bottom)  # back at the bottom: it follows again
+    finally:
+        player.close()
+
+
 def test_a_refused_command_shows_its_problem_in_words(stack, browser: Browser):
     for lang in ("en", "it"):
         player = Player(browser, lang, 1280)
