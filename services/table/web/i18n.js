@@ -43,9 +43,9 @@ export function list(items) {
 }
 
 export function switcher() {
-  return h("label", { class: "lang" }, h("span", { class: "visually-hidden" }, t("lang.label")),
+  return h("span", { class: "lang" }, h("label", { for: "lang", class: "visually-hidden" }, t("lang.label")),
     h("select", {
-      "aria-label": t("lang.label"),
+      id: "lang",
       onchange: (ev) => { localStorage.setItem(STORE, ev.target.value); location.reload(); },
     }, Object.entries(LANGUAGES).map(([code, name]) =>
       h("option", { value: code, lang: code, selected: code === lang }, name))));
