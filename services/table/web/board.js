@@ -71,7 +71,10 @@ function cardView(v, s, c, choosing, choose) {
     seen.length > 0 && h("span", { class: "seen", "aria-hidden": "true" }, eyeArt(), " ", c.seen_by.map((x) => x + 1).join(" "))];
   const cls = `card ${c.face_up ? "up" : "down"} ${known ? "known" : ""} ${side}`;
   if (choosing) {
-    return h("button", { class: `${cls} choosable`, "aria-label": t("pick.choose_this", { what: label }), title: label, "data-seat": s.seat, "data-position": c.position, "data-key": `card:${s.seat}:${c.position}`, onclick: () => choose(c.position) }, body);
+    return h("button", {
+      class: `${cls} choosable`, "aria-label": t("pick.choose_this", { what: label }), title: label,
+      "data-seat": s.seat, "data-position": c.position, "data-key": `card:${s.seat}:${c.position}`, onclick: () => choose(c.position),
+    }, body);
   }
   return h("div", { class: cls, role: "img", "aria-label": label, title: label, "data-seat": s.seat, "data-position": c.position }, body);
 }
@@ -83,56 +86,95 @@ export function equipmentCard(v, card, where) {
     h("summary", { title: text, "data-key": `equipment:${where}:${card}` }, cardName(card)), h("p", {}, text));
 }
 
-// the seats around the table (a circle on a wide screen, a column on a narrow one)
-export function board(v, picks, choose, winnersTeams) {
-  const me = v.you ? v.you.seat : null;
-  const n = v.seats.length;
-  // you sit at the bottom, the others round the table in seat order
-  const centre = (i) => { const a = (2 * Math.PI * (i - (me ?? 0))) / n + Math.PI / 2; return [50 + 36 * Math.cos(a), 50 + 35 * Math.sin(a)]; };
-  const drawing = svg("0 0 100 100", '<defs><marker id="gun-head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="4" markerHeight="4" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#b3261e"/></marker><marker id="arms-head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="4" markerHeight="4" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#6a1b9a"/></marker></defs>', "arrows");
+const arrowHead = (id, colour) =>
+  `<marker id="${id}-head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="4" markerHeight="4" orient="auto-start-reverse">` +
+  `<path d="M0,0 L10,5 L0,10 z" fill="${colour}"/></marker>`;
+const HEADS = arrowHead("gun", "#b3261e") + arrowHead("arms", "#6a1b9a");
+
+// guns (red) and Arms (purple, dashed) as arrows from holder to target, between seats' centres
+function arrows(v, centre) {
+  const drawing = svg("0 0 100 100", `<defs>${HEADS}</defs>`, "arrows");
   const arrow = (from, to, arms) => {
     const [x1, y1] = centre(from), [x2, y2] = centre(to), k = 0.8;
-    drawing.append(svgElement("line", { x1: x1 + (x2 - x1) * (1 - k), y1: y1 + (y2 - y1) * (1 - k), x2: x1 + (x2 - x1) * k, y2: y1 + (y2 - y1) * k,
-      stroke: arms ? "#6a1b9a" : "#b3261e", "stroke-width": "0.9", "stroke-dasharray": arms ? "2 1" : "none", "marker-end": `url(#${arms ? "arms" : "gun"}-head)`, class: arms ? "arms" : "gun" }));
+    drawing.append(svgElement("line", {
+      x1: x1 + (x2 - x1) * (1 - k), y1: y1 + (y2 - y1) * (1 - k), x2: x1 + (x2 - x1) * k, y2: y1 + (y2 - y1) * k,
+      stroke: arms ? "#6a1b9a" : "#b3261e", "stroke-width": "0.9", "stroke-dasharray": arms ? "2 1" : "none",
+      "marker-end": `url(#${arms ? "arms" : "gun"}-head)`, class: arms ? "arms" : "gun",
+    }));
   };
-  const seatChoosable = picks && picks.kind === "seat" ? new Set(picks.values.map(String)) : new Set();
-  const middle = v.status === "playing" && h("div", { class: "middle", role: "img", "aria-label": t("bar.centre", { guns: v.guns_in_centre, deck: v.deck_count }) },
-    h("div", { class: "guns" }, Array.from({ length: v.guns_in_centre }, () => gunArt())),
-    v.options.zombies && h("div", { class: "guns" }, Array.from({ length: v.arms_in_centre }, () => armsArt())),
-    h("div", { class: "deck" }, h("span", { class: "deck-card" }, String(v.deck_count))));
-  const out = h("div", { class: `board seats-${n}`, role: "group", "aria-label": t("table.seats") }, drawing, middle);
   for (const s of v.seats) {
     if (s.gun && s.gun.aimed_at !== null && s.gun.aimed_at !== s.seat) arrow(s.seat, s.gun.aimed_at, false);
     if (s.arms && s.arms.aimed_at !== null && s.arms.aimed_at !== s.seat) arrow(s.seat, s.arms.aimed_at, true);
-    const [x, y] = centre(s.seat);
-    const waited = v.waiting_for.some((w) => w.seat === s.seat);
-    const badges = [
-      s.seat === v.turn && v.status === "playing" && t("seat.turn"), s.seat === me && t("seat.you"), s.absent && t("seat.away"),
-      s.eliminated && t("seat.eliminated"), s.wounded && t("seat.wounded"), s.zombie && t("seat.zombie"),
-      isBot(v, s.seat) && t("seat.bot"), waited && v.status === "playing" && s.seat !== me && (isBot(v, s.seat) ? t("seat.thinking") : t("seat.deciding")),
-      v.winners && v.winners.includes(s.seat) && t("seat.winner"),
-      winnersTeams && winnersTeams[s.seat] && teamName(winnersTeams[s.seat]),
-    ].filter(Boolean);
-    const cardChoosable = picks && picks.kind === "card" && picks.seat === s.seat ? new Set(picks.values.map(String)) : new Set();
-    const title = [s.name ? h("span", { class: "who" }, s.name) : h("span", { class: "who free" }, t("seat.free", { n: s.seat + 1 })), " ", h("span", { class: "hint" }, seatHint(s.seat))];
-    const head = seatChoosable.has(String(s.seat))
-      ? h("button", { class: "seat-pick choosable", "data-key": `seat:${s.seat}`, "aria-label": t("pick.choose_this", { what: seatName(v, s.seat) }), onclick: () => choose(s.seat) }, title)
-      : h("span", {}, title);
-    const aim = (what, thing) => thing && h("div", { class: `aim ${what}` }, what === "gun" ? gunArt() : armsArt(), " ",
-      thing.aimed_at === null || thing.aimed_at === undefined ? t(`${what}.aims_nowhere`) : thing.aimed_at === s.seat ? t(`${what}.aims_self`) : t(`${what}.aims_at`, { name: seatName(v, thing.aimed_at) }),
-      thing.locked ? ` (${t("gun.locked")})` : "");
-    out.append(h("div", {
-      class: `seat ${s.seat === v.turn ? "turn" : ""} ${s.seat === me ? "you" : ""} ${s.eliminated ? "eliminated" : ""} ${seatChoosable.has(String(s.seat)) ? "choosable" : ""}`,
-      style: { left: `${x}%`, top: `${y}%` }, "data-seat": s.seat,
-    },
-      h("h3", {}, head),
-      badges.length > 0 && h("div", { class: "badges" }, badges.map((b) => h("span", { class: "badge" }, b))),
-      h("div", { class: "cards" }, s.cards.map((c) => cardView(v, s, c, cardChoosable.has(String(c.position)), choose))),
-      aim("gun", s.gun), aim("arms", s.arms),
-      s.equipment_count > 0 && h("div", { class: "hint" }, t("seat.equipment_count", { n: s.equipment_count })),
-      s.in_play.length > 0 && h("div", { class: "in-play" }, h("span", { class: "hint" }, t("seat.in_play")), " ", s.in_play.map((c) => equipmentCard(v, c, `seat${s.seat}`)))));
   }
-  return out;
+  return drawing;
+}
+
+// the table's centre: its free guns (and Arms) and the equipment deck
+function middle(v) {
+  if (v.status !== "playing") return null;
+  return h("div", { class: "middle", role: "img", "aria-label": t("bar.centre", { guns: v.guns_in_centre, deck: v.deck_count }) },
+    h("div", { class: "guns" }, Array.from({ length: v.guns_in_centre }, () => gunArt())),
+    v.options.zombies && h("div", { class: "guns" }, Array.from({ length: v.arms_in_centre }, () => armsArt())),
+    h("div", { class: "deck" }, h("span", { class: "deck-card" }, String(v.deck_count))));
+}
+
+// where a seat's gun or Arms point, in words
+function aimLine(v, s, what, thing) {
+  if (!thing) return null;
+  const at = thing.aimed_at;
+  const words = at === null || at === undefined ? t(`${what}.aims_nowhere`)
+    : at === s.seat ? t(`${what}.aims_self`) : t(`${what}.aims_at`, { name: seatName(v, at) });
+  return h("div", { class: `aim ${what}` }, what === "gun" ? gunArt() : armsArt(), " ", words,
+    thing.locked ? ` (${t("gun.locked")})` : "");
+}
+
+function badges(v, s, teams) {
+  const me = v.you ? v.you.seat : null;
+  const playing = v.status === "playing";
+  const waited = playing && s.seat !== me && v.waiting_for.some((w) => w.seat === s.seat);
+  return [
+    playing && s.seat === v.turn && t("seat.turn"), s.seat === me && t("seat.you"), s.absent && t("seat.away"),
+    s.eliminated && t("seat.eliminated"), s.wounded && t("seat.wounded"), s.zombie && t("seat.zombie"),
+    isBot(v, s.seat) && t("seat.bot"), waited && t(isBot(v, s.seat) ? "seat.thinking" : "seat.deciding"),
+    v.winners && v.winners.includes(s.seat) && t("seat.winner"),
+    teams && teams[s.seat] && teamName(teams[s.seat]),
+  ].filter(Boolean);
+}
+
+function seatBox(v, s, [x, y], picks, choose, teams) {
+  const me = v.you ? v.you.seat : null;
+  const pickable = picks && picks.kind === "seat" && picks.values.map(String).includes(String(s.seat));
+  const cardsPickable = new Set(picks && picks.kind === "card" && picks.seat === s.seat ? picks.values.map(String) : []);
+  const title = [s.name ? h("span", { class: "who" }, s.name) : h("span", { class: "who free" }, t("seat.free", { n: s.seat + 1 })),
+    " ", h("span", { class: "hint" }, seatHint(s.seat))];
+  const head = pickable
+    ? h("button", { class: "seat-pick choosable", "data-key": `seat:${s.seat}`,
+      "aria-label": t("pick.choose_this", { what: seatName(v, s.seat) }), onclick: () => choose(s.seat) }, title)
+    : h("span", {}, title);
+  const marks = badges(v, s, teams);
+  const cls = ["seat", s.seat === v.turn && "turn", s.seat === me && "you", s.eliminated && "eliminated", pickable && "choosable"];
+  return h("div", { class: cls.filter(Boolean).join(" "), style: { left: `${x}%`, top: `${y}%` }, "data-seat": s.seat },
+    h("h3", {}, head),
+    marks.length > 0 && h("div", { class: "badges" }, marks.map((b) => h("span", { class: "badge" }, b))),
+    h("div", { class: "cards" }, s.cards.map((c) => cardView(v, s, c, cardsPickable.has(String(c.position)), choose))),
+    aimLine(v, s, "gun", s.gun), aimLine(v, s, "arms", s.arms),
+    s.equipment_count > 0 && h("div", { class: "hint" }, t("seat.equipment_count", { n: s.equipment_count })),
+    s.in_play.length > 0 && h("div", { class: "in-play" }, h("span", { class: "hint" }, t("seat.in_play")), " ",
+      s.in_play.map((c) => equipmentCard(v, c, `seat${s.seat}`))));
+}
+
+// the seats around the table (a circle on a wide screen, a column on a narrow one); picks: the
+// seats or cards the open question may take, chosen by clicking them
+export function board(v, picks, choose, teams) {
+  const me = v.you ? v.you.seat : null;
+  const n = v.seats.length;
+  // you sit at the bottom, the others round the table in seat order
+  const centre = (i) => {
+    const a = (2 * Math.PI * (i - (me ?? 0))) / n + Math.PI / 2;
+    return [50 + 36 * Math.cos(a), 50 + 35 * Math.sin(a)];
+  };
+  return h("div", { class: `board seats-${n}`, role: "group", "aria-label": t("table.seats") },
+    arrows(v, centre), middle(v), v.seats.map((s) => seatBox(v, s, centre(s.seat), picks, choose, teams)));
 }
 
 // your seat: team, hand (each card's text on hover or tap)
