@@ -21,11 +21,13 @@ setup-runtime: $(RUNTIME)
 	@./deploy/ensure-redis.sh >/dev/null
 
 # What develops and tests it: the runtime, the dev packages, Debian's chromium (browser tests) and
-# Node with the TypeScript client's pinned npm packages (its generated-types test).
+# Node with the TypeScript client's pinned npm packages (its generated-types test) and the web
+# table's pinned axe-core (its accessibility check).
 setup: setup-runtime $(DEV)
 	@./deploy/ensure-chromium.sh >/dev/null
 	@./deploy/ensure-node.sh >/dev/null
 	@$(MAKE) --no-print-directory clients/typescript/node_modules/.package-lock.json
+	@$(MAKE) --no-print-directory tests/e2e/axe/node_modules/.package-lock.json
 
 # npm ci installs exactly clients/typescript/package-lock.json (again whenever it changes)
 clients/typescript/node_modules/.package-lock.json: clients/typescript/package-lock.json
@@ -33,6 +35,13 @@ clients/typescript/node_modules/.package-lock.json: clients/typescript/package-l
 	    cd clients/typescript && npm ci --no-audit --no-fund --loglevel=error; \
 	else \
 	    echo ">> npm is missing: the TypeScript client's test fails until it is there (deploy/ensure-node.sh)" >&2; \
+	fi
+
+tests/e2e/axe/node_modules/.package-lock.json: tests/e2e/axe/package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+	    cd tests/e2e/axe && npm ci --no-audit --no-fund --loglevel=error; \
+	else \
+	    echo ">> npm is missing: the web table's accessibility check fails until it is there (deploy/ensure-node.sh)" >&2; \
 	fi
 
 # The venv itself. bin/pip only appears once `python3 -m venv` succeeded in full
