@@ -36,6 +36,7 @@ class FoldedTable:
         "opened_at",
         "pending",
         "pending_command",
+        "players",
         "recent",
         "seq",
         "state",
@@ -52,6 +53,7 @@ class FoldedTable:
         self.pending: int | None = None  # the sequence of a command not answered yet
         self.pending_command: CommandEntry | None = None
         self.tokens: dict[int, str] = {}  # seat -> token hash
+        self.players: dict[int, str] = {}  # seat -> the registered player holding it
         self.command_ids: dict[tuple[int, str], int] = {}  # (seat, command_id) -> its sequence
         # viewer key -> the answers to its recent commands (the read model keeps them for it)
         self.recent: dict[str, deque[Answer]] = {}
@@ -111,9 +113,12 @@ class FoldedTable:
                 self.opened_at = entry.at / 1000
             elif isinstance(e, E.SeatTaken) and command is not None and command.token_hash:
                 self.tokens[e.seat] = command.token_hash
+                if command.player:
+                    self.players[e.seat] = command.player
                 taken = e.seat
             elif isinstance(e, E.SeatLeft):
                 self.tokens.pop(e.seat, None)
+                self.players.pop(e.seat, None)
         if command is not None and asked is not None:
             self._answered(command, Answer(asked, stored.seq, seat=taken))
         wait = current_wait(self.state)

@@ -1,0 +1,167 @@
+"""Players: an identity across tables (docs/api.md, "Players"), as the HTTP API takes and gives it,
+and the entries of the players' own log.
+
+A player registers once (``POST /players``) and gets a secret token, shown once; the server keeps
+only its hash. With it the player takes seats (each seat still gets its own token), lists its
+tables and acts for the seat it holds at any of them, from any device. Anonymous play stays.
+
+The players' log is apart from the tables' (a stream of its own): each player's entries under its
+id, and each name's claim under the name's own key, so two players cannot both claim a name (the
+second append expects an empty history and is refused)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import msgspec
+from msgspec import Meta
+
+from gcbc_contract.fields import Seat, TableId
+
+PLAYER_ID_PATTERN = r"^[0-9a-f]{16}$"  # as OpenAPI states it: the server's own, like a table's
+
+PlayerId = Annotated[
+    str, Meta(description="the player's id: 16 hexadecimal digits, the server's own")
+]
+PlayerName = Annotated[
+    str, Meta(description="the player's name, normalised as seat names are, unique among players")
+]
+PlayerToken = Annotated[
+    str,
+    Meta(
+        description="the player's bearer token (Authorization: Bearer <token>): a secret shown"
+        " once; it takes seats as this player and acts for the seat the player holds at a table"
+    ),
+]
+IsBot = Annotated[
+    bool,
+    Meta(description="the player said a program plays it: every seat it takes shows `bot`"),
+]
+
+
+# --- what the HTTP API takes and gives ------------------------------------------------------------
+class Register(msgspec.Struct, forbid_unknown_fields=True):
+    name: Annotated[
+        str,
+        Meta(
+            min_length=1,
+            max_length=40,
+            description="1 to 40 printable characters, kept normalised as a seat's name; 409"
+            " name_taken if it looks like a registered player's (any case, width or script),"
+            " 422 name_reserved for the house's (House bot 3)",
+        ),
+    ]
+    bot: Annotated[
+        bool,
+        Meta(
+            description="true: a program plays as this player, and every seat it takes shows"
+            " `bot` (as Lichess shows its bot accounts); false: a person"
+        ),
+    ] = False
+
+
+class Registered(msgspec.Struct):
+    """201: the player's id and its token (shown once: the server keeps only its hash)."""
+
+    player_id: PlayerId
+    name: PlayerName
+    bot: IsBot
+    token: PlayerToken
+
+
+class PlayerProfile(msgspec.Struct):
+    """A player as everyone may see it."""
+
+    player_id: PlayerId
+    name: PlayerName
+    bot: IsBot
+
+
+class TokenIssued(msgspec.Struct):
+    """201: the player's new token (the one sent stops working)."""
+
+    player_id: PlayerId
+    token: PlayerToken
+
+
+TableStatus = Annotated[
+    Literal["waiting", "playing", "finished"],
+    Meta(description="waiting for players (the lobby), in play, or over"),
+]
+
+
+class MyTable(msgspec.Struct):
+    """A table where the player holds a seat. The player's token acts for that seat there (view,
+    stream, ticket, commands, chat, start, leave): a table in play is picked up from any device."""
+
+    table_id: TableId
+    seat: Seat
+    status: TableStatus
+    view_url: Annotated[str, Meta(description="the seat's view (GET, with the player's token)")]
+
+
+class MyTables(msgspec.Struct):
+    """The player's tables, newest first."""
+
+    tables: Annotated[list[MyTable], Meta(description="each table where the player holds a seat")]
+
+
+# --- the players' log -----------------------------------------------------------------------------
+class PlayerEntry(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind", omit_defaults=True):
+    at: int = 0  # milliseconds since the epoch, stamped by the writer
+    schema: int = 1  # the version it was written in (this log began at 1)
+
+
+class PlayerRegistered(PlayerEntry, tag="registered"):
+    """A player's first entry, under its id (it counts once its name's claim is its)."""
+
+    player_id: str
+    name: str
+    token_hash: str  # the hash of its token (the token itself is never stored)
+    bot: bool = False
+
+
+class NameClaimed(PlayerEntry, tag="name_claimed"):
+    """A name's claim, under the name's key: the first entry there wins the name."""
+
+    player_id: str
+    name: str
+    bot: bool = False
+
+
+class RegistrationWithdrawn(PlayerEntry, tag="withdrawn"):
+    """A registration whose name another player claimed first: it never was a player."""
+
+    player_id: str
+
+
+class TokenReissued(PlayerEntry, tag="token_reissued"):
+    """The player's token replaced: the one before stops working."""
+
+    player_id: str
+    token_hash: str
+
+
+class TableJoined(PlayerEntry, tag="table_joined"):
+    """The player took a seat at a table (the table's log records which seat, and whether it
+    still holds it)."""
+
+    player_id: str
+    table_id: str
+
+
+AnyPlayerEntry = (
+    PlayerRegistered | NameClaimed | RegistrationWithdrawn | TokenReissued | TableJoined
+)
+
+_encoder = msgspec.json.Encoder()
+_decoder = msgspec.json.Decoder(AnyPlayerEntry)
+
+
+def encode_player_entry(entry: AnyPlayerEntry) -> bytes:
+    return _encoder.encode(entry)
+
+
+def decode_player_entry(data: bytes) -> AnyPlayerEntry:
+    """An entry of the players' log (msgspec.DecodeError: not one)."""
+    return _decoder.decode(data)

@@ -1,0 +1,43 @@
+"""An in-memory twin of the players' read model."""
+
+from __future__ import annotations
+
+from gcbc.playermodel.port import PlayerRecord
+
+
+class MemoryPlayerModel:
+    def __init__(self) -> None:
+        self._players: dict[str, PlayerRecord] = {}
+        self._tables: dict[str, dict[str, int]] = {}
+        self._position = 0
+
+    async def put_player(self, record: PlayerRecord) -> None:
+        self._players[record.player_id] = record
+
+    async def joined(self, player_id: str, table_id: str, position: int) -> None:
+        self._tables.setdefault(player_id, {})[table_id] = position
+
+    async def advance(self, position: int) -> None:
+        self._position = max(self._position, position)
+
+    async def position(self) -> int:
+        return self._position
+
+    async def player(self, player_id: str) -> PlayerRecord | None:
+        return self._players.get(player_id)
+
+    async def tables(self, player_id: str, limit: int = 50) -> list[str]:
+        joined = self._tables.get(player_id, {})
+        return sorted(joined, key=lambda t: -joined[t])[:limit]
+
+    async def players(self, limit: int = 100, after: int = 0) -> list[PlayerRecord]:
+        ordered = sorted(self._players.values(), key=lambda r: r.registered)
+        return [r for r in ordered if r.registered > after][:limit]
+
+    async def count(self) -> int:
+        return len(self._players)
+
+    async def clear(self) -> None:
+        self._players.clear()
+        self._tables.clear()
+        self._position = 0

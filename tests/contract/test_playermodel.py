@@ -1,0 +1,66 @@
+"""One contract for the players' read model (gcbc.playermodel): the in-memory twin and Redis (one
+server, and a cluster) keep players, their tables newest first and the position alike, and
+forget it all on a clear."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from gcbc.playermodel.memory import MemoryPlayerModel
+from gcbc.playermodel.port import PlayerRecord
+from gcbc.playermodel.redis import RedisPlayerModel
+from gcbc.readmodel.redis import RedisReadModel
+
+
+@pytest.fixture(params=["memory", "redis", "redis-cluster"])
+def model_factory(request):
+    def make():
+        if request.param == "memory":
+            return MemoryPlayerModel(), None
+        if request.param == "redis-cluster":
+            views = RedisReadModel.connect(request.getfixturevalue("redis_cluster").url)
+        else:
+            views = RedisReadModel.connect(
+                request.getfixturevalue("redis_url").rsplit("/", 1)[0] + "/14"
+            )
+        return RedisPlayerModel(views.redis), views
+
+    return make
+
+
+def run(coro):
+    return asyncio.run(coro)
+
+
+def test_players_their_tables_and_the_position_are_kept_and_cleared(model_factory):
+    async def go():
+        model, views = model_factory()
+        try:
+            await model.clear()
+            ann = PlayerRecord(player_id="a" * 16, name="ann", registered=3)
+            bob = PlayerRecord(player_id="b" * 16, name="bob", bot=True, registered=5)
+            for record in (bob, ann, bob):  # again: the same
+                await model.put_player(record)
+            await model.joined(ann.player_id, "1" * 16, 7)
+            await model.joined(ann.player_id, "2" * 16, 9)
+            await model.joined(ann.player_id, "1" * 16, 7)
+            await model.advance(9)
+            await model.advance(4)  # never back
+            assert await model.player(bob.player_id) == bob
+            assert await model.player("c" * 16) is None
+            assert await model.players() == [ann, bob]
+            assert await model.players(limit=1, after=3) == [bob]
+            assert await model.tables(ann.player_id) == ["2" * 16, "1" * 16]
+            assert await model.tables(ann.player_id, limit=1) == ["2" * 16]
+            assert (await model.count(), await model.position()) == (2, 9)
+            await model.clear()
+            assert (await model.count(), await model.position()) == (0, 0)
+            assert await model.player(ann.player_id) is None
+            assert await model.tables(ann.player_id) == []
+        finally:
+            if views is not None:
+                await views.close()
+
+    run(go())

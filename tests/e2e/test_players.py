@@ -1,0 +1,162 @@
+"""Players through HTTP, on the real NATS and Redis: registered once with a token shown once,
+names unique among players (compared as seat names are), a public profile, the token replaced
+(the old one stops working at once), seats taken as a player (each still with its own token,
+anonymous play unchanged, a bot player's seats shown as bots), the player's tables, and its token
+acting for the seat it holds — and for no one else's."""
+
+from __future__ import annotations
+
+import secrets
+import time
+
+import httpx
+import pytest
+
+from tests.e2e.conftest import auth
+
+pytestmark = pytest.mark.timeout(300)
+
+
+def _name(prefix: str = "p") -> str:
+    return f"{prefix}{secrets.token_hex(4)}"
+
+
+def _register(http: httpx.Client, name: str, **body) -> dict:
+    r = http.post("/players", json={"name": name, **body})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def _problem(r: httpx.Response, status: int, code: str) -> dict:
+    assert r.status_code == status, r.text
+    assert r.headers["content-type"].startswith("application/problem+json")
+    assert r.json()["code"] == code, r.text
+    return r.json()
+
+
+def test_a_player_registers_once_and_its_name_is_its_own(http):
+    name = _name("Ann ")
+    got = _register(http, f"  {name.upper()}  ")
+    assert got["name"] == name.upper() and got["bot"] is False
+    player_id, token = got["player_id"], got["token"]
+    assert len(player_id) == 16 and token
+    # public profile: no secret in it
+    r = http.get(f"/players/{player_id}")
+    assert r.status_code == 200, r.text
+    assert r.json() == {"player_id": player_id, "name": name.upper(), "bot": False}
+    assert http.get("/players/me", headers=auth(token)).json()["player_id"] == player_id
+    # a look-alike of the name is taken (case, width)
+    for look_alike in (name, name.lower().replace("a", "\u0430", 1)):
+        problem = _problem(http.post("/players", json={"name": look_alike}), 409, "name_taken")
+        assert problem["field"] == "name"
+    _problem(http.post("/players", json={"name": "House bot 3"}), 422, "name_reserved")
+    _problem(http.post("/players", json={"name": "\u00a0 \u3000"}), 422, "bad_name")
+    _problem(http.post("/players", json={"name": ""}), 422, "invalid_body")
+    _problem(http.post("/players", json={"name": "x", "rating": 3000}), 422, "invalid_body")
+    _problem(http.get("/players/0123456789abcdef"), 404, "no_player")
+    _problem(http.get("/players/not-an-id"), 404, "no_player")
+
+
+def test_the_token_is_replaced_and_the_old_one_stops_working(http):
+    got = _register(http, _name())
+    old = got["token"]
+    _problem(http.post("/players/me/token"), 401, "unauthorized")
+    _problem(http.get("/players/me", headers=auth(old + "x")), 403, "forbidden")
+    r = http.post("/players/me/token", headers=auth(old))
+    assert r.status_code == 201, r.text
+    new = r.json()["token"]
+    assert new != old and r.json()["player_id"] == got["player_id"]
+    _problem(http.get("/players/me", headers=auth(old)), 403, "forbidden")
+    _problem(http.post("/players/me/token", headers=auth(old)), 403, "forbidden")
+    assert http.get("/players/me", headers=auth(new)).status_code == 200
+
+
+def test_a_player_takes_seats_lists_its_tables_and_plays_them_from_any_device(http):
+    ann = _register(http, _name("ann"))
+    robo = _register(http, _name("robo"), bot=True)
+    r = http.post("/tables", json={"seats": 4})
+    table_id = r.json()["table_id"]
+    # ann takes a seat as a player: the seat's own token comes too, and works
+    r = http.post(f"/tables/{table_id}/seats", json={"name": "ann"}, headers=auth(ann["token"]))
+    assert r.status_code == 201, r.text
+    seat, seat_token = r.json()["seat"], r.json()["token"]
+    assert (
+        http.get(f"/tables/{table_id}/view", headers=auth(seat_token)).json()["you"]["seat"] == seat
+    )
+    # one player, one seat at a table
+    again = http.post(
+        f"/tables/{table_id}/seats", json={"name": "ann2"}, headers=auth(ann["token"])
+    )
+    _problem(again, 409, "already_seated")
+    # anonymous play as before; a bot player's seat shows bot
+    r = http.post(f"/tables/{table_id}/seats", json={"name": "bob"})
+    assert r.status_code == 201, r.text
+    bob_token = r.json()["token"]
+    r = http.post(f"/tables/{table_id}/seats", json={"name": "robo"}, headers=auth(robo["token"]))
+    assert r.status_code == 201, r.text
+    robo_seat = r.json()["seat"]
+    seats = http.get(f"/tables/{table_id}").json()["seats"]
+    assert seats[robo_seat]["bot"] is True and seats[seat]["bot"] is False
+    # a token of a player form that is no player's takes no seat
+    forged = f"{ann['player_id']}.{secrets.token_urlsafe(24)}"
+    _problem(
+        http.post(f"/tables/{table_id}/seats", json={"name": "eve"}, headers=auth(forged)),
+        403,
+        "forbidden",
+    )
+
+    # the player's tables, and its token acting for its seat there (another device)
+    r = http.get("/players/me/tables", headers=auth(ann["token"]))
+    assert r.status_code == 200, r.text
+    assert r.json()["tables"][0] == {
+        "table_id": table_id,
+        "seat": seat,
+        "status": "waiting",
+        "view_url": f"/tables/{table_id}/view",
+    }
+    view = http.get(f"/tables/{table_id}/view", headers=auth(ann["token"])).json()
+    assert view["you"]["seat"] == seat
+    # another player's token opens none of ann's seats; robo's acts for robo's seat only
+    view = http.get(f"/tables/{table_id}/view", headers=auth(robo["token"])).json()
+    assert view["you"]["seat"] == robo_seat
+    _problem(
+        http.delete(f"/tables/{table_id}/seats/{seat}", headers=auth(robo["token"])),
+        403,
+        "forbidden",
+    )
+    # the last seat, then ann starts with her player's token and plays from it
+    r = http.post(f"/tables/{table_id}/seats", json={"name": "cy"})
+    assert r.status_code == 201, r.text
+    r = http.post(f"/tables/{table_id}/start", headers=auth(ann["token"]))
+    assert r.status_code in (200, 202), r.text
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        tables = http.get("/players/me/tables", headers=auth(ann["token"])).json()["tables"]
+        if tables[0]["status"] == "playing":
+            break
+        time.sleep(0.1)
+    assert tables[0]["status"] == "playing"
+    r = http.post(f"/tables/{table_id}/tickets", headers=auth(ann["token"]))
+    assert r.status_code == 201, r.text
+    command = {"type": "arrange", "positions": [1, 2, 3]}
+    r = http.post(f"/tables/{table_id}/commands", json=command, headers=auth(ann["token"]))
+    assert r.status_code in (200, 202), r.text
+    # the replaced token stops acting for the seat; the seat's own token still does
+    r = http.post("/players/me/token", headers=auth(ann["token"]))
+    new = r.json()["token"]
+    _problem(http.get(f"/tables/{table_id}/view", headers=auth(ann["token"])), 403, "forbidden")
+    assert http.get(f"/tables/{table_id}/view", headers=auth(new)).json()["you"]["seat"] == seat
+    assert http.get(f"/tables/{table_id}/view", headers=auth(seat_token)).status_code == 200
+    assert http.get(f"/tables/{table_id}/view", headers=auth(bob_token)).status_code == 200
+
+
+def test_a_seat_left_in_the_lobby_is_no_longer_the_players(http):
+    ann = _register(http, _name())
+    table_id = http.post("/tables", json={"seats": 4}).json()["table_id"]
+    r = http.post(f"/tables/{table_id}/seats", json={"name": "ann"}, headers=auth(ann["token"]))
+    seat = r.json()["seat"]
+    r = http.delete(f"/tables/{table_id}/seats/{seat}", headers=auth(ann["token"]))
+    assert r.status_code in (202, 204), r.text
+    tables = http.get("/players/me/tables", headers=auth(ann["token"])).json()["tables"]
+    assert table_id not in [t["table_id"] for t in tables]
+    _problem(http.get(f"/tables/{table_id}/view", headers=auth(ann["token"])), 403, "forbidden")
