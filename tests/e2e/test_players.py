@@ -160,3 +160,48 @@ def test_a_seat_left_in_the_lobby_is_no_longer_the_players(http):
     tables = http.get("/players/me/tables", headers=auth(ann["token"])).json()["tables"]
     assert table_id not in [t["table_id"] for t in tables]
     _problem(http.get(f"/tables/{table_id}/view", headers=auth(ann["token"])), 403, "forbidden")
+
+
+def test_the_typed_client_registers_plays_as_a_player_and_picks_a_seat_up_elsewhere(stack):
+    from gcbc_client import Client
+    from gcbc_client.problems import Conflict, Forbidden
+
+    with Client(stack.api, timeout=30) as client, Client(stack.api, timeout=30) as phone:
+        ann = client.register(_name("ann"))
+        assert client.player(ann.player_id).name == ann.name
+        with pytest.raises(Conflict) as taken:
+            client.register(ann.name.upper())
+        assert taken.value.code == "name_taken"
+        table = client.create_table(4)
+        seat = ann.join(table.table_id)
+        assert seat.view().seats[seat.seat].name == ann.name
+        # another device: the player from its saved token, its seat picked up
+        again = phone.as_player(ann.token)
+        assert [t.table_id for t in again.tables()] == [table.table_id]
+        assert again.seat(table.table_id).seat == seat.seat
+        old = ann.token
+        again.new_token()
+        with pytest.raises(Forbidden):
+            phone.as_player(old)
+        assert phone.as_player(again.token).player_id == ann.player_id
+
+
+def test_the_async_client_registers_and_joins_as_a_player(stack):
+    import asyncio
+
+    from gcbc_client import AsyncClient
+
+    async def go() -> None:
+        async with AsyncClient(stack.api, timeout=30) as client:
+            bot = await client.register(_name("bot"), bot=True)
+            table = await client.create_table(4)
+            seat = await bot.join(table.table_id)
+            assert (await seat.view()).seats[seat.seat].bot is True
+            assert [t.seat for t in await bot.tables()] == [seat.seat]
+            assert (
+                await (await client.as_player(bot.token)).seat(table.table_id)
+            ).seat == seat.seat
+            await bot.new_token()
+            assert (await client.player(bot.player_id)).bot is True
+
+    asyncio.run(go())
