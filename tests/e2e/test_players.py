@@ -205,3 +205,44 @@ def test_the_async_client_registers_and_joins_as_a_player(stack):
             assert (await client.player(bot.player_id)).bot is True
 
     asyncio.run(go())
+
+
+def test_operators_see_the_players_and_rebuild_their_read_model_from_the_log(stack, http):
+    import json
+
+    from tests.e2e.test_ops_cli import ops
+
+    ann = _register(http, _name("ann"))
+    table_id = http.post("/tables", json={"seats": 4}).json()["table_id"]
+    r = http.post(f"/tables/{table_id}/seats", json={"name": "a"}, headers=auth(ann["token"]))
+    assert r.status_code == 201, r.text
+
+    def listed() -> list[dict]:
+        ran = ops(stack, "players", "list", "--json", "--limit", "100000")
+        assert ran.returncode == 0, ran.stderr
+        return [json.loads(line) for line in ran.stdout.splitlines()]
+
+    deadline = time.time() + 20
+    while time.time() < deadline:  # the projection follows the players' log
+        ran = ops(stack, "players", "status", "--json")
+        assert ran.returncode == 0, ran.stderr
+        status = json.loads(ran.stdout)
+        if status["read_model"]["behind_log"] == 0 and ann["player_id"] in {
+            p["player_id"] for p in listed()
+        }:
+            break
+        time.sleep(0.2)
+    assert status["read_model"]["behind_log"] == 0, status
+    assert status["consumer"]["name"] == "players"
+    before = listed()
+    assert {"player_id": ann["player_id"], "name": ann["name"], "bot": False} in [
+        {k: p[k] for k in ("player_id", "name", "bot")} for p in before
+    ]
+    ran = ops(stack, "players", "rebuild")
+    assert ran.returncode == 0, ran.stderr
+    assert listed() == before
+    ran = ops(stack, "players", "show", ann["player_id"], "--json")
+    assert ran.returncode == 0, ran.stderr
+    folded = json.loads(ran.stdout.splitlines()[-1])
+    assert folded["registered"] and folded["tables"] == [table_id]
+    assert http.get(f"/players/{ann['player_id']}").json()["name"] == ann["name"]
