@@ -77,6 +77,20 @@ class Identities:
         await self.joined(p, t.table_id)
         return p
 
+    async def rejoining(self, player_id: str | None, table_id: str) -> str | None:
+        """A finished table's seat taken again at its rematch: its player (None: anonymous),
+        noted in its log as joining the rematch."""
+        if player_id is None:
+            return None
+        try:
+            p = await self.log.player(player_id)
+        except LogUnavailable as e:
+            raise log_away(e) from None
+        if p is None:
+            return None
+        await self.joined(p, table_id)
+        return player_id
+
     async def register(self, raw_name: str, bot: bool) -> tuple[FoldedPlayer, str]:
         name = names.normalise(raw_name)
         if not names.well_formed(name):

@@ -246,3 +246,34 @@ def test_operators_see_the_players_and_rebuild_their_read_model_from_the_log(sta
     folded = json.loads(ran.stdout.splitlines()[-1])
     assert folded["registered"] and folded["tables"] == [table_id]
     assert http.get(f"/players/{ann['player_id']}").json()["name"] == ann["name"]
+
+
+def test_a_players_seat_is_its_own_at_the_rematch_too(stack):
+    import asyncio
+
+    from gcbc_client import AsyncClient
+
+    from services.bots.seat import play_seat
+
+    quick = {"turn": 0.3, "reaction": 0.3, "prompt": 0.3, "arrange": 0.3}
+
+    async def go() -> None:
+        async with AsyncClient(stack.api, timeout=60) as client:
+            ann = await client.register(_name("ann"))
+            table = await client.create_table(
+                4, deadlines=quick, bots={"seats": [1, 2, 3], "think": 0}
+            )
+            seat = await ann.join(table.table_id)
+            await seat.start()
+            await play_seat(seat, "random", 1)
+            # the rematch asked with the player's token: the new seat is the player's
+            mine = await ann.seat(table.table_id)
+            again = await mine.rematch()
+            tables = await ann.tables()
+            assert [(t.table_id, t.status) for t in tables[:2]] == [
+                (again.table_id, "waiting"),
+                (table.table_id, "finished"),
+            ]
+            assert (await ann.seat(again.table_id)).seat == again.seat
+
+    asyncio.run(go())
