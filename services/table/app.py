@@ -29,6 +29,7 @@ from services.common.settings import DURABLES, Settings
 from services.table import apidocs, cors, edge, monitoring, problem_pages, webtable
 from services.table import openapi as doc
 from services.table.dependencies import DEPENDENCIES
+from services.table.games import Games
 from services.table.history import Histories
 from services.table.holdings import Holdings
 from services.table.identities import Identities
@@ -84,6 +85,7 @@ def create_app(settings: Settings | None = None, rules: Rules = ENGINE) -> Lites
             pool = getattr(model.redis, "connection_pool", None)  # a cluster client has its own
             await _serve(app.state, settings, rules, events, model, house, pool, stack)
             app.state.identities = identities
+            app.state.games = Games(app.state.service, model, identities.model)
             app.state.service.player_of = identities.player_of
             yield
 

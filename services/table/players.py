@@ -13,6 +13,7 @@ from gcbc_contract.players import (
     PLAYER_ID_PATTERN,
     MyTable,
     MyTables,
+    PlayedGames,
     PlayerProfile,
     Register,
     Registered,
@@ -181,6 +182,33 @@ class Players(Controller):
                 )
             )
         return MyTables(tables=out)
+
+    @get(
+        "/players/{player_id:str}/games",
+        tags=["players"],
+        summary="A player's finished games, newest first (paged)",
+        description="Each finished game the player held a seat of at the end: the table's options,"
+        " every seat as the end revealed it (name, bot, player, team, eliminated, won), the"
+        " player's seat, team and result. A table still waiting or in play is never listed:"
+        " nothing of a game in play is told here. `next` is the `before` of the next page.",
+        responses=doc.responses(
+            {200: doc.ok(PlayedGames, "a page of the player's games")}, 404, 429, 503
+        ),
+    )
+    async def player_games(
+        self,
+        player_id: PlayerIdParam,
+        request: Request,
+        state: AppState,
+        limit: Annotated[int, Parameter(ge=1, le=50, description="at most this many games")] = 20,
+        before: Annotated[
+            int | None,
+            Parameter(ge=0, le=2**53, description="the `next` of the page before (its older ones)"),
+        ] = None,
+    ) -> PlayedGames:
+        await _identities(state).profile(player_id)  # 404 for no such player
+        await state.rates.hit("log_read", client(request))
+        return await state.games.page(player_id, limit, before)
 
     @get(
         "/players/{player_id:str}",

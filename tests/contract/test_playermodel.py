@@ -52,8 +52,10 @@ def test_players_their_tables_and_the_position_are_kept_and_cleared(model_factor
             assert await model.player("c" * 16) is None
             assert await model.players() == [ann, bob]
             assert await model.players(limit=1, after=3) == [bob]
-            assert await model.tables(ann.player_id) == ["2" * 16, "1" * 16]
-            assert await model.tables(ann.player_id, limit=1) == ["2" * 16]
+            assert await model.tables(ann.player_id) == [("2" * 16, 9), ("1" * 16, 7)]
+            assert await model.tables(ann.player_id, limit=1) == [("2" * 16, 9)]
+            assert await model.tables(ann.player_id, before=9) == [("1" * 16, 7)]
+            assert await model.tables(ann.player_id, before=7) == []
             assert (await model.count(), await model.position()) == (2, 9)
             await model.clear()
             assert (await model.count(), await model.position()) == (0, 0)

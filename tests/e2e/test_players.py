@@ -277,3 +277,55 @@ def test_a_players_seat_is_its_own_at_the_rematch_too(stack):
             assert (await ann.seat(again.table_id)).seat == again.seat
 
     asyncio.run(go())
+
+
+def test_a_players_history_lists_its_finished_games_newest_first_and_nothing_in_play(stack, http):
+    import asyncio
+
+    from gcbc_client import AsyncClient
+
+    from services.bots.seat import play_seat
+
+    quick = {"turn": 0.3, "reaction": 0.3, "prompt": 0.3, "arrange": 0.3}
+
+    async def go() -> tuple[str, str, str]:
+        async with AsyncClient(stack.api, timeout=60) as client:
+            ann = await client.register(_name("ann"))
+            first = await client.create_table(
+                4, deadlines=quick, bots={"seats": [1, 2, 3], "think": 0}
+            )
+            seat = await ann.join(first.table_id)
+            await seat.start()
+            await play_seat(seat, "random", 1)
+            again = await seat.rematch()
+            await again.start()
+            await play_seat(again, "random", 2)
+            waiting = await client.create_table(4)
+            await ann.join(waiting.table_id)
+            return ann.player_id, first.table_id, again.table_id
+
+    player_id, first, second = asyncio.run(go())
+    seen, before = [], None
+    for _ in range(5):
+        params = {"limit": 1, **({"before": before} if before is not None else {})}
+        r = http.get(f"/players/{player_id}/games", params=params)
+        assert r.status_code == 200, r.text
+        page = r.json()
+        seen += page["games"]
+        before = page["next"]
+        if before is None:
+            break
+    assert [g["table_id"] for g in seen] == [second, first]  # newest first, nothing in play
+    game = seen[0]
+    mine = game["seats"][game["seat"]]
+    assert mine["player"] == player_id and mine["team"] == game["team"]
+    assert game["won"] == mine["won"] and game["rating_change"] is None
+    assert len(game["seats"]) == 4 and all(s["team"] for s in game["seats"])
+    assert [s["bot"] for s in game["seats"]] == [i != game["seat"] for i in range(4)]
+    assert game["win_team"] and game["finished_at"].endswith("+00:00")
+    _problem(http.get("/players/0123456789abcdef/games"), 404, "no_player")
+    from gcbc_client import Client
+
+    with Client(stack.api, timeout=30) as client:
+        games = list(client.games(player_id, page=1))
+    assert [g.table_id for g in games] == [second, first] and games[0].seat == game["seat"]

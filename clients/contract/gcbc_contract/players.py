@@ -16,7 +16,8 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
-from gcbc_contract.fields import Seat, TableId
+from gcbc_contract.fields import Options, Seat, TableId, WinReasonField, WinTeam
+from gcbc_contract.vocabulary import Team
 
 PLAYER_ID_PATTERN = r"^[0-9a-f]{16}$"  # as OpenAPI states it: the server's own, like a table's
 
@@ -104,6 +105,48 @@ class MyTables(msgspec.Struct):
     """The player's tables, newest first."""
 
     tables: Annotated[list[MyTable], Meta(description="each table where the player holds a seat")]
+
+
+class GameSeat(msgspec.Struct):
+    """A seat of a finished game, as its end revealed it."""
+
+    seat: Seat
+    name: Annotated[str, Meta(description="the seat's name at the end")]
+    bot: Annotated[bool, Meta(description="a program played it (the house, or its player said)")]
+    player: Annotated[
+        str | None, Meta(description="the registered player holding it at the end (null: none)")
+    ]
+    team: Annotated[Team | None, Meta(description="its team at the end (RULES §2, §8, §9)")]
+    eliminated: Annotated[bool, Meta(description="it was eliminated")]
+    won: Annotated[bool, Meta(description="it is among the winners")]
+
+
+class PlayedGame(msgspec.Struct):
+    """A finished game of a player: the table's options, every seat as the end revealed it, the
+    player's seat and result. A table still waiting or in play is never listed."""
+
+    table_id: TableId
+    finished_at: Annotated[str, Meta(description="when the game ended (ISO 8601, UTC)")]
+    options: Options
+    seat: Annotated[int, Meta(description="the player's seat (numbered from 0)")]
+    team: Annotated[Team | None, Meta(description="the player's team at the end")]
+    won: Annotated[bool, Meta(description="the player's seat is among the winners")]
+    win_team: WinTeam | None
+    win_reason: WinReasonField | None
+    seats: Annotated[list[GameSeat], Meta(description="every seat, in seat order")]
+    rating_change: Annotated[
+        float | None, Meta(description="the player's rating change (null: an unrated table)")
+    ] = None
+
+
+class PlayedGames(msgspec.Struct):
+    """A page of a player's finished games, newest first."""
+
+    games: Annotated[list[PlayedGame], Meta(description="the player's finished games")]
+    next: Annotated[
+        int | None,
+        Meta(description="the `before` of the next (older) page: an opaque number; null: last"),
+    ] = None
 
 
 # --- the players' log -----------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from gcbc_contract.http import (
     TableCreated,
 )
 from gcbc_contract.options import Deadlines, Deal, HouseBots, TableOptions
-from gcbc_contract.players import MyTable, PlayerProfile
+from gcbc_contract.players import MyTable, PlayedGame, PlayerProfile
 from gcbc_contract.views import View
 
 Recorder = Any  # (seat, what, status, body) -> None: sees a seat's answers (tests audit them)
@@ -172,6 +172,19 @@ class AsyncClient:
     async def player(self, player_id: str) -> PlayerProfile:
         r = await self._request("GET", f"/players/{player_id}")
         return _players.profile_decoder.decode(r.body)
+
+    async def games(self, player_id: str, page: int = 20) -> AsyncIterator[PlayedGame]:
+        """As ``Client.games``."""
+        before: int | None = None
+        while True:
+            query = f"?limit={page}" + (f"&before={before}" if before is not None else "")
+            r = await self._request("GET", f"/players/{player_id}/games{query}")
+            got = _players.games_decoder.decode(r.body)
+            for game in got.games:
+                yield game
+            if got.next is None:
+                return
+            before = got.next
 
     async def as_player(self, token: str) -> AsyncPlayer:
         """As ``Client.as_player``."""

@@ -20,7 +20,7 @@ from gcbc_contract.http import (
     TableCreated,
 )
 from gcbc_contract.options import Deadlines, Deal, HouseBots, TableOptions
-from gcbc_contract.players import MyTable, PlayerProfile
+from gcbc_contract.players import MyTable, PlayedGame, PlayerProfile
 from gcbc_contract.views import View
 
 
@@ -114,6 +114,18 @@ class Client:
         return _players.profile_decoder.decode(
             self._request("GET", f"/players/{player_id}").content
         )
+
+    def games(self, player_id: str, page: int = 20) -> Iterator[PlayedGame]:
+        """A player's finished games, newest first, page after page."""
+        before: int | None = None
+        while True:
+            query = f"?limit={page}" + (f"&before={before}" if before is not None else "")
+            r = self._request("GET", f"/players/{player_id}/games{query}")
+            got = _players.games_decoder.decode(r.content)
+            yield from got.games
+            if got.next is None:
+                return
+            before = got.next
 
     def as_player(self, token: str) -> Player:
         """The player a saved token is (another process, another device)."""

@@ -26,9 +26,12 @@ class MemoryPlayerModel:
     async def player(self, player_id: str) -> PlayerRecord | None:
         return self._players.get(player_id)
 
-    async def tables(self, player_id: str, limit: int = 50) -> list[str]:
+    async def tables(
+        self, player_id: str, limit: int = 50, before: int | None = None
+    ) -> list[tuple[str, int]]:
         joined = self._tables.get(player_id, {})
-        return sorted(joined, key=lambda t: -joined[t])[:limit]
+        newest = sorted(joined.items(), key=lambda item: -item[1])
+        return [item for item in newest if before is None or item[1] < before][:limit]
 
     async def players(self, limit: int = 100, after: int = 0) -> list[PlayerRecord]:
         ordered = sorted(self._players.values(), key=lambda r: r.registered)

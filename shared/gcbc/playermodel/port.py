@@ -35,8 +35,11 @@ class PlayerModel(Protocol):
 
     async def player(self, player_id: str) -> PlayerRecord | None: ...
 
-    async def tables(self, player_id: str, limit: int = 50) -> list[str]:
-        """The player's tables, the newest joined first."""
+    async def tables(
+        self, player_id: str, limit: int = 50, before: int | None = None
+    ) -> list[tuple[str, int]]:
+        """The player's tables, the newest joined first, each with the position it was joined
+        at (``before``: only those joined before that position: the next page)."""
         ...
 
     async def players(self, limit: int = 100, after: int = 0) -> list[PlayerRecord]:

@@ -64,9 +64,16 @@ class RedisPlayerModel:
         got = await self._do(self.redis.get(_player_key(player_id)))
         return _record.decode(got) if got else None
 
-    async def tables(self, player_id: str, limit: int = 50) -> list[str]:
-        got = await self._do(self.redis.zrevrange(_tables_key(player_id), 0, limit - 1))
-        return [t.decode() if isinstance(t, bytes) else t for t in got]
+    async def tables(
+        self, player_id: str, limit: int = 50, before: int | None = None
+    ) -> list[tuple[str, int]]:
+        top = "+inf" if before is None else f"({before}"
+        got = await self._do(
+            self.redis.zrevrangebyscore(
+                _tables_key(player_id), top, "-inf", start=0, num=limit, withscores=True
+            )
+        )
+        return [(t.decode() if isinstance(t, bytes) else t, int(score)) for t, score in got]
 
     async def players(self, limit: int = 100, after: int = 0) -> list[PlayerRecord]:
         ids = await self._do(

@@ -20,7 +20,7 @@ async def _state(model):
     players = await model.players()
     return (
         [msgspec.to_builtins(r) for r in players],
-        {r.player_id: await model.tables(r.player_id) for r in players},
+        {r.player_id: [t for t, _ in await model.tables(r.player_id)] for r in players},
         await model.position(),
     )
 
