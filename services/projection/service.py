@@ -31,6 +31,7 @@ from services.common.view_writer import (
     write,
 )
 from services.projection.players import PlayerProjection
+from services.projection.ratings import RatingProjection
 
 log = logging.getLogger("gcbc.projection")
 DURABLE = "projection"
@@ -337,10 +338,11 @@ async def main_async(settings: Settings, stop: asyncio.Event) -> None:
     log.info("projection ready")
     try:
         projection = Projection(events, model, settings.log_limit, settings.chat_limit)
-        player_projection = PlayerProjection(player_log, RedisPlayerModel(model.redis))
+        player_model = RedisPlayerModel(model.redis)
         await asyncio.gather(
             projection.run(stop, operators.metrics_port(9102), leases, settings.instance or None),
-            player_projection.run(stop),
+            PlayerProjection(player_log, player_model).run(stop),
+            RatingProjection(events, player_model).run(stop),
         )
     finally:
         await player_log.close()

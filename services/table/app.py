@@ -40,6 +40,7 @@ from services.table.play import Play
 from services.table.players import Players
 from services.table.positions import Positions
 from services.table.problems import HANDLERS
+from services.table.ratings import Ratings
 from services.table.replay_worker import Setup as ReplaySetup
 from services.table.replays import Replays
 from services.table.seats import Seats
@@ -96,6 +97,7 @@ def create_app(settings: Settings | None = None, rules: Rules = ENGINE) -> Lites
             Play,
             Histories,
             Players,
+            Ratings,
             *problem_pages.ROUTES,  # /problems/{code}: every problem's `type`
             *webtable.ROUTES,  # the reference web client (not in the OpenAPI document)
             *monitoring.ROUTES,  # /healthz (not in the OpenAPI document)

@@ -81,8 +81,11 @@ class Games:
             game = await self.game(table_id)
             mine = next((g for g in game.seats if g.player == player_id), None) if game else None
             if game is not None and mine is not None:
+                change = (await self.players.changes(table_id)).get(player_id)
                 games.append(
-                    msgspec.structs.replace(game, seat=mine.seat, team=mine.team, won=mine.won)
+                    msgspec.structs.replace(
+                        game, seat=mine.seat, team=mine.team, won=mine.won, rating_change=change
+                    )
                 )
                 if len(games) == limit:
                     break

@@ -9,7 +9,7 @@ import asyncio
 import pytest
 
 from gcbc.playermodel.memory import MemoryPlayerModel
-from gcbc.playermodel.port import PlayerRecord
+from gcbc.playermodel.port import PlayerRecord, Rating
 from gcbc.playermodel.redis import RedisPlayerModel
 from gcbc.readmodel.redis import RedisReadModel
 
@@ -61,6 +61,38 @@ def test_players_their_tables_and_the_position_are_kept_and_cleared(model_factor
             assert (await model.count(), await model.position()) == (0, 0)
             assert await model.player(ann.player_id) is None
             assert await model.tables(ann.player_id) == []
+        finally:
+            if views is not None:
+                await views.close()
+
+    run(go())
+
+
+def test_a_rated_tables_ratings_are_written_once_in_order_and_ranked(model_factory):
+    async def go():
+        model, views = model_factory()
+        try:
+            await model.clear_ratings()
+            ann, bob = "a" * 16, "house:random"
+            first = {
+                ann: Rating(mu=27.0, sigma=8.0, games=1),
+                bob: Rating(mu=23.0, sigma=8.0, games=1),
+            }
+            assert await model.rate_table(10, "base", "1" * 16, first, {ann: 1.5, bob: -1.5})
+            again = {ann: Rating(mu=1.0, sigma=1.0, games=9)}
+            assert not await model.rate_table(10, "base", "1" * 16, again, {})  # redelivered
+            assert not await model.rate_table(9, "zombies", "2" * 16, again, {})  # out of order
+            assert await model.rated_position() == 10
+            assert await model.ratings("base", [ann, bob, "c" * 16]) == first
+            assert await model.ratings("zombies", [ann]) == {}
+            assert await model.leaderboard("base") == [(ann, first[ann]), (bob, first[bob])]
+            assert await model.leaderboard("base", limit=1, offset=1) == [(bob, first[bob])]
+            assert await model.changes("1" * 16) == {ann: 1.5, bob: -1.5}
+            assert await model.changes("2" * 16) == {}
+            await model.clear_ratings()
+            assert await model.rated_position() == 0
+            assert await model.leaderboard("base") == []
+            assert await model.changes("1" * 16) == {}
         finally:
             if views is not None:
                 await views.close()

@@ -329,3 +329,63 @@ def test_a_players_history_lists_its_finished_games_newest_first_and_nothing_in_
     with Client(stack.api, timeout=30) as client:
         games = list(client.games(player_id, page=1))
     assert [g.table_id for g in games] == [second, first] and games[0].seat == game["seat"]
+
+
+def test_a_rated_table_rates_its_players_and_the_house_and_operators_rebuild_and_verify(
+    stack, http
+):
+    import asyncio
+    import json
+
+    from gcbc_client import AsyncClient
+
+    from services.bots.seat import play_seat
+    from tests.e2e.test_ops_cli import ops
+
+    quick = {"turn": 0.3, "reaction": 0.3, "prompt": 0.3, "arrange": 0.3}
+
+    async def go() -> tuple[str, str, str]:
+        async with AsyncClient(stack.api, timeout=60) as client:
+            ann = await client.register(_name("ann"))
+            rated = await client.create_table(
+                4, deadlines=quick, bots={"seats": [1, 2, 3], "kind": "heuristic", "think": 0}
+            )
+            seat = await ann.join(rated.table_id)
+            await seat.start()
+            await play_seat(seat, "random", 3)
+            # a table with an anonymous seat is not rated
+            unrated = await client.create_table(
+                4, deadlines=quick, bots={"seats": [2, 3], "think": 0}
+            )
+            mine = await ann.join(unrated.table_id)
+            other = await client.join(unrated.table_id, "anon")
+            await mine.start()
+            await asyncio.gather(play_seat(mine, "random", 4), play_seat(other, "random", 5))
+            return ann.player_id, rated.table_id, unrated.table_id
+
+    player_id, rated, unrated = asyncio.run(go())
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        ratings = http.get(f"/players/{player_id}/ratings").json()["ratings"]
+        if ratings:
+            break
+        time.sleep(0.2)
+    assert [(r["pool"], r["games"]) for r in ratings] == [("base", 1)]
+    assert ratings[0]["ordinal"] == pytest.approx(ratings[0]["mu"] - 3 * ratings[0]["sigma"])
+    games = http.get(f"/players/{player_id}/games").json()["games"]
+    changes = {g["table_id"]: g["rating_change"] for g in games}
+    assert changes[rated] is not None and changes[unrated] is None
+    board = http.get("/leaderboards/base", params={"limit": 200}).json()
+    names = {e["player_id"] or e["name"]: e for e in board["entries"]}
+    assert player_id in names and "House bots (heuristic)" in names
+    assert [e["rank"] for e in board["entries"]] == list(range(1, len(board["entries"]) + 1))
+    _problem(http.get("/leaderboards/nope"), 400, "invalid_parameter")
+
+    before = http.get("/leaderboards/base", params={"limit": 200}).json()
+    ran = ops(stack, "players", "verify")
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    ran = ops(stack, "players", "rebuild")
+    assert ran.returncode == 0, ran.stderr
+    assert http.get("/leaderboards/base", params={"limit": 200}).json() == before
+    ran = ops(stack, "players", "leaderboard", "base", "--json", "--limit", "1000")
+    assert player_id in {json.loads(line)["rater"] for line in ran.stdout.splitlines()}

@@ -24,6 +24,9 @@ ANSWERS = "gcbc.table.*.*.a"
 PLAYERS = "GCBC_PLAYERS"
 PLAYER_ENTRIES = "gcbc.player.*.*.c"
 PLAYERS_DURABLE = "players"  # services.projection.players.DURABLE
+# the projection's consumer of every table's answers in order, for ratings
+# (services.projection.ratings.DURABLE)
+RATINGS_DURABLE = "ratings"
 
 
 LEASES = "GCBC_LEASES"  # gcbc.eventlog.jetstream_leases.BUCKET: who processes which partition
@@ -119,6 +122,12 @@ def _nats_permissions(user: str, partitions: int = MOST_PARTITIONS) -> str:
             allow += [
                 f"{api}.CONSUMER.INFO.{STREAM}.{d}" for d in [group, *_consumers(group, partitions)]
             ]
+    if user == "projection":
+        allow += [
+            f"{api}.CONSUMER.DURABLE.CREATE.{STREAM}.{RATINGS_DURABLE}",
+            f"{api}.CONSUMER.INFO.{STREAM}.{RATINGS_DURABLE}",
+            f"$JS.ACK.{STREAM}.{RATINGS_DURABLE}.>",
+        ]
     group = DURABLES.get(user)
     if group:
         allow.append(f"{api}.CONSUMER.INFO.{STREAM}.{group}")
@@ -146,7 +155,8 @@ def _nats_permissions(user: str, partitions: int = MOST_PARTITIONS) -> str:
         for action in ("CREATE", "DELETE")
     ] + [f"{api}.CONSUMER.CREATE.{STREAM}.{durable}.>" for durable in _durables(partitions)]
     deny += [
-        f"{api}.CONSUMER.{action}.{PLAYERS}.{PLAYERS_DURABLE}{more}"
+        f"{api}.CONSUMER.{action}.{stream}.{durable}{more}"
+        for stream, durable in ((PLAYERS, PLAYERS_DURABLE), (STREAM, RATINGS_DURABLE))
         for action, more in (("CREATE", ""), ("DELETE", ""), ("CREATE", ".>"))
     ]
     return json.dumps(

@@ -11,13 +11,14 @@ second append expects an empty history and is refused)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 import msgspec
 from msgspec import Meta
 
 from gcbc_contract.fields import Options, Seat, TableId, WinReasonField, WinTeam
-from gcbc_contract.vocabulary import Team
+from gcbc_contract.vocabulary import Pool as PoolName
+from gcbc_contract.vocabulary import Status, Team
 
 PLAYER_ID_PATTERN = r"^[0-9a-f]{16}$"  # as OpenAPI states it: the server's own, like a table's
 
@@ -86,8 +87,7 @@ class TokenIssued(msgspec.Struct):
 
 
 TableStatus = Annotated[
-    Literal["waiting", "playing", "finished"],
-    Meta(description="waiting for players (the lobby), in play, or over"),
+    Status, Meta(description="waiting for players (the lobby), in play, or over")
 ]
 
 
@@ -146,6 +146,61 @@ class PlayedGames(msgspec.Struct):
     next: Annotated[
         int | None,
         Meta(description="the `before` of the next (older) page: an opaque number; null: last"),
+    ] = None
+
+
+Pool = Annotated[
+    PoolName,
+    Meta(
+        description="a rating pool: the expansions played (they change the teams and how a team"
+        " wins); the edition, the extra equipment and where wounds live share a pool"
+    ),
+]
+Mu = Annotated[float, Meta(description="the rating's mean (OpenSkill Plackett-Luce; 25 at first)")]
+Sigma = Annotated[float, Meta(description="the rating's uncertainty (25/3 at first, shrinking)")]
+Ordinal = Annotated[
+    float, Meta(description="mu - 3 sigma: what leaderboards rank by (a cautious rating)")
+]
+Games = Annotated[int, Meta(description="rated games played in the pool")]
+
+
+class PoolRating(msgspec.Struct):
+    """A rating in one pool."""
+
+    pool: Pool
+    mu: Mu
+    sigma: Sigma
+    ordinal: Ordinal
+    games: Games
+
+
+class PlayerRatings(msgspec.Struct):
+    """A player's ratings: one per pool it has played a rated game in."""
+
+    player_id: PlayerId
+    ratings: Annotated[list[PoolRating], Meta(description="each pool's rating")]
+
+
+class LeaderboardEntry(msgspec.Struct):
+    """A rater on a leaderboard: a player, or the house's bots of one kind (a baseline)."""
+
+    rank: Annotated[int, Meta(description="its place, from 1")]
+    player_id: Annotated[str | None, Meta(description="the player (null: the house's bots)")]
+    name: Annotated[str, Meta(description="the player's name, or the house's bots' kind")]
+    bot: IsBot
+    mu: Mu
+    sigma: Sigma
+    ordinal: Ordinal
+    games: Games
+
+
+class Leaderboard(msgspec.Struct):
+    """A page of a pool's leaderboard, the highest ordinal first."""
+
+    pool: Pool
+    entries: Annotated[list[LeaderboardEntry], Meta(description="the raters of this page")]
+    next: Annotated[
+        int | None, Meta(description="the `offset` of the next page (null: the last)")
     ] = None
 
 

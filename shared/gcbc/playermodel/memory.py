@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gcbc.playermodel.port import PlayerRecord
+from gcbc.playermodel.port import PlayerRecord, Rating
 
 
 class MemoryPlayerModel:
@@ -10,6 +10,9 @@ class MemoryPlayerModel:
         self._players: dict[str, PlayerRecord] = {}
         self._tables: dict[str, dict[str, int]] = {}
         self._position = 0
+        self._ratings: dict[str, dict[str, Rating]] = {}
+        self._changes: dict[str, dict[str, float]] = {}
+        self._rated = 0
 
     async def put_player(self, record: PlayerRecord) -> None:
         self._players[record.player_id] = record
@@ -44,3 +47,41 @@ class MemoryPlayerModel:
         self._players.clear()
         self._tables.clear()
         self._position = 0
+
+    async def ratings(self, pool: str, raters: list[str]) -> dict[str, Rating]:
+        held = self._ratings.get(pool, {})
+        return {r: held[r] for r in raters if r in held}
+
+    async def rate_table(
+        self,
+        position: int,
+        pool: str,
+        table_id: str,
+        ratings: dict[str, Rating],
+        changes: dict[str, float],
+    ) -> bool:
+        if position <= self._rated:
+            return False
+        self._ratings.setdefault(pool, {}).update(ratings)
+        self._changes[table_id] = dict(changes)
+        self._rated = position
+        return True
+
+    async def rated_position(self) -> int:
+        return self._rated
+
+    async def leaderboard(
+        self, pool: str, limit: int = 50, offset: int = 0
+    ) -> list[tuple[str, Rating]]:
+        held = self._ratings.get(pool, {})
+        # ties as Redis orders them: the later name first
+        ranked = sorted(held.items(), key=lambda item: (item[1].ordinal, item[0]), reverse=True)
+        return ranked[offset : offset + limit]
+
+    async def changes(self, table_id: str) -> dict[str, float]:
+        return dict(self._changes.get(table_id, {}))
+
+    async def clear_ratings(self) -> None:
+        self._ratings.clear()
+        self._changes.clear()
+        self._rated = 0

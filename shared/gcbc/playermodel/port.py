@@ -20,6 +20,23 @@ class PlayerRecord(msgspec.Struct, frozen=True):
     registered: int = 0  # its position in the players' log (the order players came in)
 
 
+# the rating pools (services.common.ratings says why these)
+POOLS = ("base", "zombies", "bombers_traitors", "zombies_bombers_traitors")
+
+
+class Rating(msgspec.Struct, frozen=True):
+    """A rater's rating in one pool (OpenSkill's Plackett-Luce: 25 and 25/3 to begin with)."""
+
+    mu: float = 25.0
+    sigma: float = 25.0 / 3
+    games: int = 0
+
+    @property
+    def ordinal(self) -> float:
+        """What a leaderboard ranks by: a rating the rater is 99.7 % sure to be above."""
+        return self.mu - 3 * self.sigma
+
+
 class PlayerModel(Protocol):
     async def put_player(self, record: PlayerRecord) -> None: ...
 
@@ -51,3 +68,35 @@ class PlayerModel(Protocol):
     async def clear(self) -> None:
         """Forget every player (a rebuild from the log follows)."""
         ...
+
+    # --- ratings (services.common.ratings): a projection of the tables' log ------------------
+    async def ratings(self, pool: str, raters: list[str]) -> dict[str, Rating]:
+        """The raters' ratings in the pool (those never rated there are missing)."""
+        ...
+
+    async def rate_table(
+        self,
+        position: int,
+        pool: str,
+        table_id: str,
+        ratings: dict[str, Rating],
+        changes: dict[str, float],
+    ) -> bool:
+        """A rated table's new ratings and each rater's change, with the position of the answer
+        that ended it, in one atomic step; nothing (False) unless ``position`` is past the last
+        rated one."""
+        ...
+
+    async def rated_position(self) -> int: ...
+
+    async def leaderboard(
+        self, pool: str, limit: int = 50, offset: int = 0
+    ) -> list[tuple[str, Rating]]:
+        """The pool's raters by ordinal, the highest first."""
+        ...
+
+    async def changes(self, table_id: str) -> dict[str, float]:
+        """Each rater's rating change (its ordinal's) at a rated table (empty: not rated)."""
+        ...
+
+    async def clear_ratings(self) -> None: ...
