@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from gcbc.eventlog.port import EventLog, Stored
+from gcbc.eventlog.port import EventLog, LogUnavailable, Stored
 from gcbc.playermodel.port import PlayerModel
 from gcbc.players.projection import project
 
@@ -25,8 +25,15 @@ class PlayerProjection:
 
     async def run(self, stop: asyncio.Event) -> None:
         """Consume the players' log until ``stop``."""
-        sub = await self.events.consume(DURABLE, self.handle)
+        sub = None
+        while sub is None and not stop.is_set():
+            try:
+                sub = await self.events.consume(DURABLE, self.handle)
+            except LogUnavailable as e:  # NATS away as the service starts: try again
+                log.warning("%s: consumer not made yet: %s", DURABLE, e)
+                await asyncio.sleep(1.0)
         try:
             await stop.wait()
         finally:
-            await sub.close()
+            if sub is not None:
+                await sub.close()

@@ -48,8 +48,15 @@ class RatingProjection:
 
     async def run(self, stop: asyncio.Event) -> None:
         """Consume every table's answers until ``stop``."""
-        sub = await self.events.consume(DURABLE, self.handle, only="answers")
+        sub = None
+        while sub is None and not stop.is_set():
+            try:
+                sub = await self.events.consume(DURABLE, self.handle, only="answers")
+            except LogUnavailable as e:  # NATS away as the service starts: try again
+                log.warning("%s: consumer not made yet: %s", DURABLE, e)
+                await asyncio.sleep(1.0)
         try:
             await stop.wait()
         finally:
-            await sub.close()
+            if sub is not None:
+                await sub.close()
