@@ -281,6 +281,7 @@ def test_a_players_seat_is_its_own_at_the_rematch_too(stack):
 
 def test_a_players_history_lists_its_finished_games_newest_first_and_nothing_in_play(stack, http):
     import asyncio
+    import json
 
     from gcbc_client import AsyncClient
 
@@ -328,7 +329,13 @@ def test_a_players_history_lists_its_finished_games_newest_first_and_nothing_in_
 
     with Client(stack.api, timeout=30) as client:
         games = list(client.games(player_id, page=1))
+        assert client.export_games(player_id).count(b"\n") == 2
     assert [g.table_id for g in games] == [second, first] and games[0].seat == game["seat"]
+    r = http.get(f"/players/{player_id}/games/export")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("application/x-ndjson")
+    lines = [json.loads(line) for line in r.text.splitlines()]
+    assert lines == seen
+    assert http.get(lines[0]["history_url"]).status_code == 200
 
 
 def test_a_rated_table_rates_its_players_and_the_house_and_operators_rebuild_and_verify(

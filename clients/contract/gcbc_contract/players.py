@@ -134,6 +134,9 @@ class PlayedGame(msgspec.Struct):
     win_team: WinTeam | None
     win_reason: WinReasonField | None
     seats: Annotated[list[GameSeat], Meta(description="every seat, in seat order")]
+    history_url: Annotated[
+        str, Meta(description="the table's whole history (GET), every event and every card")
+    ] = ""
     rating_change: Annotated[
         float | None, Meta(description="the player's rating change (null: an unrated table)")
     ] = None

@@ -186,6 +186,10 @@ class AsyncClient:
                 return
             before = got.next
 
+    async def export_games(self, player_id: str) -> bytes:
+        """As ``Client.export_games``."""
+        return (await self._request("GET", f"/players/{player_id}/games/export")).body
+
     async def as_player(self, token: str) -> AsyncPlayer:
         """As ``Client.as_player``."""
         r = await self._request("GET", "/players/me", headers=_core.bearer(token))

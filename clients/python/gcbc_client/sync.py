@@ -127,6 +127,10 @@ class Client:
                 return
             before = got.next
 
+    def export_games(self, player_id: str) -> bytes:
+        """A player's finished games as JSON lines (newest first): one PlayedGame a line."""
+        return self._request("GET", f"/players/{player_id}/games/export").content
+
     def as_player(self, token: str) -> Player:
         """The player a saved token is (another process, another device)."""
         r = self._request("GET", "/players/me", headers=_core.bearer(token))
