@@ -25,7 +25,6 @@ class _Status(msgspec.Struct):
 
 
 _status = msgspec.json.Decoder(_Status)
-_encode = msgspec.json.Encoder().encode
 
 
 def game_of(t: FoldedTable, finished_at: float) -> PlayedGame | None:
@@ -93,18 +92,6 @@ class Games:
                     break
         more = last is not None and (len(games) == limit or len(joined) == limit * SCAN)
         return PlayedGames(games=games, next=last if more else None)
-
-    async def export(self, player_id: str, most: int) -> bytes:
-        """The player's finished games, newest first, at most ``most``, as JSON lines."""
-        lines: list[bytes] = []
-        before: int | None = None
-        while len(lines) < most:
-            page = await self.page(player_id, min(50, most - len(lines)), before)
-            lines += [_encode(game) for game in page.games]
-            if page.next is None:
-                break
-            before = page.next
-        return b"".join(line + b"\n" for line in lines)
 
     async def game(self, table_id: str) -> PlayedGame | None:
         """The finished table's game (None: not finished, or no game was played)."""

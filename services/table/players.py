@@ -5,16 +5,14 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from litestar import Controller, Request, Response, get, post
+from litestar import Controller, Request, get, post
 from litestar.datastructures import State as AppState
-from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import Body, Parameter
 
 from gcbc_contract.players import (
     PLAYER_ID_PATTERN,
     MyTable,
     MyTables,
-    PlayedGame,
     PlayedGames,
     PlayerProfile,
     Register,
@@ -38,7 +36,6 @@ PROFILE_EXAMPLE = {"player_id": "9c1e7b3d5a604f2a", "name": "ann", "bot": False}
 TOKEN_EXAMPLE = "9c1e7b3d5a604f2a.tOk3n…"
 # a table's step as a player's list says it
 _STATUS = {"lobby": "waiting", "finished": "finished"}
-EXPORT_MOST = 1000  # games in one export, at most
 
 
 def _identities(state: AppState) -> Identities:
@@ -212,36 +209,6 @@ class Players(Controller):
         await _identities(state).profile(player_id)  # 404 for no such player
         await state.rates.hit("log_read", client(request))
         return await state.games.page(player_id, limit, before)
-
-    @get(
-        "/players/{player_id:str}/games/export",
-        tags=["players"],
-        summary="A player's finished games as JSON lines (newest first)",
-        description="One PlayedGame per line (as GET /players/{player_id}/games gives them),"
-        " newest first, the latest 1,000 at most; each names its table's whole history"
-        " (`history_url`). Nothing of a game in play is told.",
-        media_type="application/x-ndjson",
-        responses=doc.responses(
-            {
-                200: ResponseSpec(
-                    PlayedGame,
-                    description="JSON lines: each line one PlayedGame (this schema)",
-                    media_type="application/x-ndjson",
-                    generate_examples=False,
-                )
-            },
-            404,
-            429,
-            503,
-        ),
-    )
-    async def export_games(
-        self, player_id: PlayerIdParam, request: Request, state: AppState
-    ) -> Response[bytes]:
-        await _identities(state).profile(player_id)  # 404 for no such player
-        await state.rates.hit("log_read", client(request))
-        body = await state.games.export(player_id, EXPORT_MOST)
-        return Response(content=body, media_type="application/x-ndjson")
 
     @get(
         "/players/{player_id:str}",

@@ -11,3 +11,4 @@ profile_decoder = msgspec.json.Decoder(PlayerProfile)
 token_decoder = msgspec.json.Decoder(TokenIssued)
 tables_decoder = msgspec.json.Decoder(MyTables)
 games_decoder = msgspec.json.Decoder(PlayedGames)
+encode = msgspec.json.Encoder().encode

@@ -188,7 +188,7 @@ class AsyncClient:
 
     async def export_games(self, player_id: str) -> bytes:
         """As ``Client.export_games``."""
-        return (await self._request("GET", f"/players/{player_id}/games/export")).body
+        return b"".join([_players.encode(g) + b"\n" async for g in self.games(player_id, 50)])
 
     async def as_player(self, token: str) -> AsyncPlayer:
         """As ``Client.as_player``."""
