@@ -37,6 +37,7 @@ class FoldedTable:
         "opened_at",
         "pending",
         "pending_command",
+        "players",
         "recent",
         "seq",
         "state",
@@ -54,6 +55,7 @@ class FoldedTable:
         self.pending_command: CommandEntry | None = None
         self.tokens: dict[int, str] = {}  # seat -> token hash
         self.invitations: dict[int, str] = {}  # seat kept for an invitee -> its code's hash
+        self.players: dict[int, str] = {}  # seat -> the registered player holding it
         self.command_ids: dict[tuple[int, str], int] = {}  # (seat, command_id) -> its sequence
         # viewer key -> the answers to its recent commands (the read model keeps them for it)
         self.recent: dict[str, deque[Answer]] = {}
@@ -119,7 +121,8 @@ class FoldedTable:
 
     def _seats(self, entry: OutcomeEntry, command: CommandEntry | None) -> int | None:
         """Note what the table service checks beside the rules (when the table opened, its
-        invitations' code hashes, the seats' token hashes): the seat the command took, if any."""
+        invitations' code hashes, the seats' token hashes and players): the seat the command took,
+        if any."""
         taken = None
         for e in entry.events:
             if isinstance(e, E.TableOpened):
@@ -129,9 +132,12 @@ class FoldedTable:
                     self.invitations = dict(zip(opening.held, opening.invitations, strict=False))
             elif isinstance(e, E.SeatTaken) and command is not None and command.token_hash:
                 self.tokens[e.seat] = command.token_hash
+                if command.player:
+                    self.players[e.seat] = command.player
                 taken = e.seat
             elif isinstance(e, E.SeatLeft):
                 self.tokens.pop(e.seat, None)
+                self.players.pop(e.seat, None)
         return taken
 
     def _answered(self, command: CommandEntry, answer: Answer) -> None:

@@ -94,6 +94,7 @@ class Settings(Struct, frozen=True):
     # per client address for the lobby, per seat for chat and commands
     rate_create: str = "20/minute"
     rate_seat: str = "60/minute"
+    rate_register: str = "10/hour"  # players registered per client address
     rate_chat: str = "10/10 seconds"
     rate_command: str = "30/second"
     # commands per client address, over all its seats (the house's seats are the bot worker's)
@@ -161,6 +162,7 @@ class Settings(Struct, frozen=True):
             bot_actions=float(get("BOT_ACTIONS", d.bot_actions)),
             rate_create=get("RATE_CREATE", d.rate_create),
             rate_seat=get("RATE_SEAT", d.rate_seat),
+            rate_register=get("RATE_REGISTER", d.rate_register),
             rate_chat=get("RATE_CHAT", d.rate_chat),
             rate_command=get("RATE_COMMAND", d.rate_command),
             rate_client_command=get("RATE_CLIENT_COMMAND", d.rate_client_command),

@@ -35,7 +35,7 @@ log = logging.getLogger("gcbc.snapshots")
 # (State.investigated, Window.after_investigation: RULES §7.2). 4: each command_id with its
 # command's fingerprint. 5: a rematch's kept seats renamed (State.reserved). 6: the
 # fingerprints dropped (a retry reads its first command back from the log). 7: the invitations'
-# code hashes (FoldedTable.invitations)
+# code hashes and the seats' players (FoldedTable.invitations, .players)
 FOLD = 7
 BUCKET = "GCBC_SNAPSHOTS"
 TOO_BIG = 900_000  # bytes: past this a snapshot is not kept (NATS' default payload limit is 1 MB)
@@ -51,6 +51,7 @@ class Snapshot(msgspec.Struct, frozen=True):
     pending_command: CommandEntry | None = None
     tokens: dict[int, str] = {}
     invitations: dict[int, str] = {}
+    players: dict[int, str] = {}
     command_ids: list[tuple[int, str, int]] = []  # (seat, command id, its sequence)
     recent: dict[str, list[Answer]] = {}
     wait_id: int | None = None
@@ -125,6 +126,7 @@ def encode(t: FoldedTable) -> bytes:
             pending_command=t.pending_command,
             tokens=t.tokens,
             invitations=t.invitations,
+            players=t.players,
             command_ids=[(seat, cid, seq) for (seat, cid), seq in t.command_ids.items()],
             recent={viewer: list(kept) for viewer, kept in t.recent.items()},
             wait_id=t.wait_id,
@@ -154,6 +156,7 @@ def decode(data: bytes, table_id: str) -> FoldedTable | None:
     t.pending_command = s.pending_command
     t.tokens = dict(s.tokens)
     t.invitations = dict(s.invitations)
+    t.players = dict(s.players)
     t.command_ids = {(seat, cid): seq for seat, cid, seq in s.command_ids}
     t.recent = {v: deque(kept, maxlen=ANSWERS_KEPT) for v, kept in s.recent.items()}
     t.wait_id = s.wait_id

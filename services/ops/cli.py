@@ -8,9 +8,16 @@ import os
 import sys
 
 from gcbc.eventlog.port import FullLog
+from gcbc.playermodel.port import PlayerModel
 from gcbc.readmodel.port import ReadModel
 from services.common.settings import Settings
-from services.ops import deployment, exchange, repair, timeline  # noqa: F401  (the commands)
+from services.ops import (  # noqa: F401  (the commands)
+    deployment,
+    exchange,
+    players,
+    repair,
+    timeline,
+)
 from services.ops.command import Ops, cli
 
 __all__ = ["Ops", "cli", "entry_point", "main"]
@@ -20,6 +27,8 @@ __all__ = ["Ops", "cli", "entry_point", "main"]
 def main(argv: list[str] | None = None) -> int:
     """``gcbc-ops``: the real adapters (NATS, Redis), chosen here."""
     from gcbc.eventlog.jetstream import PREFIX, STREAM, JetStreamEventLog
+    from gcbc.playermodel.redis import RedisPlayerModel
+    from gcbc.players import log as player_log
     from gcbc.readmodel.redis import RedisReadModel
 
     # the adapters' warnings (nats-py's retries) are not for an operator's terminal: the command
@@ -38,7 +47,20 @@ def main(argv: list[str] | None = None) -> int:
     async def connect_model() -> ReadModel:
         return RedisReadModel.connect(settings.redis_url, connections=8)
 
-    ops = Ops(settings, connect_log, connect_model, workers)
+    async def connect_players() -> FullLog:
+        return await JetStreamEventLog.connect(
+            settings.nats_url,
+            stream=player_log.STREAM,
+            prefix=player_log.PREFIX,
+            patient=False,
+            create=False,
+            partitions=player_log.PARTITIONS,
+        )
+
+    def player_model(model: ReadModel) -> PlayerModel:
+        return RedisPlayerModel(model.redis)  # type: ignore[attr-defined]
+
+    ops = Ops(settings, connect_log, connect_model, workers, connect_players, player_model)
     try:
         return cli.main(args=argv, prog_name="gcbc-ops", obj=ops, standalone_mode=True) or 0
     except SystemExit as e:

@@ -18,6 +18,7 @@ from typing import Any
 import click
 
 from gcbc.eventlog.port import FullLog, LogUnavailable, Stored
+from gcbc.playermodel.port import PlayerModel
 from gcbc.readmodel.port import ModelUnavailable, ReadModel
 from gcbc_contract.ids import InvalidTableId
 from services.common.settings import Settings
@@ -36,12 +37,32 @@ class Ops:
         connect_log: Callable[[], Awaitable[FullLog]],
         connect_model: Callable[[], Awaitable[ReadModel]],
         workers: int,
+        connect_players: Callable[[], Awaitable[FullLog]] | None = None,
+        player_model: Callable[[ReadModel], PlayerModel] | None = None,
     ) -> None:
         self.settings = settings
         self._connect_log, self._connect_model = connect_log, connect_model
         self.workers = workers
         self._log: FullLog | None = None
         self._model: ReadModel | None = None
+        # the players' log and read model (services.ops.players)
+        self._connect_players = connect_players
+        self._player_model = player_model
+        self._players: FullLog | None = None
+
+    async def players(self) -> FullLog:
+        """The players' log (a stream of its own)."""
+        if self._players is None:
+            if self._connect_players is None:
+                raise LogUnavailable("no players' log configured")
+            self._players = await self._connect_players()
+        return self._players
+
+    async def player_model(self) -> PlayerModel:
+        """The players' read model (beside the tables', in the same store)."""
+        if self._player_model is None:
+            raise ModelUnavailable("no players' read model configured")
+        return self._player_model(await self.model())
 
     async def log(self) -> FullLog:
         if self._log is None:
@@ -60,6 +81,8 @@ class Ops:
         return self._model
 
     async def close(self) -> None:
+        if self._players is not None:
+            await self._players.close()
         if self._log is not None:
             await self._log.close()
         if self._model is not None:

@@ -14,6 +14,7 @@ import msgspec
 from gcbc.eventlog.leases import Leases, MemoryLeases
 from gcbc.eventlog.partitions import partition_of
 from gcbc.eventlog.port import FullLog, Later, Skip, Stored, Subscription
+from gcbc.players import log as players
 from gcbc.readmodel.port import Put, ViewWriter, viewer_key
 from gcbc.rules.views import LogMemo, version_of
 from services.common import metrics, operators
@@ -29,6 +30,8 @@ from services.common.view_writer import (
     viewers_of,
     write,
 )
+from services.projection.players import PlayerProjection
+from services.projection.ratings import RatingProjection
 
 log = logging.getLogger("gcbc.projection")
 DURABLE = "projection"
@@ -315,6 +318,7 @@ async def main_async(settings: Settings, stop: asyncio.Event) -> None:
     """The composition root: the real adapters."""
     from gcbc.eventlog.jetstream import JetStreamEventLog
     from gcbc.eventlog.jetstream_leases import JetStreamLeases
+    from gcbc.playermodel.redis import RedisPlayerModel
     from gcbc.readmodel.redis import RedisReadModel
 
     events = await JetStreamEventLog.connect(
@@ -324,11 +328,24 @@ async def main_async(settings: Settings, stop: asyncio.Event) -> None:
         events.nc, ttl=settings.lease_seconds, replicas=settings.stream_replicas
     )
     model = RedisReadModel.connect(settings.redis_url)
+    player_log = await JetStreamEventLog.connect(
+        settings.nats_url,
+        settings.stream_replicas,
+        stream=players.STREAM,
+        prefix=players.PREFIX,
+        partitions=players.PARTITIONS,
+    )
     log.info("projection ready")
     try:
         projection = Projection(events, model, settings.log_limit, settings.chat_limit)
-        await projection.run(stop, operators.metrics_port(9102), leases, settings.instance or None)
+        player_model = RedisPlayerModel(model.redis)
+        await asyncio.gather(
+            projection.run(stop, operators.metrics_port(9102), leases, settings.instance or None),
+            PlayerProjection(player_log, player_model).run(stop),
+            RatingProjection(events, player_model).run(stop),
+        )
     finally:
+        await player_log.close()
         await events.close()
         await model.close()
 

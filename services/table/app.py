@@ -18,6 +18,8 @@ from litestar.openapi import OpenAPIConfig
 
 from gcbc.eventlog.port import EventLog
 from gcbc.keyvalue.port import KeyValue
+from gcbc.players import log as players
+from gcbc.players.log import PlayerLog
 from gcbc.readmodel.port import ReadModel
 from services.common import house_tables, operators
 from services.common.operators import Readiness
@@ -27,14 +29,18 @@ from services.common.settings import DURABLES, Settings
 from services.table import apidocs, cors, edge, monitoring, problem_pages, webtable
 from services.table import openapi as doc
 from services.table.dependencies import DEPENDENCIES
+from services.table.games import Games
 from services.table.history import Histories
 from services.table.holdings import Holdings
+from services.table.identities import Identities
 from services.table.limits import OpenStreams, RateLimits
 from services.table.lobby import Lobby
 from services.table.lobby_feed import LobbyFeed
 from services.table.play import Play
+from services.table.players import Players
 from services.table.positions import Positions
 from services.table.problems import HANDLERS
+from services.table.ratings import Ratings
 from services.table.replay_worker import Setup as ReplaySetup
 from services.table.replays import Replays
 from services.table.seats import Seats
@@ -50,6 +56,7 @@ def create_app(settings: Settings | None = None, rules: Rules = ENGINE) -> Lites
     command before it is appended (the engine)."""
     from gcbc.eventlog.jetstream import JetStreamEventLog
     from gcbc.keyvalue.jetstream import JetStreamKeyValue
+    from gcbc.playermodel.redis import RedisPlayerModel
     from gcbc.readmodel.redis import RedisReadModel
 
     settings = settings or Settings.from_env()
@@ -61,6 +68,16 @@ def create_app(settings: Settings | None = None, rules: Rules = ENGINE) -> Lites
             model = RedisReadModel.connect(settings.redis_url)
             stack.push_async_callback(model.close)  # closed last, after the log
             stack.push_async_callback(events.close)
+            # the players' log: a stream of its own beside the tables'
+            player_log = await JetStreamEventLog.connect(
+                settings.nats_url,
+                settings.stream_replicas,
+                stream=players.STREAM,
+                prefix=players.PREFIX,
+                partitions=players.PARTITIONS,
+            )
+            stack.push_async_callback(player_log.close)
+            identities = Identities(PlayerLog(player_log), RedisPlayerModel(model.redis))
             await _wake_ups(model.wakeups)
             house = None  # the house's tables, noted for the bot worker (offered with the secret)
             if settings.bot_secret:
@@ -68,6 +85,9 @@ def create_app(settings: Settings | None = None, rules: Rules = ENGINE) -> Lites
                 house = await JetStreamKeyValue.open(events.nc, house_tables.BUCKET, replicas)
             pool = getattr(model.redis, "connection_pool", None)  # a cluster client has its own
             await _serve(app.state, settings, rules, events, model, house, pool, stack)
+            app.state.identities = identities
+            app.state.games = Games(app.state.service, model, identities.model)
+            app.state.service.player_of = identities.player_of
             yield
 
     return Litestar(
@@ -76,6 +96,8 @@ def create_app(settings: Settings | None = None, rules: Rules = ENGINE) -> Lites
             Seats,
             Play,
             Histories,
+            Players,
+            Ratings,
             *problem_pages.ROUTES,  # /problems/{code}: every problem's `type`
             *webtable.ROUTES,  # the reference web client (not in the OpenAPI document)
             *monitoring.ROUTES,  # /healthz (not in the OpenAPI document)
@@ -185,6 +207,7 @@ async def _rates(settings: Settings, pool: Any) -> RateLimits:
         {
             "create": settings.rate_create,
             "seat": settings.rate_seat,
+            "register": settings.rate_register,
             "chat": settings.rate_chat,
             "command": settings.rate_command,
             "client_command": settings.rate_client_command,

@@ -9,6 +9,7 @@ from litestar import Request
 from litestar.datastructures import State as AppState
 from litestar.di import NamedDependency, Provide
 
+from gcbc.players.log import player_of_token
 from services.table.problems import ApiError, not_a_seat
 from services.table.service import TableService
 
@@ -32,6 +33,8 @@ async def seat_of(
     """The seat the request's bearer token names (None: an anonymous look, if not
     ``required``); 401 without a token, 403 with one that names no seat of the table."""
     token = bearer(request)
+    if token is not None and service.player_of is not None and player_of_token(token):
+        return await _player_seat(service, table_id, request, token)
     cached = service.cache.tables.get(table_id)
     if token is not None and cached is not None:
         seat = service.seat_of(cached, token)  # a known token needs no trip to the log
@@ -46,6 +49,23 @@ async def seat_of(
             raise ApiError(401, "unauthorized", "this needs your seat's bearer token")
         return None
     seat = service.seat_of(t, token)
+    if seat is None:
+        raise not_a_seat()
+    return seat
+
+
+async def _player_seat(service: TableService, table_id: str, request: Request, token: str) -> int:
+    """The seat a registered player holds at the table, its token checked on the player's log
+    (403 as for a seat's token: not its current token, or no seat of its here)."""
+    identities = request.app.state.identities
+    t = await service.table(table_id)
+    try:
+        p = await identities.authenticate(token)
+    except ApiError as e:
+        if e.status == 403:
+            raise not_a_seat() from None
+        raise
+    seat = service.player_seat(t, p.player_id)
     if seat is None:
         raise not_a_seat()
     return seat

@@ -17,6 +17,7 @@ from litestar import Request
 from litestar.dto import AbstractDTO, DTOConfig, DTOFieldDefinition
 from msgspec.structs import replace
 
+from gcbc.players.log import is_player_id
 from gcbc_contract.ids import is_table_id
 from gcbc_contract.options import Deadlines, HouseBots
 from services.common.settings import Settings
@@ -43,6 +44,9 @@ async def before_request(request: Request) -> None:
     table_id = request.path_params.get("table_id")
     if table_id is not None and not is_table_id(table_id):
         raise ApiError(404, "no_table", "there is no such table")
+    player_id = request.path_params.get("player_id")
+    if player_id is not None and not is_player_id(player_id):
+        raise ApiError(404, "no_player", "there is no such player")
     if _json_body_only(request) is None and request.route_handler.resolve_data_dto():
         # a route that takes a body: none at all is refused before anything else is looked at
         raise ApiError(422, "invalid_body", "'data'", "data")

@@ -48,7 +48,7 @@ PROBLEM_CODES: dict[int, list[str]] = {
     400: ["malformed_json", "json_too_deep", "duplicate_key", "invalid_parameter"],
     401: ["unauthorized"],
     403: ["forbidden", "scenarios_not_allowed", "bad_invitation"],
-    404: ["no_table", "not_found"],
+    404: ["no_table", "no_player", "not_found"],
     409: sorted(
         {
             *_RULE_CONFLICTS,
@@ -57,6 +57,7 @@ PROBLEM_CODES: dict[int, list[str]] = {
             "log_too_long",
             "command_id_reused",
             "invitation_used",
+            "already_seated",
         }
     ),
     413: ["body_too_large"],
@@ -83,8 +84,9 @@ _WHY = {
     " range",
     401: "no bearer token where one is needed",
     403: "the token is not a seat of this table (never was, or its seat was left), or not this"
-    " seat; a scenario field on a server that takes none; an invitation not this table's",
-    404: "no such table (any id not of the server's own form)",
+    " seat, or not a player's current token; a scenario field on a server that takes none; an"
+    " invitation not this table's",
+    404: "no such table or player (any id not of the server's own form)",
     409: "not now: the table's state refuses it (a turn, a phase, a card since turned: what a stale"
     " view causes)",
     413: "the body is over 64 KiB",
@@ -281,6 +283,11 @@ TAGS = [
         description="What a seat or a spectator sees: read once, wait for a change, or stream.",
     ),
     Tag(name="history", description="A finished table's whole log and its replay, step by step."),
+    Tag(
+        name="players",
+        description="A player's identity across tables: registered once, its token taking seats"
+        " and acting for them from any device; its public profile and its tables.",
+    ),
     Tag(name="problems", description="What each problem code means and what to do about it."),
 ]
 

@@ -121,7 +121,8 @@ class Play(Controller):
         service: Service,
         my_seat: MySeat,
     ) -> Rematch:
-        old = (await service.table(table_id)).state
+        finished = await service.table(table_id)
+        old = finished.state
         if old.step != "finished":
             raise ApiError(409, "not_finished_yet", "a rematch follows a finished table")
         who = client(request)
@@ -133,7 +134,9 @@ class Play(Controller):
         name = kept.name if kept is not None else f"seat {my_seat}"
         token = secrets.token_urlsafe(24)
         claim = C.TakeSeat(name=name, seat_wanted=my_seat)
-        await _claim(service, state, who, new_id, claim, token)
+        # a registered player's seat is the player's at the rematch too
+        player = await state.identities.rejoining(finished.players.get(my_seat), new_id)
+        await _claim(service, state, who, new_id, claim, token, player)
         return Rematch(table_id=new_id, seat=my_seat, token=token)
 
 
@@ -175,7 +178,13 @@ async def _open_rematch(service: TableService, opening: C.OpenTable) -> None:
 
 
 async def _claim(
-    service: TableService, state: AppState, who: str, new_id: str, claim: C.TakeSeat, token: str
+    service: TableService,
+    state: AppState,
+    who: str,
+    new_id: str,
+    claim: C.TakeSeat,
+    token: str,
+    player: str | None = None,
 ) -> None:
     """The player's seat at the rematch, under ``token``, once answered."""
     # the token is the player's only way to the new seat: a 503 that may have claimed it says it
@@ -188,7 +197,9 @@ async def _claim(
         extra={"table_id": new_id, "token": token},
     )
     try:
-        seq = await service.append_command(new_id, claim, token_hash_=token_hash(token))
+        seq = await service.append_command(
+            new_id, claim, token_hash_=token_hash(token), player=player
+        )
         state.holdings.took_seat(who, new_id, token_hash(token))
         got = await answers.answer(service, new_id, PUBLIC, seq, answers.LOBBY_WAIT)
     except (OutcomeUnknown, *answers.AFTER_APPEND):

@@ -63,9 +63,11 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     ),
     "forbidden": (
         "The token is not a seat of this table: it never was, or its seat was left in the lobby"
-        " (or it is another seat than the one the route names).",
+        " (or it is another seat than the one the route names); or a player's token that is not"
+        " its current one (replaced since), or whose player holds no seat at this table.",
         "Take a seat again (POST /tables/{id}/seats) for a new token, or use the token of the"
-        " seat the route names.",
+        " seat the route names; a player uses its current token (POST /players/me/token gave"
+        " it).",
     ),
     "scenarios_not_allowed": (
         "A chosen seed, deal or first seat, on a server that opens no scenario tables.",
@@ -75,6 +77,15 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "no_table": (
         "There is no such table (any id not of the server's 16-hex-digit form too).",
         "Check the table id; the lobby (GET /tables) lists the tables waiting for players.",
+    ),
+    "no_player": (
+        "There is no such player (any id not of the server's 16-hex-digit form too).",
+        "Check the player id: POST /players gave it.",
+    ),
+    "already_seated": (
+        "This player holds a seat at this table already: one player, one seat.",
+        "Play the seat you hold (GET /players/me/tables lists it), or take a seat without your"
+        " player's token.",
     ),
     "table_exists": ("A table with this id already exists.", "Open the table that is there."),
     "table_full": (
@@ -111,8 +122,9 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "Wait for the end (your view's status says `finished`).",
     ),
     "name_taken": (
-        "That name looks like one already at the table (or kept for a rematch's player): names are"
-        " compared whatever their case, width or script.",
+        "That name looks like one already at the table (or kept for a rematch's player), or, on"
+        " registering, a registered player's: names are compared whatever their case, width or"
+        " script.",
         "Choose another name.",
     ),
     "name_reserved": ("Names like 'House bot 3' are the house's.", "Choose another name."),

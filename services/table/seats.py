@@ -17,6 +17,7 @@ from litestar.params import Body, HeaderParameter, Parameter, PathParameter
 from litestar.response import Stream
 
 from gcbc.eventlog.port import LogUnavailable, OutcomeUnknown
+from gcbc.players.log import FoldedPlayer
 from gcbc.readmodel.port import PUBLIC, ModelUnavailable, StoredView, seat_key
 from gcbc.rules import names
 from gcbc.rules.state import State
@@ -85,15 +86,18 @@ class Seats(Controller):
         who = client(request)
         await state.rates.hit("seat", who)
         await state.holdings.room_for_seat(who, still_held(service))
+        # a registered player's token (optional): the seat is recorded as the player's
+        player = await state.identities.seating(table, bearer(request))
+        bot = data.bot or (player is not None and player.bot)
         if data.invitation is not None:
             claim = C.TakeSeat(
-                name=data.name, bot=data.bot, seat_wanted=_invited_seat(table, data.invitation)
+                name=data.name, bot=bot, seat_wanted=_invited_seat(table, data.invitation)
             )
         else:
             await _not_a_held_name(service, table.state, data.name)
-            claim = C.TakeSeat(name=data.name, bot=data.bot)
+            claim = C.TakeSeat(name=data.name, bot=bot)
         token = secrets.token_urlsafe(24)
-        seq = await _take(service, state, who, table_id, claim, token)
+        seq = await _take(service, state, who, table_id, claim, token, player)
         got = await answers.answer_or_pending(service, table_id, PUBLIC, seq, answers.LOBBY_WAIT)
         if got is answers.PENDING or got[1].seat is None:  # type: ignore[index]
             # recorded, not answered yet: the token is the client's only way to its seat, so it
@@ -209,14 +213,21 @@ class Seats(Controller):
         ),
     )
     async def stream_ticket(
-        self, table_id: TableId, request: Request, state: AppState, my_seat: MySeat
+        self,
+        table_id: TableId,
+        request: Request,
+        state: AppState,
+        service: Service,
+        my_seat: MySeat,
     ) -> StreamTicket:
         settings: Settings = state.settings
+        # the seat's own token's hash, whichever token asked (a registered player's acts too)
+        held = (await service.table(table_id, held=True)).tokens.get(my_seat)
         ticket = tickets.mint(
             state.ticket_secret,
             table_id,
             my_seat,
-            token_hash(bearer(request) or ""),
+            held or token_hash(bearer(request) or ""),
             time.time() + settings.ticket_seconds,
         )
         return StreamTicket(ticket=ticket, expires_in=settings.ticket_seconds)
@@ -290,12 +301,19 @@ async def _take(
     table_id: str,
     claim: C.TakeSeat,
     token: str,
+    player: FoldedPlayer | None = None,
 ) -> int:
-    """Append the seat's taking under ``token`` (noted as the client's): its sequence; 503 with
-    the token when the log cannot say whether it took it."""
+    """Append the seat's taking under ``token`` (noted as the client's; ``player``: the
+    registered player taking it): its sequence; 503 with the token when the log cannot say
+    whether it took it."""
     digest = token_hash(token)
     try:
-        seq = await service.append_command(table_id, claim, token_hash_=digest)
+        seq = await service.append_command(
+            table_id,
+            claim,
+            token_hash_=digest,
+            player=player.player_id if player is not None else None,
+        )
         state.holdings.took_seat(who, table_id, digest)
     except OutcomeUnknown:
         raise ApiError(

@@ -71,6 +71,9 @@ class TableService:
         self._history_bytes = 0
         # replays and histories are folded by a worker process of their own
         self.replays = replays or Replays(ReplaySetup())
+        # a registered player's token -> its player, as this process last checked it (None: no
+        # players here): a player's token acts for the seat its player holds at a table
+        self.player_of: Callable[[str], str | None] | None = None
 
     # --- reading ------------------------------------------------------------------------------
     async def table(self, table_id: str, held: bool = False) -> FoldedTable:
@@ -93,8 +96,19 @@ class TableService:
                 return seat
         bots = t.state.house_bots
         if bots is not None and self.bot_secret:
-            return bot_seat(self.bot_secret, t.table_id, bots.seats, token)
+            seat = bot_seat(self.bot_secret, t.table_id, bots.seats, token)
+            if seat is not None:
+                return seat
+        if self.player_of is not None and t.players:
+            return self.player_seat(t, self.player_of(token))
         return None
+
+    @staticmethod
+    def player_seat(t: FoldedTable, player: str | None) -> int | None:
+        """The seat the player holds at the table (None: none)."""
+        if player is None:
+            return None
+        return next((seat for seat, held in t.players.items() if held == player), None)
 
     async def view(
         self,
@@ -164,7 +178,12 @@ class TableService:
 
     # --- writing ------------------------------------------------------------------------------
     async def append_command(
-        self, table_id: str, command: Any, token_hash_: str | None = None, new_table: bool = False
+        self,
+        table_id: str,
+        command: Any,
+        token_hash_: str | None = None,
+        new_table: bool = False,
+        player: str | None = None,
     ) -> int:
         """Append ``command`` once the rules accept it on the table's current state: its
         sequence. Refused commands raise (and record nothing)."""
@@ -195,7 +214,7 @@ class TableService:
             if new_table and not noted:
                 await self._note_house_table(table_id, command)
                 noted = True
-            seq = await self._append(t, command, token_hash_, new_table)
+            seq = await self._append(t, command, token_hash_, new_table, player)
             if seq is None:
                 stale = True  # someone else got there first: re-read, re-check
                 continue
@@ -245,12 +264,19 @@ class TableService:
             await self.house.put(table_id, encode_house(house))
 
     async def _append(
-        self, t: FoldedTable, command: Any, token_hash_: str | None, new_table: bool
+        self,
+        t: FoldedTable,
+        command: Any,
+        token_hash_: str | None,
+        new_table: bool,
+        player: str | None = None,
     ) -> int | None:
         """Append ``command`` right after ``t``'s last entry, folded into ``t``: its sequence;
         None if the log has moved on since."""
         table_id, expected = t.table_id, t.seq
-        entry = CommandEntry(command=command, token_hash=token_hash_, at=now_ms(), prev=expected)
+        entry = CommandEntry(
+            command=command, token_hash=token_hash_, at=now_ms(), prev=expected, player=player
+        )
         cid = getattr(command, "command_id", None)
         msg_id = f"cmd:{table_id}:{command.seat}:{cid}" if cid else uuid.uuid4().hex
         try:

@@ -271,9 +271,15 @@ def _open_stream(
 def test_creating_tables_taking_seats_and_commands_are_rate_limited(own_stack):
     """Before: one client created 500–600 tables/s."""
     s = own_stack(
-        GCBC_RATE_CREATE="3/minute", GCBC_RATE_SEAT="5/minute", GCBC_RATE_COMMAND="3/minute"
+        GCBC_RATE_CREATE="3/minute",
+        GCBC_RATE_SEAT="5/minute",
+        GCBC_RATE_COMMAND="3/minute",
+        GCBC_RATE_REGISTER="2/minute",
     )
     with httpx.Client(base_url=s.api, timeout=30) as http:
+        players = [http.post("/players", json={"name": f"rated{i}"}) for i in range(3)]
+        assert [r.status_code for r in players] == [201, 201, 429]
+        assert players[2].json()["code"] == "rate_limited"
         ids = [http.post("/tables", json={"seats": 4}) for _ in range(4)]
         assert [r.status_code for r in ids] == [201, 201, 201, 429]
         assert ids[3].headers["content-type"].startswith("application/problem+json")

@@ -22,6 +22,7 @@ ADAPTERS = {
     ROOT / "shared/gcbc/readmodel/wakeups.py",
     ROOT / "shared/gcbc/readmodel/clusterwakeups.py",
     ROOT / "shared/gcbc/keyvalue/jetstream.py",
+    ROOT / "shared/gcbc/playermodel/redis.py",
 }
 COMPOSITION_ROOTS = {"main_async", "create_app", "main"}
 DRIVERS = ("nats", "redis")

@@ -19,6 +19,16 @@ COMMANDS = "gcbc.table.*.*.c"
 ANSWERS = "gcbc.table.*.*.a"
 
 
+# the players' log (gcbc.players.log.STREAM, PREFIX): the table service appends, the projection
+# reads it through its durable consumer
+PLAYERS = "GCBC_PLAYERS"
+PLAYER_ENTRIES = "gcbc.player.*.*.c"
+PLAYERS_DURABLE = "players"  # services.projection.players.DURABLE
+# the projection's consumer of every table's answers in order, for ratings
+# (services.projection.ratings.DURABLE)
+RATINGS_DURABLE = "ratings"
+
+
 LEASES = "GCBC_LEASES"  # gcbc.eventlog.jetstream_leases.BUCKET: who processes which partition
 
 
@@ -45,6 +55,33 @@ def _bucket_rights(bucket: str) -> list[str]:
         f"$JS.FC.{stream}.>",
         f"$KV.{bucket}.>",
     ]
+
+
+def _players_rights(user: str) -> list[str]:
+    """The players' log: made by the first service up; the table service appends and reads a
+    player's entries; the projection reads them all through its durable consumer."""
+    api = "$JS.API"
+    allow = [
+        f"{api}.STREAM.INFO.{PLAYERS}",
+        f"{api}.STREAM.CREATE.{PLAYERS}",
+        f"{api}.DIRECT.GET.{PLAYERS}",
+        f"{api}.DIRECT.GET.{PLAYERS}.>",
+        f"{api}.STREAM.MSG.GET.{PLAYERS}",
+        f"$JS.FC.{PLAYERS}.>",
+    ]
+    if user == "table":
+        allow += [
+            PLAYER_ENTRIES,
+            f"{api}.CONSUMER.CREATE.{PLAYERS}.*.>",  # a reader of one player's entries
+            f"{api}.CONSUMER.DELETE.{PLAYERS}.*",
+        ]
+    else:
+        allow += [
+            f"{api}.CONSUMER.DURABLE.CREATE.{PLAYERS}.{PLAYERS_DURABLE}",
+            f"{api}.CONSUMER.INFO.{PLAYERS}.{PLAYERS_DURABLE}",
+            f"$JS.ACK.{PLAYERS}.{PLAYERS_DURABLE}.>",
+        ]
+    return allow
 
 
 def _consumers(group: str, partitions: int) -> list[str]:
@@ -85,6 +122,12 @@ def _nats_permissions(user: str, partitions: int = MOST_PARTITIONS) -> str:
             allow += [
                 f"{api}.CONSUMER.INFO.{STREAM}.{d}" for d in [group, *_consumers(group, partitions)]
             ]
+    if user == "projection":
+        allow += [
+            f"{api}.CONSUMER.DURABLE.CREATE.{STREAM}.{RATINGS_DURABLE}",
+            f"{api}.CONSUMER.INFO.{STREAM}.{RATINGS_DURABLE}",
+            f"$JS.ACK.{STREAM}.{RATINGS_DURABLE}.>",
+        ]
     group = DURABLES.get(user)
     if group:
         allow.append(f"{api}.CONSUMER.INFO.{STREAM}.{group}")
@@ -101,6 +144,8 @@ def _nats_permissions(user: str, partitions: int = MOST_PARTITIONS) -> str:
             f"{api}.STREAM.CREATE.KV_{LEASES}",  # the first instance up creates the bucket
             f"{api}.DIRECT.GET.KV_{LEASES}.$KV.{LEASES}.{user}.>",
         ]
+    if user in ("table", "projection"):
+        allow += _players_rights(user)
     for bucket in BUCKETS.get(user, ()):
         allow += _bucket_rights(bucket)
     # no reader's name is a durable's: a service makes its own durables by DURABLE.CREATE alone
@@ -109,6 +154,11 @@ def _nats_permissions(user: str, partitions: int = MOST_PARTITIONS) -> str:
         for durable in _durables(partitions)
         for action in ("CREATE", "DELETE")
     ] + [f"{api}.CONSUMER.CREATE.{STREAM}.{durable}.>" for durable in _durables(partitions)]
+    deny += [
+        f"{api}.CONSUMER.{action}.{stream}.{durable}{more}"
+        for stream, durable in ((PLAYERS, PLAYERS_DURABLE), (STREAM, RATINGS_DURABLE))
+        for action, more in (("CREATE", ""), ("DELETE", ""), ("CREATE", ".>"))
+    ]
     return json.dumps(
         {
             "publish": {"allow": allow, "deny": deny},

@@ -41,6 +41,8 @@ class Entry(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind", omit_de
 class CommandEntry(Entry, tag="command"):
     command: AnyCommand
     token_hash: str | None = None  # take_seat: the hash of the seat's bearer token (operators only)
+    # take_seat by a registered player: its id (gcbc_contract.players); optional, no new version
+    player: str | None = None
     # appended by ``gcbc-ops import`` together with its recorded answer: no rules worker answers
     # it (unless that answer never comes); optional, so no schema version of its own
     imported: bool = False

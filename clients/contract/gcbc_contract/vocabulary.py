@@ -50,3 +50,5 @@ WinReason = Literal["both_leaders", "bomber_shot", "agent_eliminated", "kingpin_
 Edition = Literal["fourth", "classic"]
 Wounds = Literal["token", "card"]  # where a wound lives (RULES §4)
 BotKind = Literal["random", "heuristic"]
+# a rating pool (services.common.ratings): the expansions played
+Pool = Literal["base", "zombies", "bombers_traitors", "zombies_bombers_traitors"]

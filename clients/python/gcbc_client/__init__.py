@@ -15,12 +15,22 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from gcbc_client._core import filled
-from gcbc_client.aio import AsyncClient, AsyncSeat
+from gcbc_client.aio import AsyncClient, AsyncPlayer, AsyncSeat
 from gcbc_client.problems import ApiProblem
-from gcbc_client.sync import Client, Seat
+from gcbc_client.sync import Client, Player, Seat
 from gcbc_contract.commands import CLIENT_COMMANDS
 
 # the commands a seat sends, by name: commands.Investigate(target=2, position=1), …
 commands = SimpleNamespace(**{c.__name__: c for c in CLIENT_COMMANDS.values()})
 
-__all__ = ["ApiProblem", "AsyncClient", "AsyncSeat", "Client", "Seat", "commands", "filled"]
+__all__ = [
+    "ApiProblem",
+    "AsyncClient",
+    "AsyncPlayer",
+    "AsyncSeat",
+    "Client",
+    "Player",
+    "Seat",
+    "commands",
+    "filled",
+]

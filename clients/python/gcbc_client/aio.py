@@ -12,6 +12,7 @@ from typing import Any
 import msgspec
 
 import gcbc_client._core as _core
+import gcbc_client._players as _players
 from gcbc_client.httpx_transport import HttpxTransport
 from gcbc_client.problems import Conflict, RateLimited, Unavailable
 from gcbc_client.transport import Answer, AsyncTransport
@@ -24,6 +25,7 @@ from gcbc_contract.http import (
     TableCreated,
 )
 from gcbc_contract.options import Deadlines, Deal, HouseBots, TableOptions
+from gcbc_contract.players import MyTable, PlayedGame, PlayerProfile
 from gcbc_contract.views import View
 
 Recorder = Any  # (seat, what, status, body) -> None: sees a seat's answers (tests audit them)
@@ -139,12 +141,18 @@ class AsyncClient:
         return _core.history_decoder.decode(r.body)
 
     async def join(
-        self, table_id: str, name: str, bot: bool = False, invitation: str | None = None
+        self,
+        table_id: str,
+        name: str,
+        bot: bool = False,
+        player_token: str | None = None,
+        invitation: str | None = None,
     ) -> AsyncSeat:
         """As ``Client.join``."""
         body = _core.encode(_core.seat_body(name, bot, invitation))
+        headers = {**JSON, **_core.bearer(player_token)} if player_token else JSON
         r = await self._request(
-            "POST", f"/tables/{table_id}/seats", what="seat", headers=JSON, body=body
+            "POST", f"/tables/{table_id}/seats", what="seat", headers=headers, body=body
         )
         got = _core.seat_taken(r.status, r.body)
         seat = AsyncSeat(self, table_id, -1, got.token)
@@ -162,6 +170,41 @@ class AsyncClient:
         seat.seat = you.seat if you is not None else -1
         return seat
 
+    # --- players ----------------------------------------------------------------------------
+    async def register(self, name: str, bot: bool = False) -> AsyncPlayer:
+        """As ``Client.register``."""
+        body = _core.encode({"name": name, "bot": bot})
+        r = await self._request("POST", "/players", headers=JSON, body=body)
+        got = _players.registered_decoder.decode(r.body)
+        return AsyncPlayer(self, got.player_id, got.name, got.bot, got.token)
+
+    async def player(self, player_id: str) -> PlayerProfile:
+        r = await self._request("GET", f"/players/{player_id}")
+        return _players.profile_decoder.decode(r.body)
+
+    async def games(self, player_id: str, page: int = 20) -> AsyncIterator[PlayedGame]:
+        """As ``Client.games``."""
+        before: int | None = None
+        while True:
+            query = f"?limit={page}" + (f"&before={before}" if before is not None else "")
+            r = await self._request("GET", f"/players/{player_id}/games{query}")
+            got = _players.games_decoder.decode(r.body)
+            for game in got.games:
+                yield game
+            if got.next is None:
+                return
+            before = got.next
+
+    async def export_games(self, player_id: str) -> bytes:
+        """As ``Client.export_games``."""
+        return b"".join([_players.encode(g) + b"\n" async for g in self.games(player_id, 50)])
+
+    async def as_player(self, token: str) -> AsyncPlayer:
+        """As ``Client.as_player``."""
+        r = await self._request("GET", "/players/me", headers=_core.bearer(token))
+        got = _players.profile_decoder.decode(r.body)
+        return AsyncPlayer(self, got.player_id, got.name, got.bot, token)
+
     def watch(self, table_id: str) -> AsyncIterator[View]:
         return _stream(self, f"/tables/{table_id}/stream", {})
 
@@ -176,6 +219,42 @@ class AsyncClient:
                         yield _core.lobby_event_decoder.decode(data)
             except self.transport.failures:
                 await asyncio.sleep(_core.RETRY_WAIT)
+
+
+class AsyncPlayer:
+    """As ``gcbc_client.sync.Player``, awaited."""
+
+    def __init__(
+        self, client: AsyncClient, player_id: str, name: str, bot: bool, token: str
+    ) -> None:
+        self.client, self.player_id, self.name, self.bot = client, player_id, name, bot
+        self.token = token
+
+    async def _request(self, method: str, path: str) -> Answer:
+        return await self.client._request(method, path, headers=_core.bearer(self.token))  # noqa: SLF001
+
+    async def join(
+        self,
+        table_id: str,
+        name: str | None = None,
+        bot: bool = False,
+        invitation: str | None = None,
+    ) -> AsyncSeat:
+        return await self.client.join(
+            table_id, name or self.name, bot, player_token=self.token, invitation=invitation
+        )
+
+    async def tables(self, limit: int = 50) -> list[MyTable]:
+        r = await self._request("GET", f"/players/me/tables?limit={limit}")
+        return _players.tables_decoder.decode(r.body).tables
+
+    async def seat(self, table_id: str) -> AsyncSeat:
+        return await self.client.attach(table_id, self.token)
+
+    async def new_token(self) -> str:
+        got = _players.token_decoder.decode((await self._request("POST", "/players/me/token")).body)
+        self.token = got.token
+        return got.token
 
 
 class AsyncSeat:

@@ -9,6 +9,7 @@ from typing import Any
 import httpx
 
 import gcbc_client._core as _core
+import gcbc_client._players as _players
 from gcbc_client.problems import Conflict, RateLimited, Unavailable
 from gcbc_contract.http import (
     History,
@@ -19,6 +20,7 @@ from gcbc_contract.http import (
     TableCreated,
 )
 from gcbc_contract.options import Deadlines, Deal, HouseBots, TableOptions
+from gcbc_contract.players import MyTable, PlayedGame, PlayerProfile
 from gcbc_contract.views import View
 
 
@@ -79,12 +81,19 @@ class Client:
         return _core.history_decoder.decode(r.content)
 
     def join(
-        self, table_id: str, name: str, bot: bool = False, invitation: str | None = None
+        self,
+        table_id: str,
+        name: str,
+        bot: bool = False,
+        player_token: str | None = None,
+        invitation: str | None = None,
     ) -> Seat:
         """Take a seat: a ``Seat`` holding its token. ``bot``: a program plays it (every view
-        shows it); ``invitation``: a code from the table's creator, for the seat kept for it."""
+        shows it). ``player_token``: a registered player's (``Player.join``): the seat is its.
+        ``invitation``: a code from the table's creator, for the seat kept for it."""
         body = _core.seat_body(name, bot, invitation)
-        r = self._request("POST", f"/tables/{table_id}/seats", json=body)
+        headers = _core.bearer(player_token) if player_token else {}
+        r = self._request("POST", f"/tables/{table_id}/seats", json=body, headers=headers)
         got = _core.seat_taken(r.status_code, r.content)
         seat = Seat(self, table_id, -1, got.token)
         if isinstance(got, SeatLater):  # recorded, not answered yet: the view will say
@@ -101,6 +110,43 @@ class Client:
         you = seat.view().you
         seat.seat = you.seat if you is not None else -1
         return seat
+
+    # --- players ----------------------------------------------------------------------------
+    def register(self, name: str, bot: bool = False) -> Player:
+        """A new player: a ``Player`` holding its token (shown once: keep it to come back with
+        ``as_player``). ``bot``: a program plays as it (its seats show it)."""
+        r = self._request("POST", "/players", json={"name": name, "bot": bot})
+        got = _players.registered_decoder.decode(r.content)
+        return Player(self, got.player_id, got.name, got.bot, got.token)
+
+    def player(self, player_id: str) -> PlayerProfile:
+        """A player's public profile."""
+        return _players.profile_decoder.decode(
+            self._request("GET", f"/players/{player_id}").content
+        )
+
+    def games(self, player_id: str, page: int = 20) -> Iterator[PlayedGame]:
+        """A player's finished games, newest first, page after page."""
+        before: int | None = None
+        while True:
+            query = f"?limit={page}" + (f"&before={before}" if before is not None else "")
+            r = self._request("GET", f"/players/{player_id}/games{query}")
+            got = _players.games_decoder.decode(r.content)
+            yield from got.games
+            if got.next is None:
+                return
+            before = got.next
+
+    def export_games(self, player_id: str) -> bytes:
+        """A player's finished games as JSON lines, newest first (one PlayedGame a line, as
+        Lichess exports a player's games), read page after page."""
+        return b"".join(_players.encode(game) + b"\n" for game in self.games(player_id, 50))
+
+    def as_player(self, token: str) -> Player:
+        """The player a saved token is (another process, another device)."""
+        r = self._request("GET", "/players/me", headers=_core.bearer(token))
+        got = _players.profile_decoder.decode(r.content)
+        return Player(self, got.player_id, got.name, got.bot, token)
 
     def lobby(self) -> Iterator[LobbyEvent]:
         """The lobby's changes as they happen (GET /lobby/stream): each table waiting for
@@ -122,6 +168,46 @@ class Client:
     def watch(self, table_id: str) -> Iterator[View]:
         """The public view at every change (Server-Sent Events, resumed after a drop)."""
         return _stream(self.http, f"/tables/{table_id}/stream", {})
+
+
+class Player:
+    """A registered player, acting with its token: it takes seats (each a ``Seat`` with the
+    seat's own token), lists its tables and picks up the seat it holds at one (``seat``)."""
+
+    def __init__(self, client: Client, player_id: str, name: str, bot: bool, token: str) -> None:
+        self.client, self.player_id, self.name, self.bot = client, player_id, name, bot
+        self.token = token
+
+    def _request(self, method: str, path: str, **kw: Any) -> httpx.Response:
+        return self.client._request(method, path, headers=_core.bearer(self.token), **kw)  # noqa: SLF001
+
+    def join(
+        self,
+        table_id: str,
+        name: str | None = None,
+        bot: bool = False,
+        invitation: str | None = None,
+    ) -> Seat:
+        """Take a seat as this player (under its name unless ``name``)."""
+        return self.client.join(
+            table_id, name or self.name, bot, player_token=self.token, invitation=invitation
+        )
+
+    def tables(self, limit: int = 50) -> list[MyTable]:
+        """The player's tables (waiting, playing, finished), newest first, each with its seat."""
+        r = self._request("GET", f"/players/me/tables?limit={limit}")
+        return _players.tables_decoder.decode(r.content).tables
+
+    def seat(self, table_id: str) -> Seat:
+        """The seat the player holds at a table, acting with the player's token (from any
+        device; ``Forbidden`` if it holds none there)."""
+        return self.client.attach(table_id, self.token)
+
+    def new_token(self) -> str:
+        """Replace the player's token (the old one stops working): the new one, kept here."""
+        got = _players.token_decoder.decode(self._request("POST", "/players/me/token").content)
+        self.token = got.token
+        return got.token
 
 
 class Seat:

@@ -1,0 +1,39 @@
+"""The players' projection: a durable consumer of the players' log that keeps the players' read
+model (gcbc.playermodel): each player once its name is claimed, and the tables it joined. Its
+writes are idempotent, so a redelivered entry is harmless."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from gcbc.eventlog.port import EventLog, LogUnavailable, Stored
+from gcbc.playermodel.port import PlayerModel
+from gcbc.players.projection import project
+
+log = logging.getLogger("gcbc.projection")
+DURABLE = "players"  # tools.devservers.nats_rights.PLAYERS_DURABLE
+
+
+class PlayerProjection:
+    def __init__(self, events: EventLog, model: PlayerModel) -> None:
+        self.events = events
+        self.model = model
+
+    async def handle(self, stored: Stored) -> None:
+        await project(self.model, stored)
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Consume the players' log until ``stop``."""
+        sub = None
+        while sub is None and not stop.is_set():
+            try:
+                sub = await self.events.consume(DURABLE, self.handle)
+            except LogUnavailable as e:  # NATS away as the service starts: try again
+                log.warning("%s: consumer not made yet: %s", DURABLE, e)
+                await asyncio.sleep(1.0)
+        try:
+            await stop.wait()
+        finally:
+            if sub is not None:
+                await sub.close()

@@ -1,0 +1,62 @@
+"""The ratings' projection: a durable consumer of every table's answers, in the log's order, that
+rates each rated table once it ends (services.common.ratings). Order matters to ratings, so an
+entry it cannot rate yet (NATS or Redis away) is retried in place, never passed over: the
+entries behind it wait."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from gcbc.eventlog.port import EventLog, LogUnavailable, Stored
+from gcbc.playermodel.port import PlayerModel
+from gcbc.readmodel.port import ModelUnavailable
+from services.common.folded import FoldedTable
+from services.common.ratings import ENDED, rate_table
+
+log = logging.getLogger("gcbc.projection")
+DURABLE = "ratings"  # tools.devservers.nats_rights.RATINGS_DURABLE
+RETRY = 1.0  # seconds before an entry that could not be rated is tried again
+
+
+class RatingProjection:
+    def __init__(self, events: EventLog, model: PlayerModel) -> None:
+        self.events = events
+        self.model = model
+
+    async def handle(self, stored: Stored) -> None:
+        if ENDED not in stored.data:
+            return  # not the end of a game: nothing to rate
+        while True:
+            try:
+                await self._rate(stored)
+                return
+            except (LogUnavailable, ModelUnavailable) as e:
+                log.warning("table %s not rated yet: %s", stored.table, e)
+                await asyncio.sleep(RETRY)
+
+    async def _rate(self, stored: Stored) -> None:
+        if stored.seq <= await self.model.rated_position():
+            return  # rated before (a redelivery)
+        t = FoldedTable(stored.table)
+        for entry in await self.events.read(stored.table):
+            if entry.seq > stored.seq:
+                break
+            t.apply(entry)
+        if t.seq == stored.seq:
+            await rate_table(self.model, t, stored.seq)
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Consume every table's answers until ``stop``."""
+        sub = None
+        while sub is None and not stop.is_set():
+            try:
+                sub = await self.events.consume(DURABLE, self.handle, only="answers")
+            except LogUnavailable as e:  # NATS away as the service starts: try again
+                log.warning("%s: consumer not made yet: %s", DURABLE, e)
+                await asyncio.sleep(1.0)
+        try:
+            await stop.wait()
+        finally:
+            if sub is not None:
+                await sub.close()

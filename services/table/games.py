@@ -1,0 +1,113 @@
+"""A player's history: its finished games, newest first, each as its end revealed it. A finished
+table never changes, so each is folded once and kept; a table still waiting or in play is never
+folded for it, never listed, and nothing of it is told (its status is read from the public view
+in the read model first)."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from datetime import UTC, datetime
+
+import msgspec
+
+from gcbc.playermodel.port import PlayerModel
+from gcbc.readmodel.port import PUBLIC, ViewReader
+from gcbc.rules.teams import true_team
+from gcbc_contract.players import GameSeat, PlayedGame, PlayedGames
+from services.common.folded import FoldedTable
+from services.table.service import TableService
+
+SCAN = 4  # tables looked at per game asked for, at most (the others: left in the lobby, in play)
+
+
+class _Status(msgspec.Struct):
+    status: str
+
+
+_status = msgspec.json.Decoder(_Status)
+
+
+def game_of(t: FoldedTable, finished_at: float) -> PlayedGame | None:
+    """A finished table as every seat's game (``seat`` and its result filled per player later);
+    None for one that closed before its game began."""
+    s = t.state
+    if s.step != "finished" or (s.win_reason or "").startswith("closed"):
+        return None
+    winners = set(s.winners or ())
+    seats = []
+    for i, st in enumerate(s.seats):
+        if st is None:
+            continue
+        seats.append(
+            GameSeat(
+                seat=i,
+                name=st.name,
+                bot=st.bot or (s.house_bots is not None and i in s.house_bots.seats),
+                player=t.players.get(i),
+                team=true_team(s, i),  # type: ignore[arg-type]
+                eliminated=st.eliminated,
+                won=i in winners,
+            )
+        )
+    return PlayedGame(
+        table_id=t.table_id,
+        finished_at=datetime.fromtimestamp(finished_at, UTC).isoformat(timespec="seconds"),
+        options=s.options,
+        seat=-1,
+        team=None,
+        won=False,
+        win_team=s.win_team,  # type: ignore[arg-type]
+        win_reason=s.win_reason,  # type: ignore[arg-type]
+        seats=seats,
+        history_url=f"/tables/{t.table_id}/history",
+    )
+
+
+class Games:
+    KEEP = 10_000  # finished games kept (each folded once)
+
+    def __init__(self, service: TableService, views: ViewReader, players: PlayerModel) -> None:
+        self.service = service
+        self.views = views
+        self.players = players
+        self._games: OrderedDict[str, PlayedGame | None] = OrderedDict()
+
+    async def page(self, player_id: str, limit: int, before: int | None) -> PlayedGames:
+        """Up to ``limit`` of the player's finished games joined before ``before``."""
+        games: list[PlayedGame] = []
+        joined = await self.players.tables(player_id, limit * SCAN, before)
+        last = None
+        for table_id, position in joined:
+            last = position
+            game = await self.game(table_id)
+            mine = next((g for g in game.seats if g.player == player_id), None) if game else None
+            if game is not None and mine is not None:
+                change = (await self.players.changes(table_id)).get(player_id)
+                games.append(
+                    msgspec.structs.replace(
+                        game, seat=mine.seat, team=mine.team, won=mine.won, rating_change=change
+                    )
+                )
+                if len(games) == limit:
+                    break
+        more = last is not None and (len(games) == limit or len(joined) == limit * SCAN)
+        return PlayedGames(games=games, next=last if more else None)
+
+    async def game(self, table_id: str) -> PlayedGame | None:
+        """The finished table's game (None: not finished, or no game was played)."""
+        if table_id in self._games:
+            self._games.move_to_end(table_id)
+            return self._games[table_id]
+        public = await self.views.get(table_id, PUBLIC)
+        if public is None or _status.decode(public[1]).status != "finished":
+            return None  # in play or waiting: nothing of it is told
+        t = FoldedTable(table_id)
+        finished_at = 0.0
+        for stored in await self.service.events.read(table_id):
+            t.apply(stored)
+            finished_at = stored.at or finished_at
+        game = game_of(t, finished_at)
+        self._games[table_id] = game
+        while len(self._games) > self.KEEP:
+            self._games.popitem(last=False)
+        return game

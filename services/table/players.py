@@ -1,0 +1,222 @@
+"""Players: registered once, a token shown once, a public profile, the token replaced, and the
+player's tables (docs/api.md, "Players"). The identity itself is ``identities``."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from litestar import Controller, Request, get, post
+from litestar.datastructures import State as AppState
+from litestar.params import Body, Parameter
+
+from gcbc_contract.players import (
+    PLAYER_ID_PATTERN,
+    MyTable,
+    MyTables,
+    PlayedGames,
+    PlayerProfile,
+    Register,
+    Registered,
+    TokenIssued,
+)
+from services.table import edge
+from services.table import openapi as doc
+from services.table.dependencies import Service, bearer, client
+from services.table.identities import Identities
+from services.table.problems import ApiError
+
+PlayerIdParam = Annotated[
+    str,
+    Parameter(
+        pattern=PLAYER_ID_PATTERN,
+        description="the id POST /players gave (any other form is 404 no_player)",
+    ),
+]
+PROFILE_EXAMPLE = {"player_id": "9c1e7b3d5a604f2a", "name": "ann", "bot": False}
+TOKEN_EXAMPLE = "9c1e7b3d5a604f2a.tOk3n…"
+# a table's step as a player's list says it
+_STATUS = {"lobby": "waiting", "finished": "finished"}
+
+
+def _identities(state: AppState) -> Identities:
+    return state.identities  # type: ignore[no-any-return]
+
+
+class Players(Controller):
+    @post(
+        "/players",
+        tags=["players"],
+        status_code=201,
+        summary="Register a player: its id and its token (shown once)",
+        description="The token is a secret shown once (the server keeps only its hash): send it as"
+        " `Authorization: Bearer <token>` to take seats as this player, list its tables and act for"
+        " the seat it holds at any of them. Names are unique among players, compared as seat"
+        " names are (any case, width or script).",
+        dto=edge.strict_body(Register),
+        return_dto=None,
+        responses=doc.responses(
+            {
+                201: doc.ok(
+                    Registered,
+                    "the player and its token",
+                    {**PROFILE_EXAMPLE, "token": TOKEN_EXAMPLE},
+                )
+            },
+            409,
+            413,
+            415,
+            422,
+            429,
+            503,
+        ),
+    )
+    async def register(
+        self,
+        data: Annotated[
+            Register, Body(examples=[doc.Example(summary="a name", value={"name": "ann"})])
+        ],
+        request: Request,
+        state: AppState,
+    ) -> Registered:
+        await state.rates.hit("register", client(request))
+        p, token = await _identities(state).register(data.name, data.bot)
+        return Registered(player_id=p.player_id, name=p.name, bot=p.bot, token=token)
+
+    @get(
+        "/players/me",
+        tags=["players"],
+        summary="The player the bearer token is",
+        security=doc.BEARER,
+        responses=doc.responses(
+            {200: doc.ok(PlayerProfile, "the player", PROFILE_EXAMPLE)}, 401, 403, 503
+        ),
+    )
+    async def me(self, request: Request, state: AppState) -> PlayerProfile:
+        p = await _identities(state).authenticate(bearer(request))
+        return PlayerProfile(player_id=p.player_id, name=p.name, bot=p.bot)
+
+    @post(
+        "/players/me/token",
+        tags=["players"],
+        status_code=201,
+        summary="Replace the player's token: the one sent stops working",
+        description="For a token that may have leaked, or a device lost: the new token is shown"
+        " once; the one sent (the current one) stops working at once, for the player and for the"
+        " seats it holds.",
+        security=doc.BEARER,
+        responses=doc.responses(
+            {
+                201: doc.ok(
+                    TokenIssued,
+                    "the new token",
+                    {"player_id": PROFILE_EXAMPLE["player_id"], "token": TOKEN_EXAMPLE},
+                )
+            },
+            401,
+            403,
+            503,
+        ),
+    )
+    async def reissue_token(self, request: Request, state: AppState) -> TokenIssued:
+        identities = _identities(state)
+        p = await identities.authenticate(bearer(request))
+        token = await identities.reissue(p)
+        return TokenIssued(player_id=p.player_id, token=token)
+
+    @get(
+        "/players/me/tables",
+        tags=["players"],
+        summary="The player's tables (waiting, playing, finished), newest first",
+        description="Each table where the player holds a seat, with the seat: the player's token"
+        " acts for that seat there (its view, stream, ticket, commands, chat, start, leave), so"
+        " a table in play is picked up from any device. A seat left in the lobby is not the"
+        " player's any more.",
+        security=doc.BEARER,
+        responses=doc.responses(
+            {
+                200: doc.ok(
+                    MyTables,
+                    "the player's tables",
+                    {
+                        "tables": [
+                            {
+                                "table_id": doc.TABLE_ID,
+                                "seat": 2,
+                                "status": "playing",
+                                "view_url": f"/tables/{doc.TABLE_ID}/view",
+                            }
+                        ]
+                    },
+                )
+            },
+            401,
+            403,
+            503,
+        ),
+    )
+    async def my_tables(
+        self,
+        request: Request,
+        state: AppState,
+        service: Service,
+        limit: Annotated[int, Parameter(ge=1, le=200, description="at most this many")] = 50,
+    ) -> MyTables:
+        p = await _identities(state).authenticate(bearer(request))
+        out: list[MyTable] = []
+        for table_id in reversed(list(p.tables)):
+            if len(out) >= limit:
+                break
+            try:
+                t = await service.table(table_id, held=True)
+            except ApiError:
+                continue  # not opened after all
+            seat = service.player_seat(t, p.player_id)
+            if seat is None:
+                continue  # left in the lobby, or never taken
+            out.append(
+                MyTable(
+                    table_id=table_id,
+                    seat=seat,
+                    status=_STATUS.get(t.state.step, "playing"),  # type: ignore[arg-type]
+                    view_url=f"/tables/{table_id}/view",
+                )
+            )
+        return MyTables(tables=out)
+
+    @get(
+        "/players/{player_id:str}/games",
+        tags=["players"],
+        summary="A player's finished games, newest first (paged)",
+        description="Each finished game the player held a seat of at the end: the table's options,"
+        " every seat as the end revealed it (name, bot, player, team, eliminated, won), the"
+        " player's seat, team and result. A table still waiting or in play is never listed:"
+        " nothing of a game in play is told here. `next` is the `before` of the next page.",
+        responses=doc.responses(
+            {200: doc.ok(PlayedGames, "a page of the player's games")}, 404, 429, 503
+        ),
+    )
+    async def player_games(
+        self,
+        player_id: PlayerIdParam,
+        request: Request,
+        state: AppState,
+        limit: Annotated[int, Parameter(ge=1, le=50, description="at most this many games")] = 20,
+        before: Annotated[
+            int | None,
+            Parameter(ge=0, le=2**53, description="the `next` of the page before (its older ones)"),
+        ] = None,
+    ) -> PlayedGames:
+        await _identities(state).profile(player_id)  # 404 for no such player
+        await state.rates.hit("log_read", client(request))
+        return await state.games.page(player_id, limit, before)
+
+    @get(
+        "/players/{player_id:str}",
+        tags=["players"],
+        summary="A player's public profile",
+        responses=doc.responses(
+            {200: doc.ok(PlayerProfile, "the player", PROFILE_EXAMPLE)}, 404, 503
+        ),
+    )
+    async def player_profile(self, player_id: PlayerIdParam, state: AppState) -> PlayerProfile:
+        return await _identities(state).profile(player_id)

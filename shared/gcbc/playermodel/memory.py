@@ -1,0 +1,87 @@
+"""An in-memory twin of the players' read model."""
+
+from __future__ import annotations
+
+from gcbc.playermodel.port import PlayerRecord, Rating
+
+
+class MemoryPlayerModel:
+    def __init__(self) -> None:
+        self._players: dict[str, PlayerRecord] = {}
+        self._tables: dict[str, dict[str, int]] = {}
+        self._position = 0
+        self._ratings: dict[str, dict[str, Rating]] = {}
+        self._changes: dict[str, dict[str, float]] = {}
+        self._rated = 0
+
+    async def put_player(self, record: PlayerRecord) -> None:
+        self._players[record.player_id] = record
+
+    async def joined(self, player_id: str, table_id: str, position: int) -> None:
+        self._tables.setdefault(player_id, {})[table_id] = position
+
+    async def advance(self, position: int) -> None:
+        self._position = max(self._position, position)
+
+    async def position(self) -> int:
+        return self._position
+
+    async def player(self, player_id: str) -> PlayerRecord | None:
+        return self._players.get(player_id)
+
+    async def tables(
+        self, player_id: str, limit: int = 50, before: int | None = None
+    ) -> list[tuple[str, int]]:
+        joined = self._tables.get(player_id, {})
+        newest = sorted(joined.items(), key=lambda item: -item[1])
+        return [item for item in newest if before is None or item[1] < before][:limit]
+
+    async def players(self, limit: int = 100, after: int = 0) -> list[PlayerRecord]:
+        ordered = sorted(self._players.values(), key=lambda r: r.registered)
+        return [r for r in ordered if r.registered > after][:limit]
+
+    async def count(self) -> int:
+        return len(self._players)
+
+    async def clear(self) -> None:
+        self._players.clear()
+        self._tables.clear()
+        self._position = 0
+
+    async def ratings(self, pool: str, raters: list[str]) -> dict[str, Rating]:
+        held = self._ratings.get(pool, {})
+        return {r: held[r] for r in raters if r in held}
+
+    async def rate_table(
+        self,
+        position: int,
+        pool: str,
+        table_id: str,
+        ratings: dict[str, Rating],
+        changes: dict[str, float],
+    ) -> bool:
+        if position <= self._rated:
+            return False
+        self._ratings.setdefault(pool, {}).update(ratings)
+        self._changes[table_id] = dict(changes)
+        self._rated = position
+        return True
+
+    async def rated_position(self) -> int:
+        return self._rated
+
+    async def leaderboard(
+        self, pool: str, limit: int = 50, offset: int = 0
+    ) -> list[tuple[str, Rating]]:
+        held = self._ratings.get(pool, {})
+        # ties as Redis orders them: the later name first
+        ranked = sorted(held.items(), key=lambda item: (item[1].ordinal, item[0]), reverse=True)
+        return ranked[offset : offset + limit]
+
+    async def changes(self, table_id: str) -> dict[str, float]:
+        return dict(self._changes.get(table_id, {}))
+
+    async def clear_ratings(self) -> None:
+        self._ratings.clear()
+        self._changes.clear()
+        self._rated = 0

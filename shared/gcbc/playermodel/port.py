@@ -1,0 +1,102 @@
+"""The players' read model: what the projection folds from the players' log, for reads that need
+no trip to the log (a player's public profile, the players an operator lists, a player's tables).
+Each write is idempotent (a redelivered entry writes the same again), and ``position`` is the
+players' log position everything up to which is projected. Every method raises
+``gcbc.readmodel.port.ModelUnavailable`` when the store cannot be reached."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+import msgspec
+
+
+class PlayerRecord(msgspec.Struct, frozen=True):
+    """A player as the read model keeps it (public: no token, not even its hash)."""
+
+    player_id: str
+    name: str
+    bot: bool = False
+    registered: int = 0  # its position in the players' log (the order players came in)
+
+
+# the rating pools (services.common.ratings says why these)
+POOLS = ("base", "zombies", "bombers_traitors", "zombies_bombers_traitors")
+
+
+class Rating(msgspec.Struct, frozen=True):
+    """A rater's rating in one pool (OpenSkill's Plackett-Luce: 25 and 25/3 to begin with)."""
+
+    mu: float = 25.0
+    sigma: float = 25.0 / 3
+    games: int = 0
+
+    @property
+    def ordinal(self) -> float:
+        """What a leaderboard ranks by: a rating the rater is 99.7 % sure to be above."""
+        return self.mu - 3 * self.sigma
+
+
+class PlayerModel(Protocol):
+    async def put_player(self, record: PlayerRecord) -> None: ...
+
+    async def joined(self, player_id: str, table_id: str, position: int) -> None:
+        """A table the player took a seat at (``position``: the entry's, newest highest)."""
+        ...
+
+    async def advance(self, position: int) -> None:
+        """Everything up to ``position`` is projected (never moves back)."""
+        ...
+
+    async def position(self) -> int: ...
+
+    async def player(self, player_id: str) -> PlayerRecord | None: ...
+
+    async def tables(
+        self, player_id: str, limit: int = 50, before: int | None = None
+    ) -> list[tuple[str, int]]:
+        """The player's tables, the newest joined first, each with the position it was joined
+        at (``before``: only those joined before that position: the next page)."""
+        ...
+
+    async def players(self, limit: int = 100, after: int = 0) -> list[PlayerRecord]:
+        """Players in the order they registered, from after position ``after``."""
+        ...
+
+    async def count(self) -> int: ...
+
+    async def clear(self) -> None:
+        """Forget every player (a rebuild from the log follows)."""
+        ...
+
+    # --- ratings (services.common.ratings): a projection of the tables' log ------------------
+    async def ratings(self, pool: str, raters: list[str]) -> dict[str, Rating]:
+        """The raters' ratings in the pool (those never rated there are missing)."""
+        ...
+
+    async def rate_table(
+        self,
+        position: int,
+        pool: str,
+        table_id: str,
+        ratings: dict[str, Rating],
+        changes: dict[str, float],
+    ) -> bool:
+        """A rated table's new ratings and each rater's change, with the position of the answer
+        that ended it, in one atomic step; nothing (False) unless ``position`` is past the last
+        rated one."""
+        ...
+
+    async def rated_position(self) -> int: ...
+
+    async def leaderboard(
+        self, pool: str, limit: int = 50, offset: int = 0
+    ) -> list[tuple[str, Rating]]:
+        """The pool's raters by ordinal, the highest first."""
+        ...
+
+    async def changes(self, table_id: str) -> dict[str, float]:
+        """Each rater's rating change (its ordinal's) at a rated table (empty: not rated)."""
+        ...
+
+    async def clear_ratings(self) -> None: ...

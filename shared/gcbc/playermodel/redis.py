@@ -1,0 +1,181 @@
+"""The players' read model in the read model's Redis (or Redis Cluster: one key per command).
+
+Keys: ``gcbc:player:<id>`` a player's record (JSON); ``gcbc:player-tables:<id>`` its tables (a
+sorted set, scored by the position each was joined at); ``gcbc:players`` every player (a sorted
+set scored by the position it registered at); ``gcbc:players:position`` how far the projection
+got. Ratings (services.common.ratings) share one hash slot, ``gcbc:{ratings}:…``, so each rated
+table's writes are one atomic script, on a cluster too: ``…:<pool>`` each rater's rating (JSON),
+``…:board:<pool>`` the pool's leaderboard (a sorted set by ordinal), ``…:changes:<table>`` each
+rater's change at a table, ``…:position`` the last rated table's position."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from gcbc.playermodel.port import POOLS, PlayerRecord, Rating
+from gcbc.readmodel.port import ModelUnavailable
+from gcbc_contract.ids import checked
+
+PLAYERS = "gcbc:players"
+POSITION = "gcbc:players:position"
+_ADVANCE = """
+local now = tonumber(redis.call('GET', KEYS[1]) or '0')
+if tonumber(ARGV[1]) > now then redis.call('SET', KEYS[1], ARGV[1]) end
+return 1
+"""
+RATED = "gcbc:{ratings}:position"
+_RATE = """
+local now = tonumber(redis.call('GET', KEYS[1]) or '0')
+if tonumber(ARGV[1]) <= now then return 0 end
+local n = tonumber(ARGV[2])
+for i = 0, n - 1 do
+  local rater, rating, ordinal, change = ARGV[3 + 4*i], ARGV[4 + 4*i], ARGV[5 + 4*i], ARGV[6 + 4*i]
+  redis.call('HSET', KEYS[2], rater, rating)
+  redis.call('ZADD', KEYS[3], ordinal, rater)
+  redis.call('HSET', KEYS[4], rater, change)
+end
+redis.call('SET', KEYS[1], ARGV[1])
+return 1
+"""
+_record = msgspec.json.Decoder(PlayerRecord)
+_rating = msgspec.json.Decoder(Rating)
+_encode = msgspec.json.Encoder().encode
+
+
+def _player_key(player_id: str) -> str:
+    return f"gcbc:player:{checked(player_id)}"
+
+
+def _ratings_key(pool: str) -> str:
+    return f"gcbc:{{ratings}}:{pool}"
+
+
+def _board_key(pool: str) -> str:
+    return f"gcbc:{{ratings}}:board:{pool}"
+
+
+def _changes_key(table_id: str) -> str:
+    return f"gcbc:{{ratings}}:changes:{checked(table_id)}"
+
+
+def _text(x: Any) -> str:
+    return x.decode() if isinstance(x, bytes) else str(x)
+
+
+def _tables_key(player_id: str) -> str:
+    return f"gcbc:player-tables:{checked(player_id)}"
+
+
+class RedisPlayerModel:
+    def __init__(self, redis: Any) -> None:
+        self.redis = redis  # the read model's client (redis.asyncio: Redis or RedisCluster)
+
+    async def _do(self, call: Any) -> Any:
+        try:
+            return await call
+        except (RedisConnectionError, RedisTimeoutError, OSError) as e:
+            raise ModelUnavailable(str(e) or type(e).__name__) from None
+
+    async def put_player(self, record: PlayerRecord) -> None:
+        await self._do(self.redis.set(_player_key(record.player_id), _encode(record)))
+        await self._do(self.redis.zadd(PLAYERS, {record.player_id: record.registered}))
+
+    async def joined(self, player_id: str, table_id: str, position: int) -> None:
+        await self._do(self.redis.zadd(_tables_key(player_id), {checked(table_id): position}))
+
+    async def advance(self, position: int) -> None:
+        await self._do(self.redis.eval(_ADVANCE, 1, POSITION, position))
+
+    async def position(self) -> int:
+        got = await self._do(self.redis.get(POSITION))
+        return int(got) if got else 0
+
+    async def player(self, player_id: str) -> PlayerRecord | None:
+        got = await self._do(self.redis.get(_player_key(player_id)))
+        return _record.decode(got) if got else None
+
+    async def tables(
+        self, player_id: str, limit: int = 50, before: int | None = None
+    ) -> list[tuple[str, int]]:
+        top = "+inf" if before is None else f"({before}"
+        got = await self._do(
+            self.redis.zrevrangebyscore(
+                _tables_key(player_id), top, "-inf", start=0, num=limit, withscores=True
+            )
+        )
+        return [(t.decode() if isinstance(t, bytes) else t, int(score)) for t, score in got]
+
+    async def players(self, limit: int = 100, after: int = 0) -> list[PlayerRecord]:
+        ids = await self._do(
+            self.redis.zrangebyscore(PLAYERS, f"({after}", "+inf", start=0, num=limit)
+        )
+        out = []
+        for player_id in ids:
+            record = await self.player(
+                player_id.decode() if isinstance(player_id, bytes) else player_id
+            )
+            if record is not None:
+                out.append(record)
+        return out
+
+    async def count(self) -> int:
+        return int(await self._do(self.redis.zcard(PLAYERS)))
+
+    async def clear(self) -> None:
+        ids = await self._do(self.redis.zrange(PLAYERS, 0, -1))
+        for player_id in ids:
+            pid = player_id.decode() if isinstance(player_id, bytes) else player_id
+            await self._do(self.redis.delete(_player_key(pid)))
+            await self._do(self.redis.delete(_tables_key(pid)))
+        await self._do(self.redis.delete(PLAYERS))
+        await self._do(self.redis.delete(POSITION))
+
+    async def ratings(self, pool: str, raters: list[str]) -> dict[str, Rating]:
+        if not raters:
+            return {}
+        got = await self._do(self.redis.hmget(_ratings_key(pool), raters))
+        return {r: _rating.decode(g) for r, g in zip(raters, got, strict=True) if g}
+
+    async def rate_table(
+        self,
+        position: int,
+        pool: str,
+        table_id: str,
+        ratings: dict[str, Rating],
+        changes: dict[str, float],
+    ) -> bool:
+        args: list[Any] = [position, len(ratings)]
+        for rater, rating in ratings.items():
+            args += [rater, _encode(rating), repr(rating.ordinal), repr(changes.get(rater, 0.0))]
+        keys = [RATED, _ratings_key(pool), _board_key(pool), _changes_key(table_id)]
+        return bool(await self._do(self.redis.eval(_RATE, len(keys), *keys, *args)))
+
+    async def rated_position(self) -> int:
+        got = await self._do(self.redis.get(RATED))
+        return int(got) if got else 0
+
+    async def leaderboard(
+        self, pool: str, limit: int = 50, offset: int = 0
+    ) -> list[tuple[str, Rating]]:
+        got = await self._do(self.redis.zrevrange(_board_key(pool), offset, offset + limit - 1))
+        raters = [_text(r) for r in got]
+        held = await self.ratings(pool, raters)
+        return [(r, held[r]) for r in raters if r in held]
+
+    async def changes(self, table_id: str) -> dict[str, float]:
+        got = await self._do(self.redis.hgetall(_changes_key(table_id)))
+        return {_text(k): float(v) for k, v in got.items()}
+
+    async def clear_ratings(self) -> None:
+        """Every key of the ratings' slot (SCAN over it; a cluster: on its node)."""
+        keys = [RATED]
+        for pool in POOLS:
+            keys += [_ratings_key(pool), _board_key(pool)]
+        for key in keys:
+            await self._do(self.redis.delete(key))
+        async for key in self.redis.scan_iter(match="gcbc:{ratings}:changes:*", count=1000):
+            await self._do(self.redis.delete(key))

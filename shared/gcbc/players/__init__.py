@@ -1,0 +1,1 @@
+"""Players: their identity folded from the players' log, and its appends (``log``)."""
