@@ -27,6 +27,10 @@ def decode_events(data: bytes) -> list[Any]:
     return _events_decoder.decode(data)
 
 
+def decode_command(data: bytes) -> Any:
+    return _command_decoder.decode(data)
+
+
 def command_from_json_object(obj: dict[str, Any]) -> Any:
     """A command from its JSON object form (validated like a request body).
 
