@@ -7,8 +7,10 @@ uses only the public API. None of it is in the OpenAPI document."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
 from litestar import MediaType, Response, get
+from litestar.params import PathParameter
 from litestar.static_files import create_static_files_router
 
 HERE = Path(__file__).resolve().parent
@@ -40,7 +42,9 @@ def lobby_page() -> Response[bytes]:
     include_in_schema=False,
     sync_to_thread=False,
 )
-def table_page(table_id: str) -> Response[bytes]:
+def table_page(
+    table_id: Annotated[str, PathParameter(description="the table's id")],
+) -> Response[bytes]:
     return page(PAGE)  # the edge's guard answered 404 already for an id not of the server's form
 
 
