@@ -4,7 +4,9 @@ its variable; docs/limits.md lists them."""
 from __future__ import annotations
 
 import os
+from typing import Any
 
+import msgspec
 from msgspec import Struct
 
 from gcbc.eventlog.leases import LEASE_TTL
@@ -112,66 +114,29 @@ class Settings(Struct, frozen=True):
 
     @classmethod
     def from_env(cls) -> Settings:
-        env = os.environ
-        d = cls()
+        """Each field from GCBC_<FIELD> where it is set: numbers as numbers, flags on as 1, true
+        or yes, lists comma-separated."""
+        given: dict[str, Any] = {}
+        for f in msgspec.structs.fields(cls):
+            variable = f"GCBC_{f.name.upper()}"
+            text = os.environ.get(variable)
+            if text is None:
+                continue
+            try:
+                given[f.name] = _parsed(f.name, f.type, text)
+            except msgspec.ValidationError as e:
+                raise ValueError(f"{variable}: {e}") from None
+        return cls(**given)
 
-        def get(name: str, default: object) -> str:
-            return env.get(f"GCBC_{name}", str(default))
 
-        return cls(
-            nats_url=env.get("GCBC_NATS_URL", DEFAULT_NATS),
-            redis_url=env.get("GCBC_REDIS_URL", DEFAULT_REDIS),
-            http_host=env.get("GCBC_HTTP_HOST", "127.0.0.1"),
-            http_port=int(env.get("GCBC_HTTP_PORT", "8000")),
-            allow_scenarios=env.get("GCBC_ALLOW_SCENARIOS", "") in ("1", "true", "yes"),
-            stream_replicas=int(env.get("GCBC_STREAM_REPLICAS", "1")),
-            partitions=int(get("PARTITIONS", d.partitions)),
-            instance=get("INSTANCE", ""),
-            lease_seconds=float(get("LEASE_SECONDS", d.lease_seconds)),
-            log_limit=int(get("LOG_LIMIT", d.log_limit)),
-            chat_limit=int(get("CHAT_LIMIT", d.chat_limit)),
-            options_offered=_options(env.get("GCBC_OPTIONS_OFFERED")),
-            min_deadline=float(get("MIN_DEADLINE", d.min_deadline)),
-            max_deadline=float(get("MAX_DEADLINE", d.max_deadline)),
-            chat_per_seat=int(get("CHAT_PER_SEAT", d.chat_per_seat)),
-            lobby_ttl=float(get("LOBBY_TTL", d.lobby_ttl)),
-            lobby_page=int(get("LOBBY_PAGE", d.lobby_page)),
-            streams_per_table=int(get("STREAMS_PER_TABLE", d.streams_per_table)),
-            streams_per_seat=int(get("STREAMS_PER_SEAT", d.streams_per_seat)),
-            streams_per_client=int(get("STREAMS_PER_CLIENT", d.streams_per_client)),
-            streams_per_table_client=int(
-                get("STREAMS_PER_TABLE_CLIENT", d.streams_per_table_client)
-            ),
-            connections_per_client=int(get("CONNECTIONS_PER_CLIENT", d.connections_per_client)),
-            max_connections=int(get("MAX_CONNECTIONS", d.max_connections)),
-            head_timeout=float(get("HEAD_TIMEOUT", d.head_timeout)),
-            max_head=int(get("MAX_HEAD", d.max_head)),
-            seats_per_client=int(get("SEATS_PER_CLIENT", d.seats_per_client)),
-            house_tables_per_client=int(get("HOUSE_TABLES_PER_CLIENT", d.house_tables_per_client)),
-            forwarded_allow_ips=get("FORWARDED_ALLOW_IPS", d.forwarded_allow_ips),
-            cors_origins=tuple(
-                o.strip() for o in env.get("GCBC_CORS_ORIGINS", "").split(",") if o.strip()
-            ),
-            ticket_secret=get("TICKET_SECRET", ""),
-            ticket_seconds=float(get("TICKET_SECONDS", d.ticket_seconds)),
-            bot_secret=get("BOT_SECRET", ""),
-            api_url=get("API_URL", d.api_url),
-            house_only_tables=env.get("GCBC_HOUSE_ONLY_TABLES", "") in ("1", "true", "yes"),
-            bot_think=float(get("BOT_THINK", d.bot_think)),
-            bot_think_min=float(get("BOT_THINK_MIN", d.bot_think_min)),
-            bot_actions=float(get("BOT_ACTIONS", d.bot_actions)),
-            rate_create=get("RATE_CREATE", d.rate_create),
-            rate_seat=get("RATE_SEAT", d.rate_seat),
-            rate_register=get("RATE_REGISTER", d.rate_register),
-            rate_chat=get("RATE_CHAT", d.rate_chat),
-            rate_command=get("RATE_COMMAND", d.rate_command),
-            rate_client_command=get("RATE_CLIENT_COMMAND", d.rate_client_command),
-            rate_replay=get("RATE_REPLAY", d.rate_replay),
-            rate_log_read=get("RATE_LOG_READ", d.rate_log_read),
-            replay_max_entries=int(get("REPLAY_MAX_ENTRIES", d.replay_max_entries)),
-            replay_keep_entries=int(get("REPLAY_KEEP_ENTRIES", d.replay_keep_entries)),
-            replay_queue=int(get("REPLAY_QUEUE", d.replay_queue)),
-        )
+def _parsed(name: str, kind: Any, text: str) -> Any:
+    if name == "options_offered":
+        return _options(text)
+    if kind is bool:
+        return text in ("1", "true", "yes")
+    if kind == tuple[str, ...]:
+        return tuple(x.strip() for x in text.split(",") if x.strip())
+    return msgspec.convert(text, kind, strict=False)
 
 
 def _options(text: str | None) -> tuple[str, ...]:

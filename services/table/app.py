@@ -56,7 +56,6 @@ def create_app(settings: Settings | None = None, rules: Rules = ENGINE) -> Lites
     command before it is appended (the engine)."""
     from gcbc.eventlog.jetstream import JetStreamEventLog
     from gcbc.keyvalue.jetstream import JetStreamKeyValue
-    from gcbc.playermodel.redis import RedisPlayerModel
     from gcbc.readmodel.redis import RedisReadModel
 
     settings = settings or Settings.from_env()
@@ -68,16 +67,7 @@ def create_app(settings: Settings | None = None, rules: Rules = ENGINE) -> Lites
             model = RedisReadModel.connect(settings.redis_url)
             stack.push_async_callback(model.close)  # closed last, after the log
             stack.push_async_callback(events.close)
-            # the players' log: a stream of its own beside the tables'
-            player_log = await JetStreamEventLog.connect(
-                settings.nats_url,
-                settings.stream_replicas,
-                stream=players.STREAM,
-                prefix=players.PREFIX,
-                partitions=players.PARTITIONS,
-            )
-            stack.push_async_callback(player_log.close)
-            identities = Identities(PlayerLog(player_log), RedisPlayerModel(model.redis))
+            identities = await _identities(settings, model, stack)
             await _wake_ups(model.wakeups)
             house = None  # the house's tables, noted for the bot worker (offered with the secret)
             if settings.bot_secret:
@@ -113,6 +103,22 @@ def create_app(settings: Settings | None = None, rules: Rules = ENGINE) -> Lites
         plugins=[doc.VOCABULARIES],
         debug=False,
     )
+
+
+async def _identities(settings: Settings, model: Any, stack: AsyncExitStack) -> Identities:
+    """The players: their log (a stream of its own beside the tables') and their read model."""
+    from gcbc.eventlog.jetstream import JetStreamEventLog
+    from gcbc.playermodel.redis import RedisPlayerModel
+
+    player_log = await JetStreamEventLog.connect(
+        settings.nats_url,
+        settings.stream_replicas,
+        stream=players.STREAM,
+        prefix=players.PREFIX,
+        partitions=players.PARTITIONS,
+    )
+    stack.push_async_callback(player_log.close)
+    return Identities(PlayerLog(player_log), RedisPlayerModel(model.redis))
 
 
 def _openapi() -> OpenAPIConfig:

@@ -148,23 +148,29 @@ def _nats_permissions(user: str, partitions: int = MOST_PARTITIONS) -> str:
         allow += _players_rights(user)
     for bucket in BUCKETS.get(user, ()):
         allow += _bucket_rights(bucket)
-    # no reader's name is a durable's: a service makes its own durables by DURABLE.CREATE alone
+    return json.dumps(
+        {
+            "publish": {"allow": allow, "deny": _denied(partitions)},
+            "subscribe": {"allow": [f"_INBOX_{user}.>"]},
+        }
+    )
+
+
+def _denied(partitions: int) -> list[str]:
+    """No reader's name is a durable's: a service makes its own durables by DURABLE.CREATE
+    alone."""
+    api = "$JS.API"
+    durables = _durables(partitions)
     deny = [
         f"{api}.CONSUMER.{action}.{STREAM}.{durable}"
-        for durable in _durables(partitions)
+        for durable in durables
         for action in ("CREATE", "DELETE")
-    ] + [f"{api}.CONSUMER.CREATE.{STREAM}.{durable}.>" for durable in _durables(partitions)]
-    deny += [
+    ] + [f"{api}.CONSUMER.CREATE.{STREAM}.{durable}.>" for durable in durables]
+    return deny + [
         f"{api}.CONSUMER.{action}.{stream}.{durable}{more}"
         for stream, durable in ((PLAYERS, PLAYERS_DURABLE), (STREAM, RATINGS_DURABLE))
         for action, more in (("CREATE", ""), ("DELETE", ""), ("CREATE", ".>"))
     ]
-    return json.dumps(
-        {
-            "publish": {"allow": allow, "deny": deny},
-            "subscribe": {"allow": [f"_INBOX_{user}.>"]},
-        }
-    )
 
 
 def nats_authorization(passwords: dict[str, str], partitions: int = MOST_PARTITIONS) -> str:
