@@ -6,15 +6,18 @@ passes axe-core with no serious or critical violation, and a phone's page never 
 
 from __future__ import annotations
 
+import os
 import uuid
 
 import httpx
 from playwright.sync_api import Browser, Page
 
 from tests.e2e.test_web_client import (  # noqa: F401 (browser: the module's fixture)
+    SHOTS,
     Player,
     browser,
     check_page,
+    play_by_clicks,
     raw_words,
     words,
 )
@@ -42,6 +45,8 @@ def test_a_player_registers_sits_and_picks_its_seat_up_in_another_browser(stack,
         once = page.locator(".token-once").inner_text()
         assert w["player.token_warning"].format(name=name) in once
         check_page(page, 400, "the token, shown once")
+        if os.environ.get("GCBC_SCREENSHOTS"):
+            page.screenshot(path=SHOTS / "player-token.png", full_page=True)
         kept = page.evaluate("JSON.parse(localStorage.getItem('gcbc:player'))")
         assert kept["token"] == token and kept["name"] == name and kept["bot"] is False
         page.get_by_role("button", name=w["player.token_saved"]).click()
@@ -49,7 +54,7 @@ def test_a_player_registers_sits_and_picks_its_seat_up_in_another_browser(stack,
         page.get_by_text(w["player.signed_in"].format(name=name)).wait_for()
         assert page.locator("#fresh-token").count() == 0 and token not in page.content()
         page.get_by_text(w["player.no_ratings"]).wait_for()
-        assert raw_words(page) == [], page.locator("main").inner_text() + page.locator("header").inner_text()
+        assert raw_words(page) == []
 
         # a table with three house bots, opened and sat at as the player, under its name
         assert page.get_by_label(w["lobby.your_name"]).input_value() == name
@@ -71,6 +76,8 @@ def test_a_player_registers_sits_and_picks_its_seat_up_in_another_browser(stack,
         playing.wait_for()
         assert playing.get_attribute("href") == f"/play/{table_id}"
         check_page(page, 400, "lobby, a player with a table in play")
+        if os.environ.get("GCBC_SCREENSHOTS"):
+            page.screenshot(path=SHOTS / "player.png", full_page=True)
 
         # another browser: the token alone picks the seat up
         other = lobby(desk, stack.api)
@@ -132,3 +139,59 @@ def test_the_profile_leaderboard_and_a_replaced_token(stack, browser: Browser, h
             assert person.errors == []
         finally:
             person.close()
+
+
+def test_a_finished_rated_game_shows_in_the_profile_ratings_and_leaderboard(stack, browser: Browser, http):
+    w = words("en")
+    me = http.post("/players", json={"name": f"Cy {uuid.uuid4().hex[:6]}"}).json()
+    person = Player(browser, "en", 1280)
+    try:
+        page = lobby(person, stack.api)
+        page.get_by_label(w["player.token"]).fill(me["token"])
+        page.get_by_role("button", name=w["player.sign_in"]).click()
+        page.get_by_text(w["player.signed_in"].format(name=me["name"])).wait_for()
+        page.get_by_label(w["lobby.house_bots"]).fill("3")
+        page.get_by_role("button", name=w["lobby.create"]).click()
+        page.wait_for_url("**/play/*")
+        table_id = page.url.rsplit("/", 1)[-1]
+        page.get_by_role("button", name=w["cmd.start"]).click()
+        page.locator('.status[data-status="playing"]').wait_for()
+        assert play_by_clicks(page) > 0
+        page.locator(".end .why").wait_for()
+
+        # the player's table is finished: "my tables" opens its replay
+        page = lobby(person, stack.api)
+        page.locator(f'.my-tables .finished li[data-table="{table_id}"] a').wait_for()
+        assert page.locator(f'.my-tables .finished li[data-table="{table_id}"] a').get_attribute(
+            "href"
+        ) == f"/replay/{table_id}"
+
+        # a rated table (a player and the house's bots): its rating, its game, its place
+        profile = person.page(f"{stack.api}/?player={me['player_id']}")
+        game = profile.locator(f'.games li[data-table="{table_id}"]')
+        for _ in range(50):  # the ratings are a projection: they follow the end shortly
+            if game.count() and profile.locator(".ratings-list li").count():
+                break
+            profile.wait_for_timeout(200)
+            profile.reload()
+        assert game.locator("a").get_attribute("href") == f"/replay/{table_id}"
+        line = game.inner_text()
+        assert w["player.rating_change"].split("{")[0] in line
+        assert (w["player.won"] in line) != (w["player.lost"] in line)
+        rating = profile.locator(".ratings-list li").first.inner_text()
+        assert rating.startswith(w["pool.base"])
+        check_page(profile, 1280, "profile with a game")
+        if os.environ.get("GCBC_SCREENSHOTS"):
+            profile.screenshot(path=SHOTS / "profile.png", full_page=True)
+        assert raw_words(profile) == []
+        board = person.page(f"{stack.api}/?leaderboard=base")
+        listed = board.locator(".leaderboard").get_by_role("link", name=me["name"], exact=True)
+        listed.wait_for()
+        check_page(board, 1280, "leaderboard with the player")
+        if os.environ.get("GCBC_SCREENSHOTS"):
+            board.screenshot(path=SHOTS / "leaderboard.png", full_page=True)
+        listed.click()
+        board.wait_for_url(f"**/?player={me['player_id']}")
+        assert person.errors == []
+    finally:
+        person.close()

@@ -141,10 +141,10 @@ async function newToken(me, draw) {
   } catch (e) { refused(e); }
 }
 
-async function loadRatings(playerId, into) {
+async function loadRatings(playerId, into, heading = "h3") {
   try {
     const got = await api("GET", `/players/${encodeURIComponent(playerId)}/ratings`);
-    into.replaceChildren(h("h3", {}, t("player.ratings")), got.ratings.length
+    into.replaceChildren(h(heading, {}, t("player.ratings")), got.ratings.length
       ? h("ul", { class: "ratings-list" }, got.ratings.map((r) => h("li", {},
         t("player.rating", { pool: poolName(r.pool), ordinal: number(r.ordinal), games: r.games }), " ",
         h("span", { class: "hint" }, t("player.rating_detail", { mu: number(r.mu), sigma: number(r.sigma) })))))
@@ -187,7 +187,7 @@ async function profile(main, playerId) {
     heading.replaceChildren(t("player.profile_title", { name: p.name }), " ", p.bot ? h("span", { class: "badge" }, t("player.is_bot")) : "");
     document.title = t("player.profile_title", { name: p.name });
   } catch (e) { refused(e); return; }
-  loadRatings(playerId, ratings);
+  loadRatings(playerId, ratings, "h2");
   const list = h("ul", { class: "tables games" });
   games.append(list);
   const more = async (before) => {
