@@ -8,19 +8,35 @@ from __future__ import annotations
 
 import os
 import uuid
+from collections.abc import Iterator
 
 import httpx
-from playwright.sync_api import Browser, Page
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
 
-from tests.e2e.test_web_client import (  # noqa: F401 (browser: the module's fixture)
+from tests.e2e.test_web_client import (
+    AXE,
+    CHROMIUM,
+    FLAGS,
     SHOTS,
     Player,
-    browser,
     check_page,
     play_by_clicks,
     raw_words,
     words,
 )
+
+pytestmark = pytest.mark.timeout(600)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    assert CHROMIUM.exists(), "chromium is missing: make setup installs it (as root)"
+    assert AXE.exists(), "axe-core is missing: make setup installs it (npm ci in tests/e2e/axe)"
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=FLAGS)
+        yield b
+        b.close()
 
 
 def lobby(player: Player, api: str) -> Page:
@@ -106,17 +122,20 @@ def test_the_profile_leaderboard_and_a_replaced_token(stack, browser: Browser, h
         person = Player(browser, lang, width)
         try:
             board = person.page(f"{stack.api}/?leaderboard=base")
-            board.get_by_role("heading", name=w["player.leaderboard_title"].format(
-                pool=w["pool.base"])).wait_for()
+            board.get_by_role(
+                "heading", name=w["player.leaderboard_title"].format(pool=w["pool.base"])
+            ).wait_for()
             board.locator(".leaderboard tbody tr").first.wait_for()
             check_page(board, width, f"leaderboard, {lang}")
             board.get_by_label(w["player.pool"]).select_option("zombies")
-            board.get_by_role("heading", name=w["player.leaderboard_title"].format(
-                pool=w["pool.zombies"])).wait_for()
+            board.get_by_role(
+                "heading", name=w["player.leaderboard_title"].format(pool=w["pool.zombies"])
+            ).wait_for()
 
             profile = person.page(f"{stack.api}/?player={me['player_id']}")
-            profile.get_by_role("heading", name=w["player.profile_title"].format(
-                name=me["name"])).wait_for()
+            profile.get_by_role(
+                "heading", name=w["player.profile_title"].format(name=me["name"])
+            ).wait_for()
             profile.get_by_text(w["player.no_games"]).wait_for()
             profile.get_by_text(w["player.no_ratings"]).wait_for()
             check_page(profile, width, f"profile, {lang}")
@@ -141,7 +160,9 @@ def test_the_profile_leaderboard_and_a_replaced_token(stack, browser: Browser, h
             person.close()
 
 
-def test_a_finished_rated_game_shows_in_the_profile_ratings_and_leaderboard(stack, browser: Browser, http):
+def test_a_finished_rated_game_shows_in_the_profile_ratings_and_leaderboard(
+    stack, browser: Browser, http
+):
     w = words("en")
     me = http.post("/players", json={"name": f"Cy {uuid.uuid4().hex[:6]}"}).json()
     person = Player(browser, "en", 1280)
@@ -162,9 +183,12 @@ def test_a_finished_rated_game_shows_in_the_profile_ratings_and_leaderboard(stac
         # the player's table is finished: "my tables" opens its replay
         page = lobby(person, stack.api)
         page.locator(f'.my-tables .finished li[data-table="{table_id}"] a').wait_for()
-        assert page.locator(f'.my-tables .finished li[data-table="{table_id}"] a').get_attribute(
-            "href"
-        ) == f"/replay/{table_id}"
+        assert (
+            page.locator(f'.my-tables .finished li[data-table="{table_id}"] a').get_attribute(
+                "href"
+            )
+            == f"/replay/{table_id}"
+        )
 
         # a rated table (a player and the house's bots): its rating, its game, its place
         profile = person.page(f"{stack.api}/?player={me['player_id']}")
