@@ -56,6 +56,7 @@ def test_a_player_registers_sits_and_picks_its_seat_up_in_another_browser(stack,
         page.get_by_role("button", name=w["player.register"]).click()
         shown = page.locator("#fresh-token")
         shown.wait_for()
+        assert page.locator("header").inner_text().count(name) == 1  # the header says who plays
         token = shown.input_value()
         assert len(token) >= 20
         once = page.locator(".token-once").inner_text()
@@ -153,6 +154,13 @@ def test_the_profile_leaderboard_and_a_replaced_token(stack, browser: Browser, h
             old = http.get("/players/me", headers={"Authorization": f"Bearer {me['token']}"})
             assert old.status_code == 403
             page.get_by_role("button", name=w["player.sign_out"]).click()
+            page.get_by_role("button", name=w["player.register"]).wait_for()
+            assert page.evaluate("localStorage.getItem('gcbc:player')") is None
+            assert page.locator("header .player-badge").count() == 0
+            # a browser still keeping the old token (replaced elsewhere) signs out, and says why
+            page.evaluate("(p) => localStorage.setItem('gcbc:player', JSON.stringify(p))", me)
+            page.reload()
+            page.get_by_role("alert").get_by_text(w["player.problem_forbidden"]).wait_for()
             page.get_by_role("button", name=w["player.register"]).wait_for()
             assert page.evaluate("localStorage.getItem('gcbc:player')") is None
             assert person.errors == []

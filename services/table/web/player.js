@@ -45,10 +45,16 @@ export function playerBadge() {
   return me ? h("a", { class: "player-badge", href: profileHref(me.player_id) }, t("player.header", { name: me.name })) : "";
 }
 
+function redrawBadge() {
+  const badge = document.querySelector("header .player-badge"), now = playerBadge();
+  if (badge) badge.replaceWith(now);
+  else if (now) document.querySelector("header .lang")?.before(now);
+}
+
 // --- the lobby's panel ----------------------------------------------------------------------------
 export function lobbyPanel(main) {
   const section = h("section", { class: "panel player-panel", "aria-labelledby": "player" });
-  const draw = () => { section.replaceChildren(...panelContent(draw).filter(Boolean)); fillName(); };
+  const draw = () => { section.replaceChildren(...panelContent(draw).filter(Boolean)); fillName(); redrawBadge(); };
   main.querySelector("h1").after(section);
   draw();
 }
@@ -65,7 +71,7 @@ function panelContent(draw) {
   if (!me) return [title, h("p", { class: "hint" }, t("player.intro")), registerForm(draw), signInForm(draw), boardsLink()];
   const ratings = h("div", { class: "ratings" }), tables = h("div", { class: "my-tables" });
   loadRatings(me.player_id, ratings);
-  loadTables(me, tables);
+  loadTables(me, tables, draw);
   return [title,
     fresh && tokenOnce(me, draw),
     h("p", {}, h("strong", {}, t("player.signed_in", { name: me.name })), " ", me.bot && h("span", { class: "badge" }, t("player.is_bot"))),
@@ -152,7 +158,7 @@ async function loadRatings(playerId, into, heading = "h3") {
   } catch (e) { refused(e); }
 }
 
-async function loadTables(me, into) {
+async function loadTables(me, into, draw) {
   try {
     const got = await api("GET", "/players/me/tables?limit=50", { token: me.token });
     if (!got.tables.length) { into.replaceChildren(h("p", { class: "hint" }, t("player.no_tables"))); return; }
@@ -164,7 +170,7 @@ async function loadTables(me, into) {
     });
     into.replaceChildren(...groups.filter(Boolean));
   } catch (e) {
-    if (e.status === 403) { player.forget(); into.replaceChildren(h("p", {}, t("player.problem_forbidden"))); return; }
+    if (e.status === 403) { player.forget(); draw(); }  // the token was replaced elsewhere: sign in again
     refused(e);
   }
 }
