@@ -8,6 +8,7 @@ import { loadCatalogue, switcher, t } from "./i18n.js";
 import { join, lobby } from "./lobby.js";
 import { chatPanel, endPanel, logPanel, teamsAtEnd } from "./log.js";
 import { seatName } from "./names.js";
+import { lobbyPanel, playerBadge, playerPages, playerSeat } from "./player.js";
 
 const main = document.getElementById("main");
 const nav = document.getElementById("nav");
@@ -64,8 +65,8 @@ function movesSection(v, picker, onCommand, redraw) {
 }
 
 // --- pages --------------------------------------------------------------------------------------
-function play(tableId) {
-  const mine = seats.get(tableId);
+async function play(tableId) {
+  const mine = seats.get(tableId) || await playerSeat(tableId);  // a player's seat from any device
   nav.replaceChildren(h("a", { href: `/watch/${tableId}` }, t("nav.watch")), h("a", { href: `/replay/${tableId}` }, t("nav.replay")));
   if (!mine) {
     main.replaceChildren(h("p", {}, t("play.no_seat")),
@@ -166,14 +167,14 @@ function replay(tableId) {
 async function start() {
   await loadCatalogue();
   main.removeAttribute("aria-live");  // the page redraws often: the status bar speaks instead
-  document.querySelector("header").append(switcher());
+  document.querySelector("header").append(playerBadge(), switcher());
   document.querySelector("header .home").textContent = t("page.title");
   nav.setAttribute("aria-label", t("nav.label"));
   const [, page, tableId] = location.pathname.split("/");
   if (page === "play" && tableId) play(tableId);
   else if (page === "watch" && tableId) watch(tableId);
   else if (page === "replay" && tableId) replay(tableId);
-  else lobby(main, nav);
+  else if (!playerPages(main, nav)) { lobby(main, nav); lobbyPanel(main); }
 }
 
 start();

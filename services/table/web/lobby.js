@@ -2,6 +2,7 @@
 import { api, seats, showProblem } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { player } from "./player.js";
 
 export async function lobby(main, nav) {
   nav.replaceChildren();
@@ -78,10 +79,11 @@ function createForm() {
 }
 
 export async function join(tableId, name) {
-  name = name || prompt(t("lobby.ask_name"), t("lobby.default_name"));
+  const me = player.get();  // a signed-in player sits as itself, under its name by default
+  name = name || prompt(t("lobby.ask_name"), me ? me.name : t("lobby.default_name"));
   if (!name) return;
   try {
-    const got = await api("POST", `/tables/${tableId}/seats`, { body: { name } });
+    const got = await api("POST", `/tables/${tableId}/seats`, { body: { name }, token: me?.token });
     seats.set(tableId, got.seat ?? -1, got.token);
     location.assign(`/play/${tableId}`);
   } catch (e) { showProblem(e); }
