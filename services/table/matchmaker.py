@@ -145,6 +145,11 @@ class Matchmaker:
     def state_of(q: FoldedQueue, player_id: str) -> QueueState:
         version = q.version.get(player_id, 0)
         w = q.waiting.get(player_id)
+        placed = q.placed.get(player_id)
+        if w is None and placed is not None and placed.table_id in q.pending:
+            # matched, its table opening: waiting until the player is seated there
+            asked = q.pending[placed.table_id][1]
+            w = next((a for a in asked if a.player_id == player_id), None)
         if w is not None:
             return QueueState(
                 status="waiting",
@@ -155,7 +160,6 @@ class Matchmaker:
                 rated=w.rated,
                 bots_after=w.bots_after,
             )
-        placed = q.placed.get(player_id)
         if placed is not None:
             return QueueState(
                 status="seated",

@@ -57,7 +57,7 @@ class JoinQueue(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     ] = None
 
 
-class QueueState(msgspec.Struct):
+class QueueState(msgspec.Struct, omit_defaults=True):
     """The player's place in the queue: waiting (since when, for what), seated (the table and seat
     the queue gave it), or none (never queued, or left)."""
 

@@ -31,7 +31,8 @@ class Placed(msgspec.Struct, frozen=True):
 
 class FoldedQueue:
     """The queue as its entries tell: who waits (the earliest first), where each player the
-    queue matched was seated, each player's last entry, the tables matched but not seated yet."""
+    queue matched was seated, each player's last entry (or the seating of its table), the tables
+    matched but not seated yet (with what their players asked)."""
 
     def __init__(self) -> None:
         self.seq = 0
@@ -61,11 +62,13 @@ class FoldedQueue:
         elif isinstance(entry, Matched):
             asked = tuple(self.waiting.pop(p) for p in entry.players if p in self.waiting)
             for p, seat in zip(entry.players, entry.seats_of, strict=True):
+                # its version moves once it is seated (TableSeated): till then it waits
                 self.placed[p] = Placed(entry.table_id, seat)
-                self.version[p] = seq
             self.pending[entry.table_id] = (entry, asked, entry.at)
         elif isinstance(entry, TableSeated):
-            self.pending.pop(entry.table_id, None)
+            done = self.pending.pop(entry.table_id, None)
+            for p in done[0].players if done is not None else ():
+                self.version[p] = seq
 
 
 class QueueLog:
