@@ -28,7 +28,15 @@ from gcbc.rules import RuleViolation
 from gcbc.rules.state import State
 from gcbc_contract import commands as C
 from gcbc_contract.options import Deadlines, HouseBots
-from gcbc_contract.queue import AnyQueueEntry, JoinQueue, Matched, Queued, QueueLeft, QueueState, TableSeated
+from gcbc_contract.queue import (
+    AnyQueueEntry,
+    JoinQueue,
+    Matched,
+    Queued,
+    QueueLeft,
+    QueueState,
+    TableSeated,
+)
 from services.common.clock import now_ms
 from services.common.ratings import pool_of
 from services.common.settings import Settings

@@ -8,12 +8,15 @@ Each test asks for options or seat counts of its own: the session's stack has on
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import threading
 import time
 
 import httpx
 import pytest
+from gcbc_client import AsyncClient, Client
+from gcbc_client.problems import Conflict
 
 from tests.e2e.conftest import TEST_ENV, auth
 from tools.launcher import Stack
@@ -121,7 +124,9 @@ def test_matching_players_are_seated_as_themselves_at_a_table_that_starts(http):
     poller.start()
     # a player asking other options, or other seat counts, is not matched with them
     other = _player(http)
-    r = http.post("/queue", json={"seats": [5], "options": {"wounds": "token"}}, headers=auth(other))
+    r = http.post(
+        "/queue", json={"seats": [5], "options": {"wounds": "token"}}, headers=auth(other)
+    )
     assert r.status_code == 201, r.text
     for token in tokens[1:]:
         r = http.post("/queue", json={"seats": [5, 7]}, headers=auth(token))
@@ -145,7 +150,7 @@ def test_matching_players_are_seated_as_themselves_at_a_table_that_starts(http):
     # each player's token acts for its own seat: the game started by itself
     for token, place in zip(tokens, places, strict=True):
         view = _playing(http, table_id, token)
-        assert view["you"]["seat"] == place["seat"] if "you" in view else True
+        assert view["you"]["seat"] == place["seat"]
         mine = http.get("/players/me/tables", headers=auth(token)).json()["tables"]
         assert {"table_id": table_id, "seat": place["seat"]}.items() <= mine[0].items()
     public = http.get(f"/tables/{table_id}").json()
@@ -206,3 +211,28 @@ def test_a_restarted_table_service_loses_nobodys_place(own_stack):
         assert len({p["table_id"] for p in places}) == 1
         assert sorted(p["seat"] for p in places) == [0, 1, 2, 3]
         _playing(http, places[0]["table_id"], tokens[0])
+
+
+def test_the_typed_client_queues_waits_and_leaves(stack):
+    with Client(stack.api) as client:
+        player = client.register(f"c{secrets.token_hex(4)}")
+        asked = player.queue([4], options={"wounds": "card"}, bots_after=0)
+        assert asked.status in ("waiting", "seated")
+        place = player.wait_seated(timeout=60)
+        assert place.status == "seated" and place.table_id is not None
+        assert player.seat(place.table_id).seat == place.seat
+        with pytest.raises(Conflict):
+            player.queue(range(4, 6))
+
+    async def go() -> None:
+        async with AsyncClient(stack.api) as client:
+            player = await client.register(f"a{secrets.token_hex(4)}")
+            got = await player.queue(range(7, 9), rated=True)
+            assert got.status == "waiting" and got.seats == [7, 8] and got.rated
+            assert (await player.queue_state()).version == got.version
+            await player.leave_queue()
+            assert (await player.queue_state()).status == "none"
+            with pytest.raises(Conflict):
+                await player.leave_queue()
+
+    asyncio.run(go())

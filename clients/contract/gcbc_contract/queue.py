@@ -84,7 +84,8 @@ class QueueState(msgspec.Struct, omit_defaults=True):
     options: Annotated[TableOptions | None, Meta(description="the options asked for")] = None
     rated: Annotated[bool | None, Meta(description="a rated game was asked for")] = None
     bots_after: Annotated[
-        float | None, Meta(description="seconds before the house's bots fill the table (null: never)")
+        float | None,
+        Meta(description="seconds before the house's bots fill the table (null: never)"),
     ] = None
     table_id: Annotated[TableId | None, Meta(description="the table the queue seated it at")] = None
     seat: Annotated[Seat | None, Meta(description="its seat there")] = None

@@ -49,7 +49,9 @@ def test_no_table_until_enough_players_accept_one_seat_count():
 
 def test_the_seat_count_is_one_every_player_accepts_and_the_largest_that_can_be_made():
     waiting = [w("a", (4, 5), since=0), w("b", (5, 6), since=1), w("c", (4, 5)), w("d", (5,))]
-    assert find_table(waiting, 10, house_bots=False) is None  # 4 players: none accepts 4 with "b", "d"
+    assert (
+        find_table(waiting, 10, house_bots=False) is None
+    )  # 4 players: none accepts 4 with "b", "d"
     got = find_table([*waiting, w("e", (4, 5, 6), since=5)], 10, house_bots=False)
     assert got is not None and got.seats == 5 and set(got.players) == {"a", "b", "c", "d", "e"}
     six = [w(str(i), (4, 6), since=i) for i in range(6)]
