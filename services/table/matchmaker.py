@@ -313,6 +313,7 @@ class Matchmaker:
         except ApiError as e:
             if e.code != "table_exists":
                 raise
+        await self._opened(m.table_id)
         by_player = {q.player_id: q for q in asked}
         for player_id, seat in zip(m.players, m.seats_of, strict=True):
             t = await self.service.table(m.table_id)
@@ -340,6 +341,16 @@ class Matchmaker:
                 return
             if await self._append(TableSeated(table_id=m.table_id, at=now_ms()), q.seq):
                 return
+
+    async def _opened(self, table_id: str) -> None:
+        """Wait for the rules worker to answer the table's opening (the next look goes on if
+        it takes longer)."""
+        for _ in range(200):
+            t = await self.service.cache.get(table_id)
+            if t.seq and t.state.table_id:
+                return
+            await asyncio.sleep(0.05)
+        raise TimeoutError(f"table {table_id} not opened yet")
 
     async def _start(self, m: Matched) -> None:
         """Start the game once every seat is taken (the rules worker answers the seats first)."""
