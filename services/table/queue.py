@@ -12,7 +12,7 @@ from litestar.params import Body, Parameter
 from gcbc_contract.queue import JoinQueue, QueueState
 from services.table import edge
 from services.table import openapi as doc
-from services.table.dependencies import bearer
+from services.table.dependencies import bearer, client
 from services.table.matchmaker import Matchmaker
 
 WAITING_EXAMPLE = {
@@ -67,6 +67,7 @@ class Queue(Controller):
             413,
             415,
             422,
+            429,
             503,
         ),
     )
@@ -88,6 +89,7 @@ class Queue(Controller):
         state: AppState,
     ) -> QueueState:
         p = await state.identities.authenticate(bearer(request))
+        await state.rates.hit("seat", client(request))  # a place in the queue leads to a seat
         return await _matchmaker(state).join(p, data)
 
     @get(
