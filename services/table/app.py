@@ -92,7 +92,8 @@ def create_app(settings: Settings | None = None, rules: Rules = ENGINE) -> Lites
             app.state.games = Games(app.state.service, model, identities.model)
             app.state.service.player_of = identities.player_of
             # quick play: the queue's entries live in the players' log, under a key of their own
-            matchmaker = Matchmaker(QueueLog(player_log), app.state.service, identities, settings)
+            queue = QueueLog(identities.log.events)
+            matchmaker = Matchmaker(queue, app.state.service, identities, settings)
             app.state.matchmaker = matchmaker
             matching = asyncio.create_task(matchmaker.run())
             stack.callback(matching.cancel)
