@@ -20,6 +20,7 @@ from gcbc.eventlog.port import EventLog
 from gcbc.keyvalue.port import KeyValue
 from gcbc.players import log as players
 from gcbc.players.log import PlayerLog
+from gcbc.queue.log import QueueLog
 from gcbc.readmodel.port import ReadModel
 from services.common import house_tables, operators
 from services.common.operators import Readiness
@@ -36,10 +37,12 @@ from services.table.identities import Identities
 from services.table.limits import OpenStreams, RateLimits
 from services.table.lobby import Lobby
 from services.table.lobby_feed import LobbyFeed
+from services.table.matchmaker import Matchmaker
 from services.table.play import Play
 from services.table.players import Players
 from services.table.positions import Positions
 from services.table.problems import HANDLERS
+from services.table.queue import Queue
 from services.table.ratings import Ratings
 from services.table.replay_worker import Setup as ReplaySetup
 from services.table.replays import Replays
@@ -78,6 +81,12 @@ def create_app(settings: Settings | None = None, rules: Rules = ENGINE) -> Lites
             app.state.identities = identities
             app.state.games = Games(app.state.service, model, identities.model)
             app.state.service.player_of = identities.player_of
+            # quick play: the queue's entries live in the players' log, under a key of their own
+            queue = QueueLog(identities.log.events)
+            matchmaker = Matchmaker(queue, app.state.service, identities, settings)
+            app.state.matchmaker = matchmaker
+            matching = asyncio.create_task(matchmaker.run())
+            stack.callback(matching.cancel)
             yield
 
     return Litestar(
@@ -88,6 +97,7 @@ def create_app(settings: Settings | None = None, rules: Rules = ENGINE) -> Lites
             Histories,
             Players,
             Ratings,
+            Queue,
             *problem_pages.ROUTES,  # /problems/{code}: every problem's `type`
             *webtable.ROUTES,  # the reference web client (not in the OpenAPI document)
             *monitoring.ROUTES,  # /healthz (not in the OpenAPI document)

@@ -187,7 +187,7 @@ def _checked(data: CreateTable, settings: Settings) -> HouseBots | None:
                 " GCBC_ALLOW_SCENARIOS=1",
                 field,
             )
-    _check_offered(data.options, settings)
+    check_offered(data.options, settings)
     if isinstance(data.seed, str) and int(data.seed) > LARGEST:
         raise ApiError(422, "invalid_body", f"a seed is at most {LARGEST}", "seed")
     if data.first_seat is not None and not 0 <= data.first_seat < data.seats:
@@ -205,7 +205,7 @@ def _checked(data: CreateTable, settings: Settings) -> HouseBots | None:
     return edge.check_bots(data.bots, data.seats, settings) if data.bots is not None else None
 
 
-def _check_offered(options: TableOptions, settings: Settings) -> None:
+def check_offered(options: TableOptions, settings: Settings) -> None:
     """docs/api.md: an option this server does not offer is refused with 422, never ignored."""
     asked = ["classic"] if options.edition == "classic" else []
     asked += [f for f in ("zombies", "bombers_traitors", "extra_equipment") if getattr(options, f)]

@@ -58,6 +58,10 @@ PROBLEM_CODES: dict[int, list[str]] = {
             "command_id_reused",
             "invitation_used",
             "already_seated",
+            "already_queued",
+            "already_playing",
+            "not_queued",
+            "queue_busy",
         }
     ),
     413: ["body_too_large"],
@@ -287,6 +291,11 @@ TAGS = [
         name="players",
         description="A player's identity across tables: registered once, its token taking seats"
         " and acting for them from any device; its public profile and its tables.",
+    ),
+    Tag(
+        name="queue",
+        description="Quick play: wait in the queue and be seated at a table of matching players"
+        " (ratings close for a rated game), or with the house's bots after a wait.",
     ),
     Tag(name="problems", description="What each problem code means and what to do about it."),
 ]

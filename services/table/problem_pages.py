@@ -87,6 +87,23 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "Play the seat you hold (GET /players/me/tables lists it), or take a seat without your"
         " player's token.",
     ),
+    "already_queued": (
+        "This player waits in the queue already: one place per player.",
+        "Wait for the table it gives (GET /queue), or leave it (DELETE /queue) to ask again.",
+    ),
+    "already_playing": (
+        "This player holds a seat at a table waiting or in play: the queue would seat it twice.",
+        "Play that table (GET /players/me/tables lists it), or leave it before its start, then"
+        " join the queue.",
+    ),
+    "not_queued": (
+        "This player is not waiting in the queue (it never joined, left, or was seated).",
+        "GET /queue says where the queue seated it, if it did.",
+    ),
+    "queue_busy": (
+        "The queue changed under this request too many times in a row.",
+        "Try again.",
+    ),
     "table_exists": ("A table with this id already exists.", "Open the table that is there."),
     "table_full": (
         "Every seat is taken (or kept for invited players, or a rematch's).",

@@ -41,6 +41,7 @@ VOCABULARIES: dict[Any, tuple[str, str]] = {
     V.Wounds: ("Wounds", "Where a wound lives (RULES §4)."),
     V.BotKind: ("BotKind", "How a house bot plays."),
     V.Pool: ("Pool", "A rating pool: the expansions played."),
+    V.QueueStatus: ("QueueStatus", "A player's place in the queue (quick play)."),
     F.IntegrityName: ("IntegrityCard", "An integrity card's name (docs/rules.md)."),
     F.EquipmentName: ("EquipmentCard", "An equipment card's name (docs/rules.md)."),
     F.PromptKind: ("PromptKind", "What asks a prompt: the card, or discard (hand limit)."),

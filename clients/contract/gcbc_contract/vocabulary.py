@@ -52,3 +52,5 @@ Wounds = Literal["token", "card"]  # where a wound lives (RULES §4)
 BotKind = Literal["random", "heuristic"]
 # a rating pool (services.common.ratings): the expansions played
 Pool = Literal["base", "zombies", "bombers_traitors", "zombies_bombers_traitors"]
+# a player's place in the queue (quick play)
+QueueStatus = Literal["waiting", "seated", "none"]

@@ -4,11 +4,39 @@ from __future__ import annotations
 
 import msgspec
 
+from gcbc_contract.options import TableOptions
 from gcbc_contract.players import MyTables, PlayedGames, PlayerProfile, Registered, TokenIssued
+from gcbc_contract.queue import JoinQueue, QueueState, SeatRange
 
 registered_decoder = msgspec.json.Decoder(Registered)
 profile_decoder = msgspec.json.Decoder(PlayerProfile)
 token_decoder = msgspec.json.Decoder(TokenIssued)
 tables_decoder = msgspec.json.Decoder(MyTables)
 games_decoder = msgspec.json.Decoder(PlayedGames)
+queue_decoder = msgspec.json.Decoder(QueueState)
 encode = msgspec.json.Encoder().encode
+JSON = {"content-type": "application/json"}
+
+
+def join_queue(
+    seats: list[int] | range | SeatRange,
+    options: TableOptions | dict | None,
+    rated: bool,
+    bots_after: float | None,
+) -> bytes:
+    """POST /queue's body: ``seats`` a list of counts, a range, or a ``SeatRange``."""
+    if isinstance(seats, range):
+        seats = SeatRange(min=seats.start, max=seats.stop - 1)
+    if isinstance(options, dict):
+        options = msgspec.convert(options, TableOptions)
+    body = JoinQueue(
+        seats=seats if isinstance(seats, SeatRange) else list(seats),
+        options=options or TableOptions(),
+        rated=rated,
+        bots_after=bots_after,
+    )
+    return encode(body)
+
+
+def queue_params(after: int | None, timeout: float) -> str:
+    return "" if after is None else f"?after={after}&timeout={timeout}"

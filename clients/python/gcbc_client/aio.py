@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
@@ -26,6 +27,7 @@ from gcbc_contract.http import (
 )
 from gcbc_contract.options import Deadlines, Deal, HouseBots, TableOptions
 from gcbc_contract.players import MyTable, PlayedGame, PlayerProfile
+from gcbc_contract.queue import QueueState, SeatRange
 from gcbc_contract.views import View
 
 Recorder = Any  # (seat, what, status, body) -> None: sees a seat's answers (tests audit them)
@@ -230,8 +232,11 @@ class AsyncPlayer:
         self.client, self.player_id, self.name, self.bot = client, player_id, name, bot
         self.token = token
 
-    async def _request(self, method: str, path: str) -> Answer:
-        return await self.client._request(method, path, headers=_core.bearer(self.token))  # noqa: SLF001
+    async def _request(self, method: str, path: str, body: bytes | None = None) -> Answer:
+        headers = _core.bearer(self.token)
+        if body is not None:
+            headers = {**headers, **JSON}
+        return await self.client._request(method, path, headers=headers, body=body)  # noqa: SLF001
 
     async def join(
         self,
@@ -255,6 +260,33 @@ class AsyncPlayer:
         got = _players.token_decoder.decode((await self._request("POST", "/players/me/token")).body)
         self.token = got.token
         return got.token
+
+    async def queue(
+        self,
+        seats: list[int] | range | SeatRange,
+        options: TableOptions | dict | None = None,
+        rated: bool = False,
+        bots_after: float | None = None,
+    ) -> QueueState:
+        """As ``Player.queue``."""
+        body = _players.join_queue(seats, options, rated, bots_after)
+        return _players.queue_decoder.decode((await self._request("POST", "/queue", body)).body)
+
+    async def queue_state(self, after: int | None = None, timeout: float = 0) -> QueueState:
+        r = await self._request("GET", "/queue" + _players.queue_params(after, timeout))
+        return _players.queue_decoder.decode(r.body)
+
+    async def wait_seated(self, timeout: float = 600) -> QueueState:
+        """As ``Player.wait_seated``."""
+        deadline = time.monotonic() + timeout
+        state = await self.queue_state()
+        while state.status == "waiting" and time.monotonic() < deadline:
+            wait = min(30.0, max(0.0, deadline - time.monotonic()))
+            state = await self.queue_state(after=state.version, timeout=wait)
+        return state
+
+    async def leave_queue(self) -> None:
+        await self._request("DELETE", "/queue")
 
 
 class AsyncSeat:

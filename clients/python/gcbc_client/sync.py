@@ -21,6 +21,7 @@ from gcbc_contract.http import (
 )
 from gcbc_contract.options import Deadlines, Deal, HouseBots, TableOptions
 from gcbc_contract.players import MyTable, PlayedGame, PlayerProfile
+from gcbc_contract.queue import QueueState, SeatRange
 from gcbc_contract.views import View
 
 
@@ -179,7 +180,8 @@ class Player:
         self.token = token
 
     def _request(self, method: str, path: str, **kw: Any) -> httpx.Response:
-        return self.client._request(method, path, headers=_core.bearer(self.token), **kw)  # noqa: SLF001
+        headers = {**_core.bearer(self.token), **kw.pop("headers", {})}
+        return self.client._request(method, path, headers=headers, **kw)  # noqa: SLF001
 
     def join(
         self,
@@ -208,6 +210,40 @@ class Player:
         got = _players.token_decoder.decode(self._request("POST", "/players/me/token").content)
         self.token = got.token
         return got.token
+
+    def queue(
+        self,
+        seats: list[int] | range | SeatRange,
+        options: TableOptions | dict | None = None,
+        rated: bool = False,
+        bots_after: float | None = None,
+    ) -> QueueState:
+        """Join the queue (quick play): ``seats`` the counts accepted (a list, or a range such
+        as ``range(4, 7)``); ``bots_after``: seconds after which the house's bots fill the
+        table. ``Conflict`` if the player waits already or plays at a table."""
+        body = _players.join_queue(seats, options, rated, bots_after)
+        r = self._request("POST", "/queue", content=body, headers=_players.JSON)
+        return _players.queue_decoder.decode(r.content)
+
+    def queue_state(self, after: int | None = None, timeout: float = 0) -> QueueState:
+        """The player's place in the queue; with ``after`` (a ``version``), once it changes (or
+        after ``timeout`` seconds)."""
+        r = self._request("GET", "/queue" + _players.queue_params(after, timeout))
+        return _players.queue_decoder.decode(r.content)
+
+    def wait_seated(self, timeout: float = 600) -> QueueState:
+        """Long-poll the queue until the player is seated (or no longer waits, or ``timeout``
+        seconds pass): the last place read."""
+        deadline = time.monotonic() + timeout
+        state = self.queue_state()
+        while state.status == "waiting" and time.monotonic() < deadline:
+            wait = min(30.0, max(0.0, deadline - time.monotonic()))
+            state = self.queue_state(after=state.version, timeout=wait)
+        return state
+
+    def leave_queue(self) -> None:
+        """Leave the queue (``Conflict`` if the player is not waiting in it)."""
+        self._request("DELETE", "/queue")
 
 
 class Seat:

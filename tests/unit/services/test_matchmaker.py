@@ -1,0 +1,112 @@
+"""The matchmaker on the in-memory twins (the rules worker and the projection running): two
+matchmakers, as two table-service processes, look at one queue at once and each player is
+matched once, seated on its own seat as itself, at a table that starts; a table matched by a
+matchmaker that stopped before opening it is finished by another."""
+
+from __future__ import annotations
+
+import asyncio
+
+from gcbc.eventlog.memory import MemoryEventLog
+from gcbc.players.log import PlayerLog
+from gcbc.queue.log import KEY, QueueLog
+from gcbc_contract.options import TableOptions
+from gcbc_contract.queue import Matched, Queued, decode_queue_entry
+from services.common.settings import Settings
+from services.table.identities import Identities
+from services.table.matchmaker import Matchmaker
+from services.table.service import TableService
+from tests.unit.services.test_pipeline_on_twins import pipeline
+
+
+async def _players(players: PlayerLog, n: int) -> list[str]:
+    return [(await players.register(f"p{i}", bot=False))[0].player_id for i in range(n)]
+
+
+def _queued(player_id: str, at: int, name: str) -> Queued:
+    return Queued(
+        player_id=player_id,
+        name=name,
+        bot=False,
+        seats=(4,),
+        options=TableOptions(),
+        rated=False,
+        bots_after=None,
+        at=at,
+    )
+
+
+async def _seated_everywhere(service: TableService, matched: list[Matched]) -> None:
+    for m in matched:
+        t = await service.table(m.table_id)
+        for _ in range(100):
+            if t.state.step != "lobby":
+                break
+            await asyncio.sleep(0.02)
+            t = await service.table(m.table_id)
+        assert t.state.step != "lobby"
+        assert t.players == dict(zip(m.seats_of, m.players, strict=True))
+
+
+def test_two_matchmakers_never_match_a_player_twice():
+    async def go():
+        async with pipeline() as (events, _model, service, _clock):
+            player_events = MemoryEventLog()
+            players = PlayerLog(player_events)
+            ids = await _players(players, 8)
+            names = {p: (await players.player(p)).name for p in ids}
+            log = QueueLog(player_events)
+            seq = 0
+            for i, p in enumerate(ids):
+                seq = await log.append(_queued(p, i, names[p]), seq)
+            makers = [
+                Matchmaker(
+                    QueueLog(player_events),
+                    TableService(events, service.model),
+                    Identities(PlayerLog(player_events)),
+                    Settings(),
+                )
+                for _ in range(2)
+            ]
+            await asyncio.gather(*(m.match() for m in makers))
+            entries = [decode_queue_entry(s.data) for s in await player_events.read(KEY)]
+            matched = [e for e in entries if isinstance(e, Matched)]
+            assert len(matched) == 2
+            seated = [p for m in matched for p in m.players]
+            assert sorted(seated) == sorted(ids)  # each once
+            await _seated_everywhere(service, matched)
+            q = await QueueLog(player_events).current()
+            assert q.waiting == {} and q.pending == {}
+
+    asyncio.run(go())
+
+
+def test_a_table_matched_and_never_opened_is_finished_by_the_next_look():
+    async def go():
+        async with pipeline() as (events, _model, service, _clock):
+            player_events = MemoryEventLog()
+            players = PlayerLog(player_events)
+            ids = await _players(players, 4)
+            log = QueueLog(player_events)
+            seq = 0
+            for i, p in enumerate(ids):
+                seq = await log.append(_queued(p, i, f"p{i}"), seq)
+            # a matchmaker recorded the table, then stopped before opening it
+            stopped = Matched(
+                table_id="00000000000000cd",
+                seats=4,
+                players=tuple(ids),
+                seats_of=(0, 1, 2, 3),
+                bots=(),
+                at=0,
+            )
+            await log.append(stopped, seq)
+            maker = Matchmaker(
+                QueueLog(player_events), service, Identities(PlayerLog(player_events)), Settings()
+            )
+            await maker.match(finish_stale=True)
+            await _seated_everywhere(service, [stopped])
+            state = maker.state_of(await maker.queue.current(), ids[2])
+            assert (state.status, state.table_id, state.seat) == ("seated", stopped.table_id, 2)
+
+    asyncio.run(go())
