@@ -6,8 +6,9 @@ with OpenSkill's Plackett-Luce model (Weng-Lin), made for any number of teams of
   ``zombies_bombers_traitors``. The expansions change who is on which team and how a team wins
   (zombies, Bombers and Traitors), so a rating earned without them says little with them; the
   edition, the extra equipment and where wounds live change cards, not teams: one pool.
-- **Rated tables.** Every seat held by a registered player or by the house's bots, at least one
-  registered player, no chosen seed or deal (a scenario's cards may be known). The house's bots
+- **Rated tables.** Opened rated (by their creator, or by quick play for a rated game), so every
+  seat is a registered player's or the house's; no chosen seed or deal (a scenario's cards may
+  be known). The house's bots
   are rated as one rater per kind (``house:random``, ``house:heuristic``): a baseline.
 - **The result.** The winning seats rank first, every other team second; a seat that left (away
   at the end) ranks last, alone, whatever its team did: leaving a rated game is a loss.
@@ -50,7 +51,7 @@ def rated_seats(t: FoldedTable) -> tuple[str, list[RatedSeat]] | None:
     s = t.state
     if s.step != "finished" or (s.win_reason or "").startswith("closed") or s.winners is None:
         return None
-    if s.setup.requested_seed is not None or s.setup.deal is not None:
+    if not s.rated or s.setup.requested_seed is not None or s.setup.deal is not None:
         return None
     bots = s.house_bots
     winners = set(s.winners)

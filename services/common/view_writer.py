@@ -78,6 +78,7 @@ def lobby_summary(t: FoldedTable) -> bytes | None:
             "seeded": s.requested_seed is not None or s.deal is not None,
             "bots": s.house_bots,
             "reserved": len(s.reserved),
+            "rated": s.rated,
         }
     )
 

@@ -245,6 +245,7 @@ def _opening(
         bots=bots,
         held=tuple(i.seat for i in invitations),
         invitations=tuple(token_hash(i.code) for i in invitations),
+        rated=data.rated,
     )
 
 

@@ -307,6 +307,7 @@ class Matchmaker:
             chat_per_seat=self.settings.chat_per_seat,
             bots=bots,
             held=m.seats_of,
+            rated=first.rated,
         )
         try:
             await self.service.append_command(m.table_id, opening, new_table=True)

@@ -47,7 +47,7 @@ _RULE_CONFLICTS = sorted(CODES - NEVER_VALID - NOT_FOUND - {"not_seated"})
 PROBLEM_CODES: dict[int, list[str]] = {
     400: ["malformed_json", "json_too_deep", "duplicate_key", "invalid_parameter"],
     401: ["unauthorized"],
-    403: ["forbidden", "scenarios_not_allowed", "bad_invitation"],
+    403: ["forbidden", "scenarios_not_allowed", "bad_invitation", "players_only"],
     404: ["no_table", "no_player", "not_found"],
     409: sorted(
         {

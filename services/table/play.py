@@ -164,6 +164,7 @@ def _rematch_opening(old: State, table_id: str, new_id: str, state: AppState) ->
         chat_per_seat=state.settings.chat_per_seat,
         bots=bots,
         rematch_of=table_id,
+        rated=old.rated,
         held=tuple(i for i in range(len(old.seats)) if i not in house),
     )
 

@@ -113,6 +113,12 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "That seat is not kept for you, or was claimed already.",
         "Ask for the rematch with your own seat's token.",
     ),
+    "players_only": (
+        "A rated table's seats are taken by registered players only (its result moves their"
+        " ratings).",
+        "Register (POST /players) and take the seat with your player's token, or pick an unrated"
+        " table.",
+    ),
     "bad_invitation": (
         "That invitation code is not one of this table's.",
         "Check the code with whoever invited you, and the table id it came with.",

@@ -89,6 +89,12 @@ class Seats(Controller):
         # a registered player's token (optional): the seat is recorded as the player's
         player = await state.identities.seating(table, bearer(request))
         bot = data.bot or (player is not None and player.bot)
+        if player is None and table.state.rated:
+            raise ApiError(
+                403,
+                "players_only",
+                "a rated table's seats are taken by registered players: send your player's token",
+            )
         if data.invitation is not None:
             claim = C.TakeSeat(
                 name=data.name, bot=bot, seat_wanted=_invited_seat(table, data.invitation)

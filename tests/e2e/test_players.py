@@ -11,6 +11,7 @@ import time
 
 import httpx
 import pytest
+from gcbc_client.problems import Forbidden
 
 from tests.e2e.conftest import auth
 
@@ -353,19 +354,26 @@ def test_a_rated_table_rates_its_players_and_the_house_and_operators_rebuild_and
         async with AsyncClient(stack.api, timeout=60) as client:
             ann = await client.register(_name("ann"))
             rated = await client.create_table(
-                4, deadlines=quick, bots={"seats": [1, 2, 3], "kind": "heuristic", "think": 0}
+                4,
+                deadlines=quick,
+                bots={"seats": [1, 2, 3], "kind": "heuristic", "think": 0},
+                rated=True,
             )
             seat = await ann.join(rated.table_id)
             await seat.start()
             await play_seat(seat, "random", 3)
-            # a table with an anonymous seat is not rated
+            # a rated table's seats are players' only
+            players_only = await client.create_table(4, bots={"seats": [2, 3]}, rated=True)
+            with pytest.raises(Forbidden) as anonymous:
+                await client.join(players_only.table_id, "anon")
+            assert anonymous.value.code == "players_only"
+            # a table not opened rated is not rated, whoever holds its seats
             unrated = await client.create_table(
-                4, deadlines=quick, bots={"seats": [2, 3], "think": 0}
+                4, deadlines=quick, bots={"seats": [1, 2, 3], "think": 0}
             )
             mine = await ann.join(unrated.table_id)
-            other = await client.join(unrated.table_id, "anon")
             await mine.start()
-            await asyncio.gather(play_seat(mine, "random", 4), play_seat(other, "random", 5))
+            await play_seat(mine, "random", 4)
             return ann.player_id, rated.table_id, unrated.table_id
 
     player_id, rated, unrated = asyncio.run(go())

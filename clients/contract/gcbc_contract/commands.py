@@ -76,6 +76,7 @@ class OpenTable(Command, tag="open_table"):
     rematch_of: str | None = None
     held: tuple[int, ...] = ()
     invitations: tuple[str, ...] = ()
+    rated: bool = False  # only registered players take its seats; its result moves ratings
 
 
 class TakeSeat(Command, tag="take_seat"):

@@ -61,6 +61,7 @@ from gcbc_contract.fields import (
     PositionPair,
     Prompt,
     PromptOptions,
+    Rated,
     RematchOf,
     Seat,
     SeatCount,
@@ -112,6 +113,7 @@ class TableOpened(Event, tag="table_opened"):
     bots: Public[Bots | None] = None  # seats the house plays, taken as the table opens
     rematch_of: Public[RematchOf | None] = None  # the finished table this one plays again
     held: Public[Held] = ()  # seats kept for that table's players until they come
+    rated: Public[Rated] = False
 
 
 class SeatTaken(Event, tag="seat_taken"):

@@ -110,7 +110,14 @@ Bots = Annotated[
 RematchOf = Annotated[str, described("the finished table this one plays again (its table id)")]
 Held = Annotated[
     tuple[int, ...],
-    described("a rematch's seats kept for the players of the table it follows, until they come"),
+    described("seats kept for named players (invited ones, or a rematch's) until they come"),
+]
+Rated = Annotated[
+    bool,
+    described(
+        "a rated table: only registered players (and the house's bots) take its seats, and its"
+        " result moves their ratings; leaving it counts as a loss"
+    ),
 ]
 ClosedReason = Annotated[
     str, described("why: not_started, the table waited for players longer than the server allows")

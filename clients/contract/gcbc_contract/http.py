@@ -82,7 +82,17 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
             " At most the seats the house does not play",
         ),
     ] = 0
+    rated: RatedField = False
 
+
+RatedField = Annotated[
+    bool,
+    Meta(
+        description="a rated table: only registered players take its seats (with a player's"
+        " token), besides the house's bots; when it ends its result moves their ratings, and"
+        " leaving it counts as a loss"
+    ),
+]
 
 InvitationCode = Annotated[
     str,
@@ -139,6 +149,7 @@ class LobbyListing(msgspec.Struct):
             " rematch's): counted in `taken`, only they take them"
         ),
     ] = 0
+    rated: RatedField = False
 
 
 class LobbyEvent(msgspec.Struct, omit_defaults=True):

@@ -50,10 +50,13 @@ def create_body(
     first_seat: int | None,
     bots: HouseBots | dict | None = None,
     invitations: int = 0,
+    rated: bool = False,
 ) -> bytes:
     body: dict[str, Any] = {"seats": seats}
     if invitations:
         body["invitations"] = invitations
+    if rated:
+        body["rated"] = True
     for name, value in (
         ("options", options),
         ("deadlines", deadlines),

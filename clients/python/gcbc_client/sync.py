@@ -54,11 +54,13 @@ class Client:
         first_seat: int | None = None,
         bots: HouseBots | dict | None = None,
         invitations: int = 0,
+        rated: bool = False,
     ) -> TableCreated:
         """``bots``: seats the house plays (``{"seats": [1, 2], "kind": "random"}``);
-        ``invitations``: seats kept for players you invite (their codes are in the answer)."""
+        ``invitations``: seats kept for players you invite (their codes are in the answer);
+        ``rated``: only registered players take its seats, and its result moves ratings."""
         body = _core.create_body(
-            seats, options, deadlines, seed, deal, first_seat, bots, invitations
+            seats, options, deadlines, seed, deal, first_seat, bots, invitations, rated
         )
         r = self._request(
             "POST", "/tables", content=body, headers={"content-type": "application/json"}

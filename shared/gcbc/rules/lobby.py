@@ -50,6 +50,7 @@ def open_table(s: State, c: C.OpenTable) -> list[Any]:
             bots=c.bots,
             rematch_of=c.rematch_of,
             held=c.held,
+            rated=c.rated,
         )
     ]
 

@@ -167,6 +167,7 @@ class Setup(Struct, frozen=True, gc=False):
     chat_per_seat: int | None = None
     house_bots: HouseBots | None = None  # seats the house plays (the sandbox)
     rematch_of: str | None = None
+    rated: bool = False  # only registered players take its seats; its result moves ratings
     # the game
     random_seed: int = 0
     identities: tuple[str, ...] = ()  # true identity of each integrity card id (rules only)
@@ -275,6 +276,10 @@ class State(Struct, frozen=True, gc=False):
     @property
     def rematch_of(self) -> str | None:
         return self.setup.rematch_of
+
+    @property
+    def rated(self) -> bool:
+        return self.setup.rated
 
     @property
     def random_seed(self) -> int:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from gcbc.eventlog.memory import MemoryEventLog
 from gcbc.players.log import PlayerLog
 from gcbc.queue.log import KEY, QueueLog
@@ -23,20 +25,22 @@ async def _players(players: PlayerLog, n: int) -> list[str]:
     return [(await players.register(f"p{i}", bot=False))[0].player_id for i in range(n)]
 
 
-def _queued(player_id: str, at: int, name: str) -> Queued:
+def _queued(player_id: str, at: int, name: str, rated: bool = False) -> Queued:
     return Queued(
         player_id=player_id,
         name=name,
         bot=False,
         seats=(4,),
         options=TableOptions(),
-        rated=False,
+        rated=rated,
         bots_after=None,
         at=at,
     )
 
 
-async def _seated_everywhere(service: TableService, matched: list[Matched]) -> None:
+async def _seated_everywhere(
+    service: TableService, matched: list[Matched], rated: bool = False
+) -> None:
     for m in matched:
         t = await service.table(m.table_id)
         for _ in range(100):
@@ -44,11 +48,14 @@ async def _seated_everywhere(service: TableService, matched: list[Matched]) -> N
                 break
             await asyncio.sleep(0.02)
             t = await service.table(m.table_id)
-        assert t.state.step != "lobby"
+        assert t.state.step != "lobby" and t.state.rated is rated
         assert t.players == dict(zip(m.seats_of, m.players, strict=True))
 
 
-def test_two_matchmakers_never_match_a_player_twice():
+@pytest.mark.parametrize("rated", [False, True])
+def test_two_matchmakers_never_match_a_player_twice(rated):
+    """... and the tables are rated as their players asked."""
+
     async def go():
         async with pipeline() as (events, _model, service, _clock):
             player_events = MemoryEventLog()
@@ -58,7 +65,7 @@ def test_two_matchmakers_never_match_a_player_twice():
             log = QueueLog(player_events)
             seq = 0
             for i, p in enumerate(ids):
-                seq = await log.append(_queued(p, i, names[p]), seq)
+                seq = await log.append(_queued(p, i, names[p], rated), seq)
             makers = [
                 Matchmaker(
                     QueueLog(player_events),
@@ -74,7 +81,7 @@ def test_two_matchmakers_never_match_a_player_twice():
             assert len(matched) == 2
             seated = [p for m in matched for p in m.players]
             assert sorted(seated) == sorted(ids)  # each once
-            await _seated_everywhere(service, matched)
+            await _seated_everywhere(service, matched, rated)
             q = await QueueLog(player_events).current()
             assert q.waiting == {} and q.pending == {}
 

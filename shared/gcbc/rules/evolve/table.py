@@ -28,6 +28,7 @@ def _table_opened(s: State, e: E.TableOpened, v: int, log: Trail) -> State:
             chat_per_seat=e.chat_per_seat,
             house_bots=e.bots,
             rematch_of=e.rematch_of,
+            rated=e.rated,
         ),
         reserved=frozenset(e.held),
         # the house's seats are taken as the table opens; players take the others
