@@ -180,6 +180,7 @@ def test_a_finished_rated_game_shows_in_the_profile_ratings_and_leaderboard(
         page.get_by_role("button", name=w["player.sign_in"]).click()
         page.get_by_text(w["player.signed_in"].format(name=me["name"])).wait_for()
         page.get_by_label(w["lobby.house_bots"]).fill("3")
+        page.get_by_label(w["lobby.rated"]).check()
         page.get_by_role("button", name=w["lobby.create"]).click()
         page.wait_for_url("**/play/*")
         table_id = page.url.rsplit("/", 1)[-1]

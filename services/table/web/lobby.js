@@ -47,7 +47,7 @@ function createForm() {
       select("edition", t("lobby.edition"), [["fourth", t("edition.fourth")], ["classic", t("edition.classic")]]),
       select("wounds", t("lobby.wounds"), [["", t("wounds.default")], ["token", t("wounds.token")], ["card", t("wounds.card")]]),
       check("zombies", t("option.zombies")), check("bombers_traitors", t("option.bombers_traitors")),
-      check("extra_equipment", t("option.extra_equipment"))),
+      check("extra_equipment", t("option.extra_equipment")), check("rated", t("lobby.rated"))),
     h("fieldset", {}, h("legend", {}, t("lobby.deadlines")),
       num("turn", 90, 5, 3600, t("deadline.turn")), num("reaction", 20, 5, 3600, t("deadline.reaction")),
       num("prompt", 20, 5, 3600, t("deadline.prompt")), num("arrange", 60, 5, 3600, t("deadline.arrange"))),
@@ -67,6 +67,7 @@ function createForm() {
         ...(f.get("wounds") ? { wounds: f.get("wounds") } : {}),
       },
       deadlines: Object.fromEntries(["turn", "reaction", "prompt", "arrange"].map((k) => [k, Number(f.get(k))])),
+      rated: f.has("rated"),
     };
     if (bots > 0) body.bots = { seats: Array.from({ length: bots }, (_, i) => n - bots + i), kind: f.get("kind") };
     try {
