@@ -59,6 +59,7 @@ def create_app(settings: Settings | None = None, rules: Rules = ENGINE) -> Lites
     command before it is appended (the engine)."""
     from gcbc.eventlog.jetstream import JetStreamEventLog
     from gcbc.keyvalue.jetstream import JetStreamKeyValue
+    from gcbc.playermodel.redis import RedisPlayerModel
     from gcbc.readmodel.redis import RedisReadModel
 
     settings = settings or Settings.from_env()
@@ -70,7 +71,16 @@ def create_app(settings: Settings | None = None, rules: Rules = ENGINE) -> Lites
             model = RedisReadModel.connect(settings.redis_url)
             stack.push_async_callback(model.close)  # closed last, after the log
             stack.push_async_callback(events.close)
-            identities = await _identities(settings, model, stack)
+            # the players' log: a stream of its own beside the tables'
+            player_log = await JetStreamEventLog.connect(
+                settings.nats_url,
+                settings.stream_replicas,
+                stream=players.STREAM,
+                prefix=players.PREFIX,
+                partitions=players.PARTITIONS,
+            )
+            stack.push_async_callback(player_log.close)
+            identities = Identities(PlayerLog(player_log), RedisPlayerModel(model.redis))
             await _wake_ups(model.wakeups)
             house = None  # the house's tables, noted for the bot worker (offered with the secret)
             if settings.bot_secret:
@@ -89,6 +99,11 @@ def create_app(settings: Settings | None = None, rules: Rules = ENGINE) -> Lites
             stack.callback(matching.cancel)
             yield
 
+    return _litestar(settings, lifespan)
+
+
+def _litestar(settings: Settings, lifespan: Any) -> Litestar:
+    """The routes, their dependencies, the edge's guards and the schema, around ``lifespan``."""
     return Litestar(
         route_handlers=[
             Lobby,
@@ -113,22 +128,6 @@ def create_app(settings: Settings | None = None, rules: Rules = ENGINE) -> Lites
         plugins=[doc.VOCABULARIES],
         debug=False,
     )
-
-
-async def _identities(settings: Settings, model: Any, stack: AsyncExitStack) -> Identities:
-    """The players: their log (a stream of its own beside the tables') and their read model."""
-    from gcbc.eventlog.jetstream import JetStreamEventLog
-    from gcbc.playermodel.redis import RedisPlayerModel
-
-    player_log = await JetStreamEventLog.connect(
-        settings.nats_url,
-        settings.stream_replicas,
-        stream=players.STREAM,
-        prefix=players.PREFIX,
-        partitions=players.PARTITIONS,
-    )
-    stack.push_async_callback(player_log.close)
-    return Identities(PlayerLog(player_log), RedisPlayerModel(model.redis))
 
 
 def _openapi() -> OpenAPIConfig:
