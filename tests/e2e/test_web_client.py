@@ -293,6 +293,9 @@ def test_create_play_watch_and_replay_a_table_in_the_browser(stack, browser: Bro
         check_page(watcher, 400, "watching, on a phone")
         public = httpx.get(f"{stack.api}/tables/{table_id}").json()
         assert public["status"] == "finished"
+        final = httpx.get(f"{stack.api}/tables/{table_id}/view").json()  # the rules' teams
+        teams = page.locator(".end table.teams tbody td:first-of-type").all_inner_texts()
+        assert teams == [w[f"team.{s['team']}"] for s in final["seats"]]
         replay_by_clicks(player, stack.api, table_id, shots / "replay.png" if shots else None)
         assert player.errors == [] and phone.errors == []
     finally:

@@ -7,7 +7,7 @@ import { h } from "./dom.js";
 import { loadCatalogue, switcher, t } from "./i18n.js";
 import { acceptForm, inviteCode, invitationsPanel } from "./invitations.js";
 import { join, lobby } from "./lobby.js";
-import { chatPanel, endPanel, logPanel, teamsAtEnd } from "./log.js";
+import { chatPanel, endPanel, logPanel } from "./log.js";
 import { seatName } from "./names.js";
 import { lobbyPanel, playerBadge, playerPages, playerSeat } from "./player.js";
 
@@ -33,7 +33,7 @@ function renderView(into, v, { mode, token, onCommand, picker = new Picker() }) 
   into.replaceChildren(
     statusBar(v),
     endPanel(v) || "",
-    h("div", { class: "layout" }, board(v, picks, choose, v.status === "finished" ? teamsAtEnd(v) : null), h("div", { class: "side" }, side)),
+    h("div", { class: "layout" }, board(v, picks, choose), h("div", { class: "side" }, side)),
     h("div", { class: "talk" }, logSection, chatSection));
   placeLog(); placeChat();
   if (draft) into.querySelector("[data-key=chat-input]").value = draft;
