@@ -256,7 +256,7 @@ def whole_game(
 
 def test_create_play_watch_and_replay_a_table_in_the_browser(stack, browser: Browser):
     """English at 1280 pixels, watched live at 400; the screenshots for docs/ when asked
-    (GCBC_SCREENSHOTS=1 writes docs/web-table/*.png, ja-400/ from the phone's game below)."""
+    (GCBC_SCREENSHOTS=1 writes docs/web-table/*.png; ja-400/ and it-1280/ from the games below)."""
     shots = SHOTS if os.environ.get("GCBC_SCREENSHOTS") else None
     if shots:
         shots.mkdir(exist_ok=True)
@@ -311,8 +311,11 @@ def test_a_whole_game_on_a_phone_in_japanese(stack, browser: Browser):
 
 
 def test_a_whole_game_with_both_expansions_in_italian(stack, browser: Browser):
+    shots = SHOTS / "it-1280" if os.environ.get("GCBC_SCREENSHOTS") else None
+    if shots:
+        shots.mkdir(parents=True, exist_ok=True)
     options = ("zombies", "bombers_traitors", "extra_equipment")
-    whole_game(stack, browser, "it", 1280, None, options, seats=6)
+    whole_game(stack, browser, "it", 1280, shots, options, seats=6)
 
 
 @pytest.mark.slow
