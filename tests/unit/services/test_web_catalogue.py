@@ -66,8 +66,8 @@ FAMILIES = {
 
 
 # the problems only a request the page never makes can meet (malformed, off the API's routes, a
-# scenario's fields, a reused command id, a registered player's token or id: the page takes seats
-# without one): the page shows the server's own title for those
+# scenario's fields, a reused command id, a player's id, the quick-play queue, which the page does
+# not offer): the page shows the server's own title for those
 NOT_MET_BY_PLAYERS = {
     "malformed_json",
     "json_too_deep",
@@ -84,7 +84,10 @@ NOT_MET_BY_PLAYERS = {
     "invalid_deal",
     "command_id_reused",
     "no_player",
-    "already_seated",
+    "already_playing",
+    "already_queued",
+    "not_queued",
+    "queue_busy",
 }
 
 
