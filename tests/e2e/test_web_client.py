@@ -256,7 +256,7 @@ def whole_game(
 
 def test_create_play_watch_and_replay_a_table_in_the_browser(stack, browser: Browser):
     """English at 1280 pixels, watched live at 400; the screenshots for docs/ when asked
-    (GCBC_SCREENSHOTS=1 writes docs/web-table/*.png, ja-400/ from the phone's game below)."""
+    (GCBC_SCREENSHOTS=1 writes docs/web-table/*.png; ja-400/ and it-1280/ from the games below)."""
     shots = SHOTS if os.environ.get("GCBC_SCREENSHOTS") else None
     if shots:
         shots.mkdir(exist_ok=True)
@@ -293,6 +293,9 @@ def test_create_play_watch_and_replay_a_table_in_the_browser(stack, browser: Bro
         check_page(watcher, 400, "watching, on a phone")
         public = httpx.get(f"{stack.api}/tables/{table_id}").json()
         assert public["status"] == "finished"
+        final = httpx.get(f"{stack.api}/tables/{table_id}/view").json()  # the rules' teams
+        teams = page.locator(".end table.teams tbody td:first-of-type").all_inner_texts()
+        assert teams == [w[f"team.{s['team']}"] for s in final["seats"]]
         replay_by_clicks(player, stack.api, table_id, shots / "replay.png" if shots else None)
         assert player.errors == [] and phone.errors == []
     finally:
@@ -308,8 +311,11 @@ def test_a_whole_game_on_a_phone_in_japanese(stack, browser: Browser):
 
 
 def test_a_whole_game_with_both_expansions_in_italian(stack, browser: Browser):
+    shots = SHOTS / "it-1280" if os.environ.get("GCBC_SCREENSHOTS") else None
+    if shots:
+        shots.mkdir(parents=True, exist_ok=True)
     options = ("zombies", "bombers_traitors", "extra_equipment")
-    whole_game(stack, browser, "it", 1280, None, options, seats=6)
+    whole_game(stack, browser, "it", 1280, shots, options, seats=6)
 
 
 @pytest.mark.slow
@@ -323,6 +329,72 @@ def test_a_whole_game_in_each_language_at_each_width(stack, browser: Browser, la
 @pytest.mark.parametrize("width", list(WIDTHS))
 def test_a_whole_game_at_eight_seats_in_the_classic_edition(stack, browser: Browser, width):
     whole_game(stack, browser, "en", width, None, ("classic", "zombies"), seats=8)
+
+
+def test_an_invitation_link_takes_the_kept_seat_and_only_it_does(stack, browser: Browser):
+    """Ann opens a table keeping a seat for a friend; the friend opens the link in another
+    browser, gives only a name and sits there; a stranger finds the table full, a wrong code
+    refused and the spent link refused, each in words."""
+    host, guest, stranger = (
+        Player(browser, "en", 1280),
+        Player(browser, "it", 400),
+        Player(browser, "en", 1280),
+    )
+    w, wi = words("en"), words("it")
+    try:
+        page = host.page(f"{stack.api}/")
+        page.get_by_label(w["lobby.your_name"]).fill("Ann")
+        page.get_by_label(w["lobby.house_bots"]).fill("2")
+        page.get_by_label(w["lobby.invitations"]).fill("1")
+        page.get_by_role("button", name=w["lobby.create"]).click()
+        page.wait_for_url("**/play/*")
+        table_id = page.url.rsplit("/", 1)[-1]
+        links = page.locator(".invitations input")
+        links.first.wait_for()
+        assert links.count() == 1
+        link = links.first.input_value()
+        assert link == f"{stack.api}/play/{table_id}#invite=" + link.split("#invite=")[1]
+        page.get_by_role("button", name=w["invite.copy"]).click()
+        page.get_by_role(
+            "button", name=re.compile(f"^({w['invite.copied']}|{w['invite.select']})$")
+        ).wait_for()
+        check_page(page, 1280, "the invitations")
+        assert raw_words(page) == []
+
+        lobby = host.page(f"{stack.api}/")
+        listed = lobby.locator("ul.tables li", has=lobby.locator(f'a[href="/watch/{table_id}"]'))
+        assert listed.locator(".reserved").inner_text() == w["lobby.reserved_one"]
+        lobby.close()
+
+        asked = stranger.page(f"{stack.api}/play/{table_id}")
+        asked.on("dialog", lambda d: d.accept("Cy"))
+        asked.get_by_role("button", name=w["lobby.take_seat"]).click()
+        asked.get_by_role("alert").get_by_text(w["problem.table_full"]).wait_for()
+        wrong = stranger.page(f"{stack.api}/play/{table_id}#invite=not-this-tables-code")
+        wrong.get_by_label(w["lobby.your_name"]).fill("Cy")
+        wrong.get_by_role("button", name=w["invite.join"]).click()
+        wrong.get_by_role("alert").get_by_text(w["problem.bad_invitation"]).wait_for()
+
+        friend = guest.page(link)
+        friend.get_by_role("heading", name=wi["invite.welcome"]).wait_for()
+        check_page(friend, 400, "an invitation opened")
+        friend.get_by_label(wi["lobby.your_name"]).fill("Bea")
+        friend.get_by_role("button", name=wi["invite.join"]).click()
+        friend.get_by_role("heading", name=wi["you.title"].replace("{name}", "Bea")).wait_for()
+        assert "invite" not in friend.url  # the code left the address bar
+        seat = page.locator('.invitations li[data-seat="1"]')
+        seat.get_by_text(w["invite.taken"].format(n=2, name="Bea")).wait_for()
+
+        spent = stranger.page(link)
+        spent.get_by_label(w["lobby.your_name"]).fill("Cy")
+        spent.get_by_role("button", name=w["invite.join"]).click()
+        spent.get_by_role("alert").get_by_text(w["problem.invitation_used"]).wait_for()
+        page.get_by_role("button", name=w["cmd.start"]).click()
+        page.locator('.status[data-status="playing"]').wait_for()
+        assert host.errors == [] and guest.errors == [] and stranger.errors == []
+    finally:
+        for player in (host, guest, stranger):
+            player.close()
 
 
 def test_the_page_follows_the_browser_and_the_switcher(stack, browser: Browser):

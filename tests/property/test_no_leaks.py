@@ -81,6 +81,8 @@ SEAT_VIEW_FIELDS = {
     "cards",
     "absent",
     "bot",  # said by its player when taking it (public), or the house's seat
+    "team",  # once the game is over only (below)
+    "eliminated_by",
 }
 
 
@@ -117,6 +119,8 @@ def check_equipment(o: Oracle, viewer: int | None, v: Any) -> None:
     data = msgspec.to_builtins(v)
     for sd in data["seats"]:
         assert set(sd) <= SEAT_VIEW_FIELDS, f"seat view fields {set(sd) - SEAT_VIEW_FIELDS}"
+        if not o.over:  # a seat's team is hidden until the end reveals every card (RULES §10)
+            assert sd["team"] is None and sd["eliminated_by"] is None, f"seat {sd['seat']}: LEAK"
     if viewer is None:
         assert v.you is None and v.legal_commands == []
         return

@@ -118,6 +118,21 @@ class SeatView(msgspec.Struct, frozen=True):
     bot: Annotated[
         bool, described("a program plays it: its player said so when taking it, or the house")
     ] = False
+    team: Annotated[
+        Team | None,
+        described(
+            "once the game is over, its team as the rules decide it (RULES §2, §8, §9);"
+            " null before, and at a table closed before its deal"
+        ),
+    ] = None
+    eliminated_by: Annotated[
+        int | None,
+        described(
+            "once the game is over, for a seat eliminated then: the seat that eliminated it (from"
+            " 0; itself: it fell by its own hand); null before, for a seat in the game, or when no"
+            " seat did"
+        ),
+    ] = None
 
 
 class You(msgspec.Struct, frozen=True):

@@ -5,8 +5,9 @@ import { board, statusBar, startCountdowns, yourPanel } from "./board.js";
 import { Picker, describe, movesPanel, tableChoices } from "./commands.js";
 import { h } from "./dom.js";
 import { loadCatalogue, switcher, t } from "./i18n.js";
+import { acceptForm, inviteCode, invitationsPanel } from "./invitations.js";
 import { join, lobby } from "./lobby.js";
-import { chatPanel, endPanel, logPanel, teamsAtEnd } from "./log.js";
+import { chatPanel, endPanel, logPanel } from "./log.js";
 import { seatName } from "./names.js";
 import { lobbyPanel, playerBadge, playerPages, playerSeat } from "./player.js";
 
@@ -25,14 +26,14 @@ function renderView(into, v, { mode, token, onCommand, picker = new Picker() }) 
   const choose = (x) => { picker.chosen[picks.path] = x; redraw(); };
 
   const side = [];
-  if (mode === "play") side.push(movesSection(v, picker, onCommand, redraw));
+  if (mode === "play") side.push(invitationsPanel(v), movesSection(v, picker, onCommand, redraw));
   side.push(yourPanel(v));
   const [logSection, placeLog] = logPanel(v, into.querySelector(".log"));
   const [chatSection, placeChat] = chatPanel(v, mode === "play" ? token : null, into.querySelector(".chat"));
   into.replaceChildren(
     statusBar(v),
     endPanel(v) || "",
-    h("div", { class: "layout" }, board(v, picks, choose, v.status === "finished" ? teamsAtEnd(v) : null), h("div", { class: "side" }, side)),
+    h("div", { class: "layout" }, board(v, picks, choose), h("div", { class: "side" }, side)),
     h("div", { class: "talk" }, logSection, chatSection));
   placeLog(); placeChat();
   if (draft) into.querySelector("[data-key=chat-input]").value = draft;
@@ -67,7 +68,10 @@ function movesSection(v, picker, onCommand, redraw) {
 // --- pages --------------------------------------------------------------------------------------
 async function play(tableId) {
   const mine = seats.get(tableId) || await playerSeat(tableId);  // a player's seat from any device
+  const code = inviteCode();
   nav.replaceChildren(h("a", { href: `/watch/${tableId}` }, t("nav.watch")), h("a", { href: `/replay/${tableId}` }, t("nav.replay")));
+  if (!mine && code) { acceptForm(main, tableId, code); return; }
+  if (code) history.replaceState(null, "", `/play/${tableId}`);  // seated here already: the link is spent on nothing
   if (!mine) {
     main.replaceChildren(h("p", {}, t("play.no_seat")),
       h("button", { onclick: () => join(tableId) }, t("lobby.take_seat")), " ", h("a", { href: `/watch/${tableId}` }, t("play.or_watch")));

@@ -128,7 +128,7 @@ function aimLine(v, s, what, thing) {
     thing.locked ? ` (${t("gun.locked")})` : "");
 }
 
-function badges(v, s, teams) {
+function badges(v, s) {
   const me = v.you ? v.you.seat : null;
   const playing = v.status === "playing";
   const waited = playing && s.seat !== me && v.waiting_for.some((w) => w.seat === s.seat);
@@ -137,11 +137,11 @@ function badges(v, s, teams) {
     s.eliminated && t("seat.eliminated"), s.wounded && t("seat.wounded"), s.zombie && t("seat.zombie"),
     isBot(v, s.seat) && t("seat.bot"), waited && t(isBot(v, s.seat) ? "seat.thinking" : "seat.deciding"),
     v.winners && v.winners.includes(s.seat) && t("seat.winner"),
-    teams && teams[s.seat] && teamName(teams[s.seat]),
+    s.team && teamName(s.team),  // once the game is over
   ].filter(Boolean);
 }
 
-function seatBox(v, s, [x, y], picks, choose, teams) {
+function seatBox(v, s, [x, y], picks, choose) {
   const me = v.you ? v.you.seat : null;
   const pickable = picks && picks.kind === "seat" && picks.values.map(String).includes(String(s.seat));
   const cardsPickable = new Set(picks && picks.kind === "card" && picks.seat === s.seat ? picks.values.map(String) : []);
@@ -151,7 +151,7 @@ function seatBox(v, s, [x, y], picks, choose, teams) {
     ? h("button", { class: "seat-pick choosable", "data-key": `seat:${s.seat}`,
       "aria-label": t("pick.choose_this", { what: seatName(v, s.seat) }), onclick: () => choose(s.seat) }, title)
     : h("span", {}, title);
-  const marks = badges(v, s, teams);
+  const marks = badges(v, s);
   const cls = ["seat", s.seat === v.turn && "turn", s.seat === me && "you", s.eliminated && "eliminated", pickable && "choosable"];
   return h("div", { class: cls.filter(Boolean).join(" "), style: { left: `${x}%`, top: `${y}%` }, "data-seat": s.seat },
     h("h3", {}, head),
@@ -165,7 +165,7 @@ function seatBox(v, s, [x, y], picks, choose, teams) {
 
 // the seats around the table (a circle on a wide screen, a column on a narrow one); picks: the
 // seats or cards the open question may take, chosen by clicking them
-export function board(v, picks, choose, teams) {
+export function board(v, picks, choose) {
   const me = v.you ? v.you.seat : null;
   const n = v.seats.length;
   // you sit at the bottom, the others round the table in seat order
@@ -174,7 +174,7 @@ export function board(v, picks, choose, teams) {
     return [50 + 36 * Math.cos(a), 50 + 35 * Math.sin(a)];
   };
   return h("div", { class: `board seats-${n}`, role: "group", "aria-label": t("table.seats") },
-    arrows(v, centre), middle(v), v.seats.map((s) => seatBox(v, s, centre(s.seat), picks, choose, teams)));
+    arrows(v, centre), middle(v), v.seats.map((s) => seatBox(v, s, centre(s.seat), picks, choose)));
 }
 
 // your seat: team, hand (each card's text on hover or tap)

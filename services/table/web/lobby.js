@@ -2,6 +2,7 @@
 import { api, seats, showProblem } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { invitations } from "./invitations.js";
 import { player } from "./player.js";
 
 export async function lobby(main, nav) {
@@ -23,8 +24,9 @@ export async function lobby(main, nav) {
       list.append(h("li", {},
         h("a", { href: `/watch/${tb.table_id}` }, t("lobby.table", { id: tb.table_id })), " ",
         h("span", {}, t("lobby.seats", { taken: tb.taken, seats: tb.seats })), " ",
+        tb.reserved ? h("span", { class: "reserved" }, t(tb.reserved === 1 ? "lobby.reserved_one" : "lobby.reserved", { n: tb.reserved })) : "", " ",
         h("span", { class: "hint" }, opts), " ",
-        h("button", { onclick: () => join(tb.table_id) }, t("lobby.take_seat"))));
+        tb.taken < tb.seats ? h("button", { onclick: () => join(tb.table_id) }, t("lobby.take_seat")) : ""));
     }
   } catch (e) { showProblem(e); }
 }
@@ -42,6 +44,7 @@ function createForm() {
       field(t("lobby.your_name"), h("input", { id: "f-name", name: "name", value: t("lobby.default_name"), required: true, maxlength: 40 })),
       num("seats", 4, 4, 8, t("lobby.seat_count")),
       num("bots", 3, 0, 8, t("lobby.house_bots")),
+      num("invitations", 0, 0, 7, t("lobby.invitations")),
       select("kind", t("lobby.bot_kind"), [["random", t("bot.random")], ["heuristic", t("bot.heuristic")]])),
     h("fieldset", {}, h("legend", {}, t("lobby.options")),
       select("edition", t("lobby.edition"), [["fourth", t("edition.fourth")], ["classic", t("edition.classic")]]),
@@ -58,6 +61,8 @@ function createForm() {
     const f = new FormData(form);
     const n = Number(f.get("seats"));
     const bots = Math.min(Number(f.get("bots")), n);
+    // kept seats are among those the house does not play, and one of those is the creator's
+    const kept = Math.max(0, Math.min(Number(f.get("invitations")), n - bots - 1));
     const body = {
       seats: n,
       options: {
@@ -69,9 +74,11 @@ function createForm() {
       deadlines: Object.fromEntries(["turn", "reaction", "prompt", "arrange"].map((k) => [k, Number(f.get(k))])),
       rated: f.has("rated"),
     };
+    if (kept > 0) body.invitations = kept;
     if (bots > 0) body.bots = { seats: Array.from({ length: bots }, (_, i) => n - bots + i), kind: f.get("kind") };
     try {
       const created = await api("POST", "/tables", { body });
+      if (created.invitations && created.invitations.length) invitations.set(created.table_id, created.invitations);
       if (bots < n) await join(created.table_id, f.get("name"));
       else location.assign(`/watch/${created.table_id}`);
     } catch (e) { showProblem(e); }

@@ -3,7 +3,7 @@
 import { api, showProblem } from "./api.js";
 import { h } from "./dom.js";
 import { list, t } from "./i18n.js";
-import { cardName, choiceName, seatName, sideOf, iconsOf, teamName } from "./names.js";
+import { cardName, choiceName, seatName, teamName } from "./names.js";
 
 const given = (x) => x !== undefined && x !== null;
 
@@ -85,40 +85,10 @@ export function chatPanel(v, token, old) {
   return [section, place];
 }
 
-// each seat's team at the end, read from its cards (all face up then): a Leader decides, then a
-// zombie, three bomb or knife icons, then the side most of its cards show (Planted Evidence swaps it)
-export function teamsAtEnd(v) {
-  const teams = {};
-  for (const s of v.seats) {
-    const cards = s.cards.map((c) => c.card).filter(Boolean);
-    if (cards.length === 0) continue;
-    const sides = cards.map(sideOf);
-    const agent = sides.includes("agent"), kingpin = sides.includes("kingpin");
-    const icons = cards.flatMap(iconsOf);
-    const planted = s.in_play.includes("planted_evidence");
-    let team;
-    if (agent && kingpin) team = "solo";
-    else if (agent) team = "honest";
-    else if (kingpin) team = "crooked";
-    else if (s.zombie) team = "zombie";
-    else if (v.options.bombers_traitors && icons.filter((i) => i === "bomb").length >= 3) team = "bomber";
-    else if (v.options.bombers_traitors && icons.filter((i) => i === "knife").length >= 3) team = "traitor";
-    else {
-      const honest = sides.filter((x) => x === "honest").length;
-      team = (honest * 2 > sides.length) !== planted ? "honest" : "crooked";
-    }
-    teams[s.seat] = team;
-  }
-  return teams;
-}
-
 // why the game ended, with names ("Honest win: the Kingpin (Carl) was eliminated by Bea")
 export function whyWords(v) {
   const holder = (card) => v.seats.find((s) => s.cards.some((c) => c.card === card));
-  const byOf = (seat) => {
-    const e = [...v.log].reverse().find((x) => (x.type === "seat_eliminated" || x.type === "became_zombie") && x.seat === seat);
-    return e && given(e.by) ? seatName(v, e.by) : null;
-  };
+  const byOf = (seat) => (given(v.seats[seat].eliminated_by) ? seatName(v, v.seats[seat].eliminated_by) : null);
   const reason = v.win_reason;
   let why = "";
   if (reason === "kingpin_eliminated" || reason === "agent_eliminated") {
@@ -129,8 +99,8 @@ export function whyWords(v) {
     const s = v.seats.find((x) => x.cards.some((c) => c.card === "agent") && x.cards.some((c) => c.card === "kingpin"));
     why = t("end.both_leaders", { name: s ? seatName(v, s.seat) : "?" });
   } else if (reason === "bomber_shot") {
-    const e = [...v.log].reverse().find((x) => x.type === "seat_eliminated");
-    why = t("end.bomber_shot", { name: e ? seatName(v, e.seat) : "?", by: e && given(e.by) ? seatName(v, e.by) : "?" });
+    const shot = v.seats.find((s) => s.team === "bomber" && s.eliminated && given(s.eliminated_by) && s.eliminated_by !== s.seat);
+    why = t("end.bomber_shot", { name: shot ? seatName(v, shot.seat) : "?", by: shot ? byOf(shot.seat) : "?" });
   }
   const team = v.win_team ? t(`end.team_won.${v.win_team}`) : t("end.nobody_won");
   return why ? t("end.why", { team, why }) : team;
@@ -138,7 +108,6 @@ export function whyWords(v) {
 
 export function endPanel(v) {
   if (v.status !== "finished") return null;
-  const teams = teamsAtEnd(v);
   return h("section", { class: "panel end", "aria-labelledby": "endh" },
     h("h2", { id: "endh" }, t("end.title")),
     h("p", { class: "why" }, whyWords(v)),
@@ -148,6 +117,6 @@ export function endPanel(v) {
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("end.player")), h("th", { scope: "col" }, t("end.team")), h("th", { scope: "col" }, t("end.cards")))),
       h("tbody", {}, v.seats.map((s) => h("tr", { class: (v.winners || []).includes(s.seat) ? "won" : "" },
         h("th", { scope: "row" }, seatName(v, s.seat), (v.winners || []).includes(s.seat) ? " ★" : ""),
-        h("td", {}, teams[s.seat] ? teamName(teams[s.seat]) : "?"),
+        h("td", {}, s.team ? teamName(s.team) : "?"),
         h("td", {}, s.cards.map((c) => (c.card ? cardName(c.card) : "?")).join(" · ")))))));
 }

@@ -14,7 +14,7 @@ from gcbc.rules.evolve import seen_only_by
 from gcbc.rules.legal import legal_commands
 from gcbc.rules.log import render, sees
 from gcbc.rules.state import FINISHED, LOBBY, State
-from gcbc.rules.teams import team_of
+from gcbc.rules.teams import team_of, true_team
 from gcbc.rules.waits import current_wait
 from gcbc_contract import commands as C
 from gcbc_contract.log import LogEntry
@@ -77,6 +77,7 @@ def _card_views(s: State, viewer: int | None, seat: int) -> list[CardView]:
 def _seat_views(s: State, viewer: int | None) -> list[SeatView]:
     out = []
     bots = s.setup.house_bots
+    over = s.step == FINISHED  # the end reveals every card (RULES §10), so the teams too
     for i, st in enumerate(s.seats):
         if st is None:
             out.append(SeatView(i, None, False, False, False, None, 0, [], []))
@@ -96,6 +97,8 @@ def _seat_views(s: State, viewer: int | None) -> list[SeatView]:
                 cards=cards,
                 absent=st.absent,
                 bot=st.bot or (bots is not None and i in bots.seats),
+                team=true_team(s, i) if over and st.cards else None,
+                eliminated_by=st.fallen_by if over and st.eliminated else None,
             )
         )
     return out

@@ -18,7 +18,9 @@ import pytest
 from gcbc.rules import evolve, view
 from gcbc.rules.log import sees
 from gcbc.rules.state import initial_state
+from gcbc.rules.teams import team_from
 from gcbc_contract import codec
+from gcbc_contract import events as E
 from tests.fixtures.golden.record import CHAT_LIMIT, LOG_LIMIT, WAIT_STARTED
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "golden"
@@ -29,7 +31,8 @@ TABLES = sorted(p.name.removesuffix(".events.json") for p in FIXTURES.glob("*.ev
 # a prompt held in a transient step shows the turn's action phase (the contract's vocabulary);
 # views end with the house's seats (``bots``, issue 12: none at these tables). And one to the
 # logs of the views made with a limit (issue 13, below); the wait ids (``seen_waits``); an
-# eliminated seat's cards in play (``fallen_equipment``); the seed as a string (``wide_seeds``).
+# eliminated seat's cards in play (``fallen_equipment``); the seed as a string (``wide_seeds``);
+# each seat's team and eliminator at the end (``teams_at_the_end``).
 AMENDED = [
     (f'"phase":"{step}"'.encode(), b'"phase":"action"')
     for step in ("declared", "resolve", "after_action", "turn_start", "turn_end")
@@ -100,6 +103,21 @@ def bots_shown(recorded: bytes) -> bytes:
     return msgspec.json.encode(was)
 
 
+def teams_at_the_end(recorded: bytes, events: list) -> bytes:
+    """A deliberate change since the recording: once the game is over each seat shows its team
+    (told by its cards, all face up then) and, eliminated, the seat that eliminated it (its last
+    elimination's ``by``); both null before."""
+    was = msgspec.json.decode(recorded)
+    over = was["status"] == "finished"
+    fallen = {e.seat: e.by for e in events if isinstance(e, E.SeatEliminated)}
+    for seat in was["seats"]:
+        names = [c["card"] for c in seat["cards"]]
+        dealt = over and bool(names)
+        seat["team"] = team_from(names, seat["in_play"], seat["zombie"]) if dealt else None
+        seat["eliminated_by"] = fallen.get(seat["seat"]) if over and seat["eliminated"] else None
+    return msgspec.json.encode(was)
+
+
 SETTINGS = ("set_auto_pass", "resume")
 
 
@@ -144,6 +162,7 @@ def test_recorded_log_folds_to_the_recorded_views(name: str) -> None:
                 settings_apart(fallen_equipment(seen_waits(amended(recorded), events, at.viewer)))
             )
         )
+        recorded = teams_at_the_end(recorded, events[: at.events])
         if at.full:
             assert msgspec.json.encode(v) == recorded, f"{name}: {at}"
             continue

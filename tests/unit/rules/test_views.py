@@ -184,3 +184,46 @@ def test_a_prompt_held_in_a_transient_step_shows_the_action_phase(monkeypatch) -
     monkeypatch.setattr(sim, "run", checked_run)
     sim.play_game(6, 0, miss_rate=0.3, check=False)
     assert transient_seen
+
+
+def test_each_seats_team_and_eliminator_show_once_the_game_is_over_and_not_before(
+    monkeypatch,  # type: ignore[no-untyped-def]
+) -> None:
+    """RULES §10: the end reveals every card, so every view then says each seat's team as the
+    rules decide it and who eliminated each eliminated seat; no view says either before. Every
+    view of random games with each expansion is checked."""
+    import gcbc.sim.simulate as sim
+    from gcbc.rules import run
+    from gcbc.rules.state import FINISHED
+    from gcbc.rules.teams import true_team
+    from gcbc_contract.options import TableOptions
+
+    ends: list[list[tuple[str | None, int | None]]] = []
+
+    def checked_run(state, command, observe=None, listed=False):  # type: ignore[no-untyped-def]
+        state, events = run(state, command, observe, listed)
+        over = state.step == FINISHED
+        for viewer in (None, *range(len(state.seats))):
+            shown = [(sv.team, sv.eliminated_by) for sv in view(state, viewer, log=False).seats]
+            if not over:
+                assert shown == [(None, None)] * len(state.seats), state.version
+                continue
+            assert shown == [
+                (true_team(state, i), st.fallen_by if st.eliminated else None)
+                for i, st in enumerate(state.seats)
+            ]
+            if viewer is None:
+                ends.append(shown)
+        return state, events
+
+    monkeypatch.setattr(sim, "run", checked_run)
+    games = [
+        (4, TableOptions()),
+        (5, TableOptions(zombies=True)),
+        (6, TableOptions(bombers_traitors=True)),
+        (8, TableOptions(edition="classic", zombies=True, bombers_traitors=True)),
+    ]
+    for seed, (seats, options) in enumerate(games):
+        sim.play_game(seats, seed, check=False, options=options)
+    assert len(ends) == len(games)
+    assert any(by is not None for shown in ends for _, by in shown)  # someone was eliminated

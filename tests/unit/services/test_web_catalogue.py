@@ -15,6 +15,7 @@ from gcbc_contract import fields, vocabulary
 from gcbc_contract.cards import EQUIPMENT_CARDS, INTEGRITY_CARDS
 from gcbc_contract.commands import CLIENT_COMMANDS
 from gcbc_contract.log import ENTRY_TYPES
+from services.table.problem_pages import CATALOGUE as PROBLEMS
 
 WEB = Path(__file__).resolve().parents[3] / "services" / "table" / "web"
 LANGUAGES = ("en", "it", "ja")
@@ -64,6 +65,32 @@ FAMILIES = {
 }
 
 
+# the problems only a request the page never makes can meet (malformed, off the API's routes, a
+# scenario's fields, a reused command id, a player's id, the quick-play queue, which the page does
+# not offer): the page shows the server's own title for those
+NOT_MET_BY_PLAYERS = {
+    "malformed_json",
+    "json_too_deep",
+    "duplicate_key",
+    "invalid_parameter",
+    "body_too_large",
+    "unsupported_media_type",
+    "method_not_allowed",
+    "headers_too_large",
+    "not_found",
+    "http_error",
+    "table_exists",
+    "scenarios_not_allowed",
+    "invalid_deal",
+    "command_id_reused",
+    "no_player",
+    "already_playing",
+    "already_queued",
+    "not_queued",
+    "queue_busy",
+}
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_language_has_every_key_with_the_same_placeholders(lang):
     english, other = CATALOGUES["en"], CATALOGUES[lang]
@@ -98,3 +125,13 @@ def test_the_scan_finds_keys_in_every_script():
     # a guard on the scan itself: a renamed call would otherwise pass with nothing checked
     assert {"lobby.title", "cmd.arm", "log.title", "bar.your_turn", "end.title"} <= literal_keys()
     assert len(SCRIPTS) >= 5 and all(len(t.splitlines()) < 500 for t in SCRIPTS.values())
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_problem_a_player_can_meet_is_told_in_words(lang):
+    assert NOT_MET_BY_PLAYERS <= set(PROBLEMS)  # a renamed code is not left out unseen
+    missing = sorted(f"problem.{code}" for code in set(PROBLEMS) - NOT_MET_BY_PLAYERS)
+    missing = [key for key in missing if key not in CATALOGUES[lang]]
+    assert missing == [], missing
+    told = {key.removeprefix("problem.") for key in CATALOGUES[lang] if key.startswith("problem.")}
+    assert sorted(told - set(PROBLEMS) - {"unknown"}) == []  # no text for a code that is gone
