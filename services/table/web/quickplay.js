@@ -41,6 +41,7 @@ async function follow(me, version, show, live) {
       if (place.status !== "waiting") return;
       version = place.version;
     } catch (e) {
+      if (e.status >= 400 && e.status < 500 && e.status !== 429) { showProblem(e); return; }  // asking again cannot help
       failures += 1;
       await new Promise((r) => setTimeout(r, Math.min(1000 * failures, 10000)));
     }
@@ -85,7 +86,7 @@ function joinForm(me, joined) {
     h("p", { class: "hint" }, t("quick.intro")),
     h("fieldset", {}, h("legend", {}, t("quick.seats")),
       num("min", 4, 4, 8, t("quick.min")), num("max", 6, 4, 8, t("quick.max")),
-      num("bots_after", "", 1, 600, t("quick.bots_after"), false)),
+      num("bots_after", "", 0, 3600, t("quick.bots_after"), false)),
     h("fieldset", {}, h("legend", {}, t("lobby.options")),
       select("edition", t("lobby.edition"), [["fourth", t("edition.fourth")], ["classic", t("edition.classic")]]),
       select("wounds", t("lobby.wounds"), [["", t("wounds.default")], ["token", t("wounds.token")], ["card", t("wounds.card")]]),
