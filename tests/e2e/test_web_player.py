@@ -1,7 +1,8 @@
 """The web table's player (services/table/web/player.js) in a real browser: a person registers in
 the lobby on a phone and sees the token once, opens a table with house bots and sits as the player
 under its name, finds it in "my tables", then picks the seat up in a second browser by signing in
-with the token alone; the profile and the leaderboard pages, and a token replaced. Every new panel
+with the token alone; the profile and the leaderboard pages, and a token replaced; quick play
+(quickplay.js), seated with the house's bots or left. Every new panel
 passes axe-core with no serious or critical violation, and a phone's page never scrolls sideways."""
 
 from __future__ import annotations
@@ -225,6 +226,79 @@ def test_a_finished_rated_game_shows_in_the_profile_ratings_and_leaderboard(
             board.screenshot(path=SHOTS / "leaderboard.png", full_page=True)
         listed.click()
         board.wait_for_url(f"**/?player={me['player_id']}")
+        assert person.errors == []
+    finally:
+        person.close()
+
+
+def signed_in(person: Player, api: str, token: str, name: str) -> Page:
+    w = words(person.lang)
+    page = lobby(person, api)
+    page.get_by_label(w["player.token"]).fill(token)
+    page.get_by_role("button", name=w["player.sign_in"]).click()
+    page.get_by_text(w["player.signed_in"].format(name=name)).wait_for()
+    return page
+
+
+def test_quick_play_with_the_house_bots_seats_the_player_and_opens_its_table(
+    stack, browser: Browser, http
+):
+    w = words("en")
+    name = f"Di {uuid.uuid4().hex[:6]}"
+    person = Player(browser, "en", 400)
+    try:
+        page = lobby(person, stack.api)
+        page.get_by_label(w["player.name"]).fill(name)
+        page.get_by_role("button", name=w["player.register"]).click()
+        page.get_by_role("button", name=w["player.token_saved"]).click()
+        page.get_by_role("heading", name=w["quick.title"]).wait_for()
+        check_page(page, 400, "quick play's form")
+        page.get_by_label(w["quick.min"]).fill("4")
+        page.get_by_label(w["quick.max"]).fill("4")
+        page.get_by_label(w["quick.bots_after"]).fill("1")
+        page.get_by_role("button", name=w["quick.join"]).click()
+        # the place shows until the bots fill the table a second later, then the table opens
+        page.wait_for_url("**/play/*")
+        table_id = page.url.rsplit("/", 1)[-1]
+        page.get_by_role("heading", name=w["you.title"].format(name=name)).wait_for()
+        page.locator(".board .seat .who", has_text=name).wait_for()
+        assert page.evaluate(f"localStorage.getItem('gcbc:seat:{table_id}')") is None
+        assert raw_words(page) == []
+        assert person.errors == []
+    finally:
+        person.close()
+
+
+def test_a_queued_player_sees_its_place_on_load_and_leaves_the_queue(stack, browser: Browser, http):
+    w = words("en")
+    me = http.post("/players", json={"name": f"Ed {uuid.uuid4().hex[:6]}"}).json()
+    person = Player(browser, "en", 400)
+    try:
+        page = signed_in(person, stack.api, me["token"], me["name"])
+        page.get_by_label(w["quick.min"]).fill("7")
+        page.get_by_label(w["quick.max"]).fill("8")
+        page.get_by_label(w["quick.rated"]).check()
+        page.get_by_role("button", name=w["quick.join"]).click()
+        place = page.locator(".quick-play .place")
+        place.wait_for()
+        shown = place.inner_text()
+        assert w["quick.waiting"].split("{")[0] in shown and "7–8" in shown
+        assert w["quick.is_rated"] in shown
+        check_page(page, 400, "quick play's place")
+
+        # the place is the server's: a page loaded again shows it
+        page.reload()
+        place.wait_for()
+        assert "7–8" in place.inner_text()
+        auth = {"Authorization": f"Bearer {me['token']}"}
+        assert http.get("/queue", headers=auth).json()["status"] == "waiting"
+        page.get_by_role("button", name=w["quick.leave"]).click()
+        page.get_by_role("button", name=w["quick.join"]).wait_for()
+        assert place.count() == 0
+        assert http.get("/queue", headers=auth).json()["status"] == "none"
+        page.reload()
+        page.get_by_role("button", name=w["quick.join"]).wait_for()
+        assert place.count() == 0 and raw_words(page) == []
         assert person.errors == []
     finally:
         person.close()

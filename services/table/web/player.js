@@ -3,6 +3,7 @@
 import { api, showProblem } from "./api.js";
 import { h } from "./dom.js";
 import { has, lang, t } from "./i18n.js";
+import { quickPlay } from "./quickplay.js";
 
 const STORE = "gcbc:player";
 export const POOLS = ["base", "zombies", "bombers_traitors", "zombies_bombers_traitors"];
@@ -76,6 +77,7 @@ function panelContent(draw) {
     fresh && tokenOnce(me, draw),
     h("p", {}, h("strong", {}, t("player.signed_in", { name: me.name })), " ", me.bot && h("span", { class: "badge" }, t("player.is_bot"))),
     ratings,
+    quickPlay(me),
     h("h3", {}, t("player.my_tables")), tables,
     h("p", { class: "links" }, h("a", { href: profileHref(me.player_id) }, t("player.profile")), " ", boardsLink()),
     h("div", { class: "commands" },

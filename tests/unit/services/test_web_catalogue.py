@@ -66,8 +66,8 @@ FAMILIES = {
 
 
 # the problems only a request the page never makes can meet (malformed, off the API's routes, a
-# scenario's fields, a reused command id, a player's id, the quick-play queue, which the page does
-# not offer): the page shows the server's own title for those
+# scenario's fields, a reused command id, a player's id): the page shows the server's own title
+# for those
 NOT_MET_BY_PLAYERS = {
     "malformed_json",
     "json_too_deep",
@@ -84,10 +84,6 @@ NOT_MET_BY_PLAYERS = {
     "invalid_deal",
     "command_id_reused",
     "no_player",
-    "already_playing",
-    "already_queued",
-    "not_queued",
-    "queue_busy",
 }
 
 
