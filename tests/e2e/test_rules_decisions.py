@@ -42,6 +42,13 @@ def send(http: httpx.Client, table_id: str, token: str, command: dict[str, Any])
     return r.json()
 
 
+def look_again(http: httpx.Client, table_id: str, token: str, command: dict[str, Any]) -> None:
+    """A command sent from views that may be a step behind (a 202 answers before its outcome is
+    in): a 409 says the table has moved on, and the caller looks again (docs/api.md)."""
+    r = http.post(f"/tables/{table_id}/commands", headers=auth(token), json=command)
+    assert r.status_code in (200, 202, 409), (command, r.status_code, r.text)
+
+
 def my_view(http: httpx.Client, table_id: str, token: str | None = None) -> dict:
     headers = auth(token) if token else {}
     return http.get(f"/tables/{table_id}/view", headers=headers).json()
@@ -61,11 +68,11 @@ def settle(http: httpx.Client, table_id: str, tokens: list[str]) -> dict:
             mine = my_view(http, table_id, tokens[seat])
             legal = mine["legal_commands"]
             if w["reason"] == "reaction" and {"type": "pass"} in legal:
-                send(http, table_id, tokens[seat], {"type": "pass"})
+                look_again(http, table_id, tokens[seat], {"type": "pass"})
                 break
             if w["reason"] == "aim":
                 aim = mine["seats"][seat]["gun"]["aimed_at"]
-                send(http, table_id, tokens[seat], {"type": "aim", "target": aim})
+                look_again(http, table_id, tokens[seat], {"type": "aim", "target": aim})
                 break
         else:
             time.sleep(0.05)  # the outcome is on its way

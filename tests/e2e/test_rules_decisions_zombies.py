@@ -14,7 +14,18 @@ from typing import Any
 import httpx
 
 from tests.e2e.conftest import auth
-from tests.e2e.test_rules_decisions import KP, A, H, K, deal, my_view, send, started, types
+from tests.e2e.test_rules_decisions import (
+    KP,
+    A,
+    H,
+    K,
+    deal,
+    look_again,
+    my_view,
+    send,
+    started,
+    types,
+)
 
 ZOMBIES = {"zombies": True}
 
@@ -32,7 +43,7 @@ def settle(http: httpx.Client, table_id: str, tokens: list[str]) -> dict:
         for w in waits:
             mine = my_view(http, table_id, tokens[w["seat"]])
             if {"type": "pass"} in mine["legal_commands"]:
-                send(http, table_id, tokens[w["seat"]], {"type": "pass"})
+                look_again(http, table_id, tokens[w["seat"]], {"type": "pass"})
                 break
         else:
             time.sleep(0.05)  # the outcome is on its way
