@@ -8,9 +8,14 @@ from __future__ import annotations
 import asyncio
 import logging
 
+import msgspec
+
 from gcbc.eventlog.port import EventLog, LogUnavailable, Stored
+from gcbc.eventlog.records import entry_of
 from gcbc.playermodel.port import PlayerModel
 from gcbc.readmodel.port import ModelUnavailable
+from gcbc_contract import commands as C
+from gcbc_contract.entries import CommandEntry
 from services.common.folded import FoldedTable
 from services.common.ratings import ENDED, rate_table
 
@@ -38,8 +43,11 @@ class RatingProjection:
     async def _rate(self, stored: Stored) -> None:
         if stored.seq <= await self.model.rated_position():
             return  # rated before (a redelivery)
+        entries = await self.events.read(stored.table)
+        if not entries or not _opened_rated(entries[0]):
+            return  # most tables are not rated: their games are not folded again here
         t = FoldedTable(stored.table)
-        for entry in await self.events.read(stored.table):
+        for entry in entries:
             if entry.seq > stored.seq:
                 break
             t.apply(entry)
@@ -60,3 +68,16 @@ class RatingProjection:
         finally:
             if sub is not None:
                 await sub.close()
+
+
+def _opened_rated(first: Stored) -> bool:
+    """Whether a table's first entry opens it rated (a rated table's result moves ratings)."""
+    try:
+        entry = entry_of(first)
+    except msgspec.DecodeError:
+        return False
+    return (
+        isinstance(entry, CommandEntry)
+        and isinstance(entry.command, C.OpenTable)
+        and entry.command.rated
+    )
