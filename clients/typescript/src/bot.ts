@@ -57,16 +57,29 @@ async function main(): Promise<void> {
   expect(await call<View>("POST", `${table}/start`, undefined, tokens[0]), 200);
   let sent = 0;
   let last: View | undefined;
-  for (let step = 0; step < 4000; step++) {
+  // until the game is over (or five minutes): a seat left only templates waits for its deadline,
+  // so a round where no seat can act rests a moment instead of asking again at once
+  const until = Date.now() + 300_000;
+  let idle = 0;
+  for (let step = 0; Date.now() < until; step++) {
     const seat = step % tokens.length;
     const got = await call<View>("GET", `${table}/view`, undefined, tokens[seat]);
     expect(got, 200);
     last = got.data;
     if (last.status === "finished") break;
-    if (!last.must_act) continue;
     // a template (a play_equipment with `choose`) is left for a bot that fills it
-    const ready = last.legal_commands.filter((c: Command) => !("choose" in c && c.choose));
-    if (ready.length === 0) continue;
+    const ready = last.must_act
+      ? last.legal_commands.filter((c: Command) => !("choose" in c && c.choose))
+      : [];
+    if (ready.length === 0) {
+      idle += 1;
+      if (idle >= tokens.length) {
+        idle = 0;
+        await new Promise((rest) => setTimeout(rest, 100));
+      }
+      continue;
+    }
+    idle = 0;
     const command: Command = ready[random(ready.length)];
     const answer = await call<View | Schemas["Position"] | Schemas["Problem"]>(
       "POST",
