@@ -7,9 +7,10 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from gcbc.eventlog.port import EventLog, LogUnavailable, Stored
+from gcbc.eventlog.port import EventLog, Stored
 from gcbc.playermodel.port import PlayerModel
 from gcbc.players.projection import project
+from services.projection.ratings import consume_until
 
 log = logging.getLogger("gcbc.projection")
 DURABLE = "players"  # tools.devservers.nats_rights.PLAYERS_DURABLE
@@ -25,15 +26,4 @@ class PlayerProjection:
 
     async def run(self, stop: asyncio.Event) -> None:
         """Consume the players' log until ``stop``."""
-        sub = None
-        while sub is None and not stop.is_set():
-            try:
-                sub = await self.events.consume(DURABLE, self.handle)
-            except LogUnavailable as e:  # NATS away as the service starts: try again
-                log.warning("%s: consumer not made yet: %s", DURABLE, e)
-                await asyncio.sleep(1.0)
-        try:
-            await stop.wait()
-        finally:
-            if sub is not None:
-                await sub.close()
+        await consume_until(self.events, DURABLE, self.handle, stop)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Any
 
 import msgspec
 
@@ -56,18 +57,26 @@ class RatingProjection:
 
     async def run(self, stop: asyncio.Event) -> None:
         """Consume every table's answers until ``stop``."""
-        sub = None
-        while sub is None and not stop.is_set():
-            try:
-                sub = await self.events.consume(DURABLE, self.handle, only="answers")
-            except LogUnavailable as e:  # NATS away as the service starts: try again
-                log.warning("%s: consumer not made yet: %s", DURABLE, e)
-                await asyncio.sleep(1.0)
+        await consume_until(self.events, DURABLE, self.handle, stop, only="answers")
+
+
+async def consume_until(
+    events: EventLog, durable: str, handle: Any, stop: asyncio.Event, **options: Any
+) -> None:
+    """Consume with the durable ``durable`` until ``stop`` (made again until NATS answers, as
+    the service starts)."""
+    sub = None
+    while sub is None and not stop.is_set():
         try:
-            await stop.wait()
-        finally:
-            if sub is not None:
-                await sub.close()
+            sub = await events.consume(durable, handle, **options)
+        except LogUnavailable as e:
+            log.warning("%s: consumer not made yet: %s", durable, e)
+            await asyncio.sleep(1.0)
+    try:
+        await stop.wait()
+    finally:
+        if sub is not None:
+            await sub.close()
 
 
 def _opened_rated(first: Stored) -> bool:
