@@ -648,3 +648,22 @@ def test_odd_seat_bodies_are_refused_with_the_field_named(
     assert r.json().get("field") == field, r.text
     if detail is not None:
         assert r.json()["detail"] == detail, r.text
+
+
+# --- invitations and rated tables: new fields a client sends ----------------------------------
+def test_invitation_and_rated_fields_of_the_wrong_kind_are_refused_and_codes_stay_secret(http):
+    for body, field in (
+        ({"seats": 4, "invitations": "2"}, "invitations"),
+        ({"seats": 4, "invitations": 9}, "invitations"),
+        ({"seats": 4, "rated": "yes"}, "rated"),
+    ):
+        r = http.post("/tables", json=body)
+        assert r.status_code == 422 and field in r.text, (body, r.text)
+    r = http.post("/tables", json={"seats": 4, "invitations": 1})
+    table_id, code = r.json()["table_id"], r.json()["invitations"][0]["code"]
+    for invitation in (7, "x" * 65, ""):
+        r = http.post(f"/tables/{table_id}/seats", json={"name": "eve", "invitation": invitation})
+        assert r.status_code == 422 and "invitation" in r.text, (invitation, r.text)
+    # the code is shown to its creator once: no listing or view gives it
+    bodies = [http.get("/tables").content, http.get(f"/tables/{table_id}").content]
+    assert all(code.encode() not in b for b in bodies)
