@@ -22,7 +22,7 @@ import msgspec
 from gcbc.eventlog.port import LogUnavailable, OutcomeUnknown, WrongExpectedSequence
 from gcbc.players.log import FoldedPlayer
 from gcbc.queue.log import FoldedQueue, QueueLog
-from gcbc.queue.matching import Waiting, find_table
+from gcbc.queue.matching import Table, Waiting, find_tables
 from gcbc.readmodel.port import ModelUnavailable
 from gcbc.rules import RuleViolation
 from gcbc.rules.state import State
@@ -50,6 +50,7 @@ log = logging.getLogger("gcbc.table")
 TICK = 1.0  # seconds between looks at the queue (the gaps widen, other processes append)
 STALE = 5.0  # seconds after which a table matched and not seated is finished by anyone
 RETRIES = 8
+MAX_TABLES = 100  # tables one look makes at most (the next look makes the rest)
 RECENT_TABLES = 20  # the player's latest tables looked at for one it plays at
 
 
@@ -267,28 +268,43 @@ class Matchmaker:
                 for matched, asked, at in list(q.pending.values()):
                     if now - at >= STALE * 1000:
                         await self._seat(matched, asked)
-            for _ in range(100):
+            made = 0
+            for _ in range(MAX_TABLES):  # looks again at most this often (others appending)
                 q = await self._current()
-                table = find_table(_waiting(q), now_ms(), bool(self.settings.bot_secret))
-                if table is None:
-                    return
-                seats = list(range(table.seats))
-                random.shuffle(seats)  # no one is always first to play
-                mine = tuple(sorted(seats[: len(table.players)]))
-                matched = Matched(
-                    table_id=secrets.token_hex(8),
-                    seats=table.seats,
-                    players=table.players,
-                    seats_of=mine,
-                    bots=tuple(sorted(seats[len(table.players) :])),
-                    at=now_ms(),
+                plan = find_tables(
+                    _waiting(q), now_ms(), bool(self.settings.bot_secret), MAX_TABLES - made
                 )
-                if not await self._append(matched, q.seq):
-                    continue  # another process changed the queue: look again
-                q = await self._current()
-                pending = q.pending.get(matched.table_id)
-                if pending is not None:
-                    await self._seat(*pending[:2])
+                if not plan:
+                    return
+                for table in plan:
+                    if not await self._make(table):
+                        break  # the queue moved on otherwise than by this look: look again
+                    made += 1
+
+    async def _make(self, table: Table) -> bool:
+        """Record the table matched (if its players still wait, the queue unchanged since),
+        then open and seat it: False if the queue moved on meanwhile."""
+        q = await self._current()
+        if any(p not in q.waiting for p in table.players):
+            return False
+        seats = list(range(table.seats))
+        random.shuffle(seats)  # no one is always first to play
+        mine = tuple(sorted(seats[: len(table.players)]))
+        matched = Matched(
+            table_id=secrets.token_hex(8),
+            seats=table.seats,
+            players=table.players,
+            seats_of=mine,
+            bots=tuple(sorted(seats[len(table.players) :])),
+            at=now_ms(),
+        )
+        if not await self._append(matched, q.seq):
+            return False  # another process changed the queue
+        q = await self._current()
+        pending = q.pending.get(matched.table_id)
+        if pending is not None:
+            await self._seat(*pending[:2])
+        return True
 
     async def _seat(self, m: Matched, asked: tuple[Queued, ...]) -> None:
         """Open the matched table, seat each player on its seat as itself, start the game, and
