@@ -251,11 +251,13 @@ class Matchmaker:
     # --- matching -------------------------------------------------------------------------------
     async def run(self) -> None:
         """Look at the queue every ``TICK``: the gaps widen and the bots' waits run out with
-        time; tables another process matched and left unseated are finished."""
+        time; tables another process matched and left unseated are finished; a snapshot of the
+        queue is written when one is due."""
         while True:
             await asyncio.sleep(TICK)
             try:
                 await self.match(finish_stale=True)
+                await self.queue.snapshot_if_due()
             except Exception:  # noqa: BLE001  (the next look tries again)
                 log.warning("the matchmaker's look failed", exc_info=True)
 

@@ -1,18 +1,23 @@
 """The queue's log on the in-memory twin: who waits, who left, where a matched player was seated,
 each player's version; a queue folded again from the log (a restart) is the same; an append that
-expects an entry the queue moved past is refused (two matchmakers never match one player twice)."""
+expects an entry the queue moved past is refused (two matchmakers never match one player twice);
+a process that starts from the queue's last snapshot folds the same queue as one reading every
+entry, and reads only the entries after it."""
 
 from __future__ import annotations
 
 import asyncio
+import random
 
+import msgspec
 import pytest
 
 from gcbc.eventlog.memory import MemoryEventLog
-from gcbc.eventlog.port import WrongExpectedSequence
-from gcbc.queue.log import Placed, QueueLog
+from gcbc.eventlog.port import EventLog, WrongExpectedSequence
+from gcbc.queue import log as queue_log
+from gcbc.queue.log import KEY, FoldedQueue, Placed, QueueLog
 from gcbc_contract.options import TableOptions
-from gcbc_contract.queue import Matched, Queued, QueueLeft, TableSeated
+from gcbc_contract.queue import AnyQueueEntry, Matched, Queued, QueueLeft, TableSeated
 
 
 def queued(pid: str, at: int = 0) -> Queued:
@@ -67,5 +72,135 @@ def test_of_two_writers_expecting_one_entry_one_is_refused():
         await QueueLog(events).append(QueueLeft(player_id="a", at=1), seq)
         with pytest.raises(WrongExpectedSequence):
             await QueueLog(events).append(queued("b"), seq)
+
+    asyncio.run(go())
+
+
+def _state(q: FoldedQueue) -> tuple:
+    return (
+        q.seq,
+        list(q.waiting.items()),
+        q.placed,
+        q.version,
+        q.pending,
+        list(q.settled.items()),
+    )
+
+
+async def _full_fold(events: EventLog) -> FoldedQueue:
+    q = FoldedQueue()
+    for stored in await events.read(KEY):
+        q.apply(stored)
+    return q
+
+
+async def _random_history(events: EventLog, log: QueueLog, rng: random.Random, n: int):
+    """``n`` entries as matchmakers would append them: joins, leaves, tables matched, seated;
+    a snapshot written whenever one is due."""
+    at = 0
+    for _ in range(n):
+        q = await log.current()
+        at += rng.randrange(0, 400_000)
+        roll = rng.random()
+        idle = [p for p in "abcdefghijklmnop" if p not in q.waiting]
+        if roll < 0.45 and idle:
+            entry: AnyQueueEntry = queued(rng.choice(idle), at)
+        elif roll < 0.6 and q.waiting:
+            entry = QueueLeft(player_id=rng.choice(list(q.waiting)), at=at)
+        elif roll < 0.8 and len(q.waiting) >= 2:
+            players = tuple(rng.sample(list(q.waiting), 2))
+            entry = Matched(
+                table_id=f"{rng.getrandbits(64):016x}",
+                seats=4,
+                players=players,
+                seats_of=(0, 2),
+                bots=(1, 3),
+                at=at,
+            )
+        elif q.pending:
+            entry = TableSeated(table_id=rng.choice(list(q.pending)), at=at)
+        else:
+            continue
+        await log.append(entry, q.seq)
+        await log.snapshot_if_due()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_queue_folded_from_its_snapshot_is_the_queue_folded_from_its_first_entry(
+    seed, monkeypatch
+):
+    monkeypatch.setattr(queue_log, "SNAPSHOT_EVERY", 7)
+    monkeypatch.setattr(queue_log, "PART", 3)
+
+    async def go():
+        events = MemoryEventLog()
+        rng = random.Random(seed)
+        log = QueueLog(events)
+        for _ in range(12):
+            await _random_history(events, log, rng, rng.randrange(1, 15))
+            started = QueueLog(events)  # a process that starts now
+            assert _state(await started.current()) == _state(await _full_fold(events))
+            assert _state(await log.current()) == _state(await _full_fold(events))
+        assert log.snapshot_at  # snapshots were written and read
+
+    asyncio.run(go())
+
+
+def test_a_start_reads_the_last_snapshot_and_the_entries_after_it_only(monkeypatch):
+    monkeypatch.setattr(queue_log, "SNAPSHOT_EVERY", 5)
+    reads: list[int] = []
+
+    class Counting(MemoryEventLog):
+        async def read(self, table: str, after: int = 0):
+            got = await super().read(table, after)
+            if table == KEY:
+                reads.append(len(got))
+            return got
+
+    async def go():
+        events = Counting()
+        log = QueueLog(events)
+        for pid in "abcdefgh":
+            await log.append(queued(pid), (await log.current()).seq)
+            await log.snapshot_if_due()
+        reads.clear()
+        started = QueueLog(events)
+        q = await started.current()
+        assert list(q.waiting) == list("abcdefgh")
+        assert reads == [len("fgh")]  # the snapshot holds the first five
+
+    asyncio.run(go())
+
+
+def test_a_writer_stopped_between_parts_and_head_leaves_the_snapshot_before_it(monkeypatch):
+    monkeypatch.setattr(queue_log, "SNAPSHOT_EVERY", 2)
+
+    async def go():
+        events = MemoryEventLog()
+        log = QueueLog(events)
+        for pid in "abc":
+            await log.append(queued(pid), (await log.current()).seq)
+            await log.snapshot_if_due()
+        last = await events.last(queue_log.SNAPSHOT_KEY)
+        assert last is not None
+        part = queue_log.SnapshotPart(previous=log.snapshot_at)
+        await events.append(queue_log.SNAPSHOT_KEY, msgspec.json.encode(part), last.seq)
+        q = await QueueLog(events).current()
+        assert _state(q) == _state(await _full_fold(events))
+
+    asyncio.run(go())
+
+
+def test_a_player_that_left_or_was_seated_is_forgotten_an_hour_on():
+    async def go():
+        log = QueueLog(MemoryEventLog())
+        seq = await log.append(queued("a", at=0), 0)
+        seq = await log.append(QueueLeft(player_id="a", at=1000), seq)
+        seq = await log.append(queued("b", at=2000), seq)
+        q = await log.current()
+        assert q.version.get("a") == 2
+        await log.append(queued("c", at=1000 + queue_log.KEPT_MS + 1), seq)
+        q = await log.current()
+        assert "a" not in q.version and list(q.waiting) == ["b", "c"]
 
     asyncio.run(go())
