@@ -150,6 +150,11 @@ class Matchmaker:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(changed.wait(), min(left, TICK))
 
+    async def place(self, player_id: str) -> QueueState | None:
+        """The player's place now (None: not in the queue)."""
+        got = self.state_of(await self._current(), player_id)
+        return None if got.status == "none" else got
+
     @staticmethod
     def state_of(q: FoldedQueue, player_id: str) -> QueueState:
         version = q.version.get(player_id, 0)

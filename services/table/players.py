@@ -11,6 +11,7 @@ from litestar.params import Body, Parameter
 
 from gcbc_contract.players import (
     PLAYER_ID_PATTERN,
+    MyProfile,
     MyTable,
     MyTables,
     PlayedGames,
@@ -85,15 +86,19 @@ class Players(Controller):
     @get(
         "/players/me",
         tags=["players"],
-        summary="The player the bearer token is",
+        summary="The player the bearer token is, and its place in the queue",
         security=doc.BEARER,
         responses=doc.responses(
-            {200: doc.ok(PlayerProfile, "the player", PROFILE_EXAMPLE)}, 401, 403, 503
+            {200: doc.ok(MyProfile, "the player", {**PROFILE_EXAMPLE, "queue": None})},
+            401,
+            403,
+            503,
         ),
     )
-    async def me(self, request: Request, state: AppState) -> PlayerProfile:
+    async def me(self, request: Request, state: AppState) -> MyProfile:
         p = await _identities(state).authenticate(bearer(request))
-        return PlayerProfile(player_id=p.player_id, name=p.name, bot=p.bot)
+        place = await state.matchmaker.place(p.player_id)
+        return MyProfile(player_id=p.player_id, name=p.name, bot=p.bot, queue=place)
 
     @post(
         "/players/me/token",

@@ -95,10 +95,12 @@ def test_a_player_waits_once_and_leaves_the_queue(http):
     assert got["since"] > 0 and "bots_after" not in got  # none asked
     _problem(http.post("/queue", json={"seats": [4]}, headers=auth(token)), 409, "already_queued")
     assert http.get("/queue", headers=auth(token)).json() == got
+    assert http.get("/players/me", headers=auth(token)).json()["queue"] == got  # the same place
     r = http.delete("/queue", headers=auth(token))
     assert r.status_code == 204, r.text
     state = http.get("/queue", headers=auth(token)).json()
     assert state["status"] == "none" and state["version"] > got["version"]
+    assert http.get("/players/me", headers=auth(token)).json()["queue"] is None
     _problem(http.delete("/queue", headers=auth(token)), 409, "not_queued")
 
 
@@ -220,6 +222,7 @@ def test_the_typed_client_queues_waits_and_leaves(stack):
         assert asked.status in ("waiting", "seated")
         place = player.wait_seated(timeout=60)
         assert place.status == "seated" and place.table_id is not None
+        assert player.me().queue == place  # the player's view tells where the queue seated it
         assert player.seat(place.table_id).seat == place.seat
         with pytest.raises(Conflict):
             player.queue(range(4, 6))
@@ -230,6 +233,7 @@ def test_the_typed_client_queues_waits_and_leaves(stack):
             got = await player.queue(range(7, 9), rated=True)
             assert got.status == "waiting" and got.seats == [7, 8] and got.rated
             assert (await player.queue_state()).version == got.version
+            assert (await player.me()).queue == got
             await player.leave_queue()
             assert (await player.queue_state()).status == "none"
             with pytest.raises(Conflict):

@@ -17,6 +17,7 @@ import msgspec
 from msgspec import Meta
 
 from gcbc_contract.fields import Options, Seat, TableId, WinReasonField, WinTeam
+from gcbc_contract.queue import QueueState
 from gcbc_contract.vocabulary import Pool as PoolName
 from gcbc_contract.vocabulary import Status, Team
 
@@ -77,6 +78,20 @@ class PlayerProfile(msgspec.Struct):
     player_id: PlayerId
     name: PlayerName
     bot: IsBot
+
+
+class MyProfile(PlayerProfile):
+    """The player the bearer token is (``GET /players/me``): its profile and its place in the
+    queue."""
+
+    queue: Annotated[
+        QueueState | None,
+        Meta(
+            description="its place in quick play's queue: waiting (since when, what it asked),"
+            " seated (the table and seat the queue gave it), or null (not in the queue); GET"
+            " /queue long-polls it"
+        ),
+    ] = None
 
 
 class TokenIssued(msgspec.Struct):

@@ -5,11 +5,19 @@ from __future__ import annotations
 import msgspec
 
 from gcbc_contract.options import TableOptions
-from gcbc_contract.players import MyTables, PlayedGames, PlayerProfile, Registered, TokenIssued
+from gcbc_contract.players import (
+    MyProfile,
+    MyTables,
+    PlayedGames,
+    PlayerProfile,
+    Registered,
+    TokenIssued,
+)
 from gcbc_contract.queue import JoinQueue, QueueState, SeatRange
 
 registered_decoder = msgspec.json.Decoder(Registered)
 profile_decoder = msgspec.json.Decoder(PlayerProfile)
+me_decoder = msgspec.json.Decoder(MyProfile)
 token_decoder = msgspec.json.Decoder(TokenIssued)
 tables_decoder = msgspec.json.Decoder(MyTables)
 games_decoder = msgspec.json.Decoder(PlayedGames)

@@ -26,7 +26,7 @@ from gcbc_contract.http import (
     TableCreated,
 )
 from gcbc_contract.options import Deadlines, Deal, HouseBots, TableOptions
-from gcbc_contract.players import MyTable, PlayedGame, PlayerProfile
+from gcbc_contract.players import MyProfile, MyTable, PlayedGame, PlayerProfile
 from gcbc_contract.queue import QueueState, SeatRange
 from gcbc_contract.views import View
 
@@ -206,7 +206,7 @@ class AsyncClient:
     async def as_player(self, token: str) -> AsyncPlayer:
         """As ``Client.as_player``."""
         r = await self._request("GET", "/players/me", headers=_core.bearer(token))
-        got = _players.profile_decoder.decode(r.body)
+        got = _players.me_decoder.decode(r.body)
         return AsyncPlayer(self, got.player_id, got.name, got.bot, token)
 
     def watch(self, table_id: str) -> AsyncIterator[View]:
@@ -250,6 +250,10 @@ class AsyncPlayer:
         return await self.client.join(
             table_id, name or self.name, bot, player_token=self.token, invitation=invitation
         )
+
+    async def me(self) -> MyProfile:
+        """As ``Player.me``."""
+        return _players.me_decoder.decode((await self._request("GET", "/players/me")).body)
 
     async def tables(self, limit: int = 50) -> list[MyTable]:
         r = await self._request("GET", f"/players/me/tables?limit={limit}")

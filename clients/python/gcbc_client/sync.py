@@ -20,7 +20,7 @@ from gcbc_contract.http import (
     TableCreated,
 )
 from gcbc_contract.options import Deadlines, Deal, HouseBots, TableOptions
-from gcbc_contract.players import MyTable, PlayedGame, PlayerProfile
+from gcbc_contract.players import MyProfile, MyTable, PlayedGame, PlayerProfile
 from gcbc_contract.queue import QueueState, SeatRange
 from gcbc_contract.views import View
 
@@ -148,7 +148,7 @@ class Client:
     def as_player(self, token: str) -> Player:
         """The player a saved token is (another process, another device)."""
         r = self._request("GET", "/players/me", headers=_core.bearer(token))
-        got = _players.profile_decoder.decode(r.content)
+        got = _players.me_decoder.decode(r.content)
         return Player(self, got.player_id, got.name, got.bot, token)
 
     def lobby(self) -> Iterator[LobbyEvent]:
@@ -196,6 +196,11 @@ class Player:
         return self.client.join(
             table_id, name or self.name, bot, player_token=self.token, invitation=invitation
         )
+
+    def me(self) -> MyProfile:
+        """The player as the server has it, with its place in the queue (``queue``: None if
+        it is not in it)."""
+        return _players.me_decoder.decode(self._request("GET", "/players/me").content)
 
     def tables(self, limit: int = 50) -> list[MyTable]:
         """The player's tables (waiting, playing, finished), newest first, each with its seat."""
