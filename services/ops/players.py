@@ -5,15 +5,19 @@ ratings (``leaderboard``), the read model and the ratings made again from the lo
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import secrets
 import time
 
 import click
 import msgspec
 
 from gcbc.playermodel.memory import MemoryPlayerModel
-from gcbc.playermodel.port import POOLS, PlayerModel, Rating
+from gcbc.playermodel.port import POOLS, PlayerModel, Rating, RatingsHeld
 from gcbc.players.log import FoldedPlayer
 from gcbc.players.projection import rebuild as rebuild_model
+from gcbc.readmodel.port import ModelUnavailable
 from gcbc_contract.players import decode_player_entry
 from services.common.ratings import rate_log
 from services.ops import show
@@ -21,6 +25,7 @@ from services.ops.command import Found, Ops, cli, json_option, run
 from services.ops.show import printable
 
 DURABLE = "players"  # the projection's consumer of the players' log
+HOLD = 30.0  # seconds a rebuild's hold on the ratings lasts unless renewed (a rebuild that stops)
 
 
 @cli.group()
@@ -119,17 +124,41 @@ async def show_player(ops: Ops, player_id: str, as_json: bool) -> int:
 @run
 async def rebuild(ops: Ops) -> int:
     """Make the players' read model again from their whole log, and their ratings from the whole
-    tables' log (every rated table in the order it ended). Run it with the projection stopped:
-    a table the projection rates meanwhile would stop the rebuild's older ones."""
+    tables' log (every rated table in the order it ended), while the projection runs: the
+    rebuild holds the ratings meanwhile (the projection's ratings wait, then go on from the
+    rebuilt ones); the players' writes are idempotent, so the projection's meanwhile stay."""
     log = await ops.players()
     model = await ops.player_model()
-    count = await rebuild_model(log, model)
-    click.echo(
-        f"players' read model rebuilt from {count:,} entries: {await model.count():,} players"
-    )
-    rated = await rate_log(await ops.log(), model)
-    click.echo(f"ratings rebuilt from the tables' log: {rated:,} rated tables")
+    holder = f"rebuild:{secrets.token_hex(8)}"
+    if not await model.hold_ratings(holder, HOLD):
+        click.echo("another rebuild holds the ratings: try again once it is done", err=True)
+        return 2
+    kept = asyncio.create_task(_keep_hold(model, holder))
+    try:
+        count = await rebuild_model(log, model)
+        click.echo(
+            f"players' read model rebuilt from {count:,} entries: {await model.count():,} players"
+        )
+        try:
+            rated = await rate_log(await ops.log(), model, holder)
+        except RatingsHeld:
+            click.echo("the rebuild lost its hold on the ratings: run it again", err=True)
+            return 2
+        click.echo(f"ratings rebuilt from the tables' log: {rated:,} rated tables")
+    finally:
+        kept.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await kept
+        await model.release_ratings(holder)
     return 0
+
+
+async def _keep_hold(model: PlayerModel, holder: str) -> None:
+    """Renew the rebuild's hold on the ratings till it is done (if it stops, the hold expires)."""
+    while True:
+        await asyncio.sleep(HOLD / 3)
+        with contextlib.suppress(ModelUnavailable):
+            await model.hold_ratings(holder, HOLD)
 
 
 async def _boards(model: PlayerModel) -> dict[str, list[tuple[str, Rating]]]:

@@ -1,7 +1,7 @@
 """The ratings' projection: a durable consumer of every table's answers, in the log's order, that
 rates each rated table once it ends (services.common.ratings). Order matters to ratings, so an
-entry it cannot rate yet (NATS or Redis away) is retried in place, never passed over: the
-entries behind it wait."""
+entry it cannot rate yet (NATS or Redis away, or a rebuild holding the ratings: ``gcbc-ops
+players rebuild``) is retried in place, never passed over: the entries behind it wait."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import msgspec
 
 from gcbc.eventlog.port import EventLog, LogUnavailable, Stored
 from gcbc.eventlog.records import entry_of
-from gcbc.playermodel.port import PlayerModel
+from gcbc.playermodel.port import PlayerModel, RatingsHeld
 from gcbc.readmodel.port import ModelUnavailable
 from gcbc_contract import commands as C
 from gcbc_contract.entries import CommandEntry
@@ -37,6 +37,9 @@ class RatingProjection:
             try:
                 await self._rate(stored)
                 return
+            except RatingsHeld:
+                log.info("table %s not rated yet: a rebuild holds the ratings", stored.table)
+                await asyncio.sleep(RETRY)
             except (LogUnavailable, ModelUnavailable) as e:
                 log.warning("table %s not rated yet: %s", stored.table, e)
                 await asyncio.sleep(RETRY)

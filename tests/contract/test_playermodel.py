@@ -1,6 +1,7 @@
 """One contract for the players' read model (gcbc.playermodel): the in-memory twin and Redis (one
 server, and a cluster) keep players, their tables newest first and the position alike, and
-forget it all on a clear."""
+forget it all on a clear; a rebuild's hold on the ratings refuses every other rating till it is
+released or expires."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import asyncio
 import pytest
 
 from gcbc.playermodel.memory import MemoryPlayerModel
-from gcbc.playermodel.port import PlayerRecord, Rating
+from gcbc.playermodel.port import PlayerRecord, Rating, RatingsHeld
 from gcbc.playermodel.redis import RedisPlayerModel
 from gcbc.readmodel.redis import RedisReadModel
 
@@ -93,6 +94,44 @@ def test_a_rated_tables_ratings_are_written_once_in_order_and_ranked(model_facto
             assert await model.rated_position() == 0
             assert await model.leaderboard("base") == []
             assert await model.changes("1" * 16) == {}
+        finally:
+            if views is not None:
+                await views.close()
+
+    run(go())
+
+
+def test_a_rebuild_holds_the_ratings_and_every_other_rating_waits_till_it_is_released(
+    model_factory,
+):
+    async def go():
+        model, views = model_factory()
+        try:
+            await model.clear_ratings()
+            await model.release_ratings("rebuild:a")
+            await model.release_ratings("rebuild:b")
+            one = {"a" * 16: Rating(mu=26.0, sigma=8.0, games=1)}
+            assert await model.hold_ratings("rebuild:a", 10)
+            assert await model.hold_ratings("rebuild:a", 10)  # renewed
+            assert not await model.hold_ratings("rebuild:b", 10)  # one rebuild at a time
+            with pytest.raises(RatingsHeld):  # the projection, meanwhile: nothing written
+                await model.rate_table(20, "base", "1" * 16, one, {})
+            with pytest.raises(RatingsHeld):
+                await model.rate_table(20, "base", "1" * 16, one, {}, holder="rebuild:b")
+            assert await model.rated_position() == 0 and await model.changes("1" * 16) == {}
+            assert await model.rate_table(10, "base", "2" * 16, one, {}, holder="rebuild:a")
+            await model.release_ratings("rebuild:b")  # not its hold: nothing
+            with pytest.raises(RatingsHeld):
+                await model.rate_table(20, "base", "1" * 16, one, {})
+            await model.release_ratings("rebuild:a")
+            assert await model.rate_table(20, "base", "1" * 16, one, {})
+            with pytest.raises(RatingsHeld):  # a hold it lost: its writes are refused
+                await model.rate_table(30, "base", "3" * 16, one, {}, holder="rebuild:a")
+            assert await model.hold_ratings("rebuild:b", 0.2)
+            await asyncio.sleep(0.4)  # a rebuild that stopped: its hold expires
+            assert await model.rate_table(30, "base", "3" * 16, one, {})
+            assert await model.rated_position() == 30
+            await model.clear_ratings()
         finally:
             if views is not None:
                 await views.close()

@@ -402,3 +402,71 @@ def test_a_rated_table_rates_its_players_and_the_house_and_operators_rebuild_and
     assert http.get("/leaderboards/base", params={"limit": 200}).json() == before
     ran = ops(stack, "players", "leaderboard", "base", "--json", "--limit", "1000")
     assert player_id in {json.loads(line)["rater"] for line in ran.stdout.splitlines()}
+
+
+def test_operators_rebuild_the_players_while_rated_games_end_and_the_ratings_stay_the_logs(
+    stack, http
+):
+    import asyncio
+    import threading
+
+    from gcbc_client import AsyncClient
+
+    from services.bots.seat import play_seat
+    from tests.e2e.test_ops_cli import ops
+
+    quick = {"turn": 0.3, "reaction": 0.3, "prompt": 0.3, "arrange": 0.3}
+    played: dict[str, str] = {}  # player -> its rated table
+    failed: list[BaseException] = []
+
+    async def play() -> None:
+        async with AsyncClient(stack.api, timeout=60) as client:
+
+            async def one(i: int) -> None:
+                p = await client.register(_name(f"r{i}"))
+                t = await client.create_table(
+                    4,
+                    deadlines=quick,
+                    bots={"seats": [1, 2, 3], "kind": "heuristic", "think": 0},
+                    rated=True,
+                )
+                seat = await p.join(t.table_id)
+                await seat.start()
+                await play_seat(seat, "random", i)
+                played[p.player_id] = t.table_id
+
+            await asyncio.gather(*(one(i) for i in range(4)))
+
+    def games() -> None:
+        try:
+            asyncio.run(play())
+        except BaseException as e:  # noqa: BLE001  (reported by the test's thread)
+            failed.append(e)
+
+    playing = threading.Thread(target=games)
+    playing.start()
+    rebuilds = 0
+    while playing.is_alive() or rebuilds < 2:  # rebuilt again and again while games end
+        ran = ops(stack, "players", "rebuild")
+        assert ran.returncode == 0, ran.stdout + ran.stderr
+        rebuilds += 1
+    playing.join()
+    assert not failed, failed
+    deadline = time.time() + 30
+    while time.time() < deadline:  # the projection goes on from the rebuilt ratings
+        counts = {
+            p: [r["games"] for r in http.get(f"/players/{p}/ratings").json()["ratings"]]
+            for p in played
+        }
+        if all(c == [1] for c in counts.values()):
+            break
+        time.sleep(0.2)
+    assert all(c == [1] for c in counts.values()), counts
+    for p, table_id in played.items():
+        games_ = http.get(f"/players/{p}/games").json()["games"]
+        assert [g["rating_change"] is not None for g in games_ if g["table_id"] == table_id] == [
+            True
+        ]
+        assert http.get(f"/players/{p}").status_code == 200
+    ran = ops(stack, "players", "verify")  # the ratings are the whole log's, rated again
+    assert ran.returncode == 0, ran.stdout + ran.stderr

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-from gcbc.playermodel.port import PlayerRecord, Rating
+import time
+from collections.abc import Callable
+
+from gcbc.playermodel.port import PlayerRecord, Rating, RatingsHeld
 
 
 class MemoryPlayerModel:
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._hold: tuple[str, float] | None = None  # the holder, until when
         self._players: dict[str, PlayerRecord] = {}
         self._tables: dict[str, dict[str, int]] = {}
         self._position = 0
@@ -59,7 +64,10 @@ class MemoryPlayerModel:
         table_id: str,
         ratings: dict[str, Rating],
         changes: dict[str, float],
+        holder: str | None = None,
     ) -> bool:
+        if self._holder() != holder:
+            raise RatingsHeld("the ratings are held by a rebuild")
         if position <= self._rated:
             return False
         self._ratings.setdefault(pool, {}).update(ratings)
@@ -85,3 +93,18 @@ class MemoryPlayerModel:
         self._ratings.clear()
         self._changes.clear()
         self._rated = 0
+
+    def _holder(self) -> str | None:
+        if self._hold is None or self._hold[1] <= self._clock():
+            return None
+        return self._hold[0]
+
+    async def hold_ratings(self, holder: str, seconds: float) -> bool:
+        if self._holder() not in (None, holder):
+            return False
+        self._hold = (holder, self._clock() + seconds)
+        return True
+
+    async def release_ratings(self, holder: str) -> None:
+        if self._holder() == holder:
+            self._hold = None

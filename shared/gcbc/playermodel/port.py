@@ -2,13 +2,25 @@
 no trip to the log (a player's public profile, the players an operator lists, a player's tables).
 Each write is idempotent (a redelivered entry writes the same again), and ``position`` is the
 players' log position everything up to which is projected. Every method raises
-``gcbc.readmodel.port.ModelUnavailable`` when the store cannot be reached."""
+``gcbc.readmodel.port.ModelUnavailable`` when the store cannot be reached.
+
+The ratings may be held (``hold_ratings``) by a rebuild that rates the whole log again while the
+projection runs: meanwhile any other rating is refused (``RatingsHeld``) and the projection
+retries it in place once the hold is released (or expires, if the rebuild stopped), on the
+ratings the rebuild made."""
 
 from __future__ import annotations
 
 from typing import Protocol
 
 import msgspec
+
+from gcbc.readmodel.port import ModelUnavailable
+
+
+class RatingsHeld(ModelUnavailable):
+    """A rebuild holds the ratings (or the hold the writer named is not held any more): the
+    rating is not written; try again later."""
 
 
 class PlayerRecord(msgspec.Struct, frozen=True):
@@ -81,10 +93,21 @@ class PlayerModel(Protocol):
         table_id: str,
         ratings: dict[str, Rating],
         changes: dict[str, float],
+        holder: str | None = None,
     ) -> bool:
         """A rated table's new ratings and each rater's change, with the position of the answer
         that ended it, in one atomic step; nothing (False) unless ``position`` is past the last
-        rated one."""
+        rated one. RatingsHeld, nothing written: the ratings are held by another than
+        ``holder`` (or ``holder`` does not hold them)."""
+        ...
+
+    async def hold_ratings(self, holder: str, seconds: float) -> bool:
+        """Take the ratings' hold for ``holder`` (or renew it) for ``seconds``: False if another
+        holds it."""
+        ...
+
+    async def release_ratings(self, holder: str) -> None:
+        """Give the hold back (nothing if ``holder`` does not hold it)."""
         ...
 
     async def rated_position(self) -> int: ...

@@ -6,7 +6,8 @@ set scored by the position it registered at); ``gcbc:players:position`` how far 
 got. Ratings (services.common.ratings) share one hash slot, ``gcbc:{ratings}:…``, so each rated
 table's writes are one atomic script, on a cluster too: ``…:<pool>`` each rater's rating (JSON),
 ``…:board:<pool>`` the pool's leaderboard (a sorted set by ordinal), ``…:changes:<table>`` each
-rater's change at a table, ``…:position`` the last rated table's position."""
+rater's change at a table, ``…:position`` the last rated table's position, ``…:hold`` who holds
+the ratings (a rebuild; it expires)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ import msgspec
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from gcbc.playermodel.port import POOLS, PlayerRecord, Rating
+from gcbc.playermodel.port import POOLS, PlayerRecord, Rating, RatingsHeld
 from gcbc.readmodel.port import ModelUnavailable
 from gcbc_contract.ids import checked
 
@@ -28,17 +29,30 @@ if tonumber(ARGV[1]) > now then redis.call('SET', KEYS[1], ARGV[1]) end
 return 1
 """
 RATED = "gcbc:{ratings}:position"
+HOLD = "gcbc:{ratings}:hold"
 _RATE = """
+local hold = redis.call('GET', KEYS[5]) or ''
+if hold ~= ARGV[3] then return -1 end
 local now = tonumber(redis.call('GET', KEYS[1]) or '0')
 if tonumber(ARGV[1]) <= now then return 0 end
 local n = tonumber(ARGV[2])
 for i = 0, n - 1 do
-  local rater, rating, ordinal, change = ARGV[3 + 4*i], ARGV[4 + 4*i], ARGV[5 + 4*i], ARGV[6 + 4*i]
+  local rater, rating, ordinal, change = ARGV[4 + 4*i], ARGV[5 + 4*i], ARGV[6 + 4*i], ARGV[7 + 4*i]
   redis.call('HSET', KEYS[2], rater, rating)
   redis.call('ZADD', KEYS[3], ordinal, rater)
   redis.call('HSET', KEYS[4], rater, change)
 end
 redis.call('SET', KEYS[1], ARGV[1])
+return 1
+"""
+_HOLD = """
+local hold = redis.call('GET', KEYS[1])
+if hold and hold ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+"""
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 return 1
 """
 _record = msgspec.json.Decoder(PlayerRecord)
@@ -147,12 +161,23 @@ class RedisPlayerModel:
         table_id: str,
         ratings: dict[str, Rating],
         changes: dict[str, float],
+        holder: str | None = None,
     ) -> bool:
-        args: list[Any] = [position, len(ratings)]
+        args: list[Any] = [position, len(ratings), holder or ""]
         for rater, rating in ratings.items():
             args += [rater, _encode(rating), repr(rating.ordinal), repr(changes.get(rater, 0.0))]
-        keys = [RATED, _ratings_key(pool), _board_key(pool), _changes_key(table_id)]
-        return bool(await self._do(self.redis.eval(_RATE, len(keys), *keys, *args)))
+        keys = [RATED, _ratings_key(pool), _board_key(pool), _changes_key(table_id), HOLD]
+        done = await self._do(self.redis.eval(_RATE, len(keys), *keys, *args))
+        if done == -1:
+            raise RatingsHeld("the ratings are held by a rebuild")
+        return bool(done)
+
+    async def hold_ratings(self, holder: str, seconds: float) -> bool:
+        ms = max(1, int(seconds * 1000))
+        return bool(await self._do(self.redis.eval(_HOLD, 1, HOLD, holder, ms)))
+
+    async def release_ratings(self, holder: str) -> None:
+        await self._do(self.redis.eval(_RELEASE, 1, HOLD, holder))
 
     async def rated_position(self) -> int:
         got = await self._do(self.redis.get(RATED))
