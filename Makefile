@@ -102,6 +102,7 @@ bench: setup
 	$(PY) -m tools.restartbench --out $(BENCH_DIR)/restart.json $(RESTART_BENCH_ARGS)
 	$(PY) -m tools.membench --out $(BENCH_DIR)/memory.json $(MEM_BENCH_ARGS)
 	$(PY) -m tools.edgebench --out $(BENCH_DIR)/edge.json
+	$(PY) -m tools.queuebench --out $(BENCH_DIR)/queue.json
 	$(PY) -m pytest -m slow -q -p no:cacheprovider $(PYTEST_ARGS)
 	@echo "make bench: the summary (also in $(BENCH_DIR)/summary.json)"
 	@$(PY) -m tools.benchsummary $(BENCH_DIR) | tee $(BENCH_DIR)/summary.json

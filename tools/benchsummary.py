@@ -1,7 +1,8 @@
 """``python -m tools.benchsummary DIR``: ``make bench``'s one summary. Each bench of the run wrote
 its figures to DIR (``--out``); this prints one JSON object, each target's figure (and the
-rebuild's and the restart's) with its target, the limit beside it where there is one, and whether
-it is met. A bench that did not run is listed as missing, never as met.
+rebuild's, the restart's, quick play's matching round) with its target, the limit beside it
+where there is one, and whether it is met. A bench that did not run is listed as missing, never
+as met.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ FILES = {
     "restart": "restart.json",  # tools.restartbench
     "memory": "memory.json",  # tools.membench
     "edge": "edge.json",  # tools.edgebench
+    "queue": "queue.json",  # tools.queuebench
 }
 SERVICES = ("rules", "projection", "table", "bots", "redis")  # NATS, the log, is not a service
 
@@ -254,6 +256,22 @@ def _edge(edge: Any) -> list[dict[str, Any]]:
     return figures
 
 
+def _queue(queue: Any) -> list[dict[str, Any]]:
+    """Quick play's matching round (reported, no target: what a look costs as the queue grows)."""
+    figures = []
+    for size in ("1000", "10000"):
+        ms = _get(queue, "matching_round", size, "median_ms")
+        figures.append(
+            {
+                "figure": f"quick play: one matching round, {int(size):,} waiting (ms)",
+                "value": ms,
+                "target": "report",
+                "met": "missing" if ms is None else True,
+            }
+        )
+    return figures
+
+
 def summary(found: dict[str, Any]) -> dict[str, Any]:
     system = found.get("system")
     figures = [*_closed_loops(system), *_scale(system), *_memory(found.get("memory"))]
@@ -261,6 +279,7 @@ def summary(found: dict[str, Any]) -> dict[str, Any]:
         value = _get(found.get(bench), *keys)
         figures.append(_figure(name, value, target, value is not None and test(value)))
     figures += _edge(found.get("edge"))
+    figures += _queue(found.get("queue"))
     for figure in figures:
         path = next((p for name, p in MACHINE.items() if figure["figure"].startswith(name)), None)
         machine = _get(system, *path) if path else None

@@ -245,3 +245,16 @@ def test_a_ratio_just_short_of_its_target_is_short():
     }
     closed = _by_name(summary({"system": system}))["50 tables closed loop, real rules: commands/s"]
     assert (closed["ratio_to_limit"], closed["met"]) == (0.495, False)
+
+
+def test_the_matching_round_is_reported_per_queue_size(tmp_path, capsys):
+    queue = {"matching_round": {"1000": {"median_ms": 15.2}, "10000": {"median_ms": 34.0}}}
+    (tmp_path / "queue.json").write_text(json.dumps(queue))
+    assert main([str(tmp_path)]) == 0
+    got = _by_name(json.loads(capsys.readouterr().out))
+    assert got["quick play: one matching round, 1,000 waiting (ms)"]["value"] == 15.2
+    assert got["quick play: one matching round, 10,000 waiting (ms)"]["met"] is True
+    assert (
+        _by_name(summary({}))["quick play: one matching round, 1,000 waiting (ms)"]["met"]
+        == "missing"
+    )
