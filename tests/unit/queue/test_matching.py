@@ -16,6 +16,7 @@ from gcbc.queue.matching import (
     Waiting,
     allowed_gap,
     find_table,
+    find_tables,
 )
 
 S = 1000  # ms
@@ -108,3 +109,30 @@ def test_house_bots_fill_a_table_after_the_wait_asked_for_only_where_the_server_
 def test_house_bots_join_only_players_who_asked_for_them():
     waiting = [w("a", since=0, bots_after=0), w("no_bots", since=1), w("b", since=2, bots_after=60)]
     assert find_table(waiting, 5 * S, house_bots=True) == Table(4, ("a", "b"), 2)
+
+
+def test_a_rated_table_is_gathered_outwards_from_the_anchor_ties_to_the_first_come():
+    anchor = w("a", rated=True, mu=25.0, since=0)
+    # equally far below and above: the one that came first is taken first, either side
+    around = [
+        w("below_late", rated=True, mu=24.0, since=3),
+        w("above_early", rated=True, mu=26.0, since=1),
+        w("same_late", rated=True, mu=25.0, since=5),
+        w("below_early", rated=True, mu=24.0, since=2),
+        w("far", rated=True, mu=40.0, since=0),
+    ]
+    got = find_table([anchor, *around], 60 * S, house_bots=False)
+    assert got == Table(4, ("a", "same_late", "above_early", "below_early"))
+
+
+def test_one_look_makes_every_table_it_can_each_from_the_players_the_ones_before_left():
+    waiting = [w(f"p{i}", (4, 5), since=i) for i in range(10)]
+    waiting += [w("six", (6,), since=0)]
+    assert find_tables(waiting, 100, house_bots=False) == [
+        Table(5, ("p0", "p1", "p2", "p3", "p4")),
+        Table(5, ("p5", "p6", "p7", "p8", "p9")),
+    ]
+    assert find_tables(waiting, 100, house_bots=False, limit=1) == [
+        Table(5, ("p0", "p1", "p2", "p3", "p4"))
+    ]
+    assert find_tables(waiting[:3], 100, house_bots=False) == []
