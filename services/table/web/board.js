@@ -145,7 +145,11 @@ function seatBox(v, s, [x, y], picks, choose) {
   const me = v.you ? v.you.seat : null;
   const pickable = picks && picks.kind === "seat" && picks.values.map(String).includes(String(s.seat));
   const cardsPickable = new Set(picks && picks.kind === "card" && picks.seat === s.seat ? picks.values.map(String) : []);
-  const title = [s.name ? h("span", { class: "who" }, s.name) : h("span", { class: "who free" }, t("seat.free", { n: s.seat + 1 })),
+  // a player's seat names it with a link to its profile (not inside a seat's pick button)
+  const who = s.player && !pickable
+    ? h("a", { class: "who", href: `/?player=${encodeURIComponent(s.player)}`, title: t("seat.profile", { name: s.name }) }, s.name)
+    : h("span", { class: "who" }, s.name);
+  const title = [s.name ? who : h("span", { class: "who free" }, t("seat.free", { n: s.seat + 1 })),
     " ", h("span", { class: "hint" }, seatHint(s.seat))];
   const head = pickable
     ? h("button", { class: "seat-pick choosable", "data-key": `seat:${s.seat}`,
