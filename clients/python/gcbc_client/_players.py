@@ -5,7 +5,14 @@ from __future__ import annotations
 import msgspec
 
 from gcbc_contract.options import TableOptions
-from gcbc_contract.players import MyTables, PlayedGames, PlayerProfile, Registered, TokenIssued
+from gcbc_contract.players import (
+    MyTables,
+    PlayedGame,
+    PlayedGames,
+    PlayerProfile,
+    Registered,
+    TokenIssued,
+)
 from gcbc_contract.queue import JoinQueue, QueueState, SeatRange
 
 registered_decoder = msgspec.json.Decoder(Registered)
@@ -13,6 +20,7 @@ profile_decoder = msgspec.json.Decoder(PlayerProfile)
 token_decoder = msgspec.json.Decoder(TokenIssued)
 tables_decoder = msgspec.json.Decoder(MyTables)
 games_decoder = msgspec.json.Decoder(PlayedGames)
+game_decoder = msgspec.json.Decoder(PlayedGame)  # one line of a player's games exported
 queue_decoder = msgspec.json.Decoder(QueueState)
 encode = msgspec.json.Encoder().encode
 JSON = {"content-type": "application/json"}
@@ -40,3 +48,7 @@ def join_queue(
 
 def queue_params(after: int | None, timeout: float) -> str:
     return "" if after is None else f"?after={after}&timeout={timeout}"
+
+
+def export_query(most: int | None) -> str:
+    return "" if most is None else f"?max={most}"

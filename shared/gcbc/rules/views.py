@@ -4,8 +4,8 @@ events it witnessed) or from what everyone saw (face-up cards); never from the t
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 import functools
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
