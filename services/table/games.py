@@ -91,13 +91,17 @@ class Games:
 
     async def every(self, player_id: str, most: int | None = None) -> AsyncIterator[PlayedGame]:
         """Each of the player's finished games, newest first (``most``: at most this many), as
-        ``page`` lists them: a batch of its tables read at a time."""
-        before: int | None = None
+        ``page`` lists them, a batch of its tables read at a time; the first batch is read at
+        once (a read model away fails the request, not its body)."""
+        joined = await self.players.tables(player_id, EXPORT_BATCH)
+        return self._every(player_id, most, joined)
+
+    async def _every(
+        self, player_id: str, most: int | None, joined: list[tuple[str, int]]
+    ) -> AsyncIterator[PlayedGame]:
         count = 0
-        while most is None or count < most:
-            joined = await self.players.tables(player_id, EXPORT_BATCH, before)
-            for table_id, position in joined:
-                before = position  # the next batch: the tables joined before this one
+        while True:
+            for table_id, _ in joined:
                 game = await self.played(player_id, table_id)
                 if game is not None:
                     yield game
@@ -106,6 +110,7 @@ class Games:
                         return
             if len(joined) < EXPORT_BATCH:
                 return
+            joined = await self.players.tables(player_id, EXPORT_BATCH, joined[-1][1])
 
     async def played(self, player_id: str, table_id: str) -> PlayedGame | None:
         """The finished table's game as the player played it (None: not finished, no game, or

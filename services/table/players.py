@@ -244,7 +244,7 @@ class Players(Controller):
         await _identities(state).profile(player_id)  # 404 for no such player
         await state.rates.hit("log_read", client(request))
         return Stream(
-            _lines(state.games.every(player_id, max)),
+            _lines(await state.games.every(player_id, max)),
             media_type=NDJSON,
             headers={
                 "Content-Disposition": f'attachment; filename="games-{player_id}.ndjson"',
