@@ -41,6 +41,7 @@ def render_views(
         wait_started=t.wait_started or None,
         chat_limit=chat_limit,
         memo=memo,
+        players=t.players,
     )
     return {viewer_key(seat): _encode(v) for seat, v in zip(seats, made, strict=True)}
 
@@ -58,6 +59,7 @@ def render_view(
         log_limit=log_limit,
         wait_started=t.wait_started or None,
         chat_limit=chat_limit,
+        players=t.players,
     )
     return _encode(v)
 

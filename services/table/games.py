@@ -6,6 +6,7 @@ in the read model first)."""
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 
 import msgspec
@@ -18,6 +19,7 @@ from services.common.folded import FoldedTable
 from services.table.service import TableService
 
 SCAN = 4  # tables looked at per game asked for, at most (the others: left in the lobby, in play)
+EXPORT_BATCH = 100  # tables read from the read model at a time by an export
 
 
 class _Status(msgspec.Struct):
@@ -79,19 +81,48 @@ class Games:
         last = None
         for table_id, position in joined:
             last = position
-            game = await self.game(table_id)
-            mine = next((g for g in game.seats if g.player == player_id), None) if game else None
-            if game is not None and mine is not None:
-                change = (await self.players.changes(table_id)).get(player_id)
-                games.append(
-                    msgspec.structs.replace(
-                        game, seat=mine.seat, team=mine.team, won=mine.won, rating_change=change
-                    )
-                )
+            game = await self.played(player_id, table_id)
+            if game is not None:
+                games.append(game)
                 if len(games) == limit:
                     break
         more = last is not None and (len(games) == limit or len(joined) == limit * SCAN)
         return PlayedGames(games=games, next=last if more else None)
+
+    async def every(self, player_id: str, most: int | None = None) -> AsyncIterator[PlayedGame]:
+        """Each of the player's finished games, newest first (``most``: at most this many), as
+        ``page`` lists them, a batch of its tables read at a time; the first batch is read at
+        once (a read model away fails the request, not its body)."""
+        joined = await self.players.tables(player_id, EXPORT_BATCH)
+        return self._every(player_id, most, joined)
+
+    async def _every(
+        self, player_id: str, most: int | None, joined: list[tuple[str, int]]
+    ) -> AsyncIterator[PlayedGame]:
+        count = 0
+        while True:
+            for table_id, _ in joined:
+                game = await self.played(player_id, table_id)
+                if game is not None:
+                    yield game
+                    count += 1
+                    if count == most:
+                        return
+            if len(joined) < EXPORT_BATCH:
+                return
+            joined = await self.players.tables(player_id, EXPORT_BATCH, joined[-1][1])
+
+    async def played(self, player_id: str, table_id: str) -> PlayedGame | None:
+        """The finished table's game as the player played it (None: not finished, no game, or
+        the player held no seat of it at the end)."""
+        game = await self.game(table_id)
+        mine = next((g for g in game.seats if g.player == player_id), None) if game else None
+        if game is None or mine is None:
+            return None
+        change = (await self.players.changes(table_id)).get(player_id)
+        return msgspec.structs.replace(
+            game, seat=mine.seat, team=mine.team, won=mine.won, rating_change=change
+        )
 
     async def game(self, table_id: str) -> PlayedGame | None:
         """The finished table's game (None: not finished, or no game was played)."""

@@ -106,11 +106,12 @@ class Identities:
         except LogUnavailable as e:
             raise log_away(e) from None
         except OutcomeUnknown:
+            # the log never told whether the name's claim was stored: the registration is
+            # withdrawn, so no player holds the name by it
             raise ApiError(
                 503,
-                "outcome_unknown",
-                "the registration may or may not have been recorded: register again (a name"
-                " taken by it since answers 409 name_taken)",
+                "log_unavailable",
+                "the players' log did not answer: no player was registered, register again",
                 headers={"Retry-After": RETRY_AFTER},
             ) from None
 

@@ -130,6 +130,13 @@ def ok(data: Any, description: str, example: Any = None) -> ResponseSpec:
     return ResponseSpec(data, description=description, generate_examples=False, examples=examples)
 
 
+def ndjson(item: Any, description: str) -> ResponseSpec:
+    """JSON lines (``application/x-ndjson``): the schema is one line's, ``item``."""
+    return ResponseSpec(
+        item, description=description, media_type="application/x-ndjson", generate_examples=False
+    )
+
+
 def responses(success: dict[int, ResponseSpec], *errors: int) -> dict[int, ResponseSpec]:
     out = dict(success)
     for status in (400, *errors, 500):  # 400: every operation has a parameter or a body to check

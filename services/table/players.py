@@ -3,17 +3,21 @@ player's tables (docs/api.md, "Players"). The identity itself is ``identities``.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from typing import Annotated
 
+import msgspec
 from litestar import Controller, Request, get, post
 from litestar.datastructures import State as AppState
 from litestar.params import Body, Parameter
+from litestar.response import Stream
 
 from gcbc_contract.players import (
     PLAYER_ID_PATTERN,
     MyProfile,
     MyTable,
     MyTables,
+    PlayedGame,
     PlayedGames,
     PlayerProfile,
     Register,
@@ -35,6 +39,8 @@ PlayerIdParam = Annotated[
 ]
 PROFILE_EXAMPLE = {"player_id": "9c1e7b3d5a604f2a", "name": "ann", "bot": False}
 TOKEN_EXAMPLE = "9c1e7b3d5a604f2a.tOk3n…"
+NDJSON = "application/x-ndjson"
+_encode = msgspec.json.Encoder().encode
 # a table's step as a player's list says it
 _STATUS = {"lobby": "waiting", "finished": "finished"}
 
@@ -216,6 +222,42 @@ class Players(Controller):
         return await state.games.page(player_id, limit, before)
 
     @get(
+        "/players/{player_id:str}/games/export",
+        tags=["players"],
+        summary="Every finished game of a player as JSON lines, newest first (a download)",
+        description="The player's finished games as the paged history lists them, one PlayedGame"
+        " a line (`application/x-ndjson`, as Lichess exports a player's games), streamed as they"
+        " are read: nothing of a game in play, and an empty body for a player with no finished"
+        " game. `max`: at most this many (the newest). Counted as one read of the history.",
+        media_type=NDJSON,
+        responses=doc.responses(
+            {200: doc.ndjson(PlayedGame, "the player's games, one PlayedGame a line")},
+            404,
+            429,
+            503,
+        ),
+    )
+    async def export_games(
+        self,
+        player_id: PlayerIdParam,
+        request: Request,
+        state: AppState,
+        max: Annotated[  # the query's name, as Lichess's export names it
+            int | None, Parameter(ge=1, le=2**31, description="at most this many games")
+        ] = None,
+    ) -> Stream:
+        await _identities(state).profile(player_id)  # 404 for no such player
+        await state.rates.hit("log_read", client(request))
+        return Stream(
+            _lines(await state.games.every(player_id, max)),
+            media_type=NDJSON,
+            headers={
+                "Content-Disposition": f'attachment; filename="games-{player_id}.ndjson"',
+                "X-Accel-Buffering": "no",
+            },
+        )
+
+    @get(
         "/players/{player_id:str}",
         tags=["players"],
         summary="A player's public profile",
@@ -225,3 +267,9 @@ class Players(Controller):
     )
     async def player_profile(self, player_id: PlayerIdParam, state: AppState) -> PlayerProfile:
         return await _identities(state).profile(player_id)
+
+
+async def _lines(games: AsyncIterator[PlayedGame]) -> AsyncIterator[bytes]:
+    """Each game as one line of JSON."""
+    async for game in games:
+        yield _encode(game) + b"\n"

@@ -35,7 +35,7 @@ def run(coro):
     return asyncio.run(coro)
 
 
-def test_players_their_tables_and_the_position_are_kept_and_cleared(model_factory):
+def test_players_their_tables_and_the_position_are_kept_removed_and_cleared(model_factory):
     async def go():
         model, views = model_factory()
         try:
@@ -58,6 +58,10 @@ def test_players_their_tables_and_the_position_are_kept_and_cleared(model_factor
             assert await model.tables(ann.player_id, before=9) == [("1" * 16, 7)]
             assert await model.tables(ann.player_id, before=7) == []
             assert (await model.count(), await model.position()) == (2, 9)
+            for _ in range(2):  # a withdrawn registration: gone (again: the same)
+                await model.remove_player(bob.player_id)
+            assert await model.player(bob.player_id) is None
+            assert await model.players() == [ann] and await model.count() == 1
             await model.clear()
             assert (await model.count(), await model.position()) == (0, 0)
             assert await model.player(ann.player_id) is None

@@ -332,9 +332,34 @@ def test_a_players_history_lists_its_finished_games_newest_first_and_nothing_in_
         games = list(client.games(player_id, page=1))
     assert [g.table_id for g in games] == [second, first] and games[0].seat == game["seat"]
     assert http.get(seen[0]["history_url"]).status_code == 200
+    # the export: every finished game as the pages list them, one JSON a line, newest first
+    r = http.get(f"/players/{player_id}/games/export")
+    assert r.status_code == 200, r.text
+    assert r.headers["content-type"].startswith("application/x-ndjson")
+    assert r.content.endswith(b"\n") and [json.loads(x) for x in r.content.splitlines()] == seen
+    newest = http.get(f"/players/{player_id}/games/export", params={"max": 1})
+    assert [json.loads(x) for x in newest.content.splitlines()] == seen[:1]
+    _problem(http.get("/players/0123456789abcdef/games/export"), 404, "no_player")
+    too_few = http.get(f"/players/{player_id}/games/export", params={"max": 0})
+    assert _problem(too_few, 400, "invalid_parameter")["field"] == "max"
+    nobody = _register(http, _name("bea"))["player_id"]  # a player with no finished game
+    r = http.get(f"/players/{nobody}/games/export")
+    assert r.status_code == 200 and r.content == b"", r.text
     with Client(stack.api, timeout=30) as client:
-        lines = [json.loads(line) for line in client.export_games(player_id).splitlines()]
-    assert lines == seen
+        assert list(client.export_games(player_id)) == games
+        assert list(client.export_games(player_id, most=1)) == games[:1]
+        assert list(client.export_games(nobody)) == []
+
+    async def exported() -> list:
+        async with AsyncClient(stack.api, timeout=30) as client:
+            return [g async for g in client.export_games(player_id)]
+
+    assert asyncio.run(exported()) == games
+    # each seat's view shows its player: the player's own, none for the house's bots
+    public = http.get(f"/tables/{second}").json()
+    assert [s["player"] for s in public["seats"]] == [
+        player_id if i == game["seat"] else None for i in range(4)
+    ]
 
 
 def test_a_rated_table_rates_its_players_and_the_house_and_operators_rebuild_and_verify(

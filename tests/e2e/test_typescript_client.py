@@ -5,6 +5,7 @@ tsc, run by Node) plays a whole game against the server."""
 from __future__ import annotations
 
 import json
+import secrets
 import shutil
 import subprocess
 from pathlib import Path
@@ -49,3 +50,7 @@ def test_generated_typescript_types_play_a_game(stack, tmp_path):
     result = json.loads(out.strip().splitlines()[-1])
     assert result["status"] == "finished", result
     assert result["winners"] and result["sent"] > 20, result
+    # a player's games exported, each line typed as the document names it (none yet: no line)
+    player = httpx.post(f"{stack.api}/players", json={"name": f"ts{secrets.token_hex(4)}"}).json()
+    out = _run("node", tmp_path / "dist" / "games.js", stack.api, player["player_id"], cwd=tmp_path)
+    assert json.loads(out.strip().splitlines()[-1]) == {"games": 0, "tables": []}

@@ -7,9 +7,11 @@ passes axe-core with no serious or critical violation, and a phone's page never 
 
 from __future__ import annotations
 
+import json
 import os
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
@@ -218,6 +220,22 @@ def test_a_finished_rated_game_shows_in_the_profile_ratings_and_leaderboard(
         if os.environ.get("GCBC_SCREENSHOTS"):
             profile.screenshot(path=SHOTS / "profile.png", full_page=True)
         assert raw_words(profile) == []
+        # the table's seats: the player's name links its profile, with its rating in this pool
+        watched = person.page(f"{stack.api}/watch/{table_id}")
+        seat = watched.locator(f'.board .seat a.who[href="/?player={me["player_id"]}"]')
+        seat.wait_for()
+        assert seat.inner_text() == me["name"]
+        assert watched.locator(".board .seat a.who").count() == 1  # the house's bots: no player
+        watched.locator(".board .seat .rating", has_text=w["seat.rating"].split("{")[0]).wait_for()
+        check_page(watched, 1280, "a table with a player's seat")
+        assert raw_words(watched) == []
+        # its games for download, as JSON lines
+        export = profile.get_by_role("link", name=w["player.download_games"])
+        assert export.get_attribute("href") == f"/players/{me['player_id']}/games/export"
+        with profile.expect_download() as got:
+            export.click()
+        lines = Path(got.value.path()).read_bytes().splitlines()
+        assert [json.loads(x)["table_id"] for x in lines] == [table_id]
         board = person.page(f"{stack.api}/?leaderboard=base")
         listed = board.locator(".leaderboard").get_by_role("link", name=me["name"], exact=True)
         listed.wait_for()

@@ -83,6 +83,7 @@ SEAT_VIEW_FIELDS = {
     "bot",  # said by its player when taking it (public), or the house's seat
     "team",  # once the game is over only (below)
     "eliminated_by",
+    "player",  # the registered player holding it: public, like the player's profile
 }
 
 

@@ -246,7 +246,8 @@ class NameClaimed(PlayerEntry, tag="name_claimed"):
 
 
 class RegistrationWithdrawn(PlayerEntry, tag="withdrawn"):
-    """A registration whose name another player claimed first: it never was a player."""
+    """A registration that never handed out its token (another player claimed its name first,
+    or its own claim went unanswered): it never was a player, and its claim holds nothing."""
 
     player_id: str
 

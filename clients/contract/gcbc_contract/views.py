@@ -133,6 +133,13 @@ class SeatView(msgspec.Struct, frozen=True):
             " seat did"
         ),
     ] = None
+    player: Annotated[
+        str | None,
+        described(
+            "the registered player holding it (its public profile: GET /players/{player_id});"
+            " null: the seat is free or taken without a player's token"
+        ),
+    ] = None
 
 
 class You(msgspec.Struct, frozen=True):

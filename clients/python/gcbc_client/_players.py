@@ -8,6 +8,7 @@ from gcbc_contract.options import TableOptions
 from gcbc_contract.players import (
     MyProfile,
     MyTables,
+    PlayedGame,
     PlayedGames,
     PlayerProfile,
     Registered,
@@ -21,6 +22,7 @@ me_decoder = msgspec.json.Decoder(MyProfile)
 token_decoder = msgspec.json.Decoder(TokenIssued)
 tables_decoder = msgspec.json.Decoder(MyTables)
 games_decoder = msgspec.json.Decoder(PlayedGames)
+game_decoder = msgspec.json.Decoder(PlayedGame)  # one line of a player's games exported
 queue_decoder = msgspec.json.Decoder(QueueState)
 encode = msgspec.json.Encoder().encode
 JSON = {"content-type": "application/json"}
@@ -48,3 +50,7 @@ def join_queue(
 
 def queue_params(after: int | None, timeout: float) -> str:
     return "" if after is None else f"?after={after}&timeout={timeout}"
+
+
+def export_query(most: int | None) -> str:
+    return "" if most is None else f"?max={most}"

@@ -199,9 +199,17 @@ class AsyncClient:
                 return
             before = got.next
 
-    async def export_games(self, player_id: str) -> bytes:
-        """As ``Client.export_games``."""
-        return b"".join([_players.encode(g) + b"\n" async for g in self.games(player_id, 50)])
+    async def export_games(
+        self, player_id: str, most: int | None = None
+    ) -> AsyncIterator[PlayedGame]:
+        """As ``Client.export_games``: each game as its line comes."""
+        url = f"/players/{player_id}/games/export" + _players.export_query(most)
+        async with self.transport.stream(url, {}) as r:
+            body = await r.read() if r.status >= 400 else b""
+            _core.check(r.status, body, r.headers)
+            async for line in r.lines():
+                if line:
+                    yield _players.game_decoder.decode(line)
 
     async def as_player(self, token: str) -> AsyncPlayer:
         """As ``Client.as_player``."""

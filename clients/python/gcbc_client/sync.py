@@ -140,10 +140,18 @@ class Client:
                 return
             before = got.next
 
-    def export_games(self, player_id: str) -> bytes:
-        """A player's finished games as JSON lines, newest first (one PlayedGame a line, as
-        Lichess exports a player's games), read page after page."""
-        return b"".join(_players.encode(game) + b"\n" for game in self.games(player_id, 50))
+    def export_games(self, player_id: str, most: int | None = None) -> Iterator[PlayedGame]:
+        """Every finished game of a player, newest first, as the server exports them (JSON
+        lines, one PlayedGame a line, as Lichess exports a player's games), each decoded as it
+        comes; ``most``: at most this many."""
+        url = f"/players/{player_id}/games/export" + _players.export_query(most)
+        with self.http.stream("GET", url, timeout=httpx.Timeout(30, read=60)) as r:
+            if r.status_code >= 400:
+                r.read()
+                _core.check(r.status_code, r.content, r.headers)
+            for line in r.iter_lines():
+                if line:
+                    yield _players.game_decoder.decode(line)
 
     def as_player(self, token: str) -> Player:
         """The player a saved token is (another process, another device)."""

@@ -1,9 +1,10 @@
 // The table drawn: whose turn, what you may do and the countdown in a bar always in sight; the
 // seats around the table with their cards drawn as cards, guns and Arms as arrows from holder to
 // target, wounds and cards in play; your own hand with each card's text on hover or tap.
+import { api } from "./api.js";
 import { armsArt, cardArt, eyeArt, gunArt, woundArt } from "./cards.js";
 import { h, svg, svgElement } from "./dom.js";
-import { list, t } from "./i18n.js";
+import { lang, list, t } from "./i18n.js";
 import { cardName, equipmentText, seatHint, seatName, teamName } from "./names.js";
 
 const isBot = (v, n) => (v.seats[n] && v.seats[n].bot) || (v.bots && v.bots.seats.includes(n));
@@ -141,12 +142,30 @@ function badges(v, s) {
   ].filter(Boolean);
 }
 
+// each player's ratings, asked once per page (a seat's shows its rating in this table's pool)
+const ratings = new Map();
+const poolOf = (o) => (o.zombies && o.bombers_traitors ? "zombies_bombers_traitors" : o.zombies ? "zombies" : o.bombers_traitors ? "bombers_traitors" : "base");
+
+function ratingOf(v, s) {
+  const out = h("span", { class: "hint rating" });
+  if (!ratings.has(s.player)) ratings.set(s.player, api("GET", `/players/${encodeURIComponent(s.player)}/ratings`).catch(() => ({ ratings: [] })));
+  ratings.get(s.player).then((got) => {
+    const mine = got.ratings.find((r) => r.pool === poolOf(v.options || {}));
+    if (mine) out.textContent = t("seat.rating", { ordinal: Number(mine.ordinal).toLocaleString(lang, { maximumFractionDigits: 1 }) });
+  });
+  return out;
+}
+
 function seatBox(v, s, [x, y], picks, choose) {
   const me = v.you ? v.you.seat : null;
   const pickable = picks && picks.kind === "seat" && picks.values.map(String).includes(String(s.seat));
   const cardsPickable = new Set(picks && picks.kind === "card" && picks.seat === s.seat ? picks.values.map(String) : []);
-  const title = [s.name ? h("span", { class: "who" }, s.name) : h("span", { class: "who free" }, t("seat.free", { n: s.seat + 1 })),
-    " ", h("span", { class: "hint" }, seatHint(s.seat))];
+  // a player's seat names it with a link to its profile (not inside a seat's pick button)
+  const who = s.player && !pickable
+    ? h("a", { class: "who", href: `/?player=${encodeURIComponent(s.player)}`, title: t("seat.profile", { name: s.name }) }, s.name)
+    : h("span", { class: "who" }, s.name);
+  const title = [s.name ? who : h("span", { class: "who free" }, t("seat.free", { n: s.seat + 1 })),
+    " ", h("span", { class: "hint" }, seatHint(s.seat)), s.player && " ", s.player && ratingOf(v, s)];
   const head = pickable
     ? h("button", { class: "seat-pick choosable", "data-key": `seat:${s.seat}`,
       "aria-label": t("pick.choose_this", { what: seatName(v, s.seat) }), onclick: () => choose(s.seat) }, title)

@@ -197,7 +197,8 @@ async function profile(main, playerId) {
   } catch (e) { refused(e); return; }
   loadRatings(playerId, ratings, "h2");
   const list = h("ul", { class: "tables games" });
-  games.append(list);
+  const exportUrl = `/players/${encodeURIComponent(playerId)}/games/export`;
+  games.append(h("p", { class: "links" }, h("a", { href: exportUrl, download: `games-${playerId}.ndjson`, "data-key": "export" }, t("player.download_games"))), list);
   const more = async (before) => {
     try {
       const q = new URLSearchParams({ limit: "20" });

@@ -22,6 +22,10 @@ class MemoryPlayerModel:
     async def put_player(self, record: PlayerRecord) -> None:
         self._players[record.player_id] = record
 
+    async def remove_player(self, player_id: str) -> None:
+        self._players.pop(player_id, None)
+        self._tables.pop(player_id, None)
+
     async def joined(self, player_id: str, table_id: str, position: int) -> None:
         self._tables.setdefault(player_id, {})[table_id] = position
 

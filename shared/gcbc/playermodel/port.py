@@ -52,6 +52,10 @@ class Rating(msgspec.Struct, frozen=True):
 class PlayerModel(Protocol):
     async def put_player(self, record: PlayerRecord) -> None: ...
 
+    async def remove_player(self, player_id: str) -> None:
+        """A registration withdrawn after its name's claim was stored: never a player."""
+        ...
+
     async def joined(self, player_id: str, table_id: str, position: int) -> None:
         """A table the player took a seat at (``position``: the entry's, newest highest)."""
         ...

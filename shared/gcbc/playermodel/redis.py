@@ -98,6 +98,11 @@ class RedisPlayerModel:
         await self._do(self.redis.set(_player_key(record.player_id), _encode(record)))
         await self._do(self.redis.zadd(PLAYERS, {record.player_id: record.registered}))
 
+    async def remove_player(self, player_id: str) -> None:
+        await self._do(self.redis.zrem(PLAYERS, player_id))
+        await self._do(self.redis.delete(_player_key(player_id)))
+        await self._do(self.redis.delete(_tables_key(player_id)))
+
     async def joined(self, player_id: str, table_id: str, position: int) -> None:
         await self._do(self.redis.zadd(_tables_key(player_id), {checked(table_id): position}))
 

@@ -4,14 +4,21 @@ event log's port (``EventLog``): the JetStream adapter on the players' stream, o
 twin.
 
 Registering appends the player's ``PlayerRegistered`` (a new id: nothing there to race), then its
-name's claim expecting an empty key: of two players claiming one name, one wins; the other's
-registration is withdrawn, and it never was a player. A token is replaced with the player's last
+name's claim expecting the name's key as it was read: of two players claiming one name, one wins;
+the other's registration is withdrawn, and it never was a player. A name is held by the first
+claim of its key whose player was not withdrawn, so a name is only ever held by a player whose
+token was handed out: a claim whose append went unanswered is looked for again until the log
+tells, and a registration that cannot tell withdraws its player (its token was never shown),
+which frees the name even if that claim was stored. A token is replaced with the player's last
 entry expected, so of two replacements sent with one token, one wins."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import hmac
+import logging
 import re
 import secrets
 import time
@@ -19,7 +26,13 @@ from collections import OrderedDict
 
 import msgspec
 
-from gcbc.eventlog.port import EventLog, Stored, WrongExpectedSequence
+from gcbc.eventlog.port import (
+    EventLog,
+    LogUnavailable,
+    OutcomeUnknown,
+    Stored,
+    WrongExpectedSequence,
+)
 from gcbc.rules import names
 from gcbc_contract.players import (
     AnyPlayerEntry,
@@ -36,6 +49,13 @@ STREAM = "GCBC_PLAYERS"
 PREFIX = "gcbc.player"
 PARTITIONS = 1  # one consumer reads every player's entries (a player's writes are rare)
 RETRIES = 8
+# waits before looking again at a name's key whose claim went unanswered (seconds)
+SETTLE = (0.05, 0.2, 0.5, 1.0)
+# waits between tries of a withdrawal the log did not take at once (seconds, the last repeated)
+WITHDRAW_RETRY = (1.0, 5.0, 30.0)
+WITHDRAW_TRIES = 40
+
+log = logging.getLogger("gcbc.players")
 
 _TOKEN = re.compile(r"([0-9a-f]{16})\.[A-Za-z0-9_-]{32}")
 _PLAYER_ID = re.compile(r"[0-9a-f]{16}")
@@ -142,9 +162,15 @@ class PlayerLog:
     def __init__(self, events: EventLog) -> None:
         self.events = events
         self.folded: OrderedDict[str, FoldedPlayer] = OrderedDict()
+        self.withdrawing: set[asyncio.Task[None]] = set()
 
     async def player(self, player_id: str) -> FoldedPlayer | None:
         """The player as the log tells now (None: no such player)."""
+        p = await self._folded(player_id)
+        return p if p is not None and p.registered else None
+
+    async def _folded(self, player_id: str) -> FoldedPlayer | None:
+        """The player's entries folded as the log tells now, registered or not (None: none)."""
         p = self.folded.get(player_id)
         last = await self.events.last(player_id)
         if last is None:
@@ -158,7 +184,7 @@ class PlayerLog:
             for stored in await self.events.read(player_id, after=p.seq):
                 p.apply(stored)
         self._keep(p)
-        return p if p.registered else None
+        return p
 
     def held(self, player_id: str) -> FoldedPlayer | None:
         """The player as this process last read it (no trip to the log)."""
@@ -181,20 +207,30 @@ class PlayerLog:
         return p if p is not None and p.holds(token) else None
 
     async def claim(self, name: str) -> NameClaimed | None:
-        """The claim of a name (or of one that looks like it), if there is one."""
+        """The claim holding a name (or one that looks like it), if one does."""
+        return (await self._holder(name))[0]
+
+    async def _holder(self, name: str) -> tuple[NameClaimed | None, int]:
+        """The claim holding the name (the first of its key whose player was not withdrawn) and
+        the sequence of the key's last entry (what a claim appended next expects)."""
         got = await self.events.read(name_key(name))
-        for stored in got[:1]:
+        for stored in got:
             try:
                 entry = decode_player_entry(stored.data)
             except msgspec.DecodeError:
-                return None
-            return entry if isinstance(entry, NameClaimed) else None
-        return None
+                continue  # not an entry: stepped over
+            if isinstance(entry, NameClaimed):
+                p = await self._folded(entry.player_id)
+                if p is None or not p.withdrawn:
+                    return entry, got[-1].seq
+        return None, got[-1].seq if got else 0
 
     async def register(self, name: str, bot: bool) -> tuple[FoldedPlayer, str]:
         """A new player under ``name`` (normalised, checked by the caller), and its token;
-        NameTaken if another player has the name."""
-        if await self.claim(name) is not None:
+        NameTaken if another player has the name. LogUnavailable or OutcomeUnknown: no player
+        (one that came to be in part is withdrawn, now or as soon as the log takes it)."""
+        held, last = await self._holder(name)
+        if held is not None:
             raise NameTaken(name)
         player_id = new_player_id()
         token = new_token(player_id)
@@ -203,17 +239,58 @@ class PlayerLog:
             player_id=player_id, name=name, bot=bot, token_hash=token_hash(token), at=at
         )
         await self._append(player_id, registered, 0)
+        claim = NameClaimed(player_id=player_id, name=name, bot=bot, at=at)
         try:
-            claim = NameClaimed(player_id=player_id, name=name, bot=bot, at=at)
-            await self._append(name_key(name), claim, 0)
-        except WrongExpectedSequence:
-            # another player claimed it meanwhile: this one never was (its token is unknown to
-            # all, so a withdrawal lost with the log away harms nobody)
-            await self._append(player_id, RegistrationWithdrawn(player_id=player_id, at=now_ms()))
-            raise NameTaken(name) from None
+            await self._claim(claim, last)
+        except (NameTaken, LogUnavailable, OutcomeUnknown):
+            # its token is unknown to all: withdrawn, it never was a player, and a claim of its
+            # that was stored after all holds nothing
+            await self._withdraw(player_id)
+            raise
         p = await self.player(player_id)
         assert p is not None
         return p, token
+
+    async def _claim(self, claim: NameClaimed, last: int) -> None:
+        """Append the name's claim after ``last``; once an append went unanswered or lost a race,
+        the name's key is read again to tell whether the claim is there (NameTaken: another
+        player's holds the name; OutcomeUnknown: the log never told)."""
+        for wait in (None, *SETTLE):
+            if wait is not None:
+                await asyncio.sleep(wait)
+                try:
+                    held, last = await self._holder(claim.name)
+                except LogUnavailable:
+                    continue
+                if held is not None and held.player_id == claim.player_id:
+                    return  # stored after all
+                if held is not None:
+                    raise NameTaken(claim.name)
+            try:
+                await self._append(name_key(claim.name), claim, last)
+                return
+            except (WrongExpectedSequence, LogUnavailable, OutcomeUnknown):
+                continue  # look again
+        raise OutcomeUnknown(f"the claim of {claim.name!r} went unanswered")
+
+    async def _withdraw(self, player_id: str) -> None:
+        """Withdraw a registration that never handed out its token: now, or in the background
+        as soon as the log takes it."""
+        try:
+            await self._append(player_id, RegistrationWithdrawn(player_id=player_id, at=now_ms()))
+        except (LogUnavailable, OutcomeUnknown, WrongExpectedSequence):
+            task = asyncio.create_task(self._withdraw_later(player_id))
+            self.withdrawing.add(task)
+            task.add_done_callback(self.withdrawing.discard)
+
+    async def _withdraw_later(self, player_id: str) -> None:
+        entry = RegistrationWithdrawn(player_id=player_id, at=now_ms())
+        for attempt in range(WITHDRAW_TRIES):
+            await asyncio.sleep(WITHDRAW_RETRY[min(attempt, len(WITHDRAW_RETRY) - 1)])
+            with contextlib.suppress(LogUnavailable, OutcomeUnknown, WrongExpectedSequence):
+                await self._append(player_id, entry)  # a second one changes nothing
+                return
+        log.error("player %s: its registration could not be withdrawn", player_id)
 
     async def reissue(self, p: FoldedPlayer) -> str:
         """A new token for the player (the one before stops working); StaleToken if it was

@@ -7,12 +7,18 @@ import msgspec
 
 from gcbc.eventlog.port import LogAdmin, Stored
 from gcbc.playermodel.port import PlayerModel, PlayerRecord
-from gcbc_contract.players import NameClaimed, TableJoined, decode_player_entry
+from gcbc_contract.players import (
+    NameClaimed,
+    RegistrationWithdrawn,
+    TableJoined,
+    decode_player_entry,
+)
 
 
 async def project(model: PlayerModel, stored: Stored) -> None:
     """One entry of the players' log into the read model (again: the same writes). A player
-    shows once its name's claim is its: a registration withdrawn never does."""
+    shows once its name's claim is its, and no more once its registration is withdrawn (one
+    that never handed out its token: its claim holds nothing)."""
     try:
         entry = decode_player_entry(stored.data)
     except msgspec.DecodeError:
@@ -23,6 +29,8 @@ async def project(model: PlayerModel, stored: Stored) -> None:
                 player_id=entry.player_id, name=entry.name, bot=entry.bot, registered=stored.seq
             )
         )
+    elif isinstance(entry, RegistrationWithdrawn):
+        await model.remove_player(entry.player_id)
     elif isinstance(entry, TableJoined):
         await model.joined(entry.player_id, entry.table_id, stored.seq)
     await model.advance(stored.seq)

@@ -5,6 +5,7 @@ events it witnessed) or from what everyone saw (face-up cards); never from the t
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
@@ -74,7 +75,9 @@ def _card_views(s: State, viewer: int | None, seat: int) -> list[CardView]:
     return out
 
 
-def _seat_views(s: State, viewer: int | None) -> list[SeatView]:
+def _seat_views(
+    s: State, viewer: int | None, players: Mapping[int, str] | None = None
+) -> list[SeatView]:
     out = []
     bots = s.setup.house_bots
     over = s.step == FINISHED  # the end reveals every card (RULES §10), so the teams too
@@ -99,6 +102,7 @@ def _seat_views(s: State, viewer: int | None) -> list[SeatView]:
                 bot=st.bot or (bots is not None and i in bots.seats),
                 team=true_team(s, i) if over and st.cards else None,
                 eliminated_by=st.fallen_by if over and st.eliminated else None,
+                player=players.get(i) if players else None,
             )
         )
     return out
@@ -289,6 +293,7 @@ class _Common:
         wait_started: float | None,
         chat_limit: int | None,
         memo: LogMemo | None = None,
+        players: Mapping[int, str] | None = None,
     ) -> None:
         self.over = s.step == FINISHED
         self.log_limit = log_limit
@@ -303,7 +308,7 @@ class _Common:
             if self.wait is not None and wait_started
             else None
         )
-        self.seats = _seat_views(s, None)
+        self.seats = _seat_views(s, None, players)
         chat = s.chat.tail(chat_limit) if chat_limit is not None else s.chat
         self.chat = [{"seat": who, "text": text} for who, text in chat]
         w = s.window
@@ -344,12 +349,14 @@ def view(
     log_limit: int | None = None,
     wait_started: float | None = None,
     chat_limit: int | None = None,
+    players: Mapping[int, str] | None = None,
 ) -> View:
     """The view of ``seat`` (None: the public, spectator view). ``wait_started``: when the
     current wait began (seconds since the epoch), known to services, never to the engine: it
-    only turns into the deadline shown. ``log_limit``/``chat_limit``: the most recent log entries
+    only turns into the deadline shown. ``players``: the registered player holding each seat
+    (known to services, as ``wait_started``). ``log_limit``/``chat_limit``: the most recent log entries
     and chat messages it carries (None: all; the history has them all)."""
-    return _view(s, seat, _Common(s, log, log_limit, wait_started, chat_limit))
+    return _view(s, seat, _Common(s, log, log_limit, wait_started, chat_limit, None, players))
 
 
 def views(
@@ -360,11 +367,12 @@ def views(
     wait_started: float | None = None,
     chat_limit: int | None = None,
     memo: LogMemo | None = None,
+    players: Mapping[int, str] | None = None,
 ) -> list[View]:
     """``view`` of each of ``seats`` (None: the public one), what they share made once: equal,
     view by view, to calling ``view`` for each. ``memo``: each viewer's log entries, kept by the
     caller between the states of one table (``LogMemo``): only events new since are looked at."""
-    common = _Common(s, log, log_limit, wait_started, chat_limit, memo)
+    common = _Common(s, log, log_limit, wait_started, chat_limit, memo, players)
     return [_view(s, seat, common) for seat in seats]
 
 

@@ -1,6 +1,7 @@
 """The players' log on the in-memory twin: a player registered under a name no one else may
 take (whatever its look), its token checked on its own entries, replaced once of two tries, its
-tables noted once each; a registration that lost its name's race never was a player."""
+tables noted once each; a registration that lost its name's race never was a player, and one
+whose claim went unanswered is the player the log holds, or no player with its name free."""
 
 from __future__ import annotations
 
@@ -9,6 +10,9 @@ import asyncio
 import pytest
 
 from gcbc.eventlog.memory import MemoryEventLog
+from gcbc.eventlog.port import LogUnavailable, OutcomeUnknown
+from gcbc.playermodel.memory import MemoryPlayerModel
+from gcbc.players import log as players_log
 from gcbc.players.log import (
     FoldedPlayer,
     NameTaken,
@@ -17,6 +21,7 @@ from gcbc.players.log import (
     name_key,
     player_of_token,
 )
+from gcbc.players.projection import rebuild
 from gcbc_contract.players import NameClaimed, encode_player_entry
 
 
@@ -56,21 +61,108 @@ def test_of_two_registrations_racing_for_a_name_the_loser_never_was_a_player():
         events = MemoryEventLog()
         log = PlayerLog(events)
         # another process claims the name between this one's look and its claim
-        real_claim = log.claim
+        real_holder = log._holder
+        looked = []
 
         async def no_claim_yet(name):
-            got = await real_claim(name)
-            if got is None:
+            got = await real_holder(name)
+            if not looked:
+                looked.append(got)
                 entry = NameClaimed(player_id="f" * 16, name="ann")
                 await events.append(name_key("ann"), encode_player_entry(entry), expected=0)
-            return None
+            return got
 
-        log.claim = no_claim_yet  # type: ignore[method-assign]
+        log._holder = no_claim_yet  # type: ignore[method-assign]
         with pytest.raises(NameTaken):
             await log.register("ann", bot=False)
         loser = [t for t in [s.table async for s in _scan(events)] if t != name_key("ann")]
         assert len(set(loser)) == 1
         assert await PlayerLog(events).player(loser[0]) is None  # withdrawn
+
+    run(go())
+
+
+class FaultyLog(MemoryEventLog):
+    """The twin with faults at a name's key: appends stored whose answer is lost (``lost``),
+    appends never stored nor answered (``dropped``), reads of it refused once an append went
+    unanswered (``reads_away``); and a player's appends refused then (``player_away``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lost = self.dropped = self.reads_away = self.player_away = 0
+        self.unanswered = False
+
+    async def append(self, table, data, expected, msg_id=None, answer=False):
+        if table.startswith("n") and self.dropped:
+            self.dropped -= 1
+            self.unanswered = True
+            raise OutcomeUnknown("timed out")
+        if not table.startswith("n") and self.unanswered and self.player_away:
+            self.player_away -= 1
+            raise LogUnavailable("away")
+        got = await super().append(table, data, expected, msg_id, answer)
+        if table.startswith("n") and self.lost:
+            self.lost -= 1
+            self.unanswered = True
+            raise OutcomeUnknown("timed out")
+        return got
+
+    async def read(self, table, after=0):
+        if table.startswith("n") and self.unanswered and self.reads_away:
+            self.reads_away -= 1
+            raise LogUnavailable("away")
+        return await super().read(table, after)
+
+
+async def _profiles(events) -> list[str]:
+    model = MemoryPlayerModel()
+    await rebuild(events, model)
+    return [r.name for r in await model.players()]
+
+
+def test_a_claim_whose_answer_was_lost_is_found_and_the_player_is_registered():
+    async def go():
+        events = FaultyLog()
+        log = PlayerLog(events)
+        events.lost, events.reads_away = 1, 1  # stored, unanswered; the first look refused
+        p, token = await log.register("ann", bot=False)
+        assert (await PlayerLog(events).authenticate(token)).player_id == p.player_id
+        assert (await log.claim("ann")).player_id == p.player_id
+        events.dropped = 2  # never stored: appended again once the key shows no claim
+        bob, _ = await log.register("bob", bot=False)
+        assert (await log.claim("bob")).player_id == bob.player_id
+        assert await _profiles(events) == ["ann", "bob"]
+        with pytest.raises(NameTaken):
+            await log.register("ANN", bot=False)
+
+    run(go())
+
+
+def test_a_registration_that_cannot_tell_leaves_no_player_and_its_name_free(monkeypatch):
+    monkeypatch.setattr(players_log, "SETTLE", (0, 0))
+    monkeypatch.setattr(players_log, "WITHDRAW_RETRY", (0.01,))
+
+    async def go():
+        events = FaultyLog()
+        log = PlayerLog(events)
+        # the claim stored but unanswered, and the name's key unreadable after
+        events.lost, events.reads_away = 1, 2
+        with pytest.raises(OutcomeUnknown):
+            await log.register("ann", bot=False)
+        assert await log.claim("ann") is None  # its claim holds nothing: withdrawn
+        assert await _profiles(events) == []
+        ann, _ = await log.register("ann", bot=False)
+        assert (await log.claim("ann")).player_id == ann.player_id
+        assert await _profiles(events) == ["ann"]
+        # the same with the withdrawal refused at first: made as soon as the log takes it
+        events.lost, events.reads_away, events.player_away = 1, 2, 1
+        events.unanswered = False
+        with pytest.raises(OutcomeUnknown):
+            await log.register("bob", bot=False)
+        assert log.withdrawing
+        await asyncio.gather(*log.withdrawing)
+        assert await log.claim("bob") is None and await _profiles(events) == ["ann"]
+        assert (await log.register("bob", bot=False))[0].name == "bob"
 
     run(go())
 

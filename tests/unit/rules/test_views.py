@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from gcbc.rules import public_view, view
 from gcbc.rules.state import State
+from gcbc.rules.views import views
 from tests.support import KP, A, C, E, H, K, act, of_type, table
 from tests.unit.rules.conftest import arm, play_turn
 
@@ -227,3 +228,14 @@ def test_each_seats_team_and_eliminator_show_once_the_game_is_over_and_not_befor
         sim.play_game(seats, seed, check=False, options=options)
     assert len(ends) == len(games)
     assert any(by is not None for shown in ends for _, by in shown)  # someone was eliminated
+
+
+def test_each_seat_shows_its_player_to_every_viewer_as_the_services_tell() -> None:
+    """A seat's registered player is public, like its profile: the services know it (the engine
+    does not), and every viewer's view of one state shows the same."""
+    s = table(FOUR)
+    players = {1: "ab" * 8, 3: "cd" * 8}
+    viewers: list[int | None] = [None, 0, 1, 2, 3]
+    for v in [view(s, x, players=players) for x in viewers] + views(s, viewers, players=players):
+        assert [seat.player for seat in v.seats] == [None, "ab" * 8, None, "cd" * 8]
+    assert [seat.player for seat in view(s, 1).seats] == [None] * 4  # none told: none shown

@@ -39,11 +39,18 @@ def test_every_success_is_typed_and_views_are_views(schema):
     assert _ref(paths["/tables"]["post"]["responses"]["201"]).endswith("/TableCreated")
     assert _ref(paths["/tables/{table_id}/history"]["get"]["responses"]["200"]).endswith("/History")
     assert "LobbyListing" in str(paths["/tables"]["get"]["responses"]["200"])
+    export = paths["/players/{player_id}/games/export"]["get"]["responses"]["200"]["content"]
+    assert export["application/x-ndjson"]["schema"]["$ref"].endswith("/PlayedGame")
     for path, operations in paths.items():
         for method, op in operations.items():
             for status, response in op["responses"].items():
                 if status.startswith(("2",)) and status != "204" and "stream" not in path:
                     assert "string" not in _ref(response), (method, path, status)
+                    # JSON, or JSON lines whose schema is one line's struct
+                    media = set(response["content"])
+                    assert media in ({"application/json"}, {"application/x-ndjson"}), (path, media)
+                    if media == {"application/x-ndjson"}:
+                        assert _ref(response).startswith("#/components/schemas/"), (path, status)
                 if status.startswith(("4", "5")):
                     assert "application/problem+json" in response["content"], (path, status)
                     assert "`code`" in response["description"], (path, status)
