@@ -64,10 +64,11 @@ class Setup(msgspec.Struct, frozen=True):
 
 
 class _Kept:
-    __slots__ = ("entries", "states")
+    __slots__ = ("entries", "players", "states")
 
-    def __init__(self, states: list[State], entries: int) -> None:
+    def __init__(self, states: list[State], players: list[dict[int, str]], entries: int) -> None:
         self.states = states  # the state after each answered command that changed it
+        self.players = players  # the registered players holding the seats at each state
         self.entries = entries  # its log's entries (what keeping it costs)
 
 
@@ -170,7 +171,13 @@ def replay_step(table_id: str, step: int, seat: int | None, read: bool) -> Answe
     step = min(step, len(states))
     s = states[step - 1]
     viewer = seat if seat is not None and s.seats and s.seats[seat] is not None else None
-    v = view(s, viewer, log_limit=_setup.log_limit, chat_limit=_setup.chat_limit)
+    v = view(
+        s,
+        viewer,
+        log_limit=_setup.log_limit,
+        chat_limit=_setup.chat_limit,
+        players=kept.players[step - 1],
+    )
     body = msgspec.json.encode(ReplayStep(step=step, steps=len(states), view=v))
     return Answer(body=body, kept=table_id in _kept, dropped=dropped, entries=entries)
 
@@ -201,6 +208,7 @@ def _fold(table_id: str) -> tuple[_Kept, list[Any]] | Answer:
         return Answer(problem=TOO_LONG, entries=len(stored))
     t = FoldedTable(table_id)
     states: list[State] = []
+    players: list[dict[int, str]] = []
     events: list[Any] = []
     for s in stored:
         entry = t.apply(s)
@@ -209,11 +217,15 @@ def _fold(table_id: str) -> tuple[_Kept, list[Any]] | Answer:
         # each answer that changed the state is a step (a refusal changes nothing)
         if t.settled and t.state.table_id and (not states or t.state is not states[-1]):
             states.append(t.state)
+            # seats change hands only in the lobby: a copy only when they did
+            players.append(
+                t.players.copy() if not players or players[-1] != t.players else players[-1]
+            )
     if t.seq == 0 or not t.state.table_id:
         return Answer(problem=NO_TABLE, entries=len(stored))
     if t.state.step != "finished":
         return Answer(problem=NOT_FINISHED, entries=len(stored))
-    return _Kept(states, len(stored)), events
+    return _Kept(states, players, len(stored)), events
 
 
 def _keep(table_id: str, kept: _Kept) -> tuple[str, ...]:

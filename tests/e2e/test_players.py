@@ -357,9 +357,19 @@ def test_a_players_history_lists_its_finished_games_newest_first_and_nothing_in_
     assert asyncio.run(exported()) == games
     # each seat's view shows its player: the player's own, none for the house's bots
     public = http.get(f"/tables/{second}").json()
-    assert [s["player"] for s in public["seats"]] == [
-        player_id if i == game["seat"] else None for i in range(4)
+    shown = [player_id if i == game["seat"] else None for i in range(4)]
+    assert [s["player"] for s in public["seats"]] == shown
+    # and a replay as the log tells it: nobody's before the seats are taken, the player's after
+    seats = [
+        [
+            s["player"]
+            for s in http.get(f"/tables/{second}/replay", params={"step": step}).json()["view"][
+                "seats"
+            ]
+        ]
+        for step in (1, 10_000)
     ]
+    assert seats == [[None] * 4, shown]
 
 
 def test_a_rated_table_rates_its_players_and_the_house_and_operators_rebuild_and_verify(
