@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 
 import msgspec
 
+from gcbc.clock import now_ms
 from gcbc.eventlog.partitions import partition_of
 from gcbc.eventlog.port import (
     FullLog,
@@ -31,7 +32,6 @@ from gcbc_contract import events as E
 from gcbc_contract.entries import CommandEntry, OutcomeEntry, RefusalEntry
 from services.common import metrics
 from services.common.cache import FoldedCache
-from services.common.clock import now_ms
 from services.common.deadlines import DeadlineIndex, due
 from services.common.folded import FoldedTable
 from services.common.partitions import Partitions

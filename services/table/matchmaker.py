@@ -19,6 +19,7 @@ import time
 
 import msgspec
 
+from gcbc.clock import now_ms
 from gcbc.eventlog.port import LogUnavailable, OutcomeUnknown, WrongExpectedSequence
 from gcbc.players.log import FoldedPlayer
 from gcbc.queue.log import FoldedQueue, QueueLog
@@ -37,7 +38,6 @@ from gcbc_contract.queue import (
     QueueState,
     TableSeated,
 )
-from services.common.clock import now_ms
 from services.common.ratings import pool_of
 from services.common.settings import Settings
 from services.table.identities import Identities, log_away

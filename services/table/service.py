@@ -19,6 +19,7 @@ import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from gcbc.clock import now_ms
 from gcbc.eventlog.port import EventLog, Stored, Subscription, WrongExpectedSequence
 from gcbc.eventlog.records import append_entry, entry_or_none
 from gcbc.keyvalue.port import KeyValue
@@ -27,7 +28,6 @@ from gcbc.rules import RuleViolation
 from gcbc_contract.entries import CommandEntry
 from services.common import metrics
 from services.common.cache import IDLE_SECONDS, FoldedCache
-from services.common.clock import now_ms
 from services.common.folded import FoldedTable
 from services.common.house_bots import bot_seat
 from services.common.house_tables import encode as encode_house

@@ -21,11 +21,11 @@ import hmac
 import logging
 import re
 import secrets
-import time
 from collections import OrderedDict
 
 import msgspec
 
+from gcbc.clock import now_ms
 from gcbc.eventlog.port import (
     EventLog,
     LogUnavailable,
@@ -99,10 +99,6 @@ def token_hash(token: str) -> str:
 def name_key(name: str) -> str:
     """The key a name's claim is appended under: names that look alike share it."""
     return "n" + hashlib.sha256(names.look(name).encode()).hexdigest()[:32]
-
-
-def now_ms() -> int:
-    return int(time.time() * 1000)
 
 
 class FoldedPlayer:
