@@ -141,21 +141,6 @@ class RedisReadModel(RedisViews):
         return cls(client, listener, PipelinedRedis(url))
 
     @unavailable
-    async def put(
-        self,
-        table: str,
-        views: dict[str, bytes],
-        position: int,
-        changed: list[str] | None = None,
-        listing: bytes | None = None,
-        answers: dict[str, bytes] | None = None,
-        status: str | None = None,
-    ) -> bool:
-        item = Replacement(table, views, position, listing, answers, status)
-        keys, args = self._write(item, "newer", wake_message(position, changed))
-        return bool(await self._put(keys=keys, args=args))
-
-    @unavailable
     async def put_many(self, puts: list[Put]) -> list[bool]:
         """One pipeline (one round trip), each table one script run."""
         calls = [

@@ -277,20 +277,6 @@ class RedisClusterReadModel(RedisViews):
             await _retrying(self._index, keys=INDEX_KEYS, args=entries[i : i + 5 * 500])
 
     @unavailable
-    async def put(
-        self,
-        table: str,
-        views: dict[str, bytes],
-        position: int,
-        changed: list[str] | None = None,
-        listing: bytes | None = None,
-        answers: dict[str, bytes] | None = None,
-        status: str | None = None,
-    ) -> bool:
-        item = Replacement(table, views, position, listing, answers, status)
-        return (await self._write_tables([(item, wake_message(position, changed))], "newer"))[0]
-
-    @unavailable
     async def put_many(self, puts: list[Put]) -> list[bool]:
         """The tables' scripts side by side (they live on different nodes), then one index run."""
         if not puts:
