@@ -138,6 +138,26 @@ def one_by_one(handle: Handler) -> BatchHandler:
     return handle_batch
 
 
+class EntryByEntry:
+    """``consume`` for an adapter whose ``consume_batches`` does the work: its batches handled
+    entry by entry (``one_by_one``)."""
+
+    async def consume(
+        self,
+        group: str,
+        handle: Handler,
+        ack_wait: float = 30,
+        partition: int | None = None,
+        only: Only = None,
+    ) -> Subscription:
+        """``partition``: that partition's tables only, through its own durable consumer
+        (``<group>-p<partition>``); ``only``: the commands' or the answers' subjects."""
+        batches = one_by_one(handle)
+        return await self.consume_batches(  # type: ignore[attr-defined,no-any-return]
+            group, batches, ack_wait, partition=partition, only=only
+        )
+
+
 class Skip(Exception):
     """Raised by a handler for an entry no retry can help (not an entry of ours): it is
     acknowledged and never delivered again."""
