@@ -16,7 +16,7 @@ from redis.exceptions import NoScriptError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from gcbc.readmodel.pipelined import PipelinedRedis
-from gcbc.readmodel.port import ModelUnavailable, Put, Replacement, StoredView, answers_field
+from gcbc.readmodel.port import ModelUnavailable, StoredView, ViewWriter, answers_field
 from gcbc.readmodel.wakeups import Wakeups, until_set
 from gcbc_contract.ids import checked
 
@@ -60,7 +60,7 @@ def unavailable(method: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-class RedisViews:
+class RedisViews(ViewWriter):
     """The reading, the waiting and the put script's runs of a Redis read model; a subclass
     gives its key layout (``KEY``), ``redis`` (its client), ``wakeups`` and ``_put`` (the
     put script)."""
@@ -131,22 +131,6 @@ class RedisViews:
             # (the method is blocked in cluster pipelines; the command is routed by its key)
             pipe.execute_command("EVALSHA", sha, len(keys), *keys, *args)
         return await pipe.execute(raise_on_error=False)  # type: ignore[no-any-return]
-
-    async def put(
-        self,
-        table: str,
-        views: dict[str, bytes],
-        position: int,
-        changed: list[str] | None = None,
-        listing: bytes | None = None,
-        answers: dict[str, bytes] | None = None,
-        status: str | None = None,
-    ) -> bool:
-        item = Replacement(table, views, position, listing, answers, status)
-        return (await self.put_many([Put(item, changed)]))[0]
-
-    async def put_many(self, puts: list[Put]) -> list[bool]:
-        raise NotImplementedError  # the key layout's: one Redis, or a cluster
 
     @unavailable
     async def ping(self) -> None:
