@@ -327,7 +327,7 @@ class RedisClusterReadModel(RedisViews):
                     match=KEY.format(table="*"), count=1000, target_nodes=node
                 ):
                     yield text(key)[len(prefix) : -1]
-        except UNREACHABLE as e:
+        except self.UNREACHABLE as e:
             raise ModelUnavailable(str(e) or type(e).__name__) from None
 
     @unavailable
@@ -362,14 +362,7 @@ class RedisClusterReadModel(RedisViews):
         values = await self.redis.mget_nonatomic(marks) if marks else []
         position = await self.redis.get(POSITION)
         counts = await self.redis.hgetall(COUNTS)
-        when = None
-        if values and all(v is not None for v in values):
-            try:
-                when = max(float(v) for v in values)
-            except ValueError:
-                when = 0.0
-        tables = {text(k): int(v) for k, v in counts.items() if int(v) > 0}
-        return ModelStatus(when, int(position or 0), tables)
+        return self._status(values, position, counts)
 
     @unavailable
     async def ping(self) -> None:
