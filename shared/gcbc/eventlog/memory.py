@@ -14,7 +14,7 @@ from gcbc.eventlog.partitions import PARTITIONS, group_of, partition_group, part
 from gcbc.eventlog.port import (
     AppendResult,
     BatchHandler,
-    EntryByEntry,
+    FullLog,
     GroupStatus,
     Handler,
     LogStatus,
@@ -104,7 +104,7 @@ class _Feed:
                 await task
 
 
-class MemoryEventLog(EntryByEntry):
+class MemoryEventLog(FullLog):
     def __init__(self, partitions: int = PARTITIONS) -> None:
         self.partitions = partitions
         self._entries: list[Stored] = []

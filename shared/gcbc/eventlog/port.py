@@ -138,26 +138,6 @@ def one_by_one(handle: Handler) -> BatchHandler:
     return handle_batch
 
 
-class EntryByEntry:
-    """``consume`` for an adapter whose ``consume_batches`` does the work: its batches handled
-    entry by entry (``one_by_one``)."""
-
-    async def consume(
-        self,
-        group: str,
-        handle: Handler,
-        ack_wait: float = 30,
-        partition: int | None = None,
-        only: Only = None,
-    ) -> Subscription:
-        """``partition``: that partition's tables only, through its own durable consumer
-        (``<group>-p<partition>``); ``only``: the commands' or the answers' subjects."""
-        batches = one_by_one(handle)
-        return await self.consume_batches(  # type: ignore[attr-defined,no-any-return]
-            group, batches, ack_wait, partition=partition, only=only
-        )
-
-
 class Skip(Exception):
     """Raised by a handler for an entry no retry can help (not an entry of ours): it is
     acknowledged and never delivered again."""
@@ -223,8 +203,10 @@ class EventLog(Protocol):
     ) -> Subscription:
         """The group's durable consumer (it survives restarts: it goes on where it stopped);
         ``partition``: that partition's tables only, through a durable consumer of its own;
-        ``only``: the commands, or the answers."""
-        ...
+        ``only``: the commands, or the answers. Every adapter's: ``consume_batches``, each batch
+        handled entry by entry."""
+        batches = one_by_one(handle)
+        return await self.consume_batches(group, batches, ack_wait, partition=partition, only=only)
 
     async def consume_batches(
         self,

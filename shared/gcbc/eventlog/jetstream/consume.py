@@ -29,7 +29,7 @@ from gcbc.eventlog.jetstream.stream import (
     unavailable,
 )
 from gcbc.eventlog.partitions import partition_group
-from gcbc.eventlog.port import BatchHandler, EntryByEntry, Only, Outcome, Skip, Stored
+from gcbc.eventlog.port import BatchHandler, Only, Outcome, Skip, Stored
 
 log = logging.getLogger("gcbc.eventlog")
 NAK_SOON = b'-NAK {"delay": 500000000}'  # delivered again in half a second
@@ -130,7 +130,7 @@ class Subscription:
             await self._task
 
 
-class Consumers(EntryByEntry, Connected):
+class Consumers(Connected):
     """The log's durable groups (mixed into JetStreamEventLog, which provides its fields)."""
 
     async def consume_batches(
