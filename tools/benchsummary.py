@@ -240,35 +240,31 @@ def _memory(memory: Any) -> list[dict[str, Any]]:
     return figures
 
 
-def _edge(edge: Any) -> list[dict[str, Any]]:
-    """The connection guard's cost (reported, no target: what the limits cost per request)."""
-    figures = []
-    for mode in ("kept_alive", "new_connection"):
-        cost = _get(edge, "server_cpu_per_request", mode)
-        figures.append(
-            {
-                "figure": f"connection guard: server CPU per request, {mode.replace('_', ' ')} (us)",
-                "value": cost,
-                "target": "report",
-                "met": "missing" if cost is None else True,
-            }
-        )
-    return figures
+# reported, no target: what the connection guard costs per request, and what a matching round
+# of quick play costs as the queue grows (figure, bench, keys)
+REPORTED = [
+    (
+        f"connection guard: server CPU per request, {mode.replace('_', ' ')} (us)",
+        "edge",
+        ("server_cpu_per_request", mode),
+    )
+    for mode in ("kept_alive", "new_connection")
+] + [
+    (
+        f"quick play: one matching round, {int(size):,} waiting (ms)",
+        "queue",
+        ("matching_round", size, "median_ms"),
+    )
+    for size in ("1000", "10000")
+]
 
 
-def _queue(queue: Any) -> list[dict[str, Any]]:
-    """Quick play's matching round (reported, no target: what a look costs as the queue grows)."""
+def _reported(found: dict[str, Any]) -> list[dict[str, Any]]:
     figures = []
-    for size in ("1000", "10000"):
-        ms = _get(queue, "matching_round", size, "median_ms")
-        figures.append(
-            {
-                "figure": f"quick play: one matching round, {int(size):,} waiting (ms)",
-                "value": ms,
-                "target": "report",
-                "met": "missing" if ms is None else True,
-            }
-        )
+    for name, bench, keys in REPORTED:
+        value = _get(found.get(bench), *keys)
+        met = "missing" if value is None else True
+        figures.append({"figure": name, "value": value, "target": "report", "met": met})
     return figures
 
 
@@ -278,8 +274,7 @@ def summary(found: dict[str, Any]) -> dict[str, Any]:
     for name, bench, keys, target, test in THRESHOLDS:
         value = _get(found.get(bench), *keys)
         figures.append(_figure(name, value, target, value is not None and test(value)))
-    figures += _edge(found.get("edge"))
-    figures += _queue(found.get("queue"))
+    figures += _reported(found)
     for figure in figures:
         path = next((p for name, p in MACHINE.items() if figure["figure"].startswith(name)), None)
         machine = _get(system, *path) if path else None

@@ -337,24 +337,36 @@ class _quiet:
         return kind is not None and issubclass(kind, ApiProblem | httpx.HTTPError)
 
 
-class TableUser(User):
+class ClientUser(User):
+    """A user with a client of its own, closed when it stops."""
+
     abstract = True
-    table: Table | None = None
 
     def on_start(self) -> None:
         self.client = LoadClient(self)
 
     def on_stop(self) -> None:
+        self.client.close()
+
+    def seats(self) -> int:
+        """A table's seat count, in the range the ``seats`` option gives."""
+        low, high = _range(option(self, "seats", "4-8"))
+        return random.randint(int(low), int(high))
+
+
+class TableUser(ClientUser):
+    abstract = True
+    table: Table | None = None
+
+    def on_stop(self) -> None:
         if self.table is not None:
             self.table.close()
-        self.client.close()
+        super().on_stop()
 
     def open_table(self) -> Table:
         if self.table is not None:
             self.table.close()
-        low, high = _range(option(self, "seats", "4-8"))
-        seats = random.randint(int(low), int(high))
-        self.table = Table(self, self.client, seats, option(self, "bot", "random"))
+        self.table = Table(self, self.client, self.seats(), option(self, "bot", "random"))
         return self.table
 
 
@@ -400,19 +412,13 @@ class ClosedLoopTable(TableUser):
         self.table.step()
 
 
-class Spectator(User):
+class Spectator(ClientUser):
     """Watches a table in play (its public stream) for a while, then another; the lobby when no
     table is in play."""
 
     weight = 2
     wait_time = between(1, 3)
     table = None
-
-    def on_start(self) -> None:
-        self.client = LoadClient(self)
-
-    def on_stop(self) -> None:
-        self.client.close()
 
     @task
     @guarded
@@ -432,18 +438,12 @@ class Spectator(User):
             views.close()
 
 
-class LobbyChurn(User):
+class LobbyChurn(ClientUser):
     """Lists the lobby, opens tables, takes seats and leaves them again: nothing starts."""
 
     weight = 1
     wait_time = between(1, 3)
     table = None
-
-    def on_start(self) -> None:
-        self.client = LoadClient(self)
-
-    def on_stop(self) -> None:
-        self.client.close()
 
     @task(3)
     @guarded
@@ -453,8 +453,7 @@ class LobbyChurn(User):
     @task(2)
     @guarded
     def open_and_leave(self) -> None:
-        low, high = _range(option(self, "seats", "4-8"))
-        table_id = self.client.create_table(random.randint(int(low), int(high))).table_id
+        table_id = self.client.create_table(self.seats()).table_id
         CHURN_LOBBY.append(table_id)
         del CHURN_LOBBY[:-200]
         seat = self.client.join(table_id, f"churn-{next(CHURN_NUMBER)}")

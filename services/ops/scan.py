@@ -83,31 +83,18 @@ class Pass:
                 yield result
 
     async def _here(self) -> AsyncIterator[Any]:
-        jobs: dict[str, Job] = {}
-        seen: dict[str, int] = {}
-        sizes = self.sizes
+        tables = _Open(self.kind, self.sizes)
         async for batch in self.events.scan(until=self.last):
             for stored in batch:
-                table = stored.table
-                size = sizes.get(table)
-                if size is None:
-                    continue
-                job = jobs.get(table)
-                if job is None:
-                    if seen.get(table, 0) >= size:
-                        continue  # whole already (entries appended since the snapshot)
-                    job = jobs[table] = self.kind(table)
-                job.feed(stored)
-                self.entries += 1
-                n = seen[table] = seen.get(table, 0) + 1
-                if n >= size:
-                    del jobs[table]
+                job = tables.feed(stored)
+                self.entries = tables.fed
+                if job is not None:
                     self.tables += 1
                     result = job.finish()
                     if result is not None:
                         yield result
             await asyncio.sleep(0)
-        for job in jobs.values():  # the snapshot counted entries the scan did not reach
+        for job in tables.jobs.values():  # the snapshot counted entries the scan did not reach
             self.tables += 1
             result = job.finish()
             if result is not None:
@@ -141,15 +128,43 @@ class Pass:
             raise
 
 
+class _Open:
+    """The tables of a pass still being folded: each entry fed to its table's job, given back
+    once its table is whole (the sizes snapshot says when); an entry of a table not in the pass,
+    or appended since the snapshot, is passed over."""
+
+    def __init__(self, kind: JobKind, sizes: dict[str, int]) -> None:
+        self.kind, self.sizes = kind, sizes
+        self.jobs: dict[str, Job] = {}
+        self.seen: dict[str, int] = {}
+        self.fed = 0  # entries fed
+
+    def feed(self, stored: Stored) -> Job | None:
+        table = stored.table
+        size = self.sizes.get(table)
+        if size is None:
+            return None
+        job = self.jobs.get(table)
+        if job is None:
+            if self.seen.get(table, 0) >= size:
+                return None  # whole already (entries appended since the snapshot)
+            job = self.jobs[table] = self.kind(table)
+        job.feed(stored)
+        self.fed += 1
+        n = self.seen[table] = self.seen.get(table, 0) + 1
+        if n < size:
+            return None
+        del self.jobs[table]
+        return job
+
+
 # --- worker processes ---------------------------------------------------------------------------
 def _worker(kind: JobKind, inbox: Any, outbox: Any) -> None:
     """A worker process: folds the tables routed to it, in order; sends results as tables end."""
     gc.freeze()
     gc.set_threshold(50_000, 20, 100)
     try:
-        sizes: dict[str, int] = inbox.recv()
-        jobs: dict[str, Job] = {}
-        seen: dict[str, int] = {}
+        tables = _Open(kind, inbox.recv())
         while True:
             batch = inbox.recv()
             if batch is None:
@@ -157,25 +172,15 @@ def _worker(kind: JobKind, inbox: Any, outbox: Any) -> None:
             results = []
             whole = 0
             for seq, table, data, at in batch:
-                size = sizes.get(table)
-                if size is None:
-                    continue
-                job = jobs.get(table)
-                if job is None:
-                    if seen.get(table, 0) >= size:
-                        continue
-                    job = jobs[table] = kind(table)
-                job.feed(Stored(seq=seq, table=table, data=data, at=at))
-                n = seen[table] = seen.get(table, 0) + 1
-                if n >= size:
-                    del jobs[table]
+                job = tables.feed(Stored(seq=seq, table=table, data=data, at=at))
+                if job is not None:
                     whole += 1
                     result = job.finish()
                     if result is not None:
                         results.append(result)
             outbox.send(("results", (len(batch), whole, results)))
-        results = [r for r in (job.finish() for job in jobs.values()) if r is not None]
-        outbox.send(("results", (0, len(jobs), results)))
+        results = [r for r in (job.finish() for job in tables.jobs.values()) if r is not None]
+        outbox.send(("results", (0, len(tables.jobs), results)))
         outbox.send(("done", None))
     except BaseException as e:  # noqa: BLE001  (told to the pass, which stops)
         with contextlib.suppress(Exception):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -15,6 +17,7 @@ from gcbc.rules.errors import CODES, HttpClass, http_class
 from gcbc_contract.http import Problem
 from gcbc_contract.ids import InvalidTableId
 
+log = logging.getLogger("gcbc.table")
 RETRY_AFTER = "1"  # seconds a client waits before retrying when a dependency is away
 
 # A refusal is 422 only when the command could never be valid at this table, whatever happens
@@ -91,10 +94,6 @@ def not_a_seat() -> ApiError:
     return ApiError(403, "forbidden", "that token is not a seat of this table")
 
 
-def from_violation(v: RuleViolation) -> ApiError:
-    return refusal(v.code, v.message)
-
-
 def refusal(code: str, message: str) -> ApiError:
     """A refusal of the rules (before the log or in its answer) as the problem a client gets."""
     if code == "not_seated":  # a token's seat left (since this process last looked): as above
@@ -106,33 +105,17 @@ def handle_api_error(_: Request, e: ApiError) -> Response[Any]:
     return problem(e.status, e.code, e.detail, e.field, e.headers, e.extra)
 
 
-# --- a dependency away (DESIGN property 7: answers stay true) -----------------------------------
-def handle_log_unavailable(_: Request, e: LogUnavailable) -> Response[Any]:
-    return problem(
-        503,
-        "log_unavailable",
-        "the event log cannot be reached: nothing was recorded; retry",
-        headers={"Retry-After": RETRY_AFTER},
-    )
+def answering(
+    status: int, code: str, detail: str, retry: bool = False
+) -> Callable[[Request, Exception], Response[Any]]:
+    """The handler of an exception whose answer is always the same problem (``retry``: with
+    Retry-After, for a dependency away: DESIGN property 7, answers stay true)."""
 
+    def handle(_: Request, e: Exception) -> Response[Any]:
+        headers = {"Retry-After": RETRY_AFTER} if retry else None
+        return problem(status, code, detail, headers=headers)
 
-def handle_outcome_unknown(_: Request, e: OutcomeUnknown) -> Response[Any]:
-    return problem(
-        503,
-        "outcome_unknown",
-        "outcome unknown: retry with the same command_id (a command without one may or may not"
-        " have been recorded)",
-        headers={"Retry-After": RETRY_AFTER},
-    )
-
-
-def handle_model_unavailable(_: Request, e: ModelUnavailable) -> Response[Any]:
-    return problem(
-        503,
-        "views_unavailable",
-        "the views cannot be read right now; retry",
-        headers={"Retry-After": RETRY_AFTER},
-    )
+    return handle
 
 
 def handle_violation(_: Request, e: RuleViolation) -> Response[Any]:
@@ -167,19 +150,8 @@ def handle_http(_: Request, e: HTTPException) -> Response[Any]:
     return problem(e.status_code, codes.get(e.status_code, "http_error"), str(e.detail))
 
 
-def handle_invalid_table_id(_: Request, e: InvalidTableId) -> Response[Any]:
-    """The adapters' second line: an id the edge let by still names no table."""
-    return problem(404, "no_table", "there is no such table")
-
-
-def handle_too_deep(_: Request, e: RecursionError) -> Response[Any]:
-    return problem(400, "json_too_deep", "the body's JSON nests too deeply")
-
-
 def handle_unexpected(request: Request, e: Exception) -> Response[Any]:
-    import logging
-
-    logging.getLogger("gcbc.table").exception(
+    log.exception(
         "%s %s failed: %s (%s)", request.method, request.url.path, e, getattr(e, "err_code", "")
     )
     return problem(
@@ -193,11 +165,25 @@ def handle_unexpected(request: Request, e: Exception) -> Response[Any]:
 HANDLERS = {
     ApiError: handle_api_error,
     RuleViolation: handle_violation,
-    RecursionError: handle_too_deep,
-    InvalidTableId: handle_invalid_table_id,
-    LogUnavailable: handle_log_unavailable,
-    OutcomeUnknown: handle_outcome_unknown,
-    ModelUnavailable: handle_model_unavailable,
+    RecursionError: answering(400, "json_too_deep", "the body's JSON nests too deeply"),
+    # the adapters' second line: an id the edge let by still names no table
+    InvalidTableId: answering(404, "no_table", "there is no such table"),
+    LogUnavailable: answering(
+        503,
+        "log_unavailable",
+        "the event log cannot be reached: nothing was recorded; retry",
+        retry=True,
+    ),
+    OutcomeUnknown: answering(
+        503,
+        "outcome_unknown",
+        "outcome unknown: retry with the same command_id (a command without one may or may not"
+        " have been recorded)",
+        retry=True,
+    ),
+    ModelUnavailable: answering(
+        503, "views_unavailable", "the views cannot be read right now; retry", retry=True
+    ),
     ValidationException: handle_validation,
     HTTPException: handle_http,
     Exception: handle_unexpected,

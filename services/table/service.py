@@ -33,7 +33,7 @@ from services.common.house_bots import bot_seat
 from services.common.house_tables import encode as encode_house
 from services.common.house_tables import house_table
 from services.common.rules import ENGINE, Rules
-from services.table.problems import ApiError, from_violation
+from services.table.problems import ApiError, refusal
 from services.table.replay_worker import Setup as ReplaySetup
 from services.table.replays import Replays
 
@@ -236,7 +236,7 @@ class TableService:
                     v.code,
                     extra=_context(t.table_id, t.seq, command, code=v.code),
                 )
-            raise from_violation(v) from None
+            raise refusal(v.code, v.message) from None
         return True
 
     async def _retried(self, table_id: str, command: Any, seq: int) -> int:

@@ -31,15 +31,7 @@ Means = Literal[
     "surveillance_camera",
     "fingerprint_kit",
 ]
-SeenBy = Literal[
-    "investigate",
-    "metal_detector",
-    "wiretap",
-    "polygraph",
-    "surveillance_camera",
-    "fingerprint_kit",
-    "held",
-]
+SeenBy = Literal[Means, "held"]
 
 # teams (RULES §2, §8, §9) and who wins together ("bomber_traitor": both teams, §9.3a)
 Team = Literal["honest", "crooked", "solo", "zombie", "bomber", "traitor"]

@@ -70,21 +70,7 @@ class ServerError(ApiProblem):
     status = 500
 
 
-BY_STATUS = {
-    cls.status: cls
-    for cls in (
-        BadRequest,
-        Unauthorized,
-        Forbidden,
-        NotFound,
-        Conflict,
-        TooLarge,
-        Invalid,
-        RateLimited,
-        Unavailable,
-        ServerError,
-    )
-}
+BY_STATUS = {cls.status: cls for cls in ApiProblem.__subclasses__()}
 
 
 def raise_for(status: int, body: bytes, retry_after: str | None) -> None:

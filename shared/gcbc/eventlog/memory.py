@@ -14,6 +14,7 @@ from gcbc.eventlog.partitions import PARTITIONS, group_of, partition_group, part
 from gcbc.eventlog.port import (
     AppendResult,
     BatchHandler,
+    FullLog,
     GroupStatus,
     Handler,
     LogStatus,
@@ -103,7 +104,7 @@ class _Feed:
                 await task
 
 
-class MemoryEventLog:
+class MemoryEventLog(FullLog):
     def __init__(self, partitions: int = PARTITIONS) -> None:
         self.partitions = partitions
         self._entries: list[Stored] = []
@@ -233,16 +234,6 @@ class MemoryEventLog:
             tables=len(self._by_table),
             groups=[g for g in groups if g is not None],
         )
-
-    async def consume(
-        self,
-        group: str,
-        handle: Handler,
-        ack_wait: float = 30,
-        partition: int | None = None,
-        only: Only = None,
-    ) -> _Member:
-        return await self.consume_batches(group, one_by_one(handle), ack_wait, partition, only)
 
     async def consume_batches(
         self,

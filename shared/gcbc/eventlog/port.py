@@ -203,8 +203,10 @@ class EventLog(Protocol):
     ) -> Subscription:
         """The group's durable consumer (it survives restarts: it goes on where it stopped);
         ``partition``: that partition's tables only, through a durable consumer of its own;
-        ``only``: the commands, or the answers."""
-        ...
+        ``only``: the commands, or the answers. Every adapter's: ``consume_batches``, each batch
+        handled entry by entry."""
+        batches = one_by_one(handle)
+        return await self.consume_batches(group, batches, ack_wait, partition=partition, only=only)
 
     async def consume_batches(
         self,

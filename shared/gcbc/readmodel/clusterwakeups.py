@@ -41,16 +41,7 @@ class ShardedWakeups(Wakeups):
         self._used: dict[str, float] = {}  # table -> when a waiter last watched it
         self.ready.set()  # nothing to subscribe before the first waiter
 
-    def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.create_task(self._sweep())
-
-    async def stop(self) -> None:
-        if self._task:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+    async def _release(self) -> None:
         for listener in list(self._nodes.values()):
             await listener.close()
         self._nodes.clear()
@@ -94,8 +85,8 @@ class ShardedWakeups(Wakeups):
         position, viewers = parse_wake(text(data))
         self._announced(table, position, viewers)
 
-    async def _sweep(self) -> None:
-        """Let go of the channels nobody has watched for LINGER seconds."""
+    async def _run(self) -> None:
+        """Each node listens on its own; this task lets go of the channels nobody has watched for LINGER seconds."""
         while True:
             await asyncio.sleep(self.LINGER / 4)
             now = time.monotonic()

@@ -16,12 +16,13 @@ from gcbc.readmodel.port import (
     Replacement,
     StoredView,
     TableSnapshot,
+    ViewWriter,
     answers_field,
 )
 from gcbc_contract.ids import checked
 
 
-class MemoryReadModel:
+class MemoryReadModel(ViewWriter):
     def __init__(self) -> None:
         self._tables: dict[str, tuple[int, dict[str, bytes], dict[str, bytes]]] = {}
         self._lobby: dict[str, tuple[int, bytes]] = {}  # table -> (first listed at, listing)
@@ -30,27 +31,11 @@ class MemoryReadModel:
         self._status: dict[str, str] = {}  # table -> lobby | playing | finished
         self._position = 0  # the newest position written
 
-    async def put(
-        self,
-        table: str,
-        views: dict[str, bytes],
-        position: int,
-        changed: list[str] | None = None,
-        listing: bytes | None = None,
-        answers: dict[str, bytes] | None = None,
-        status: str | None = None,
-    ) -> bool:
-        current = self._tables.get(checked(table))
-        if current is not None and current[0] >= position:
-            return False
-        self._write(Replacement(table, views, position, listing, answers, status))
-        return True
-
     async def put_many(self, puts: list[Put]) -> list[bool]:
         out = []
-        for item, changed, base in puts:
+        for item, _, base in puts:
+            current = self._tables.get(checked(item.table))
             if base is not None:
-                current = self._tables.get(checked(item.table))
                 if current is None or current[0] != base or base >= item.position:
                     out.append(False)  # not as the writer left it: it sends every view
                     continue
@@ -59,17 +44,11 @@ class MemoryReadModel:
                     {**current[2], **(item.answers or {})},
                 )
                 item = item._replace(views=views, answers=answers)
-            out.append(
-                await self.put(
-                    item.table,
-                    item.views,
-                    item.position,
-                    changed,
-                    item.listing,
-                    item.answers,
-                    item.status,
-                )
-            )
+            elif current is not None and current[0] >= item.position:
+                out.append(False)
+                continue
+            self._write(item)
+            out.append(True)
         return out
 
     def _write(self, item: Replacement) -> None:

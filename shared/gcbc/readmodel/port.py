@@ -185,8 +185,10 @@ class ViewWriter(Protocol):
         """``changed``: the viewers whose view differs from the last put (None: any), so a
         wake-up reaches only the watchers that have something new to read. ``listing``: the
         table's lobby summary (None: not listed), written in the same step, and ``status`` its
-        place in the index (lobby, playing, finished; None: left as it is)."""
-        ...
+        place in the index (lobby, playing, finished; None: left as it is). Every adapter's:
+        ``put_many`` of the one table."""
+        item = Replacement(table, views, position, listing, answers, status)
+        return (await self.put_many([Put(item, changed)]))[0]
 
     async def put_many(self, puts: list[Put]) -> list[bool]:
         """Several tables' ``put`` at once (one round trip): each table's step stays atomic and

@@ -22,7 +22,7 @@ from gcbc.readmodel.port import (
     Replacement,
     TableSnapshot,
 )
-from gcbc.readmodel.redisbase import RedisViews, unavailable, view_fields, when_of
+from gcbc.readmodel.redisbase import RedisViews, text, unavailable, view_fields, when_of
 from gcbc.readmodel.rediscluster import RedisClusterReadModel, is_cluster_url
 from gcbc.readmodel.wakeups import CHANNEL, Wakeups, wake_message
 from gcbc_contract.ids import checked
@@ -141,21 +141,6 @@ class RedisReadModel(RedisViews):
         return cls(client, listener, PipelinedRedis(url))
 
     @unavailable
-    async def put(
-        self,
-        table: str,
-        views: dict[str, bytes],
-        position: int,
-        changed: list[str] | None = None,
-        listing: bytes | None = None,
-        answers: dict[str, bytes] | None = None,
-        status: str | None = None,
-    ) -> bool:
-        item = Replacement(table, views, position, listing, answers, status)
-        keys, args = self._write(item, "newer", wake_message(position, changed))
-        return bool(await self._put(keys=keys, args=args))
-
-    @unavailable
     async def put_many(self, puts: list[Put]) -> list[bool]:
         """One pipeline (one round trip), each table one script run."""
         calls = [
@@ -204,20 +189,17 @@ class RedisReadModel(RedisViews):
             if not fields:
                 out.append(None)
                 continue
-            fields = {k.decode() if isinstance(k, bytes) else k: v for k, v in fields.items()}
+            fields = {text(k): v for k, v in fields.items()}
             position = int(fields.pop("position", b"0"))
-            out.append(
-                TableSnapshot(position, fields, listing, status.decode() if status else None)
-            )
+            out.append(TableSnapshot(position, fields, listing, text(status) or None))
         return out
 
     async def tables(self) -> AsyncIterator[str]:
         prefix = KEY.format(table="")
         try:
             async for key in self.redis.scan_iter(match=KEY.format(table="*"), count=1000):
-                key = key.decode() if isinstance(key, bytes) else key
-                yield key[len(prefix) :]
-        except (RedisConnectionError, RedisTimeoutError, OSError) as e:
+                yield text(key)[len(prefix) :]
+        except self.UNREACHABLE as e:
             raise ModelUnavailable(str(e) or type(e).__name__) from None
 
     @unavailable
@@ -225,18 +207,7 @@ class RedisReadModel(RedisViews):
         epoch, position, counts = await (
             self.redis.pipeline(transaction=False).get(EPOCH).get(POSITION).hgetall(COUNTS)
         ).execute()
-        when = None
-        if epoch is not None:
-            try:
-                when = float(epoch)
-            except ValueError:
-                when = 0.0  # set before the epoch told its time
-        tables = {
-            (k.decode() if isinstance(k, bytes) else k): int(v)
-            for k, v in counts.items()
-            if int(v) > 0
-        }
-        return ModelStatus(when, int(position or 0), tables)
+        return self._status([epoch], position, counts)
 
     @unavailable
     async def delete(self, table: str) -> None:

@@ -16,7 +16,7 @@ from redis.exceptions import NoScriptError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from gcbc.readmodel.pipelined import PipelinedRedis
-from gcbc.readmodel.port import ModelUnavailable, StoredView, answers_field
+from gcbc.readmodel.port import ModelStatus, ModelUnavailable, StoredView, ViewWriter, answers_field
 from gcbc.readmodel.wakeups import Wakeups, until_set
 from gcbc_contract.ids import checked
 
@@ -60,7 +60,7 @@ def unavailable(method: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-class RedisViews:
+class RedisViews(ViewWriter):
     """The reading, the waiting and the put script's runs of a Redis read model; a subclass
     gives its key layout (``KEY``), ``redis`` (its client), ``wakeups`` and ``_put`` (the
     put script)."""
@@ -131,6 +131,20 @@ class RedisViews:
             # (the method is blocked in cluster pipelines; the command is routed by its key)
             pipe.execute_command("EVALSHA", sha, len(keys), *keys, *args)
         return await pipe.execute(raise_on_error=False)  # type: ignore[no-any-return]
+
+    @staticmethod
+    def _status(marks: list[Any], position: Any, counts: dict[Any, Any]) -> ModelStatus:
+        """The status from what the keys hold: the epoch (the newest of its marks; None: a mark is
+        missing; 0.0: set before the epoch told its time), the newest position, each status's
+        tables."""
+        when = None
+        if marks and all(mark is not None for mark in marks):
+            try:
+                when = max(float(mark) for mark in marks)
+            except ValueError:
+                when = 0.0
+        tables = {text(k): int(v) for k, v in counts.items() if int(v) > 0}
+        return ModelStatus(when, int(position or 0), tables)
 
     @unavailable
     async def ping(self) -> None:

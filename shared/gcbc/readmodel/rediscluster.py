@@ -277,20 +277,6 @@ class RedisClusterReadModel(RedisViews):
             await _retrying(self._index, keys=INDEX_KEYS, args=entries[i : i + 5 * 500])
 
     @unavailable
-    async def put(
-        self,
-        table: str,
-        views: dict[str, bytes],
-        position: int,
-        changed: list[str] | None = None,
-        listing: bytes | None = None,
-        answers: dict[str, bytes] | None = None,
-        status: str | None = None,
-    ) -> bool:
-        item = Replacement(table, views, position, listing, answers, status)
-        return (await self._write_tables([(item, wake_message(position, changed))], "newer"))[0]
-
-    @unavailable
     async def put_many(self, puts: list[Put]) -> list[bool]:
         """The tables' scripts side by side (they live on different nodes), then one index run."""
         if not puts:
@@ -341,7 +327,7 @@ class RedisClusterReadModel(RedisViews):
                     match=KEY.format(table="*"), count=1000, target_nodes=node
                 ):
                     yield text(key)[len(prefix) : -1]
-        except UNREACHABLE as e:
+        except self.UNREACHABLE as e:
             raise ModelUnavailable(str(e) or type(e).__name__) from None
 
     @unavailable
@@ -376,14 +362,7 @@ class RedisClusterReadModel(RedisViews):
         values = await self.redis.mget_nonatomic(marks) if marks else []
         position = await self.redis.get(POSITION)
         counts = await self.redis.hgetall(COUNTS)
-        when = None
-        if values and all(v is not None for v in values):
-            try:
-                when = max(float(v) for v in values)
-            except ValueError:
-                when = 0.0
-        tables = {text(k): int(v) for k, v in counts.items() if int(v) > 0}
-        return ModelStatus(when, int(position or 0), tables)
+        return self._status(values, position, counts)
 
     @unavailable
     async def ping(self) -> None:

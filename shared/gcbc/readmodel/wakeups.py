@@ -74,7 +74,7 @@ class Wakeups:
 
     def start(self) -> None:
         if self._task is None:
-            self._task = asyncio.create_task(self._listen())
+            self._task = asyncio.create_task(self._run())
 
     async def stop(self) -> None:
         if self._task:
@@ -82,9 +82,14 @@ class Wakeups:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+        await self._release()
+
+    async def _release(self) -> None:
+        """The connections let go once the task stopped."""
         await self.client.aclose()
 
-    async def _listen(self) -> None:
+    async def _run(self) -> None:
+        """The task ``start`` starts: listening to every table's channel."""
         while True:
             pubsub = self.client.pubsub()
             try:

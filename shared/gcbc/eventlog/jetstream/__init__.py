@@ -30,7 +30,7 @@ from gcbc.eventlog.jetstream.stream import (
     unavailable,
 )
 from gcbc.eventlog.partitions import PARTITIONS
-from gcbc.eventlog.port import LogUnavailable
+from gcbc.eventlog.port import FullLog, LogUnavailable
 
 __all__ = [
     "DIRECT_READS",
@@ -88,7 +88,10 @@ async def _connected(url: str, patient: bool) -> nats.NATS:
     return nc
 
 
-class JetStreamEventLog(Appends, Consumers, Scans, Admin):
+class JetStreamEventLog(Appends, Consumers, Scans, Admin, FullLog):
+    """Both ports on JetStream (the ports last: their own methods serve only where no part
+    has one)."""
+
     def __init__(
         self,
         nc: LeanClient,

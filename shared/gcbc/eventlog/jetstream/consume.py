@@ -29,7 +29,7 @@ from gcbc.eventlog.jetstream.stream import (
     unavailable,
 )
 from gcbc.eventlog.partitions import partition_group
-from gcbc.eventlog.port import BatchHandler, Handler, Only, Outcome, Skip, Stored, one_by_one
+from gcbc.eventlog.port import BatchHandler, Only, Outcome, Skip, Stored
 
 log = logging.getLogger("gcbc.eventlog")
 NAK_SOON = b'-NAK {"delay": 500000000}'  # delivered again in half a second
@@ -132,20 +132,6 @@ class Subscription:
 
 class Consumers(Connected):
     """The log's durable groups (mixed into JetStreamEventLog, which provides its fields)."""
-
-    async def consume(
-        self,
-        group: str,
-        handle: Handler,
-        ack_wait: float = 30,
-        partition: int | None = None,
-        only: Only = None,
-    ) -> Subscription:
-        """``partition``: that partition's tables only, through its own durable consumer
-        (``<group>-p<partition>``); ``only``: the commands' or the answers' subjects."""
-        return await self.consume_batches(
-            group, one_by_one(handle), ack_wait, partition=partition, only=only
-        )
 
     async def consume_batches(
         self,
