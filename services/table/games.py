@@ -1,21 +1,18 @@
 """A player's history: its finished games, newest first, each as its end revealed it. A finished
-table never changes, so each is folded once and kept; a table still waiting or in play is never
-folded for it, never listed, and nothing of it is told (its status is read from the public view
-in the read model first)."""
+table never changes, so each is folded once (by the replay worker, off this process's event loop)
+and kept; a table still waiting or in play is never folded for it, never listed, and nothing of it
+is told (its status is read from the public view in the read model first)."""
 
 from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime
 
 import msgspec
 
 from gcbc.playermodel.port import PlayerModel
 from gcbc.readmodel.port import PUBLIC, ViewReader
-from gcbc.rules.teams import true_team
-from gcbc_contract.players import GameSeat, PlayedGame, PlayedGames
-from services.common.folded import FoldedTable
+from gcbc_contract.players import PlayedGame, PlayedGames
 from services.table.service import TableService
 
 SCAN = 4  # tables looked at per game asked for, at most (the others: left in the lobby, in play)
@@ -27,42 +24,6 @@ class _Status(msgspec.Struct):
 
 
 _status = msgspec.json.Decoder(_Status)
-
-
-def game_of(t: FoldedTable, finished_at: float) -> PlayedGame | None:
-    """A finished table as every seat's game (``seat`` and its result filled per player later);
-    None for one that closed before its game began."""
-    s = t.state
-    if s.step != "finished" or (s.win_reason or "").startswith("closed"):
-        return None
-    winners = set(s.winners or ())
-    seats = []
-    for i, st in enumerate(s.seats):
-        if st is None:
-            continue
-        seats.append(
-            GameSeat(
-                seat=i,
-                name=st.name,
-                bot=st.bot or (s.house_bots is not None and i in s.house_bots.seats),
-                player=t.players.get(i),
-                team=true_team(s, i),  # type: ignore[arg-type]
-                eliminated=st.eliminated,
-                won=i in winners,
-            )
-        )
-    return PlayedGame(
-        table_id=t.table_id,
-        finished_at=datetime.fromtimestamp(finished_at, UTC).isoformat(timespec="seconds"),
-        options=s.options,
-        seat=-1,
-        team=None,
-        won=False,
-        win_team=s.win_team,  # type: ignore[arg-type]
-        win_reason=s.win_reason,  # type: ignore[arg-type]
-        seats=seats,
-        history_url=f"/tables/{t.table_id}/history",
-    )
 
 
 class Games:
@@ -132,12 +93,7 @@ class Games:
         public = await self.views.get(table_id, PUBLIC)
         if public is None or _status.decode(public[1]).status != "finished":
             return None  # in play or waiting: nothing of it is told
-        t = FoldedTable(table_id)
-        finished_at = 0.0
-        for stored in await self.service.events.read(table_id):
-            t.apply(stored)
-            finished_at = stored.at or finished_at
-        game = game_of(t, finished_at)
+        game = await self.service.replays.game(table_id)
         self._games[table_id] = game
         while len(self._games) > self.KEEP:
             self._games.popitem(last=False)

@@ -29,6 +29,7 @@ from gcbc_contract.entries import OutcomeEntry
 from gcbc_contract.http import History, ReplayStep, shown_event
 from services.common.folded import FoldedTable
 from services.common.settings import DEFAULT_NATS
+from services.table.played import game_of
 
 # what the worker may answer instead of the bytes asked for
 UNKEPT = "unkept"  # the table is not kept here, and its log may not be read for it
@@ -192,6 +193,28 @@ def history(table_id: str) -> Answer:
     dropped = _keep(table_id, _kept.pop(table_id, kept))
     body = msgspec.json.encode(History(table_id=table_id, events=[shown_event(e) for e in events]))
     return Answer(body=body, kept=table_id in _kept, dropped=dropped, entries=kept.entries)
+
+
+def game(table_id: str) -> Answer:
+    """The finished table as its players' histories list it (``PlayedGame``, ``null`` for a
+    table closed before its game began); not kept: each is asked for once."""
+    assert _read is not None, "main() first"
+    try:
+        stored = _read(table_id)
+    except (LogUnavailable, TimeoutError, concurrent.futures.TimeoutError):
+        return Answer(problem=LOG_UNAVAILABLE)
+    if not stored:
+        return Answer(problem=NO_TABLE)
+    if len(stored) > _setup.max_entries:
+        return Answer(problem=TOO_LONG, entries=len(stored))
+    t = FoldedTable(table_id)
+    finished_at = 0.0
+    for s in stored:
+        t.apply(s)
+        finished_at = s.at or finished_at
+    if t.state.step != "finished":
+        return Answer(problem=NOT_FINISHED, entries=len(stored))
+    return Answer(body=msgspec.json.encode(game_of(t, finished_at)), entries=len(stored))
 
 
 def _fold(table_id: str) -> tuple[_Kept, list[Any]] | Answer:

@@ -20,12 +20,16 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+import msgspec
+
 from gcbc.eventlog.port import LogUnavailable
+from gcbc_contract.players import PlayedGame
 from services.table import replay_worker as worker
 from services.table.problems import RETRY_AFTER, ApiError
 
 log = logging.getLogger("gcbc.table")
 
+_played = msgspec.json.Decoder(PlayedGame | None)
 TOO_LONG_KEPT = 4096  # tables known too long, remembered (a log only grows)
 
 
@@ -74,6 +78,14 @@ class Replays:
         await self._reading(table_id, reading)
         got = await self._ask(worker.history, table_id)
         return self._body(table_id, got, "the history is public once the game is over")
+
+    async def game(self, table_id: str) -> PlayedGame | None:
+        """The finished table as its players' histories list it (None: no game to list: closed
+        before it began, not finished, or a log too long to fold)."""
+        got = await self._ask(worker.game, table_id)
+        if got.problem == worker.LOG_UNAVAILABLE:
+            raise LogUnavailable(got.problem)
+        return None if got.problem is not None else _played.decode(got.body)
 
     async def _reading(self, table_id: str, reading: Callable[[], Awaitable[None]]) -> None:
         known = self._too_long.get(table_id)

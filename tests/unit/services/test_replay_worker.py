@@ -161,3 +161,19 @@ def test_a_worker_whose_service_died_while_it_started_ends(tmp_path):
         time.sleep(0.2)
     os.kill(pid, 9)
     raise AssertionError("the worker outlived its service")
+
+
+def test_a_finished_tables_game_is_folded_by_the_worker_as_the_history_lists_it():
+    from gcbc_contract.players import PlayedGame
+    from services.common.folded import FoldedTable
+    from services.table.played import game_of
+
+    logs, (finished, lobby) = _logs("fourth_4", "lobby_6")
+    _worker(logs)
+    t = FoldedTable(finished)
+    for stored in logs[finished]:
+        t.apply(stored)
+    got = msgspec.json.decode(worker.game(finished).body, type=PlayedGame)
+    assert got == game_of(t, logs[finished][-1].at) and got.win_team
+    assert worker.game(lobby).problem == worker.NOT_FINISHED
+    assert worker.game("0123456789abcdef").problem == worker.NO_TABLE
