@@ -42,7 +42,7 @@ from typing import Annotated, Any
 
 import redis.asyncio as aioredis
 from litestar import Response, get
-from litestar.params import Parameter
+from litestar.params import Parameter, PathParameter
 
 SEATS = 6  # the limit's tables (its projection writes views 0..SEATS)
 EVERY_ENTRY = "GCBC_LIMIT_EVERY_ENTRY"  # "1": every process gets every entry, as this server's do
@@ -63,7 +63,9 @@ def table_app(limit: ModuleType, nats_url: str, redis_url: str) -> Any:
     redis: list[Any] = []
 
     @get("/tables/{table_id:str}/view")
-    async def view(table_id: str, seat: Annotated[int, Parameter(ge=0)] = 0) -> Response[bytes]:
+    async def view(
+        table_id: Annotated[str, PathParameter()], seat: Annotated[int, Parameter(ge=0)] = 0
+    ) -> Response[bytes]:
         if not redis:
             redis.append(aioredis.from_url(redis_url))
         raw = await redis[0].get(f"view:{table_id}:{seat}")

@@ -15,11 +15,14 @@ from litestar.testing import TestClient
 from tools.readactlimit import load_limit, table_app
 
 STAND_IN = """
+from typing import Annotated
+
 from litestar import Litestar, post
+from litestar.params import PathParameter
 
 def table_app(nats_url, redis_url):
     @post("/tables/{table_id:str}/commands", status_code=200)
-    async def command(table_id: str) -> dict:
+    async def command(table_id: Annotated[str, PathParameter()]) -> dict:
         return {}
     return Litestar([command])
 """
