@@ -91,14 +91,20 @@ class Identities:
         await self.joined(p, table_id)
         return player_id
 
-    async def register(self, raw_name: str, bot: bool) -> tuple[FoldedPlayer, str]:
+    async def register(
+        self, raw_name: str, bot: bool, key: str | None = None
+    ) -> tuple[FoldedPlayer, str]:
         name = names.normalise(raw_name)
         if not names.well_formed(name):
             raise ApiError(422, "bad_name", "a name has 1 to 40 printable characters", "name")
         if names.is_the_house(name):
             raise ApiError(422, "name_reserved", "names like 'House bot 3' are the house's", "name")
         try:
-            return await self.log.register(name, bot)
+            return await self.log.register(name, bot, key)
+        except StaleToken:  # the same registration, sent again twice at once
+            raise ApiError(
+                409, "name_taken", "that registration was answered again just now", "name"
+            ) from None
         except NameTaken:
             raise ApiError(
                 409, "name_taken", "that name looks like a registered player's", "name"

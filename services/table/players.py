@@ -86,7 +86,7 @@ class Players(Controller):
         state: AppState,
     ) -> Registered:
         await state.rates.hit("register", client(request))
-        p, token = await _identities(state).register(data.name, data.bot)
+        p, token = await _identities(state).register(data.name, data.bot, data.registration_key)
         return Registered(player_id=p.player_id, name=p.name, bot=p.bot, token=token)
 
     @get(

@@ -58,6 +58,20 @@ def test_a_player_registers_once_and_its_name_is_its_own(http):
     _problem(http.get("/players/not-an-id"), 404, "no_player")
 
 
+def test_a_registration_sent_again_with_its_key_gets_the_same_player_and_a_new_token(http):
+    name, key = _name("cy"), "Key_" + "7" * 28
+    first = _register(http, name, registration_key=key)
+    again = _register(http, name, registration_key=key)  # as after an answer that never came
+    assert again["player_id"] == first["player_id"] and again["token"] != first["token"]
+    _problem(http.get("/players/me", headers=auth(first["token"])), 403, "forbidden")
+    assert http.get("/players/me", headers=auth(again["token"])).status_code == 200
+    other = http.post("/players", json={"name": name, "registration_key": "x" * 32})
+    assert _problem(other, 409, "name_taken")["field"] == "name"
+    for bad in ("short", "not a key, spaces" * 2, 7):
+        r = http.post("/players", json={"name": _name("dee"), "registration_key": bad})
+        assert _problem(r, 422, "invalid_body")["field"] == "registration_key", r.text
+
+
 def test_the_token_is_replaced_and_the_old_one_stops_working(http):
     got = _register(http, _name())
     old = got["token"]

@@ -61,6 +61,20 @@ class Register(msgspec.Struct, forbid_unknown_fields=True):
             " `bot` (as Lichess shows its bot accounts); false: a person"
         ),
     ] = False
+    registration_key: (
+        Annotated[
+            str,
+            Meta(
+                min_length=16,
+                max_length=64,
+                pattern=r"^[A-Za-z0-9_-]+$",
+                description="a secret the client makes up for this registration (say 32 random"
+                " characters): sent again after an answer that never came, the same registration"
+                " answers again with the same player and a new token, instead of 409 name_taken",
+            ),
+        ]
+        | None
+    ) = None
 
 
 class Registered(msgspec.Struct):
@@ -235,6 +249,7 @@ class PlayerRegistered(PlayerEntry, tag="registered"):
     name: str
     token_hash: str  # the hash of its token (the token itself is never stored)
     bot: bool = False
+    registration: str = ""  # the hash of the client's registration key (empty: none sent)
 
 
 class NameClaimed(PlayerEntry, tag="name_claimed"):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import secrets
+
 import msgspec
 
 from gcbc_contract.options import TableOptions
@@ -54,3 +56,8 @@ def queue_params(after: int | None, timeout: float) -> str:
 
 def export_query(most: int | None) -> str:
     return "" if most is None else f"?max={most}"
+
+
+def registration_key() -> str:
+    """A registration's key: sent again with a retry, it gets the same player."""
+    return secrets.token_urlsafe(24)

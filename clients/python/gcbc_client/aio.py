@@ -176,9 +176,21 @@ class AsyncClient:
 
     # --- players ----------------------------------------------------------------------------
     async def register(self, name: str, bot: bool = False) -> AsyncPlayer:
-        """As ``Client.register``."""
-        body = _core.encode({"name": name, "bot": bot})
-        r = await self._request("POST", "/players", headers=JSON, body=body)
+        """As ``Client.register``: a lost answer asked again with the same registration key."""
+        key = _players.registration_key()
+        body = _core.encode({"name": name, "bot": bot, "registration_key": key})
+        for attempt in range(_core.RETRIES):
+            try:
+                r = await self._request("POST", "/players", headers=JSON, body=body)
+                break
+            except Unavailable as e:
+                if attempt == _core.RETRIES - 1:
+                    raise
+                await asyncio.sleep(e.retry_after or _core.RETRY_WAIT)
+            except self.transport.failures:
+                if attempt == _core.RETRIES - 1:
+                    raise
+                await asyncio.sleep(_core.RETRY_WAIT)
         got = _players.registered_decoder.decode(r.body)
         return AsyncPlayer(self, got.player_id, got.name, got.bot, got.token)
 

@@ -117,8 +117,21 @@ class Client:
     # --- players ----------------------------------------------------------------------------
     def register(self, name: str, bot: bool = False) -> Player:
         """A new player: a ``Player`` holding its token (shown once: keep it to come back with
-        ``as_player``). ``bot``: a program plays as it (its seats show it)."""
-        r = self._request("POST", "/players", json={"name": name, "bot": bot})
+        ``as_player``). ``bot``: a program plays as it (its seats show it). An answer lost (a
+        dropped connection, a 503) is asked again with the same registration key: one player."""
+        body = {"name": name, "bot": bot, "registration_key": _players.registration_key()}
+        for attempt in range(_core.RETRIES):
+            try:
+                r = self._request("POST", "/players", json=body)
+                break
+            except Unavailable as e:
+                if attempt == _core.RETRIES - 1:
+                    raise
+                time.sleep(e.retry_after or _core.RETRY_WAIT)
+            except httpx.TransportError:
+                if attempt == _core.RETRIES - 1:
+                    raise
+                time.sleep(_core.RETRY_WAIT)
         got = _players.registered_decoder.decode(r.content)
         return Player(self, got.player_id, got.name, got.bot, got.token)
 

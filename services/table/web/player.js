@@ -97,7 +97,14 @@ function tokenOnce(me, draw) {
     h("button", { class: "primary", "data-key": "token-saved", onclick: () => { fresh = null; draw(); } }, t("player.token_saved")));
 }
 
+// A registration sent again with its key (the same form, after an answer lost) gets the same player.
+function registrationKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 function registerForm(draw) {
+  const key = registrationKey();
   const form = h("form", { "aria-labelledby": "register" },
     h("fieldset", {}, h("legend", { id: "register" }, t("player.register")),
       h("span", { class: "field" }, h("label", { for: "p-name" }, t("player.name")), " ",
@@ -109,7 +116,7 @@ function registerForm(draw) {
     showProblem(null);
     const f = new FormData(form);
     try {
-      const got = await api("POST", "/players", { body: { name: f.get("name"), bot: f.has("bot") } });
+      const got = await api("POST", "/players", { body: { name: f.get("name"), bot: f.has("bot"), registration_key: key } });
       player.set(got);
       fresh = got.token;
       draw();

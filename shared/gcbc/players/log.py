@@ -105,13 +105,23 @@ class FoldedPlayer:
     """A player as its entries tell: registered (and not withdrawn), its token's hash, the
     tables it joined (oldest first, each once)."""
 
-    __slots__ = ("bot", "name", "player_id", "seq", "tables", "token_hash", "withdrawn")
+    __slots__ = (
+        "bot",
+        "name",
+        "player_id",
+        "registration",
+        "seq",
+        "tables",
+        "token_hash",
+        "withdrawn",
+    )
 
     def __init__(self, player_id: str) -> None:
         self.player_id = player_id
         self.name = ""
         self.bot = False
         self.token_hash = ""
+        self.registration = ""  # the hash of the key its registration was sent with
         self.withdrawn = False
         self.tables: dict[str, None] = {}
         self.seq = 0
@@ -119,6 +129,7 @@ class FoldedPlayer:
     def copy(self) -> FoldedPlayer:
         other = FoldedPlayer(self.player_id)
         other.name, other.bot, other.token_hash = self.name, self.bot, self.token_hash
+        other.registration = self.registration
         other.withdrawn, other.tables, other.seq = self.withdrawn, dict(self.tables), self.seq
         return other
 
@@ -137,6 +148,7 @@ class FoldedPlayer:
     def fold(self, entry: AnyPlayerEntry) -> None:
         if isinstance(entry, PlayerRegistered):
             self.name, self.bot, self.token_hash = entry.name, entry.bot, entry.token_hash
+            self.registration = entry.registration
         elif isinstance(entry, RegistrationWithdrawn):
             self.withdrawn = True
         elif isinstance(entry, TokenReissued):
@@ -147,6 +159,12 @@ class FoldedPlayer:
 
     def holds(self, token: str) -> bool:
         return self.registered and hmac.compare_digest(self.token_hash, token_hash(token))
+
+    def registered_with(self, key: str | None) -> bool:
+        """Whether its registration was sent with ``key``."""
+        return bool(key and self.registration) and hmac.compare_digest(
+            self.registration, token_hash(key or "")
+        )
 
 
 class PlayerLog:
@@ -221,18 +239,30 @@ class PlayerLog:
                     return entry, got[-1].seq
         return None, got[-1].seq if got else 0
 
-    async def register(self, name: str, bot: bool) -> tuple[FoldedPlayer, str]:
+    async def register(
+        self, name: str, bot: bool, key: str | None = None
+    ) -> tuple[FoldedPlayer, str]:
         """A new player under ``name`` (normalised, checked by the caller), and its token;
         NameTaken if another player has the name. LogUnavailable or OutcomeUnknown: no player
-        (one that came to be in part is withdrawn, now or as soon as the log takes it)."""
+        (one that came to be in part is withdrawn, now or as soon as the log takes it). ``key``:
+        the client's registration key; the registration that holds the name sent again with it
+        is answered again, with a new token (its first answer may never have arrived)."""
         held, last = await self._holder(name)
         if held is not None:
+            p = await self.player(held.player_id)
+            if p is not None and p.registered_with(key):
+                return p, await self.reissue(p)
             raise NameTaken(name)
         player_id = new_player_id()
         token = new_token(player_id)
         at = now_ms()
         registered = PlayerRegistered(
-            player_id=player_id, name=name, bot=bot, token_hash=token_hash(token), at=at
+            player_id=player_id,
+            name=name,
+            bot=bot,
+            token_hash=token_hash(token),
+            registration=token_hash(key) if key else "",
+            at=at,
         )
         await self._append(player_id, registered, 0)
         claim = NameClaimed(player_id=player_id, name=name, bot=bot, at=at)

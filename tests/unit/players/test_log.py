@@ -56,6 +56,26 @@ def test_a_name_that_looks_like_a_players_is_taken(look_alike):
     run(go())
 
 
+def test_a_registration_sent_again_with_its_key_is_answered_again_with_a_new_token():
+    async def go():
+        log = PlayerLog(MemoryEventLog())
+        key = "k" * 32
+        p, first = await log.register("ann", bot=False, key=key)
+        again, second = await log.register("ANN", bot=False, key=key)  # its answer was lost
+        assert again.player_id == p.player_id and second != first
+        assert await log.authenticate(first) is None  # one token at a time
+        assert (await log.authenticate(second)).player_id == p.player_id
+        for other in ("x" * 32, None):  # another registration, or one without a key
+            with pytest.raises(NameTaken):
+                await log.register("ann", bot=False, key=other)
+        plain, _ = await log.register("bea", bot=False)  # registered without a key
+        with pytest.raises(NameTaken):
+            await log.register("bea", bot=False, key="")
+        assert not plain.registered_with(None) and not plain.registered_with("")
+
+    run(go())
+
+
 def test_of_two_registrations_racing_for_a_name_the_loser_never_was_a_player():
     async def go():
         events = MemoryEventLog()
