@@ -198,15 +198,9 @@ def history(table_id: str) -> Answer:
 def game(table_id: str) -> Answer:
     """The finished table as its players' histories list it (``PlayedGame``, ``null`` for a
     table closed before its game began); not kept: each is asked for once."""
-    assert _read is not None, "main() first"
-    try:
-        stored = _read(table_id)
-    except (LogUnavailable, TimeoutError, concurrent.futures.TimeoutError):
-        return Answer(problem=LOG_UNAVAILABLE)
-    if not stored:
-        return Answer(problem=NO_TABLE)
-    if len(stored) > _setup.max_entries:
-        return Answer(problem=TOO_LONG, entries=len(stored))
+    stored = _log(table_id)
+    if isinstance(stored, Answer):
+        return stored
     t = FoldedTable(table_id)
     finished_at = 0.0
     for s in stored:
@@ -217,9 +211,8 @@ def game(table_id: str) -> Answer:
     return Answer(body=msgspec.json.encode(game_of(t, finished_at)), entries=len(stored))
 
 
-def _fold(table_id: str) -> tuple[_Kept, list[Any]] | Answer:
-    """The table's states after each answered command that changed it, and its every event;
-    or why there is nothing to show (no table, not finished, a log too long)."""
+def _log(table_id: str) -> list[Stored] | Answer:
+    """The table's log, or why it is not folded here (not read, no table, too long)."""
     assert _read is not None, "main() first"
     try:
         stored = _read(table_id)
@@ -229,6 +222,15 @@ def _fold(table_id: str) -> tuple[_Kept, list[Any]] | Answer:
         return Answer(problem=NO_TABLE)
     if len(stored) > _setup.max_entries:
         return Answer(problem=TOO_LONG, entries=len(stored))
+    return stored
+
+
+def _fold(table_id: str) -> tuple[_Kept, list[Any]] | Answer:
+    """The table's states after each answered command that changed it, and its every event;
+    or why there is nothing to show (no table, not finished, a log too long)."""
+    stored = _log(table_id)
+    if isinstance(stored, Answer):
+        return stored
     t = FoldedTable(table_id)
     states: list[State] = []
     players: list[dict[int, str]] = []

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import time
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any
 
 import msgspec
@@ -179,18 +179,10 @@ class AsyncClient:
         """As ``Client.register``: a lost answer asked again with the same registration key."""
         key = _players.registration_key()
         body = _core.encode({"name": name, "bot": bot, "registration_key": key})
-        for attempt in range(_core.RETRIES):
-            try:
-                r = await self._request("POST", "/players", headers=JSON, body=body)
-                break
-            except Unavailable as e:
-                if attempt == _core.RETRIES - 1:
-                    raise
-                await asyncio.sleep(e.retry_after or _core.RETRY_WAIT)
-            except self.transport.failures:
-                if attempt == _core.RETRIES - 1:
-                    raise
-                await asyncio.sleep(_core.RETRY_WAIT)
+        r = await _repeated(
+            lambda: self._request("POST", "/players", headers=JSON, body=body),
+            self.transport.failures,
+        )
         got = _players.registered_decoder.decode(r.body)
         return AsyncPlayer(self, got.player_id, got.name, got.bot, got.token)
 
@@ -373,19 +365,11 @@ class AsyncSeat:
     async def send(self, command: Any, command_id: str | None = None) -> View | Position:
         """As ``Seat.send``: retried with the same command_id while the outcome is unknown."""
         body, command_id = _core.command_body(command, command_id)
-        for attempt in range(_core.RETRIES):
-            try:
-                r = await self._request("POST", "/commands", what="command", body=body)
-                return _view_or_position(r, self.client.views)
-            except Unavailable as e:
-                if attempt == _core.RETRIES - 1:
-                    raise
-                await asyncio.sleep(e.retry_after or _core.RETRY_WAIT)
-            except self.client.transport.failures:
-                if attempt == _core.RETRIES - 1:
-                    raise
-                await asyncio.sleep(_core.RETRY_WAIT)
-        raise AssertionError("unreachable")
+        r = await _repeated(
+            lambda: self._request("POST", "/commands", what="command", body=body),
+            self.client.transport.failures,
+        )
+        return _view_or_position(r, self.client.views)
 
     async def play(
         self, decide: Callable[[View], Any], stream: bool = False, wait: float = 30
@@ -455,3 +439,23 @@ async def _stream(
                         return
         except client.transport.failures:
             await asyncio.sleep(_core.RETRY_WAIT)  # dropped: resume after the last event
+
+
+async def _repeated(
+    send: Callable[[], Awaitable[Any]],
+    failures: type[BaseException] | tuple[type[BaseException], ...],
+) -> Any:
+    """``send``'s answer, sent again after an unknown outcome (a 503, a dropped connection):
+    for requests whose repeat records nothing new (a command_id, a registration key)."""
+    for attempt in range(_core.RETRIES):
+        try:
+            return await send()
+        except Unavailable as e:
+            if attempt == _core.RETRIES - 1:
+                raise
+            await asyncio.sleep(e.retry_after or _core.RETRY_WAIT)
+        except failures:
+            if attempt == _core.RETRIES - 1:
+                raise
+            await asyncio.sleep(_core.RETRY_WAIT)
+    raise AssertionError("unreachable")

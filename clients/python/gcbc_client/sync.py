@@ -120,18 +120,7 @@ class Client:
         ``as_player``). ``bot``: a program plays as it (its seats show it). An answer lost (a
         dropped connection, a 503) is asked again with the same registration key: one player."""
         body = {"name": name, "bot": bot, "registration_key": _players.registration_key()}
-        for attempt in range(_core.RETRIES):
-            try:
-                r = self._request("POST", "/players", json=body)
-                break
-            except Unavailable as e:
-                if attempt == _core.RETRIES - 1:
-                    raise
-                time.sleep(e.retry_after or _core.RETRY_WAIT)
-            except httpx.TransportError:
-                if attempt == _core.RETRIES - 1:
-                    raise
-                time.sleep(_core.RETRY_WAIT)
+        r = _repeated(lambda: self._request("POST", "/players", json=body))
         got = _players.registered_decoder.decode(r.content)
         return Player(self, got.player_id, got.name, got.bot, got.token)
 
@@ -329,21 +318,10 @@ class Seat:
         longer. An unknown outcome (503, a dropped connection) is retried with the same
         command_id, so it is recorded once; a refusal raises its problem."""
         body, command_id = _core.command_body(command, command_id)
-        for attempt in range(_core.RETRIES):
-            try:
-                r = self._request(
-                    "POST", "/commands", content=body, headers={"content-type": "application/json"}
-                )
-                return _view_or_position(r)
-            except Unavailable as e:
-                if attempt == _core.RETRIES - 1:
-                    raise
-                time.sleep(e.retry_after or _core.RETRY_WAIT)
-            except httpx.TransportError:
-                if attempt == _core.RETRIES - 1:
-                    raise
-                time.sleep(_core.RETRY_WAIT)
-        raise AssertionError("unreachable")
+        headers = {"content-type": "application/json"}
+        return _view_or_position(
+            _repeated(lambda: self._request("POST", "/commands", content=body, headers=headers))
+        )
 
     def play(self, decide: Callable[[View], Any], stream: bool = False, wait: float = 30) -> View:
         """Play the seat to the end of the game; the final view. At each view where the table
@@ -403,3 +381,20 @@ def _stream(http: httpx.Client, url: str, headers: dict[str, str]) -> Iterator[V
                         return
         except (httpx.TransportError, httpx.RemoteProtocolError):
             time.sleep(_core.RETRY_WAIT)  # dropped: resume after the last event
+
+
+def _repeated(send: Callable[[], httpx.Response]) -> httpx.Response:
+    """``send``'s answer, sent again after an unknown outcome (a 503, a dropped connection):
+    for requests whose repeat records nothing new (a command_id, a registration key)."""
+    for attempt in range(_core.RETRIES):
+        try:
+            return send()
+        except Unavailable as e:
+            if attempt == _core.RETRIES - 1:
+                raise
+            time.sleep(e.retry_after or _core.RETRY_WAIT)
+        except httpx.TransportError:
+            if attempt == _core.RETRIES - 1:
+                raise
+            time.sleep(_core.RETRY_WAIT)
+    raise AssertionError("unreachable")
