@@ -78,46 +78,59 @@ def test_a_generated_client_reads_every_answer(stack, tmp_path, monkeypatch):
         return importlib.import_module(f"generated.api.{tag}.{name}")
 
     anyone = client.Client(base_url=stack.api, raise_on_unexpected_status=True)
-    table = op("lobby", "create_table").sync(client=anyone, body=models.CreateTable(seats=4))
-    assert type(table).__name__ == "TableCreated"
-    seats = []
-    for i in range(4):
-        got = op("seats", "take_seat").sync(
-            table.table_id, client=anyone, body=models.TakeSeat(name=f"gen{i}")
-        )
-        assert type(got).__name__ == "SeatGranted" and got.seat == i
-        seats.append(
-            client.AuthenticatedClient(
-                base_url=stack.api, token=got.token, raise_on_unexpected_status=True
-            )
-        )
-    assert type(op("seats", "start_game").sync(table.table_id, client=seats[0])).__name__ == "View"
     listed = op("lobby", "list_tables").sync(client=anyone)
     assert isinstance(listed, list)
     rng = random.Random(5)
+
+    def play_one_table() -> int:
+        """Plays random legal commands at a new table until it ends; the number sent."""
+        table = op("lobby", "create_table").sync(client=anyone, body=models.CreateTable(seats=4))
+        assert type(table).__name__ == "TableCreated"
+        seats = []
+        for i in range(4):
+            got = op("seats", "take_seat").sync(
+                table.table_id, client=anyone, body=models.TakeSeat(name=f"gen{i}")
+            )
+            assert type(got).__name__ == "SeatGranted" and got.seat == i
+            seats.append(
+                client.AuthenticatedClient(
+                    base_url=stack.api, token=got.token, raise_on_unexpected_status=True
+                )
+            )
+        started = op("seats", "start_game").sync(table.table_id, client=seats[0])
+        assert type(started).__name__ == "View"
+        sent = 0
+        for step in range(400):
+            i = step % 4
+            view = op("views", "seat_view").sync(table.table_id, client=seats[i])
+            assert type(view).__name__ == "View"
+            if view.status == "finished":
+                break
+            mine = [c.to_dict() for c in view.legal_commands]
+            mine = [c for c in mine if "choose" not in c]
+            if not mine or not any(w.seat == i for w in view.waiting_for):
+                continue
+            command = rng.choice(mine)
+            body = getattr(models, COMMAND_MODELS[command["type"]]).from_dict(command)
+            answer = op("play", "send_command").sync_detailed(
+                table.table_id, client=seats[i], body=body
+            )
+            sent += 1
+            assert answer.status_code in (200, 202, 409), answer.content
+            if answer.status_code == 200:
+                assert type(answer.parsed).__name__ == "View"
+            else:
+                assert answer.parsed is not None  # a Position or a Problem, parsed
+        public = op("views", "public_view").sync(table.table_id, client=anyone)
+        assert type(public).__name__ == "View"
+        return sent
+
+    # The server deals each table at random, and a game can end after a handful of shots: tables
+    # are played until enough answers have been read.
     sent = 0
-    for step in range(400):
-        i = step % 4
-        view = op("views", "seat_view").sync(table.table_id, client=seats[i])
-        assert type(view).__name__ == "View"
-        if view.status == "finished":
+    for _ in range(6):
+        sent += play_one_table()
+        if sent > 20:
             break
-        mine = [c.to_dict() for c in view.legal_commands]
-        mine = [c for c in mine if "choose" not in c]
-        if not mine or not any(w.seat == i for w in view.waiting_for):
-            continue
-        command = rng.choice(mine)
-        body = getattr(models, COMMAND_MODELS[command["type"]]).from_dict(command)
-        answer = op("play", "send_command").sync_detailed(
-            table.table_id, client=seats[i], body=body
-        )
-        sent += 1
-        assert answer.status_code in (200, 202, 409), answer.content
-        if answer.status_code == 200:
-            assert type(answer.parsed).__name__ == "View"
-        else:
-            assert answer.parsed is not None  # a Position or a Problem, parsed
-    public = op("views", "public_view").sync(table.table_id, client=anyone)
-    assert type(public).__name__ == "View"
     assert sent > 20
     del gen
