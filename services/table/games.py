@@ -6,7 +6,7 @@ is told (its status is read from the public view in the read model first)."""
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 import msgspec
 
@@ -16,7 +16,6 @@ from gcbc_contract.players import PlayedGame, PlayedGames
 from services.table.service import TableService
 
 SCAN = 4  # tables looked at per game asked for, at most (the others: left in the lobby, in play)
-EXPORT_BATCH = 100  # tables read from the read model at a time by an export
 
 
 class _Status(msgspec.Struct):
@@ -28,6 +27,7 @@ _status = msgspec.json.Decoder(_Status)
 
 class Games:
     KEEP = 10_000  # finished games kept (each folded once)
+    EXPORT_BATCH = 100  # tables read at a time by an export, each batch one read of the history
 
     def __init__(self, service: TableService, views: ViewReader, players: PlayerModel) -> None:
         self.service = service
@@ -50,15 +50,25 @@ class Games:
         more = last is not None and (len(games) == limit or len(joined) == limit * SCAN)
         return PlayedGames(games=games, next=last if more else None)
 
-    async def every(self, player_id: str, most: int | None = None) -> AsyncIterator[PlayedGame]:
+    async def every(
+        self,
+        player_id: str,
+        most: int | None = None,
+        pace: Callable[[], Awaitable[None]] | None = None,
+    ) -> AsyncIterator[PlayedGame]:
         """Each of the player's finished games, newest first (``most``: at most this many), as
-        ``page`` lists them, a batch of its tables read at a time; the first batch is read at
-        once (a read model away fails the request, not its body)."""
-        joined = await self.players.tables(player_id, EXPORT_BATCH)
-        return self._every(player_id, most, joined)
+        ``page`` lists them, ``EXPORT_BATCH`` of its tables read at a time; the first batch is
+        read at once (a read model away fails the request, not its body), and ``pace`` is awaited
+        before each later one (a long export weighs as the pages it replaces)."""
+        joined = await self.players.tables(player_id, self.EXPORT_BATCH)
+        return self._every(player_id, most, joined, pace)
 
     async def _every(
-        self, player_id: str, most: int | None, joined: list[tuple[str, int]]
+        self,
+        player_id: str,
+        most: int | None,
+        joined: list[tuple[str, int]],
+        pace: Callable[[], Awaitable[None]] | None,
     ) -> AsyncIterator[PlayedGame]:
         count = 0
         while True:
@@ -69,9 +79,11 @@ class Games:
                     count += 1
                     if count == most:
                         return
-            if len(joined) < EXPORT_BATCH:
+            if len(joined) < self.EXPORT_BATCH:
                 return
-            joined = await self.players.tables(player_id, EXPORT_BATCH, joined[-1][1])
+            if pace is not None:
+                await pace()
+            joined = await self.players.tables(player_id, self.EXPORT_BATCH, joined[-1][1])
 
     async def played(self, player_id: str, table_id: str) -> PlayedGame | None:
         """The finished table's game as the player played it (None: not finished, no game, or

@@ -159,6 +159,19 @@ class RateLimits:
         self._checking.add(task)  # (held until done: a task only weakly referenced may vanish)
         task.add_done_callback(self._checking.discard)
 
+    async def pace(self, kind: str, who: str) -> None:
+        """Count one more request of ``kind`` by ``who`` within an answer already under way (a
+        long download): past the budget it waits for the window to reset rather than failing
+        what the client was already given a part of."""
+        while True:
+            try:
+                await self.hit(kind, who)
+                return
+            except ApiError as refused:
+                if refused.status != 429:
+                    raise
+                await asyncio.sleep(float((refused.headers or {}).get("Retry-After", "1")))
+
     async def _shared(self, item: RateLimitItem, kind: str, who: str, cost: int = 1) -> None:
         """Every process's count: a client over it is refused here until its window resets."""
         assert self.shared is not None

@@ -228,7 +228,9 @@ class Players(Controller):
         description="The player's finished games as the paged history lists them, one PlayedGame"
         " a line (`application/x-ndjson`, as Lichess exports a player's games), streamed as they"
         " are read: nothing of a game in play, and an empty body for a player with no finished"
-        " game. `max`: at most this many (the newest). Counted as one read of the history.",
+        " game. `max`: at most this many (the newest). Each 100 tables of the player's read count as"
+        " one read of the history (as a page does): past the client's budget the download slows"
+        " to it rather than failing.",
         media_type=NDJSON,
         responses=doc.responses(
             {200: doc.ndjson(PlayedGame, "the player's games, one PlayedGame a line")},
@@ -247,9 +249,11 @@ class Players(Controller):
         ] = None,
     ) -> Stream:
         await _identities(state).profile(player_id)  # 404 for no such player
-        await state.rates.hit("log_read", client(request))
+        who = client(request)
+        await state.rates.hit("log_read", who)
+        games = await state.games.every(player_id, max, lambda: state.rates.pace("log_read", who))
         return Stream(
-            _lines(await state.games.every(player_id, max)),
+            _lines(games),
             media_type=NDJSON,
             headers={
                 "Content-Disposition": f'attachment; filename="games-{player_id}.ndjson"',

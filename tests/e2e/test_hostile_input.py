@@ -667,3 +667,53 @@ def test_invitation_and_rated_fields_of_the_wrong_kind_are_refused_and_codes_sta
     # the code is shown to its creator once: no listing or view gives it
     bodies = [http.get("/tables").content, http.get(f"/tables/{table_id}").content]
     assert all(code.encode() not in b for b in bodies)
+
+
+# --- players, their history and quick play: ids, bodies and queries a client makes up ------------
+def test_players_ids_bodies_and_queries_of_the_wrong_kind_are_refused_with_the_field_named(http):
+    for player_id in HOSTILE_IDS:
+        for route in (
+            "/players/{id}",
+            "/players/{id}/games",
+            "/players/{id}/games/export",
+            "/players/{id}/ratings",
+            "/leaderboards/{id}",
+        ):
+            r = http.get(route.replace("{id}", player_id))
+            assert r.status_code in (400, 404), (route, player_id, r.status_code, r.text)
+            assert r.headers["content-type"].startswith("application/problem+json"), r.text
+    for body, field in (
+        ({"name": 7}, "name"),
+        ({"name": "x" * 200}, "name"),
+        ({"name": "amy", "bot": "yes"}, "bot"),
+        ({"name": "amy", "registration_key": 12345678901234567}, "registration_key"),
+        ({"name": "amy", "registration_key": "short"}, "registration_key"),
+        ({"name": "amy", "registration_key": "x" * 30 + "/../" + "x" * 10}, "registration_key"),
+    ):
+        r = http.post("/players", json=body)
+        assert r.status_code == 422 and r.json().get("field") == field, (body, r.text)
+    player = http.post("/players", json={"name": "probed"}).json()
+    for query, field in (
+        ({"max": "x"}, "max"),
+        ({"max": -1}, "max"),
+        ({"max": 2**40}, "max"),
+    ):
+        r = http.get(f"/players/{player['player_id']}/games/export", params=query)
+        assert r.status_code == 400 and field in r.text, (query, r.text)
+    for query, field in (
+        ({"limit": 0}, "limit"),
+        ({"limit": 51}, "limit"),
+        ({"before": -1}, "before"),
+    ):
+        r = http.get(f"/players/{player['player_id']}/games", params=query)
+        assert r.status_code == 400 and field in r.text, (query, r.text)
+    token = auth(player["token"])
+    for body, field in (
+        ({"seats": "4"}, "seats"),
+        ({"seats": [4, 99]}, "seats"),
+        ({"seats": [4], "rated": "yes"}, "rated"),
+    ):
+        r = http.post("/queue", json=body, headers=token)
+        assert r.status_code == 422 and field in r.text, (body, r.text)
+    # nothing was queued by any of them
+    assert http.get("/players/me", headers=token).json()["queue"] is None

@@ -181,3 +181,30 @@ def test_a_client_far_from_its_budget_costs_redis_nothing() -> None:
         assert shared.costs == [10, 1]  # the window's count so far, then one by one
 
     asyncio.run(go())
+
+
+def test_pace_waits_for_the_window_instead_of_refusing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Within an answer under way (a long export), past the budget is a wait, never a 429."""
+    now = time.time()
+    clock = Clock(now - now % 60 + 1)  # early in a minute's window
+    rates = RateLimits(None, parse_rates({"log_read": "2/minute"}))
+    rates.local = LocalCounts(clock)
+    slept: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+        clock.now += seconds
+
+    monkeypatch.setattr("services.table.limits.asyncio.sleep", sleep)
+
+    async def go() -> None:
+        await rates.pace("log_read", "1.2.3.4")
+        await rates.pace("log_read", "1.2.3.4")
+        assert slept == []
+        with pytest.raises(ApiError):  # a new request is refused
+            await rates.hit("log_read", "1.2.3.4")
+        await rates.pace("log_read", "1.2.3.4")  # a paced one waits, then counts
+        assert slept and all(s >= 1 for s in slept)
+        assert rates.local.current("log_read", "1.2.3.4") == 1  # counted in its new window
+
+    asyncio.run(go())

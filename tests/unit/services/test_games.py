@@ -1,0 +1,57 @@
+"""A player's history (services/table/games.py): an export reads the player's tables a batch at a
+time, newest first, and weighs as the pages it replaces: paced once per batch after the first."""
+
+from __future__ import annotations
+
+import asyncio
+
+from gcbc.playermodel.memory import MemoryPlayerModel
+from gcbc_contract.options import TableOptions
+from gcbc_contract.players import GameSeat, PlayedGame
+from services.table.games import Games
+
+
+class FinishedTables(Games):
+    """Every table with an even number finished, the player at seat 0; the odd ones in play
+    (what the replay worker and the read model would tell, without them)."""
+
+    async def game(self, table_id: str) -> PlayedGame | None:
+        if int(table_id[1:]) % 2:
+            return None
+        seat = GameSeat(
+            seat=0, name="ann", bot=False, player="p1", team=None, eliminated=False, won=True
+        )
+        return PlayedGame(
+            table_id=table_id,
+            finished_at="2026-12-05T00:00:00Z",
+            options=TableOptions(),
+            seat=0,
+            team=None,
+            won=True,
+            win_team=None,
+            win_reason=None,
+            seats=[seat],
+        )
+
+
+def test_an_export_is_paced_once_per_batch_of_tables_after_the_first() -> None:
+    async def go() -> tuple[list[str], int, list[str]]:
+        players = MemoryPlayerModel()
+        for n in range(25):
+            await players.joined("p1", f"t{n}", n + 1)
+        games = FinishedTables(None, None, players)  # type: ignore[arg-type]
+        games.EXPORT_BATCH = 10
+        paced = 0
+
+        async def pace() -> None:
+            nonlocal paced
+            paced += 1
+
+        every = [g.table_id async for g in await games.every("p1", None, pace)]
+        most = [g.table_id async for g in await games.every("p1", 3, pace)]
+        return every, paced, most
+
+    every, paced, most = asyncio.run(go())
+    assert every == [f"t{n}" for n in range(24, -1, -2)]  # the finished ones, newest first
+    assert paced == 2  # 25 tables: batches of 10, 10 and 5, the two later ones paced
+    assert most == ["t24", "t22", "t20"]  # within the first batch: nothing more paced
