@@ -15,7 +15,7 @@ from typing import Any
 from gcbc_client import AsyncClient
 from gcbc_client.problems import ApiProblem
 
-from tools.bench.machine import rss_mb, with_cpu
+from tools.bench.machine import rss_mb, stack_pids, with_cpu
 from tools.bench.players import Answers, BenchTable, load_client, new_table, pct, summary
 from tools.bench.stacks import told, with_stack
 from tools.launcher import Stack
@@ -139,8 +139,7 @@ def scale_runs(args: argparse.Namespace) -> dict[str, Any]:
         result = with_cpu(
             stack, lambda: asyncio.run(scale(stack.api, tables, args.scale_seconds, 2.0, 3))
         )
-        result["rss_mb"] = {name: rss_mb(proc.pid) for name, proc in stack.procs.items()}
-        result["rss_mb"].update({n: rss_mb(s.proc.pid) for n, s in stack.servers.items()})
+        result["rss_mb"] = {name: rss_mb(pid) for name, pid in stack_pids(stack).items()}
         return result
 
     out = {
