@@ -78,7 +78,6 @@ class DeadlineIndex:
         self._written: asyncio.Future[None] | None = None  # done once the owed are written
         self._wake = asyncio.Event()
         self.built = False
-        self.writes = 0
         self._watch = None
 
     async def start(self) -> None:
@@ -201,8 +200,6 @@ class DeadlineIndex:
                 if isinstance(result, Exception):
                     failed = result
                     self._dirty.setdefault(t, d)  # unless noted again since: owed still
-                else:
-                    self.writes += 1
         if waiting is not None and not waiting.done():
             if failed is None:
                 waiting.set_result(None)
