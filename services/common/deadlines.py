@@ -4,9 +4,9 @@ restarted worker knows every pending deadline without folding every table.
 
 One key per table holds (when, the position it was computed at); a finished table has none.
 What is stored is no later than the table's next deadline, and at most ``EARLY`` seconds before
-it: a deadline that moves later is written only once it is that far from the stored one (issue
-13: most commands move a table's deadline a little later, and a write per command cost a stored
-message, its acknowledgement and a delivery to every watcher). A worker woken early folds the
+it: a deadline that moves later is written only once it is that far from the stored one (most
+commands move a table's deadline a little later, and a write per command costs a stored message,
+its acknowledgement and a delivery to every watcher). A worker woken early folds the
 table, finds nothing due and notes the real deadline; a restarted one folds no table more than
 ``EARLY`` seconds before it needs to.
 

@@ -30,12 +30,7 @@ from services.common.folded import FoldedTable
 
 log = logging.getLogger("gcbc.snapshots")
 # the fold's version: bump it when FoldedTable or the engine folds the same entries into another
-# state (a snapshot of another version is ignored). 2: the table's setup in a struct of its own
-# (State.setup). 3: the cards investigations viewed are kept until holders are next asked
-# (State.investigated, Window.after_investigation: RULES §7.2). 4: each command_id with its
-# command's fingerprint. 5: a rematch's kept seats renamed (State.reserved). 6: the
-# fingerprints dropped (a retry reads its first command back from the log). 7: the invitations'
-# code hashes and the seats' players (FoldedTable.invitations, .players)
+# state (a snapshot of another version is ignored)
 FOLD = 7
 BUCKET = "GCBC_SNAPSHOTS"
 TOO_BIG = 900_000  # bytes: past this a snapshot is not kept (NATS' default payload limit is 1 MB)

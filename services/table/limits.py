@@ -39,8 +39,7 @@ def parse_rates(rates: dict[str, str]) -> dict[str, RateLimitItem]:
 
 class LocalCounts:
     """This process's counts: the limits library's sliding window counter, in memory (its own
-    memory storage sweeps every key at each hit, which cost the table service 7 % of its time
-    with 3,000 seats playing)."""
+    memory storage sweeps every key at each hit: too costly with thousands of seats playing)."""
 
     SWEEP_EVERY = 30.0  # seconds between two sweeps of the windows gone by
 
