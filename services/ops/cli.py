@@ -48,14 +48,7 @@ def main(argv: list[str] | None = None) -> int:
         return RedisReadModel.connect(settings.redis_url, connections=8)
 
     async def connect_players() -> FullLog:
-        return await JetStreamEventLog.connect(
-            settings.nats_url,
-            stream=player_log.STREAM,
-            prefix=player_log.PREFIX,
-            patient=False,
-            create=False,
-            partitions=player_log.PARTITIONS,
-        )
+        return await player_log.connect(settings.nats_url, patient=False, create=False)
 
     def player_model(model: ReadModel) -> PlayerModel:
         return RedisPlayerModel(model.redis)  # type: ignore[attr-defined]

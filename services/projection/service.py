@@ -330,13 +330,7 @@ async def main_async(settings: Settings, stop: asyncio.Event) -> None:
         events.nc, ttl=settings.lease_seconds, replicas=settings.stream_replicas
     )
     model = RedisReadModel.connect(settings.redis_url)
-    player_log = await JetStreamEventLog.connect(
-        settings.nats_url,
-        settings.stream_replicas,
-        stream=players.STREAM,
-        prefix=players.PREFIX,
-        partitions=players.PARTITIONS,
-    )
+    player_log = await players.connect(settings.nats_url, settings.stream_replicas)
     log.info("projection ready")
     try:
         projection = Projection(events, model, settings.log_limit, settings.chat_limit)

@@ -72,13 +72,7 @@ def create_app(settings: Settings | None = None, rules: Rules = ENGINE) -> Lites
             stack.push_async_callback(model.close)  # closed last, after the log
             stack.push_async_callback(events.close)
             # the players' log: a stream of its own beside the tables'
-            player_log = await JetStreamEventLog.connect(
-                settings.nats_url,
-                settings.stream_replicas,
-                stream=players.STREAM,
-                prefix=players.PREFIX,
-                partitions=players.PARTITIONS,
-            )
+            player_log = await players.connect(settings.nats_url, settings.stream_replicas)
             stack.push_async_callback(player_log.close)
             identities = Identities(PlayerLog(player_log), RedisPlayerModel(model.redis))
             await _wake_ups(model.wakeups)

@@ -22,12 +22,14 @@ import logging
 import re
 import secrets
 from collections import OrderedDict
+from typing import Any
 
 import msgspec
 
 from gcbc.clock import now_ms
 from gcbc.eventlog.port import (
     EventLog,
+    FullLog,
     LogUnavailable,
     OutcomeUnknown,
     Stored,
@@ -48,6 +50,18 @@ from gcbc_contract.players import (
 STREAM = "GCBC_PLAYERS"
 PREFIX = "gcbc.player"
 PARTITIONS = 1  # one consumer reads every player's entries (a player's writes are rare)
+
+
+async def connect(url: str, replicas: int | None = None, **options: Any) -> FullLog:
+    """The players' own stream on the NATS at ``url`` (``options``: as
+    ``JetStreamEventLog.connect``'s)."""
+    from gcbc.eventlog.jetstream import JetStreamEventLog
+
+    return await JetStreamEventLog.connect(
+        url, replicas, stream=STREAM, prefix=PREFIX, partitions=PARTITIONS, **options
+    )
+
+
 RETRIES = 8
 # waits before looking again at a name's key whose claim went unanswered (seconds)
 SETTLE = (0.05, 0.2, 0.5, 1.0)
