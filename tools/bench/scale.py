@@ -24,11 +24,9 @@ from tools.launcher import Stack
 @contextlib.contextmanager
 def collections_paused() -> Iterator[None]:
     """No garbage collection in the load generator while it measures: the timings are the
-    server's, not the generator's own pauses. With thousands of streams in this one process (each
-    player of a real table is a process, a browser, of its own), its collections took 5-17 ms
-    every few hundred ms and made about half of the scale run's p99 (POST -> every changed view,
-    500 tables: 38-56 ms with them, 22-28 ms without, three alternated pairs). What is made before
-    is frozen (never looked at again); collections resume after."""
+    server's, not the generator's own pauses (with thousands of streams in this one process, where
+    each player of a real table is a process of its own, they weigh on the p99: docs/benchmarks.md).
+    What is made before is frozen (never looked at again); collections resume after."""
     gc.collect()
     gc.freeze()
     gc.disable()
