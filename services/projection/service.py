@@ -15,7 +15,6 @@ import msgspec
 from gcbc.eventlog.leases import Leases, MemoryLeases
 from gcbc.eventlog.partitions import partition_of
 from gcbc.eventlog.port import FullLog, Later, Skip, Stored, Subscription
-from gcbc.players import log as players
 from gcbc.players import projection as players_projection
 from gcbc.readmodel.port import Put, ViewWriter, viewer_key
 from gcbc.rules.views import LogMemo, version_of
@@ -330,7 +329,9 @@ async def main_async(settings: Settings, stop: asyncio.Event) -> None:
         events.nc, ttl=settings.lease_seconds, replicas=settings.stream_replicas
     )
     model = RedisReadModel.connect(settings.redis_url)
-    player_log = await players.connect(settings.nats_url, settings.stream_replicas)
+    player_log = await JetStreamEventLog.connect_players(
+        settings.nats_url, settings.stream_replicas
+    )
     log.info("projection ready")
     try:
         projection = Projection(events, model, settings.log_limit, settings.chat_limit)

@@ -22,14 +22,12 @@ import logging
 import re
 import secrets
 from collections import OrderedDict
-from typing import Any
 
 import msgspec
 
 from gcbc.clock import now_ms
 from gcbc.eventlog.port import (
     EventLog,
-    FullLog,
     LogUnavailable,
     OutcomeUnknown,
     Stored,
@@ -50,16 +48,6 @@ from gcbc_contract.players import (
 STREAM = "GCBC_PLAYERS"
 PREFIX = "gcbc.player"
 PARTITIONS = 1  # one consumer reads every player's entries (a player's writes are rare)
-
-
-async def connect(url: str, replicas: int | None = None, **options: Any) -> FullLog:
-    """The players' own stream on the NATS at ``url`` (``options``: as
-    ``JetStreamEventLog.connect``'s)."""
-    from gcbc.eventlog.jetstream import JetStreamEventLog
-
-    return await JetStreamEventLog.connect(
-        url, replicas, stream=STREAM, prefix=PREFIX, partitions=PARTITIONS, **options
-    )
 
 
 RETRIES = 8
