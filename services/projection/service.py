@@ -6,6 +6,7 @@ skipped, so redelivery is harmless. Views come from the engine's view functions 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import time
@@ -275,10 +276,8 @@ class Projection:
                     metrics.TABLES.labels(status).set(counts.get(status, 0))
             except Exception as e:  # noqa: BLE001  (Redis or NATS away: try again)
                 log.warning("read model check failed: %s", e)
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), every)
-            except TimeoutError:
-                pass
 
     async def run(
         self,
