@@ -259,22 +259,16 @@ REPORTED = [
 ]
 
 
-def _reported(found: dict[str, Any]) -> list[dict[str, Any]]:
-    figures = []
-    for name, bench, keys in REPORTED:
-        value = _get(found.get(bench), *keys)
-        met = "missing" if value is None else True
-        figures.append({"figure": name, "value": value, "target": "report", "met": met})
-    return figures
-
-
 def summary(found: dict[str, Any]) -> dict[str, Any]:
     system = found.get("system")
     figures = [*_closed_loops(system), *_scale(system), *_memory(found.get("memory"))]
     for name, bench, keys, target, test in THRESHOLDS:
         value = _get(found.get(bench), *keys)
         figures.append(_figure(name, value, target, value is not None and test(value)))
-    figures += _reported(found)
+    figures += [
+        _figure(name, _get(found.get(bench), *keys), "report", True)
+        for name, bench, keys in REPORTED
+    ]
     for figure in figures:
         path = next((p for name, p in MACHINE.items() if figure["figure"].startswith(name)), None)
         machine = _get(system, *path) if path else None

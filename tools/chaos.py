@@ -44,7 +44,6 @@ from gcbc_client.problems import ApiProblem
 from gcbc_client.transport import Answer
 
 from gcbc.eventlog.jetstream import STREAM, JetStreamEventLog
-from gcbc.eventlog.partitions import CLUSTER_PARTITIONS
 from gcbc.eventlog.port import LogUnavailable
 from gcbc.eventlog.records import entry_of
 from gcbc.readmodel.memory import MemoryReadModel
@@ -58,7 +57,7 @@ from services.bots.seat import play_seat
 from services.common import view_writer
 from services.common.settings import LOG_LIMIT
 from tools import devservers
-from tools.launcher import SUPERVISE_EVERY, Stack
+from tools.launcher import SECOND_INSTANCES, SUPERVISE_EVERY, Stack, cluster_stack
 
 FAST = {"turn": 0.5, "reaction": 0.3, "prompt": 0.3, "arrange": 0.5}
 ACK_WAIT = 5.0  # the rules worker's (services/rules/service.py): a pause must outlast it
@@ -94,9 +93,7 @@ async def _supervised_kill(stack: Stack, name: str) -> None:
     """kill -9 a slot's process and let the launcher's supervision start it again (beside the
     players, as ``make run``'s loop does): the fault ends with the kill."""
     stack.procs[name].send_signal(signal.SIGKILL)
-    supervising = asyncio.get_running_loop().create_task(_supervise(stack, name))
-    _background.add(supervising)
-    supervising.add_done_callback(_background.discard)
+    _in_background(_supervise(stack, name))
 
 
 async def _supervise(stack: Stack, name: str) -> None:
@@ -105,6 +102,13 @@ async def _supervise(stack: Stack, name: str) -> None:
 
 
 _background: set[asyncio.Task] = set()
+
+
+def _in_background(coro: Awaitable[None]) -> None:
+    """Run ``coro`` beside the players; ``run_fault`` waits for it before the checks."""
+    task = asyncio.ensure_future(coro)
+    _background.add(task)
+    task.add_done_callback(_background.discard)
 
 
 async def _kill_nats_node(stack: Stack, leader: bool) -> None:
@@ -125,9 +129,7 @@ async def _kill_nats_node(stack: Stack, leader: bool) -> None:
         await asyncio.sleep(3.0)
         node.restart()
 
-    restarting = asyncio.get_running_loop().create_task(later())
-    _background.add(restarting)
-    restarting.add_done_callback(_background.discard)
+    _in_background(later())
 
 
 async def _kill_redis_primary(stack: Stack) -> None:
@@ -146,9 +148,7 @@ async def _kill_redis_primary(stack: Stack) -> None:
         node.restart()
         await asyncio.to_thread(cluster.wait_ok)
 
-    restarting = asyncio.get_running_loop().create_task(later())
-    _background.add(restarting)
-    restarting.add_done_callback(_background.discard)
+    _in_background(later())
 
 
 async def _kill_nats(stack: Stack) -> None:
@@ -429,22 +429,6 @@ def report_line(fault: str, f: Findings, recovered: float) -> dict[str, Any]:
     }
 
 
-def cluster_stack(data: Path, env: dict[str, str]) -> Stack:
-    """make run-cluster's setup (tools.launcher --cluster), not started yet."""
-    env = {
-        **env,
-        "GCBC_STREAM_REPLICAS": "3",
-        "GCBC_PARTITIONS": str(CLUSTER_PARTITIONS),
-        "GCBC_HTTP_WORKERS": "2",
-    }
-    stack = Stack(data, env=env)
-    stack.servers["nats"] = stack.nats = devservers.start_nats_cluster(data / "nats-cluster", 3)  # type: ignore[assignment]
-    stack.servers["redis"] = stack.redis = devservers.start_redis_cluster(
-        data / "redis-cluster", 3, replicas=1
-    )  # type: ignore[assignment]
-    return stack
-
-
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m tools.chaos", description=__doc__)
     p.add_argument("--tables", type=int, default=6, help="bot tables playing through each fault")
@@ -473,12 +457,11 @@ def main(argv: list[str] | None = None) -> int:
     }
     failed = 0
     with tempfile.TemporaryDirectory() as data:
-        stack = cluster_stack(Path(data), env) if args.cluster else Stack(Path(data), env=env)
+        stack = cluster_stack(Path(data), env=env) if args.cluster else Stack(Path(data), env=env)
         try:
             stack.start()
-            if args.cluster:
-                stack.start_service("rules#2")
-                stack.start_service("projection#2")
+            for name in SECOND_INSTANCES if args.cluster else ():
+                stack.start_service(name)
             for i, fault in enumerate(
                 args.fault or list(CLUSTER_FAULTS if args.cluster else FAULTS)
             ):

@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 from tools import devservers
+from tools.bench.machine import cpu_seconds
 
 ROOT = Path(__file__).resolve().parents[1]
 PROTOCOLS = {"plain": "httptools", "guarded": "services.table.connections:GuardedHttp"}
@@ -36,11 +37,6 @@ async def app(scope, receive, send):
 uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), http=sys.argv[2], loop="uvloop",
             log_level="warning", lifespan="off", access_log=False)
 """
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def _one(port: int, requests: int, keep_alive: bool) -> None:
@@ -76,9 +72,9 @@ def run(protocol: str, requests: int, keep_alive: bool) -> float:
             except OSError:
                 time.sleep(0.1)
         asyncio.run(_load(port, 20, 2000, keep_alive))  # warm
-        before = cpu_seconds(proc.pid)
+        before = cpu_seconds(proc.pid, children=False)
         asyncio.run(_load(port, 20, requests, keep_alive))
-        return (cpu_seconds(proc.pid) - before) / requests * 1e6
+        return (cpu_seconds(proc.pid, children=False) - before) / requests * 1e6
     finally:
         proc.terminate()
         proc.wait(10)

@@ -232,6 +232,27 @@ class Stack:
         self.servers.clear()
 
 
+CLUSTER_ENV = {
+    "GCBC_STREAM_REPLICAS": "3",
+    "GCBC_PARTITIONS": str(CLUSTER_PARTITIONS),
+    "GCBC_HTTP_WORKERS": "2",  # two table-service processes on the one port
+}
+SECOND_INSTANCES = ("rules#2", "projection#2")  # started after ``start`` on a cluster
+
+
+def cluster_stack(
+    data: Path, http_port: int | None = None, scenarios: bool = False, env: dict | None = None
+) -> Stack:
+    """make run-cluster's setup, its servers started (3 NATS nodes, a Redis Cluster of 3
+    primaries with a replica each), its services not yet."""
+    stack = Stack(data, http_port, scenarios, env={**(env or {}), **CLUSTER_ENV})
+    stack.servers["nats"] = stack.nats = devservers.start_nats_cluster(data / "nats-cluster", 3)  # type: ignore[assignment]
+    stack.servers["redis"] = stack.redis = devservers.start_redis_cluster(  # type: ignore[assignment]
+        data / "redis-cluster", 3, replicas=1
+    )
+    return stack
+
+
 def wait_for_jetstream(
     url: str, replicas: int, partitions: int | None = None, patience: float = 60
 ) -> None:
@@ -286,18 +307,7 @@ def _stack(args: argparse.Namespace) -> Stack:
     scenarios = args.scenarios or os.environ.get("GCBC_ALLOW_SCENARIOS") == "1"
     if not args.cluster:
         return Stack(Path(args.data), args.port, scenarios)
-    env = {
-        "GCBC_STREAM_REPLICAS": "3",
-        "GCBC_PARTITIONS": str(CLUSTER_PARTITIONS),
-        "GCBC_HTTP_WORKERS": "2",  # two table-service processes on the one port
-    }
-    stack = Stack(Path(args.data), args.port, scenarios, env=env)
-    stack.servers["nats"] = stack.nats = devservers.start_nats_cluster(  # type: ignore[assignment]
-        Path(args.data) / "nats-cluster", 3
-    )
-    stack.servers["redis"] = stack.redis = devservers.start_redis_cluster(  # type: ignore[assignment]
-        Path(args.data) / "redis-cluster", 3, replicas=1
-    )
+    stack = cluster_stack(Path(args.data), args.port, scenarios)
     print("waiting for the NATS cluster to elect its JetStream leader…", flush=True)
     return stack
 
@@ -352,9 +362,8 @@ def main(argv: list[str] | None = None) -> int:
     stack = _stack(args)
     try:
         stack.start()
-        if args.cluster:
-            stack.start_service("rules#2")
-            stack.start_service("projection#2")
+        for name in SECOND_INSTANCES if args.cluster else ():
+            stack.start_service(name)
         _print_addresses(stack, _admin_env(stack), args.cluster)
         _supervise(stack)
     except KeyboardInterrupt:

@@ -22,6 +22,7 @@ run exit 1. ``GAME`` rows count finished games (response time: the game's length
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 import logging
@@ -125,9 +126,7 @@ def _exit_code(environment: Any, **_: Any) -> None:
     crashed = len(environment.runner.exceptions)
     if bad or crashed:
         print(f"load: {bad} unexpected failures (5xx, connections), {crashed} harness exceptions")
-        environment.process_exit_code = 1
-    else:
-        environment.process_exit_code = 0
+    environment.process_exit_code = 1 if bad or crashed else 0
 
 
 class LoadClient(Client):
@@ -217,6 +216,8 @@ def guarded(fn: Callable) -> Callable:
 
 # --- a table of bots -----------------------------------------------------------------------
 
+# a follower greenlet ends on a refusal or broken connection (counted as a failure)
+_quiet = functools.partial(contextlib.suppress, ApiProblem, httpx.HTTPError)
 IN_PLAY: dict[str, Table] = {}  # tables started by this process's users (spectators pick here)
 CHURN_LOBBY: list[str] = []  # tables opened by LobbyChurn users (the only ones they join)
 TABLE_NUMBER = itertools.count()  # HumanTable's --views mixed: every other table long-polls
@@ -325,16 +326,6 @@ class Table:
         """A seat whose latest view asks it to act."""
         ready = [n for n, v in self.views.items() if actionable(v, n)]
         return random.choice(ready) if ready else None
-
-
-class _quiet:
-    """A follower greenlet ends on a refusal or broken connection (counted as a failure)."""
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, kind: Any, e: Any, tb: Any) -> bool:
-        return kind is not None and issubclass(kind, ApiProblem | httpx.HTTPError)
 
 
 class ClientUser(User):

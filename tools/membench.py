@@ -23,24 +23,16 @@ from gcbc_client import AsyncClient, AsyncSeat
 from gcbc_client.problems import Conflict
 
 from services.common.cache import IDLE_SECONDS
+from tools.bench.machine import rss_kb, stack_pids
 from tools.bench.stacks import BENCH_LIMITS
 from tools.launcher import Stack
 
 AT_REST = {"turn": 3600, "reaction": 3600, "prompt": 3600, "arrange": 3600}  # the most allowed
 
 
-def rss_kb(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
-
-
 def memory(stack: Stack) -> dict[str, int]:
     """Each process's resident memory, KB."""
-    pids = {name: proc.pid for name, proc in stack.procs.items()}
-    pids.update({name: server.proc.pid for name, server in stack.servers.items()})
-    return {name: rss_kb(pid) for name, pid in pids.items()}
+    return {name: rss_kb(pid) for name, pid in stack_pids(stack).items()}
 
 
 async def started_tables(api: str, count: int, seats: int = 4, at_once: int = 40) -> list:

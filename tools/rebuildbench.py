@@ -16,7 +16,6 @@ import argparse
 import asyncio
 import json
 import os
-import platform
 import subprocess
 import sys
 import tempfile
@@ -24,21 +23,10 @@ import time
 from pathlib import Path
 
 from tools import devservers, tablelogs
+from tools.bench.machine import described, load_average
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = 50_000  # log entries a second
-
-
-def machine() -> str:
-    model = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{os.cpu_count()} cores, {model}, Python {platform.python_version()}"
 
 
 def rebuild(env: dict[str, str]) -> dict[str, float]:
@@ -78,18 +66,9 @@ def main(argv: list[str] | None = None) -> int:
                 "GCBC_NATS_URL": nats.url_for("admin"),
                 "GCBC_REDIS_URL": redis.url_for("admin"),
             }
-
-            async def fill() -> int:
-                from gcbc.eventlog.jetstream import JetStreamEventLog
-
-                log = await JetStreamEventLog.connect(env["GCBC_NATS_URL"])
-                try:
-                    return await tablelogs.fill(log, tablelogs.table_mix(args.tables, args.seed))
-                finally:
-                    await log.close()
-
             started = time.monotonic()
-            entries = asyncio.run(fill())
+            mix = tablelogs.table_mix(args.tables, args.seed)
+            entries = asyncio.run(tablelogs.fill_at(env["GCBC_NATS_URL"], mix))
             print(
                 f"rebuild bench: {args.tables:,} tables, {entries:,} log entries written in"
                 f" {time.monotonic() - started:.1f} s (tools.tablelogs)",
@@ -109,12 +88,12 @@ def main(argv: list[str] | None = None) -> int:
             redis.stop()
             nats.stop()
     verdict = "ok" if best >= TARGET else "UNDER TARGET"
-    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    load = load_average()
     if args.out:
         figures = {"entries_per_second": round(best), "target": TARGET, "load_average": load}
         Path(args.out).write_text(json.dumps(figures))
     print(
-        f"rebuild rate: {best:,.0f} log entries/s (target {TARGET:,}: {verdict}) on {machine()};"
+        f"rebuild rate: {best:,.0f} log entries/s (target {TARGET:,}: {verdict}) on {described()};"
         f" load average {load}"
     )
     return 1 if args.strict and best < TARGET else 0

@@ -44,24 +44,12 @@ from gcbc_contract.entries import (
     RefusalEntry,
 )
 from tools import devservers, tablelogs
+from tools.bench.machine import cpu_seconds, described, load_average, rss_kb
 from tools.launcher import SUPERVISE_EVERY
-from tools.rebuildbench import machine
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = 1.0  # seconds from a restart to the first answer
 DURABLE = "rules-worker"  # services.rules.service.DURABLE
-
-
-def _rss_kb(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
-
-
-def _cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _worker(env: dict[str, str], log: Path, root: Path = ROOT) -> subprocess.Popen:
@@ -97,24 +85,16 @@ def _message(line: str) -> str:
 
 
 async def _append(url: str, table_id: str, command: object) -> int:
-    from gcbc.eventlog.jetstream import JetStreamEventLog
-
-    log = await JetStreamEventLog.connect(url)
-    try:
+    async with tablelogs.connected(url) as log:
         last = await log.last(table_id)
         prev = last.seq if last else 0
         entry = CommandEntry(command=command, at=int(time.time() * 1000), prev=prev)  # type: ignore[arg-type]
         return (await append_entry(log, table_id, entry, prev)).seq
-    finally:
-        await log.close()
 
 
 async def _answered(url: str, table_id: str, seq: int, timeout: float) -> float:
     """When (time.time()) the answer to #seq was stored."""
-    from gcbc.eventlog.jetstream import JetStreamEventLog
-
-    log = await JetStreamEventLog.connect(url)
-    try:
+    async with tablelogs.connected(url) as log:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             for s in await log.read(table_id, after=seq):
@@ -122,34 +102,17 @@ async def _answered(url: str, table_id: str, seq: int, timeout: float) -> float:
                 if isinstance(entry, OutcomeEntry | RefusalEntry) and entry.answers == seq:
                     return s.at
             await asyncio.sleep(0.005)
-    finally:
-        await log.close()
     raise SystemExit(f"#{seq} of {table_id} was not answered within {timeout:.0f} s")
 
 
-async def _fill(url: str, tables: list[dict]) -> int:
-    from gcbc.eventlog.jetstream import JetStreamEventLog
-
-    log = await JetStreamEventLog.connect(url)
-    try:
-        return await tablelogs.fill(log, tables, imported=True)
-    finally:
-        await log.close()
-
-
 async def _caught_up(url: str, timeout: float) -> None:
-    from gcbc.eventlog.jetstream import JetStreamEventLog
-
-    log = await JetStreamEventLog.connect(url)
-    try:
+    async with tablelogs.connected(url) as log:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             g = await log.group(DURABLE)
             if g is not None and g.lag == 0:
                 return
             await asyncio.sleep(0.5)
-    finally:
-        await log.close()
     raise SystemExit("the first worker did not handle every entry in time")
 
 
@@ -181,10 +144,10 @@ def _first_worker(
     _wait_for_line(log, "rules worker consuming", 0, 60)
     time.sleep(1.0)  # (its deadline index built, on the empty log)
     started = time.monotonic()
-    entries = asyncio.run(_fill(admin, mix))
+    entries = asyncio.run(tablelogs.fill_at(admin, mix, imported=True))
     filled = time.monotonic() - started
     asyncio.run(_caught_up(admin, 1800))
-    rss_before = _rss_kb(first.pid)
+    rss_before = rss_kb(first.pid)
     first.terminate()  # it writes the snapshots it owes as it stops
     first.wait(60)
     return {"entries": entries, "fill_seconds": filled, "rss_kb_before": rss_before}
@@ -207,7 +170,7 @@ def _restarted_worker(
     workers.append(second)
     seq = asyncio.run(_append(admin, lobby, C.TakeSeat(name="after the restart")))
     answered_at = asyncio.run(_answered(admin, lobby, seq, 120))
-    cpu = _cpu_seconds(second.pid)
+    cpu = cpu_seconds(second.pid, children=False)
     consuming = _epoch(_wait_for_line(log, "rules worker consuming", since, 30))
     time.sleep(max(0.0, restarted + settle - time.time()))
     lines = log.read_bytes()[since:].decode(errors="replace").splitlines()
@@ -218,8 +181,8 @@ def _restarted_worker(
         "answer_after_consuming": answered_at - consuming,
         "worker_cpu_seconds": cpu,
         "settle": settle,
-        "cpu_settled": _cpu_seconds(second.pid),
-        "rss_kb_after": _rss_kb(second.pid),
+        "cpu_settled": cpu_seconds(second.pid, children=False),
+        "rss_kb_after": rss_kb(second.pid),
         "said": [_message(x) for x in lines if any(s in x for s in said)],
     }
 
@@ -315,7 +278,7 @@ def main(argv: list[str] | None = None) -> int:
         verdict = "over, all of it the process start; ok from the worker consuming"
     crashed = f["supervised_kill_answer_seconds"]
     crash_verdict = "ok" if crashed <= TARGET else "OVER TARGET"
-    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    load = load_average()
     if args.out:
         Path(args.out).write_text(
             json.dumps(
@@ -344,7 +307,7 @@ def main(argv: list[str] | None = None) -> int:
         f" {crashed:.2f} s after the kill (target {TARGET:.0f} s: {crash_verdict}): the worker"
         f" started again after {f['supervised_restart_seconds']:.2f} s, consuming after"
         f" {f['supervised_consuming_seconds']:.2f} s\n"
-        f"  on {machine()}; load average {load}",
+        f"  on {described()}; load average {load}",
         flush=True,
     )
     return 1 if args.strict and max(f["first_answer_seconds"], crashed) > TARGET else 0

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import secrets
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 from gcbc.bots import BOTS, Observation
@@ -209,25 +210,33 @@ async def fill(
     return total
 
 
+@contextlib.asynccontextmanager
+async def connected(url: str) -> AsyncIterator[Any]:
+    """The JetStream log at ``url``, closed after use."""
+    from gcbc.eventlog.jetstream import JetStreamEventLog
+
+    log = await JetStreamEventLog.connect(url)
+    try:
+        yield log
+    finally:
+        await log.close()
+
+
+async def fill_at(url: str, tables: list[dict[str, Any]], **kw: Any) -> int:
+    """``fill`` the JetStream log at ``url``."""
+    async with connected(url) as log:
+        return await fill(log, tables, **kw)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m tools.tablelogs", description=__doc__)
     p.add_argument("--tables", type=int, default=200)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--lobby-share", type=float, default=0.1)
     args = p.parse_args(argv)
-
-    async def go() -> int:
-        from gcbc.eventlog.jetstream import JetStreamEventLog
-
-        log = await JetStreamEventLog.connect(os.environ.get("GCBC_NATS_URL", ""))
-        try:
-            return await fill(
-                log, table_mix(args.tables, args.seed, args.lobby_share), progress=True
-            )
-        finally:
-            await log.close()
-
-    print(f"{asyncio.run(go())} entries written")
+    mix = table_mix(args.tables, args.seed, args.lobby_share)
+    written = asyncio.run(fill_at(os.environ.get("GCBC_NATS_URL", ""), mix, progress=True))
+    print(f"{written} entries written")
     return 0
 
 

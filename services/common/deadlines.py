@@ -4,9 +4,9 @@ restarted worker knows every pending deadline without folding every table.
 
 One key per table holds (when, the position it was computed at); a finished table has none.
 What is stored is no later than the table's next deadline, and at most ``EARLY`` seconds before
-it: a deadline that moves later is written only once it is that far from the stored one (issue
-13: most commands move a table's deadline a little later, and a write per command cost a stored
-message, its acknowledgement and a delivery to every watcher). A worker woken early folds the
+it: a deadline that moves later is written only once it is that far from the stored one (most
+commands move a table's deadline a little later, and a write per command costs a stored message,
+its acknowledgement and a delivery to every watcher). A worker woken early folds the
 table, finds nothing due and notes the real deadline; a restarted one folds no table more than
 ``EARLY`` seconds before it needs to.
 
@@ -78,7 +78,6 @@ class DeadlineIndex:
         self._written: asyncio.Future[None] | None = None  # done once the owed are written
         self._wake = asyncio.Event()
         self.built = False
-        self.writes = 0
         self._watch = None
 
     async def start(self) -> None:
@@ -201,8 +200,6 @@ class DeadlineIndex:
                 if isinstance(result, Exception):
                     failed = result
                     self._dirty.setdefault(t, d)  # unless noted again since: owed still
-                else:
-                    self.writes += 1
         if waiting is not None and not waiting.done():
             if failed is None:
                 waiting.set_result(None)

@@ -139,10 +139,8 @@ def _parsed(name: str, kind: Any, text: str) -> Any:
     return msgspec.convert(text, kind, strict=False)
 
 
-def _options(text: str | None) -> tuple[str, ...]:
-    """A comma-separated list of OPTIONS (unset: all of them; empty: none)."""
-    if text is None:
-        return OPTIONS
+def _options(text: str) -> tuple[str, ...]:
+    """A comma-separated list of OPTIONS (empty: none)."""
     names = tuple(x.strip() for x in text.split(",") if x.strip())
     unknown = set(names) - set(OPTIONS)
     if unknown:

@@ -30,12 +30,7 @@ from services.common.folded import FoldedTable
 
 log = logging.getLogger("gcbc.snapshots")
 # the fold's version: bump it when FoldedTable or the engine folds the same entries into another
-# state (a snapshot of another version is ignored). 2: the table's setup in a struct of its own
-# (State.setup). 3: the cards investigations viewed are kept until holders are next asked
-# (State.investigated, Window.after_investigation: RULES §7.2). 4: each command_id with its
-# command's fingerprint. 5: a rematch's kept seats renamed (State.reserved). 6: the
-# fingerprints dropped (a retry reads its first command back from the log). 7: the invitations'
-# code hashes and the seats' players (FoldedTable.invitations, .players)
+# state (a snapshot of another version is ignored)
 FOLD = 7
 BUCKET = "GCBC_SNAPSHOTS"
 TOO_BIG = 900_000  # bytes: past this a snapshot is not kept (NATS' default payload limit is 1 MB)
@@ -97,6 +92,17 @@ _encoder = msgspec.msgpack.Encoder()
 _decoder = msgspec.msgpack.Decoder(_SnapshotHeld)
 _versions = msgspec.msgpack.Decoder(_Versions)
 _EVENTS = list[AnyEvent]
+# the FoldedTable's attributes a snapshot holds as they are
+_AS_THEY_ARE = (
+    "pending",
+    "pending_command",
+    "tokens",
+    "invitations",
+    "players",
+    "wait_id",
+    "wait_started",
+    "opened_at",
+)
 
 
 def _held(state: State) -> State:
@@ -122,16 +128,9 @@ def encode(t: FoldedTable) -> bytes:
             table=t.table_id,
             seq=t.seq,
             state=_held(t.state),
-            pending=t.pending,
-            pending_command=t.pending_command,
-            tokens=t.tokens,
-            invitations=t.invitations,
-            players=t.players,
             command_ids=[(seat, cid, seq) for (seat, cid), seq in t.command_ids.items()],
             recent={viewer: list(kept) for viewer, kept in t.recent.items()},
-            wait_id=t.wait_id,
-            wait_started=t.wait_started,
-            opened_at=t.opened_at,
+            **{name: getattr(t, name) for name in _AS_THEY_ARE},
         )
     )
 
@@ -152,16 +151,10 @@ def decode(data: bytes, table_id: str) -> FoldedTable | None:
     t = FoldedTable(table_id)
     t.seq = s.seq
     t.state = _typed(s.state)
-    t.pending = s.pending
-    t.pending_command = s.pending_command
-    t.tokens = dict(s.tokens)
-    t.invitations = dict(s.invitations)
-    t.players = dict(s.players)
     t.command_ids = {(seat, cid): seq for seat, cid, seq in s.command_ids}
     t.recent = {v: deque(kept, maxlen=ANSWERS_KEPT) for v, kept in s.recent.items()}
-    t.wait_id = s.wait_id
-    t.wait_started = s.wait_started
-    t.opened_at = s.opened_at
+    for name in _AS_THEY_ARE:
+        setattr(t, name, getattr(s, name))  # (decoded afresh: nothing else holds them)
     return t
 
 

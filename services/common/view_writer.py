@@ -126,14 +126,7 @@ def replacement(
     t: FoldedTable, log_limit: int | None = LOG_LIMIT, chat_limit: int | None = CHAT_LIMIT
 ) -> Replacement:
     """Everything the read model holds for the table, rendered from its folded log."""
-    return Replacement(
-        t.table_id,
-        render_views(t, log_limit, chat_limit),
-        t.seq,
-        lobby_summary(t),
-        answers(t),
-        table_status(t),
-    )
+    return replacement_of(t, render_views(t, log_limit, chat_limit))
 
 
 def renders(t: FoldedTable) -> bool:

@@ -28,7 +28,6 @@ def main(argv: list[str] | None = None) -> int:
     """``gcbc-ops``: the real adapters (NATS, Redis), chosen here."""
     from gcbc.eventlog.jetstream import PREFIX, STREAM, JetStreamEventLog
     from gcbc.playermodel.redis import RedisPlayerModel
-    from gcbc.players import log as player_log
     from gcbc.readmodel.redis import RedisReadModel
 
     # the adapters' warnings (nats-py's retries) are not for an operator's terminal: the command
@@ -48,13 +47,8 @@ def main(argv: list[str] | None = None) -> int:
         return RedisReadModel.connect(settings.redis_url, connections=8)
 
     async def connect_players() -> FullLog:
-        return await JetStreamEventLog.connect(
-            settings.nats_url,
-            stream=player_log.STREAM,
-            prefix=player_log.PREFIX,
-            patient=False,
-            create=False,
-            partitions=player_log.PARTITIONS,
+        return await JetStreamEventLog.connect_players(
+            settings.nats_url, patient=False, create=False
         )
 
     def player_model(model: ReadModel) -> PlayerModel:

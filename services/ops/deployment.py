@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import time
 from typing import Any
 
@@ -39,7 +40,8 @@ async def tables(
     idle_for = show.duration(idle) if idle else None
     found: list[jobs.Summary] = []
     log = await ops.log()
-    scan = await Pass(log, jobs.Summarize(now, ops.settings.lobby_ttl), workers=ops.workers).start()
+    summarize = functools.partial(jobs.Summarize, now=now, lobby_ttl=ops.settings.lobby_ttl)
+    scan = await Pass(log, summarize, workers=ops.workers).start()
     with show.Meter("tables", scan.total_entries) as meter:
         async for s in scan.results():
             meter.update(scan.entries)

@@ -1,13 +1,14 @@
 """What an operator's pass does with each table as it is folded: render what the read model
 should hold (rebuild, diff), decide every recorded command again (verify), or sum it up (tables).
 
-A job folds one table entry by entry and gives its result once the table is whole. Jobs are
-plain, picklable objects: a pass may run them in worker processes (``services.ops.scan``).
+A job folds one table entry by entry and gives its result once the table is whole. A pass's
+kind of job (``JobKind``: a job class, or a ``functools.partial`` of one with its settings) is
+picklable: a pass may run its jobs in worker processes (``services.ops.scan``).
 """
 
 from __future__ import annotations
 
-import time
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -62,31 +63,21 @@ class Job:
             return Failed(self.t.table_id, f"at its end: {type(e).__name__}: {e}")
 
 
-class JobKind:
-    """Makes the jobs of one pass (picklable: it crosses to the worker processes)."""
-
-    def __call__(self, table_id: str) -> Job:
-        raise NotImplementedError
+JobKind = Callable[[str], Job]  # the jobs of one pass, by table
 
 
 # --- rebuild, diff ------------------------------------------------------------------------------
-class Render(JobKind):
-    def __init__(self, log_limit: int | None = LOG_LIMIT, chat_limit: int | None = CHAT_LIMIT):
-        self.log_limit, self.chat_limit = log_limit, chat_limit
-
-    def __call__(self, table_id: str) -> Job:
-        return _Render(table_id, self)
-
-
-class _Render(Job):
-    def __init__(self, table_id: str, kind: Render) -> None:
+class Render(Job):
+    def __init__(
+        self, table_id: str, log_limit: int | None = LOG_LIMIT, chat_limit: int | None = CHAT_LIMIT
+    ) -> None:
         super().__init__(table_id)
-        self.kind = kind
+        self.log_limit, self.chat_limit = log_limit, chat_limit
 
     def result(self) -> Replacement | None:
         if not view_writer.renders(self.t):
             return None
-        return view_writer.replacement(self.t, self.kind.log_limit, self.kind.chat_limit)
+        return view_writer.replacement(self.t, self.log_limit, self.chat_limit)
 
 
 # --- verify -------------------------------------------------------------------------------------
@@ -140,12 +131,7 @@ def redecide(state: Any, command: Any) -> tuple[str, Any]:
         return "refusal", f"internal_error ({type(e).__name__}: {e})"
 
 
-class Verify(JobKind):
-    def __call__(self, table_id: str) -> Job:
-        return _Verify(table_id)
-
-
-class _Verify(Job):
+class Verify(Job):
     def __init__(self, table_id: str) -> None:
         super().__init__(table_id)
         self.commands = 0
@@ -211,15 +197,6 @@ class Summary(msgspec.Struct, frozen=True, omit_defaults=True):
     stuck: str | None = None  # why it looks stuck (None: it does not)
 
 
-class Summarize(JobKind):
-    def __init__(self, now: float | None = None, lobby_ttl: float = 1800.0) -> None:
-        self.now = now if now is not None else time.time()
-        self.lobby_ttl = lobby_ttl
-
-    def __call__(self, table_id: str) -> Job:
-        return _Summarize(table_id, self)
-
-
 def stuck(t: FoldedTable, now: float, lobby_ttl: float, last_at: float) -> str | None:
     """Why a table looks stuck: a command unanswered longer than the rules worker's patience,
     a wait past its deadline with no ``deadline passed``, a lobby past its closing time."""
@@ -240,10 +217,10 @@ def stuck(t: FoldedTable, now: float, lobby_ttl: float, last_at: float) -> str |
     return None
 
 
-class _Summarize(Job):
-    def __init__(self, table_id: str, kind: Summarize) -> None:
+class Summarize(Job):
+    def __init__(self, table_id: str, now: float, lobby_ttl: float) -> None:
         super().__init__(table_id)
-        self.kind = kind
+        self.now, self.lobby_ttl = now, lobby_ttl
         self.last_at = 0.0
 
     def apply(self, stored: Stored) -> None:
@@ -265,5 +242,5 @@ class _Summarize(Job):
             last_at=self.last_at,
             seeded=s.requested_seed is not None or s.deal is not None,
             turn=s.turn_number if s.step not in ("lobby", "finished") else None,
-            stuck=stuck(t, self.kind.now, self.kind.lobby_ttl, self.last_at),
+            stuck=stuck(t, self.now, self.lobby_ttl, self.last_at),
         )

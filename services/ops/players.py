@@ -16,6 +16,7 @@ import msgspec
 from gcbc.playermodel.memory import MemoryPlayerModel
 from gcbc.playermodel.port import POOLS, PlayerModel, Rating, RatingsHeld
 from gcbc.players.log import FoldedPlayer
+from gcbc.players.projection import DURABLE
 from gcbc.players.projection import rebuild as rebuild_model
 from gcbc.readmodel.port import ModelUnavailable
 from gcbc_contract.players import decode_player_entry
@@ -24,7 +25,6 @@ from services.ops import show
 from services.ops.command import Found, Ops, cli, json_option, run
 from services.ops.show import printable
 
-DURABLE = "players"  # the projection's consumer of the players' log
 HOLD = 30.0  # seconds a rebuild's hold on the ratings lasts unless renewed (a rebuild that stops)
 
 

@@ -4,6 +4,7 @@ model compared with the log, and its views written again from the log."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import sys
 import time
 
@@ -30,7 +31,7 @@ async def verify(ops: Ops, table: str | None, every: bool, as_json: bool) -> int
     it before deploying a new engine over old logs."""
     only = one_or_all(table, every)
     log = await ops.log()
-    scan = await Pass(log, jobs.Verify(), only, workers=ops.workers).start()
+    scan = await Pass(log, jobs.Verify, only, workers=ops.workers).start()
     if table and not scan.total_tables:
         raise travel.NotFound(f"no table {table} in the log")
     commands = diverged = checked = 0
@@ -58,6 +59,11 @@ async def verify(ops: Ops, table: str | None, every: bool, as_json: bool) -> int
     if diverged:
         raise Found
     return 0
+
+
+def _render(ops: Ops) -> jobs.JobKind:
+    log_limit, chat_limit = settings_views(ops)
+    return functools.partial(jobs.Render, log_limit=log_limit, chat_limit=chat_limit)
 
 
 class Difference(msgspec.Struct, frozen=True):
@@ -125,7 +131,7 @@ async def diff(ops: Ops, table: str | None, every: bool, as_json: bool) -> int:
     only = one_or_all(table, every)
     log = await ops.log()
     model = await ops.model()
-    scan = await Pass(log, jobs.Render(*settings_views(ops)), only, workers=ops.workers).start()
+    scan = await Pass(log, _render(ops), only, workers=ops.workers).start()
     if table and not scan.total_tables:
         raise travel.NotFound(f"no table {table} in the log")
     found: list[Difference] = []
@@ -185,7 +191,7 @@ async def rebuild(
     only = one_or_all(table, every)
     log = await ops.log()
     model = await ops.model()
-    scan = await Pass(log, jobs.Render(*settings_views(ops)), only, workers=ops.workers).start()
+    scan = await Pass(log, _render(ops), only, workers=ops.workers).start()
     if table and not scan.total_tables:
         raise travel.NotFound(f"no table {table} in the log")
     if every and not dry_run and not yes and not _confirmed(scan):

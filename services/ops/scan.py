@@ -4,8 +4,8 @@ whole (the sizes snapshot says when), so memory holds only the tables still open
 
 With ``workers``, the folding runs in that many processes (tables are spread by id, each folded
 by one process, in order): the reading and writing process only reads the log and routes entries,
-which is what lets ``rebuild --all`` pass 50,000 entries/s on two cores (folding is the engine's
-work: ~16 µs an entry; reading ~6 µs).
+which is what lets ``rebuild --all`` reach its target on two cores (folding, the engine's work,
+costs more per entry than reading).
 
 A few tables (``only``) are read one by one instead (``EventLog.read``).
 """

@@ -136,13 +136,7 @@ def entry_lines(seq: int, entry: Any, version: int) -> tuple[list[str], int]:
 
 
 def entry_json(seq: int, at: float, table: str, entry: Any) -> dict[str, Any]:
-    kind = (
-        "command"
-        if isinstance(entry, CommandEntry)
-        else "outcome"
-        if isinstance(entry, OutcomeEntry)
-        else "refusal"
-    )
+    kind = {CommandEntry: "command", OutcomeEntry: "outcome"}.get(type(entry), "refusal")
     return {"table": table, "seq": seq, "at": at, "kind": kind, "entry": entry}
 
 

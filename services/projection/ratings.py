@@ -58,10 +58,6 @@ class RatingProjection:
         if t.seq == stored.seq:
             await rate_table(self.model, t, stored.seq)
 
-    async def run(self, stop: asyncio.Event) -> None:
-        """Consume every table's answers until ``stop``."""
-        await consume_until(self.events, DURABLE, self.handle, stop, only="answers")
-
 
 async def consume_until(
     events: EventLog, durable: str, handle: Any, stop: asyncio.Event, **options: Any

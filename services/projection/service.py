@@ -6,6 +6,8 @@ skipped, so redelivery is harmless. Views come from the engine's view functions 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import logging
 import time
 
@@ -14,7 +16,7 @@ import msgspec
 from gcbc.eventlog.leases import Leases, MemoryLeases
 from gcbc.eventlog.partitions import partition_of
 from gcbc.eventlog.port import FullLog, Later, Skip, Stored, Subscription
-from gcbc.players import log as players
+from gcbc.players import projection as players_projection
 from gcbc.readmodel.port import Put, ViewWriter, viewer_key
 from gcbc.rules.views import LogMemo, version_of
 from services.common import metrics, operators
@@ -30,8 +32,8 @@ from services.common.view_writer import (
     viewers_of,
     write,
 )
-from services.projection.players import PlayerProjection
-from services.projection.ratings import RatingProjection
+from services.projection.ratings import DURABLE as RATINGS
+from services.projection.ratings import RatingProjection, consume_until
 
 log = logging.getLogger("gcbc.projection")
 DURABLE = "projection"
@@ -274,10 +276,8 @@ class Projection:
                     metrics.TABLES.labels(status).set(counts.get(status, 0))
             except Exception as e:  # noqa: BLE001  (Redis or NATS away: try again)
                 log.warning("read model check failed: %s", e)
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), every)
-            except TimeoutError:
-                pass
 
     async def run(
         self,
@@ -328,21 +328,19 @@ async def main_async(settings: Settings, stop: asyncio.Event) -> None:
         events.nc, ttl=settings.lease_seconds, replicas=settings.stream_replicas
     )
     model = RedisReadModel.connect(settings.redis_url)
-    player_log = await JetStreamEventLog.connect(
-        settings.nats_url,
-        settings.stream_replicas,
-        stream=players.STREAM,
-        prefix=players.PREFIX,
-        partitions=players.PARTITIONS,
+    player_log = await JetStreamEventLog.connect_players(
+        settings.nats_url, settings.stream_replicas
     )
     log.info("projection ready")
     try:
         projection = Projection(events, model, settings.log_limit, settings.chat_limit)
         player_model = RedisPlayerModel(model.redis)
+        on_player_entry = functools.partial(players_projection.project, player_model)
+        ratings = RatingProjection(events, player_model)  # every table's answers
         await asyncio.gather(
             projection.run(stop, operators.metrics_port(9102), leases, settings.instance or None),
-            PlayerProjection(player_log, player_model).run(stop),
-            RatingProjection(events, player_model).run(stop),
+            consume_until(player_log, players_projection.DURABLE, on_player_entry, stop),
+            consume_until(events, RATINGS, ratings.handle, stop, only="answers"),
         )
     finally:
         await player_log.close()

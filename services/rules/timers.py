@@ -4,6 +4,7 @@ and close lobbies, the deadline index read (and built once from the log), the sn
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 
@@ -24,10 +25,7 @@ async def deadlines(
         if time.monotonic() - rested >= rest_every:
             rested = time.monotonic()
             worker.rest()
-        try:
-            await asyncio.wait_for(stop.wait(), every)
-        except TimeoutError:
-            pass
+        await _pause(stop, every)
 
 
 async def keep_index(worker: RulesWorker, stop: asyncio.Event, every: float = 0.2) -> None:
@@ -90,7 +88,5 @@ async def keep_snapshots(worker: RulesWorker, stop: asyncio.Event, every: float 
 
 
 async def _pause(stop: asyncio.Event, seconds: float) -> None:
-    try:
+    with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(stop.wait(), seconds)
-    except TimeoutError:
-        pass

@@ -3,7 +3,6 @@ answered, or 202 and the client's position when that takes longer (docs/api.md).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import msgspec
@@ -12,7 +11,6 @@ from litestar.datastructures import State as AppState
 
 from gcbc.eventlog.port import LogUnavailable
 from gcbc.readmodel.port import Answer, ModelUnavailable, StoredView, seat_key
-from gcbc_contract.http import Position
 from services.table.positions import Positions
 from services.table.problems import refusal
 from services.table.service import TableService
@@ -65,28 +63,16 @@ async def answer_or_pending(
         return PENDING
 
 
-async def then_position(at: int, wait: Callable[[], Awaitable[Response[bytes]]]) -> Response[bytes]:
-    try:
-        return await wait()
-    except AFTER_APPEND:
-        return json(msgspec.json.encode(Position(position=at)), 202)
-
-
-async def answered_view(
-    service: TableService, table_id: str, seat: int, seq: int, at: int
-) -> Response[bytes]:
-    """The seat's view once it shows the command's outcome; 202 and position ``at`` if that
-    takes longer; the refusal as a problem."""
-    got = await answer(service, table_id, seat_key(seat), seq, ANSWER_WAIT)
-    if got is PENDING:
-        return position(at)
-    return json(got[0].data)  # type: ignore[index]
-
-
 async def view_once_answered(
     state: AppState, service: TableService, table_id: str, seat: int, seq: int
 ) -> Response[bytes]:
-    """The seat's view with its command's outcome, or 202 and its position however it fails
-    after the append."""
+    """The seat's view once it shows its command's outcome (the refusal as a problem); 202 and
+    its position if that takes longer, or however it fails after the append."""
     at = position_of(state, table_id, seq)
-    return await then_position(at, lambda: answered_view(service, table_id, seat, seq, at))
+    try:
+        got = await answer(service, table_id, seat_key(seat), seq, ANSWER_WAIT)
+    except AFTER_APPEND:
+        return position(at)
+    if got is PENDING:
+        return position(at)
+    return json(got[0].data)  # type: ignore[index]

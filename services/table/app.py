@@ -18,7 +18,6 @@ from litestar.openapi import OpenAPIConfig
 
 from gcbc.eventlog.port import EventLog
 from gcbc.keyvalue.port import KeyValue
-from gcbc.players import log as players
 from gcbc.players.log import PlayerLog
 from gcbc.queue.log import QueueLog
 from gcbc.readmodel.port import ReadModel
@@ -72,12 +71,8 @@ def create_app(settings: Settings | None = None, rules: Rules = ENGINE) -> Lites
             stack.push_async_callback(model.close)  # closed last, after the log
             stack.push_async_callback(events.close)
             # the players' log: a stream of its own beside the tables'
-            player_log = await JetStreamEventLog.connect(
-                settings.nats_url,
-                settings.stream_replicas,
-                stream=players.STREAM,
-                prefix=players.PREFIX,
-                partitions=players.PARTITIONS,
+            player_log = await JetStreamEventLog.connect_players(
+                settings.nats_url, settings.stream_replicas
             )
             stack.push_async_callback(player_log.close)
             identities = Identities(PlayerLog(player_log), RedisPlayerModel(model.redis))

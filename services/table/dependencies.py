@@ -45,9 +45,7 @@ async def seat_of(
         return None
     t = await service.table(table_id)
     if token is None:
-        if required:
-            raise ApiError(401, "unauthorized", "this needs your seat's bearer token")
-        return None
+        raise ApiError(401, "unauthorized", "this needs your seat's bearer token")
     seat = service.seat_of(t, token)
     if seat is None:
         raise not_a_seat()

@@ -39,8 +39,7 @@ def parse_rates(rates: dict[str, str]) -> dict[str, RateLimitItem]:
 
 class LocalCounts:
     """This process's counts: the limits library's sliding window counter, in memory (its own
-    memory storage sweeps every key at each hit, which cost the table service 7 % of its time
-    with 3,000 seats playing)."""
+    memory storage sweeps every key at each hit: too costly with thousands of seats playing)."""
 
     SWEEP_EVERY = 30.0  # seconds between two sweeps of the windows gone by
 
@@ -95,7 +94,7 @@ class RateLimits:
     budget, in the background: once Redis says a client is over, this process refuses it until
     its window resets. So no request waits for a Redis round trip (one per command, on the path of
     every answer), and the clients far from their budget (every player at human pace) cost Redis
-    nothing: a script run per request was a tenth of the table service's CPU in the closed loop.
+    nothing.
 
     What a client spreading its requests over N processes gets past its budget: what it sends
     during one check, and what stays under the share in each process, at most N times

@@ -77,9 +77,7 @@ def problem(
         detail=detail,
         field=field,
     )
-    content = msgspec.json.encode(body)
-    if extra:
-        content = msgspec.json.encode({**msgspec.to_builtins(body), **extra})
+    content = msgspec.json.encode({**msgspec.to_builtins(body), **extra} if extra else body)
     return Response(
         content=content,
         status_code=status,

@@ -106,12 +106,7 @@ class Replays:
         stopped (a new one starts at the next request)."""
         self._asked = {f for f in self._asked if not f.done()}
         if len(self._asked) >= self.queue:
-            raise ApiError(
-                503,
-                "replays_busy",
-                "too many replays and histories are being made: retry",
-                headers={"Retry-After": RETRY_AFTER},
-            )
+            raise _busy("too many replays and histories are being made: retry")
         try:
             self.start()
             assert self._pool is not None
@@ -121,12 +116,7 @@ class Replays:
         except BrokenProcessPool:
             log.error("the replay worker stopped: a new one starts")
             self.close()
-            raise ApiError(
-                503,
-                "replays_busy",
-                "the replay worker stopped: retry",
-                headers={"Retry-After": RETRY_AFTER},
-            ) from None
+            raise _busy("the replay worker stopped: retry") from None
 
     def _body(self, table_id: str, got: worker.Answer, not_finished: str) -> bytes:
         for dropped in got.dropped:
@@ -147,3 +137,7 @@ class Replays:
         if got.problem == worker.NO_SUCH_SEAT:
             raise ApiError(422, "invalid_parameter", "seat is not a seat of this table", "seat")
         raise LogUnavailable(got.problem)
+
+
+def _busy(detail: str) -> ApiError:
+    return ApiError(503, "replays_busy", detail, headers={"Retry-After": RETRY_AFTER})

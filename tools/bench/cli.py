@@ -28,11 +28,9 @@ read-first limit runs once more with every process getting every entry, as this 
 The load generator plays through the typed client (``clients/python``, ``gcbc_client``) as any
 third-party client would: command ids, retries of unknown outcomes, typed problems, streams
 resumed with Last-Event-ID. It uses the client's aiohttp transport (``gcbc-client[aiohttp]``):
-the generator shares the cores with the server, and its CPU per command (``cpu_ms_per_command``'s
-``load_generator``) was 4-6 ms at one table, 10-12 at 20 tables and 21 at 50 over httpx (whose
-pool looks at every connection for each request), 1.2-2.1 ms over aiohttp, as the hand-written
-aiohttp code it replaced. Every answer that is not 2xx is counted by method, route and status
-(``non_2xx``).
+the generator shares the cores with the server, and costs far less CPU per command over aiohttp
+than over httpx (docs/benchmarks.md). Every answer that is not 2xx is counted by method, route
+and status (``non_2xx``).
 """
 
 from __future__ import annotations

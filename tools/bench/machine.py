@@ -3,17 +3,47 @@
 from __future__ import annotations
 
 import os
+import platform
 from pathlib import Path
 from typing import Any
 
 from tools.launcher import Stack
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process and its waited-for children (uvicorn workers)."""
+def cpu_seconds(pid: int, children: bool = True) -> float:
+    """User + system CPU time of a process and (``children``) its waited-for ones (uvicorn
+    workers)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    ticks = sum(int(x) for x in fields[11:15])  # utime stime cutime cstime
+    ticks = sum(int(x) for x in fields[11 : 15 if children else 13])  # utime stime cutime cstime
     return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def rss_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def rss_mb(pid: int) -> float:
+    return round(kb / 1024, 1) if (kb := rss_kb(pid)) else float("nan")
+
+
+def described() -> str:
+    """This machine: its cores, its CPU model and this Python."""
+    model = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{os.cpu_count()} cores, {model}, Python {platform.python_version()}"
+
+
+def load_average() -> str:
+    return ", ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
 def stack_pids(stack: Stack) -> dict[str, int]:
@@ -67,10 +97,3 @@ def with_cpu(stack: Stack, run: Any) -> dict:
     result["cpu_ms_per_command"] = per
     result["machine"] = machine_during(ticks, sum(spent.values()), n)
     return result
-
-
-def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return round(int(line.split()[1]) / 1024, 1)
-    return float("nan")

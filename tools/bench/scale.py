@@ -15,7 +15,7 @@ from typing import Any
 from gcbc_client import AsyncClient
 from gcbc_client.problems import ApiProblem
 
-from tools.bench.machine import rss_mb, with_cpu
+from tools.bench.machine import rss_mb, stack_pids, with_cpu
 from tools.bench.players import Answers, BenchTable, load_client, new_table, pct, summary
 from tools.bench.stacks import told, with_stack
 from tools.launcher import Stack
@@ -24,11 +24,9 @@ from tools.launcher import Stack
 @contextlib.contextmanager
 def collections_paused() -> Iterator[None]:
     """No garbage collection in the load generator while it measures: the timings are the
-    server's, not the generator's own pauses. With thousands of streams in this one process (each
-    player of a real table is a process, a browser, of its own), its collections took 5-17 ms
-    every few hundred ms and made about half of the scale run's p99 (POST -> every changed view,
-    500 tables: 38-56 ms with them, 22-28 ms without, three alternated pairs). What is made before
-    is frozen (never looked at again); collections resume after."""
+    server's, not the generator's own pauses (with thousands of streams in this one process, where
+    each player of a real table is a process of its own, they weigh on the p99: docs/benchmarks.md).
+    What is made before is frozen (never looked at again); collections resume after."""
     gc.collect()
     gc.freeze()
     gc.disable()
@@ -139,8 +137,7 @@ def scale_runs(args: argparse.Namespace) -> dict[str, Any]:
         result = with_cpu(
             stack, lambda: asyncio.run(scale(stack.api, tables, args.scale_seconds, 2.0, 3))
         )
-        result["rss_mb"] = {name: rss_mb(proc.pid) for name, proc in stack.procs.items()}
-        result["rss_mb"].update({n: rss_mb(s.proc.pid) for n, s in stack.servers.items()})
+        result["rss_mb"] = {name: rss_mb(pid) for name, pid in stack_pids(stack).items()}
         return result
 
     out = {

@@ -23,7 +23,7 @@ ANSWERS = "gcbc.table.*.*.a"
 # reads it through its durable consumer
 PLAYERS = "GCBC_PLAYERS"
 PLAYER_ENTRIES = "gcbc.player.*.*.c"
-PLAYERS_DURABLE = "players"  # services.projection.players.DURABLE
+PLAYERS_DURABLE = "players"  # gcbc.players.projection.DURABLE
 # the projection's consumer of every table's answers in order, for ratings
 # (services.projection.ratings.DURABLE)
 RATINGS_DURABLE = "ratings"

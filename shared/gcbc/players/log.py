@@ -48,6 +48,8 @@ from gcbc_contract.players import (
 STREAM = "GCBC_PLAYERS"
 PREFIX = "gcbc.player"
 PARTITIONS = 1  # one consumer reads every player's entries (a player's writes are rare)
+
+
 RETRIES = 8
 # waits before looking again at a name's key whose claim went unanswered (seconds)
 SETTLE = (0.05, 0.2, 0.5, 1.0)

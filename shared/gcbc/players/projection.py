@@ -14,6 +14,8 @@ from gcbc_contract.players import (
     decode_player_entry,
 )
 
+DURABLE = "players"  # the projection's consumer of the players' log
+
 
 async def project(model: PlayerModel, stored: Stored) -> None:
     """One entry of the players' log into the read model (again: the same writes). A player

@@ -96,16 +96,13 @@ class Reader:
     async def stop(self) -> None:
         sub, self.sub = self.sub, None
         if sub is not None:
-            try:
+            with contextlib.suppress(nats_errors.Error):
                 await self.log.nc.unsubscribe_raw(sub)
-            except nats_errors.Error:
-                pass
         if self.consumer is not None:
             name, self.consumer = self.consumer, None
-            try:
+            # (one not deleted goes by itself once inactive)
+            with contextlib.suppress(*NOT_STORED, *UNANSWERED, NotFoundError):
                 await self.log.js.delete_consumer(self.log.stream, name)
-            except (*NOT_STORED, *UNANSWERED, NotFoundError):
-                pass  # it goes by itself once inactive
 
     def _sink(self, subject: bytes, reply: bytes, data: bytes, headers: bytes | None) -> str | None:
         if not data:  # flow control, or a heartbeat (maybe naming a stalled flow control)
