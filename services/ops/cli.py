@@ -28,6 +28,7 @@ def main(argv: list[str] | None = None) -> int:
     """``gcbc-ops``: the real adapters (NATS, Redis), chosen here."""
     from gcbc.eventlog.jetstream import PREFIX, STREAM, JetStreamEventLog
     from gcbc.playermodel.redis import RedisPlayerModel
+    from gcbc.players.log import STREAM_NAMES as PLAYERS_STREAM
     from gcbc.readmodel.redis import RedisReadModel
 
     # the adapters' warnings (nats-py's retries) are not for an operator's terminal: the command
@@ -47,8 +48,8 @@ def main(argv: list[str] | None = None) -> int:
         return RedisReadModel.connect(settings.redis_url, connections=8)
 
     async def connect_players() -> FullLog:
-        return await JetStreamEventLog.connect_players(
-            settings.nats_url, patient=False, create=False
+        return await JetStreamEventLog.connect(
+            settings.nats_url, patient=False, create=False, **PLAYERS_STREAM
         )
 
     def player_model(model: ReadModel) -> PlayerModel:

@@ -319,6 +319,7 @@ async def main_async(settings: Settings, stop: asyncio.Event) -> None:
     from gcbc.eventlog.jetstream import JetStreamEventLog
     from gcbc.eventlog.jetstream_leases import JetStreamLeases
     from gcbc.playermodel.redis import RedisPlayerModel
+    from gcbc.players.log import STREAM_NAMES as PLAYERS_STREAM
     from gcbc.readmodel.redis import RedisReadModel
 
     events = await JetStreamEventLog.connect(
@@ -328,8 +329,8 @@ async def main_async(settings: Settings, stop: asyncio.Event) -> None:
         events.nc, ttl=settings.lease_seconds, replicas=settings.stream_replicas
     )
     model = RedisReadModel.connect(settings.redis_url)
-    player_log = await JetStreamEventLog.connect_players(
-        settings.nats_url, settings.stream_replicas
+    player_log = await JetStreamEventLog.connect(
+        settings.nats_url, settings.stream_replicas, **PLAYERS_STREAM
     )
     log.info("projection ready")
     try:

@@ -59,6 +59,7 @@ def create_app(settings: Settings | None = None, rules: Rules = ENGINE) -> Lites
     from gcbc.eventlog.jetstream import JetStreamEventLog
     from gcbc.keyvalue.jetstream import JetStreamKeyValue
     from gcbc.playermodel.redis import RedisPlayerModel
+    from gcbc.players.log import STREAM_NAMES as PLAYERS_STREAM
     from gcbc.readmodel.redis import RedisReadModel
 
     settings = settings or Settings.from_env()
@@ -71,8 +72,8 @@ def create_app(settings: Settings | None = None, rules: Rules = ENGINE) -> Lites
             stack.push_async_callback(model.close)  # closed last, after the log
             stack.push_async_callback(events.close)
             # the players' log: a stream of its own beside the tables'
-            player_log = await JetStreamEventLog.connect_players(
-                settings.nats_url, settings.stream_replicas
+            player_log = await JetStreamEventLog.connect(
+                settings.nats_url, settings.stream_replicas, **PLAYERS_STREAM
             )
             stack.push_async_callback(player_log.close)
             identities = Identities(PlayerLog(player_log), RedisPlayerModel(model.redis))

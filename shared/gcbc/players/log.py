@@ -48,6 +48,8 @@ from gcbc_contract.players import (
 STREAM = "GCBC_PLAYERS"
 PREFIX = "gcbc.player"
 PARTITIONS = 1  # one consumer reads every player's entries (a player's writes are rare)
+# how a composition root names this stream to the event log's adapter (``connect(url, **STREAM)``)
+STREAM_NAMES = {"stream": STREAM, "prefix": PREFIX, "partitions": PARTITIONS}
 
 
 RETRIES = 8

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
 from urllib.parse import urlsplit
 
 import nats
@@ -142,17 +141,6 @@ class JetStreamEventLog(Appends, Consumers, Scans, Admin, FullLog):
             await log.close()
             raise unavailable(e) from None
         return log
-
-    @classmethod
-    async def connect_players(
-        cls, url: str, replicas: int | None = None, **options: Any
-    ) -> JetStreamEventLog:
-        """The players' own stream (``gcbc.players.log``), as ``connect``."""
-        from gcbc.players import log as players
-
-        return await cls.connect(
-            url, replicas, players.STREAM, players.PREFIX, partitions=players.PARTITIONS, **options
-        )
 
     async def close(self) -> None:
         try:
