@@ -48,10 +48,8 @@ from gcbc_contract.players import (
 STREAM = "GCBC_PLAYERS"
 PREFIX = "gcbc.player"
 PARTITIONS = 1  # one consumer reads every player's entries (a player's writes are rare)
-# how a composition root names this stream to the event log's adapter (``connect(url, **STREAM)``)
+# how a composition root names this stream to the event log's adapter: connect(url, **STREAM_NAMES)
 STREAM_NAMES = {"stream": STREAM, "prefix": PREFIX, "partitions": PARTITIONS}
-
-
 RETRIES = 8
 # waits before looking again at a name's key whose claim went unanswered (seconds)
 SETTLE = (0.05, 0.2, 0.5, 1.0)
