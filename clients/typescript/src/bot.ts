@@ -13,9 +13,13 @@ declare const process: { argv: string[]; exitCode?: number };
 const api = process.argv[2];
 let seed = Number(process.argv[3] ?? "7");
 
+// mulberry32: the same choices for a seed, in 32-bit integer arithmetic (an LCG in doubles loses
+// its low bits past 2^53 and fell into short cycles where the bots aimed back and forth forever)
 function random(n: number): number {
-  seed = (seed * 1103515245 + 12345) % 2147483648; // a small LCG: the same game for a seed
-  return seed % n;
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) % n;
 }
 
 async function call<T>(
