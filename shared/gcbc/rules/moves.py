@@ -4,29 +4,29 @@ A move declares, once, what it requires of the seat and the table (``requires``)
 parameters its command carries (``params``): for each, where it lies in the command, the values it
 may take (``among``, in the order they are offered) and the rules a value must follow, each with
 the code it is refused with. Both the refusals (``check``) and the options (``options``, what
-``legal_commands`` lists) are derived from that one declaration, so they cannot disagree.
+``legal_commands`` lists) are read from that one declaration, so they cannot disagree.
 
 A rule's message is safe to show anyone (it names only what the command named); it may use
 ``{value}``, ``{seat}`` and the names of the parameters chosen before it.
 
-The options of every seat are listed after every command, so each move's options and rules are
-compiled from its declaration into plain functions once, when the move is made
-(``move_compiler``); ``interpreted_options`` is the declaration read one value after another, the
-reference they are tested against (``tests/unit/rules/test_moves.py``).
+One plain reading of the declaration serves them all: ``choices`` walks the parameters' values in
+order (``possible`` asks it for the first choice only, ``options`` for all of them), and
+``refusal`` reads the values a command chose against the same parameters (``check`` raises it,
+``accepts`` asks whether there is none). ``tests/unit/rules/test_moves.py`` tests them against the
+declaration read one value at a time.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from dataclasses import field as dataclass_field
 from functools import partial
 from itertools import product
 from math import prod
+from operator import itemgetter
 from typing import Any
 
 from gcbc.rules.errors import RuleViolation, refuse
-from gcbc.rules.move_compiler import compile_check, compile_options
 from gcbc.rules.state import State
 from gcbc_contract import commands as C
 
@@ -45,93 +45,63 @@ class Rule:
 
     In ``requires``: ``test(state, seat) -> bool``. For a parameter's value, either the ``test``
     of one value, ``(state, seat, value, chosen) -> bool``, or the ``select``ion of the values of
-    a list that pass, ``(state, seat, values, chosen) -> list``: whichever reads better (a
-    selection is quicker for the options, which filter many values at once); the other is
-    derived. A rule many moves share (``targets``) gives both, tested to agree."""
+    a list that pass, ``(state, seat, values, chosen) -> list``, or both (tested to agree):
+    whichever reads better; ``holds`` and ``keep`` ask the rule either way."""
 
     code: str
     message: str
-    test: Callable[..., bool] = None  # type: ignore[assignment]  # derived from ``select``
+    test: Callable[..., bool] | None = None
     select: Select | None = None
-    # whether ``test`` is the rule's own (not a selection of one value: a list made per value)
-    tests: bool = dataclass_field(default=True, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        select = self.select
-        if self.test is None:
-            assert select is not None, f"rule {self.code} has neither a test nor a selection"
-            object.__setattr__(self, "test", lambda s, seat, v, c: bool(select(s, seat, [v], c)))
-            object.__setattr__(self, "tests", False)
+        assert self.test is not None or self.select is not None, f"rule {self.code} is empty"
+
+    def holds(self, s: State, seat: int, value: Any, chosen: Chosen) -> bool:
+        """Whether one value of a parameter follows the rule."""
+        if self.test is not None:
+            return self.test(s, seat, value, chosen)
+        return bool(self.select(s, seat, [value], chosen))  # type: ignore[misc]
+
+    def keep(self, s: State, seat: int, values: Any, chosen: Chosen) -> list[Any]:
+        """The values of a list that follow the rule, in order."""
+        if self.select is not None:
+            return self.select(s, seat, values, chosen)
+        test = self.test
+        return [v for v in values if test(s, seat, v, chosen)]  # type: ignore[misc]
 
     def refusal(self, seat: int, value: Any = None, chosen: Chosen | None = None) -> RuleViolation:
         return refuse(self.code, self.message.format(value=value, seat=seat, **(chosen or {})))
 
 
-def _selections(rules: tuple[Rule, ...]) -> tuple[Select, ...]:
-    """The selections that keep the values of a list passing ``rules``, in order: a rule's own
-    ``select``, or one comprehension for each run of rules that have none."""
-    out: list[Select] = []
-    tests: list[Callable[..., bool]] = []
-    for rule in rules:
-        if rule.select is None:
-            tests.append(rule.test)
-            continue
-        if tests:
-            out.append(_passing(tuple(tests)))
-            tests = []
-        out.append(rule.select)
-    if tests:
-        out.append(_passing(tuple(tests)))
-    return tuple(out)
-
-
-def _passing(tests: tuple[Callable[..., bool], ...]) -> Select:
-    """The values passing every test, in one comprehension (the common counts spelt out: a call
-    less per value than a loop over the tests)."""
-    if len(tests) == 1:
-        (a,) = tests
-        return lambda s, seat, vs, c: [v for v in vs if a(s, seat, v, c)]
-    if len(tests) == 2:
-        a, b = tests
-        return lambda s, seat, vs, c: [v for v in vs if a(s, seat, v, c) and b(s, seat, v, c)]
-    if len(tests) == 3:
-        a, b, d = tests
-        return lambda s, seat, vs, c: [
-            v for v in vs if a(s, seat, v, c) and b(s, seat, v, c) and d(s, seat, v, c)
-        ]
-    return lambda s, seat, vs, c: [v for v in vs if all(t(s, seat, v, c) for t in tests)]
-
-
 @dataclass(frozen=True, slots=True)
 class Param:
     """One value a command carries: its ``field``, or one element of it (``index``: targets[0]),
-    or several fields taken together (a tuple of names: a card by seat and position).
+    or several fields taken together (a tuple of names: a card by seat and position); ``as_``
+    names it otherwise than its field (``name``).
     ``among``: the values it may take, in the order they are offered (given the parameters chosen
     before it); ``outside``: the refusal of a value not among them; ``rules``: what a value must
     follow besides, in order (the first that fails refuses it).
 
-    For speed, where many moves share a parameter (``targets``): ``quick`` gives the values among
-    ``among`` that pass the first ``quick_rules`` rules in one go, and ``depends`` names the
-    parameters chosen before that its values depend on (None: any), so the options find them once
-    for each of their values (both checked: ``tests/unit/rules/test_moves.py``)."""
+    Where many moves share a parameter (``targets``): ``quick`` gives the values among ``among``
+    that pass the first ``quick_rules`` rules in one go, and ``depends`` names the parameters
+    chosen before that its values depend on (None: any), so its values are found once for each
+    of theirs (both checked: ``tests/unit/rules/test_moves.py``)."""
 
     field: str | tuple[str, ...]
     among: Among
     outside: tuple[str, str]
     rules: tuple[Rule, ...] = ()
     index: int | None = None
-    name: str = ""
+    as_: str = ""
     quick: Among | None = None
     quick_rules: int = 0
     depends: tuple[str, ...] | None = None
-    _selects: tuple[Select, ...] = dataclass_field(default=(), init=False, repr=False)
 
-    def __post_init__(self) -> None:
-        if not self.name:
-            name = self.field if isinstance(self.field, str) else "_".join(self.field)
-            object.__setattr__(self, "name", name)
-        skip = self.quick_rules if self.quick is not None else 0
-        object.__setattr__(self, "_selects", _selections(self.rules[skip:]))
+    @property
+    def name(self) -> str:
+        if self.as_:
+            return self.as_
+        return self.field if isinstance(self.field, str) else "_".join(self.field)
 
     @property
     def fields(self) -> tuple[str, ...]:
@@ -147,18 +117,20 @@ class Param:
             code, message = self.outside
             return refuse(code, message.format(value=value, seat=seat, **chosen))
         for rule in self.rules:
-            if not rule.test(s, seat, value, chosen):
+            if not rule.holds(s, seat, value, chosen):
                 return rule.refusal(seat, value, chosen)
         return None
 
     def allowed(self, s: State, seat: int, chosen: Chosen) -> list[Any]:
         """The values offered: among ``among``, those that pass every rule, in order."""
-        quick = self.quick
-        values = quick(s, seat, chosen) if quick is not None else self.among(s, seat, chosen)
-        for select in self._selects:
-            values = select(s, seat, values, chosen)
+        if self.quick is None:
+            values, rules = self.among(s, seat, chosen), self.rules
+        else:
+            values, rules = self.quick(s, seat, chosen), self.rules[self.quick_rules :]
+        for rule in rules:
             if not values:
                 return []
+            values = rule.keep(s, seat, values, chosen)
         return values if type(values) is list else list(values)
 
 
@@ -192,7 +164,7 @@ class Each:
         return (self.field,)
 
     def element(self) -> Param:
-        return Param(self.field, self.among, self.outside, self.rules, name="of")
+        return Param(self.field, self.among, self.outside, self.rules, as_="of")
 
     def refuses(self, s: State, seat: int, value: Any, chosen: Chosen) -> RuleViolation | None:
         over = chosen[self.over]
@@ -216,6 +188,90 @@ class Each:
 AnyParam = Param | Each
 
 
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """How a move's parameters are walked, found once from their declaration: each parameter's
+    ``allowed`` values, and where they are found: with the parameter itself, or once the last
+    parameter they ``depend`` on is chosen (``then``; before any: ``first``), so that they are not
+    found again for every choice of the parameters in between, and a choice none of them fits is
+    left at once."""
+
+    names: tuple[str, ...]
+    values: tuple[Callable[[State, int, Chosen], list[Any]], ...]
+    early: tuple[bool, ...]  # its values found before its turn (by ``first`` or ``then``)
+    then: tuple[tuple[int, ...], ...]  # the parameters whose values follow from this one's choice
+    first: tuple[int, ...]
+
+    @classmethod
+    def of(cls, params: tuple[AnyParam, ...]) -> Plan:
+        names = tuple(p.name for p in params)
+
+        def found_after(i: int) -> int:
+            """The parameter once chosen the values of parameter ``i`` are found (-1: none)."""
+            depends = params[i].depends
+            if depends is None:
+                return i - 1
+            return max((names.index(d) for d in depends), default=-1)
+
+        after = [found_after(i) for i in range(len(params))]
+        return cls(
+            names,
+            tuple(p.allowed for p in params),
+            tuple(0 < i and after[i] < i - 1 for i in range(len(params))),
+            tuple(
+                tuple(j for j in range(i + 2, len(params)) if after[j] == i)
+                for i in range(len(params))
+            ),
+            tuple(j for j in range(1, len(params)) if after[j] == -1),
+        )
+
+    def choices(self, s: State, seat: int) -> Iterator[tuple[Any, ...]]:
+        """Every choice of values (one for each parameter, in order), in the order offered."""
+        if not self.names:
+            yield ()
+            return
+        found: list[Any] = [None] * len(self.names)
+        for j in self.first:
+            found[j] = self.values[j](s, seat, {})
+            if not found[j]:
+                return
+        yield from self._from(0, s, seat, {}, found, ())
+
+    def _from(
+        self, i: int, s: State, seat: int, chosen: Chosen, found: list[Any], before: tuple
+    ) -> Iterator[tuple[Any, ...]]:
+        values = found[i] if self.early[i] else self.values[i](s, seat, chosen)
+        if i == len(self.names) - 1:
+            for v in values:
+                yield (*before, v)
+            return
+        name, then = self.names[i], self.then[i]
+        for v in values:
+            chosen[name] = v
+            for j in then:
+                found[j] = self.values[j](s, seat, chosen)
+                if not found[j]:
+                    break
+            else:
+                yield from self._from(i + 1, s, seat, chosen, found, (*before, v))
+
+
+def layout(params: tuple[AnyParam, ...]) -> tuple[tuple[str, Callable[[tuple], Any]], ...]:
+    """The command fields a choice of values for ``params`` fills (a list field from its elements,
+    several fields from one value), each with how it is read from the choice."""
+    out: dict[str, Callable[[tuple], Any]] = {}
+    for i, p in enumerate(params):
+        if p.index is not None:
+            elements = tuple(j for j, q in enumerate(params) if q.field == p.field)
+            out[p.field] = lambda choice, elements=elements: tuple(choice[j] for j in elements)
+        elif isinstance(p.field, str):
+            out[p.field] = itemgetter(i)
+        else:
+            for k, f in enumerate(p.field):
+                out[f] = lambda choice, i=i, k=k: choice[i][k]
+    return tuple(out.items())
+
+
 class Move:
     """A move's declaration (subclasses set these) and what follows from it."""
 
@@ -230,9 +286,8 @@ class Move:
     # the moves mostly impossible where they are asked (the simulator's random bots ask about
     # every seat's card in every window); ``possible`` is tested equal to ``bool(options)``
     needs: Callable[[State, int], bool] | None = None
-    # ``needs`` holds exactly when the move is possible: ``possible`` is ``needs`` itself, without
-    # the requirements and the loops over the values after it (a turn's actions, whose
-    # possibility the random bots ask at every turn; tested equal to ``bool(options)`` as well)
+    # ``needs`` holds exactly when the move is possible: ``possible`` is ``needs`` alone (a
+    # turn's actions, whose possibility the random bots ask at every turn; tested as well)
     needs_decides: bool = False
 
     command: type | None = None  # the command that makes this move
@@ -241,17 +296,18 @@ class Move:
     def __init__(self) -> None:
         command = self.command
         assert command is not None, f"{type(self).__name__} names no command"
+        assert all(f in PARAMETER_FIELDS for p in self.params for f in p.fields), self.name
+        assert not self.needs_decides or self.needs is not None, f"{self.name}: needs_decides"
         # what builds the command from its fields (and ``seat``) by keyword
         self.build: Callable[..., Any] = partial(command, **self.fixed) if self.fixed else command
-        assert all(f in PARAMETER_FIELDS for p in self.params for f in p.fields), self.name
-        # the options and the refusals, compiled from the declaration (``compile_options``)
-        self._options = compile_options(self)
-        # whether there is any option, without listing them (templates only group the options)
-        self.possible: Callable[[State, int], bool] = compile_options(self, exists=True)
-        self._check = compile_check(self, refusing=True)
-        self._accepts = compile_check(self, refusing=False)
-        if self.template_field is None:  # never templates: the compiled options are the options
-            self.options = self._options  # type: ignore[method-assign]  # a call less, per move
+        self.plan = Plan.of(self.params)
+        self.fields = layout(self.params)
+        # a list field filled element by element (targets[0], targets[1]) has that many
+        counts: dict[str, int] = {}
+        for p in self.params:
+            if p.index is not None:
+                counts[p.field] = counts.get(p.field, 0) + 1
+        self.counts = tuple(counts.items())
 
     def make(self, seat: int, **fields: Any) -> Any:
         """The command making this move with these fields."""
@@ -261,37 +317,71 @@ class Move:
     def allowed(self, s: State, seat: int) -> bool:
         """Whether ``requires`` holds: the move may be made now, given parameters that fit."""
         for rule in self.requires:
-            if not rule.test(s, seat):
+            if not rule.test(s, seat):  # type: ignore[misc]
                 return False
         return True
 
+    def choices(self, s: State, seat: int) -> Iterator[tuple[Any, ...]]:
+        """Every way to make the move now: its parameters' values (in declared order)."""
+        if self.allowed(s, seat):
+            yield from self.plan.choices(s, seat)
+
+    def possible(self, s: State, seat: int) -> bool:
+        """Whether there is any way to make the move now (``bool(options)``)."""
+        needs = type(self).needs  # (a function set on the class: not a method)
+        if needs is not None:
+            if not needs(s, seat):
+                return False
+            if self.needs_decides:
+                return True
+        for _ in self.choices(s, seat):
+            return True
+        return False
+
+    def options(self, s: State, seat: int) -> list[Any]:
+        """Every way to make the move now: commands, or templates past TEMPLATE_LIMIT."""
+        if self.template_field is not None and self.allowed(s, seat):
+            templates = self._templates(s, seat)
+            if templates is not None:
+                return templates
+        build, fields = self.build, self.fields
+        return [
+            build(seat=seat, **{f: get(choice) for f, get in fields})
+            for choice in self.choices(s, seat)
+        ]
+
+    def refusal(self, s: State, seat: int, chosen: Chosen) -> RuleViolation | None:
+        """Why the move may not be made now with the parameters ``chosen`` (by name), if it may
+        not: the first requirement that fails, then each parameter in order, among its values
+        (else ``outside``), then its rules."""
+        for rule in self.requires:
+            if not rule.test(s, seat):  # type: ignore[misc]
+                return rule.refusal(seat)
+        before: Chosen = {}
+        for p in self.params:
+            value = chosen[p.name]
+            refused = p.refuses(s, seat, value, before)
+            if refused is not None:
+                return refused
+            before[p.name] = value
+        return None
+
     def check(self, s: State, seat: int, cmd: Any) -> None:
         """Refuse ``cmd`` (RuleViolation) unless it is one of this move's options."""
-        self._check(s, seat, cmd)
+        for rule in self.requires:  # before the command's values, which may not all be there
+            if not rule.test(s, seat):  # type: ignore[misc]
+                raise rule.refusal(seat)
+        for field, count in self.counts:
+            if len(getattr(cmd, field)) != count:
+                raise refuse("bad_parameters", f"{self.name} takes {count} {field}")
+        refused = self.refusal(s, seat, {p.name: _value(p, cmd) for p in self.params})
+        if refused is not None:
+            raise refused
 
     def accepts(self, s: State, seat: int, chosen: Chosen) -> bool:
         """Whether the move may be made now with the parameters ``chosen`` (by name): e.g. a
         declared action at its resolution, still possible or not."""
-        return self._accepts(s, seat, chosen)
-
-    def options(self, s: State, seat: int) -> list[Any]:
-        """Every way to make the move now: commands, or templates past TEMPLATE_LIMIT."""
-        if self.template_field is not None:
-            if not self.allowed(s, seat):
-                return []
-            templates = self._templates(s, seat)
-            if templates is not None:
-                return templates
-        return self._options(s, seat)
-
-    def interpreted_options(self, s: State, seat: int) -> list[Any]:
-        """The options as the declaration says them, one value after another (the reference the
-        compiled ``options`` must equal, templates apart: tested)."""
-        if not self.allowed(s, seat):
-            return []
-        return [
-            self.make(seat, **_fields(self.params, c)) for c in _combinations(self.params, s, seat)
-        ]
+        return self.refusal(s, seat, chosen) is None
 
     # --- helpers --------------------------------------------------------------------------------
     def _templates(self, s: State, seat: int) -> list[Any] | None:
@@ -301,8 +391,10 @@ class Move:
         fixed = tuple(p for p in self.params if p.field != name)
         left = tuple(p for p in self.params if p.field == name)
         whole = len(left) == 1 and isinstance(left[0], Param) and left[0].index is None
+        names = tuple(p.name for p in fixed)
         choices = []
-        for chosen in _combinations(fixed, s, seat):
+        for choice in Plan.of(fixed).choices(s, seat):
+            chosen = dict(zip(names, choice, strict=True))
             allowed: list[Any] = []
             for p in left:  # left open: each value must not depend on another left open
                 if isinstance(p, Each):
@@ -310,36 +402,29 @@ class Move:
                 else:
                     allowed.append(p.allowed(s, seat, chosen))
             if all(allowed):
-                choices.append((chosen, allowed))
+                choices.append((choice, allowed))
         if sum(prod(len(a) for a in allowed) for _, allowed in choices) <= TEMPLATE_LIMIT:
             return None
+        fields = layout(fixed)
         return [
             template(
-                self.name, seat, _fields(fixed, chosen), {name: allowed[0] if whole else allowed}
+                self.name,
+                seat,
+                {f: get(choice) for f, get in fields},
+                {name: allowed[0] if whole else allowed},
             )
-            for chosen, allowed in choices
+            for choice, allowed in choices
         ]
 
 
-def _combinations(params: tuple[AnyParam, ...], s: State, seat: int) -> list[Chosen]:
-    """Every choice of values for ``params``, in the order they are declared and offered."""
-    out: list[Chosen] = [{}]
-    for p in params:
-        out = [{**chosen, p.name: v} for chosen in out for v in p.allowed(s, seat, chosen)]
-    return out
-
-
-def _fields(params: tuple[AnyParam, ...], chosen: Chosen) -> dict[str, Any]:
-    """The command fields for the parameters chosen (a list field's elements gathered)."""
-    fields: dict[str, Any] = {}
-    for p in params:
-        if p.index is not None:
-            fields[p.field] = (*fields.get(p.field, ()), chosen[p.name])
-        elif isinstance(p.field, str):
-            fields[p.field] = chosen[p.name]
-        else:
-            fields.update(zip(p.field, chosen[p.name], strict=True))
-    return fields
+def _value(p: AnyParam, cmd: Any) -> Any:
+    """The value a command gives parameter ``p``."""
+    if not isinstance(p.field, str):  # one value over several fields
+        return tuple(getattr(cmd, f) for f in p.field)
+    value = getattr(cmd, p.field)
+    if p.index is not None:
+        return value[p.index]
+    return tuple(value) if type(value) is list else value  # a list field built in Python
 
 
 # --- templates (docs/api.md: where choices multiply past ~200, a command with choices left open)

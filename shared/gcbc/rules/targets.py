@@ -83,7 +83,7 @@ def seat(
         NO_SUCH_SEAT,
         rules,
         index=index,
-        name=name,
+        as_=name,
         quick=quick,
         quick_rules=quick_rules,
         depends=depends,
@@ -173,7 +173,7 @@ def card_of(
 ) -> Param:
     """A card of the seat chosen as ``name``, by position (``invalid_position`` otherwise)."""
     outside = ("invalid_position", "that seat has no card at position {value}")
-    return Param(field, cards_of(name), outside, rules, index=index, name=as_, depends=(name,))
+    return Param(field, cards_of(name), outside, rules, index=index, as_=as_, depends=(name,))
 
 
 def _face_down(face_up: tuple[bool, ...]) -> tuple[int, ...]:
@@ -206,7 +206,7 @@ def face_down_card_of(name: str, **where: Any) -> Param:
         cards_of(name),
         outside,
         (face_down_of(name),),
-        name=as_,
+        as_=as_,
         quick=quick,
         quick_rules=1,
         depends=(name,),
