@@ -18,7 +18,7 @@ declaration read one value at a time.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
 from itertools import product
@@ -186,6 +186,8 @@ class Each:
 
 
 AnyParam = Param | Each
+# choices of values: those of the first parameters, and the values each of the others may take
+Block = tuple[tuple[Any, ...], tuple[list[Any], ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,17 +196,20 @@ class Plan:
     ``allowed`` values, and where they are found: with the parameter itself, or once the last
     parameter they ``depend`` on is chosen (``then``; before any: ``first``), so that they are not
     found again for every choice of the parameters in between, and a choice none of them fits is
-    left at once."""
+    left at once. From the parameter on whose values do not depend on each other (``known``),
+    every combination of them is a choice: the walk gives them as one block."""
 
     names: tuple[str, ...]
-    values: tuple[Callable[[State, int, Chosen], list[Any]], ...]
+    values: tuple[Callable[[State, int, Chosen], Sequence[Any]], ...]  # (``_values``)
     early: tuple[bool, ...]  # its values found before its turn (by ``first`` or ``then``)
     then: tuple[tuple[int, ...], ...]  # the parameters whose values follow from this one's choice
     first: tuple[int, ...]
+    known: tuple[bool, ...]  # the values of every parameter after it are found once it is reached
 
     @classmethod
     def of(cls, params: tuple[AnyParam, ...]) -> Plan:
         names = tuple(p.name for p in params)
+        n = len(params)
 
         def found_after(i: int) -> int:
             """The parameter once chosen the values of parameter ``i`` are found (-1: none)."""
@@ -213,37 +218,51 @@ class Plan:
                 return i - 1
             return max((names.index(d) for d in depends), default=-1)
 
-        after = [found_after(i) for i in range(len(params))]
+        after = [found_after(i) for i in range(n)]
         return cls(
             names,
-            tuple(p.allowed for p in params),
-            tuple(0 < i and after[i] < i - 1 for i in range(len(params))),
-            tuple(
-                tuple(j for j in range(i + 2, len(params)) if after[j] == i)
-                for i in range(len(params))
-            ),
-            tuple(j for j in range(1, len(params)) if after[j] == -1),
+            tuple(_values(p) for p in params),
+            tuple(0 < i and after[i] < i - 1 for i in range(n)),
+            tuple(tuple(j for j in range(i + 2, n) if after[j] == i) for i in range(n)),
+            tuple(j for j in range(1, n) if after[j] == -1),
+            tuple(all(after[j] < i for j in range(i + 1, n)) for i in range(n)),
         )
 
-    def choices(self, s: State, seat: int) -> Iterator[tuple[Any, ...]]:
-        """Every choice of values (one for each parameter, in order), in the order offered."""
+    def blocks(self, s: State, seat: int, first: bool = False) -> list[Block]:
+        """The choices of values (one for each parameter, in order, in the order offered), in
+        blocks: the values chosen for the first parameters, and the values each of the others
+        may take with them, every combination of which is a choice (none empty). ``first``: the
+        first block only, if any (whether there is a choice)."""
+        out: list[Block] = []
         if not self.names:
-            yield ()
-            return
+            out.append(((), ()))
+            return out
         found: list[Any] = [None] * len(self.names)
         for j in self.first:
             found[j] = self.values[j](s, seat, {})
             if not found[j]:
-                return
-        yield from self._from(0, s, seat, {}, found, ())
+                return out
+        self._walk(0, s, seat, {}, found, (), out, first)
+        return out
 
-    def _from(
-        self, i: int, s: State, seat: int, chosen: Chosen, found: list[Any], before: tuple
-    ) -> Iterator[tuple[Any, ...]]:
+    def _walk(
+        self,
+        i: int,
+        s: State,
+        seat: int,
+        chosen: Chosen,
+        found: list[Any],
+        before: tuple,
+        out: list[Block],
+        first: bool,
+    ) -> None:
+        """The blocks from parameter ``i`` on, the values ``before`` it chosen (also by name in
+        ``chosen``), appended to ``out``."""
         values = found[i] if self.early[i] else self.values[i](s, seat, chosen)
-        if i == len(self.names) - 1:
-            for v in values:
-                yield (*before, v)
+        if not values:
+            return
+        if self.known[i]:
+            out.append((before, (values, *found[i + 1 :])))
             return
         name, then = self.names[i], self.then[i]
         for v in values:
@@ -253,23 +272,65 @@ class Plan:
                 if not found[j]:
                     break
             else:
-                yield from self._from(i + 1, s, seat, chosen, found, (*before, v))
+                self._walk(i + 1, s, seat, chosen, found, (*before, v), out, first)
+                if first and out:
+                    return
+
+    def choices(self, s: State, seat: int) -> Iterator[tuple[Any, ...]]:
+        """Every choice of values, in the order offered."""
+        for before, rest in self.blocks(s, seat):
+            for more in product(*rest):
+                yield before + more
 
 
-def layout(params: tuple[AnyParam, ...]) -> tuple[tuple[str, Callable[[tuple], Any]], ...]:
-    """The command fields a choice of values for ``params`` fills (a list field from its elements,
-    several fields from one value), each with how it is read from the choice."""
-    out: dict[str, Callable[[tuple], Any]] = {}
+def _values(p: AnyParam) -> Callable[[State, int, Chosen], Sequence[Any]]:
+    """The values ``p`` allows (``allowed``, in any sequence), read as its declaration says once:
+    ``quick`` (or ``among``), then the selection of each rule left."""
+    if isinstance(p, Each):
+        return p.allowed
+    found = p.among if p.quick is None else p.quick
+    rules = p.rules if p.quick is None else p.rules[p.quick_rules :]
+    if not rules:
+        return found  # type: ignore[return-value]
+    selections = tuple(rule.keep if rule.select is None else rule.select for rule in rules)
+
+    def allowed(s: State, seat: int, chosen: Chosen) -> Sequence[Any]:
+        values = found(s, seat, chosen)
+        for select in selections:
+            if not values:
+                return values  # type: ignore[return-value]
+            values = select(s, seat, values, chosen)
+        return values  # type: ignore[return-value]
+
+    return allowed
+
+
+def layout(params: tuple[AnyParam, ...]) -> Callable[[tuple[Any, ...]], dict[str, Any]]:
+    """The command fields of a choice of values for ``params``, by name: a field for each, or a
+    list field from its elements, or several fields from one value."""
+    fields = tuple(f for p in params for f in p.fields)
+    if all(p.index is None and isinstance(p.field, str) for p in params):
+        return lambda choice: dict(zip(fields, choice))
+    read: dict[str, Callable[[tuple], Any]] = {}
     for i, p in enumerate(params):
         if p.index is not None:
             elements = tuple(j for j, q in enumerate(params) if q.field == p.field)
-            out[p.field] = lambda choice, elements=elements: tuple(choice[j] for j in elements)
+            read[p.field] = itemgetter(*elements) if len(elements) > 1 else _one(elements[0])
         elif isinstance(p.field, str):
-            out[p.field] = itemgetter(i)
+            read[p.field] = itemgetter(i)
         else:
             for k, f in enumerate(p.field):
-                out[f] = lambda choice, i=i, k=k: choice[i][k]
-    return tuple(out.items())
+                read[f] = _part(i, k)
+    getters = tuple(read.items())
+    return lambda choice: {f: get(choice) for f, get in getters}
+
+
+def _one(i: int) -> Callable[[tuple], tuple]:
+    return lambda choice: (choice[i],)
+
+
+def _part(i: int, k: int) -> Callable[[tuple], Any]:
+    return lambda choice: choice[i][k]
 
 
 class Move:
@@ -334,9 +395,7 @@ class Move:
                 return False
             if self.needs_decides:
                 return True
-        for _ in self.choices(s, seat):
-            return True
-        return False
+        return self.allowed(s, seat) and bool(self.plan.blocks(s, seat, first=True))
 
     def options(self, s: State, seat: int) -> list[Any]:
         """Every way to make the move now: commands, or templates past TEMPLATE_LIMIT."""
@@ -344,10 +403,13 @@ class Move:
             templates = self._templates(s, seat)
             if templates is not None:
                 return templates
+        if not self.allowed(s, seat):
+            return []
         build, fields = self.build, self.fields
         return [
-            build(seat=seat, **{f: get(choice) for f, get in fields})
-            for choice in self.choices(s, seat)
+            build(seat=seat, **fields(before + more))
+            for before, rest in self.plan.blocks(s, seat)
+            for more in product(*rest)
         ]
 
     def refusal(self, s: State, seat: int, chosen: Chosen) -> RuleViolation | None:
@@ -410,7 +472,7 @@ class Move:
             template(
                 self.name,
                 seat,
-                {f: get(choice) for f, get in fields},
+                fields(choice),
                 {name: allowed[0] if whole else allowed},
             )
             for choice, allowed in choices
