@@ -35,6 +35,9 @@ Among = Callable[[State, int, Chosen], Iterable[Any]]
 Select = Callable[[State, int, list[Any], Chosen], list[Any]]
 
 TEMPLATE_LIMIT = 200  # past this many options, a move lists templates instead (docs/api.md)
+# commands are values (frozen): a move keeps up to this many it made, for the next listing (its
+# options are listed after every command; a table offers a few hundred of each at most)
+MADE = 4096
 # the command fields a move's parameters may fill (PlayEquipment's, in the order they are checked)
 PARAMETER_FIELDS = ("target", "targets", "position", "positions", "choice", "aim")
 
@@ -363,6 +366,7 @@ class Move:
         self.build: Callable[..., Any] = partial(command, **self.fixed) if self.fixed else command
         self.plan = Plan.of(self.params)
         self.fields = layout(self.params)
+        self.made: dict[tuple[Any, ...], Any] = {}  # (seat, *values) -> the command (``MADE``)
         # a list field filled element by element (targets[0], targets[1]) has that many
         counts: dict[str, int] = {}
         for p in self.params:
@@ -405,12 +409,18 @@ class Move:
                 return templates
         if not self.allowed(s, seat):
             return []
-        build, fields = self.build, self.fields
-        return [
-            build(seat=seat, **fields(before + more))
-            for before, rest in self.plan.blocks(s, seat)
-            for more in product(*rest)
-        ]
+        made = self.made
+        out = []
+        for before, rest in self.plan.blocks(s, seat):
+            for more in product(*rest):
+                key = (seat, *before, *more)
+                command = made.get(key)
+                if command is None:
+                    command = self.build(seat=seat, **self.fields(key[1:]))
+                    if len(made) < MADE:
+                        made[key] = command
+                out.append(command)
+        return out
 
     def refusal(self, s: State, seat: int, chosen: Chosen) -> RuleViolation | None:
         """Why the move may not be made now with the parameters ``chosen`` (by name), if it may
