@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from functools import partial
 from itertools import product
 from math import prod
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import Any
 
 from gcbc.rules.errors import RuleViolation, refuse
@@ -49,28 +49,26 @@ class Rule:
     In ``requires``: ``test(state, seat) -> bool``. For a parameter's value, either the ``test``
     of one value, ``(state, seat, value, chosen) -> bool``, or the ``select``ion of the values of
     a list that pass, ``(state, seat, values, chosen) -> list``, or both (tested to agree):
-    whichever reads better; ``holds`` and ``keep`` ask the rule either way."""
+    whichever reads better (the test of a selection's rule is derived: the selection of one
+    value); ``keep`` selects either way."""
 
     code: str
     message: str
-    test: Callable[..., bool] | None = None
+    test: Callable[..., bool] = None  # type: ignore[assignment]  # derived from ``select``
     select: Select | None = None
 
     def __post_init__(self) -> None:
-        assert self.test is not None or self.select is not None, f"rule {self.code} is empty"
-
-    def holds(self, s: State, seat: int, value: Any, chosen: Chosen) -> bool:
-        """Whether one value of a parameter follows the rule."""
-        if self.test is not None:
-            return self.test(s, seat, value, chosen)
-        return bool(self.select(s, seat, [value], chosen))  # type: ignore[misc]
+        select = self.select
+        if self.test is None:  # (a frozen dataclass sets what it derives in its own init)
+            assert select is not None, f"rule {self.code} has neither a test nor a selection"
+            object.__setattr__(self, "test", lambda s, seat, v, c: bool(select(s, seat, [v], c)))
 
     def keep(self, s: State, seat: int, values: Any, chosen: Chosen) -> list[Any]:
         """The values of a list that follow the rule, in order."""
         if self.select is not None:
             return self.select(s, seat, values, chosen)
         test = self.test
-        return [v for v in values if test(s, seat, v, chosen)]  # type: ignore[misc]
+        return [v for v in values if test(s, seat, v, chosen)]
 
     def refusal(self, seat: int, value: Any = None, chosen: Chosen | None = None) -> RuleViolation:
         return refuse(self.code, self.message.format(value=value, seat=seat, **(chosen or {})))
@@ -120,7 +118,7 @@ class Param:
             code, message = self.outside
             return refuse(code, message.format(value=value, seat=seat, **chosen))
         for rule in self.rules:
-            if not rule.holds(s, seat, value, chosen):
+            if not rule.test(s, seat, value, chosen):
                 return rule.refusal(seat, value, chosen)
         return None
 
@@ -366,6 +364,7 @@ class Move:
         self.build: Callable[..., Any] = partial(command, **self.fixed) if self.fixed else command
         self.plan = Plan.of(self.params)
         self.fields = layout(self.params)
+        self.readers = tuple((p.name, reader(p)) for p in self.params)
         self.made: dict[tuple[Any, ...], Any] = {}  # (seat, *values) -> the command (``MADE``)
         # a list field filled element by element (targets[0], targets[1]) has that many
         counts: dict[str, int] = {}
@@ -382,7 +381,7 @@ class Move:
     def allowed(self, s: State, seat: int) -> bool:
         """Whether ``requires`` holds: the move may be made now, given parameters that fit."""
         for rule in self.requires:
-            if not rule.test(s, seat):  # type: ignore[misc]
+            if not rule.test(s, seat):
                 return False
         return True
 
@@ -427,26 +426,19 @@ class Move:
         not: the first requirement that fails, then each parameter in order, among its values
         (else ``outside``), then its rules."""
         for rule in self.requires:
-            if not rule.test(s, seat):  # type: ignore[misc]
+            if not rule.test(s, seat):
                 return rule.refusal(seat)
-        before: Chosen = {}
-        for p in self.params:
-            value = chosen[p.name]
-            refused = p.refuses(s, seat, value, before)
-            if refused is not None:
-                return refused
-            before[p.name] = value
-        return None
+        return self._refused(s, seat, chosen)
 
     def check(self, s: State, seat: int, cmd: Any) -> None:
         """Refuse ``cmd`` (RuleViolation) unless it is one of this move's options."""
         for rule in self.requires:  # before the command's values, which may not all be there
-            if not rule.test(s, seat):  # type: ignore[misc]
+            if not rule.test(s, seat):
                 raise rule.refusal(seat)
         for field, count in self.counts:
             if len(getattr(cmd, field)) != count:
                 raise refuse("bad_parameters", f"{self.name} takes {count} {field}")
-        refused = self.refusal(s, seat, {p.name: _value(p, cmd) for p in self.params})
+        refused = self._refused(s, seat, {name: read(cmd) for name, read in self.readers})
         if refused is not None:
             raise refused
 
@@ -454,6 +446,17 @@ class Move:
         """Whether the move may be made now with the parameters ``chosen`` (by name): e.g. a
         declared action at its resolution, still possible or not."""
         return self.refusal(s, seat, chosen) is None
+
+    def _refused(self, s: State, seat: int, chosen: Chosen) -> RuleViolation | None:
+        """The refusal of the first parameter whose value ``chosen`` does not fit, if any."""
+        before: Chosen = {}
+        for name, p in zip(self.plan.names, self.params):
+            value = chosen[name]
+            refused = p.refuses(s, seat, value, before)
+            if refused is not None:
+                return refused
+            before[name] = value
+        return None
 
     # --- helpers --------------------------------------------------------------------------------
     def _templates(self, s: State, seat: int) -> list[Any] | None:
@@ -489,14 +492,15 @@ class Move:
         ]
 
 
-def _value(p: AnyParam, cmd: Any) -> Any:
-    """The value a command gives parameter ``p``."""
+def reader(p: AnyParam) -> Callable[[Any], Any]:
+    """How the value of parameter ``p`` is read from a command."""
     if not isinstance(p.field, str):  # one value over several fields
-        return tuple(getattr(cmd, f) for f in p.field)
-    value = getattr(cmd, p.field)
+        return attrgetter(*p.field)
     if p.index is not None:
-        return value[p.index]
-    return tuple(value) if type(value) is list else value  # a list field built in Python
+        return lambda cmd, field=p.field, index=p.index: getattr(cmd, field)[index]
+    if p.field in ("targets", "positions"):  # a list in a command built in Python
+        return lambda cmd, field=p.field: tuple(getattr(cmd, field))
+    return attrgetter(p.field)
 
 
 # --- templates (docs/api.md: where choices multiply past ~200, a command with choices left open)

@@ -84,7 +84,7 @@ def follows(p: AnyParam, s: State, seat: int, value: Any, chosen: Chosen) -> str
             if code is not None:
                 return code
         return None
-    return next((r.code for r in p.rules if not r.holds(s, seat, value, chosen)), None)
+    return next((r.code for r in p.rules if not r.test(s, seat, value, chosen)), None)
 
 
 def read(params: tuple[AnyParam, ...], s: State, seat: int, rules: bool = True) -> list[Chosen]:
@@ -128,7 +128,7 @@ def check_move(s: State, move: Move, seat: int, rng: random.Random) -> None:
                 continue
             values = list(p.among(s, seat, chosen))
             for k, rule in enumerate(p.rules):
-                if rule.select is not None and rule.test is not None:
+                if rule.select is not None:
                     kept = rule.select(s, seat, values, chosen)
                     assert list(kept) == [v for v in values if rule.test(s, seat, v, chosen)], (
                         f"{describe(move)} {p.name}: rule {rule.code} selects otherwise than it tests"
@@ -137,9 +137,9 @@ def check_move(s: State, move: Move, seat: int, rng: random.Random) -> None:
                     assert list(p.quick(s, seat, chosen)) == [
                         v
                         for v in p.among(s, seat, chosen)
-                        if all(r.holds(s, seat, v, chosen) for r in p.rules[: p.quick_rules])
+                        if all(r.test(s, seat, v, chosen) for r in p.rules[: p.quick_rules])
                     ], f"{describe(move)} {p.name}: quick is not its rules"
-                values = [v for v in values if rule.holds(s, seat, v, chosen)]
+                values = [v for v in values if rule.test(s, seat, v, chosen)]
             assert p.allowed(s, seat, chosen) == values, f"{describe(move)} {p.name}: allowed"
             if p.depends is not None:
                 only = {d: chosen[d] for d in p.depends}
