@@ -200,6 +200,7 @@ class Plan:
     left at once. From the parameter on whose values do not depend on each other (``known``),
     every combination of them is a choice: the walk gives them as one block."""
 
+    requires: tuple[Rule, ...]  # tested first: a choice is made only where they hold
     names: tuple[str, ...]
     values: tuple[Callable[[State, int, Chosen], Sequence[Any]], ...]  # (``_values``)
     early: tuple[bool, ...]  # its values found before its turn (by ``first`` or ``then``)
@@ -208,7 +209,7 @@ class Plan:
     known: tuple[bool, ...]  # the values of every parameter after it are found once it is reached
 
     @classmethod
-    def of(cls, params: tuple[AnyParam, ...]) -> Plan:
+    def of(cls, params: tuple[AnyParam, ...], requires: tuple[Rule, ...] = ()) -> Plan:
         names = tuple(p.name for p in params)
         n = len(params)
 
@@ -221,6 +222,7 @@ class Plan:
 
         after = [found_after(i) for i in range(n)]
         return cls(
+            requires,
             names,
             tuple(_values(p) for p in params),
             tuple(0 < i and after[i] < i - 1 for i in range(n)),
@@ -235,6 +237,9 @@ class Plan:
         may take with them, every combination of which is a choice (none empty). ``first``: the
         first block only, if any (whether there is a choice)."""
         out: list[Block] = []
+        for rule in self.requires:
+            if not rule.test(s, seat):
+                return out
         if not self.names:
             out.append(((), ()))
             return out
@@ -362,7 +367,7 @@ class Move:
         assert not self.needs_decides or self.needs is not None, f"{self.name}: needs_decides"
         # what builds the command from its fields (and ``seat``) by keyword
         self.build: Callable[..., Any] = partial(command, **self.fixed) if self.fixed else command
-        self.plan = Plan.of(self.params)
+        self.plan = Plan.of(self.params, self.requires)
         self.fields = layout(self.params)
         self.readers = tuple((p.name, reader(p)) for p in self.params)
         self.made: dict[tuple[Any, ...], Any] = {}  # (seat, *values) -> the command (``MADE``)
@@ -387,8 +392,7 @@ class Move:
 
     def choices(self, s: State, seat: int) -> Iterator[tuple[Any, ...]]:
         """Every way to make the move now: its parameters' values (in declared order)."""
-        if self.allowed(s, seat):
-            yield from self.plan.choices(s, seat)
+        return self.plan.choices(s, seat)
 
     def possible(self, s: State, seat: int) -> bool:
         """Whether there is any way to make the move now (``bool(options)``)."""
@@ -398,7 +402,7 @@ class Move:
                 return False
             if self.needs_decides:
                 return True
-        return self.allowed(s, seat) and bool(self.plan.blocks(s, seat, first=True))
+        return bool(self.plan.blocks(s, seat, first=True))
 
     def options(self, s: State, seat: int) -> list[Any]:
         """Every way to make the move now: commands, or templates past TEMPLATE_LIMIT."""
@@ -406,8 +410,6 @@ class Move:
             templates = self._templates(s, seat)
             if templates is not None:
                 return templates
-        if not self.allowed(s, seat):
-            return []
         made = self.made
         out = []
         for before, rest in self.plan.blocks(s, seat):
