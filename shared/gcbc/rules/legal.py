@@ -15,12 +15,11 @@ from typing import Any, NamedTuple
 from gcbc.rules.actions import ACTIONS
 from gcbc.rules.aim import AIM
 from gcbc.rules.arrange import ARRANGE as ARRANGING
-from gcbc.rules.equipment.registry import CARDS, CLASSIC
 from gcbc.rules.equipment.registry import card as card_rules
 from gcbc.rules.moves import TEMPLATE_LIMIT, expand, is_template, template
 from gcbc.rules.state import ACTION, ARRANGE, FINISHED, LOBBY, WINDOW, State
 from gcbc.rules.state import AIM as AIM_STEP
-from gcbc.rules.timing import ANY, allows, moment
+from gcbc.rules.timing import allows, moment
 from gcbc.rules.waits import arranging
 from gcbc_contract import commands as C
 
@@ -46,12 +45,8 @@ def _playable(s: State, seat: int, when: str | None) -> Any:
     hand = s.seats[seat].hand
     if len(hand) != 1 or when is None:
         return None
-    # card_rules(s, hand[0]), spelt out: the seat's card is asked about at every wait
-    card = CLASSIC.get(hand[0]) if s.setup.options.edition == "classic" else None
-    if card is None:
-        card = CARDS[hand[0]]
-    timing = card.timing
-    return card if timing == ANY or allows(timing, when, s) else None  # (most cards: any moment)
+    card = card_rules(s, hand[0])
+    return card if allows(card.timing, when, s) else None
 
 
 def equipment_plays(s: State, seat: int) -> list[Any]:
@@ -68,16 +63,8 @@ def _window_plays(s: State, seat: int) -> list[Any]:
 
 
 def _any_window_play(s: State, seat: int) -> bool:
-    hand = s.seats[seat].hand  # _playable(s, seat, s.window.kind), spelt out: asked at each pass
-    if len(hand) != 1:
-        return False
-    card = CLASSIC.get(hand[0]) if s.setup.options.edition == "classic" else None
-    if card is None:
-        card = CARDS[hand[0]]
-    timing = card.timing
-    if timing != ANY and not allows(timing, s.window.kind, s):
-        return False
-    return card.possible(s, seat)
+    card = _playable(s, seat, s.window.kind)
+    return card is not None and card.possible(s, seat)
 
 
 def _turn_plays(s: State, seat: int) -> list[Any]:

@@ -316,7 +316,7 @@ def layout(params: tuple[AnyParam, ...]) -> Callable[[tuple[Any, ...]], dict[str
     list field from its elements, or several fields from one value."""
     fields = tuple(f for p in params for f in p.fields)
     if all(p.index is None and isinstance(p.field, str) for p in params):
-        return lambda choice: dict(zip(fields, choice))
+        return lambda choice: dict(zip(fields, choice, strict=True))
     read: dict[str, Callable[[tuple], Any]] = {}
     for i, p in enumerate(params):
         if p.index is not None:
@@ -452,7 +452,7 @@ class Move:
     def _refused(self, s: State, seat: int, chosen: Chosen) -> RuleViolation | None:
         """The refusal of the first parameter whose value ``chosen`` does not fit, if any."""
         before: Chosen = {}
-        for name, p in zip(self.plan.names, self.params):
+        for name, p in zip(self.plan.names, self.params, strict=True):
             value = chosen[name]
             refused = p.refuses(s, seat, value, before)
             if refused is not None:

@@ -90,36 +90,21 @@ def seat(
     )
 
 
-# the seats a move may name, listed for every option of every seat asked: loops, not
-# comprehensions (a call less each, Python 3.11)
+# the seats a move may name: each rule's selection, in one pass over the seats
 def _living(s: State, me: int, c: Chosen) -> list[int]:
-    out = []
-    t = 0
-    for st in s.seats:
-        if not st.eliminated:
-            out.append(t)
-        t += 1
-    return out
+    return [t for t, st in enumerate(s.seats) if not st.eliminated]
 
 
 def _others_alive(s: State, me: int, c: Chosen) -> list[int]:
-    out = []
-    t = 0
-    for st in s.seats:
-        if t != me and not st.eliminated:
-            out.append(t)
-        t += 1
-    return out
+    return [t for t, st in enumerate(s.seats) if t != me and not st.eliminated]
 
 
 def _investigable(s: State, me: int, c: Chosen) -> list[int]:
-    out = []
-    t = 0
-    for st in s.seats:
-        if t != me and not st.eliminated and not (st.in_play and protected(s, t)):
-            out.append(t)
-        t += 1
-    return out
+    return [
+        t
+        for t, st in enumerate(s.seats)
+        if t != me and not st.eliminated and not (st.in_play and protected(s, t))
+    ]
 
 
 def seat_after(first: str, field: str, *rules: Rule, **where: Any) -> Param:
@@ -194,9 +179,7 @@ def face_down_card_of(name: str, **where: Any) -> Param:
     """A face-down card of the seat chosen as ``name``."""
 
     def quick(s: State, me: int, c: Chosen) -> tuple[int, ...]:
-        face_up = s.seats[c[name]].face_up  # face_down_positions(face_up), spelt out
-        found = FACE_DOWN.get(face_up)
-        return _face_down(face_up) if found is None else found
+        return face_down_positions(s.seats[c[name]].face_up)
 
     outside = ("invalid_position", "that seat has no card at position {value}")
     field = where.pop("field", "position")

@@ -7,7 +7,7 @@ from typing import Any
 
 from gcbc.rules.moves import Move, Param, Rule
 from gcbc.rules.state import Declared, State
-from gcbc.rules.targets import FACE_DOWN, face_down_positions
+from gcbc.rules.targets import face_down_positions
 from gcbc_contract.vocabulary import ActionName
 
 
@@ -48,9 +48,7 @@ def _all_up(s: State, seat: int) -> bool:
 
 def _own_face_down(s: State, seat: int, chosen: dict[str, Any]) -> list[int | None]:
     """The positions of the seat's face-down cards, or None when all are face up."""
-    up = s.seats[seat].face_up
-    found = FACE_DOWN.get(up)  # face_down_positions(up), spelt out
-    return list(face_down_positions(up) if found is None else found) or [None]
+    return list(face_down_positions(s.seats[seat].face_up)) or [None]
 
 
 # Equip and Arm turn one own face-down card face up, if any: the command names it (RULES §3.1)

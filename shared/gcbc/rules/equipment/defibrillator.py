@@ -19,15 +19,8 @@ from gcbc_contract.events import SeatRevived, ZombieCured
 
 
 def _revivable(s, me, chosen):
-    """The seats other than ``me`` eliminated or zombies: mostly none (a loop, not a
-    comprehension: a call less, Python 3.11)."""
-    out = []
-    t = 0
-    for st in s.seats:
-        if t != me and (st.eliminated or st.zombie):
-            out.append(t)
-        t += 1
-    return out
+    """The seats other than ``me`` eliminated or zombies: mostly none."""
+    return [t for t, st in enumerate(s.seats) if t != me and (st.eliminated or st.zombie)]
 
 
 def _any_revivable(s, me):
