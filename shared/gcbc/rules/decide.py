@@ -64,11 +64,6 @@ def run(
     ``listed``: the command is one of ``legal_commands`` of its seat in ``state`` (the
     simulator's bots pick there), so its guards and rules are not run again: every listed
     command is accepted (``tests/property/test_legal_commands.py``)."""
-    # direct_events, spelt out: a call less per command
-    if type(command) is C.DeadlinePassed:
-        check_deadline(state, command)
-        events = deadline_passed(state, command)
-    else:
-        events = commands.seat_events(state, command, False, listed)
+    events = direct_events(state, command, listed=listed)
     s, more = settle(state, events, observe)  # advance(fold(events, state), after=events)
     return s, [*events, *more]
