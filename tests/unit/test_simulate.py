@@ -102,8 +102,8 @@ def test_a_random_bot_picking_a_template_fills_it_as_from_json(monkeypatch):
 
 
 def test_a_game_is_the_same_whether_its_commands_are_checked_again_or_not():
-    """Without the invariant checks, the bots' commands (picked among legal_commands) are not
-    checked again (``run(..., listed=True)``): the same game as the checking run's."""
+    """Without the invariant checks (an observer of every state), the same game as the checking
+    run's."""
     for i, options in enumerate(OPTION_SETS[1::4]):
         n, seed = 4 + i % 5, 200 + i
         checked, s1 = play_game(n, seed, "random", check=True, miss_rate=0.02, options=options)

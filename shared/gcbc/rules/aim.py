@@ -43,18 +43,7 @@ _KEEPS_ARMS_ON_ITSELF = Rule(
 class Aim(Move):
     name = "aim"
     command = C.Aim
-    # the options: the choices left, found at once (the rules' own definition of them)
-    params = (
-        seat(
-            "target",
-            _NOT_SELF_WITH_A_GUN,
-            _KEEPS_ARMS_ON_ITSELF,
-            LIVING,
-            _MUST_REAIM,
-            quick=lambda s, me, c: aim_choices(s, me),
-            quick_rules=4,
-        ),
-    )
+    params = (seat("target", _NOT_SELF_WITH_A_GUN, _KEEPS_ARMS_ON_ITSELF, LIVING, _MUST_REAIM),)
 
     def resolve(self, s, seat, cmd) -> list[Any]:
         aimed: Any = (

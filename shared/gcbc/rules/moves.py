@@ -35,9 +35,6 @@ Among = Callable[[State, int, Chosen], Iterable[Any]]
 Select = Callable[[State, int, list[Any], Chosen], list[Any]]
 
 TEMPLATE_LIMIT = 200  # past this many options, a move lists templates instead (docs/api.md)
-# commands are values (frozen): a move keeps up to this many it made, for the next listing (its
-# options are listed after every command; a table offers a few hundred of each at most)
-MADE = 4096
 # the command fields a move's parameters may fill (PlayEquipment's, in the order they are checked)
 PARAMETER_FIELDS = ("target", "targets", "position", "positions", "choice", "aim")
 
@@ -46,29 +43,26 @@ PARAMETER_FIELDS = ("target", "targets", "position", "positions", "choice", "aim
 class Rule:
     """A condition a move needs, and how it is refused when it fails.
 
-    In ``requires``: ``test(state, seat) -> bool``. For a parameter's value, either the ``test``
-    of one value, ``(state, seat, value, chosen) -> bool``, or the ``select``ion of the values of
-    a list that pass, ``(state, seat, values, chosen) -> list``, or both (tested to agree):
-    whichever reads better (the test of a selection's rule is derived: the selection of one
-    value); ``keep`` selects either way."""
+    In ``requires``: ``test(state, seat) -> bool``. For a parameter's value, the ``test`` of one
+    value, ``(state, seat, value, chosen) -> bool``, or the ``select``ion of the values of a list
+    that pass, ``(state, seat, values, chosen) -> list``, or both (tested to agree): whichever
+    reads better; the other is derived (a selection's test: the selection of that one value)."""
 
     code: str
     message: str
     test: Callable[..., bool] = None  # type: ignore[assignment]  # derived from ``select``
-    select: Select | None = None
+    select: Select = None  # type: ignore[assignment]  # derived from ``test``
 
     def __post_init__(self) -> None:
-        select = self.select
-        if self.test is None:  # (a frozen dataclass sets what it derives in its own init)
+        test, select = self.test, self.select
+        # (a frozen dataclass sets what it derives in its own init)
+        if test is None:
             assert select is not None, f"rule {self.code} has neither a test nor a selection"
             object.__setattr__(self, "test", lambda s, seat, v, c: bool(select(s, seat, [v], c)))
-
-    def keep(self, s: State, seat: int, values: Any, chosen: Chosen) -> list[Any]:
-        """The values of a list that follow the rule, in order."""
-        if self.select is not None:
-            return self.select(s, seat, values, chosen)
-        test = self.test
-        return [v for v in values if test(s, seat, v, chosen)]
+        elif select is None:
+            object.__setattr__(
+                self, "select", lambda s, seat, vs, c: [v for v in vs if test(s, seat, v, c)]
+            )
 
     def refusal(self, seat: int, value: Any = None, chosen: Chosen | None = None) -> RuleViolation:
         return refuse(self.code, self.message.format(value=value, seat=seat, **(chosen or {})))
@@ -83,10 +77,8 @@ class Param:
     before it); ``outside``: the refusal of a value not among them; ``rules``: what a value must
     follow besides, in order (the first that fails refuses it).
 
-    Where many moves share a parameter (``targets``): ``quick`` gives the values among ``among``
-    that pass the first ``quick_rules`` rules in one go, and ``depends`` names the parameters
-    chosen before that its values depend on (None: any), so its values are found once for each
-    of theirs (both checked: ``tests/unit/rules/test_moves.py``)."""
+    ``depends`` names the parameters chosen before that its values depend on (None: any), so its
+    values are found once for each of theirs (checked: ``tests/unit/rules/test_moves.py``)."""
 
     field: str | tuple[str, ...]
     among: Among
@@ -94,8 +86,6 @@ class Param:
     rules: tuple[Rule, ...] = ()
     index: int | None = None
     as_: str = ""
-    quick: Among | None = None
-    quick_rules: int = 0
     depends: tuple[str, ...] | None = None
 
     @property
@@ -122,17 +112,14 @@ class Param:
                 return rule.refusal(seat, value, chosen)
         return None
 
-    def allowed(self, s: State, seat: int, chosen: Chosen) -> list[Any]:
+    def allowed(self, s: State, seat: int, chosen: Chosen) -> Sequence[Any]:
         """The values offered: among ``among``, those that pass every rule, in order."""
-        if self.quick is None:
-            values, rules = self.among(s, seat, chosen), self.rules
-        else:
-            values, rules = self.quick(s, seat, chosen), self.rules[self.quick_rules :]
-        for rule in rules:
+        values = self.among(s, seat, chosen)
+        for rule in self.rules:
             if not values:
-                return []
-            values = rule.keep(s, seat, values, chosen)
-        return values if type(values) is list else list(values)
+                break
+            values = rule.select(s, seat, values, chosen)
+        return values  # type: ignore[return-value]
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,7 +167,7 @@ class Each:
 
     def allowed_each(self, s: State, seat: int, chosen: Chosen) -> list[list[Any]]:
         element = self.element()
-        return [element.allowed(s, seat, {**chosen, "of": of}) for of in chosen[self.over]]
+        return [list(element.allowed(s, seat, {**chosen, "of": of})) for of in chosen[self.over]]
 
     def allowed(self, s: State, seat: int, chosen: Chosen) -> list[Any]:
         return [tuple(c) for c in product(*self.allowed_each(s, seat, chosen))]
@@ -202,7 +189,7 @@ class Plan:
 
     requires: tuple[Rule, ...]  # tested first: a choice is made only where they hold
     names: tuple[str, ...]
-    values: tuple[Callable[[State, int, Chosen], Sequence[Any]], ...]  # (``_values``)
+    values: tuple[Callable[[State, int, Chosen], Sequence[Any]], ...]  # each one's ``allowed``
     early: tuple[bool, ...]  # its values found before its turn (by ``first`` or ``then``)
     then: tuple[tuple[int, ...], ...]  # the parameters whose values follow from this one's choice
     first: tuple[int, ...]
@@ -224,7 +211,7 @@ class Plan:
         return cls(
             requires,
             names,
-            tuple(_values(p) for p in params),
+            tuple(p.allowed for p in params),
             tuple(0 < i and after[i] < i - 1 for i in range(n)),
             tuple(tuple(j for j in range(i + 2, n) if after[j] == i) for i in range(n)),
             tuple(j for j in range(1, n) if after[j] == -1),
@@ -289,28 +276,6 @@ class Plan:
                 yield before + more
 
 
-def _values(p: AnyParam) -> Callable[[State, int, Chosen], Sequence[Any]]:
-    """The values ``p`` allows (``allowed``, in any sequence), read as its declaration says once:
-    ``quick`` (or ``among``), then the selection of each rule left."""
-    if isinstance(p, Each):
-        return p.allowed
-    found = p.among if p.quick is None else p.quick
-    rules = p.rules if p.quick is None else p.rules[p.quick_rules :]
-    if not rules:
-        return found  # type: ignore[return-value]
-    selections = tuple(rule.keep if rule.select is None else rule.select for rule in rules)
-
-    def allowed(s: State, seat: int, chosen: Chosen) -> Sequence[Any]:
-        values = found(s, seat, chosen)
-        for select in selections:
-            if not values:
-                return values  # type: ignore[return-value]
-            values = select(s, seat, values, chosen)
-        return values  # type: ignore[return-value]
-
-    return allowed
-
-
 def layout(params: tuple[AnyParam, ...]) -> Callable[[tuple[Any, ...]], dict[str, Any]]:
     """The command fields of a choice of values for ``params``, by name: a field for each, or a
     list field from its elements, or several fields from one value."""
@@ -329,6 +294,21 @@ def layout(params: tuple[AnyParam, ...]) -> Callable[[tuple[Any, ...]], dict[str
                 read[f] = _part(i, k)
     getters = tuple(read.items())
     return lambda choice: {f: get(choice) for f, get in getters}
+
+
+def builder(
+    command: type, fixed: dict[str, Any], params: tuple[AnyParam, ...]
+) -> Callable[..., Any]:
+    """What builds ``command`` from a choice of values for ``params`` (and ``seat``):
+    ``build(*choice, seat=seat)``. Where the fixed fields and then one field for each parameter
+    are the command's first fields, in order, the values are its positional arguments."""
+    fields = tuple(f for f in command.__struct_fields__ if f not in ("seat", "command_id"))
+    named = (*fixed, *(p.field for p in params))
+    if all(p.index is None for p in params) and named == fields[: len(named)]:
+        return partial(command, *fixed.values())
+    by_fields = partial(command, **fixed)
+    fields_of = layout(params)
+    return lambda *choice, seat: by_fields(seat=seat, **fields_of(choice))
 
 
 def _one(i: int) -> Callable[[tuple], tuple]:
@@ -353,9 +333,6 @@ class Move:
     # the moves mostly impossible where they are asked (the simulator's random bots ask about
     # every seat's card in every window); ``possible`` is tested equal to ``bool(options)``
     needs: Callable[[State, int], bool] | None = None
-    # ``needs`` holds exactly when the move is possible: ``possible`` is ``needs`` alone (a
-    # turn's actions, whose possibility the random bots ask at every turn; tested as well)
-    needs_decides: bool = False
 
     command: type | None = None  # the command that makes this move
     fixed: dict[str, Any] = {}  # fields the command always has (a card's name)
@@ -364,13 +341,12 @@ class Move:
         command = self.command
         assert command is not None, f"{type(self).__name__} names no command"
         assert all(f in PARAMETER_FIELDS for p in self.params for f in p.fields), self.name
-        assert not self.needs_decides or self.needs is not None, f"{self.name}: needs_decides"
         # what builds the command from its fields (and ``seat``) by keyword
-        self.build: Callable[..., Any] = partial(command, **self.fixed) if self.fixed else command
+        self.by_fields: Callable[..., Any] = partial(command, **self.fixed)
+        # what builds it from a choice of values (and ``seat``): ``build(*choice, seat=seat)``
+        self.build: Callable[..., Any] = builder(command, self.fixed, self.params)
         self.plan = Plan.of(self.params, self.requires)
-        self.fields = layout(self.params)
         self.readers = tuple((p.name, reader(p)) for p in self.params)
-        self.made: dict[tuple[Any, ...], Any] = {}  # (seat, *values) -> the command (``MADE``)
         # a list field filled element by element (targets[0], targets[1]) has that many
         counts: dict[str, int] = {}
         for p in self.params:
@@ -380,7 +356,7 @@ class Move:
 
     def make(self, seat: int, **fields: Any) -> Any:
         """The command making this move with these fields."""
-        return self.build(seat=seat, **fields)
+        return self.by_fields(seat=seat, **fields)
 
     # --- what the declaration gives -------------------------------------------------------------
     def allowed(self, s: State, seat: int) -> bool:
@@ -400,8 +376,6 @@ class Move:
         if needs is not None:
             if not needs(s, seat):
                 return False
-            if self.needs_decides:
-                return True
         return bool(self.plan.blocks(s, seat, first=True))
 
     def options(self, s: State, seat: int) -> list[Any]:
@@ -410,18 +384,12 @@ class Move:
             templates = self._templates(s, seat)
             if templates is not None:
                 return templates
-        made = self.made
-        out = []
-        for before, rest in self.plan.blocks(s, seat):
-            for more in product(*rest):
-                key = (seat, *before, *more)
-                command = made.get(key)
-                if command is None:
-                    command = self.build(seat=seat, **self.fields(key[1:]))
-                    if len(made) < MADE:
-                        made[key] = command
-                out.append(command)
-        return out
+        build = self.build
+        return [
+            build(*before, *more, seat=seat)
+            for before, rest in self.plan.blocks(s, seat)
+            for more in product(*rest)
+        ]
 
     def refusal(self, s: State, seat: int, chosen: Chosen) -> RuleViolation | None:
         """Why the move may not be made now with the parameters ``chosen`` (by name), if it may
@@ -477,7 +445,7 @@ class Move:
                 if isinstance(p, Each):
                     allowed += p.allowed_each(s, seat, chosen)
                 else:
-                    allowed.append(p.allowed(s, seat, chosen))
+                    allowed.append(list(p.allowed(s, seat, chosen)))
             if all(allowed):
                 choices.append((choice, allowed))
         if sum(prod(len(a) for a in allowed) for _, allowed in choices) <= TEMPLATE_LIMIT:

@@ -72,65 +72,30 @@ def seat(
     *rules: Rule,
     index: int | None = None,
     name: str = "",
-    quick: Any = None,
-    quick_rules: int = 0,
     depends: tuple[str, ...] | None = None,
 ) -> Param:
     """A seat of the table (``invalid_target`` otherwise) that follows ``rules``."""
-    return Param(
-        field,
-        every_seat,
-        NO_SUCH_SEAT,
-        rules,
-        index=index,
-        as_=name,
-        quick=quick,
-        quick_rules=quick_rules,
-        depends=depends,
-    )
-
-
-# the seats a move may name: each rule's selection, in one pass over the seats
-def _living(s: State, me: int, c: Chosen) -> list[int]:
-    return [t for t, st in enumerate(s.seats) if not st.eliminated]
-
-
-def _others_alive(s: State, me: int, c: Chosen) -> list[int]:
-    return [t for t, st in enumerate(s.seats) if t != me and not st.eliminated]
-
-
-def _investigable(s: State, me: int, c: Chosen) -> list[int]:
-    return [
-        t
-        for t, st in enumerate(s.seats)
-        if t != me and not st.eliminated and not (st.in_play and protected(s, t))
-    ]
+    return Param(field, every_seat, NO_SUCH_SEAT, rules, index=index, as_=name, depends=depends)
 
 
 def seat_after(first: str, field: str, *rules: Rule, **where: Any) -> Param:
     """A second seat, listed after the one chosen as ``first`` (``after``), that follows
     ``rules``."""
-
-    def quick(s: State, me: int, c: Chosen) -> range:
-        return range(c[first] + 1, len(s.seats))
-
-    return seat(field, *after(first), *rules, quick=quick, quick_rules=2, **where)
+    return seat(field, *after(first), *rules, **where)
 
 
 def living_seat(field: str = "target", *rules: Rule, **where: Any) -> Param:
-    return seat(field, LIVING, *rules, quick=_living, quick_rules=1, **where)
+    return seat(field, LIVING, *rules, **where)
 
 
 def other_living_seat(field: str = "target", *rules: Rule, **where: Any) -> Param:
     """Another seat than the mover's, still in the game."""
-    return seat(field, NOT_SELF, LIVING, *rules, quick=_others_alive, quick_rules=2, **where)
+    return seat(field, NOT_SELF, LIVING, *rules, **where)
 
 
 def investigable_seat(field: str = "target", *rules: Rule, **where: Any) -> Param:
     """A seat the mover may investigate: another living seat, not protected by Disguise."""
-    return seat(
-        field, NOT_SELF, LIVING, NOT_DISGUISED, *rules, quick=_investigable, quick_rules=3, **where
-    )
+    return seat(field, NOT_SELF, LIVING, NOT_DISGUISED, *rules, **where)
 
 
 def cards_of(name: str):  # noqa: ANN201
@@ -177,21 +142,4 @@ def face_down_positions(face_up: tuple[bool, ...]) -> tuple[int, ...]:
 
 def face_down_card_of(name: str, **where: Any) -> Param:
     """A face-down card of the seat chosen as ``name``."""
-
-    def quick(s: State, me: int, c: Chosen) -> tuple[int, ...]:
-        return face_down_positions(s.seats[c[name]].face_up)
-
-    outside = ("invalid_position", "that seat has no card at position {value}")
-    field = where.pop("field", "position")
-    as_ = where.pop("as_", "")
-    return Param(
-        field,
-        cards_of(name),
-        outside,
-        (face_down_of(name),),
-        as_=as_,
-        quick=quick,
-        quick_rules=1,
-        depends=(name,),
-        **where,
-    )
+    return card_of(name, face_down_of(name), **where)

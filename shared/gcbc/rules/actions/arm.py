@@ -49,7 +49,6 @@ class Arm(Action):
     # RULES §5: never aim at yourself or at an eliminated seat
     params = (other_living_seat("target"), CARD_TO_REVEAL)
     needs = _may_take_gun  # asked at every turn: the requirements and a target in one call
-    needs_decides = True
 
     def declare(self, s, seat, cmd):
         return [

@@ -7,7 +7,6 @@ from typing import Any
 
 from gcbc.rules.moves import Move, Param, Rule
 from gcbc.rules.state import Declared, State
-from gcbc.rules.targets import face_down_positions
 from gcbc_contract.vocabulary import ActionName
 
 
@@ -46,11 +45,6 @@ def _all_up(s: State, seat: int) -> bool:
     return all(s.seats[seat].face_up)
 
 
-def _own_face_down(s: State, seat: int, chosen: dict[str, Any]) -> list[int | None]:
-    """The positions of the seat's face-down cards, or None when all are face up."""
-    return list(face_down_positions(s.seats[seat].face_up)) or [None]
-
-
 # Equip and Arm turn one own face-down card face up, if any: the command names it (RULES §3.1)
 CARD_TO_REVEAL = Param(
     "position",
@@ -77,7 +71,5 @@ CARD_TO_REVEAL = Param(
             ],
         ),
     ),
-    quick=_own_face_down,
-    quick_rules=3,
     depends=(),  # the mover's own cards, whatever else it chose
 )

@@ -13,16 +13,8 @@ from __future__ import annotations
 from gcbc.rules.actions.base import CARD_TO_REVEAL, Action
 from gcbc.rules.effects import draw, reveal
 from gcbc.rules.moves import Param, Rule
-from gcbc.rules.state import State
 from gcbc_contract import commands as C
 from gcbc_contract import events as E
-
-
-def _may_equip(s: State, seat: int) -> bool:
-    """Whether the seat may Equip now (``possible``): always (RULES §3.1: from an empty deck it
-    draws nothing; a card to turn face up is optional, none: ``position`` None)."""
-    return True
-
 
 _ZOMBIE_REVEALS_NOTHING = Rule(
     "invalid_position",
@@ -31,24 +23,15 @@ _ZOMBIE_REVEALS_NOTHING = Rule(
 )
 
 
-def _quick(s: State, seat: int, chosen: dict) -> list[int | None]:
-    offered = CARD_TO_REVEAL.allowed(s, seat, chosen)
-    return [p for p in offered if p is None] if s.seats[seat].zombie else offered
-
-
 class Equip(Action):
     name = "equip"
     command = C.Equip
-    needs = _may_equip  # asked at every turn
-    needs_decides = True
     params = (
         Param(
             CARD_TO_REVEAL.field,
             CARD_TO_REVEAL.among,
             CARD_TO_REVEAL.outside,
             (_ZOMBIE_REVEALS_NOTHING, *CARD_TO_REVEAL.rules),
-            quick=_quick,
-            quick_rules=1 + CARD_TO_REVEAL.quick_rules,
         ),
     )
 

@@ -34,7 +34,6 @@ class Investigate(Action):
     window = True
     requires = (not_a_zombie("investigate"),)
     needs = _may_investigate  # asked at every turn: late in a game, every card may be face up
-    needs_decides = True
     params = (investigable_seat("target"), face_down_card_of("target"))
 
     def declare(self, s, seat, cmd):

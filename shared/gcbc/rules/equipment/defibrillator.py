@@ -18,11 +18,6 @@ from gcbc.rules.timing import ANY
 from gcbc_contract.events import SeatRevived, ZombieCured
 
 
-def _revivable(s, me, chosen):
-    """The seats other than ``me`` eliminated or zombies: mostly none."""
-    return [t for t, st in enumerate(s.seats) if t != me and (st.eliminated or st.zombie)]
-
-
 def _any_revivable(s, me):
     """Whether a seat other than ``me``, eliminated or a zombie, holds no Leader card: the whole
     of ``possible``, asked in every window of the card's holder (mostly no one has fallen)."""
@@ -39,7 +34,6 @@ class Defibrillator(Card):
     name = "defibrillator"
     timing = ANY
     needs = _any_revivable
-    needs_decides = True
     params = (
         seat(
             "target",
@@ -60,8 +54,6 @@ class Defibrillator(Card):
                 "a Leader cannot be revived",
                 select=lambda s, me, ts, c: [t for t in ts if holds_leader(s, t) is None],
             ),
-            quick=_revivable,
-            quick_rules=2,  # mostly none: the Leader's rule is then asked of no seat
         ),
     )
 

@@ -50,14 +50,6 @@ def _wounded(s, me, seats, chosen):
     return [t for t in seats if wound_of(s, t) is not None]
 
 
-def _wounded_living(s, me, chosen):
-    """The living wounded seats, at once (the options' quick way): mostly none, found without
-    listing the living seats."""
-    if s.setup.options.wounds != "card" and not s.wounds:
-        return []
-    return _wounded(s, me, [t for t, st in enumerate(s.seats) if not st.eliminated], chosen)
-
-
 @register
 class MedKit(Card):
     name = "med_kit"
@@ -67,8 +59,6 @@ class MedKit(Card):
             "target",
             LIVING,
             Rule("no_effect", "seat {value} is not wounded", _is_wounded, select=_wounded),
-            quick=_wounded_living,
-            quick_rules=2,
         ),
     )
 
