@@ -24,19 +24,24 @@ def _not_just_hit(s, seat, targets, chosen):
 
 
 _MUST_REAIM = Rule(
-    "must_reaim", "you just hit seat {value}: aim at another seat (RULES §8)", select=_not_just_hit
+    "must_reaim",
+    "you just hit seat {value}: aim at another seat (RULES §8)",
+    lambda s, me, t, c: t in aim_choices(s, me),
+    select=_not_just_hit,
 )
 # a gun never aims at its holder (RULES §5)
 _NOT_SELF_WITH_A_GUN = Rule(
     "target_is_self",
     "choose another seat than yours",
     lambda s, me, t, c: t != me or s.seats[me].zombie,
+    select=lambda s, me, ts, c: ts if s.seats[me].zombie else [t for t in ts if t != me],
 )
 # a zombie names itself only to keep its Arms on itself (RULES §8)
 _KEEPS_ARMS_ON_ITSELF = Rule(
     "invalid_target",
     "your Arms aim at another seat: keep them there or aim them at another seat than yours",
     lambda s, me, t, c: t != me or s.seats[me].arms_aim == me,
+    select=lambda s, me, ts, c: ts if s.seats[me].arms_aim == me else [t for t in ts if t != me],
 )
 
 

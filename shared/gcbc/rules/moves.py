@@ -187,7 +187,8 @@ class Plan:
     left at once. From the parameter on whose values do not depend on each other (``known``),
     every combination of them is a choice: the walk gives them as one block."""
 
-    requires: tuple[Rule, ...]  # tested first: a choice is made only where they hold
+    needs: Callable[[State, int], bool] | None  # asked first: without it there is no choice
+    requires: tuple[Rule, ...]  # tested next: a choice is made only where they hold
     names: tuple[str, ...]
     values: tuple[Callable[[State, int, Chosen], Sequence[Any]], ...]  # each one's ``allowed``
     early: tuple[bool, ...]  # its values found before its turn (by ``first`` or ``then``)
@@ -196,7 +197,12 @@ class Plan:
     known: tuple[bool, ...]  # the values of every parameter after it are found once it is reached
 
     @classmethod
-    def of(cls, params: tuple[AnyParam, ...], requires: tuple[Rule, ...] = ()) -> Plan:
+    def of(
+        cls,
+        params: tuple[AnyParam, ...],
+        requires: tuple[Rule, ...] = (),
+        needs: Callable[[State, int], bool] | None = None,
+    ) -> Plan:
         names = tuple(p.name for p in params)
         n = len(params)
 
@@ -209,6 +215,7 @@ class Plan:
 
         after = [found_after(i) for i in range(n)]
         return cls(
+            needs,
             requires,
             names,
             tuple(p.allowed for p in params),
@@ -224,6 +231,8 @@ class Plan:
         may take with them, every combination of which is a choice (none empty). ``first``: the
         first block only, if any (whether there is a choice)."""
         out: list[Block] = []
+        if self.needs is not None and not self.needs(s, seat):
+            return out
         for rule in self.requires:
             if not rule.test(s, seat):
                 return out
@@ -345,7 +354,8 @@ class Move:
         self.by_fields: Callable[..., Any] = partial(command, **self.fixed)
         # what builds it from a choice of values (and ``seat``): ``build(*choice, seat=seat)``
         self.build: Callable[..., Any] = builder(command, self.fixed, self.params)
-        self.plan = Plan.of(self.params, self.requires)
+        # (``needs``, a function set on the class, is not a method)
+        self.plan = Plan.of(self.params, self.requires, type(self).needs)
         self.readers = tuple((p.name, reader(p)) for p in self.params)
         # a list field filled element by element (targets[0], targets[1]) has that many
         counts: dict[str, int] = {}
@@ -372,10 +382,6 @@ class Move:
 
     def possible(self, s: State, seat: int) -> bool:
         """Whether there is any way to make the move now (``bool(options)``)."""
-        needs = type(self).needs  # (a function set on the class: not a method)
-        if needs is not None:
-            if not needs(s, seat):
-                return False
         return bool(self.plan.blocks(s, seat, first=True))
 
     def options(self, s: State, seat: int) -> list[Any]:

@@ -111,11 +111,14 @@ def cards_of(name: str):  # noqa: ANN201
 def face_down_of(name: str) -> Rule:
     """The card at that position of the seat chosen as ``name`` is face down."""
 
+    def test(s: State, me: int, position: int, c: Chosen) -> bool:
+        return not s.seats[c[name]].face_up[position - 1]
+
     def select(s: State, me: int, positions: list[int], c: Chosen) -> list[int]:
         up = s.seats[c[name]].face_up
         return [p for p in positions if not up[p - 1]]
 
-    return Rule("card_not_face_down", "that card is face up", select=select)
+    return Rule("card_not_face_down", "that card is face up", test, select)
 
 
 def card_of(

@@ -9,6 +9,7 @@ import json
 import sys
 import time
 from collections import Counter
+from functools import cache
 from typing import Any
 
 import msgspec
@@ -58,29 +59,38 @@ def _observation(s: State, seat: int) -> Observation:
 _KINDS: dict[type, str] = {t: t.__struct_config__.tag for t in C.AnyCommand.__args__}
 
 
-def _by_kind(g: Group) -> str:
-    return g.kind
+@cache
+def _drawn(groups: tuple[Group, ...]) -> tuple[Group, ...]:
+    """The groups a random bot draws among: all but set_auto_pass (``legal_groups`` gives a few
+    tuples, each asked often)."""
+    return tuple(g for g in groups if g.kind != "set_auto_pass")
 
 
 def _random_move(
     bot: RandomBot, s: State, seat: int, groups: tuple[Group, ...] | None = None
 ) -> Any:
-    """What ``bot.act`` answers for ``seat``, from the engine's commands rather than their JSON,
-    listing only the kind of command the bot draws (``groups``: ``legal_groups`` of the seat, if
-    known): a kind drawn among those that have commands (set_auto_pass aside, in sorted order),
-    then one of its commands, as ``RandomBot.pick`` draws them (``tests/unit/test_simulate.py``)."""
+    """What a random bot plays for ``seat``, with the law of ``RandomBot.pick`` (a kind drawn
+    among those that have commands, set_auto_pass aside, then one of its commands), asking as
+    little as the law needs: the kinds of the seat's wait (``groups``: ``legal_groups`` of the
+    seat, if known) are drawn in a random order, and only those drawn are listed, until one has
+    commands (``tests/unit/test_simulate.py``)."""
     if groups is None:
         groups = legal_groups(s, seat)
-    kinds = [g for g in sorted(groups, key=_by_kind) if g.kind != "set_auto_pass"]
-    possible = [g for g in kinds if g.possible(s, seat)]
-    if possible:
-        picked = bot.rng.choice(bot.rng.choice(possible).options(s, seat))
+    rng = bot.rng
+    left = list(_drawn(groups))
+    while left:
+        group = left[0] if len(left) == 1 else rng.choice(left)  # (one: no draw)
+        listed = group.options(s, seat)
+        if listed:
+            picked = listed[0] if len(listed) == 1 else rng.choice(listed)
+            break
+        left.remove(group)
     else:  # no kind but set_auto_pass: the bot picks among all the legal commands
         legal = legal_commands(s, seat)
         picked = bot.pick(legal, [_KINDS.get(type(c)) or c["type"] for c in legal])
     if not is_template(picked):
         return picked
-    answer = concrete(commands_json([picked])[0], bot.rng)
+    answer = concrete(commands_json([picked])[0], rng)
     return command_from_json_object({**answer, "seat": seat})
 
 

@@ -54,6 +54,7 @@ CARD_TO_REVEAL = Param(
         Rule(
             "invalid_position",
             "name the face-down card (position) to turn face up",
+            lambda s, seat, p, c: p is not None or _all_up(s, seat),
             select=lambda s, seat, ps, c: (
                 ps if _all_up(s, seat) else [p for p in ps if p is not None]
             ),
@@ -61,11 +62,13 @@ CARD_TO_REVEAL = Param(
         Rule(
             "invalid_position",
             "you have no face-down card to turn face up",
+            lambda s, seat, p, c: p is None or not _all_up(s, seat),
             select=lambda s, seat, ps, c: [p for p in ps if p is None] if _all_up(s, seat) else ps,
         ),
         Rule(
             "card_not_face_down",
             "your card at position {value} is already face up",
+            lambda s, seat, p, c: p is None or not s.seats[seat].face_up[p - 1],
             select=lambda s, seat, ps, c: [
                 p for p in ps if p is None or not s.seats[seat].face_up[p - 1]
             ],

@@ -20,6 +20,7 @@ _ZOMBIE_REVEALS_NOTHING = Rule(
     "invalid_position",
     "a zombie turns no card face up",
     lambda s, seat, p, c: p is None or not s.seats[seat].zombie,
+    select=lambda s, seat, ps, c: [p for p in ps if p is None] if s.seats[seat].zombie else ps,
 )
 
 
