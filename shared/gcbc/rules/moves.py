@@ -356,7 +356,8 @@ class Move:
         self.build: Callable[..., Any] = builder(command, self.fixed, self.params)
         # (``needs``, a function set on the class, is not a method)
         self.plan = Plan.of(self.params, self.requires, type(self).needs)
-        self.readers = tuple((p.name, reader(p)) for p in self.params)
+        # each parameter, its name and how its value is read from a command
+        self.reading = tuple((p, p.name, reader(p)) for p in self.params)
         # a list field filled element by element (targets[0], targets[1]) has that many
         counts: dict[str, int] = {}
         for p in self.params:
@@ -390,11 +391,12 @@ class Move:
             templates = self._templates(s, seat)
             if templates is not None:
                 return templates
+        blocks = self.plan.blocks(s, seat)
+        if not blocks:  # (mostly, for a card asked in a window)
+            return []
         build = self.build
         return [
-            build(*before, *more, seat=seat)
-            for before, rest in self.plan.blocks(s, seat)
-            for more in product(*rest)
+            build(*before, *more, seat=seat) for before, rest in blocks for more in product(*rest)
         ]
 
     def refusal(self, s: State, seat: int, chosen: Chosen) -> RuleViolation | None:
@@ -404,7 +406,14 @@ class Move:
         for rule in self.requires:
             if not rule.test(s, seat):
                 return rule.refusal(seat)
-        return self._refused(s, seat, chosen)
+        before: Chosen = {}
+        for p, name, _ in self.reading:
+            value = chosen[name]
+            refused = p.refuses(s, seat, value, before)
+            if refused is not None:
+                return refused
+            before[name] = value
+        return None
 
     def check(self, s: State, seat: int, cmd: Any) -> None:
         """Refuse ``cmd`` (RuleViolation) unless it is one of this move's options."""
@@ -414,25 +423,18 @@ class Move:
         for field, count in self.counts:
             if len(getattr(cmd, field)) != count:
                 raise refuse("bad_parameters", f"{self.name} takes {count} {field}")
-        refused = self._refused(s, seat, {name: read(cmd) for name, read in self.readers})
-        if refused is not None:
-            raise refused
+        chosen: Chosen = {}  # the values read so far, by name
+        for p, name, read in self.reading:
+            value = read(cmd)
+            refused = p.refuses(s, seat, value, chosen)
+            if refused is not None:
+                raise refused
+            chosen[name] = value
 
     def accepts(self, s: State, seat: int, chosen: Chosen) -> bool:
         """Whether the move may be made now with the parameters ``chosen`` (by name): e.g. a
         declared action at its resolution, still possible or not."""
         return self.refusal(s, seat, chosen) is None
-
-    def _refused(self, s: State, seat: int, chosen: Chosen) -> RuleViolation | None:
-        """The refusal of the first parameter whose value ``chosen`` does not fit, if any."""
-        before: Chosen = {}
-        for name, p in zip(self.plan.names, self.params, strict=True):
-            value = chosen[name]
-            refused = p.refuses(s, seat, value, before)
-            if refused is not None:
-                return refused
-            before[name] = value
-        return None
 
     # --- helpers --------------------------------------------------------------------------------
     def _templates(self, s: State, seat: int) -> list[Any] | None:
