@@ -19,14 +19,12 @@ from gcbc_contract.events import SeatRevived, ZombieCured
 
 
 def _any_revivable(s, me):
-    """Whether a seat other than ``me``, eliminated or a zombie, holds no Leader card: the whole
-    of ``possible``, asked in every window of the card's holder (mostly no one has fallen)."""
-    t = 0
-    for st in s.seats:
-        if t != me and (st.eliminated or st.zombie) and holds_leader(s, t) is None:
-            return True
-        t += 1
-    return False
+    """Whether a seat other than ``me``, eliminated or a zombie, holds no Leader card: asked in
+    every window of the card's holder (mostly no one has fallen)."""
+    return any(
+        t != me and (st.eliminated or st.zombie) and holds_leader(s, t) is None
+        for t, st in enumerate(s.seats)
+    )
 
 
 @register
