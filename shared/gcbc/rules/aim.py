@@ -18,15 +18,22 @@ from gcbc_contract import commands as C
 from gcbc_contract import events as E
 
 
-def _not_just_hit(s, seat, targets, chosen):
-    choices = aim_choices(s, seat)
-    return [t for t in targets if t in choices]
+def _hit_but_alone(s, me):
+    """Whether the seat just hit, if any, is the only one left to aim at (then it may be)."""
+    return aim_choices(s, me) == [s.marks.reaim_from]
+
+
+def _not_just_hit(s, me, targets, chosen):
+    hit = s.marks.reaim_from
+    if hit is None or _hit_but_alone(s, me):
+        return targets
+    return [t for t in targets if t != hit]
 
 
 _MUST_REAIM = Rule(
     "must_reaim",
     "you just hit seat {value}: aim at another seat (RULES §8)",
-    lambda s, me, t, c: t in aim_choices(s, me),
+    lambda s, me, t, c: t != s.marks.reaim_from or _hit_but_alone(s, me),
     select=_not_just_hit,
 )
 # a gun never aims at its holder (RULES §5)
