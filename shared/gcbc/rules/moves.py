@@ -9,10 +9,11 @@ the code it is refused with. Both the refusals (``check``) and the options (``op
 A rule's message is safe to show anyone (it names only what the command named); it may use
 ``{value}``, ``{seat}`` and the names of the parameters chosen before it.
 
-One plain reading of the declaration serves them all: ``choices`` walks the parameters' values in
-order (``possible`` asks it for the first choice only, ``options`` for all of them), and
-``refusal`` reads the values a command chose against the same parameters (``check`` raises it,
-``accepts`` asks whether there is none). ``tests/unit/rules/test_moves.py`` tests them against the
+One plain reading of the declaration serves them all, with no generated code: each move's
+``Plan`` walks the parameters' values in order, each narrowed by the selection of each rule
+(``possible`` asks it for the first choice only, ``options`` for all of them), and ``check`` (or
+``refusal``, ``accepts``) reads the values one command chose against the same parameters, each
+tested by its rules in order. ``tests/unit/rules/test_moves.py`` tests them against the
 declaration read one value at a time.
 """
 
@@ -337,10 +338,10 @@ class Move:
     # past TEMPLATE_LIMIT options, the options leave this field open: one template for each
     # choice of the other parameters (docs/api.md)
     template_field: str | None = None
-    # what any way to make the move needs, cheap to ask (None: nothing): where it fails, ``possible``
-    # answers no at once. Not a rule: it refuses nothing, so the refusals keep their order. For
-    # the moves mostly impossible where they are asked (the simulator's random bots ask about
-    # every seat's card in every window); ``possible`` is tested equal to ``bool(options)``
+    # what any way to make the move needs, cheap to ask (None: nothing): the plan asks it first,
+    # and where it fails there is no option. Not a rule: it refuses nothing, so the refusals keep
+    # their order. For the moves mostly impossible where they are asked (a seat's card in every
+    # window); ``possible`` is tested equal to ``bool(options)``
     needs: Callable[[State, int], bool] | None = None
 
     command: type | None = None  # the command that makes this move
