@@ -3,7 +3,6 @@ refusing with a stable code (``moves``)."""
 
 from __future__ import annotations
 
-from itertools import product
 from typing import Any
 
 from gcbc.rules.moves import Chosen, Param, Rule
@@ -127,20 +126,6 @@ def card_of(
     """A card of the seat chosen as ``name``, by position (``invalid_position`` otherwise)."""
     outside = ("invalid_position", "that seat has no card at position {value}")
     return Param(field, cards_of(name), outside, rules, index=index, as_=as_, depends=(name,))
-
-
-def _face_down(face_up: tuple[bool, ...]) -> tuple[int, ...]:
-    return tuple(p for p, up in enumerate(face_up, 1) if not up)
-
-
-# the face-down positions of every hand of up to three cards, found once (asked per option)
-FACE_DOWN = {up: _face_down(up) for n in range(4) for up in product((False, True), repeat=n)}
-
-
-def face_down_positions(face_up: tuple[bool, ...]) -> tuple[int, ...]:
-    """The positions (1-3) of the face-down cards of a hand whose cards are ``face_up``."""
-    found = FACE_DOWN.get(face_up)
-    return _face_down(face_up) if found is None else found
 
 
 def face_down_card_of(name: str, **where: Any) -> Param:
