@@ -34,6 +34,8 @@ from gcbc_contract import commands as C
 Chosen = dict[str, Any]  # parameter name -> the value chosen (or sent)
 Among = Callable[[State, int, Chosen], Iterable[Any]]
 Select = Callable[[State, int, list[Any], Chosen], list[Any]]
+# one value of a sequence, drawn (``random.Random.choice``)
+Choose = Callable[[Sequence[Any]], Any]
 
 TEMPLATE_LIMIT = 200  # past this many options, a move lists templates instead (docs/api.md)
 # the command fields a move's parameters may fill (PlayEquipment's, in the order they are checked)
@@ -285,6 +287,27 @@ class Plan:
             for more in product(*rest):
                 yield before + more
 
+    def draw(self, s: State, seat: int, choose: Choose) -> tuple[Any, ...] | None:
+        """One choice of values, each as likely, without listing them (None: there is none): the
+        ``i``-th of ``choices`` for ``choose(range(count)) == i``, read as the block it falls in
+        and, within it, the value of each parameter (the last varying fastest). With one choice,
+        ``choose`` is not asked."""
+        blocks = self.blocks(s, seat)
+        if not blocks:
+            return None
+        sizes = [prod(map(len, rest)) for _, rest in blocks]
+        i = choose(range(sum(sizes))) if len(blocks) > 1 or sizes[0] > 1 else 0
+        block = 0
+        while i >= sizes[block]:
+            i -= sizes[block]
+            block += 1
+        before, rest = blocks[block]
+        more = []
+        for values in reversed(rest):
+            i, k = divmod(i, len(values))
+            more.append(values[k])
+        return (*before, *reversed(more))
+
 
 def layout(params: tuple[AnyParam, ...]) -> Callable[[tuple[Any, ...]], dict[str, Any]]:
     """The command fields of a choice of values for ``params``, by name: a field for each, or a
@@ -400,6 +423,14 @@ class Move:
             build(*before, *more, seat=seat) for before, rest in blocks for more in product(*rest)
         ]
 
+    def draw(self, s: State, seat: int, choose: Choose) -> Any | None:
+        """One of ``options``, each as likely, without listing them (None: there is none): the
+        ``i``-th for ``choose(range(len(options))) == i`` (with one, ``choose`` is not asked)."""
+        if self.template_field is not None:  # templates are counted by listing them
+            return draw_listed(self.options(s, seat), choose)
+        choice = self.plan.draw(s, seat, choose)
+        return None if choice is None else self.build(*choice, seat=seat)
+
     def refusal(self, s: State, seat: int, chosen: Chosen) -> RuleViolation | None:
         """Why the move may not be made now with the parameters ``chosen`` (by name), if it may
         not: the first requirement that fails, then each parameter in order, among its values
@@ -469,6 +500,13 @@ class Move:
             )
             for choice, allowed in choices
         ]
+
+
+def draw_listed(options: Sequence[Any], choose: Choose) -> Any | None:
+    """One of ``options`` by ``choose``, as ``Move.draw`` draws it (None: there is none)."""
+    if not options:
+        return None
+    return options[choose(range(len(options)))] if len(options) > 1 else options[0]
 
 
 def reader(p: AnyParam) -> Callable[[Any], Any]:

@@ -72,17 +72,16 @@ def _random_move(
     """What a random bot plays for ``seat``, with the law of ``RandomBot.pick`` (a kind drawn
     among those that have commands, set_auto_pass aside, then one of its commands), asking as
     little as the law needs: the kinds of the seat's wait (``groups``: ``legal_groups`` of the
-    seat, if known) are drawn in a random order, and only those drawn are listed, until one has
-    commands (``tests/unit/test_simulate.py``)."""
+    seat, if known) are drawn in a random order, each asked for one of its commands drawn
+    (``Group.draw``, none listed), until one has commands (``tests/unit/test_simulate.py``)."""
     if groups is None:
         groups = legal_groups(s, seat)
     rng = bot.rng
     left = list(_drawn(groups))
     while left:
         group = left[0] if len(left) == 1 else rng.choice(left)  # (one: no draw)
-        listed = group.options(s, seat)
-        if listed:
-            picked = listed[0] if len(listed) == 1 else rng.choice(listed)
+        picked = group.draw(s, seat, rng.choice)
+        if picked is not None:
             break
         left.remove(group)
     else:  # no kind but set_auto_pass: the bot picks among all the legal commands

@@ -7,12 +7,15 @@ points of random games of every option set, for every action and card of both ed
   fails (in the declared order), and accepted when none fails;
 - a rule's ``select`` keeps exactly the values its ``test`` passes;
 - a parameter's values depend on no parameter but those in ``depends``;
-- every option passes ``check`` and ``accepts``.
+- every option passes ``check`` and ``accepts``;
+- a move's ``draw`` is its option of the index drawn among as many as it has (so each option is
+  as likely as the random bot's law says), the only one without drawing, none without any.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from itertools import product
 from typing import Any
 
@@ -24,7 +27,7 @@ from gcbc.rules.aim import AIM
 from gcbc.rules.arrange import ARRANGE
 from gcbc.rules.equipment.registry import CARDS, CLASSIC
 from gcbc.rules.errors import RuleViolation
-from gcbc.rules.moves import AnyParam, Chosen, Each, Move, Param, expand, is_template
+from gcbc.rules.moves import AnyParam, Choose, Chosen, Each, Move, Param, expand, is_template
 from gcbc.rules.state import State
 from gcbc_contract import commands as C
 from gcbc_contract.options import TableOptions
@@ -39,6 +42,7 @@ OPTIONS = [
 ]
 PREFIXES = 12  # choices of the earlier parameters tried per parameter
 CANDIDATES = 40  # commands of values among ``among`` tried per move (refused or accepted)
+DRAWS = 12  # indices drawn per move and state
 
 
 def states(options: TableOptions, seed: int) -> list[State]:
@@ -59,6 +63,32 @@ def states(options: TableOptions, seed: int) -> list[State]:
         entry = rng.choice([c for c in legal_commands(s, seat) if not isinstance(c, C.SetAutoPass)])
         s, _ = run(s, expand(entry, rng.choice) if is_template(entry) else entry)
     return out
+
+
+def _index(i: int, n: int) -> Choose:
+    """A ``choose`` that draws index ``i`` among ``n``."""
+
+    def choose(values: Sequence[Any]) -> Any:
+        assert values == range(n), f"drawn among {values}, not among the {n} options"
+        return values[i]
+
+    return choose
+
+
+def _no_draw(values: Sequence[Any]) -> Any:
+    raise AssertionError(f"drew among {values}: there is no choice")
+
+
+def check_draws(
+    draw: Callable[[Choose], Any], options: list[Any], rng: random.Random, what: str
+) -> None:
+    """``draw(choose)`` gives ``options[i]`` when ``choose`` draws index ``i`` among
+    ``range(len(options))``; the only option without a draw; None without any."""
+    if len(options) <= 1:
+        assert draw(_no_draw) == (options[0] if options else None), f"{what}: draw"
+        return
+    for i in rng.sample(range(len(options)), min(DRAWS, len(options))):
+        assert draw(_index(i, len(options))) == options[i], f"{what}: draw {i}"
 
 
 def describe(move: Move) -> str:
@@ -140,9 +170,10 @@ def check_move(s: State, move: Move, seat: int, rng: random.Random) -> None:
                     f"{describe(move)} {p.name} depends on more than {p.depends}"
                 )
     declared = read(params, s, seat)
+    options = move.options(s, seat)
     if move.template_field is None:
-        options = move.options(s, seat)
         assert options == [command(move, seat, c) for c in declared], f"{describe(move)}: options"
+    check_draws(lambda choose: move.draw(s, seat, choose), options, rng, describe(move))
     # every command of values among ``among`` is refused by the first rule a value fails
     candidates = read(params, s, seat, rules=False)
     for chosen in rng.sample(candidates, min(CANDIDATES, len(candidates))):
