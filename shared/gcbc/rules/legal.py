@@ -11,7 +11,8 @@ the simulator's random bots draw a type first and then one command of it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from typing import Any
 
 from gcbc.rules.actions import ACTIONS
 from gcbc.rules.aim import AIM
@@ -96,8 +97,10 @@ def actions(s: State, seat: int) -> list[Any]:
     return out
 
 
-class Group(NamedTuple):
-    """The commands of one ``kind`` (their JSON ``type``) a seat may send in some situation."""
+@dataclass(frozen=True, slots=True, eq=False)
+class Group:
+    """The commands of one ``kind`` (their JSON ``type``) a seat may send in some situation (one
+    object each: a tuple of groups hashes by their identities)."""
 
     kind: str
     options: Callable[[State, int], list[Any]]  # the commands (or templates), in order
