@@ -1,9 +1,11 @@
 """The simulator (a short run; ``make bench`` runs the long ones)."""
 
 import json
+from collections import Counter
 
 from gcbc.bots import Observation, RandomBot
-from gcbc.rules.legal import legal_groups
+from gcbc.rules.decide import check
+from gcbc.rules.legal import legal_commands, legal_groups
 from gcbc.rules.moves import template
 from gcbc.rules.state import initial_state
 from gcbc.rules.views import commands_json
@@ -65,25 +67,50 @@ def _as_from_json(bot: RandomBot, s, seat: int):
     return command_from_json_object({**answer, "seat": seat})
 
 
-def test_random_bots_pick_from_the_engine_commands_what_they_pick_from_json(monkeypatch):
-    """The simulator hands random bots the engine's commands, without the JSON round trip:
-    every pick is the command (of equal field types) and the draws that ``act`` makes."""
-    fast = simulate_module._random_move
-    picks = 0
+def _kind(command) -> str:
+    return command["type"] if isinstance(command, dict) else command.__struct_config__.tag
 
-    def compared(bot, s, seat, groups=None):
-        nonlocal picks
-        twin = _twin(bot)
-        command = fast(bot, s, seat, groups)
-        assert command == _as_from_json(twin, s, seat)
-        assert bot.rng.getstate() == twin.rng.getstate()
-        picks += 1
-        return command
 
-    monkeypatch.setattr(simulate_module, "_random_move", compared)
+def test_random_bots_pick_from_the_engine_commands_with_the_law_of_json_bots(monkeypatch):
+    """The simulator hands random bots the engine's commands, without the JSON round trip, and
+    lists only the kinds it draws: its picks follow the law of ``RandomBot.pick`` over the JSON a
+    client sees (a kind drawn among those with commands, set_auto_pass aside, then one of its
+    commands, each uniformly): every pick is a legal command, and over many draws in one state
+    every kind and every command of a kind comes up about as often as the law says."""
+    waits = []
+    real = simulate_module._random_move
+
+    def recorded(bot, s, seat, groups=None):
+        waits.append((s, seat, groups))
+        return real(bot, s, seat, groups)
+
+    monkeypatch.setattr(simulate_module, "_random_move", recorded)
     for i, options in enumerate(OPTION_SETS[::3]):
         play_game(4 + i % 5, 100 + i, "random", check=False, miss_rate=0.02, options=options)
-    assert picks > 1000
+    assert len(waits) > 1000
+    draws = 240
+    tried = 0
+    for s, seat, groups in waits[::40]:
+        legal = legal_commands(s, seat)
+        kinds = {_kind(c) for c in legal} - {"set_auto_pass"}
+        picks = Counter()
+        for seed in range(draws):
+            command = real(RandomBot(seed), s, seat, groups)
+            assert not isinstance(command, dict)
+            check(s, command)  # a legal command (a template filled in is one too)
+            picks[command] += 1
+        by_kind = Counter()
+        for command, n in picks.items():
+            by_kind[_kind(command)] += n
+        assert set(by_kind) == kinds or not kinds
+        for kind in kinds:
+            assert abs(by_kind[kind] / draws - 1 / len(kinds)) < 0.12, (kind, by_kind)
+            listed = [c for c in legal if _kind(c) == kind]
+            if len(listed) > 1 and not any(isinstance(c, dict) for c in listed):
+                expected = by_kind[kind] / len(listed)
+                assert all(abs(picks[c] - expected) < 6 * expected**0.5 + 2 for c in listed)
+        tried += 1
+    assert tried > 25
 
 
 def test_a_random_bot_picking_a_template_fills_it_as_from_json(monkeypatch):
@@ -102,8 +129,8 @@ def test_a_random_bot_picking_a_template_fills_it_as_from_json(monkeypatch):
 
 
 def test_a_game_is_the_same_whether_its_commands_are_checked_again_or_not():
-    """Without the invariant checks, the bots' commands (picked among legal_commands) are not
-    checked again (``run(..., listed=True)``): the same game as the checking run's."""
+    """Without the invariant checks (an observer of every state), the same game as the checking
+    run's."""
     for i, options in enumerate(OPTION_SETS[1::4]):
         n, seed = 4 + i % 5, 200 + i
         checked, s1 = play_game(n, seed, "random", check=True, miss_rate=0.02, options=options)

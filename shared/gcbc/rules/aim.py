@@ -18,43 +18,44 @@ from gcbc_contract import commands as C
 from gcbc_contract import events as E
 
 
-def _not_just_hit(s, seat, targets, chosen):
-    choices = aim_choices(s, seat)
-    return [t for t in targets if t in choices]
+def _hit_but_alone(s, me):
+    """Whether the seat just hit, if any, is the only one left to aim at (then it may be)."""
+    return aim_choices(s, me) == [s.marks.reaim_from]
+
+
+def _not_just_hit(s, me, targets, chosen):
+    hit = s.marks.reaim_from
+    if hit is None or _hit_but_alone(s, me):
+        return targets
+    return [t for t in targets if t != hit]
 
 
 _MUST_REAIM = Rule(
-    "must_reaim", "you just hit seat {value}: aim at another seat (RULES §8)", select=_not_just_hit
+    "must_reaim",
+    "you just hit seat {value}: aim at another seat (RULES §8)",
+    lambda s, me, t, c: t != s.marks.reaim_from or _hit_but_alone(s, me),
+    select=_not_just_hit,
 )
 # a gun never aims at its holder (RULES §5)
 _NOT_SELF_WITH_A_GUN = Rule(
     "target_is_self",
     "choose another seat than yours",
     lambda s, me, t, c: t != me or s.seats[me].zombie,
+    select=lambda s, me, ts, c: ts if s.seats[me].zombie else [t for t in ts if t != me],
 )
 # a zombie names itself only to keep its Arms on itself (RULES §8)
 _KEEPS_ARMS_ON_ITSELF = Rule(
     "invalid_target",
     "your Arms aim at another seat: keep them there or aim them at another seat than yours",
     lambda s, me, t, c: t != me or s.seats[me].arms_aim == me,
+    select=lambda s, me, ts, c: ts if s.seats[me].arms_aim == me else [t for t in ts if t != me],
 )
 
 
 class Aim(Move):
     name = "aim"
     command = C.Aim
-    # the options: the choices left, found at once (the rules' own definition of them)
-    params = (
-        seat(
-            "target",
-            _NOT_SELF_WITH_A_GUN,
-            _KEEPS_ARMS_ON_ITSELF,
-            LIVING,
-            _MUST_REAIM,
-            quick=lambda s, me, c: aim_choices(s, me),
-            quick_rules=4,
-        ),
-    )
+    params = (seat("target", _NOT_SELF_WITH_A_GUN, _KEEPS_ARMS_ON_ITSELF, LIVING, _MUST_REAIM),)
 
     def resolve(self, s, seat, cmd) -> list[Any]:
         aimed: Any = (

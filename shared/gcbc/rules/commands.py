@@ -208,12 +208,10 @@ def check(s: State, command: Any) -> None:
     HANDLING[type(command)][0](s, command)
 
 
-def seat_events(s: State, command: Any, autopilot: bool = False, listed: bool = False) -> list[Any]:
-    """The command's own events, without what follows by itself (or RuleViolation).
-    ``listed``: one of the seat's ``legal_commands`` now, known to pass its checks."""
+def seat_events(s: State, command: Any, autopilot: bool = False) -> list[Any]:
+    """The command's own events, without what follows by itself (or RuleViolation)."""
     check, resolve = HANDLING[type(command)]
-    if not listed:
-        check(s, command)
+    check(s, command)
     events = resolve(s, command)
     if not autopilot and type(command) in _SEAT_COMMANDS:
         # RULES §10: any command an absent seat sends brings it back (public: its seat shows

@@ -36,14 +36,12 @@ def check(state: State, command: Any) -> None:
         commands.check(state, command)
 
 
-def direct_events(
-    s: State, command: Any, autopilot: bool = False, listed: bool = False
-) -> list[Any]:
+def direct_events(s: State, command: Any, autopilot: bool = False) -> list[Any]:
     """The command's own events, without what follows by itself."""
     if type(command) is C.DeadlinePassed:
         check_deadline(s, command)
         return deadline_passed(s, command)
-    return commands.seat_events(s, command, autopilot, listed)
+    return commands.seat_events(s, command, autopilot)
 
 
 def decide(state: State, command: Any) -> list[Any]:
@@ -57,18 +55,9 @@ def run(
     state: State,
     command: Any,
     observe: Callable[[State], None] | None = None,
-    listed: bool = False,
 ) -> tuple[State, list[Any]]:
     """decide and evolve in one go: the new state and the events (what a worker or bot loop
-    needs). ``observe`` is called with the state after every event (the simulator's checks).
-    ``listed``: the command is one of ``legal_commands`` of its seat in ``state`` (the
-    simulator's bots pick there), so its guards and rules are not run again: every listed
-    command is accepted (``tests/property/test_legal_commands.py``)."""
-    # direct_events, spelt out: a call less per command
-    if type(command) is C.DeadlinePassed:
-        check_deadline(state, command)
-        events = deadline_passed(state, command)
-    else:
-        events = commands.seat_events(state, command, False, listed)
+    needs). ``observe`` is called with the state after every event (the simulator's checks)."""
+    events = direct_events(state, command)
     s, more = settle(state, events, observe)  # advance(fold(events, state), after=events)
     return s, [*events, *more]

@@ -3,24 +3,25 @@ legal actions), from the same declarations the refusals come from (``moves``). W
 multiply past ~200 combinations a move lists a template instead.
 
 The commands come in groups of one ``type`` each (``legal_groups``): Investigate's, a card's
-plays, Pass... A group lists its commands (``options``) or only says whether it has any
-(``possible``, cheaper): the simulator's random bots draw a type first and list only that one.
+plays, Pass... A group lists its commands (``options``), only says whether it has any
+(``possible``, cheaper), or draws one of them, each as likely, without listing them (``draw``):
+the simulator's random bots draw a type first and then one command of it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from typing import Any
 
 from gcbc.rules.actions import ACTIONS
 from gcbc.rules.aim import AIM
 from gcbc.rules.arrange import ARRANGE as ARRANGING
-from gcbc.rules.equipment.registry import CARDS, CLASSIC
 from gcbc.rules.equipment.registry import card as card_rules
-from gcbc.rules.moves import TEMPLATE_LIMIT, expand, is_template, template
+from gcbc.rules.moves import TEMPLATE_LIMIT, Choose, draw_listed, expand, is_template, template
 from gcbc.rules.state import ACTION, ARRANGE, FINISHED, LOBBY, WINDOW, State
 from gcbc.rules.state import AIM as AIM_STEP
-from gcbc.rules.timing import ANY, allows, moment
+from gcbc.rules.timing import allows, moment
 from gcbc.rules.waits import arranging
 from gcbc_contract import commands as C
 
@@ -46,12 +47,8 @@ def _playable(s: State, seat: int, when: str | None) -> Any:
     hand = s.seats[seat].hand
     if len(hand) != 1 or when is None:
         return None
-    # card_rules(s, hand[0]), spelt out: the seat's card is asked about at every wait
-    card = CLASSIC.get(hand[0]) if s.setup.options.edition == "classic" else None
-    if card is None:
-        card = CARDS[hand[0]]
-    timing = card.timing
-    return card if timing == ANY or allows(timing, when, s) else None  # (most cards: any moment)
+    card = card_rules(s, hand[0])
+    return card if allows(card.timing, when, s) else None
 
 
 def equipment_plays(s: State, seat: int) -> list[Any]:
@@ -68,16 +65,13 @@ def _window_plays(s: State, seat: int) -> list[Any]:
 
 
 def _any_window_play(s: State, seat: int) -> bool:
-    hand = s.seats[seat].hand  # _playable(s, seat, s.window.kind), spelt out: asked at each pass
-    if len(hand) != 1:
-        return False
-    card = CLASSIC.get(hand[0]) if s.setup.options.edition == "classic" else None
-    if card is None:
-        card = CARDS[hand[0]]
-    timing = card.timing
-    if timing != ANY and not allows(timing, s.window.kind, s):
-        return False
-    return card.possible(s, seat)
+    card = _playable(s, seat, s.window.kind)
+    return card is not None and card.possible(s, seat)
+
+
+def _draw_window_play(s: State, seat: int, choose: Choose) -> Any | None:
+    card = _playable(s, seat, s.window.kind)
+    return None if card is None else card.draw(s, seat, choose)
 
 
 def _turn_plays(s: State, seat: int) -> list[Any]:
@@ -90,6 +84,11 @@ def _any_turn_play(s: State, seat: int) -> bool:
     return card is not None and card.possible(s, seat)
 
 
+def _draw_turn_play(s: State, seat: int, choose: Choose) -> Any | None:
+    card = _playable(s, seat, "own_turn")
+    return None if card is None else card.draw(s, seat, choose)
+
+
 def actions(s: State, seat: int) -> list[Any]:
     """The turn's actions (RULES §3.1; a zombie's, §8) open to ``seat`` now."""
     out: list[Any] = []
@@ -98,12 +97,23 @@ def actions(s: State, seat: int) -> list[Any]:
     return out
 
 
-class Group(NamedTuple):
-    """The commands of one ``kind`` (their JSON ``type``) a seat may send in some situation."""
+@dataclass(frozen=True, slots=True, eq=False)
+class Group:
+    """The commands of one ``kind`` (their JSON ``type``) a seat may send in some situation (one
+    object each: a tuple of groups hashes by their identities)."""
 
     kind: str
     options: Callable[[State, int], list[Any]]  # the commands (or templates), in order
     possible: Callable[[State, int], bool]  # whether there is any: bool(options(s, seat))
+    # one of them drawn without listing them (``Move.draw``); None: drawn from ``options``
+    drawn: Callable[[State, int, Choose], Any] | None = None
+
+    def draw(self, s: State, seat: int, choose: Choose) -> Any | None:
+        """One of ``options(s, seat)``, each as likely: the ``i``-th for
+        ``choose(range(len(options))) == i`` (with one, ``choose`` is not asked); None if none."""
+        if self.drawn is not None:
+            return self.drawn(s, seat, choose)
+        return draw_listed(self.options(s, seat), choose)
 
 
 def _kind(command: type) -> str:
@@ -134,17 +144,20 @@ _DISCARD = (
     AUTO_PASS,
 )
 _ANSWER = (Group(_kind(C.Choose), _answers, lambda s, seat: bool(_answers(s, seat))), AUTO_PASS)
-_ARRANGE = (Group(_kind(C.Arrange), ARRANGING.options, ARRANGING.possible), AUTO_PASS)
+_ARRANGE = (
+    Group(_kind(C.Arrange), ARRANGING.options, ARRANGING.possible, ARRANGING.draw),
+    AUTO_PASS,
+)
 _PLAY = _kind(C.PlayEquipment)
 # a seat asked in a window: it passes (one command, always) or plays its card
 PASS = Group(_kind(C.Pass), lambda s, seat: [C.Pass(seat=seat)], _always)
-REACTING = (PASS, Group(_PLAY, _window_plays, _any_window_play), AUTO_PASS)
+REACTING = (PASS, Group(_PLAY, _window_plays, _any_window_play, _draw_window_play), AUTO_PASS)
 _TURN = (
-    *(Group(_kind(a.command), a.options, a.possible) for a in ACTIONS),
-    Group(_PLAY, _turn_plays, _any_turn_play),
+    *(Group(_kind(a.command), a.options, a.possible, a.draw) for a in ACTIONS),
+    Group(_PLAY, _turn_plays, _any_turn_play, _draw_turn_play),
     AUTO_PASS,
 )
-_AIM = (Group(_kind(C.Aim), AIM.options, AIM.possible), AUTO_PASS)
+_AIM = (Group(_kind(C.Aim), AIM.options, AIM.possible, AIM.draw), AUTO_PASS)
 _META = (AUTO_PASS,)
 
 

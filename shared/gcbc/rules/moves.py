@@ -4,35 +4,38 @@ A move declares, once, what it requires of the seat and the table (``requires``)
 parameters its command carries (``params``): for each, where it lies in the command, the values it
 may take (``among``, in the order they are offered) and the rules a value must follow, each with
 the code it is refused with. Both the refusals (``check``) and the options (``options``, what
-``legal_commands`` lists) are derived from that one declaration, so they cannot disagree.
+``legal_commands`` lists) are read from that one declaration, so they cannot disagree.
 
 A rule's message is safe to show anyone (it names only what the command named); it may use
 ``{value}``, ``{seat}`` and the names of the parameters chosen before it.
 
-The options of every seat are listed after every command, so each move's options and rules are
-compiled from its declaration into plain functions once, when the move is made
-(``move_compiler``); ``interpreted_options`` is the declaration read one value after another, the
-reference they are tested against (``tests/unit/rules/test_moves.py``).
+One plain reading of the declaration serves them all, with no generated code: each move's
+``Plan`` walks the parameters' values in order, each narrowed by the selection of each rule
+(``possible`` asks it for the first choice only, ``options`` for all of them), and ``check`` (or
+``refusal``, ``accepts``) reads the values one command chose against the same parameters, each
+tested by its rules in order. ``tests/unit/rules/test_moves.py`` tests them against the
+declaration read one value at a time.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from dataclasses import field as dataclass_field
 from functools import partial
 from itertools import product
 from math import prod
+from operator import attrgetter, itemgetter
 from typing import Any
 
 from gcbc.rules.errors import RuleViolation, refuse
-from gcbc.rules.move_compiler import compile_check, compile_options
 from gcbc.rules.state import State
 from gcbc_contract import commands as C
 
 Chosen = dict[str, Any]  # parameter name -> the value chosen (or sent)
 Among = Callable[[State, int, Chosen], Iterable[Any]]
 Select = Callable[[State, int, list[Any], Chosen], list[Any]]
+# one value of a sequence, drawn (``random.Random.choice``)
+Choose = Callable[[Sequence[Any]], Any]
 
 TEMPLATE_LIMIT = 200  # past this many options, a move lists templates instead (docs/api.md)
 # the command fields a move's parameters may fill (PlayEquipment's, in the order they are checked)
@@ -43,95 +46,56 @@ PARAMETER_FIELDS = ("target", "targets", "position", "positions", "choice", "aim
 class Rule:
     """A condition a move needs, and how it is refused when it fails.
 
-    In ``requires``: ``test(state, seat) -> bool``. For a parameter's value, either the ``test``
-    of one value, ``(state, seat, value, chosen) -> bool``, or the ``select``ion of the values of
-    a list that pass, ``(state, seat, values, chosen) -> list``: whichever reads better (a
-    selection is quicker for the options, which filter many values at once); the other is
-    derived. A rule many moves share (``targets``) gives both, tested to agree."""
+    In ``requires``: ``test(state, seat) -> bool``. For a parameter's value, the ``test`` of one
+    value, ``(state, seat, value, chosen) -> bool``, or the ``select``ion of the values of a list
+    that pass, ``(state, seat, values, chosen) -> list``, or both (tested to agree): whichever
+    reads better; the other is derived (a selection's test: the selection of that one value)."""
 
     code: str
     message: str
     test: Callable[..., bool] = None  # type: ignore[assignment]  # derived from ``select``
-    select: Select | None = None
-    # whether ``test`` is the rule's own (not a selection of one value: a list made per value)
-    tests: bool = dataclass_field(default=True, init=False, repr=False, compare=False)
+    select: Select = None  # type: ignore[assignment]  # derived from ``test``
 
     def __post_init__(self) -> None:
-        select = self.select
-        if self.test is None:
+        test, select = self.test, self.select
+        # (a frozen dataclass sets what it derives in its own init)
+        if test is None:
             assert select is not None, f"rule {self.code} has neither a test nor a selection"
             object.__setattr__(self, "test", lambda s, seat, v, c: bool(select(s, seat, [v], c)))
-            object.__setattr__(self, "tests", False)
+        elif select is None:
+            object.__setattr__(
+                self, "select", lambda s, seat, vs, c: [v for v in vs if test(s, seat, v, c)]
+            )
 
     def refusal(self, seat: int, value: Any = None, chosen: Chosen | None = None) -> RuleViolation:
         return refuse(self.code, self.message.format(value=value, seat=seat, **(chosen or {})))
 
 
-def _selections(rules: tuple[Rule, ...]) -> tuple[Select, ...]:
-    """The selections that keep the values of a list passing ``rules``, in order: a rule's own
-    ``select``, or one comprehension for each run of rules that have none."""
-    out: list[Select] = []
-    tests: list[Callable[..., bool]] = []
-    for rule in rules:
-        if rule.select is None:
-            tests.append(rule.test)
-            continue
-        if tests:
-            out.append(_passing(tuple(tests)))
-            tests = []
-        out.append(rule.select)
-    if tests:
-        out.append(_passing(tuple(tests)))
-    return tuple(out)
-
-
-def _passing(tests: tuple[Callable[..., bool], ...]) -> Select:
-    """The values passing every test, in one comprehension (the common counts spelt out: a call
-    less per value than a loop over the tests)."""
-    if len(tests) == 1:
-        (a,) = tests
-        return lambda s, seat, vs, c: [v for v in vs if a(s, seat, v, c)]
-    if len(tests) == 2:
-        a, b = tests
-        return lambda s, seat, vs, c: [v for v in vs if a(s, seat, v, c) and b(s, seat, v, c)]
-    if len(tests) == 3:
-        a, b, d = tests
-        return lambda s, seat, vs, c: [
-            v for v in vs if a(s, seat, v, c) and b(s, seat, v, c) and d(s, seat, v, c)
-        ]
-    return lambda s, seat, vs, c: [v for v in vs if all(t(s, seat, v, c) for t in tests)]
-
-
 @dataclass(frozen=True, slots=True)
 class Param:
     """One value a command carries: its ``field``, or one element of it (``index``: targets[0]),
-    or several fields taken together (a tuple of names: a card by seat and position).
+    or several fields taken together (a tuple of names: a card by seat and position); ``as_``
+    names it otherwise than its field (``name``).
     ``among``: the values it may take, in the order they are offered (given the parameters chosen
     before it); ``outside``: the refusal of a value not among them; ``rules``: what a value must
     follow besides, in order (the first that fails refuses it).
 
-    For speed, where many moves share a parameter (``targets``): ``quick`` gives the values among
-    ``among`` that pass the first ``quick_rules`` rules in one go, and ``depends`` names the
-    parameters chosen before that its values depend on (None: any), so the options find them once
-    for each of their values (both checked: ``tests/unit/rules/test_moves.py``)."""
+    ``depends`` names the parameters chosen before that its values depend on (None: any), so its
+    values are found once for each of theirs (checked: ``tests/unit/rules/test_moves.py``)."""
 
     field: str | tuple[str, ...]
     among: Among
     outside: tuple[str, str]
     rules: tuple[Rule, ...] = ()
     index: int | None = None
-    name: str = ""
-    quick: Among | None = None
-    quick_rules: int = 0
+    as_: str = ""
     depends: tuple[str, ...] | None = None
-    _selects: tuple[Select, ...] = dataclass_field(default=(), init=False, repr=False)
 
-    def __post_init__(self) -> None:
-        if not self.name:
-            name = self.field if isinstance(self.field, str) else "_".join(self.field)
-            object.__setattr__(self, "name", name)
-        skip = self.quick_rules if self.quick is not None else 0
-        object.__setattr__(self, "_selects", _selections(self.rules[skip:]))
+    @property
+    def name(self) -> str:
+        if self.as_:
+            return self.as_
+        return self.field if isinstance(self.field, str) else "_".join(self.field)
 
     @property
     def fields(self) -> tuple[str, ...]:
@@ -151,15 +115,14 @@ class Param:
                 return rule.refusal(seat, value, chosen)
         return None
 
-    def allowed(self, s: State, seat: int, chosen: Chosen) -> list[Any]:
+    def allowed(self, s: State, seat: int, chosen: Chosen) -> Sequence[Any]:
         """The values offered: among ``among``, those that pass every rule, in order."""
-        quick = self.quick
-        values = quick(s, seat, chosen) if quick is not None else self.among(s, seat, chosen)
-        for select in self._selects:
-            values = select(s, seat, values, chosen)
+        values = self.among(s, seat, chosen)
+        for rule in self.rules:
             if not values:
-                return []
-        return values if type(values) is list else list(values)
+                break
+            values = rule.select(s, seat, values, chosen)
+        return values  # type: ignore[return-value]
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,7 +155,7 @@ class Each:
         return (self.field,)
 
     def element(self) -> Param:
-        return Param(self.field, self.among, self.outside, self.rules, name="of")
+        return Param(self.field, self.among, self.outside, self.rules, as_="of")
 
     def refuses(self, s: State, seat: int, value: Any, chosen: Chosen) -> RuleViolation | None:
         over = chosen[self.over]
@@ -207,13 +170,186 @@ class Each:
 
     def allowed_each(self, s: State, seat: int, chosen: Chosen) -> list[list[Any]]:
         element = self.element()
-        return [element.allowed(s, seat, {**chosen, "of": of}) for of in chosen[self.over]]
+        return [list(element.allowed(s, seat, {**chosen, "of": of})) for of in chosen[self.over]]
 
     def allowed(self, s: State, seat: int, chosen: Chosen) -> list[Any]:
         return [tuple(c) for c in product(*self.allowed_each(s, seat, chosen))]
 
 
 AnyParam = Param | Each
+# choices of values: those of the first parameters, and the values each of the others may take
+Block = tuple[tuple[Any, ...], tuple[list[Any], ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """How a move's parameters are walked, found once from their declaration: each parameter's
+    ``allowed`` values, and where they are found: with the parameter itself, or once the last
+    parameter they ``depend`` on is chosen (``then``; before any: ``first``), so that they are not
+    found again for every choice of the parameters in between, and a choice none of them fits is
+    left at once. From the parameter on whose values do not depend on each other (``known``),
+    every combination of them is a choice: the walk gives them as one block."""
+
+    needs: Callable[[State, int], bool] | None  # asked first: without it there is no choice
+    requires: tuple[Rule, ...]  # tested next: a choice is made only where they hold
+    names: tuple[str, ...]
+    values: tuple[Callable[[State, int, Chosen], Sequence[Any]], ...]  # each one's ``allowed``
+    early: tuple[bool, ...]  # its values found before its turn (by ``first`` or ``then``)
+    then: tuple[tuple[int, ...], ...]  # the parameters whose values follow from this one's choice
+    first: tuple[int, ...]
+    known: tuple[bool, ...]  # the values of every parameter after it are found once it is reached
+
+    @classmethod
+    def of(
+        cls,
+        params: tuple[AnyParam, ...],
+        requires: tuple[Rule, ...] = (),
+        needs: Callable[[State, int], bool] | None = None,
+    ) -> Plan:
+        names = tuple(p.name for p in params)
+        n = len(params)
+
+        def found_after(i: int) -> int:
+            """The parameter once chosen the values of parameter ``i`` are found (-1: none)."""
+            depends = params[i].depends
+            if depends is None:
+                return i - 1
+            return max((names.index(d) for d in depends), default=-1)
+
+        after = [found_after(i) for i in range(n)]
+        return cls(
+            needs,
+            requires,
+            names,
+            tuple(p.allowed for p in params),
+            tuple(0 < i and after[i] < i - 1 for i in range(n)),
+            tuple(tuple(j for j in range(i + 2, n) if after[j] == i) for i in range(n)),
+            tuple(j for j in range(1, n) if after[j] == -1),
+            tuple(all(after[j] < i for j in range(i + 1, n)) for i in range(n)),
+        )
+
+    def blocks(self, s: State, seat: int, first: bool = False) -> list[Block]:
+        """The choices of values (one for each parameter, in order, in the order offered), in
+        blocks: the values chosen for the first parameters, and the values each of the others
+        may take with them, every combination of which is a choice (none empty). ``first``: the
+        first block only, if any (whether there is a choice)."""
+        out: list[Block] = []
+        if self.needs is not None and not self.needs(s, seat):
+            return out
+        for rule in self.requires:
+            if not rule.test(s, seat):
+                return out
+        if not self.names:
+            out.append(((), ()))
+            return out
+        found: list[Any] = [None] * len(self.names)
+        for j in self.first:
+            found[j] = self.values[j](s, seat, {})
+            if not found[j]:
+                return out
+        self._walk(0, s, seat, {}, found, (), out, first)
+        return out
+
+    def _walk(
+        self,
+        i: int,
+        s: State,
+        seat: int,
+        chosen: Chosen,
+        found: list[Any],
+        before: tuple,
+        out: list[Block],
+        first: bool,
+    ) -> None:
+        """The blocks from parameter ``i`` on, the values ``before`` it chosen (also by name in
+        ``chosen``), appended to ``out``."""
+        values = found[i] if self.early[i] else self.values[i](s, seat, chosen)
+        if not values:
+            return
+        if self.known[i]:
+            out.append((before, (values, *found[i + 1 :])))
+            return
+        name, then = self.names[i], self.then[i]
+        for v in values:
+            chosen[name] = v
+            for j in then:
+                found[j] = self.values[j](s, seat, chosen)
+                if not found[j]:
+                    break
+            else:
+                self._walk(i + 1, s, seat, chosen, found, (*before, v), out, first)
+                if first and out:
+                    return
+
+    def choices(self, s: State, seat: int) -> Iterator[tuple[Any, ...]]:
+        """Every choice of values, in the order offered."""
+        for before, rest in self.blocks(s, seat):
+            for more in product(*rest):
+                yield before + more
+
+    def draw(self, s: State, seat: int, choose: Choose) -> tuple[Any, ...] | None:
+        """One choice of values, each as likely, without listing them (None: there is none): the
+        ``i``-th of ``choices`` for ``choose(range(count)) == i``, read as the block it falls in
+        and, within it, the value of each parameter (the last varying fastest). With one choice,
+        ``choose`` is not asked."""
+        blocks = self.blocks(s, seat)
+        if not blocks:
+            return None
+        sizes = [prod(map(len, rest)) for _, rest in blocks]
+        i = choose(range(sum(sizes))) if len(blocks) > 1 or sizes[0] > 1 else 0
+        block = 0
+        while i >= sizes[block]:
+            i -= sizes[block]
+            block += 1
+        before, rest = blocks[block]
+        more = []
+        for values in reversed(rest):
+            i, k = divmod(i, len(values))
+            more.append(values[k])
+        return (*before, *reversed(more))
+
+
+def layout(params: tuple[AnyParam, ...]) -> Callable[[tuple[Any, ...]], dict[str, Any]]:
+    """The command fields of a choice of values for ``params``, by name: a field for each, or a
+    list field from its elements, or several fields from one value."""
+    fields = tuple(f for p in params for f in p.fields)
+    if all(p.index is None and isinstance(p.field, str) for p in params):
+        return lambda choice: dict(zip(fields, choice, strict=True))
+    read: dict[str, Callable[[tuple], Any]] = {}
+    for i, p in enumerate(params):
+        if p.index is not None:
+            elements = tuple(j for j, q in enumerate(params) if q.field == p.field)
+            read[p.field] = itemgetter(*elements) if len(elements) > 1 else _one(elements[0])
+        elif isinstance(p.field, str):
+            read[p.field] = itemgetter(i)
+        else:
+            for k, f in enumerate(p.field):
+                read[f] = _part(i, k)
+    getters = tuple(read.items())
+    return lambda choice: {f: get(choice) for f, get in getters}
+
+
+def builder(
+    command: type, fixed: dict[str, Any], params: tuple[AnyParam, ...]
+) -> Callable[..., Any]:
+    """What builds ``command`` from a choice of values for ``params`` (and ``seat``):
+    ``build(*choice, seat=seat)``. Where the fixed fields and then one field for each parameter
+    are the command's first fields, in order, the values are its positional arguments."""
+    fields = tuple(f for f in command.__struct_fields__ if f not in ("seat", "command_id"))
+    named = (*fixed, *(p.field for p in params))
+    if all(p.index is None for p in params) and named == fields[: len(named)]:
+        return partial(command, *fixed.values())
+    by_fields = partial(command, **fixed)
+    fields_of = layout(params)
+    return lambda *choice, seat: by_fields(seat=seat, **fields_of(choice))
+
+
+def _one(i: int) -> Callable[[tuple], tuple]:
+    return lambda choice: (choice[i],)
+
+
+def _part(i: int, k: int) -> Callable[[tuple], Any]:
+    return lambda choice: choice[i][k]
 
 
 class Move:
@@ -225,15 +361,11 @@ class Move:
     # past TEMPLATE_LIMIT options, the options leave this field open: one template for each
     # choice of the other parameters (docs/api.md)
     template_field: str | None = None
-    # what any way to make the move needs, cheap to ask (None: nothing): where it fails, ``possible``
-    # answers no at once. Not a rule: it refuses nothing, so the refusals keep their order. For
-    # the moves mostly impossible where they are asked (the simulator's random bots ask about
-    # every seat's card in every window); ``possible`` is tested equal to ``bool(options)``
+    # what any way to make the move needs, cheap to ask (None: nothing): the plan asks it first,
+    # and where it fails there is no option. Not a rule: it refuses nothing, so the refusals keep
+    # their order. For the moves mostly impossible where they are asked (a seat's card in every
+    # window); ``possible`` is tested equal to ``bool(options)``
     needs: Callable[[State, int], bool] | None = None
-    # ``needs`` holds exactly when the move is possible: ``possible`` is ``needs`` itself, without
-    # the requirements and the loops over the values after it (a turn's actions, whose
-    # possibility the random bots ask at every turn; tested equal to ``bool(options)`` as well)
-    needs_decides: bool = False
 
     command: type | None = None  # the command that makes this move
     fixed: dict[str, Any] = {}  # fields the command always has (a card's name)
@@ -241,21 +373,25 @@ class Move:
     def __init__(self) -> None:
         command = self.command
         assert command is not None, f"{type(self).__name__} names no command"
-        # what builds the command from its fields (and ``seat``) by keyword
-        self.build: Callable[..., Any] = partial(command, **self.fixed) if self.fixed else command
         assert all(f in PARAMETER_FIELDS for p in self.params for f in p.fields), self.name
-        # the options and the refusals, compiled from the declaration (``compile_options``)
-        self._options = compile_options(self)
-        # whether there is any option, without listing them (templates only group the options)
-        self.possible: Callable[[State, int], bool] = compile_options(self, exists=True)
-        self._check = compile_check(self, refusing=True)
-        self._accepts = compile_check(self, refusing=False)
-        if self.template_field is None:  # never templates: the compiled options are the options
-            self.options = self._options  # type: ignore[method-assign]  # a call less, per move
+        # what builds the command from its fields (and ``seat``) by keyword
+        self.by_fields: Callable[..., Any] = partial(command, **self.fixed)
+        # what builds it from a choice of values (and ``seat``): ``build(*choice, seat=seat)``
+        self.build: Callable[..., Any] = builder(command, self.fixed, self.params)
+        # (``needs``, a function set on the class, is not a method)
+        self.plan = Plan.of(self.params, self.requires, type(self).needs)
+        # each parameter, its name and how its value is read from a command
+        self.reading = tuple((p, p.name, reader(p)) for p in self.params)
+        # a list field filled element by element (targets[0], targets[1]) has that many
+        counts: dict[str, int] = {}
+        for p in self.params:
+            if p.index is not None:
+                counts[p.field] = counts.get(p.field, 0) + 1
+        self.counts = tuple(counts.items())
 
     def make(self, seat: int, **fields: Any) -> Any:
         """The command making this move with these fields."""
-        return self.build(seat=seat, **fields)
+        return self.by_fields(seat=seat, **fields)
 
     # --- what the declaration gives -------------------------------------------------------------
     def allowed(self, s: State, seat: int) -> bool:
@@ -265,33 +401,72 @@ class Move:
                 return False
         return True
 
+    def choices(self, s: State, seat: int) -> Iterator[tuple[Any, ...]]:
+        """Every way to make the move now: its parameters' values (in declared order)."""
+        return self.plan.choices(s, seat)
+
+    def possible(self, s: State, seat: int) -> bool:
+        """Whether there is any way to make the move now (``bool(options)``)."""
+        return bool(self.plan.blocks(s, seat, first=True))
+
+    def options(self, s: State, seat: int) -> list[Any]:
+        """Every way to make the move now: commands, or templates past TEMPLATE_LIMIT."""
+        if self.template_field is not None and self.allowed(s, seat):
+            templates = self._templates(s, seat)
+            if templates is not None:
+                return templates
+        blocks = self.plan.blocks(s, seat)
+        if not blocks:  # (mostly, for a card asked in a window)
+            return []
+        build = self.build
+        return [
+            build(*before, *more, seat=seat) for before, rest in blocks for more in product(*rest)
+        ]
+
+    def draw(self, s: State, seat: int, choose: Choose) -> Any | None:
+        """One of ``options``, each as likely, without listing them (None: there is none): the
+        ``i``-th for ``choose(range(len(options))) == i`` (with one, ``choose`` is not asked)."""
+        if self.template_field is not None:  # templates are counted by listing them
+            return draw_listed(self.options(s, seat), choose)
+        choice = self.plan.draw(s, seat, choose)
+        return None if choice is None else self.build(*choice, seat=seat)
+
+    def refusal(self, s: State, seat: int, chosen: Chosen) -> RuleViolation | None:
+        """Why the move may not be made now with the parameters ``chosen`` (by name), if it may
+        not: the first requirement that fails, then each parameter in order, among its values
+        (else ``outside``), then its rules."""
+        for rule in self.requires:
+            if not rule.test(s, seat):
+                return rule.refusal(seat)
+        before: Chosen = {}
+        for p, name, _ in self.reading:
+            value = chosen[name]
+            refused = p.refuses(s, seat, value, before)
+            if refused is not None:
+                return refused
+            before[name] = value
+        return None
+
     def check(self, s: State, seat: int, cmd: Any) -> None:
         """Refuse ``cmd`` (RuleViolation) unless it is one of this move's options."""
-        self._check(s, seat, cmd)
+        for rule in self.requires:  # before the command's values, which may not all be there
+            if not rule.test(s, seat):
+                raise rule.refusal(seat)
+        for field, count in self.counts:
+            if len(getattr(cmd, field)) != count:
+                raise refuse("bad_parameters", f"{self.name} takes {count} {field}")
+        chosen: Chosen = {}  # the values read so far, by name
+        for p, name, read in self.reading:
+            value = read(cmd)
+            refused = p.refuses(s, seat, value, chosen)
+            if refused is not None:
+                raise refused
+            chosen[name] = value
 
     def accepts(self, s: State, seat: int, chosen: Chosen) -> bool:
         """Whether the move may be made now with the parameters ``chosen`` (by name): e.g. a
         declared action at its resolution, still possible or not."""
-        return self._accepts(s, seat, chosen)
-
-    def options(self, s: State, seat: int) -> list[Any]:
-        """Every way to make the move now: commands, or templates past TEMPLATE_LIMIT."""
-        if self.template_field is not None:
-            if not self.allowed(s, seat):
-                return []
-            templates = self._templates(s, seat)
-            if templates is not None:
-                return templates
-        return self._options(s, seat)
-
-    def interpreted_options(self, s: State, seat: int) -> list[Any]:
-        """The options as the declaration says them, one value after another (the reference the
-        compiled ``options`` must equal, templates apart: tested)."""
-        if not self.allowed(s, seat):
-            return []
-        return [
-            self.make(seat, **_fields(self.params, c)) for c in _combinations(self.params, s, seat)
-        ]
+        return self.refusal(s, seat, chosen) is None
 
     # --- helpers --------------------------------------------------------------------------------
     def _templates(self, s: State, seat: int) -> list[Any] | None:
@@ -301,45 +476,48 @@ class Move:
         fixed = tuple(p for p in self.params if p.field != name)
         left = tuple(p for p in self.params if p.field == name)
         whole = len(left) == 1 and isinstance(left[0], Param) and left[0].index is None
+        names = tuple(p.name for p in fixed)
         choices = []
-        for chosen in _combinations(fixed, s, seat):
+        for choice in Plan.of(fixed).choices(s, seat):
+            chosen = dict(zip(names, choice, strict=True))
             allowed: list[Any] = []
             for p in left:  # left open: each value must not depend on another left open
                 if isinstance(p, Each):
                     allowed += p.allowed_each(s, seat, chosen)
                 else:
-                    allowed.append(p.allowed(s, seat, chosen))
+                    allowed.append(list(p.allowed(s, seat, chosen)))
             if all(allowed):
-                choices.append((chosen, allowed))
+                choices.append((choice, allowed))
         if sum(prod(len(a) for a in allowed) for _, allowed in choices) <= TEMPLATE_LIMIT:
             return None
+        fields = layout(fixed)
         return [
             template(
-                self.name, seat, _fields(fixed, chosen), {name: allowed[0] if whole else allowed}
+                self.name,
+                seat,
+                fields(choice),
+                {name: allowed[0] if whole else allowed},
             )
-            for chosen, allowed in choices
+            for choice, allowed in choices
         ]
 
 
-def _combinations(params: tuple[AnyParam, ...], s: State, seat: int) -> list[Chosen]:
-    """Every choice of values for ``params``, in the order they are declared and offered."""
-    out: list[Chosen] = [{}]
-    for p in params:
-        out = [{**chosen, p.name: v} for chosen in out for v in p.allowed(s, seat, chosen)]
-    return out
+def draw_listed(options: Sequence[Any], choose: Choose) -> Any | None:
+    """One of ``options`` by ``choose``, as ``Move.draw`` draws it (None: there is none)."""
+    if not options:
+        return None
+    return options[choose(range(len(options)))] if len(options) > 1 else options[0]
 
 
-def _fields(params: tuple[AnyParam, ...], chosen: Chosen) -> dict[str, Any]:
-    """The command fields for the parameters chosen (a list field's elements gathered)."""
-    fields: dict[str, Any] = {}
-    for p in params:
-        if p.index is not None:
-            fields[p.field] = (*fields.get(p.field, ()), chosen[p.name])
-        elif isinstance(p.field, str):
-            fields[p.field] = chosen[p.name]
-        else:
-            fields.update(zip(p.field, chosen[p.name], strict=True))
-    return fields
+def reader(p: AnyParam) -> Callable[[Any], Any]:
+    """How the value of parameter ``p`` is read from a command."""
+    if not isinstance(p.field, str):  # one value over several fields
+        return attrgetter(*p.field)
+    if p.index is not None:
+        return lambda cmd, field=p.field, index=p.index: getattr(cmd, field)[index]
+    if p.field in ("targets", "positions"):  # a list in a command built in Python
+        return lambda cmd, field=p.field: tuple(getattr(cmd, field))
+    return attrgetter(p.field)
 
 
 # --- templates (docs/api.md: where choices multiply past ~200, a command with choices left open)

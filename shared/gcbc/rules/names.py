@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 import disarm
 
@@ -21,6 +22,7 @@ def normalise(raw: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", raw).split())
 
 
+@lru_cache(maxsize=4096)  # a seat's name is compared again at every newcomer to its table
 def look(name: str) -> str:
     """What a name looks like: its Unicode TR39 skeleton (confusables.txt), case folded, with
     ``1``/``l`` and ``0``/``o`` as one, whitespace collapsed; equal looks are the same name."""

@@ -3,7 +3,6 @@ refusing with a stable code (``moves``)."""
 
 from __future__ import annotations
 
-from itertools import product
 from typing import Any
 
 from gcbc.rules.moves import Chosen, Param, Rule
@@ -72,80 +71,30 @@ def seat(
     *rules: Rule,
     index: int | None = None,
     name: str = "",
-    quick: Any = None,
-    quick_rules: int = 0,
     depends: tuple[str, ...] | None = None,
 ) -> Param:
     """A seat of the table (``invalid_target`` otherwise) that follows ``rules``."""
-    return Param(
-        field,
-        every_seat,
-        NO_SUCH_SEAT,
-        rules,
-        index=index,
-        name=name,
-        quick=quick,
-        quick_rules=quick_rules,
-        depends=depends,
-    )
-
-
-# the seats a move may name, listed for every option of every seat asked: loops, not
-# comprehensions (a call less each, Python 3.11)
-def _living(s: State, me: int, c: Chosen) -> list[int]:
-    out = []
-    t = 0
-    for st in s.seats:
-        if not st.eliminated:
-            out.append(t)
-        t += 1
-    return out
-
-
-def _others_alive(s: State, me: int, c: Chosen) -> list[int]:
-    out = []
-    t = 0
-    for st in s.seats:
-        if t != me and not st.eliminated:
-            out.append(t)
-        t += 1
-    return out
-
-
-def _investigable(s: State, me: int, c: Chosen) -> list[int]:
-    out = []
-    t = 0
-    for st in s.seats:
-        if t != me and not st.eliminated and not (st.in_play and protected(s, t)):
-            out.append(t)
-        t += 1
-    return out
+    return Param(field, every_seat, NO_SUCH_SEAT, rules, index=index, as_=name, depends=depends)
 
 
 def seat_after(first: str, field: str, *rules: Rule, **where: Any) -> Param:
     """A second seat, listed after the one chosen as ``first`` (``after``), that follows
     ``rules``."""
-
-    def quick(s: State, me: int, c: Chosen) -> range:
-        return range(c[first] + 1, len(s.seats))
-
-    return seat(field, *after(first), *rules, quick=quick, quick_rules=2, **where)
+    return seat(field, *after(first), *rules, **where)
 
 
 def living_seat(field: str = "target", *rules: Rule, **where: Any) -> Param:
-    return seat(field, LIVING, *rules, quick=_living, quick_rules=1, **where)
+    return seat(field, LIVING, *rules, **where)
 
 
 def other_living_seat(field: str = "target", *rules: Rule, **where: Any) -> Param:
     """Another seat than the mover's, still in the game."""
-    return seat(field, NOT_SELF, LIVING, *rules, quick=_others_alive, quick_rules=2, **where)
+    return seat(field, NOT_SELF, LIVING, *rules, **where)
 
 
 def investigable_seat(field: str = "target", *rules: Rule, **where: Any) -> Param:
     """A seat the mover may investigate: another living seat, not protected by Disguise."""
-    return seat(
-        field, NOT_SELF, LIVING, NOT_DISGUISED, *rules, quick=_investigable, quick_rules=3, **where
-    )
+    return seat(field, NOT_SELF, LIVING, NOT_DISGUISED, *rules, **where)
 
 
 def cards_of(name: str):  # noqa: ANN201
@@ -161,11 +110,14 @@ def cards_of(name: str):  # noqa: ANN201
 def face_down_of(name: str) -> Rule:
     """The card at that position of the seat chosen as ``name`` is face down."""
 
+    def test(s: State, me: int, position: int, c: Chosen) -> bool:
+        return not s.seats[c[name]].face_up[position - 1]
+
     def select(s: State, me: int, positions: list[int], c: Chosen) -> list[int]:
         up = s.seats[c[name]].face_up
         return [p for p in positions if not up[p - 1]]
 
-    return Rule("card_not_face_down", "that card is face up", select=select)
+    return Rule("card_not_face_down", "that card is face up", test, select)
 
 
 def card_of(
@@ -173,42 +125,9 @@ def card_of(
 ) -> Param:
     """A card of the seat chosen as ``name``, by position (``invalid_position`` otherwise)."""
     outside = ("invalid_position", "that seat has no card at position {value}")
-    return Param(field, cards_of(name), outside, rules, index=index, name=as_, depends=(name,))
-
-
-def _face_down(face_up: tuple[bool, ...]) -> tuple[int, ...]:
-    return tuple(p for p, up in enumerate(face_up, 1) if not up)
-
-
-# the face-down positions of every hand of up to three cards, found once (asked per option)
-FACE_DOWN = {up: _face_down(up) for n in range(4) for up in product((False, True), repeat=n)}
-
-
-def face_down_positions(face_up: tuple[bool, ...]) -> tuple[int, ...]:
-    """The positions (1-3) of the face-down cards of a hand whose cards are ``face_up``."""
-    found = FACE_DOWN.get(face_up)
-    return _face_down(face_up) if found is None else found
+    return Param(field, cards_of(name), outside, rules, index=index, as_=as_, depends=(name,))
 
 
 def face_down_card_of(name: str, **where: Any) -> Param:
     """A face-down card of the seat chosen as ``name``."""
-
-    def quick(s: State, me: int, c: Chosen) -> tuple[int, ...]:
-        face_up = s.seats[c[name]].face_up  # face_down_positions(face_up), spelt out
-        found = FACE_DOWN.get(face_up)
-        return _face_down(face_up) if found is None else found
-
-    outside = ("invalid_position", "that seat has no card at position {value}")
-    field = where.pop("field", "position")
-    as_ = where.pop("as_", "")
-    return Param(
-        field,
-        cards_of(name),
-        outside,
-        (face_down_of(name),),
-        name=as_,
-        quick=quick,
-        quick_rules=1,
-        depends=(name,),
-        **where,
-    )
+    return card_of(name, face_down_of(name), **where)

@@ -100,8 +100,7 @@ def winner(s: State) -> Won | None:
     and card movement, in the precedence of RULES §9 (which reduces to §2 without expansions)."""
     agent, kingpin = s.setup.leader_ids
     agent_seat = kingpin_seat = None  # who holds each Leader
-    i = 0
-    for st in s.seats:  # a loop without enumerate: asked after every card movement
+    for i, st in enumerate(s.seats):
         cards = st.cards
         if agent in cards:
             if kingpin in cards:
@@ -109,7 +108,6 @@ def winner(s: State) -> Won | None:
             agent_seat = i
         elif kingpin in cards:
             kingpin_seat = i
-        i += 1
     if s.setup.options.bombers_traitors:
         for i, st in enumerate(s.seats):
             if st.eliminated and st.fallen_by is not None and st.fallen_by != i:

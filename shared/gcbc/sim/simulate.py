@@ -9,6 +9,7 @@ import json
 import sys
 import time
 from collections import Counter
+from functools import cache
 from typing import Any
 
 import msgspec
@@ -17,13 +18,7 @@ from gcbc.bots import BOTS, Bot, Observation, RandomBot
 from gcbc.bots.base import concrete
 from gcbc.rules import current_wait, is_terminal, run, view
 from gcbc.rules.invariants import violations
-from gcbc.rules.legal import (
-    REACTING,
-    Group,
-    legal_commands,
-    legal_groups,
-    waiting_groups,
-)
+from gcbc.rules.legal import Group, is_template, legal_commands, legal_groups, waiting_groups
 from gcbc.rules.rng import Rng
 from gcbc.rules.state import FINISHED, State, initial_state
 from gcbc.rules.views import commands_json
@@ -64,104 +59,37 @@ def _observation(s: State, seat: int) -> Observation:
 _KINDS: dict[type, str] = {t: t.__struct_config__.tag for t in C.AnyCommand.__args__}
 
 
-# legal_groups' tuples (module constants) -> the groups a random bot draws among: all but
-# set_auto_pass, sorted by kind (the order ``RandomBot.pick`` draws a kind in). Each tuple is kept
-# (``_KEPT``), so that its id is never another's.
-_DRAWN: dict[int, tuple[Group, ...]] = {}
-_KEPT: list[tuple[Group, ...]] = []
-
-
+@cache
 def _drawn(groups: tuple[Group, ...]) -> tuple[Group, ...]:
-    drawn = tuple(sorted((g for g in groups if g.kind != "set_auto_pass"), key=_by_kind))
-    _KEPT.append(groups)
-    _DRAWN[id(groups)] = drawn
-    return drawn
-
-
-def _by_kind(g: Group) -> str:
-    return g.kind
+    """The groups a random bot draws among: all but set_auto_pass (``legal_groups`` gives a few
+    tuples, each asked often)."""
+    return tuple(g for g in groups if g.kind != "set_auto_pass")
 
 
 def _random_move(
     bot: RandomBot, s: State, seat: int, groups: tuple[Group, ...] | None = None
 ) -> Any:
-    """What ``bot.act`` answers for ``seat``, from the engine's commands rather than their JSON,
-    listing only the kind of command the bot draws (``groups``: ``legal_groups`` of the seat, if
-    known): the same draws pick the same command (``tests/unit/test_simulate.py``).
-
-    ``RandomBot.pick``, spelt out: a kind drawn among those that have commands (in sorted order),
-    then one of its commands, each index drawn as ``rng.choice`` draws it (``Random._randbelow``:
-    the fewest bits that hold ``n``, drawn until below ``n``; below 1, until a 0), inline: two
-    calls less per draw, and most draws are among one."""
+    """What a random bot plays for ``seat``, with the law of ``RandomBot.pick`` (a kind drawn
+    among those that have commands, set_auto_pass aside, then one of its commands), asking as
+    little as the law needs: the kinds of the seat's wait (``groups``: ``legal_groups`` of the
+    seat, if known) are drawn in a random order, each asked for one of its commands drawn
+    (``Group.draw``, none listed), until one has commands (``tests/unit/test_simulate.py``)."""
     if groups is None:
         groups = legal_groups(s, seat)
-    getrandbits = bot.rng.getrandbits
-    if groups is REACTING:  # a window, the most frequent wait: drawn as below, spelt out
-        play = REACTING[1]  # the kinds in sorted order: Pass (always one command), then the play
-        if play.possible(s, seat):
-            i = getrandbits(2)  # one of two kinds
-            while i >= 2:
-                i = getrandbits(2)
-            if i:
-                return _pick(bot, s, seat, play.options(s, seat))
-        else:
-            while getrandbits(1):  # the one kind possible: Pass
-                pass
-        while getrandbits(1):  # its one command
-            pass
-        return C.Pass(seat=seat)  # PASS.options(s, seat)[0], spelt out: a pass, the one option
-    drawn = _DRAWN.get(id(groups))
-    if drawn is None:
-        drawn = _drawn(groups)
-    if len(drawn) == 1:  # the only kind (an aim, a discard...): listed at once, not asked first
-        listed = drawn[0].options(s, seat)
-        if listed:
-            while getrandbits(1):  # the one kind drawn
-                pass
-    else:
-        possible = []
-        for g in drawn:  # a loop, not a comprehension: a call less (Python 3.11)
-            if g.possible(s, seat):
-                possible.append(g)
-        n = len(possible)
-        if n == 1:  # (in a window, mostly: the seat may only pass)
-            while getrandbits(1):
-                pass
-            listed = possible[0].options(s, seat)
-            assert listed, "a group possible lists commands"
-        elif n:
-            k = n.bit_length()
-            i = getrandbits(k)
-            while i >= n:
-                i = getrandbits(k)
-            listed = possible[i].options(s, seat)
-            assert listed, "a group possible lists commands"
-        else:
-            listed = []
-    return _pick(bot, s, seat, listed)
-
-
-def _pick(bot: RandomBot, s: State, seat: int, listed: list[Any]) -> Any:
-    """The command drawn among those ``listed`` of the kind drawn (none: among all the legal
-    commands)."""
-    getrandbits = bot.rng.getrandbits
-    n = len(listed)
-    if n == 1:
-        while getrandbits(1):
-            pass
-        picked = listed[0]
-    elif n:
-        k = n.bit_length()
-        i = getrandbits(k)
-        while i >= n:
-            i = getrandbits(k)
-        picked = listed[i]
+    rng = bot.rng
+    left = list(_drawn(groups))
+    while left:
+        group = left[0] if len(left) == 1 else rng.choice(left)  # (one: no draw)
+        picked = group.draw(s, seat, rng.choice)
+        if picked is not None:
+            break
+        left.remove(group)
     else:  # no kind but set_auto_pass: the bot picks among all the legal commands
         legal = legal_commands(s, seat)
         picked = bot.pick(legal, [_KINDS.get(type(c)) or c["type"] for c in legal])
-    if type(picked) is not dict:  # not a template (is_template)
+    if not is_template(picked):
         return picked
-    answer = concrete(commands_json([picked])[0], bot.rng)
+    answer = concrete(commands_json([picked])[0], rng)
     return command_from_json_object({**answer, "seat": seat})
 
 
@@ -210,8 +138,7 @@ def play_game(
         else:
             answer = player.act(_observation(s, seat))
             command = command_from_json_object({**answer, "seat": seat})
-        # the bots pick among legal_commands: checking them again is for the checking runs only
-        s, _ = run(s, command, observer, not check)
+        s, _ = run(s, command, observer)
         commands += 1
     return (
         GameResult(

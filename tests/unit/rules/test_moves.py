@@ -1,16 +1,22 @@
 """The moves' declarations (``gcbc.rules.moves``) and what is derived from them agree, at random
 points of random games of every option set, for every action and card of both editions:
 
-- the compiled options are the declaration interpreted one value after another, in that order;
+- the options are the declaration read one value at a time (each parameter's ``among`` given
+  the values chosen before it, kept where every rule's test holds), in that order;
+- a command made of values among ``among`` is refused with the code of the first rule a value
+  fails (in the declared order), and accepted when none fails;
 - a rule's ``select`` keeps exactly the values its ``test`` passes;
-- a parameter's ``quick`` gives exactly the values that pass ``among`` and its first
-  ``quick_rules`` rules, and its values depend on no parameter but those in ``depends``;
-- every option passes ``check`` and ``accepts``.
+- a parameter's values depend on no parameter but those in ``depends``;
+- every option passes ``check`` and ``accepts``;
+- a move's ``draw`` is its option of the index drawn among as many as it has (so each option is
+  as likely as the random bot's law says), the only one without drawing, none without any.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
+from itertools import product
 from typing import Any
 
 import pytest
@@ -20,7 +26,8 @@ from gcbc.rules.actions import ACTIONS
 from gcbc.rules.aim import AIM
 from gcbc.rules.arrange import ARRANGE
 from gcbc.rules.equipment.registry import CARDS, CLASSIC
-from gcbc.rules.moves import Move, Param, _combinations, expand, is_template
+from gcbc.rules.errors import RuleViolation
+from gcbc.rules.moves import AnyParam, Choose, Chosen, Each, Move, Param, expand, is_template
 from gcbc.rules.state import State
 from gcbc_contract import commands as C
 from gcbc_contract.options import TableOptions
@@ -34,6 +41,8 @@ OPTIONS = [
     TableOptions(edition="classic", zombies=True, bombers_traitors=True, wounds="token"),
 ]
 PREFIXES = 12  # choices of the earlier parameters tried per parameter
+CANDIDATES = 40  # commands of values among ``among`` tried per move (refused or accepted)
+DRAWS = 12  # indices drawn per move and state
 
 
 def states(options: TableOptions, seed: int) -> list[State]:
@@ -56,62 +65,137 @@ def states(options: TableOptions, seed: int) -> list[State]:
     return out
 
 
+def _index(i: int, n: int) -> Choose:
+    """A ``choose`` that draws index ``i`` among ``n``."""
+
+    def choose(values: Sequence[Any]) -> Any:
+        assert values == range(n), f"drawn among {values}, not among the {n} options"
+        return values[i]
+
+    return choose
+
+
+def _no_draw(values: Sequence[Any]) -> Any:
+    raise AssertionError(f"drew among {values}: there is no choice")
+
+
+def check_draws(
+    draw: Callable[[Choose], Any], options: list[Any], rng: random.Random, what: str
+) -> None:
+    """``draw(choose)`` gives ``options[i]`` when ``choose`` draws index ``i`` among
+    ``range(len(options))``; the only option without a draw; None without any."""
+    if len(options) <= 1:
+        assert draw(_no_draw) == (options[0] if options else None), f"{what}: draw"
+        return
+    for i in rng.sample(range(len(options)), min(DRAWS, len(options))):
+        assert draw(_index(i, len(options))) == options[i], f"{what}: draw {i}"
+
+
 def describe(move: Move) -> str:
     return f"{type(move).__name__}"
+
+
+def among(p: AnyParam, s: State, seat: int, chosen: Chosen) -> list[Any]:
+    """The values the declaration says ``p`` may take, the rules aside."""
+    if isinstance(p, Each):
+        return [
+            tuple(v)
+            for v in product(*(p.among(s, seat, {**chosen, "of": of}) for of in chosen[p.over]))
+        ]
+    return list(p.among(s, seat, chosen))
+
+
+def follows(p: AnyParam, s: State, seat: int, value: Any, chosen: Chosen) -> str | None:
+    """The code of the first rule of ``p`` that ``value`` fails (None: it follows them all)."""
+    if isinstance(p, Each):
+        for of, v in zip(chosen[p.over], value, strict=True):
+            code = follows(p.element(), s, seat, v, {**chosen, "of": of})
+            if code is not None:
+                return code
+        return None
+    return next((r.code for r in p.rules if not r.test(s, seat, value, chosen)), None)
+
+
+def read(params: tuple[AnyParam, ...], s: State, seat: int, rules: bool = True) -> list[Chosen]:
+    """Every choice of values for ``params``, one value at a time in declared order: among each
+    one's values given those chosen before it (and following its rules)."""
+    out: list[Chosen] = [{}]
+    for p in params:
+        out = [
+            {**c, p.name: v}
+            for c in out
+            for v in among(p, s, seat, c)
+            if not rules or follows(p, s, seat, v, c) is None
+        ]
+    return out
+
+
+def command(move: Move, seat: int, chosen: Chosen) -> Any:
+    """The command of the values ``chosen`` (a list field's elements gathered)."""
+    fields: dict[str, Any] = {}
+    for p in move.params:
+        if p.index is not None:
+            fields[p.field] = (*fields.get(p.field, ()), chosen[p.name])
+        elif isinstance(p.field, str):
+            fields[p.field] = chosen[p.name]
+        else:
+            fields.update(zip(p.field, chosen[p.name], strict=True))
+    return move.make(seat, **fields)
 
 
 def check_move(s: State, move: Move, seat: int, rng: random.Random) -> None:
     assert move.possible(s, seat) == bool(move.options(s, seat)), f"{describe(move)}: possible"
     if not move.allowed(s, seat):  # a parameter's rules may count on the requirements
         assert move.options(s, seat) == []
+        assert next(move.choices(s, seat), None) is None
         return
     params = move.params
     for i, p in enumerate(params):
-        prefixes = _combinations(params[:i], s, seat)
+        prefixes = read(params[:i], s, seat)
         for chosen in rng.sample(prefixes, min(PREFIXES, len(prefixes))):
             if not isinstance(p, Param):
                 continue
             values = list(p.among(s, seat, chosen))
-            for k, rule in enumerate(p.rules):
-                if rule.select is not None:
-                    kept = rule.select(s, seat, values, chosen)
-                    assert list(kept) == [v for v in values if rule.test(s, seat, v, chosen)], (
-                        f"{describe(move)} {p.name}: rule {rule.code} selects otherwise than it tests"
-                    )
-                if p.quick is not None and k == p.quick_rules - 1:
-                    assert list(p.quick(s, seat, chosen)) == [
-                        v
-                        for v in p.among(s, seat, chosen)
-                        if all(r.test(s, seat, v, chosen) for r in p.rules[: p.quick_rules])
-                    ], f"{describe(move)} {p.name}: quick is not its rules"
+            for rule in p.rules:
+                kept = rule.select(s, seat, values, chosen)
+                assert list(kept) == [v for v in values if rule.test(s, seat, v, chosen)], (
+                    f"{describe(move)} {p.name}: rule {rule.code} selects otherwise than it tests"
+                )
                 values = [v for v in values if rule.test(s, seat, v, chosen)]
-            assert p.allowed(s, seat, chosen) == values, f"{describe(move)} {p.name}: allowed"
+            allowed = list(p.allowed(s, seat, chosen))
+            assert allowed == values, f"{describe(move)} {p.name}: allowed"
             if p.depends is not None:
                 only = {d: chosen[d] for d in p.depends}
-                assert p.allowed(s, seat, only) == values, (
+                assert list(p.allowed(s, seat, only)) == values, (
                     f"{describe(move)} {p.name} depends on more than {p.depends}"
                 )
+    declared = read(params, s, seat)
+    options = move.options(s, seat)
     if move.template_field is None:
-        compiled = move.options(s, seat)
-        assert compiled == move.interpreted_options(s, seat), f"{describe(move)}: compiled options"
-        for c in compiled:
-            move.check(s, seat, c)
-            assert move.accepts(
-                s, seat, {p.name: v for p, v in zip(params, values_of(move, c), strict=True)}
-            )
-
-
-def values_of(move: Move, cmd: Any) -> list[Any]:
-    """A command's parameter values, in declared order."""
-    out = []
-    for p in move.params:
-        if not isinstance(p.field, str):
-            out.append(tuple(getattr(cmd, f) for f in p.field))
-        elif p.index is not None:
-            out.append(getattr(cmd, p.field)[p.index])
+        assert options == [command(move, seat, c) for c in declared], f"{describe(move)}: options"
+    check_draws(lambda choose: move.draw(s, seat, choose), options, rng, describe(move))
+    # every command of values among ``among`` is refused by the first rule a value fails
+    candidates = read(params, s, seat, rules=False)
+    for chosen in rng.sample(candidates, min(CANDIDATES, len(candidates))):
+        code = next(
+            (
+                code
+                for p in params
+                if (code := follows(p, s, seat, chosen[p.name], chosen)) is not None
+            ),
+            None,
+        )
+        cmd = command(move, seat, chosen)
+        try:
+            move.check(s, seat, cmd)
+        except RuleViolation as refused:
+            assert refused.code == code, f"{describe(move)}: {cmd} refused with {refused.code}"
         else:
-            out.append(getattr(cmd, p.field))
-    return out
+            assert code is None, f"{describe(move)}: {cmd} accepted, but fails {code}"
+        assert move.accepts(s, seat, chosen) == (code is None), f"{describe(move)}: accepts"
+    for chosen in declared:
+        move.check(s, seat, command(move, seat, chosen))
+        assert move.accepts(s, seat, chosen)
 
 
 @pytest.mark.parametrize("options", OPTIONS, ids=lambda o: str(o))

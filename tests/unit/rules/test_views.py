@@ -164,7 +164,7 @@ def test_a_prompt_held_in_a_transient_step_shows_the_action_phase(monkeypatch) -
     """A choice asked of a seat mid-action (a wound to place after a shot) holds the table in a
     transient step; views still name a phase of the contract's vocabulary (the strict client
     decodes it): the action phase of the turn. Found by random games with missed deadlines
-    (seed 0, six seats): every view of that game is checked."""
+    (six seats): every view of each game is checked, until one held a transient step."""
     from typing import get_args
 
     import gcbc.sim.simulate as sim
@@ -174,16 +174,19 @@ def test_a_prompt_held_in_a_transient_step_shows_the_action_phase(monkeypatch) -
 
     transient_seen = False
 
-    def checked_run(state, command, observe=None, listed=False):  # type: ignore[no-untyped-def]
+    def checked_run(state, command, observe=None):  # type: ignore[no-untyped-def]
         nonlocal transient_seen
-        state, events = run(state, command, observe, listed)
+        state, events = run(state, command, observe)
         transient_seen |= state.step not in STABLE_STEPS
         for viewer in (None, *range(len(state.seats))):
             assert view(state, viewer).phase in get_args(Phase)
         return state, events
 
     monkeypatch.setattr(sim, "run", checked_run)
-    sim.play_game(6, 0, miss_rate=0.3, check=False)
+    for seed in range(20):
+        sim.play_game(6, seed, miss_rate=0.3, check=False)
+        if transient_seen:
+            break
     assert transient_seen
 
 
@@ -201,8 +204,8 @@ def test_each_seats_team_and_eliminator_show_once_the_game_is_over_and_not_befor
 
     ends: list[list[tuple[str | None, int | None]]] = []
 
-    def checked_run(state, command, observe=None, listed=False):  # type: ignore[no-untyped-def]
-        state, events = run(state, command, observe, listed)
+    def checked_run(state, command, observe=None):  # type: ignore[no-untyped-def]
+        state, events = run(state, command, observe)
         over = state.step == FINISHED
         for viewer in (None, *range(len(state.seats))):
             shown = [(sv.team, sv.eliminated_by) for sv in view(state, viewer, log=False).seats]

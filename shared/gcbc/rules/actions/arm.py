@@ -18,17 +18,12 @@ from gcbc_contract import events as E
 
 
 def _may_take_gun(s: State, seat: int) -> bool:
-    """Whether the seat may Arm now (``possible``): the requirements hold, and another living
-    seat is there to aim at (a card to turn face up is optional)."""
+    """Whether the seat may Arm now: the requirements hold, and another living seat is there to
+    aim at (a card to turn face up is optional)."""
     st = s.seats[seat]
     if st.gun or s.guns_in_centre <= 0 or st.zombie or s.marks.arm_barred == seat:
         return False
-    i = 0
-    for other in s.seats:
-        if i != seat and not other.eliminated:
-            return True
-        i += 1
-    return False
+    return any(t != seat and not other.eliminated for t, other in enumerate(s.seats))
 
 
 class Arm(Action):
@@ -49,7 +44,6 @@ class Arm(Action):
     # RULES §5: never aim at yourself or at an eliminated seat
     params = (other_living_seat("target"), CARD_TO_REVEAL)
     needs = _may_take_gun  # asked at every turn: the requirements and a target in one call
-    needs_decides = True
 
     def declare(self, s, seat, cmd):
         return [

@@ -7,7 +7,6 @@ from typing import Any
 
 from gcbc.rules.moves import Move, Param, Rule
 from gcbc.rules.state import Declared, State
-from gcbc.rules.targets import FACE_DOWN, face_down_positions
 from gcbc_contract.vocabulary import ActionName
 
 
@@ -46,13 +45,6 @@ def _all_up(s: State, seat: int) -> bool:
     return all(s.seats[seat].face_up)
 
 
-def _own_face_down(s: State, seat: int, chosen: dict[str, Any]) -> list[int | None]:
-    """The positions of the seat's face-down cards, or None when all are face up."""
-    up = s.seats[seat].face_up
-    found = FACE_DOWN.get(up)  # face_down_positions(up), spelt out
-    return list(face_down_positions(up) if found is None else found) or [None]
-
-
 # Equip and Arm turn one own face-down card face up, if any: the command names it (RULES §3.1)
 CARD_TO_REVEAL = Param(
     "position",
@@ -62,6 +54,7 @@ CARD_TO_REVEAL = Param(
         Rule(
             "invalid_position",
             "name the face-down card (position) to turn face up",
+            lambda s, seat, p, c: p is not None or _all_up(s, seat),
             select=lambda s, seat, ps, c: (
                 ps if _all_up(s, seat) else [p for p in ps if p is not None]
             ),
@@ -69,17 +62,17 @@ CARD_TO_REVEAL = Param(
         Rule(
             "invalid_position",
             "you have no face-down card to turn face up",
+            lambda s, seat, p, c: p is None or not _all_up(s, seat),
             select=lambda s, seat, ps, c: [p for p in ps if p is None] if _all_up(s, seat) else ps,
         ),
         Rule(
             "card_not_face_down",
             "your card at position {value} is already face up",
+            lambda s, seat, p, c: p is None or not s.seats[seat].face_up[p - 1],
             select=lambda s, seat, ps, c: [
                 p for p in ps if p is None or not s.seats[seat].face_up[p - 1]
             ],
         ),
     ),
-    quick=_own_face_down,
-    quick_rules=3,
     depends=(),  # the mover's own cards, whatever else it chose
 )

@@ -13,46 +13,26 @@ from __future__ import annotations
 from gcbc.rules.actions.base import CARD_TO_REVEAL, Action
 from gcbc.rules.effects import draw, reveal
 from gcbc.rules.moves import Param, Rule
-from gcbc.rules.state import State
 from gcbc_contract import commands as C
 from gcbc_contract import events as E
-
-
-def _may_equip(s: State, seat: int) -> bool:
-    """Whether the seat may Equip now (``possible``): always (RULES §3.1: from an empty deck it
-    draws nothing; a card to turn face up is optional, none: ``position`` None)."""
-    return True
-
 
 _ZOMBIE_REVEALS_NOTHING = Rule(
     "invalid_position",
     "a zombie turns no card face up",
     lambda s, seat, p, c: p is None or not s.seats[seat].zombie,
+    select=lambda s, seat, ps, c: [p for p in ps if p is None] if s.seats[seat].zombie else ps,
 )
-
-
-# CARD_TO_REVEAL.allowed is its quick (which passes all its rules), asked at every turn
-assert CARD_TO_REVEAL.quick is not None and CARD_TO_REVEAL.quick_rules == len(CARD_TO_REVEAL.rules)
-
-
-def _quick(s: State, seat: int, chosen: dict) -> list[int | None]:
-    offered = CARD_TO_REVEAL.quick(s, seat, chosen)  # CARD_TO_REVEAL.allowed, spelt out
-    return [p for p in offered if p is None] if s.seats[seat].zombie else offered
 
 
 class Equip(Action):
     name = "equip"
     command = C.Equip
-    needs = _may_equip  # asked at every turn
-    needs_decides = True
     params = (
         Param(
             CARD_TO_REVEAL.field,
             CARD_TO_REVEAL.among,
             CARD_TO_REVEAL.outside,
             (_ZOMBIE_REVEALS_NOTHING, *CARD_TO_REVEAL.rules),
-            quick=_quick,
-            quick_rules=1 + CARD_TO_REVEAL.quick_rules,
         ),
     )
 

@@ -23,8 +23,8 @@ from gcbc_contract import events as E
 
 
 def _may_investigate(s: State, seat: int) -> bool:
-    """Whether the seat may Investigate now (``possible``): not a zombie, and another living seat
-    that Disguise does not protect has a face-down card."""
+    """Whether the seat may Investigate now: not a zombie, and another living seat that Disguise
+    does not protect has a face-down card."""
     return not s.seats[seat].zombie and investigable_face_down(s, seat)
 
 
@@ -34,7 +34,6 @@ class Investigate(Action):
     window = True
     requires = (not_a_zombie("investigate"),)
     needs = _may_investigate  # asked at every turn: late in a game, every card may be face up
-    needs_decides = True
     params = (investigable_seat("target"), face_down_card_of("target"))
 
     def declare(self, s, seat, cmd):

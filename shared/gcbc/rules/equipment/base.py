@@ -76,6 +76,8 @@ class Card(Move):
     def __init__(self) -> None:
         self.fixed = {"card": self.name}
         super().__init__()
+        # the command fields its parameters fill, found once from the declaration
+        self.taken = frozenset(f for p in self.params for f in p.fields)
 
     def play(self, seat: int, **fields: Any) -> PlayEquipment:
         return self.make(seat, **fields)
@@ -83,7 +85,7 @@ class Card(Move):
     def check(self, s: State, seat: int, cmd: PlayEquipment) -> None:
         """Refuse any parameter the card does not take and require those it does; then its
         declaration (timing is checked before, by the table: ``commands``)."""
-        taken = {f for p in self.params for f in p.fields}
+        taken = self.taken
         for name in PARAMETER_FIELDS:
             value = getattr(cmd, name)
             given = bool(value) if name in ("targets", "positions") else value is not None

@@ -18,27 +18,13 @@ from gcbc.rules.timing import ANY
 from gcbc_contract.events import SeatRevived, ZombieCured
 
 
-def _revivable(s, me, chosen):
-    """The seats other than ``me`` eliminated or zombies: mostly none (a loop, not a
-    comprehension: a call less, Python 3.11)."""
-    out = []
-    t = 0
-    for st in s.seats:
-        if t != me and (st.eliminated or st.zombie):
-            out.append(t)
-        t += 1
-    return out
-
-
 def _any_revivable(s, me):
-    """Whether a seat other than ``me``, eliminated or a zombie, holds no Leader card: the whole
-    of ``possible``, asked in every window of the card's holder (mostly no one has fallen)."""
-    t = 0
-    for st in s.seats:
-        if t != me and (st.eliminated or st.zombie) and holds_leader(s, t) is None:
-            return True
-        t += 1
-    return False
+    """Whether a seat other than ``me``, eliminated or a zombie, holds no Leader card: asked in
+    every window of the card's holder (mostly no one has fallen)."""
+    return any(
+        t != me and (st.eliminated or st.zombie) and holds_leader(s, t) is None
+        for t, st in enumerate(s.seats)
+    )
 
 
 @register
@@ -46,7 +32,6 @@ class Defibrillator(Card):
     name = "defibrillator"
     timing = ANY
     needs = _any_revivable
-    needs_decides = True
     params = (
         seat(
             "target",
@@ -67,8 +52,6 @@ class Defibrillator(Card):
                 "a Leader cannot be revived",
                 select=lambda s, me, ts, c: [t for t in ts if holds_leader(s, t) is None],
             ),
-            quick=_revivable,
-            quick_rules=2,  # mostly none: the Leader's rule is then asked of no seat
         ),
     )
 

@@ -21,54 +21,30 @@ def wound_of(s, seat):
     """The card id the seat's wound is on (``wounds: "card"``: its Leader card), or None."""
     if s.setup.options.wounds == "card":
         return holds_leader(s, seat) if s.seats[seat].wounded else None
-    wounds = s.wounds
-    if wounds:  # mostly none: no card to look at (the options ask of every living seat)
-        for c in s.seats[seat].cards:
-            if c in wounds:
-                return c
-    return None
+    return next((c for c in s.seats[seat].cards if c in s.wounds), None)
 
 
-def _is_wounded(s, me, seat, chosen):
-    """``wound_of(s, seat) is not None``, asked of every living seat in the options."""
+def _anyone_wounded(s, me):
+    """Whether any seat is wounded: mostly none (asked in every window of the card's holder)."""
     if s.setup.options.wounds == "card":
-        return s.seats[seat].wounded and holds_leader(s, seat) is not None
-    wounds = s.wounds
-    if wounds:
-        for c in s.seats[seat].cards:
-            if c in wounds:
-                return True
-    return False
-
-
-def _wounded(s, me, seats, chosen):
-    """The wounded seats among ``seats``: mostly none, found without asking each."""
-    if s.setup.options.wounds == "card":
-        return [t for t in seats if s.seats[t].wounded and holds_leader(s, t) is not None]
-    if not s.wounds:
-        return []
-    return [t for t in seats if wound_of(s, t) is not None]
-
-
-def _wounded_living(s, me, chosen):
-    """The living wounded seats, at once (the options' quick way): mostly none, found without
-    listing the living seats."""
-    if s.setup.options.wounds != "card" and not s.wounds:
-        return []
-    return _wounded(s, me, [t for t, st in enumerate(s.seats) if not st.eliminated], chosen)
+        return any(st.wounded for st in s.seats)
+    return bool(s.wounds)
 
 
 @register
 class MedKit(Card):
     name = "med_kit"
     timing = ANY
+    needs = _anyone_wounded
     params = (
         seat(
             "target",
             LIVING,
-            Rule("no_effect", "seat {value} is not wounded", _is_wounded, select=_wounded),
-            quick=_wounded_living,
-            quick_rules=2,
+            Rule(
+                "no_effect",
+                "seat {value} is not wounded",
+                lambda s, me, t, c: wound_of(s, t) is not None,
+            ),
         ),
     )
 

@@ -29,14 +29,12 @@ def eligible(s, seat):
 
 
 def _any_eligible(s, seat):
-    """Whether ``eligible`` lists a seat (the first found): the whole of ``possible``, as each
+    """Whether ``eligible`` lists a seat (the first found): then the card may be played, as each
     eligible seat has a face-down card to name."""
-    t = 0
-    for st in s.seats:
-        if st.gun and False in st.face_up and can_investigate(s, seat, t):
-            return True
-        t += 1
-    return False
+    return any(
+        st.gun and False in st.face_up and can_investigate(s, seat, t)
+        for t, st in enumerate(s.seats)
+    )
 
 
 @register
@@ -44,7 +42,6 @@ class MetalDetector(Card):
     name = "metal_detector"
     timing = ANY
     needs = _any_eligible  # often no other seat holds a gun
-    needs_decides = True
     requires = (
         Rule(
             "no_effect",

@@ -23,8 +23,8 @@ from gcbc.rules.timing import ANY
 
 
 def _two_investigable(s, me):
-    """Whether two other living seats that Disguise does not protect have a face-down card: the
-    whole of ``possible`` (late in a game, every card may be face up)."""
+    """Whether two other living seats that Disguise does not protect have a face-down card
+    (late in a game, every card may be face up)."""
     return investigable_face_down(s, me, 2)
 
 
@@ -33,7 +33,6 @@ class Wiretap(Card):
     name = "wiretap"
     timing = ANY
     needs = _two_investigable
-    needs_decides = True
     params = (
         investigable_seat("targets", index=0, name="first"),
         seat_after("first", "targets", NOT_SELF, LIVING, NOT_DISGUISED, index=1, name="second"),

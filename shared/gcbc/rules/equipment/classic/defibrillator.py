@@ -27,8 +27,7 @@ class ClassicDefibrillator(Defibrillator):
 
     edition = "classic"
     params = (*Defibrillator.params, card_of("target"))
-    needs = fallen_elsewhere  # mostly no one is (a parameter more: needs no longer decides)
-    needs_decides = False
+    needs = fallen_elsewhere  # mostly no one is
 
     def resolve(self, s, seat, cmd):
         t = cmd.target
