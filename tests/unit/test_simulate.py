@@ -37,6 +37,22 @@ def test_same_seed_same_game():
     assert list(sa.log) == list(sb.log)
 
 
+def test_processes_share_the_games_and_the_figures_do_not_change():
+    def figures(workers: int) -> dict:
+        result = simulate(9, [4, 6, 8], 7, "random", check=True, miss_rate=0.05, workers=workers)
+        assert result["workers"] == workers
+        return {
+            k: v
+            for k, v in result.items()
+            if k not in ("games_per_second", "cpu_ms_per_game", "workers")
+        }
+
+    one = figures(1)
+    assert one["finished"] == 9
+    assert figures(2) == one
+    assert figures(3) == one
+
+
 def test_cli_prints_one_json_object_last(capsys):
     code = main(["--games", "3", "--players", "5", "--seed", "2", "--games", "4"])
     out = capsys.readouterr().out.strip().splitlines()

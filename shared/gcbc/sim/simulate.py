@@ -6,9 +6,12 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import multiprocessing
+import os
 import sys
 import time
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
 from functools import cache
 from typing import Any
 
@@ -154,6 +157,47 @@ def play_game(
     )
 
 
+class _Share(msgspec.Struct):
+    """What one process's games came to (the games ``first``, ``first + step``, …)."""
+
+    results: list[tuple[int, GameResult]]
+    cpu_seconds: float
+
+
+def _play_share(
+    games: int,
+    players: list[int],
+    seed: int,
+    bot: str,
+    check: bool,
+    miss_rate: float,
+    options: TableOptions,
+    first: int,
+    step: int,
+    progress: bool,
+) -> _Share:
+    cpu_started = time.process_time()
+    gc.freeze()  # the long-lived objects (modules, tables) need no more scanning
+    results = []
+    tenth = max(1, games // 10)
+    for g in range(first, games, step):
+        n = players[g % len(players)]
+        gc.disable()  # a game makes many short-lived tuples and no reference cycles
+        try:
+            result, _ = play_game(n, seed * 1_000_003 + g, bot, check, miss_rate, options)
+        finally:
+            gc.enable()
+        results.append((g, result))
+        if progress and games >= 10 and (g + step) // tenth > g // tenth:  # a tenth passed
+            print(f"  {g + 1}/{games} games", file=sys.stderr)
+    return _Share(results, time.process_time() - cpu_started)
+
+
+def workers_default() -> int:
+    """One process per core this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
 def simulate(
     games: int,
     players: list[int],
@@ -163,53 +207,59 @@ def simulate(
     miss_rate: float = 0.0,
     progress: bool = False,
     options: TableOptions | None = None,
+    workers: int = 1,
 ) -> dict[str, Any]:
+    """``games`` games, game ``g`` dealt from ``seed`` and ``g`` alone, so the figures do not
+    depend on ``workers``: the processes that share the games (games are independent, so a
+    machine's cores each play their share)."""
     options = options or TableOptions()
+    workers = max(1, min(workers, games))
+    share = (games, players, seed, bot, check, miss_rate, options)
+    started = time.perf_counter()
+    if workers == 1:
+        shares = [_play_share(*share, 0, 1, progress)]
+    else:
+        # fork: the workers start with the modules loaded (spawn would import them again)
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(workers, mp_context=context) as pool:
+            futures = [
+                pool.submit(_play_share, *share, k, workers, progress and k == 0)
+                for k in range(workers)
+            ]
+            shares = [f.result() for f in futures]
+    elapsed = time.perf_counter() - started
+    results = [r for _, r in sorted((pair for s in shares for pair in s.results), key=_first)]
+    cpu = sum(s.cpu_seconds for s in shares)  # the processes' own time, whatever else runs
     wins: Counter[str] = Counter()
-    turns: list[int] = []
-    finished = 0
-    violation_count = 0
-    examples: list[str] = []
-    events = 0
-    started, cpu_started = time.perf_counter(), time.process_time()
-    gc.freeze()  # the long-lived objects (modules, tables) need no more scanning
-    for g in range(games):
-        n = players[g % len(players)]
-        gc.disable()  # a game makes many short-lived tuples and no reference cycles
-        try:
-            result, _ = play_game(n, seed * 1_000_003 + g, bot, check, miss_rate, options)
-        finally:
-            gc.enable()
-        finished += result.finished
-        events += result.events
+    for result in results:
         if result.team:
             for team in result.team.split("_"):  # "bomber_traitor": both teams win (RULES §9)
                 wins[team] += 1
-        turns.append(result.turns)
-        violation_count += len(result.violations)
-        examples += [f"game {g}: {v}" for v in result.violations[:2]]
-        if progress and games >= 10 and (g + 1) % max(1, games // 10) == 0:
-            print(f"  {g + 1}/{games} games", file=sys.stderr)
-    elapsed = time.perf_counter() - started
-    cpu = time.process_time() - cpu_started  # this process's own time, whatever else runs
+    turns = [r.turns for r in results]
+    examples = [f"game {g}: {v}" for g, r in enumerate(results) for v in r.violations[:2]]
     return {
         "games": games,
-        "finished": finished,
+        "finished": sum(r.finished for r in results),
         "options": msgspec.structs.asdict(options.with_defaults()),
         "wins": {team: wins.get(team, 0) for team in TEAMS},
         "mean_turns": round(sum(turns) / len(turns), 2) if turns else 0,
         "max_turns": max(turns, default=0),
-        "invariant_violations": violation_count,
+        "invariant_violations": sum(len(r.violations) for r in results),
         "violation_examples": examples[:5],
         "games_per_second": round(games / elapsed, 1) if elapsed else None,
         "cpu_ms_per_game": round(1000 * cpu / games, 3) if games else None,
-        "events": events,
+        "events": sum(r.events for r in results),
         "players": players,
         "bot": bot,
         "seed": seed,
         "invariants_checked": check,
         "miss_rate": miss_rate,
+        "workers": workers,
     }
+
+
+def _first(pair: tuple[int, GameResult]) -> int:
+    return pair[0]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -219,6 +269,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--bot", choices=sorted(BOTS), default="random")
     p.add_argument("--no-check", action="store_true", help="skip the invariant checks")
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=workers_default(),
+        help="processes sharing the games (default: one per core; the figures do not change)",
+    )
     p.add_argument(
         "--miss-rate",
         type=float,
@@ -256,6 +312,7 @@ def main(argv: list[str] | None = None) -> int:
         miss_rate=args.miss_rate,
         progress=True,
         options=options,
+        workers=args.workers,
     )
     print(json.dumps(result))
     return 0 if result["finished"] == result["games"] and not result["invariant_violations"] else 1

@@ -95,7 +95,7 @@ def test_each_figure_is_set_against_its_target_and_the_limit():
     started = got["memory, services and Redis, per table, 1,000 started: KB"]
     assert (started["value"], started["met"]) == (63.0, True)
     assert got["memory, the same tables at rest: KB per table"]["met"] is False  # 74.5
-    assert got["simulator, 6 seats, one core: games/s"]["met"] is False
+    assert got["simulator, 6 seats, a process per core: games/s"]["met"] is False
     assert got["decide+evolve p99 us"]["met"] is True
     assert got["rebuild, log entries/s"]["met"] is True
     assert got["restart with 10,000 tables: first answer s"]["met"] is True
