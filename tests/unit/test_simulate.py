@@ -6,8 +6,8 @@ from collections import Counter
 from gcbc.bots import Observation, RandomBot
 from gcbc.rules.decide import check
 from gcbc.rules.legal import legal_commands, legal_groups
-from gcbc.rules.moves import template
 from gcbc.rules.state import initial_state
+from gcbc.rules.templates import template
 from gcbc.rules.views import commands_json
 from gcbc.sim import simulate as simulate_module
 from gcbc.sim.simulate import main, play_game, simulate

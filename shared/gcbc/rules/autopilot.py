@@ -25,10 +25,10 @@ from gcbc.rules.commands import seat_events
 from gcbc.rules.errors import refuse
 from gcbc.rules.evolve import peek
 from gcbc.rules.legal import actions, legal_commands
-from gcbc.rules.moves import expand, is_template
 from gcbc.rules.query import aim_choices, aim_of
 from gcbc.rules.rng import Rng
 from gcbc.rules.state import ACTION, AIM, State
+from gcbc.rules.templates import expand, is_template
 from gcbc.rules.waits import current_wait
 from gcbc_contract import commands as C
 from gcbc_contract import events as E

@@ -18,9 +18,10 @@ from gcbc.rules.actions import ACTIONS
 from gcbc.rules.aim import AIM
 from gcbc.rules.arrange import ARRANGE as ARRANGING
 from gcbc.rules.equipment.registry import card as card_rules
-from gcbc.rules.moves import TEMPLATE_LIMIT, Choose, draw_listed, expand, is_template, template
+from gcbc.rules.moves import Choose, draw_listed
 from gcbc.rules.state import ACTION, ARRANGE, FINISHED, LOBBY, WINDOW, State
 from gcbc.rules.state import AIM as AIM_STEP
+from gcbc.rules.templates import TEMPLATE_LIMIT, expand, is_template, template
 from gcbc.rules.timing import allows, moment
 from gcbc.rules.waits import arranging
 from gcbc_contract import commands as C

@@ -24,12 +24,12 @@ from dataclasses import dataclass
 from functools import partial
 from itertools import product
 from math import prod
-from operator import attrgetter, itemgetter
 from typing import Any
 
 from gcbc.rules.errors import RuleViolation, refuse
+from gcbc.rules.move_fields import builder, layout, reader
 from gcbc.rules.state import State
-from gcbc_contract import commands as C
+from gcbc.rules.templates import TEMPLATE_LIMIT, template
 
 Chosen = dict[str, Any]  # parameter name -> the value chosen (or sent)
 Among = Callable[[State, int, Chosen], Iterable[Any]]
@@ -37,7 +37,6 @@ Select = Callable[[State, int, list[Any], Chosen], list[Any]]
 # one value of a sequence, drawn (``random.Random.choice``)
 Choose = Callable[[Sequence[Any]], Any]
 
-TEMPLATE_LIMIT = 200  # past this many options, a move lists templates instead (docs/api.md)
 # the command fields a move's parameters may fill (PlayEquipment's, in the order they are checked)
 PARAMETER_FIELDS = ("target", "targets", "position", "positions", "choice", "aim")
 
@@ -309,49 +308,6 @@ class Plan:
         return (*before, *reversed(more))
 
 
-def layout(params: tuple[AnyParam, ...]) -> Callable[[tuple[Any, ...]], dict[str, Any]]:
-    """The command fields of a choice of values for ``params``, by name: a field for each, or a
-    list field from its elements, or several fields from one value."""
-    fields = tuple(f for p in params for f in p.fields)
-    if all(p.index is None and isinstance(p.field, str) for p in params):
-        return lambda choice: dict(zip(fields, choice, strict=True))
-    read: dict[str, Callable[[tuple], Any]] = {}
-    for i, p in enumerate(params):
-        if p.index is not None:
-            elements = tuple(j for j, q in enumerate(params) if q.field == p.field)
-            read[p.field] = itemgetter(*elements) if len(elements) > 1 else _one(elements[0])
-        elif isinstance(p.field, str):
-            read[p.field] = itemgetter(i)
-        else:
-            for k, f in enumerate(p.field):
-                read[f] = _part(i, k)
-    getters = tuple(read.items())
-    return lambda choice: {f: get(choice) for f, get in getters}
-
-
-def builder(
-    command: type, fixed: dict[str, Any], params: tuple[AnyParam, ...]
-) -> Callable[..., Any]:
-    """What builds ``command`` from a choice of values for ``params`` (and ``seat``):
-    ``build(*choice, seat=seat)``. Where the fixed fields and then one field for each parameter
-    are the command's first fields, in order, the values are its positional arguments."""
-    fields = tuple(f for f in command.__struct_fields__ if f not in ("seat", "command_id"))
-    named = (*fixed, *(p.field for p in params))
-    if all(p.index is None for p in params) and named == fields[: len(named)]:
-        return partial(command, *fixed.values())
-    by_fields = partial(command, **fixed)
-    fields_of = layout(params)
-    return lambda *choice, seat: by_fields(seat=seat, **fields_of(choice))
-
-
-def _one(i: int) -> Callable[[tuple], tuple]:
-    return lambda choice: (choice[i],)
-
-
-def _part(i: int, k: int) -> Callable[[tuple], Any]:
-    return lambda choice: choice[i][k]
-
-
 class Move:
     """A move's declaration (subclasses set these) and what follows from it."""
 
@@ -507,39 +463,3 @@ def draw_listed(options: Sequence[Any], choose: Choose) -> Any | None:
     if not options:
         return None
     return options[choose(range(len(options)))] if len(options) > 1 else options[0]
-
-
-def reader(p: AnyParam) -> Callable[[Any], Any]:
-    """How the value of parameter ``p`` is read from a command."""
-    if not isinstance(p.field, str):  # one value over several fields
-        return attrgetter(*p.field)
-    if p.index is not None:
-        return lambda cmd, field=p.field, index=p.index: getattr(cmd, field)[index]
-    if p.field in ("targets", "positions"):  # a list in a command built in Python
-        return lambda cmd, field=p.field: tuple(getattr(cmd, field))
-    return attrgetter(p.field)
-
-
-# --- templates (docs/api.md: where choices multiply past ~200, a command with choices left open)
-def is_template(entry: Any) -> bool:
-    return isinstance(entry, dict)
-
-
-def template(card: str, seat: int, fixed: dict[str, Any], choose: dict[str, Any]) -> dict[str, Any]:
-    """A command with choices left open: ``choose`` maps a parameter to its allowed values; for a
-    list parameter, a list of per-element allowed values."""
-    return {"type": "play_equipment", "seat": seat, "card": card, **fixed, "choose": choose}
-
-
-def expand(entry: dict[str, Any], pick: Any) -> C.PlayEquipment:
-    """A concrete command from a template; ``pick(values)`` chooses one value."""
-    fields = {k: v for k, v in entry.items() if k not in ("type", "choose")}
-    for name, allowed in entry["choose"].items():
-        if allowed and isinstance(allowed[0], list):
-            fields[name] = tuple(pick(a) for a in allowed)
-        else:
-            fields[name] = pick(allowed)
-    for k in ("targets", "positions"):
-        if k in fields:
-            fields[k] = tuple(fields[k])
-    return C.PlayEquipment(**fields)

@@ -27,8 +27,9 @@ from gcbc.rules.aim import AIM
 from gcbc.rules.arrange import ARRANGE
 from gcbc.rules.equipment.registry import CARDS, CLASSIC
 from gcbc.rules.errors import RuleViolation
-from gcbc.rules.moves import AnyParam, Choose, Chosen, Each, Move, Param, expand, is_template
+from gcbc.rules.moves import AnyParam, Choose, Chosen, Each, Move, Param
 from gcbc.rules.state import State
+from gcbc.rules.templates import expand, is_template
 from gcbc_contract import commands as C
 from gcbc_contract.options import TableOptions
 
