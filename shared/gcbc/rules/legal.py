@@ -192,7 +192,7 @@ def legal_groups(s: State, seat: int) -> tuple[Group, ...]:
 
 
 def waiting_groups(s: State) -> tuple[tuple[int, ...], tuple[Group, ...]]:
-    """``waiting_seats(s)``, and the groups each of them may send: the same for all, as they wait
+    """``current_wait(s).seats`` (none: no wait), and the groups each of them may send: the same for all, as they wait
     for the same thing (tested: ``legal_groups`` of each). The simulator asks at every command:
     the wait's situation found once for both. A seat waited for is never away (the autopilot
     acts for it, and windows and the arrangement do not wait for it)."""
