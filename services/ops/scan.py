@@ -18,7 +18,7 @@ import gc
 import multiprocessing
 import threading
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -27,7 +27,6 @@ from services.ops.jobs import Job, JobKind
 
 BATCH = 2000  # entries sent to a worker process at once
 FEW = 64  # up to this many tables named: read one by one rather than a pass over the log
-Progress = Callable[["Pass"], None]
 
 
 class Pass:

@@ -155,14 +155,13 @@ def test_a_game_is_the_same_whether_its_commands_are_checked_again_or_not():
         assert list(s1.log) == list(s2.log)
 
 
-def test_waiting_seats_are_the_current_waits_seats():
-    """The simulator draws the seat to act among ``waiting_seats``: those of ``current_wait``; and
-    ``waiting_groups`` gives them, with the groups each may send in a state the table waits in
-    (``legal_groups`` of each)."""
+def test_waiting_groups_are_the_current_waits_seats_and_what_they_may_send():
+    """The simulator draws the seat to act among ``waiting_groups``' seats: those of
+    ``current_wait``, with the groups each may send in a state the table waits in (``legal_groups``
+    of each)."""
     from gcbc.rules import current_wait, fold
     from gcbc.rules.flow import next_events
     from gcbc.rules.legal import waiting_groups
-    from gcbc.rules.waits import waiting_seats
 
     waited = 0
     for seed, options in enumerate(OPTION_SETS[:8]):
@@ -170,12 +169,10 @@ def test_waiting_seats_are_the_current_waits_seats():
         s = initial_state()
         for event in final.log:
             s = fold((event,), s)
-            wait = current_wait(s)
-            seats = waiting_seats(s)
-            assert seats == (() if wait is None else wait.seats)
             if s.step != "lobby" and not next_events(s):  # the table waits here
-                groups = waiting_groups(s)
-                assert groups[0] == seats
-                assert all(legal_groups(s, seat) is groups[1] for seat in seats)
+                wait = current_wait(s)
+                seats, groups = waiting_groups(s)
+                assert seats == (() if wait is None else wait.seats)
+                assert all(legal_groups(s, seat) is groups for seat in seats)
                 waited += bool(seats)
     assert waited > 500

@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 from urllib.parse import quote
 
-from gcbc.eventlog.partitions import MOST_PARTITIONS
 from tools.devservers.nats_rights import nats_authorization
 from tools.devservers.process import Nodes, ServerProcess, credentials, free_port
 
@@ -34,7 +33,6 @@ def _node(
     node_dir: Path,
     port: int,
     passwords: dict[str, str] | None,
-    partitions: int,
     sync: str = "",
     before: str = "",
     after: str = "",
@@ -49,7 +47,7 @@ def _node(
     )
     urls = {"admin": f"nats://127.0.0.1:{port}"}
     if passwords is not None:
-        text += nats_authorization({u: json.dumps(p) for u, p in passwords.items()}, partitions)
+        text += nats_authorization({u: json.dumps(p) for u, p in passwords.items()})
         for user, password in passwords.items():
             urls[user] = f"nats://{user}:{quote(password)}@127.0.0.1:{port}"
     conf = node_dir / "nats.conf"
@@ -58,18 +56,11 @@ def _node(
     return ServerProcess(name, [binary, "-c", str(conf)], urls, port, node_dir / "nats.log")
 
 
-def start_nats(
-    data_dir: Path,
-    port: int | None = None,
-    sync_always: bool = False,
-    auth: bool = True,
-    partitions: int = MOST_PARTITIONS,
-) -> ServerProcess:
+def start_nats(data_dir: Path, sync_always: bool = False, auth: bool = True) -> ServerProcess:
     _binary()
-    port = port or free_port()
     passwords = credentials(data_dir, "nats") if auth else None
     sync = "  sync_interval: always\n" if sync_always else ""
-    return _node("nats", data_dir, port, passwords, partitions, sync=sync)
+    return _node("nats", data_dir, free_port(), passwords, sync=sync)
 
 
 class NatsCluster(Nodes):
@@ -88,9 +79,7 @@ class NatsCluster(Nodes):
         return ",".join(node.url_for(user) for node in self.nodes)
 
 
-def start_nats_cluster(
-    data_dir: Path, size: int = 3, auth: bool = True, partitions: int = MOST_PARTITIONS
-) -> NatsCluster:
+def start_nats_cluster(data_dir: Path, size: int = 3) -> NatsCluster:
     """``size`` nodes on this machine, each with its own store, routed to one another; the same
     users (and passwords) on every node."""
     _binary()
@@ -98,7 +87,7 @@ def start_nats_cluster(
     ports = [free_port() for _ in range(size)]
     routes_ports = [free_port() for _ in range(size)]
     routes = ", ".join(f"nats-route://127.0.0.1:{p}" for p in routes_ports)
-    passwords = credentials(data_dir, "nats") if auth else None
+    passwords = credentials(data_dir, "nats")
     nodes, names = [], []
     for i, (port, route_port) in enumerate(zip(ports, routes_ports, strict=True)):
         name = f"gcbc-nats-{i + 1}"
@@ -107,6 +96,6 @@ def start_nats_cluster(
             f"  routes: [{routes}]\n}}\n"
         )
         before = f'server_name: "{name}"\n'
-        nodes.append(_node(name, data_dir / name, port, passwords, partitions, "", before, cluster))
+        nodes.append(_node(name, data_dir / name, port, passwords, "", before, cluster))
         names.append(name)
     return NatsCluster(nodes, names)

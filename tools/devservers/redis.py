@@ -43,7 +43,6 @@ REDIS_RIGHTS = {
 def start_redis(
     data_dir: Path,
     port: int | None = None,
-    auth: bool = True,
     passwords: dict[str, str] | None = None,
     extra: list[str] | None = None,
 ) -> ServerProcess:
@@ -67,13 +66,12 @@ def start_redis(
         "appendonly no",
         "protected-mode yes",
         *(extra or []),
+        "user default off",  # no anonymous client
     ]
     urls = {"admin": f"redis://127.0.0.1:{port}/0"}
-    if auth:
-        lines.append("user default off")  # no anonymous client
-        for user, password in (passwords or credentials(data_dir, "redis")).items():
-            lines.append(f"user {user} on >{password} {REDIS_RIGHTS[user]}")
-            urls[user] = f"redis://{user}:{quote(password)}@127.0.0.1:{port}/0"
+    for user, password in (passwords or credentials(data_dir, "redis")).items():
+        lines.append(f"user {user} on >{password} {REDIS_RIGHTS[user]}")
+        urls[user] = f"redis://{user}:{quote(password)}@127.0.0.1:{port}/0"
     conf.touch(mode=0o600)
     conf.write_text("\n".join(lines) + "\n")
     return ServerProcess("redis", [binary, str(conf)], urls, port, log, env={**os.environ})
@@ -212,18 +210,16 @@ def _wait_cluster_ok(cluster: RedisCluster, timeout: float = 30) -> None:
         time.sleep(0.1)
 
 
-def start_redis_cluster(
-    data_dir: Path, size: int = 3, auth: bool = True, replicas: int = 0
-) -> RedisCluster:
+def start_redis_cluster(data_dir: Path, size: int = 3, replicas: int = 0) -> RedisCluster:
     """``size`` primaries on this machine, the 16384 slots split evenly, met with one another,
     and ``replicas`` replicas of each (gcbc-redis-<size + 1>… : one of each primary in turn); the
     same users (and passwords) on every node. Without replicas a dead primary's slots are
     unavailable until it is back; with them its replica takes them over (a test cluster has
     none; ``make run-cluster`` one each)."""
     data_dir.mkdir(parents=True, exist_ok=True)
-    passwords = credentials(data_dir, "redis") if auth else {}
+    passwords = credentials(data_dir, "redis")
     # any node may be a replica one day (a failover swaps the roles): each logs in to its primary
-    login = ["masteruser admin", f'masterauth "{passwords["admin"]}"'] if auth else []
+    login = ["masteruser admin", f'masterauth "{passwords["admin"]}"']
     nodes, names = [], []
     for i in range(size * (1 + replicas)):
         name = f"gcbc-redis-{i + 1}"
@@ -237,7 +233,6 @@ def start_redis_cluster(
         node = start_redis(
             data_dir / name,
             port,
-            auth,
             passwords=passwords,
             extra=[
                 "cluster-enabled yes",

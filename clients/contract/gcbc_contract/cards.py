@@ -8,7 +8,6 @@ AGENT = "agent"
 KINGPIN = "kingpin"
 
 INTEGRITY_CARDS = (HONEST, CROOKED, AGENT, KINGPIN)
-LEADERS = (AGENT, KINGPIN)
 
 # RULES §7.1, fourth edition: 18 different cards, Defibrillator twice (19 in the deck).
 FOURTH_EDITION_DECK: tuple[str, ...] = (

@@ -36,12 +36,12 @@ def check(state: State, command: Any) -> None:
         commands.check(state, command)
 
 
-def direct_events(s: State, command: Any, autopilot: bool = False) -> list[Any]:
+def direct_events(s: State, command: Any) -> list[Any]:
     """The command's own events, without what follows by itself."""
     if type(command) is C.DeadlinePassed:
         check_deadline(s, command)
         return deadline_passed(s, command)
-    return commands.seat_events(s, command, autopilot)
+    return commands.seat_events(s, command)
 
 
 def decide(state: State, command: Any) -> list[Any]:
@@ -59,5 +59,5 @@ def run(
     """decide and evolve in one go: the new state and the events (what a worker or bot loop
     needs). ``observe`` is called with the state after every event (the simulator's checks)."""
     events = direct_events(state, command)
-    s, more = settle(state, events, observe)  # advance(fold(events, state), after=events)
+    s, more = settle(state, events, observe)
     return s, [*events, *more]

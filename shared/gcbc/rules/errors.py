@@ -106,10 +106,6 @@ class RuleViolation(Exception):
         self.code = code
         self.message = message
 
-    @property
-    def http_class(self) -> HttpClass:
-        return HTTP_CLASS[self.code]
-
 
 def refuse(code: str, message: str) -> RuleViolation:
     return RuleViolation(code, message)

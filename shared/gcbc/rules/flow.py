@@ -208,20 +208,12 @@ def next_events(s: State, check_win: bool = True) -> list[Any]:
     return follows(s)
 
 
-def advance(
-    s: State,
-    observe: Callable[[State], None] | None = None,
-    after: list[Any] | None = None,
-    won: bool | None = None,
-) -> tuple[State, list[Any]]:
-    """Fold the automatic consequences of ``s`` until someone must act. ``won``: whether the
-    events just folded into ``s`` may have won; else ``after``, those events, says (None:
-    unknown, so the win is checked)."""
-    check_win = won if won is not None else after is None or _may_win(after)
-    events = next_events(s, check_win)
+def advance(s: State) -> tuple[State, list[Any]]:
+    """Fold the automatic consequences of ``s`` until someone must act (the win checked first)."""
+    events = next_events(s)
     if not events:
         return s, []
-    s, more = settle(s, events, observe)
+    s, more = settle(s, events)
     return s, [*events, *more]
 
 
@@ -229,8 +221,8 @@ def settle(
     s: State, events: list[Any], observe: Callable[[State], None] | None = None
 ) -> tuple[State, list[Any]]:
     """Fold ``events`` into ``s``, then their automatic consequences until someone must act: the
-    state, and the events that followed (``advance(fold(events, s), after=events)``).
-    ``observe`` is called with the state after every event."""
+    state, and the events that followed (``advance(fold(events, s))``, the win checked only if
+    ``events`` may have won). ``observe`` is called with the state after every event."""
     followed: list[Any] = []
     s = fold(events, s, observe)
     more = next_events(s, _may_win(events))

@@ -22,7 +22,7 @@ from gcbc.rules.moves import Choose, draw_listed
 from gcbc.rules.state import ACTION, ARRANGE, FINISHED, LOBBY, WINDOW, State
 from gcbc.rules.state import AIM as AIM_STEP
 from gcbc.rules.templates import TEMPLATE_LIMIT, expand, is_template, template
-from gcbc.rules.timing import allows, moment
+from gcbc.rules.timing import allows
 from gcbc.rules.waits import arranging
 from gcbc_contract import commands as C
 
@@ -32,7 +32,6 @@ __all__ = [
     "REACTING",
     "Group",
     "actions",
-    "equipment_plays",
     "expand",
     "is_template",
     "legal_commands",
@@ -50,12 +49,6 @@ def _playable(s: State, seat: int, when: str | None) -> Any:
         return None
     card = card_rules(s, hand[0])
     return card if allows(card.timing, when, s) else None
-
-
-def equipment_plays(s: State, seat: int) -> list[Any]:
-    """The plays of the seat's equipment its moment allows."""
-    card = _playable(s, seat, moment(s, seat))
-    return [] if card is None else card.options(s, seat)
 
 
 # the plays of a seat asked in a window, and of the turn's seat before its action: there its
@@ -192,7 +185,7 @@ def legal_groups(s: State, seat: int) -> tuple[Group, ...]:
 
 
 def waiting_groups(s: State) -> tuple[tuple[int, ...], tuple[Group, ...]]:
-    """``waiting_seats(s)``, and the groups each of them may send: the same for all, as they wait
+    """``current_wait(s).seats`` (none: no wait), and the groups each of them may send: the same for all, as they wait
     for the same thing (tested: ``legal_groups`` of each). The simulator asks at every command:
     the wait's situation found once for both. A seat waited for is never away (the autopilot
     acts for it, and windows and the arrangement do not wait for it)."""

@@ -73,10 +73,6 @@ def card_at(s: State, seat: int, position: int) -> int:
     return s.seats[seat].cards[position - 1]
 
 
-def knows(s: State, viewer: int, card_id: int) -> bool:
-    return card_id in s.knowledge[viewer] or card_id in s.public_cards
-
-
 def protected(s: State, seat: int) -> bool:
     """Cannot be investigated (Disguise in play in front of it)."""
     return any(CARDS[c].protects_from_investigation for c in s.seats[seat].in_play)

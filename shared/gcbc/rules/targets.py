@@ -37,16 +37,13 @@ NOT_DISGUISED = Rule(
 )
 
 
-def not_zombie(message: str = "seat {value} is a zombie") -> Rule:
+def not_zombie(message: str) -> Rule:
     return Rule(
         "target_is_zombie",
         message,
         lambda s, me, t, c: not s.seats[t].zombie,
         select=lambda s, me, ts, c: [t for t in ts if not s.seats[t].zombie],
     )
-
-
-NOT_ZOMBIE = not_zombie()
 
 
 def after(first: str) -> tuple[Rule, ...]:

@@ -35,21 +35,6 @@ def current_wait(s: State) -> Wait | None:
     return None
 
 
-def waiting_seats(s: State) -> tuple[int, ...]:
-    """``current_wait(s).seats`` (none: no wait), without making the wait: the simulator asks at
-    every command whose turn it is."""
-    if s.prompts:
-        return (s.prompts[0].seat,)
-    step = s.step
-    if step == WINDOW:
-        return s.window.pending  # type: ignore[union-attr]  # a window step has its window
-    if step == ACTION or step == AIM:
-        return (s.turn_seat,)
-    if step == ARRANGE:
-        return arranging(s)
-    return ()
-
-
 def arranging(s: State) -> tuple[int, ...]:
     """The seats still to arrange their cards (an absent one's are arranged for it)."""
     return tuple(i for i, st in enumerate(s.seats) if not st.arranged and not st.absent)

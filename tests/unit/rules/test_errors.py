@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gcbc.rules.errors import CODES, HTTP_CLASS, RuleViolation, http_class
+from gcbc.rules.errors import CODES, HTTP_CLASS, http_class
 
 STATUS = {"invalid": 422, "conflict": 409, "not_found": 404}
 
@@ -41,10 +41,6 @@ def test_what_a_stale_view_explains_is_a_conflict(code: str) -> None:
 
 def test_no_table_is_not_found() -> None:
     assert [c for c in CODES if http_class(c) == "not_found"] == ["no_table"]
-
-
-def test_a_violation_carries_its_class() -> None:
-    assert RuleViolation("target_is_self", "choose another seat").http_class == "invalid"
 
 
 def test_the_table_service_maps_each_code_as_before() -> None:
