@@ -69,16 +69,10 @@ async def _log(stack: Stack, within: float = 30.0) -> JetStreamEventLog:
     """The operator's connection to the stack's log, at its replicas (connecting asks for them:
     the default of one would shrink a cluster's stream), once its stream answers: right after a
     fault a cluster may still be electing the stream's leader, which a check waits out."""
-    deadline = time.monotonic() + within
-    while True:
-        try:
-            return await JetStreamEventLog.connect(
-                stack.nats_url, int(stack.extra_env.get("GCBC_STREAM_REPLICAS", "1"))
-            )
-        except LogUnavailable:
-            if time.monotonic() > deadline:
-                raise
-            await asyncio.sleep(0.5)
+    replicas = int(stack.extra_env.get("GCBC_STREAM_REPLICAS", "1"))
+    return await _retrying(
+        lambda: JetStreamEventLog.connect(stack.nats_url, replicas), within, LogUnavailable
+    )
 
 
 # --- faults: coroutines, so the players go on meanwhile; processes are started from the main
@@ -241,27 +235,24 @@ async def play_through(
         return table.table_id
 
 
-async def _retrying(call: Callable[[], Any], patience: float = 60.0) -> Any:
+async def _retrying(
+    call: Callable[[], Any], patience: float = 60.0, errors: type[Exception] = Exception
+) -> Any:
+    """``call``'s answer, called again every half second while it raises ``errors``, for
+    ``patience`` seconds."""
     deadline = time.monotonic() + patience
     while True:
         try:
             return await call()
-        except Exception:
+        except errors:
             if time.monotonic() > deadline:
                 raise
             await asyncio.sleep(0.5)
 
 
 async def _seat_on(seat: Any, seed: int) -> None:
-    deadline = time.monotonic() + TABLE_PATIENCE
-    while True:
-        try:
-            await play_seat(seat, "random", seed)
-            return
-        except Exception:
-            if time.monotonic() > deadline:
-                raise
-            await asyncio.sleep(0.5)  # a fault: look at the table again
+    # a fault: the seat looks at its table again
+    await _retrying(lambda: play_seat(seat, "random", seed), TABLE_PATIENCE)
 
 
 # --- checks -------------------------------------------------------------------------------------

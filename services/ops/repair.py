@@ -20,6 +20,16 @@ from services.ops.scan import Pass
 from services.ops.show import err, printable
 
 
+async def _pass(ops: Ops, kind: jobs.JobKind, table: str | None, every: bool) -> Pass:
+    """The pass of ``kind`` over ``table`` or ``every`` table, started: NotFound (exit 2) for a
+    table the log does not have."""
+    only = one_or_all(table, every)
+    scan = await Pass(await ops.log(), kind, only, workers=ops.workers).start()
+    if table and not scan.total_tables:
+        raise travel.NotFound(f"no table {table} in the log")
+    return scan
+
+
 @cli.command()
 @click.argument("table", required=False)
 @click.option("--all", "every", is_flag=True, help="every table of the log.")
@@ -29,11 +39,7 @@ async def verify(ops: Ops, table: str | None, every: bool, as_json: bool) -> int
     """Decide every recorded command again on the folded state and compare with the recorded
     answer: each divergence (table, entry, expected, got); exit 1 if any. The upgrade check: run
     it before deploying a new engine over old logs."""
-    only = one_or_all(table, every)
-    log = await ops.log()
-    scan = await Pass(log, jobs.Verify, only, workers=ops.workers).start()
-    if table and not scan.total_tables:
-        raise travel.NotFound(f"no table {table} in the log")
+    scan = await _pass(ops, jobs.Verify, table, every)
     commands = diverged = checked = 0
     with show.Meter("verify", scan.total_entries) as meter:
         async for result in scan.results():
@@ -128,12 +134,8 @@ async def settled_compare(
 async def diff(ops: Ops, table: str | None, every: bool, as_json: bool) -> int:
     """Rebuild into memory and compare with the live read model, key by key, touching nothing:
     each difference; exit 1 on any."""
-    only = one_or_all(table, every)
-    log = await ops.log()
-    model = await ops.model()
-    scan = await Pass(log, _render(ops), only, workers=ops.workers).start()
-    if table and not scan.total_tables:
-        raise travel.NotFound(f"no table {table} in the log")
+    scan = await _pass(ops, _render(ops), table, every)
+    log, model = await ops.log(), await ops.model()
     found: list[Difference] = []
     compared = 0
     batch: list[Replacement] = []
@@ -188,12 +190,8 @@ async def rebuild(
 ) -> int:
     """Write tables' views again from the log, each in one atomic step (never a moment without a
     view; never over a newer live write). Goes on past a table that fails and reports it."""
-    only = one_or_all(table, every)
-    log = await ops.log()
-    model = await ops.model()
-    scan = await Pass(log, _render(ops), only, workers=ops.workers).start()
-    if table and not scan.total_tables:
-        raise travel.NotFound(f"no table {table} in the log")
+    scan = await _pass(ops, _render(ops), table, every)
+    log, model = await ops.log(), await ops.model()
     if every and not dry_run and not yes and not _confirmed(scan):
         err.print("nothing written")
         return 1

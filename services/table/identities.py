@@ -11,7 +11,7 @@ from gcbc.readmodel.port import ModelUnavailable
 from gcbc.rules import names
 from gcbc_contract.players import PlayerProfile
 from services.common.folded import FoldedTable
-from services.table.problems import RETRY_AFTER, ApiError
+from services.table.problems import ApiError, retry_later
 from services.table.service import TableService
 
 
@@ -26,12 +26,7 @@ def not_this_player() -> ApiError:
 
 
 def log_away(e: Exception) -> ApiError:
-    return ApiError(
-        503,
-        "log_unavailable",
-        f"the players' log is away ({e}): try again",
-        headers={"Retry-After": RETRY_AFTER},
-    )
+    return retry_later("log_unavailable", f"the players' log is away ({e}): try again")
 
 
 class Identities:
@@ -114,11 +109,9 @@ class Identities:
         except OutcomeUnknown:
             # the log never told whether the name's claim was stored: the registration is
             # withdrawn, so no player holds the name by it
-            raise ApiError(
-                503,
+            raise retry_later(
                 "log_unavailable",
                 "the players' log did not answer: no player was registered, register again",
-                headers={"Retry-After": RETRY_AFTER},
             ) from None
 
     async def reissue(self, p: FoldedPlayer) -> str:

@@ -32,7 +32,7 @@ from services.table.dependencies import Service, client, still_held
 from services.table.lobby_feed import LOBBY
 from services.table.openapi import TableId
 from services.table.positions import MAX_CURSOR, Positions
-from services.table.problems import RETRY_AFTER, ApiError
+from services.table.problems import ApiError, retry_later
 from services.table.service import TableService, token_hash
 
 
@@ -258,12 +258,10 @@ async def _open(service: TableService, state: AppState, who: str, command: C.Ope
         if command.bots is not None:
             state.holdings.opened_house_table(who, table_id)
     except OutcomeUnknown:
-        raise ApiError(
-            503,
+        raise retry_later(
             "outcome_unknown",
             "the table may or may not have been created: GET /tables/{table_id} tells (404: it"
             " was not; an unused table closes by itself)",
-            headers={"Retry-After": RETRY_AFTER},
-            extra={"table_id": table_id},
+            table_id=table_id,
         ) from None
     return seq

@@ -42,7 +42,7 @@ from services.common.ratings import pool_of
 from services.common.settings import Settings
 from services.table.identities import Identities, log_away
 from services.table.lobby import check_offered
-from services.table.problems import RETRY_AFTER, ApiError
+from services.table.problems import ApiError, retry_later
 from services.table.service import TableService, token_hash
 
 log = logging.getLogger("gcbc.table")
@@ -222,12 +222,7 @@ class Matchmaker:
         try:
             got = await model.ratings(pool_of(ask.options), [p.player_id])
         except ModelUnavailable:
-            raise ApiError(
-                503,
-                "views_unavailable",
-                "the ratings are away: try again",
-                headers={"Retry-After": RETRY_AFTER},
-            ) from None
+            raise retry_later("views_unavailable", "the ratings are away: try again") from None
         r = got.get(p.player_id)
         return r.mu if r is not None else 25.0
 

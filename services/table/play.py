@@ -20,7 +20,7 @@ from services.table import answers, edge
 from services.table import openapi as doc
 from services.table.dependencies import MySeat, Service, client, still_held
 from services.table.openapi import TableId
-from services.table.problems import RETRY_AFTER, ApiError
+from services.table.problems import ApiError, retry_later
 from services.table.service import TableService, token_hash
 
 
@@ -189,13 +189,12 @@ async def _claim(
 ) -> None:
     """The player's seat at the rematch, under ``token``, once answered."""
     # the token is the player's only way to the new seat: a 503 that may have claimed it says it
-    unknown = ApiError(
-        503,
+    unknown = retry_later(
         "outcome_unknown",
         "the seat may or may not be claimed yet: GET /tables/{table_id}/view with this token"
         " tells (403: it was not)",
-        headers={"Retry-After": RETRY_AFTER},
-        extra={"table_id": new_id, "token": token},
+        table_id=new_id,
+        token=token,
     )
     try:
         seq = await service.append_command(

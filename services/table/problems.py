@@ -86,6 +86,12 @@ def problem(
     )
 
 
+def retry_later(code: str, detail: str, **extra: Any) -> ApiError:
+    """A 503 with Retry-After, for a dependency away or an answer it never gave; ``extra``: what a
+    request may have made (the table or the token that tells whether it did)."""
+    return ApiError(503, code, detail, headers={"Retry-After": RETRY_AFTER}, extra=extra or None)
+
+
 def not_a_seat() -> ApiError:
     """The one answer to a token that names no seat of the table, whether it never did or its
     seat was left (the table keeps only its seats' current tokens, so it cannot tell which)."""

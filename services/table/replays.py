@@ -25,7 +25,7 @@ import msgspec
 from gcbc.eventlog.port import LogUnavailable
 from gcbc_contract.players import PlayedGame
 from services.table import replay_worker as worker
-from services.table.problems import RETRY_AFTER, ApiError
+from services.table.problems import ApiError, retry_later
 
 log = logging.getLogger("gcbc.table")
 
@@ -106,7 +106,9 @@ class Replays:
         stopped (a new one starts at the next request)."""
         self._asked = {f for f in self._asked if not f.done()}
         if len(self._asked) >= self.queue:
-            raise _busy("too many replays and histories are being made: retry")
+            raise retry_later(
+                "replays_busy", "too many replays and histories are being made: retry"
+            )
         try:
             self.start()
             assert self._pool is not None
@@ -116,7 +118,7 @@ class Replays:
         except BrokenProcessPool:
             log.error("the replay worker stopped: a new one starts")
             self.close()
-            raise _busy("the replay worker stopped: retry") from None
+            raise retry_later("replays_busy", "the replay worker stopped: retry") from None
 
     def _body(self, table_id: str, got: worker.Answer, not_finished: str) -> bytes:
         for dropped in got.dropped:
@@ -137,7 +139,3 @@ class Replays:
         if got.problem == worker.NO_SUCH_SEAT:
             raise ApiError(422, "invalid_parameter", "seat is not a seat of this table", "seat")
         raise LogUnavailable(got.problem)
-
-
-def _busy(detail: str) -> ApiError:
-    return ApiError(503, "replays_busy", detail, headers={"Retry-After": RETRY_AFTER})

@@ -29,7 +29,7 @@ from services.table import answers, edge, tickets
 from services.table import openapi as doc
 from services.table.dependencies import MySeat, Service, bearer, client, seat_of, still_held
 from services.table.openapi import TableId
-from services.table.problems import RETRY_AFTER, ApiError, not_a_seat
+from services.table.problems import ApiError, not_a_seat, retry_later
 from services.table.service import TableService, token_hash
 
 FOLLOW_WAIT = 0.25  # seconds a check waits for this process to fold an entry, then reads it
@@ -322,13 +322,11 @@ async def _take(
         )
         state.holdings.took_seat(who, table_id, digest)
     except OutcomeUnknown:
-        raise ApiError(
-            503,
+        raise retry_later(
             "outcome_unknown",
             "the seat may or may not have been taken: GET /tables/{table_id}/view with this token"
             " tells (403: it was not)",
-            headers={"Retry-After": RETRY_AFTER},
-            extra={"token": token},
+            token=token,
         ) from None
     return seq
 

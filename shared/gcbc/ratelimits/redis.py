@@ -3,18 +3,14 @@ library's sliding window counter, each check one atomic script run."""
 
 from __future__ import annotations
 
-from limits import RateLimitItem
 from limits.aio.storage import RedisClusterStorage, RedisStorage
-from limits.aio.strategies import SlidingWindowCounterRateLimiter
+
+from gcbc.ratelimits.port import SharedCounts
 
 PREFIX = "gcbc:rate"  # the counters' keys
 
 
-class RedisCounts:
-    def __init__(self, storage: RedisStorage | RedisClusterStorage) -> None:
-        self.storage = storage
-        self.limiter = SlidingWindowCounterRateLimiter(storage)
-
+class RedisCounts(SharedCounts):
     @classmethod
     def connect(cls, url: str, pool: object = None) -> RedisCounts:
         """Counters in the Redis at ``url``, through ``pool`` (the read model's connections);
@@ -29,11 +25,3 @@ class RedisCounts:
                 f"async+{url}", implementation="redispy", connection_pool=pool, key_prefix=PREFIX
             )
         )
-
-    async def hit(self, item: RateLimitItem, kind: str, who: str, cost: int = 1) -> float | None:
-        if await self.limiter.hit(item, kind, who, cost=cost):
-            return None
-        return (await self.limiter.get_window_stats(item, kind, who)).reset_time
-
-    async def warm(self) -> None:
-        await self.storage.check()

@@ -123,3 +123,17 @@ class Card(Move):
         """Hook at the end of every turn, before the next begins (Alarm Clock). Must return no
         events once its effect is done, or the turn never ends."""
         return []
+
+
+class PutInFront(Card):
+    """A card put in front of the seat its ``target`` names, where it stays for the rest of the
+    game (RULES §7.1: Disguise, Planted Evidence): being there is its whole effect."""
+
+    timing = ANY
+    stays_in_play = True
+
+    def placed_on(self, s: State, seat: int, cmd: PlayEquipment) -> int | None:
+        return cmd.target
+
+    def resolve(self, s: State, seat: int, cmd: PlayEquipment) -> list[Any]:
+        return []

@@ -8,22 +8,13 @@ nothing left to investigate); the protection stays if the zombie is cured.
 
 from __future__ import annotations
 
-from gcbc.rules.equipment.base import Card
+from gcbc.rules.equipment.base import PutInFront
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.targets import living_seat
-from gcbc.rules.timing import ANY
 
 
 @register
-class Disguise(Card):
+class Disguise(PutInFront):
     name = "disguise"
-    timing = ANY
-    stays_in_play = True
     protects_from_investigation = True
     params = (living_seat("target"),)
-
-    def placed_on(self, s, seat, cmd):
-        return cmd.target
-
-    def resolve(self, s, seat, cmd):
-        return []

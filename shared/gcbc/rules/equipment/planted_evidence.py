@@ -8,22 +8,13 @@ card flips its majority again.
 
 from __future__ import annotations
 
-from gcbc.rules.equipment.base import Card
+from gcbc.rules.equipment.base import PutInFront
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.targets import living_seat
-from gcbc.rules.timing import ANY
 
 
 @register
-class PlantedEvidence(Card):
+class PlantedEvidence(PutInFront):
     name = "planted_evidence"
-    timing = ANY
-    stays_in_play = True
     flips_majority = True
     params = (living_seat("target"),)
-
-    def placed_on(self, s, seat, cmd):
-        return cmd.target
-
-    def resolve(self, s, seat, cmd):
-        return []
