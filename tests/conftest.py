@@ -67,7 +67,7 @@ def redis_url(redis_server) -> str:
 
 @pytest.fixture(scope="session")
 def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[devservers.RedisCluster]:
-    """A 3-node Redis Cluster as local processes (issue 14), with a user per service."""
+    """A 3-node Redis Cluster as local processes, with a user per service."""
     cluster = devservers.start_redis_cluster(tmp_path_factory.mktemp("redis-cluster"), 3)
     yield cluster
     cluster.stop()

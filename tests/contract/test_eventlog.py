@@ -498,7 +498,7 @@ def _collect(into: list[tuple[str, bytes]]):
 def test_commands_and_answers_are_read_apart_and_in_one_order(log_factory):
     """A table's answers expect its commands' positions and the other way round (one order per
     table, DESIGN property 2), and a consumer or a follower may read only one kind: the rules
-    worker gets the commands alone, the projection the answers alone (issue 13)."""
+    worker gets the commands alone, the projection the answers alone."""
 
     async def go():
         log = await log_factory()

@@ -1,4 +1,4 @@
-"""`python -m tools.bench --api URL` (issue 13): the bench aims at a running deployment instead of
+"""`python -m tools.bench --api URL`: the bench aims at a running deployment instead of
 starting stacks of its own, and counts every answer that is not 2xx."""
 
 from __future__ import annotations

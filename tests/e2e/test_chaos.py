@@ -1,4 +1,4 @@
-"""The chaos suite's short version (issue 14, item 5; ``make chaos`` runs every fault): bot tables
+"""The chaos suite's short version (``make chaos`` runs every fault): bot tables
 (some with house bots) play through HTTP while a fault strikes; then every table finishes, every
 accepted command is in the log once and answered once, the answers decide again the same, live
 views equal a rebuild, and no view any player received shows what its seat did not know."""

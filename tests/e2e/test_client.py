@@ -1,4 +1,4 @@
-"""The typed client (clients/python) against the real services (issue 12, item 3): a whole table
+"""The typed client (clients/python) against the real services: a whole table
 played with the blocking client, problems as typed exceptions with their code, safe retries, and
 Server-Sent Events that resume after a drop (Last-Event-ID) without missing or repeating a view."""
 

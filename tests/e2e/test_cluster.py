@@ -1,4 +1,4 @@
-"""The distributed setup, started for real on this machine (issue 14, item 4): a 3-node NATS
+"""The distributed setup, started for real on this machine: a 3-node NATS
 cluster (the stream with 3 replicas), a Redis Cluster of 3 primaries with a replica each holding
 the read model, and two instances of the rules worker and the projection; bot tables play through
 HTTP while the stream's leader node is killed (-9) and comes back, while a Redis primary restarts

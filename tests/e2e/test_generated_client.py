@@ -1,5 +1,5 @@
 """A client generated from /schema/openapi.json by a standard generator (openapi-python-client)
-reads the server's real answers into its typed models (issue 12: a schema that tells the truth):
+reads the server's real answers into its typed models (a schema that tells the truth):
 it creates a table, takes the seats, starts, plays commands from `legal_commands` and reads every
 view and the lobby, with no answer it cannot parse."""
 

@@ -1,4 +1,4 @@
-"""How the system says how it is doing (issue 11): /healthz and /readyz on the table service and
+"""How the system says how it is doing: /healthz and /readyz on the table service and
 the same facts on the rules worker's and the projection's own port; Prometheus metrics of each
 service; structured JSON logs."""
 

@@ -1,4 +1,4 @@
-"""A hostile client against the real services (DESIGN properties 3 and 7; issue 8): ids that
+"""A hostile client against the real services (DESIGN properties 3 and 7): ids that
 are not the server's own, chosen seeds, floods of chat, streams and requests, odd bodies, and
 dependencies that go away. Each probe is a regression test of a defect seen from outside; every
 view a probe receives passes the leak audit (tests/e2e/audit.py)."""

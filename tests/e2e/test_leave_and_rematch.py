@@ -1,4 +1,4 @@
-"""Players' expectations (issue 12, item 6): a seat may leave a started game (it is away: its
+"""Players' expectations: a seat may leave a started game (it is away: its
 autopilot plays, its secrets stay secret, its token brings it back until the end), and a finished
 table offers a rematch (the same seats and options at a new table, new tokens)."""
 

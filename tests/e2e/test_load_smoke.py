@@ -1,4 +1,4 @@
-"""`make load` (locust, tools/locustfile.py) against the real stack for a few seconds (issue 13):
+"""`make load` (locust, tools/locustfile.py) against the real stack for a few seconds:
 tables progress, and the report's failures are only the ones a game under load expects."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The operator's CLI end to end (issue 11): every ``gcbc-ops`` command run as an operator runs it
+"""The operator's CLI end to end: every ``gcbc-ops`` command run as an operator runs it
 (its own process, the admin users) against the real NATS and Redis of the session's stack, on
 tables bots played through the HTTP API, and on a test stream of its own (tables written by
 ``tools.tablelogs``) where an answer can be tampered with."""

@@ -1,4 +1,4 @@
-"""Tables divided among instances (issue 14, item 1), started for real: two rules workers and two
+"""Tables divided among instances, started for real: two rules workers and two
 projections on NATS and Redis of their own. Each service's partitions are divided between its
 two instances (leases in the GCBC_LEASES bucket); bot tables play through HTTP while one
 instance of each is killed -9; its partitions move to the other within seconds, every table

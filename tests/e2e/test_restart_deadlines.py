@@ -1,4 +1,4 @@
-"""Deadlines across a rules-worker restart (issue 14, item 2), on a system of its own: a wait
+"""Deadlines across a rules-worker restart, on a system of its own: a wait
 whose time runs out while no worker runs is timed out by the restarted worker, which learns of it
 from the deadline index (it reads the index, not every table)."""
 

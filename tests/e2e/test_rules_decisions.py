@@ -1,4 +1,4 @@
-"""The decisions of RULES (issue 9), played through the HTTP API against the real services, one
+"""The decisions of RULES, played through the HTTP API against the real services, one
 scenario table (`deal`) per RULES section touched: §3.1 investigating a card again, §4 the
 `wounds` option, §6 the declared shot that stands, §7.1 Polygraph and Disguise, §7.2 the classic
 Surveillance Camera, §8.1 extra equipment, §10 absence, §11 a pending Alarm Clock in the view."""

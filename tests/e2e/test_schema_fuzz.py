@@ -1,4 +1,4 @@
-"""Schemathesis over the generated OpenAPI document (issue 8: the bounded hostile-input run):
+"""Schemathesis over the generated OpenAPI document (the bounded hostile-input run):
 every operation, with valid and invalid generated requests (a few hundred per operation under
 ``make bench``, sixty in make test's short version), some
 aimed at real tables (in play, in the lobby, finished) and their seats' tokens. No answer is a server error, and every view any of

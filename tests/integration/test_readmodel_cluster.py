@@ -1,4 +1,4 @@
-"""The read model on a Redis Cluster, beyond the contract (issue 14, item 3): the table's write and
+"""The read model on a Redis Cluster, beyond the contract: the table's write and
 the global index are two steps on two nodes, so a crash between them must converge; wake-ups reach
 waiters whichever node holds their table; a node restarted empty is noticed; each service's user
 can do its part and no more."""

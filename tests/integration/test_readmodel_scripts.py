@@ -1,5 +1,5 @@
 """The read model's batched writes run their script by its digest, in one round trip: no
-SCRIPT EXISTS before each pipeline (issue 13), and a Redis that lost its scripts gets them
+SCRIPT EXISTS before each pipeline, and a Redis that lost its scripts gets them
 again without losing a write. Against a real Redis."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Watchers of one view share one read and one frame per change (issue 8, item 4: a crowd of
+"""Watchers of one view share one read and one frame per change (a crowd of
 streams must not multiply the server's memory), against a real Redis."""
 
 from __future__ import annotations

@@ -190,7 +190,7 @@ def any_command(seat: int, n: int, rng: random.Random) -> list[Any]:
 
 def never_accepted(s: State, seat: int) -> list[Any]:
     """System and lobby commands a started game refuses, whoever sends them (leaving is not
-    one: a seat that leaves a started game is away, issue 12)."""
+    one: a seat that leaves a started game is away)."""
     w = current_wait(s)
     stale = (w.id if w is not None else 0) + 1
     return [

@@ -1,4 +1,4 @@
-"""The log survives code changes (issue 11): every entry carries its schema version, and entries
+"""The log survives code changes: every entry carries its schema version, and entries
 of older versions are decoded through upcasters."""
 
 from __future__ import annotations

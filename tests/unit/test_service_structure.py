@@ -1,4 +1,4 @@
-"""The architecture, enforced (issue 10): no service imports another service (they share only
+"""The architecture, enforced: no service imports another service (they share only
 ``services.common``); ``nats`` and ``redis`` are imported only by the adapters and by each
 service's composition root (``main_async``/``create_app``); tools are not imported by services."""
 

@@ -1,4 +1,4 @@
-"""The engine's structure (issue 10): the rules modules import each other without a cycle, every
+"""The engine's structure: the rules modules import each other without a cycle, every
 import is at the top of its module (none hidden in a function), and the engine (``gcbc.rules``,
 ``gcbc_contract``) imports no service, broker, store or web framework (the rest of the engine's
 purity: ``test_engine_isolation.py``).

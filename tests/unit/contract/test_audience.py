@@ -1,4 +1,4 @@
-"""Privacy is declared on the events (issue 10; RULES §11): every field names its audience, a view's
+"""Privacy is declared on the events (RULES §11): every field names its audience, a view's
 log shows each field only to it (an allow-list), and a field nobody declared is shown to nobody."""
 
 from __future__ import annotations

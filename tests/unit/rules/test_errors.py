@@ -1,4 +1,4 @@
-"""Every refusal code carries its HTTP class in one table (``gcbc.rules.errors``; issue 10)."""
+"""Every refusal code carries its HTTP class in one table (``gcbc.rules.errors``)."""
 
 from __future__ import annotations
 
@@ -43,8 +43,9 @@ def test_no_table_is_not_found() -> None:
     assert [c for c in CODES if http_class(c) == "not_found"] == ["no_table"]
 
 
-def test_the_table_service_maps_each_code_as_before() -> None:
-    """The same classification as the table service's own list (until it uses this table)."""
-    problems = pytest.importorskip("services.table.problems")
+def test_the_table_service_answers_each_code_with_its_class() -> None:
+    """The table service answers each code with the HTTP status of its class in this table."""
+    from services.table import problems
+
     for code in CODES:
         assert problems.status_for(code) == STATUS[http_class(code)], code

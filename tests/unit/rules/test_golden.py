@@ -1,4 +1,4 @@
-"""Logs written by an older engine fold to the same views (issue 10: "a log written before the
+"""Logs written by an older engine fold to the same views ("a log written before the
 change folds to the same views after it").
 
 ``tests/fixtures/golden`` holds complete tables recorded once (``record.py``): every option, both
@@ -29,8 +29,8 @@ TABLES = sorted(p.name.removesuffix(".events.json") for p in FIXTURES.glob("*.ev
 
 # Deliberate changes to the views since the recording, each applied to the recorded bytes:
 # a prompt held in a transient step shows the turn's action phase (the contract's vocabulary);
-# views end with the house's seats (``bots``, issue 12: none at these tables). And one to the
-# logs of the views made with a limit (issue 13, below); the wait ids (``seen_waits``); an
+# views end with the house's seats (``bots``: none at these tables). And one to the
+# logs of the views made with a limit (below); the wait ids (``seen_waits``); an
 # eliminated seat's cards in play (``fallen_equipment``); the seed as a string (``wide_seeds``);
 # each seat's team and eliminator at the end (``teams_at_the_end``).
 AMENDED = [

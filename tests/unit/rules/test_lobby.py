@@ -59,7 +59,7 @@ def test_a_view_says_when_its_deal_was_chosen():
 
 
 def test_a_seat_posts_at_most_the_tables_chat_limit():
-    """Issue 8: one seat cannot fill a table's chat; the limit is the server's, recorded with
+    """One seat cannot fill a table's chat; the limit is the server's, recorded with
     the table (TableOpened.chat_per_seat), so a replay refuses the same messages."""
     s, _ = run(initial_state(), C.OpenTable(table_id="t", seats=4, chat_per_seat=2))
     s, _ = run(s, C.TakeSeat(name="ann"))
@@ -98,7 +98,7 @@ def test_the_house_seats_are_distinct_seats_of_the_table(seats):
 
 
 def test_a_player_who_leaves_a_started_game_is_away_and_comes_back_with_any_command():
-    """Issue 12, item 6 (RULES §10): leaving once the game started makes the seat absent: its
+    """RULES §10: leaving once the game started makes the seat absent: its
     autopilot plays, its cards stay its own; ``resume`` (or any command) brings it back."""
     s = table([[A, H, H], [KP, K, K], [H, K, H], [K, H, K]])
     s, events = run(s, C.LeaveSeat(seat=2))
@@ -118,7 +118,7 @@ def test_a_seat_left_at_the_turn_is_played_by_its_autopilot_at_once():
 
 
 def test_a_rematch_keeps_the_seats_of_the_last_game_for_their_players():
-    """Issue 12, item 6: a rematch holds the last game's seats; each player claims its own; a
+    """A rematch holds the last game's seats; each player claims its own; a
     newcomer takes only a seat nobody holds."""
     s = lobby(4, rematch_of="0123456789abcdef", held=(0, 2))
     s, events = run(s, C.TakeSeat(name="new"))

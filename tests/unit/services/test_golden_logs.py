@@ -1,4 +1,4 @@
-"""The log survives engine changes (issue 11): the golden table logs (``tests/fixtures/logs``,
+"""The log survives engine changes: the golden table logs (``tests/fixtures/logs``,
 recorded once by its ``record.py``: every option, a lobby, one log as schema version 1 wrote it)
 are imported as ``gcbc-ops import`` does and ``gcbc-ops verify`` runs over them: today's engine,
 deciding every recorded command again, must give each recorded answer, but for the deliberate

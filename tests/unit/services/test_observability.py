@@ -1,4 +1,4 @@
-"""How a service says how it is doing (issue 11), without servers: JSON or text log lines with
+"""How a service says how it is doing, without servers: JSON or text log lines with
 their context, progress with a rate and an estimate, readiness from the ports' facts, and the
 health and metrics endpoints of the rules worker and the projection."""
 

@@ -1,4 +1,4 @@
-"""The generated OpenAPI document tells a client generator the truth (issue 12, item 1): typed
+"""The generated OpenAPI document tells a client generator the truth: typed
 bodies for every success, problem+json for every error status with its codes, the bearer scheme,
 commands as a union on `type` without `seat`, and examples. (Schemathesis checks real responses
 against it: tests/e2e/test_schema_fuzz.py.)"""

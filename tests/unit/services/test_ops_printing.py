@@ -1,4 +1,4 @@
-"""The ops CLI prints what clients sent: control characters are escaped (issue 8, item 7)."""
+"""The ops CLI prints what clients sent: control characters are escaped."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The service loops on the in-memory twins of the log and the read model (issue 10: whole
+"""The service loops on the in-memory twins of the log and the read model (whole
 ports): the rules worker answers, the projection writes views and answers, the table service
 appends and reads its answer back — the same road as in production, without a server."""
 
@@ -243,7 +243,7 @@ class SlowToList(MemoryEventLog):
 
 
 def test_a_restarted_worker_answers_before_it_has_folded_every_table():
-    """Issue 14: the first command is answered at once, however many tables exist: its table is
+    """The first command is answered at once, however many tables exist: its table is
     folded when it comes; the others meanwhile."""
 
     async def go():

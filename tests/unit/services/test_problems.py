@@ -1,4 +1,4 @@
-"""Each refusal's HTTP class (issue 8, item 6): 422 only for what could never be valid at the
+"""Each refusal's HTTP class: 422 only for what could never be valid at the
 table; every refusal that depends on the table's state — which a client may have seen stale — is
 409 "not now"."""
 

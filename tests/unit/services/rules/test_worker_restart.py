@@ -1,4 +1,4 @@
-"""The rules worker across restarts, on its twins (issue 14, item 2): a restarted worker reads the
+"""The rules worker across restarts, on its twins: a restarted worker reads the
 deadline index instead of folding every table, loads a table from its snapshot and the entries
 after it when a command (or a deadline) needs it, fires a deadline pending across the restart,
 and keeps no finished table in memory."""
