@@ -13,8 +13,8 @@ declare const process: { argv: string[]; exitCode?: number };
 const api = process.argv[2];
 let seed = Number(process.argv[3] ?? "7");
 
-// mulberry32: the same choices for a seed, in 32-bit integer arithmetic (an LCG in doubles loses
-// its low bits past 2^53 and fell into short cycles where the bots aimed back and forth forever)
+// mulberry32: the same choices for a seed, in 32-bit integer arithmetic (a multiplication in
+// doubles past 2^53 drops low bits, and a generator built on one falls into short cycles)
 function random(n: number): number {
   seed = (seed + 0x6d2b79f5) | 0;
   let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
