@@ -396,7 +396,7 @@ class AlarmSet(Event, tag="alarm_set"):
 
     seat: Public[Seat]
     turn: Public[Turn]  # the turn it was set in
-    by: Public[By | None] = None  # who set it (None in older logs: the seat that played the card)
+    by: Public[By]  # who set it
 
 
 class AlarmRang(Event, tag="alarm_rang"):

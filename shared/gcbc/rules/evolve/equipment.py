@@ -103,11 +103,7 @@ def _equipment_returned(s: State, e: E.EquipmentReturned, v: int, log: Trail) ->
 
 
 def _alarm_set(s: State, e: E.AlarmSet, v: int, log: Trail) -> State:
-    by = e.by
-    if by is None:  # a log written before AlarmSet named its setter: the card played just before
-        played = s.log.tail(1)
-        by = played[0].seat if played and isinstance(played[0], E.EquipmentPlayed) else -1
-    return replace(s, version=v, log=log, alarms=(*s.alarms, (e.seat, e.turn, by)))
+    return replace(s, version=v, log=log, alarms=(*s.alarms, (e.seat, e.turn, e.by)))
 
 
 def _alarm_rang(s: State, e: E.AlarmRang, v: int, log: Trail) -> State:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import msgspec
 import pytest
-from msgspec.structs import replace
 
 from gcbc.rules import view
 from gcbc.rules.evolve import fold
@@ -210,11 +209,8 @@ def test_a_pending_alarm_is_a_public_fact_of_every_view():
     assert all(view(s, v, log=False).alarms == [] for v in (None, 0, 1, 2, 3))
 
 
-def test_an_alarm_of_an_older_log_names_the_seat_that_played_the_card():
-    """RULES §8.1 Alarm Clock (a log written before AlarmSet named its setter still folds to the
-    same pending alarm): the card's events with AlarmSet.by left out."""
-    s = deal({3: "alarm_clock"}, first_seat=3, options=EXTRA)
-    _, events = act(s, play(3, "alarm_clock", target=1))
-    old = [replace(e, by=None) if isinstance(e, E.AlarmSet) else e for e in events]
-    assert fold(old, s).alarms == ((1, 1, 3),)
-    assert view(fold(old, s), None, log=False).alarms == [AlarmView(seat=1, set_by=3, turn=1)]
+def test_an_alarm_set_names_its_setter():
+    """RULES §8.1 Alarm Clock: the event names who set the alarm (the view's ``set_by``); an
+    ``alarm_set`` without it is not an event of this log."""
+    with pytest.raises(msgspec.ValidationError, match="by"):
+        msgspec.json.decode(b'{"type":"alarm_set","seat":1,"turn":1}', type=E.AnyEvent)
