@@ -18,14 +18,12 @@ from gcbc.readmodel.port import (
     LobbyPage,
     ModelStatus,
     ModelUnavailable,
-    Put,
     Replacement,
     TableSnapshot,
 )
-from gcbc.readmodel.redisbase import RedisViews, text, unavailable, view_fields, when_of
+from gcbc.readmodel.redisbase import RedisViews, text, unavailable, view_fields
 from gcbc.readmodel.rediscluster import RedisClusterReadModel, is_cluster_url
-from gcbc.readmodel.wakeups import CHANNEL, Wakeups, wake_message
-from gcbc_contract.ids import checked
+from gcbc.readmodel.wakeups import CHANNEL, Wakeups
 
 KEY = "gcbc:views:{table}"
 LOBBY = "gcbc:lobby"  # table id -> summary of a table waiting for players
@@ -92,10 +90,6 @@ return 1
 """
 
 
-def _key(table: str) -> str:
-    return KEY.format(table=checked(table))  # a wildcard or space could reach other keys
-
-
 def connection_pool(url: str, connections: int = 64) -> aioredis.BlockingConnectionPool:
     """A bounded pool that waits for a free connection (thousands of long-polls share it). A
     connection found dead (a restarted Redis) is retried on a new one, briefly, before an error."""
@@ -140,38 +134,24 @@ class RedisReadModel(RedisViews):
         client = aioredis.Redis(connection_pool=connection_pool(url, connections))
         return cls(client, listener, PipelinedRedis(url))
 
-    @unavailable
-    async def put_many(self, puts: list[Put]) -> list[bool]:
+    async def _write_tables(self, writes: list[tuple[Replacement, str, str]]) -> list[bool]:
         """One pipeline (one round trip), each table one script run."""
         calls = [
-            self._write(item, when_of(base), wake_message(item.position, changed))
-            for item, changed, base in puts
+            (
+                [self._key(item.table), LOBBY, LOBBY_ORDER, STATUS, COUNTS, POSITION],
+                [
+                    item.position,
+                    CHANNEL.format(table=item.table),
+                    message,
+                    item.table,
+                    item.listing or b"",
+                    item.status or "",
+                    when,
+                    *view_fields(item.views, item.answers),
+                ],
+            )
+            for item, when, message in writes
         ]
-        return [bool(x) for x in await self._scripts(self._put, calls)]
-
-    def _write(
-        self, item: Replacement, when: str, message: str
-    ) -> tuple[list[str], list[bytes | str | int]]:
-        table = item.table
-        args: list[bytes | str | int] = [
-            item.position,
-            CHANNEL.format(table=checked(table)),
-            message,
-            table,
-            item.listing or b"",
-            item.status or "",
-            when,
-        ]
-        args += view_fields(item.views, item.answers)
-        return [_key(table), LOBBY, LOBBY_ORDER, STATUS, COUNTS, POSITION], args
-
-    @unavailable
-    async def replace(self, items: list[Replacement], force: bool = False) -> list[bool]:
-        """One pipeline for the batch (one round trip), each table one script run."""
-        if not items:
-            return []
-        when = "always" if force else "not older"
-        calls = [self._write(item, when, wake_message(item.position, None)) for item in items]
         return [bool(x) for x in await self._scripts(self._put, calls)]
 
     @unavailable
@@ -180,7 +160,7 @@ class RedisReadModel(RedisViews):
             return []
         pipe = self.redis.pipeline(transaction=False)
         for table in tables:
-            pipe.hgetall(_key(table))
+            pipe.hgetall(self._key(table))
         pipe.hmget(LOBBY, tables)
         pipe.hmget(STATUS, tables)
         *found, listings, statuses = await pipe.execute()
@@ -211,7 +191,7 @@ class RedisReadModel(RedisViews):
 
     @unavailable
     async def delete(self, table: str) -> None:
-        keys = [_key(table), LOBBY, LOBBY_ORDER, STATUS, COUNTS, POSITION]
+        keys = [self._key(table), LOBBY, LOBBY_ORDER, STATUS, COUNTS, POSITION]
         await self._delete(keys=keys, args=[table])
 
     @unavailable

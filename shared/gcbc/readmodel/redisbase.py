@@ -16,8 +16,16 @@ from redis.exceptions import NoScriptError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from gcbc.readmodel.pipelined import PipelinedRedis
-from gcbc.readmodel.port import ModelStatus, ModelUnavailable, StoredView, ViewWriter, answers_field
-from gcbc.readmodel.wakeups import Wakeups, until_set
+from gcbc.readmodel.port import (
+    ModelStatus,
+    ModelUnavailable,
+    Put,
+    Replacement,
+    StoredView,
+    ViewWriter,
+    answers_field,
+)
+from gcbc.readmodel.wakeups import Wakeups, until_set, wake_message
 from gcbc_contract.ids import checked
 
 F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
@@ -62,8 +70,8 @@ def unavailable(method: F) -> F:
 
 class RedisViews(ViewWriter):
     """The reading, the waiting and the put script's runs of a Redis read model; a subclass
-    gives its key layout (``KEY``), ``redis`` (its client), ``wakeups`` and ``_put`` (the
-    put script)."""
+    gives its key layout (``KEY``), ``redis`` (its client), ``wakeups``, ``_put`` (the put
+    script) and ``_write_tables`` (its runs for a batch)."""
 
     UNREACHABLE = UNREACHABLE  # what makes a call ModelUnavailable
     KEY: str  # a table's hash, ``{table}`` in it
@@ -87,6 +95,31 @@ class RedisViews(ViewWriter):
         if self.fast is not None:
             return await self.fast.call("HMGET", key, *fields)  # type: ignore[no-any-return]
         return await self.redis.hmget(key, fields)  # type: ignore[no-any-return]
+
+    async def _write_tables(self, writes: list[tuple[Replacement, str, str]]) -> list[bool]:
+        """Each (table, when to write it, its wake-up message) one put script run, the batch
+        sent at once: written or not, per table."""
+        raise NotImplementedError
+
+    @unavailable
+    async def put_many(self, puts: list[Put]) -> list[bool]:
+        if not puts:
+            return []
+        return await self._write_tables(
+            [
+                (item, when_of(base), wake_message(item.position, changed))
+                for item, changed, base in puts
+            ]
+        )
+
+    @unavailable
+    async def replace(self, items: list[Replacement], force: bool = False) -> list[bool]:
+        if not items:
+            return []
+        when = "always" if force else "not older"
+        return await self._write_tables(
+            [(item, when, wake_message(item.position, None)) for item in items]
+        )
 
     def _pipeline(self) -> Any:
         return self.redis.pipeline(transaction=False)
