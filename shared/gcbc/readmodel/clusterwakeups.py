@@ -16,7 +16,7 @@ from redis.asyncio.cluster import RedisCluster as AsyncRedisCluster
 
 from gcbc.readmodel.port import ModelUnavailable
 from gcbc.readmodel.redisbase import text
-from gcbc.readmodel.wakeups import Wakeups, parse_wake
+from gcbc.readmodel.wakeups import Fields, Wakeups, parse_wake
 
 log = logging.getLogger("gcbc.readmodel")
 
@@ -31,10 +31,9 @@ class ShardedWakeups(Wakeups):
     LINGER = 60.0  # seconds a channel stays subscribed after its last waiter
 
     def __init__(
-        self, cluster: AsyncRedisCluster, key: str, user: str | None, password: str | None
+        self, cluster: AsyncRedisCluster, read: Fields, user: str | None, password: str | None
     ) -> None:
-        # the table's hash under its hash tag, read through the cluster (the reader)
-        super().__init__(cluster, cluster, key)  # type: ignore[arg-type]
+        super().__init__(cluster, read)  # type: ignore[arg-type]
         self.cluster, self.user, self.password = cluster, user, password
         self._nodes: dict[str, _NodeListener] = {}  # node name -> its listener
         self._channels: dict[str, str] = {}  # table -> the node it is subscribed on

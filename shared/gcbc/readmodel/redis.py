@@ -120,7 +120,7 @@ class RedisReadModel(RedisViews):
         self.fast = fast
         self._put = client.register_script(_PUT)
         self._delete = client.register_script(_DELETE)
-        self.wakeups = Wakeups(wakeups_client or client, client, KEY, fast)
+        self.wakeups = Wakeups(wakeups_client or client, self._fields)
 
     @classmethod
     def connect(cls, url: str, connections: int = 64) -> RedisViews:

@@ -91,7 +91,8 @@ class RedisViews(ViewWriter):
             await self.fast.close()
         await self.redis.aclose()
 
-    async def _hmget(self, key: str, fields: list[str]) -> list[bytes | None]:
+    async def _fields(self, table: str, fields: list[str]) -> list[bytes | None]:
+        key = self._key(table)
         if self.fast is not None:
             return await self.fast.call("HMGET", key, *fields)  # type: ignore[no-any-return]
         return await self.redis.hmget(key, fields)  # type: ignore[no-any-return]
@@ -185,7 +186,7 @@ class RedisViews(ViewWriter):
 
     @unavailable
     async def get(self, table: str, viewer: str) -> tuple[int, bytes] | None:
-        position, data = await self._hmget(self._key(table), ["position", viewer])
+        position, data = await self._fields(table, ["position", viewer])
         if position is None or data is None:
             return None
         return int(position), data
@@ -193,7 +194,7 @@ class RedisViews(ViewWriter):
     @unavailable
     async def _read(self, table: str, viewer: str) -> StoredView | None:
         fields = ["position", viewer, answers_field(viewer)]
-        position, data, answers = await self._hmget(self._key(table), fields)
+        position, data, answers = await self._fields(table, fields)
         if position is None or data is None:
             return None
         return StoredView(int(position), data, answers)

@@ -210,7 +210,7 @@ class RedisClusterReadModel(RedisViews):
         self.redis = cluster  # type: ignore[assignment]
         self._put = cluster.register_script(_PUT)
         self._index = cluster.register_script(_INDEX)
-        self.wakeups = ShardedWakeups(cluster, KEY, user, password)
+        self.wakeups = ShardedWakeups(cluster, self._fields, user, password)
 
     @classmethod
     def connect(cls, url: str, connections: int = 64) -> RedisClusterReadModel:

@@ -10,10 +10,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 
 import redis.asyncio as aioredis
 
-from gcbc.readmodel.pipelined import PipelinedRedis
 from gcbc.readmodel.port import StoredView
 
 log = logging.getLogger("gcbc.readmodel")
@@ -37,6 +37,10 @@ def parse_wake(message: str) -> tuple[int, list[str] | None]:
     return int(position), [] if viewers == "-" else viewers.split(",")
 
 
+# (table, fields) -> the values the table's hash holds in them (None: missing)
+Fields = Callable[[str, list[str]], Awaitable[list[bytes | None]]]
+
+
 class Signal:
     """What the next change of one view sets, with the view read for every waiter of it."""
 
@@ -54,15 +58,9 @@ class Wakeups:
     KEEP_LATEST = 100_000  # tables whose newest position is remembered before pruning
     KEEP_CHANGES = 10_000  # tables whose views' changes are remembered before pruning
 
-    def __init__(
-        self,
-        client: aioredis.Redis,
-        reader: aioredis.Redis,
-        key: str,
-        fast: PipelinedRedis | None = None,
-    ) -> None:
-        self.client, self.reader, self.fast = client, reader, fast
-        self.key = key  # a table's hash, ``{table}`` in it (the prefetch reads its views there)
+    def __init__(self, client: aioredis.Redis, read: Fields) -> None:
+        self.client = client
+        self.read = read  # a table's fields, as the read model reads them (the prefetch's views)
         self.ready = asyncio.Event()  # set once subscribed
         self._signals: dict[str, dict[str, Signal]] = {}  # table -> viewer -> its next change
         self._latest: dict[str, int] = {}  # table -> the newest position announced
@@ -170,12 +168,8 @@ class Wakeups:
         if waiting:
             keys = list(waiting) if viewers is None else [v for v in viewers if v in waiting]
             if keys:
-                key = self.key.format(table=table)
                 try:
-                    if self.fast is not None:
-                        got = await self.fast.call("HMGET", key, "position", *keys)
-                    else:
-                        got = await self.reader.hmget(key, ["position", *keys])
+                    got = await self.read(table, ["position", *keys])
                 except Exception as e:  # noqa: BLE001  (the waiters read Redis themselves)
                     log.warning("prefetch failed: %s", e)
                 else:
