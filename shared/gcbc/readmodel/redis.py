@@ -19,7 +19,6 @@ from gcbc.readmodel.port import (
     ModelStatus,
     ModelUnavailable,
     Replacement,
-    TableSnapshot,
 )
 from gcbc.readmodel.redisbase import RedisViews, text, unavailable, view_fields
 from gcbc.readmodel.rediscluster import RedisClusterReadModel, is_cluster_url
@@ -108,6 +107,7 @@ def connection_pool(url: str, connections: int = 64) -> aioredis.BlockingConnect
 
 class RedisReadModel(RedisViews):
     KEY = KEY  # a table's hash (a cluster's puts the table id in a hash tag)
+    INDEXED = {"listing": LOBBY, "status": STATUS}
 
     def __init__(
         self,
@@ -153,26 +153,6 @@ class RedisReadModel(RedisViews):
             for item, when, message in writes
         ]
         return [bool(x) for x in await self._scripts(self._put, calls)]
-
-    @unavailable
-    async def snapshots(self, tables: list[str]) -> list[TableSnapshot | None]:
-        if not tables:
-            return []
-        pipe = self.redis.pipeline(transaction=False)
-        for table in tables:
-            pipe.hgetall(self._key(table))
-        pipe.hmget(LOBBY, tables)
-        pipe.hmget(STATUS, tables)
-        *found, listings, statuses = await pipe.execute()
-        out: list[TableSnapshot | None] = []
-        for fields, listing, status in zip(found, listings, statuses, strict=True):
-            if not fields:
-                out.append(None)
-                continue
-            fields = {text(k): v for k, v in fields.items()}
-            position = int(fields.pop("position", b"0"))
-            out.append(TableSnapshot(position, fields, listing, text(status) or None))
-        return out
 
     async def tables(self) -> AsyncIterator[str]:
         prefix = KEY.format(table="")

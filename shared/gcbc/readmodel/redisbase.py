@@ -22,6 +22,7 @@ from gcbc.readmodel.port import (
     Put,
     Replacement,
     StoredView,
+    TableSnapshot,
     ViewWriter,
     answers_field,
 )
@@ -75,6 +76,9 @@ class RedisViews(ViewWriter):
 
     UNREACHABLE = UNREACHABLE  # what makes a call ModelUnavailable
     KEY: str  # a table's hash, ``{table}`` in it
+    # a table's listing and status: in its hash (a cluster's), or by field, in these hashes by
+    # table id
+    INDEXED: dict[str, str] = {}
     # a run refused because Redis lost its scripts (restarted, or SCRIPT FLUSH)
     SCRIPT_RETRIES: tuple[type[Exception], ...] = (NoScriptError,)
     ScriptsRefused: type[Exception] = ResponseError
@@ -179,6 +183,29 @@ class RedisViews(ViewWriter):
                 when = 0.0
         tables = {text(k): int(v) for k, v in counts.items() if int(v) > 0}
         return ModelStatus(when, int(position or 0), tables)
+
+    @unavailable
+    async def snapshots(self, tables: list[str]) -> list[TableSnapshot | None]:
+        if not tables:
+            return []
+        pipe = self._pipeline()
+        for table in tables:
+            pipe.hgetall(self._key(table))
+        for index in self.INDEXED.values():
+            pipe.hmget(index, tables)
+        found = await pipe.execute()
+        indexed = list(zip(self.INDEXED, found[len(tables) :], strict=True))
+        out: list[TableSnapshot | None] = []
+        for i, held in enumerate(found[: len(tables)]):
+            if not held:
+                out.append(None)
+                continue
+            fields = {text(k): v for k, v in held.items()} | {f: got[i] for f, got in indexed}
+            position = int(fields.pop("position", b"0"))
+            listing, status = fields.pop("listing", None), fields.pop("status", None)
+            fields.pop("listed", None)  # (a cluster's: the position it was first listed at)
+            out.append(TableSnapshot(position, fields, listing, text(status) or None))
+        return out
 
     @unavailable
     async def ping(self) -> None:

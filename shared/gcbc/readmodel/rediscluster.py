@@ -53,7 +53,6 @@ from gcbc.readmodel.port import (
     ModelStatus,
     ModelUnavailable,
     Replacement,
-    TableSnapshot,
 )
 from gcbc.readmodel.redisbase import RedisViews, text, unavailable, view_fields
 from gcbc_contract.ids import checked
@@ -272,26 +271,6 @@ class RedisClusterReadModel(RedisViews):
         await self._reindex_entries([table, "", "", "", ""])
 
     # --- reading ---------------------------------------------------------------------------------
-    @unavailable
-    async def snapshots(self, tables: list[str]) -> list[TableSnapshot | None]:
-        if not tables:
-            return []
-        pipe = self.redis.pipeline()
-        for table in tables:
-            pipe.hgetall(self._key(table))
-        out: list[TableSnapshot | None] = []
-        for found in await pipe.execute():
-            if not found:
-                out.append(None)
-                continue
-            fields = {text(k): v for k, v in found.items()}
-            position = int(fields.pop("position", b"0"))
-            listing = fields.pop("listing", None)
-            fields.pop("listed", None)
-            status = fields.pop("status", None)
-            out.append(TableSnapshot(position, fields, listing, text(status) or None))
-        return out
-
     async def tables(self) -> AsyncIterator[str]:
         prefix = KEY.format(table="")[:-1]  # gcbc:views:{
         try:
