@@ -5,7 +5,6 @@ than the stored one and then publishes a wake-up on the table's channel (``wakeu
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator
 
 import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
@@ -17,10 +16,9 @@ from gcbc.readmodel.pipelined import PipelinedRedis
 from gcbc.readmodel.port import (
     LobbyPage,
     ModelStatus,
-    ModelUnavailable,
     Replacement,
 )
-from gcbc.readmodel.redisbase import RedisViews, text, unavailable, view_fields
+from gcbc.readmodel.redisbase import RedisViews, unavailable, view_fields
 from gcbc.readmodel.rediscluster import RedisClusterReadModel, is_cluster_url
 from gcbc.readmodel.wakeups import CHANNEL, Wakeups
 
@@ -153,14 +151,6 @@ class RedisReadModel(RedisViews):
             for item, when, message in writes
         ]
         return [bool(x) for x in await self._scripts(self._put, calls)]
-
-    async def tables(self) -> AsyncIterator[str]:
-        prefix = KEY.format(table="")
-        try:
-            async for key in self.redis.scan_iter(match=KEY.format(table="*"), count=1000):
-                yield text(key)[len(prefix) :]
-        except self.UNREACHABLE as e:
-            raise ModelUnavailable(str(e) or type(e).__name__) from None
 
     @unavailable
     async def status(self) -> ModelStatus:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
 
 import redis.asyncio as aioredis
@@ -206,6 +206,20 @@ class RedisViews(ViewWriter):
             fields.pop("listed", None)  # (a cluster's: the position it was first listed at)
             out.append(TableSnapshot(position, fields, listing, text(status) or None))
         return out
+
+    def _scans(self) -> list[dict[str, Any]]:
+        """A SCAN's targets (one Redis: itself; a cluster: each primary node)."""
+        return [{}]
+
+    async def tables(self) -> AsyncIterator[str]:
+        head, _, tail = self.KEY.format(table="\n").partition("\n")
+        try:
+            for target in self._scans():
+                match = self.KEY.format(table="*")
+                async for key in self.redis.scan_iter(match=match, count=1000, **target):
+                    yield text(key).removeprefix(head).removesuffix(tail)
+        except self.UNREACHABLE as e:
+            raise ModelUnavailable(str(e) or type(e).__name__) from None
 
     @unavailable
     async def ping(self) -> None:

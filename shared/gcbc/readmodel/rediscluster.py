@@ -27,7 +27,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
@@ -51,7 +50,6 @@ from gcbc.readmodel.clusterwakeups import CHANNEL, ShardedWakeups
 from gcbc.readmodel.port import (
     LobbyPage,
     ModelStatus,
-    ModelUnavailable,
     Replacement,
 )
 from gcbc.readmodel.redisbase import RedisViews, text, unavailable, view_fields
@@ -271,16 +269,8 @@ class RedisClusterReadModel(RedisViews):
         await self._reindex_entries([table, "", "", "", ""])
 
     # --- reading ---------------------------------------------------------------------------------
-    async def tables(self) -> AsyncIterator[str]:
-        prefix = KEY.format(table="")[:-1]  # gcbc:views:{
-        try:
-            for node in self.redis.get_primaries():
-                async for key in self.redis.scan_iter(
-                    match=KEY.format(table="*"), count=1000, target_nodes=node
-                ):
-                    yield text(key)[len(prefix) : -1]
-        except self.UNREACHABLE as e:
-            raise ModelUnavailable(str(e) or type(e).__name__) from None
+    def _scans(self) -> list[dict[str, Any]]:
+        return [{"target_nodes": node} for node in self.redis.get_primaries()]
 
     @unavailable
     async def open_tables(self, limit: int = 50, after: int = 0) -> LobbyPage:
