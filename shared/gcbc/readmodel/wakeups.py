@@ -20,7 +20,6 @@ log = logging.getLogger("gcbc.readmodel")
 
 CHANNEL = "gcbc:changed:{table}"
 PATTERN = CHANNEL.format(table="*")
-PREFIX = CHANNEL.format(table="")
 
 
 def wake_message(position: int, changed: list[str] | None) -> str:
@@ -55,6 +54,7 @@ class Wakeups:
     """The wake-ups of this process's waiters, from one pub/sub connection of its own (without
     the pool's read timeout; keep-alive and health checks find a connection gone silent)."""
 
+    CHANNEL = CHANNEL  # a table's, ``{table}`` in it
     KEEP_LATEST = 100_000  # tables whose newest position is remembered before pruning
     KEEP_CHANGES = 10_000  # tables whose views' changes are remembered before pruning
 
@@ -95,7 +95,7 @@ class Wakeups:
                 self.ready.set()
                 async for msg in pubsub.listen():
                     if msg.get("type") == "pmessage":
-                        self._heard(msg["channel"], msg["data"])
+                        self.heard(msg["channel"], msg["data"])
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # noqa: BLE001
@@ -110,11 +110,13 @@ class Wakeups:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()  # its connection goes back
 
-    def _heard(self, channel: bytes | str, data: bytes | str) -> None:
+    def heard(self, channel: bytes | str, data: bytes | str) -> None:
+        """A wake-up message on a table's channel (``CHANNEL``: this class's layout)."""
         if isinstance(channel, bytes):
             channel = channel.decode()
         position, viewers = parse_wake(data.decode() if isinstance(data, bytes) else data)
-        self._announced(channel[len(PREFIX) :], position, viewers)
+        head, _, tail = self.CHANNEL.format(table="\n").partition("\n")
+        self._announced(channel.removeprefix(head).removesuffix(tail), position, viewers)
 
     def _announced(self, table: str, position: int, viewers: list[str] | None) -> None:
         """A table's wake-up heard (its newest position, the viewers whose views changed)."""
