@@ -1,6 +1,7 @@
 """What the Redis adapters of the read model share, whatever their key layout (one Redis:
 ``redis``; a Redis Cluster: ``rediscluster``): failures as ModelUnavailable, the put script run
-pipelined by its digest, and reading and waiting for a viewer's view (``RedisViews``)."""
+pipelined by its digest for a batch of puts or replacements, and reading (a view, a snapshot, the
+tables held) and waiting for a viewer's view (``RedisViews``)."""
 
 from __future__ import annotations
 
@@ -71,8 +72,8 @@ def unavailable(method: F) -> F:
 
 class RedisViews(ViewWriter):
     """The reading, the waiting and the put script's runs of a Redis read model; a subclass
-    gives its key layout (``KEY``), ``redis`` (its client), ``wakeups``, ``_put`` (the put
-    script) and ``_write_tables`` (its runs for a batch)."""
+    gives its key layout (``KEY``, ``INDEXED``), ``redis`` (its client), ``wakeups``, ``_put``
+    (the put script) and ``_write_tables`` (its runs for a batch)."""
 
     UNREACHABLE = UNREACHABLE  # what makes a call ModelUnavailable
     KEY: str  # a table's hash, ``{table}`` in it
