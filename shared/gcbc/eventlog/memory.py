@@ -8,7 +8,7 @@ import asyncio
 import contextlib
 import inspect
 import time
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 from gcbc.eventlog.partitions import PARTITIONS, group_of, partition_group, partition_of
 from gcbc.eventlog.port import (
@@ -34,7 +34,8 @@ RETRY = 0.05  # seconds before an entry whose handler failed is delivered again
 
 class _Feed:
     """Entries handed to one handler in order, every entry already queued at once; a failed
-    entry is delivered again (before any entry that came after its batch)."""
+    entry is delivered again (before any entry that came after its batch). A group member's or a
+    follower's subscription: closing it takes it off the log's list (``unlist``)."""
 
     BATCH = 256
 
@@ -53,6 +54,7 @@ class _Feed:
         self.queue: asyncio.Queue[Stored] = asyncio.Queue()
         self.on_done = on_done  # called with each entry once handled (a group's position)
         self.later: set[asyncio.Task] = set()  # entries acknowledged once their work is done
+        self.unlist: Callable[[], None] = lambda: None
         self.task = asyncio.create_task(self._run())
 
     async def _run(self) -> None:
@@ -98,6 +100,7 @@ class _Feed:
             self.on_done(stored)  # type: ignore[operator]
 
     async def close(self) -> None:
+        self.unlist()
         for task in (self.task, *self.later):
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -110,7 +113,7 @@ class MemoryEventLog(FullLog):
         self._entries: list[Stored] = []
         self._by_table: dict[str, list[Stored]] = {}
         self._ids: dict[str, int] = {}
-        self._followers: list[_Feed] = []
+        self._followers: set[_Feed] = set()
         self._groups: dict[str, int] = {}  # group -> the position it handled everything up to
         self._acked: dict[str, set[int]] = {}  # group -> entries handled past that position
         self._members: dict[str, _Feed] = {}  # group -> its live member
@@ -157,16 +160,15 @@ class MemoryEventLog(FullLog):
         return [s for s in self._by_table.get(checked(table), []) if s.seq > after]
 
     def _wants(self, feed: _Feed, stored: Stored) -> bool:
-        return (
-            (feed.table is None or feed.table == stored.table)
-            and (feed.partition is None or self.partition(stored.table) == feed.partition)
-            and self._kind_wanted(feed.only, stored)
+        return (feed.table is None or feed.table == stored.table) and self._reads(
+            stored, feed.partition, feed.only
         )
 
-    def _kind_wanted(self, only: Only, stored: Stored) -> bool:
-        if only is None:
-            return True
-        return (stored.seq in self._answers) == (only == "answers")
+    def _reads(self, stored: Stored, partition: int | None, only: Only) -> bool:
+        """Whether a reader of ``partition`` and ``only`` (None: any) is handed the entry."""
+        return (partition is None or self.partition(stored.table) == partition) and (
+            only is None or (stored.seq in self._answers) == (only == "answers")
+        )
 
     def partition(self, table: str) -> int:
         return partition_of(table, self.partitions)
@@ -196,15 +198,11 @@ class MemoryEventLog(FullLog):
 
     def _unhandled(self, durable: str) -> list[Stored]:
         done, partition = self._groups.get(durable, 0), group_of(durable)[1]
-        acked = self._acked.get(durable, set())
-        only = self._only.get(durable)
+        acked, only = self._acked.get(durable, set()), self._only.get(durable)
         return [
             s
             for s in self._entries
-            if s.seq > done
-            and s.seq not in acked
-            and (partition is None or self.partition(s.table) == partition)
-            and self._kind_wanted(only, s)
+            if s.seq > done and s.seq not in acked and self._reads(s, partition, only)
         ]
 
     async def group(self, name: str) -> GroupStatus | None:
@@ -242,7 +240,7 @@ class MemoryEventLog(FullLog):
         ack_wait: float = 30,
         partition: int | None = None,
         only: Only = None,
-    ) -> _Member:
+    ) -> _Feed:
         """One live member per durable consumer here (a second one replaces the first): enough
         for tests. Entries handed to a member that left are handed to the next one (as
         JetStream does once their ack wait is over)."""
@@ -261,9 +259,7 @@ class MemoryEventLog(FullLog):
                 entry = self._entries[following - 1]
                 if following in acked:
                     acked.discard(following)
-                elif (
-                    partition is None or self.partition(entry.table) == partition
-                ) and self._kind_wanted(only, entry):
+                elif self._reads(entry, partition, only):
                     break  # not handled yet
                 self._groups[durable] = following  # handled, another partition's, or not read
 
@@ -271,7 +267,13 @@ class MemoryEventLog(FullLog):
         for stored in self._unhandled(durable):
             feed.queue.put_nowait(stored)
         self._members[durable] = feed
-        return _Member(self, durable, feed)
+
+        def unlist() -> None:
+            if self._members.get(durable) is feed:
+                del self._members[durable]
+
+        feed.unlist = unlist
+        return feed
 
     async def follow(
         self,
@@ -279,14 +281,15 @@ class MemoryEventLog(FullLog):
         after: int | None = None,
         table: str | None = None,
         only: Only = None,
-    ) -> _Follower:
+    ) -> _Feed:
         feed = _Feed(one_by_one(handle), table=None if table is None else checked(table), only=only)
         if after is not None:
             for stored in self._entries:
                 if stored.seq > after and self._wants(feed, stored):
                     feed.queue.put_nowait(stored)
-        self._followers.append(feed)
-        return _Follower(self, feed)
+        self._followers.add(feed)
+        feed.unlist = lambda: self._followers.discard(feed)
+        return feed
 
     async def close(self) -> None:
         for feed in (*self._followers, *self._members.values()):
@@ -307,23 +310,3 @@ class MemoryEventLog(FullLog):
             for p in range(self.partitions)
             if any(self.partition(s.table) == p for s in self._entries)
         )
-
-
-class _Member:
-    def __init__(self, log: MemoryEventLog, group: str, feed: _Feed) -> None:
-        self.log, self.group, self.feed = log, group, feed
-
-    async def close(self) -> None:
-        if self.log._members.get(self.group) is self.feed:  # noqa: SLF001
-            del self.log._members[self.group]  # noqa: SLF001
-        await self.feed.close()
-
-
-class _Follower:
-    def __init__(self, log: MemoryEventLog, feed: _Feed) -> None:
-        self.log, self.feed = log, feed
-
-    async def close(self) -> None:
-        if self.feed in self.log._followers:  # noqa: SLF001
-            self.log._followers.remove(self.feed)  # noqa: SLF001
-        await self.feed.close()

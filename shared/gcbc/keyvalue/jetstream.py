@@ -17,6 +17,7 @@ import nats
 from nats.js import api
 from nats.js.errors import BucketNotFoundError, KeyNotFoundError, NotFoundError
 
+from gcbc.eventlog.jetstream.stream import UNANSWERED, unavailable
 from gcbc.eventlog.port import LogUnavailable
 from gcbc.keyvalue.port import Change
 
@@ -25,7 +26,6 @@ _PLAIN = re.compile(r"[-_=A-Za-z0-9]+")
 _HEX = "_x."
 KV_OPERATION = "KV-Operation"
 TIMEOUT = 5.0
-_ERRORS = (nats.errors.Error, TimeoutError, OSError)
 
 
 def stored_key(key: str) -> str:
@@ -34,10 +34,6 @@ def stored_key(key: str) -> str:
 
 def key_of(stored: str) -> str:
     return bytes.fromhex(stored[len(_HEX) :]).decode() if stored.startswith(_HEX) else stored
-
-
-def stream_of(bucket: str) -> str:
-    return f"KV_{bucket}"
 
 
 class _Watch:
@@ -58,7 +54,7 @@ class JetStreamKeyValue:
         self.nc = nc
         self.js = nc.jetstream()
         self.bucket = bucket
-        self.stream = stream_of(bucket)
+        self.stream = f"KV_{bucket}"
         self.prefix = f"$KV.{bucket}."
         self.watches: list[_Watch] = []
 
@@ -73,7 +69,7 @@ class JetStreamKeyValue:
                 await store.js.create_key_value(
                     api.KeyValueConfig(bucket=bucket, history=1, replicas=replicas, direct=True)
                 )
-        except _ERRORS as e:
+        except UNANSWERED as e:
             raise LogUnavailable(f"bucket {bucket}: {e or type(e).__name__}") from None
         return store
 
@@ -83,8 +79,8 @@ class JetStreamKeyValue:
             msg = await self.js.get_last_msg(self.stream, subject, direct=True)
         except (NotFoundError, KeyNotFoundError):
             return None
-        except _ERRORS as e:
-            raise LogUnavailable(str(e) or type(e).__name__) from None
+        except UNANSWERED as e:
+            raise unavailable(e) from None
         if msg.headers and msg.headers.get(KV_OPERATION) in ("DEL", "PURGE"):
             return None
         return msg.data or b""
@@ -100,8 +96,8 @@ class JetStreamKeyValue:
             await self.js.publish(
                 self.prefix + stored_key(key), value, headers=headers, timeout=TIMEOUT
             )
-        except _ERRORS as e:
-            raise LogUnavailable(str(e) or type(e).__name__) from None
+        except UNANSWERED as e:
+            raise unavailable(e) from None
 
     async def watch(self, handle: Change) -> _Watch:
         watch = _Watch()
@@ -128,8 +124,8 @@ class JetStreamKeyValue:
                 ordered_consumer=True,
                 deliver_policy=api.DeliverPolicy.LAST_PER_SUBJECT,
             )
-        except _ERRORS as e:
-            raise LogUnavailable(str(e) or type(e).__name__) from None
+        except UNANSWERED as e:
+            raise unavailable(e) from None
         if not info.state.messages:
             watch.ready.set()  # nothing stored: nothing to wait for
         self.watches.append(watch)

@@ -14,11 +14,10 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from gcbc.playermodel.port import POOLS, PlayerRecord, Rating, RatingsHeld
 from gcbc.readmodel.port import ModelUnavailable
+from gcbc.readmodel.redisbase import UNREACHABLE, text
 from gcbc_contract.ids import checked
 
 PLAYERS = "gcbc:players"
@@ -76,10 +75,6 @@ def _changes_key(table_id: str) -> str:
     return f"gcbc:{{ratings}}:changes:{checked(table_id)}"
 
 
-def _text(x: Any) -> str:
-    return x.decode() if isinstance(x, bytes) else str(x)
-
-
 def _tables_key(player_id: str) -> str:
     return f"gcbc:player-tables:{checked(player_id)}"
 
@@ -91,7 +86,7 @@ class RedisPlayerModel:
     async def _do(self, call: Any) -> Any:
         try:
             return await call
-        except (RedisConnectionError, RedisTimeoutError, OSError) as e:
+        except UNREACHABLE as e:
             raise ModelUnavailable(str(e) or type(e).__name__) from None
 
     async def put_player(self, record: PlayerRecord) -> None:
@@ -121,35 +116,27 @@ class RedisPlayerModel:
         self, player_id: str, limit: int = 50, before: int | None = None
     ) -> list[tuple[str, int]]:
         top = "+inf" if before is None else f"({before}"
+        key = _tables_key(player_id)
         got = await self._do(
-            self.redis.zrevrangebyscore(
-                _tables_key(player_id), top, "-inf", start=0, num=limit, withscores=True
-            )
+            self.redis.zrevrangebyscore(key, top, "-inf", start=0, num=limit, withscores=True)
         )
-        return [(t.decode() if isinstance(t, bytes) else t, int(score)) for t, score in got]
+        return [(text(t), int(score)) for t, score in got]
 
     async def players(self, limit: int = 100, after: int = 0) -> list[PlayerRecord]:
         ids = await self._do(
             self.redis.zrangebyscore(PLAYERS, f"({after}", "+inf", start=0, num=limit)
         )
-        out = []
-        for player_id in ids:
-            record = await self.player(
-                player_id.decode() if isinstance(player_id, bytes) else player_id
-            )
-            if record is not None:
-                out.append(record)
-        return out
+        records = [await self.player(text(player_id)) for player_id in ids]
+        return [record for record in records if record is not None]
 
     async def count(self) -> int:
         return int(await self._do(self.redis.zcard(PLAYERS)))
 
     async def clear(self) -> None:
         ids = await self._do(self.redis.zrange(PLAYERS, 0, -1))
-        for player_id in ids:
-            pid = player_id.decode() if isinstance(player_id, bytes) else player_id
-            await self._do(self.redis.delete(_player_key(pid)))
-            await self._do(self.redis.delete(_tables_key(pid)))
+        for player_id in map(text, ids):
+            await self._do(self.redis.delete(_player_key(player_id)))
+            await self._do(self.redis.delete(_tables_key(player_id)))
         await self._do(self.redis.delete(PLAYERS))
         await self._do(self.redis.delete(POSITION))
 
@@ -192,13 +179,13 @@ class RedisPlayerModel:
         self, pool: str, limit: int = 50, offset: int = 0
     ) -> list[tuple[str, Rating]]:
         got = await self._do(self.redis.zrevrange(_board_key(pool), offset, offset + limit - 1))
-        raters = [_text(r) for r in got]
+        raters = [text(r) for r in got]
         held = await self.ratings(pool, raters)
         return [(r, held[r]) for r in raters if r in held]
 
     async def changes(self, table_id: str) -> dict[str, float]:
         got = await self._do(self.redis.hgetall(_changes_key(table_id)))
-        return {_text(k): float(v) for k, v in got.items()}
+        return {text(k): float(v) for k, v in got.items()}
 
     async def clear_ratings(self) -> None:
         """Every key of the ratings' slot (SCAN over it; a cluster: on its node)."""

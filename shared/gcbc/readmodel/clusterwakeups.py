@@ -16,7 +16,7 @@ from redis.asyncio.cluster import RedisCluster as AsyncRedisCluster
 
 from gcbc.readmodel.port import ModelUnavailable
 from gcbc.readmodel.redisbase import text
-from gcbc.readmodel.wakeups import Wakeups, parse_wake
+from gcbc.readmodel.wakeups import Fields, Wakeups
 
 log = logging.getLogger("gcbc.readmodel")
 
@@ -28,13 +28,13 @@ class ShardedWakeups(Wakeups):
     its slot when a waiter first watches it, confirmed before the waiter reads, and let go a
     while after the last waiter left. One connection per node, each with its own listener."""
 
+    CHANNEL = CHANNEL
     LINGER = 60.0  # seconds a channel stays subscribed after its last waiter
 
     def __init__(
-        self, cluster: AsyncRedisCluster, key: str, user: str | None, password: str | None
+        self, cluster: AsyncRedisCluster, read: Fields, user: str | None, password: str | None
     ) -> None:
-        # the table's hash under its hash tag, read through the cluster (the reader)
-        super().__init__(cluster, cluster, key)  # type: ignore[arg-type]
+        super().__init__(cluster, read)  # type: ignore[arg-type]
         self.cluster, self.user, self.password = cluster, user, password
         self._nodes: dict[str, _NodeListener] = {}  # node name -> its listener
         self._channels: dict[str, str] = {}  # table -> the node it is subscribed on
@@ -78,12 +78,6 @@ class ShardedWakeups(Wakeups):
             self.forget(table)
             self.wake(table)
             self._moved.pop(table, asyncio.Event()).set()
-
-    def heard(self, channel: bytes | str, data: bytes | str) -> None:
-        channel = text(channel)
-        table = channel[len("gcbc:changed:{") : -1]
-        position, viewers = parse_wake(text(data))
-        self._announced(table, position, viewers)
 
     async def _run(self) -> None:
         """Each node listens on its own; this task lets go of the channels nobody has watched for LINGER seconds."""

@@ -46,12 +46,7 @@ class _Version(msgspec.Struct):
     version: int
 
 
-_version = msgspec.json.Decoder(_Version)
-
-
-def view_version(data: bytes) -> int:
-    """A view's version, without decoding the rest of it."""
-    return _version.decode(data).version
+_version = msgspec.json.Decoder(_Version)  # a view's version, the rest of it left undecoded
 
 
 class Answer(msgspec.Struct, array_like=True, frozen=True):
@@ -66,25 +61,19 @@ class Answer(msgspec.Struct, array_like=True, frozen=True):
 
 
 ANSWERS_KEPT = 8  # the most recent answers kept per viewer
-ANSWERS_PREFIX = "answers:"  # the field of a viewer's recent answers: answers:<viewer>
 _answers_encoder = msgspec.json.Encoder()
 _answers = msgspec.json.Decoder(list[Answer])
 
 
 def answers_field(viewer: str) -> str:
     """The field a viewer's recent answers are stored under, beside the views."""
-    return ANSWERS_PREFIX + viewer
+    return "answers:" + viewer
 
 
 def encode_answers(answers: Iterable[Answer]) -> bytes:
-    """A viewer's recent answers as the read model stores them (``find_answer`` reads them)."""
+    """A viewer's recent answers as the read model stores them (``StoredView.answer`` reads
+    them)."""
     return _answers_encoder.encode(list(answers))
-
-
-def find_answer(answers: bytes | None, command: int) -> Answer | None:
-    if not answers:
-        return None
-    return next((a for a in _answers.decode(answers) if a.command == command), None)
 
 
 class StoredView:
@@ -101,9 +90,9 @@ class StoredView:
 
     @property
     def version(self) -> int:
-        """The view's version (``view_version``), decoded once."""
+        """The view's version, decoded once."""
         if self._version is None:
-            self._version = view_version(self.data)
+            self._version = _version.decode(self.data).version
         return self._version
 
     def frame(self) -> bytes:
@@ -115,7 +104,9 @@ class StoredView:
         return self._frame
 
     def answer(self, command: int) -> Answer | None:
-        return find_answer(self.answers, command)
+        if not self.answers:
+            return None
+        return next((a for a in _answers.decode(self.answers) if a.command == command), None)
 
 
 class LobbyPage(NamedTuple):

@@ -5,7 +5,6 @@ than the stored one and then publishes a wake-up on the table's channel (``wakeu
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator
 
 import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
@@ -17,15 +16,11 @@ from gcbc.readmodel.pipelined import PipelinedRedis
 from gcbc.readmodel.port import (
     LobbyPage,
     ModelStatus,
-    ModelUnavailable,
-    Put,
     Replacement,
-    TableSnapshot,
 )
-from gcbc.readmodel.redisbase import RedisViews, text, unavailable, view_fields, when_of
+from gcbc.readmodel.redisbase import RedisViews, unavailable, view_fields
 from gcbc.readmodel.rediscluster import RedisClusterReadModel, is_cluster_url
-from gcbc.readmodel.wakeups import CHANNEL, Wakeups, wake_message
-from gcbc_contract.ids import checked
+from gcbc.readmodel.wakeups import CHANNEL, Wakeups
 
 KEY = "gcbc:views:{table}"
 LOBBY = "gcbc:lobby"  # table id -> summary of a table waiting for players
@@ -92,10 +87,6 @@ return 1
 """
 
 
-def _key(table: str) -> str:
-    return KEY.format(table=checked(table))  # a wildcard or space could reach other keys
-
-
 def connection_pool(url: str, connections: int = 64) -> aioredis.BlockingConnectionPool:
     """A bounded pool that waits for a free connection (thousands of long-polls share it). A
     connection found dead (a restarted Redis) is retried on a new one, briefly, before an error."""
@@ -114,6 +105,7 @@ def connection_pool(url: str, connections: int = 64) -> aioredis.BlockingConnect
 
 class RedisReadModel(RedisViews):
     KEY = KEY  # a table's hash (a cluster's puts the table id in a hash tag)
+    INDEXED = {"listing": LOBBY, "status": STATUS}
 
     def __init__(
         self,
@@ -126,7 +118,7 @@ class RedisReadModel(RedisViews):
         self.fast = fast
         self._put = client.register_script(_PUT)
         self._delete = client.register_script(_DELETE)
-        self.wakeups = Wakeups(wakeups_client or client, client, KEY, fast)
+        self.wakeups = Wakeups(wakeups_client or client, self._fields)
 
     @classmethod
     def connect(cls, url: str, connections: int = 64) -> RedisViews:
@@ -140,67 +132,25 @@ class RedisReadModel(RedisViews):
         client = aioredis.Redis(connection_pool=connection_pool(url, connections))
         return cls(client, listener, PipelinedRedis(url))
 
-    @unavailable
-    async def put_many(self, puts: list[Put]) -> list[bool]:
+    async def _write_tables(self, writes: list[tuple[Replacement, str, str]]) -> list[bool]:
         """One pipeline (one round trip), each table one script run."""
         calls = [
-            self._write(item, when_of(base), wake_message(item.position, changed))
-            for item, changed, base in puts
+            (
+                [self._key(item.table), LOBBY, LOBBY_ORDER, STATUS, COUNTS, POSITION],
+                [
+                    item.position,
+                    CHANNEL.format(table=item.table),
+                    message,
+                    item.table,
+                    item.listing or b"",
+                    item.status or "",
+                    when,
+                    *view_fields(item.views, item.answers),
+                ],
+            )
+            for item, when, message in writes
         ]
         return [bool(x) for x in await self._scripts(self._put, calls)]
-
-    def _write(
-        self, item: Replacement, when: str, message: str
-    ) -> tuple[list[str], list[bytes | str | int]]:
-        table = item.table
-        args: list[bytes | str | int] = [
-            item.position,
-            CHANNEL.format(table=checked(table)),
-            message,
-            table,
-            item.listing or b"",
-            item.status or "",
-            when,
-        ]
-        args += view_fields(item.views, item.answers)
-        return [_key(table), LOBBY, LOBBY_ORDER, STATUS, COUNTS, POSITION], args
-
-    @unavailable
-    async def replace(self, items: list[Replacement], force: bool = False) -> list[bool]:
-        """One pipeline for the batch (one round trip), each table one script run."""
-        if not items:
-            return []
-        when = "always" if force else "not older"
-        calls = [self._write(item, when, wake_message(item.position, None)) for item in items]
-        return [bool(x) for x in await self._scripts(self._put, calls)]
-
-    @unavailable
-    async def snapshots(self, tables: list[str]) -> list[TableSnapshot | None]:
-        if not tables:
-            return []
-        pipe = self.redis.pipeline(transaction=False)
-        for table in tables:
-            pipe.hgetall(_key(table))
-        pipe.hmget(LOBBY, tables)
-        pipe.hmget(STATUS, tables)
-        *found, listings, statuses = await pipe.execute()
-        out: list[TableSnapshot | None] = []
-        for fields, listing, status in zip(found, listings, statuses, strict=True):
-            if not fields:
-                out.append(None)
-                continue
-            fields = {text(k): v for k, v in fields.items()}
-            position = int(fields.pop("position", b"0"))
-            out.append(TableSnapshot(position, fields, listing, text(status) or None))
-        return out
-
-    async def tables(self) -> AsyncIterator[str]:
-        prefix = KEY.format(table="")
-        try:
-            async for key in self.redis.scan_iter(match=KEY.format(table="*"), count=1000):
-                yield text(key)[len(prefix) :]
-        except self.UNREACHABLE as e:
-            raise ModelUnavailable(str(e) or type(e).__name__) from None
 
     @unavailable
     async def status(self) -> ModelStatus:
@@ -211,7 +161,7 @@ class RedisReadModel(RedisViews):
 
     @unavailable
     async def delete(self, table: str) -> None:
-        keys = [_key(table), LOBBY, LOBBY_ORDER, STATUS, COUNTS, POSITION]
+        keys = [self._key(table), LOBBY, LOBBY_ORDER, STATUS, COUNTS, POSITION]
         await self._delete(keys=keys, args=[table])
 
     @unavailable

@@ -1,13 +1,14 @@
 """What the Redis adapters of the read model share, whatever their key layout (one Redis:
 ``redis``; a Redis Cluster: ``rediscluster``): failures as ModelUnavailable, the put script run
-pipelined by its digest, and reading and waiting for a viewer's view (``RedisViews``)."""
+pipelined by its digest for a batch of puts or replacements, and reading (a view, a snapshot, the
+tables held) and waiting for a viewer's view (``RedisViews``)."""
 
 from __future__ import annotations
 
 import asyncio
 import functools
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
 
 import redis.asyncio as aioredis
@@ -16,8 +17,17 @@ from redis.exceptions import NoScriptError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from gcbc.readmodel.pipelined import PipelinedRedis
-from gcbc.readmodel.port import ModelStatus, ModelUnavailable, StoredView, ViewWriter, answers_field
-from gcbc.readmodel.wakeups import Wakeups, until_set
+from gcbc.readmodel.port import (
+    ModelStatus,
+    ModelUnavailable,
+    Put,
+    Replacement,
+    StoredView,
+    TableSnapshot,
+    ViewWriter,
+    answers_field,
+)
+from gcbc.readmodel.wakeups import Wakeups, until_set, wake_message
 from gcbc_contract.ids import checked
 
 F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
@@ -62,11 +72,14 @@ def unavailable(method: F) -> F:
 
 class RedisViews(ViewWriter):
     """The reading, the waiting and the put script's runs of a Redis read model; a subclass
-    gives its key layout (``KEY``), ``redis`` (its client), ``wakeups`` and ``_put`` (the
-    put script)."""
+    gives its key layout (``KEY``, ``INDEXED``), ``redis`` (its client), ``wakeups``, ``_put``
+    (the put script) and ``_write_tables`` (its runs for a batch)."""
 
     UNREACHABLE = UNREACHABLE  # what makes a call ModelUnavailable
     KEY: str  # a table's hash, ``{table}`` in it
+    # a table's listing and status: in its hash (a cluster's), or by field, in these hashes by
+    # table id
+    INDEXED: dict[str, str] = {}
     # a run refused because Redis lost its scripts (restarted, or SCRIPT FLUSH)
     SCRIPT_RETRIES: tuple[type[Exception], ...] = (NoScriptError,)
     ScriptsRefused: type[Exception] = ResponseError
@@ -83,10 +96,36 @@ class RedisViews(ViewWriter):
             await self.fast.close()
         await self.redis.aclose()
 
-    async def _hmget(self, key: str, fields: list[str]) -> list[bytes | None]:
+    async def _fields(self, table: str, fields: list[str]) -> list[bytes | None]:
+        key = self._key(table)
         if self.fast is not None:
             return await self.fast.call("HMGET", key, *fields)  # type: ignore[no-any-return]
         return await self.redis.hmget(key, fields)  # type: ignore[no-any-return]
+
+    async def _write_tables(self, writes: list[tuple[Replacement, str, str]]) -> list[bool]:
+        """Each (table, when to write it, its wake-up message) one put script run, the batch
+        sent at once: written or not, per table."""
+        raise NotImplementedError
+
+    @unavailable
+    async def put_many(self, puts: list[Put]) -> list[bool]:
+        if not puts:
+            return []
+        return await self._write_tables(
+            [
+                (item, when_of(base), wake_message(item.position, changed))
+                for item, changed, base in puts
+            ]
+        )
+
+    @unavailable
+    async def replace(self, items: list[Replacement], force: bool = False) -> list[bool]:
+        if not items:
+            return []
+        when = "always" if force else "not older"
+        return await self._write_tables(
+            [(item, when, wake_message(item.position, None)) for item in items]
+        )
 
     def _pipeline(self) -> Any:
         return self.redis.pipeline(transaction=False)
@@ -147,12 +186,49 @@ class RedisViews(ViewWriter):
         return ModelStatus(when, int(position or 0), tables)
 
     @unavailable
+    async def snapshots(self, tables: list[str]) -> list[TableSnapshot | None]:
+        if not tables:
+            return []
+        pipe = self._pipeline()
+        for table in tables:
+            pipe.hgetall(self._key(table))
+        for index in self.INDEXED.values():
+            pipe.hmget(index, tables)
+        found = await pipe.execute()
+        indexed = list(zip(self.INDEXED, found[len(tables) :], strict=True))
+        out: list[TableSnapshot | None] = []
+        for i, held in enumerate(found[: len(tables)]):
+            if not held:
+                out.append(None)
+                continue
+            fields = {text(k): v for k, v in held.items()} | {f: got[i] for f, got in indexed}
+            position = int(fields.pop("position", b"0"))
+            listing, status = fields.pop("listing", None), fields.pop("status", None)
+            fields.pop("listed", None)  # (a cluster's: the position it was first listed at)
+            out.append(TableSnapshot(position, fields, listing, text(status) or None))
+        return out
+
+    def _scans(self) -> list[dict[str, Any]]:
+        """A SCAN's targets (one Redis: itself; a cluster: each primary node)."""
+        return [{}]
+
+    async def tables(self) -> AsyncIterator[str]:
+        head, _, tail = self.KEY.format(table="\n").partition("\n")
+        try:
+            for target in self._scans():
+                match = self.KEY.format(table="*")
+                async for key in self.redis.scan_iter(match=match, count=1000, **target):
+                    yield text(key).removeprefix(head).removesuffix(tail)
+        except self.UNREACHABLE as e:
+            raise ModelUnavailable(str(e) or type(e).__name__) from None
+
+    @unavailable
     async def ping(self) -> None:
         await self.redis.ping()
 
     @unavailable
     async def get(self, table: str, viewer: str) -> tuple[int, bytes] | None:
-        position, data = await self._hmget(self._key(table), ["position", viewer])
+        position, data = await self._fields(table, ["position", viewer])
         if position is None or data is None:
             return None
         return int(position), data
@@ -160,7 +236,7 @@ class RedisViews(ViewWriter):
     @unavailable
     async def _read(self, table: str, viewer: str) -> StoredView | None:
         fields = ["position", viewer, answers_field(viewer)]
-        position, data, answers = await self._hmget(self._key(table), fields)
+        position, data, answers = await self._fields(table, fields)
         if position is None or data is None:
             return None
         return StoredView(int(position), data, answers)

@@ -27,7 +27,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
@@ -51,13 +50,9 @@ from gcbc.readmodel.clusterwakeups import CHANNEL, ShardedWakeups
 from gcbc.readmodel.port import (
     LobbyPage,
     ModelStatus,
-    ModelUnavailable,
-    Put,
     Replacement,
-    TableSnapshot,
 )
-from gcbc.readmodel.redisbase import RedisViews, text, unavailable, view_fields, when_of
-from gcbc.readmodel.wakeups import wake_message
+from gcbc.readmodel.redisbase import RedisViews, text, unavailable, view_fields
 from gcbc_contract.ids import checked
 
 log = logging.getLogger("gcbc.readmodel")
@@ -185,10 +180,6 @@ def cluster_nodes(url: str) -> tuple[list[tuple[str, int]], str | None, str | No
     return nodes, user, password
 
 
-def _key(table: str) -> str:
-    return KEY.format(table=checked(table))
-
-
 _tags: dict[int, str] = {}
 
 
@@ -216,7 +207,7 @@ class RedisClusterReadModel(RedisViews):
         self.redis = cluster  # type: ignore[assignment]
         self._put = cluster.register_script(_PUT)
         self._index = cluster.register_script(_INDEX)
-        self.wakeups = ShardedWakeups(cluster, KEY, user, password)
+        self.wakeups = ShardedWakeups(cluster, self._fields, user, password)
 
     @classmethod
     def connect(cls, url: str, connections: int = 64) -> RedisClusterReadModel:
@@ -235,33 +226,29 @@ class RedisClusterReadModel(RedisViews):
 
     # --- writing: the table's script, then the index brought up to it ---------------------------
     def _table_args(self, item: Replacement, when: str, message: str) -> list[bytes | str | int]:
-        args: list[bytes | str | int] = [
+        channel = CHANNEL.format(table=checked(item.table))
+        extra = view_fields(item.views, item.answers)
+        return [
             item.position,
-            CHANNEL.format(table=checked(item.table)),
+            channel,
             message,
             item.listing or b"",
             item.status or "",
             when,
+            *extra,
         ]
-        args += view_fields(item.views, item.answers)
-        return args
 
-    async def _write_tables(
-        self, items: list[tuple[Replacement, str]], when: str | list[str]
-    ) -> list[bool]:
+    async def _write_tables(self, writes: list[tuple[Replacement, str, str]]) -> list[bool]:
         """Each table's script on its own node (one pipeline: a connection per node, the nodes
-        side by side), then one index run for them all. ``items``: (table, its wake-up message);
-        ``when``: for all, or each's."""
-        whens = [when] * len(items) if isinstance(when, str) else when
+        side by side), then one index run for them all."""
         calls = [
-            ([_key(item.table)], self._table_args(item, w, message))
-            for (item, message), w in zip(items, whens, strict=True)
+            ([self._key(item.table)], self._table_args(item, when, message))
+            for item, when, message in writes
         ]
         done = await self._scripts(self._put, calls)
-        force = "1" if when == "always" else ""
         follow: list[bytes | str | int] = []
-        for (item, _), (_, position, listed, status) in zip(items, done, strict=True):
-            follow += [item.table, position, listed, status, force]
+        for (item, when, _), (_, position, listed, status) in zip(writes, done, strict=True):
+            follow += [item.table, position, listed, status, "1" if when == "always" else ""]
         await self._reindex_entries(follow)
         return [bool(written) for written, *_ in done]
 
@@ -277,58 +264,13 @@ class RedisClusterReadModel(RedisViews):
             await _retrying(self._index, keys=INDEX_KEYS, args=entries[i : i + 5 * 500])
 
     @unavailable
-    async def put_many(self, puts: list[Put]) -> list[bool]:
-        """The tables' scripts side by side (they live on different nodes), then one index run."""
-        if not puts:
-            return []
-        items = [(item, wake_message(item.position, changed)) for item, changed, _ in puts]
-        return await self._write_tables(items, [when_of(base) for _, _, base in puts])
-
-    @unavailable
-    async def replace(self, items: list[Replacement], force: bool = False) -> list[bool]:
-        if not items:
-            return []
-        when = "always" if force else "not older"
-        return await self._write_tables(
-            [(item, wake_message(item.position, None)) for item in items], when
-        )
-
-    @unavailable
     async def delete(self, table: str) -> None:
-        await self.redis.delete(_key(table))  # first: the lobby never lists a table gone
+        await self.redis.delete(self._key(table))  # first: the lobby never lists a table gone
         await self._reindex_entries([table, "", "", "", ""])
 
     # --- reading ---------------------------------------------------------------------------------
-    @unavailable
-    async def snapshots(self, tables: list[str]) -> list[TableSnapshot | None]:
-        if not tables:
-            return []
-        pipe = self.redis.pipeline()
-        for table in tables:
-            pipe.hgetall(_key(table))
-        out: list[TableSnapshot | None] = []
-        for found in await pipe.execute():
-            if not found:
-                out.append(None)
-                continue
-            fields = {text(k): v for k, v in found.items()}
-            position = int(fields.pop("position", b"0"))
-            listing = fields.pop("listing", None)
-            fields.pop("listed", None)
-            status = fields.pop("status", None)
-            out.append(TableSnapshot(position, fields, listing, text(status) or None))
-        return out
-
-    async def tables(self) -> AsyncIterator[str]:
-        prefix = KEY.format(table="")[:-1]  # gcbc:views:{
-        try:
-            for node in self.redis.get_primaries():
-                async for key in self.redis.scan_iter(
-                    match=KEY.format(table="*"), count=1000, target_nodes=node
-                ):
-                    yield text(key)[len(prefix) : -1]
-        except self.UNREACHABLE as e:
-            raise ModelUnavailable(str(e) or type(e).__name__) from None
+    def _scans(self) -> list[dict[str, Any]]:
+        return [{"target_nodes": node} for node in self.redis.get_primaries()]
 
     @unavailable
     async def open_tables(self, limit: int = 50, after: int = 0) -> LobbyPage:
@@ -403,7 +345,7 @@ class RedisClusterReadModel(RedisViews):
         async def flush() -> None:
             pipe = self.redis.pipeline()
             for table in batch:
-                pipe.hmget(_key(table), ["position", "listed", "status"])
+                pipe.hmget(self._key(table), ["position", "listed", "status"])
             entries: list[bytes | str | int] = []
             for table, (position, listed, status) in zip(batch, await pipe.execute(), strict=True):
                 if position is not None:
@@ -426,7 +368,7 @@ class RedisClusterReadModel(RedisViews):
         }
         pipe = self.redis.pipeline()
         for table in unseen:
-            pipe.exists(_key(table))
+            pipe.exists(self._key(table))
         found = await pipe.execute() if unseen else []
         gone: list[bytes | str | int] = []
         for (table, at), exists in zip(unseen.items(), found, strict=True):

@@ -10,17 +10,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 
 import redis.asyncio as aioredis
 
-from gcbc.readmodel.pipelined import PipelinedRedis
 from gcbc.readmodel.port import StoredView
 
 log = logging.getLogger("gcbc.readmodel")
 
 CHANNEL = "gcbc:changed:{table}"
 PATTERN = CHANNEL.format(table="*")
-PREFIX = CHANNEL.format(table="")
 
 
 def wake_message(position: int, changed: list[str] | None) -> str:
@@ -37,6 +36,10 @@ def parse_wake(message: str) -> tuple[int, list[str] | None]:
     return int(position), [] if viewers == "-" else viewers.split(",")
 
 
+# (table, fields) -> the values the table's hash holds in them (None: missing)
+Fields = Callable[[str, list[str]], Awaitable[list[bytes | None]]]
+
+
 class Signal:
     """What the next change of one view sets, with the view read for every waiter of it."""
 
@@ -51,18 +54,13 @@ class Wakeups:
     """The wake-ups of this process's waiters, from one pub/sub connection of its own (without
     the pool's read timeout; keep-alive and health checks find a connection gone silent)."""
 
+    CHANNEL = CHANNEL  # a table's, ``{table}`` in it
     KEEP_LATEST = 100_000  # tables whose newest position is remembered before pruning
     KEEP_CHANGES = 10_000  # tables whose views' changes are remembered before pruning
 
-    def __init__(
-        self,
-        client: aioredis.Redis,
-        reader: aioredis.Redis,
-        key: str,
-        fast: PipelinedRedis | None = None,
-    ) -> None:
-        self.client, self.reader, self.fast = client, reader, fast
-        self.key = key  # a table's hash, ``{table}`` in it (the prefetch reads its views there)
+    def __init__(self, client: aioredis.Redis, read: Fields) -> None:
+        self.client = client
+        self.read = read  # a table's fields, as the read model reads them (the prefetch's views)
         self.ready = asyncio.Event()  # set once subscribed
         self._signals: dict[str, dict[str, Signal]] = {}  # table -> viewer -> its next change
         self._latest: dict[str, int] = {}  # table -> the newest position announced
@@ -97,7 +95,7 @@ class Wakeups:
                 self.ready.set()
                 async for msg in pubsub.listen():
                     if msg.get("type") == "pmessage":
-                        self._heard(msg["channel"], msg["data"])
+                        self.heard(msg["channel"], msg["data"])
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # noqa: BLE001
@@ -112,11 +110,13 @@ class Wakeups:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()  # its connection goes back
 
-    def _heard(self, channel: bytes | str, data: bytes | str) -> None:
+    def heard(self, channel: bytes | str, data: bytes | str) -> None:
+        """A wake-up message on a table's channel (``CHANNEL``: this class's layout)."""
         if isinstance(channel, bytes):
             channel = channel.decode()
         position, viewers = parse_wake(data.decode() if isinstance(data, bytes) else data)
-        self._announced(channel[len(PREFIX) :], position, viewers)
+        head, _, tail = self.CHANNEL.format(table="\n").partition("\n")
+        self._announced(channel.removeprefix(head).removesuffix(tail), position, viewers)
 
     def _announced(self, table: str, position: int, viewers: list[str] | None) -> None:
         """A table's wake-up heard (its newest position, the viewers whose views changed)."""
@@ -170,12 +170,8 @@ class Wakeups:
         if waiting:
             keys = list(waiting) if viewers is None else [v for v in viewers if v in waiting]
             if keys:
-                key = self.key.format(table=table)
                 try:
-                    if self.fast is not None:
-                        got = await self.fast.call("HMGET", key, "position", *keys)
-                    else:
-                        got = await self.reader.hmget(key, ["position", *keys])
+                    got = await self.read(table, ["position", *keys])
                 except Exception as e:  # noqa: BLE001  (the waiters read Redis themselves)
                     log.warning("prefetch failed: %s", e)
                 else:

@@ -13,7 +13,8 @@ from nats import errors as nats_errors
 from nats.js.errors import NotFoundError
 
 from gcbc.eventlog.jetstream.admin import Admin
-from gcbc.eventlog.jetstream.append import APPEND_TIMEOUT, DIRECT_READS, Acknowledgements, Appends
+from gcbc.eventlog.jetstream.append import APPEND_TIMEOUT, Acknowledgements, Appends
+from gcbc.eventlog.jetstream.append import DIRECT_READS as DIRECT_READS
 from gcbc.eventlog.jetstream.consume import Consumers
 from gcbc.eventlog.jetstream.lean import LeanClient
 from gcbc.eventlog.jetstream.scan import Scans
@@ -23,26 +24,12 @@ from gcbc.eventlog.jetstream.stream import (
     STREAM,
     UNANSWERED,
     inbox_prefix,
-    reader_name,
-    stream_config,
     stream_partitions,
-    subject,
     unavailable,
 )
 from gcbc.eventlog.partitions import PARTITIONS
 from gcbc.eventlog.port import FullLog, LogUnavailable
 
-__all__ = [
-    "DIRECT_READS",
-    "PREFIX",
-    "STREAM",
-    "JetStreamEventLog",
-    "forget_unsent",
-    "inbox_prefix",
-    "reader_name",
-    "stream_config",
-    "subject",
-]
 log = logging.getLogger("gcbc.eventlog")
 
 

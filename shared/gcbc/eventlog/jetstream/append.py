@@ -194,5 +194,5 @@ class Appends(Connected):
                 while (batch := await reader.next()) is not None:
                     out += batch
         finally:
-            await reader.close()
+            await reader.stop()
         return [s for s in out if s.seq <= until]

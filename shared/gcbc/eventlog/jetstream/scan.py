@@ -182,9 +182,6 @@ class Reader:
             await self.log.nc.publish(reply)
         return batch or None
 
-    async def close(self) -> None:
-        await self.stop()
-
 
 class Following:
     """A follower: its reader and the task handing its entries over."""
@@ -197,7 +194,7 @@ class Following:
         with contextlib.suppress(asyncio.CancelledError):
             await self._task
         try:
-            await self._reader.close()
+            await self._reader.stop()
         except (LogUnavailable, nats_errors.Error) as e:  # the connection is gone: nothing left
             log.info("stopping a follower: %s", e)
 
@@ -233,7 +230,7 @@ class Scans(Connected):
             while (batch := await reader.next()) is not None:
                 yield batch
         finally:
-            await reader.close()
+            await reader.stop()
 
     async def follow(
         self,

@@ -80,11 +80,6 @@ def everything(prefix: str = PREFIX, partition: int | None = None) -> str:
     return f"{prefix}.{'*' if partition is None else partition}.>"
 
 
-def stream_subjects(prefix: str = PREFIX) -> list[str]:
-    """The stream's subjects: every table's commands' and answers'."""
-    return [f"{prefix}.*.*.*"]
-
-
 def filters(prefix: str, partition: int | None, only: Only) -> list[str]:
     """What a consumer reads, with as few filters as do: one without a filter (every entry of
     the stream, which holds only these) is served by JetStream's fastest path."""
@@ -132,7 +127,7 @@ def stream_config(
 ) -> api.StreamConfig:
     return api.StreamConfig(
         name=stream,
-        subjects=stream_subjects(prefix),
+        subjects=[f"{prefix}.*.*.*"],  # every table's commands' and answers'
         metadata={PARTITIONS_KEY: str(partitions)},
         storage=api.StorageType.FILE,
         retention=api.RetentionPolicy.LIMITS,
