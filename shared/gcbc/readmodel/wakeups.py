@@ -62,6 +62,8 @@ class Wakeups:
         self.client = client
         self.read = read  # a table's fields, as the read model reads them (the prefetch's views)
         self.ready = asyncio.Event()  # set once subscribed
+        # what comes before and after the table's id in its channel's name
+        self._head, _, self._tail = self.CHANNEL.format(table="\n").partition("\n")
         self._signals: dict[str, dict[str, Signal]] = {}  # table -> viewer -> its next change
         self._latest: dict[str, int] = {}  # table -> the newest position announced
         # table -> viewer -> the newest position announced to have changed its view, for the
@@ -115,8 +117,9 @@ class Wakeups:
         if isinstance(channel, bytes):
             channel = channel.decode()
         position, viewers = parse_wake(data.decode() if isinstance(data, bytes) else data)
-        head, _, tail = self.CHANNEL.format(table="\n").partition("\n")
-        self._announced(channel.removeprefix(head).removesuffix(tail), position, viewers)
+        self._announced(
+            channel.removeprefix(self._head).removesuffix(self._tail), position, viewers
+        )
 
     def _announced(self, table: str, position: int, viewers: list[str] | None) -> None:
         """A table's wake-up heard (its newest position, the viewers whose views changed)."""
