@@ -51,10 +51,6 @@ def engine_state_at_version(stored: list[Stored], version: int) -> State:
     return fold(events[:version])
 
 
-def viewer_version(t: FoldedTable, seat: int | None) -> int:
-    return view(t.state, seat, log=False).version
-
-
 def view_at_version(
     stored: list[Stored],
     table_id: str,
@@ -66,7 +62,7 @@ def view_at_version(
     """(position, view) where the viewer's view first had ``version``: the view it was sent."""
     seen = None
     for seq, t in states(stored, table_id):
-        v = viewer_version(t, seat)
+        v = view(t.state, seat, log=False).version
         if v == version:
             return seq, view_writer.render_view(t, seat, log_limit, chat_limit)
         if v > version:
