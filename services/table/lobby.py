@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import secrets
-import weakref
 from collections.abc import AsyncIterator, Callable
 from typing import Annotated, Any
 
@@ -143,13 +142,7 @@ class Lobby(Controller):
     )
     async def stream_lobby(self, request: Request, state: AppState) -> Stream:
         close = state.streams.open(LOBBY, client(request), None, kind="sse")
-        generator = _closing(state.lobby.watch(), close)
-        weakref.finalize(generator, close)  # a stream never started gives its place back
-        return Stream(
-            generator,
-            media_type="text/event-stream",
-            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-        )
+        return answers.event_stream(_closing(state.lobby.watch(), close), close)
 
     @get(
         "/tables/{table_id:str}",

@@ -166,10 +166,7 @@ def _example_table() -> Any:
     return s
 
 
-def _builtins(x: Any) -> Any:
-    return msgspec.to_builtins(x)
-
-
+_builtins = msgspec.to_builtins
 _state = _example_table()
 VIEW_EXAMPLE = _builtins(view(_state, 0, log_limit=5))
 PUBLIC_EXAMPLE = _builtins(view(_state, None, log_limit=5))

@@ -13,7 +13,6 @@ from gcbc_contract.queue import JoinQueue, QueueState
 from services.table import edge
 from services.table import openapi as doc
 from services.table.dependencies import bearer, client
-from services.table.matchmaker import Matchmaker
 
 WAITING_EXAMPLE = {
     "status": "waiting",
@@ -31,10 +30,6 @@ SEATED_EXAMPLE = {
     "seat": 2,
     "view_url": f"/tables/{doc.TABLE_ID}/view",
 }
-
-
-def _matchmaker(state: AppState) -> Matchmaker:
-    return state.matchmaker  # type: ignore[no-any-return]
 
 
 class Queue(Controller):
@@ -90,7 +85,7 @@ class Queue(Controller):
     ) -> QueueState:
         p = await state.identities.authenticate(bearer(request))
         await state.rates.hit("seat", client(request))  # a place in the queue leads to a seat
-        return await _matchmaker(state).join(p, data)
+        return await state.matchmaker.join(p, data)
 
     @get(
         "/queue",
@@ -116,7 +111,7 @@ class Queue(Controller):
         ] = 0,
     ) -> QueueState:
         p = await state.identities.authenticate(bearer(request))
-        return await _matchmaker(state).state(p.player_id, after, timeout)
+        return await state.matchmaker.state(p.player_id, after, timeout)
 
     @delete(
         "/queue",
@@ -130,4 +125,4 @@ class Queue(Controller):
     )
     async def leave_queue(self, request: Request, state: AppState) -> None:
         p = await state.identities.authenticate(bearer(request))
-        await _matchmaker(state).leave(p)
+        await state.matchmaker.leave(p)

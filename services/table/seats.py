@@ -6,7 +6,6 @@ import hmac
 import random
 import secrets
 import time
-import weakref
 from collections.abc import AsyncIterator, Callable
 from typing import Annotated
 
@@ -291,13 +290,8 @@ class Seats(Controller):
         close = state.streams.open(table_id, client(request), seat, kind="sse")
         # a reconnecting EventSource sends the id of the last event it got: go on after it
         after = -1 if last_event_id is None else last_event_id
-        generator = _events(service, table_id, seat, token, fingerprint, after, close)
-        weakref.finalize(generator, close)  # a stream never started still gives its place back
-        return Stream(
-            generator,
-            media_type="text/event-stream",
-            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-        )
+        frames = _events(service, table_id, seat, token, fingerprint, after, close)
+        return answers.event_stream(frames, close)
 
 
 async def _take(
