@@ -115,12 +115,6 @@ class Stack:
             **self.extra_env,
         }
 
-    def start_servers(self) -> None:
-        if self.nats is None:
-            self.nats = self.servers["nats"] = devservers.start_nats(self.data_dir / "nats")
-        if self.redis is None:
-            self.redis = self.servers["redis"] = devservers.start_redis(self.data_dir / "redis")
-
     def metrics_url(self, name: str) -> str:
         """Where a service answers /metrics, /healthz and /readyz."""
         return f"http://127.0.0.1:{self.metrics_ports[name]}"
@@ -165,7 +159,10 @@ class Stack:
 
     def start(self) -> Stack:
         raise_open_files_limit()
-        self.start_servers()
+        if self.nats is None:
+            self.nats = self.servers["nats"] = devservers.start_nats(self.data_dir / "nats")
+        if self.redis is None:
+            self.redis = self.servers["redis"] = devservers.start_redis(self.data_dir / "redis")
         if isinstance(self.nats, devservers.NatsCluster | devservers.ServerProcess):
             # the operator's connection makes the stream as configured (or updates it: replicas,
             # the partitioned subjects) before any service starts

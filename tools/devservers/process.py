@@ -127,6 +127,10 @@ class Nodes:
     nodes: list[ServerProcess]
     names: list[str]
 
+    @property
+    def url(self) -> str:
+        return self.url_for("admin")  # type: ignore[attr-defined]
+
     def node(self, name: str) -> ServerProcess:
         return self.nodes[self.names.index(name)]
 
