@@ -109,25 +109,20 @@ def paired_closed_loops(stack: Stack, noop: bool, args: argparse.Namespace) -> d
     paired = bool(args.limit) and not noop and args.pairs > 0
     limit = Path(args.limit) if args.limit else None
     runs, latencies, limits, limit_latencies = [], [], [], []
+
+    def timed(tables: int, seed: int) -> dict:
+        loop = closed_loop(stack.api, tables, args.seconds, noop, seed)
+        return with_cpu(stack, lambda: asyncio.run(loop))
+
     for _ in range(args.pairs if paired else 1):
         if paired:
             got = physical_limit(limit, args.tables, args.seconds, latency=False)
             limits.append(got.get("saturation", {}))
-        runs.append(
-            with_cpu(
-                stack,
-                lambda: asyncio.run(closed_loop(stack.api, args.tables, args.seconds, noop, 7)),
-            )
-        )
+        runs.append(timed(args.tables, 7))
         if paired:  # the 1-table p99 too: a tail, the most moved by the minute
             got = physical_limit(limit, 1, args.seconds, saturation=False)
             limit_latencies.append(got.get("latency", {}))
-        latencies.append(
-            with_cpu(
-                stack,
-                lambda: asyncio.run(closed_loop(stack.api, 1, args.seconds, noop, 9)),
-            )
-        )
+        latencies.append(timed(1, 9))
     result = {"saturation": combined_runs(runs), "latency": combined_latencies(latencies)}
     if paired:
         result["paired_with_limit"] = {
