@@ -64,12 +64,7 @@ class Players(Controller):
                     {**PROFILE_EXAMPLE, "token": TOKEN_EXAMPLE},
                 )
             },
-            409,
-            413,
-            415,
-            422,
-            429,
-            503,
+            [409, 413, 415, 422, 429, 503],
         ),
     )
     async def register(
@@ -91,9 +86,7 @@ class Players(Controller):
         security=doc.BEARER,
         responses=doc.responses(
             {200: doc.ok(MyProfile, "the player", {**PROFILE_EXAMPLE, "queue": None})},
-            401,
-            403,
-            503,
+            [401, 403, 503],
         ),
     )
     async def me(self, request: Request, state: AppState) -> MyProfile:
@@ -118,9 +111,7 @@ class Players(Controller):
                     {"player_id": PROFILE_EXAMPLE["player_id"], "token": TOKEN_EXAMPLE},
                 )
             },
-            401,
-            403,
-            503,
+            [401, 403, 503],
         ),
     )
     async def reissue_token(self, request: Request, state: AppState) -> TokenIssued:
@@ -155,9 +146,7 @@ class Players(Controller):
                     },
                 )
             },
-            401,
-            403,
-            503,
+            [401, 403, 503],
         ),
     )
     async def my_tables(
@@ -198,7 +187,7 @@ class Players(Controller):
         " player's seat, team and result. A table still waiting or in play is never listed:"
         " nothing of a game in play is told here. `next` is the `before` of the next page.",
         responses=doc.responses(
-            {200: doc.ok(PlayedGames, "a page of the player's games")}, 404, 429, 503
+            {200: doc.ok(PlayedGames, "a page of the player's games")}, [404, 429, 503]
         ),
     )
     async def player_games(
@@ -229,9 +218,7 @@ class Players(Controller):
         media_type=NDJSON,
         responses=doc.responses(
             {200: doc.ndjson(PlayedGame, "the player's games, one PlayedGame a line")},
-            404,
-            429,
-            503,
+            [404, 429, 503],
         ),
     )
     async def export_games(
@@ -261,7 +248,7 @@ class Players(Controller):
         tags=["players"],
         summary="A player's public profile",
         responses=doc.responses(
-            {200: doc.ok(PlayerProfile, "the player", PROFILE_EXAMPLE)}, 404, 503
+            {200: doc.ok(PlayerProfile, "the player", PROFILE_EXAMPLE)}, [404, 503]
         ),
     )
     async def player_profile(self, player_id: PlayerIdParam, state: AppState) -> PlayerProfile:

@@ -56,14 +56,7 @@ class Queue(Controller):
                     WAITING_EXAMPLE,
                 )
             },
-            401,
-            403,
-            409,
-            413,
-            415,
-            422,
-            429,
-            503,
+            [401, 403, 409, 413, 415, 422, 429, 503],
         ),
     )
     async def join_queue(
@@ -96,7 +89,7 @@ class Queue(Controller):
         " after `timeout` seconds: a client need not poll fast.",
         security=doc.BEARER,
         responses=doc.responses(
-            {200: doc.ok(QueueState, "the player's place", SEATED_EXAMPLE)}, 401, 403, 503
+            {200: doc.ok(QueueState, "the player's place", SEATED_EXAMPLE)}, [401, 403, 503]
         ),
     )
     async def queue_state(
@@ -121,7 +114,7 @@ class Queue(Controller):
         description="409 not_queued if the player is not waiting (the queue may have seated it"
         " meanwhile: GET /queue says where).",
         security=doc.BEARER,
-        responses=doc.responses({}, 401, 403, 409, 503),
+        responses=doc.responses({}, [401, 403, 409, 503]),
     )
     async def leave_queue(self, request: Request, state: AppState) -> None:
         p = await state.identities.authenticate(bearer(request))

@@ -47,8 +47,7 @@ class Ratings(Controller):
                     },
                 )
             },
-            404,
-            503,
+            [404, 503],
         ),
     )
     async def player_ratings(self, player_id: PlayerIdParam, state: AppState) -> PlayerRatings:
@@ -75,7 +74,7 @@ class Ratings(Controller):
         summary="A pool's leaderboard, the highest ordinal first (paged)",
         description="Players and the house's bots (one entry per kind, a baseline), by ordinal"
         " (mu - 3 sigma). `next` is the `offset` of the next page.",
-        responses=doc.responses({200: doc.ok(Leaderboard, "a page of the leaderboard")}, 503),
+        responses=doc.responses({200: doc.ok(Leaderboard, "a page of the leaderboard")}, [503]),
     )
     async def leaderboard(
         self,

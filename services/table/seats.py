@@ -51,15 +51,7 @@ class Seats(Controller):
                     {"position": 18, "token": "tOk3n…"},
                 ),
             },
-            400,
-            403,
-            404,
-            409,
-            413,
-            415,
-            422,
-            429,
-            503,
+            [403, 404, 409, 413, 415, 422, 429, 503],
         ),
     )
     async def take_seat(
@@ -119,7 +111,7 @@ class Seats(Controller):
         " autopilot plays, its cards stay secret, and its token brings it back until the end"
         " (`resume`, or any command).",
         security=doc.BEARER,
-        responses=doc.responses({202: doc.POSITION}, 401, 403, 404, 409, 503),
+        responses=doc.responses({202: doc.POSITION}, [401, 403, 404, 409, 503]),
     )
     async def leave_seat(
         self,
@@ -150,7 +142,7 @@ class Seats(Controller):
         status_code=200,
         summary="Start once every seat is taken",
         security=doc.BEARER,
-        responses=doc.responses({200: doc.VIEW, 202: doc.POSITION}, 401, 403, 404, 409, 429, 503),
+        responses=doc.responses({200: doc.VIEW, 202: doc.POSITION}, [401, 403, 404, 409, 429, 503]),
     )
     async def start_game(
         self, table_id: TableId, state: AppState, service: Service, my_seat: MySeat
@@ -169,7 +161,7 @@ class Seats(Controller):
         " `after`, it answers as soon as the view's `version` is greater, or with the current"
         " view after `timeout` seconds.",
         security=[*doc.BEARER, {}],
-        responses=doc.responses({200: doc.VIEW}, 403, 404, 422, 429, 503),
+        responses=doc.responses({200: doc.VIEW}, [403, 404, 422, 429, 503]),
     )
     async def seat_view(
         self,
@@ -211,10 +203,7 @@ class Seats(Controller):
         security=doc.BEARER,
         responses=doc.responses(
             {201: doc.ok(StreamTicket, "the ticket", {"ticket": "eyJ…", "expires_in": 60})},
-            401,
-            403,
-            404,
-            503,
+            [401, 403, 404, 503],
         ),
     )
     async def stream_ticket(
@@ -248,15 +237,7 @@ class Seats(Controller):
         " reconnect, and get `end` again).",
         media_type="text/event-stream",
         security=[*doc.BEARER, {}],
-        responses=doc.responses(
-            {
-                200: doc.STREAM,
-            },
-            403,
-            404,
-            429,
-            503,
-        ),
+        responses=doc.responses({200: doc.STREAM}, [403, 404, 429, 503]),
     )
     async def stream_view(
         self,
