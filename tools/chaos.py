@@ -57,6 +57,7 @@ from services.bots.seat import play_seat
 from services.common import view_writer
 from services.common.settings import LOG_LIMIT
 from tools import devservers
+from tools.bench.stacks import BENCH_LIMITS
 from tools.launcher import SECOND_INSTANCES, SUPERVISE_EVERY, Stack, cluster_stack, retrying
 
 FAST = {"turn": 0.5, "reaction": 0.3, "prompt": 0.3, "arrange": 0.5}
@@ -418,15 +419,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--cluster", action="store_true", help="make run-cluster's setup")
     args = p.parse_args(argv)
     env = {  # bots from one address: the limits stay out of the way (they are tested elsewhere)
-        "GCBC_RATE_CREATE": "100000/minute",
-        "GCBC_RATE_SEAT": "100000/minute",
-        "GCBC_RATE_COMMAND": "100000/minute",
-        "GCBC_STREAMS_PER_CLIENT": "0",
-        "GCBC_RATE_CLIENT_COMMAND": "100000/minute",
-        "GCBC_STREAMS_PER_TABLE_CLIENT": "0",
-        "GCBC_CONNECTIONS_PER_CLIENT": "0",
-        "GCBC_SEATS_PER_CLIENT": "0",
-        "GCBC_HOUSE_TABLES_PER_CLIENT": "0",
+        **BENCH_LIMITS,
         "GCBC_MIN_DEADLINE": "0.1",
         "GCBC_BOT_THINK_MIN": "0",  # the house's bots at machine speed (think 0), uncapped
         "GCBC_BOT_ACTIONS": "0",
