@@ -137,16 +137,11 @@ def beside_the_limit(out: dict[str, Any]) -> None:
     limit = out.get("limit") or {}
     if not (limit.get("saturation") and limit.get("latency")):
         return
+    read_first = out.get("limit_read_first", {}).get("saturation", {})
     for label in ("noop", "rules"):
         mine = out[label]
-        mine["saturation_vs_limit"] = round(
-            mine["saturation"]["commands_per_second"] / limit["saturation"]["commands_per_s"], 2
-        )
-        mine["latency_p99_vs_limit"] = round(
-            mine["latency"]["p99_ms"] / limit["latency"]["p99_ms"], 2
-        )
-        read_first = out.get("limit_read_first", {}).get("saturation", {})
+        rate, p99 = mine["saturation"]["commands_per_second"], mine["latency"]["p99_ms"]
+        mine["saturation_vs_limit"] = round(rate / limit["saturation"]["commands_per_s"], 2)
+        mine["latency_p99_vs_limit"] = round(p99 / limit["latency"]["p99_ms"], 2)
         if read_first.get("commands_per_s"):
-            mine["saturation_vs_limit_read_first"] = round(
-                mine["saturation"]["commands_per_second"] / read_first["commands_per_s"], 2
-            )
+            mine["saturation_vs_limit_read_first"] = round(rate / read_first["commands_per_s"], 2)
