@@ -18,9 +18,6 @@ from services.common import view_writer
 from services.common.folded import FoldedTable, states
 from services.common.settings import CHAT_LIMIT, LOG_LIMIT
 
-_encode = msgspec.json.Encoder().encode
-_decode = msgspec.json.decode
-
 
 class NotFound(Exception):
     """No such point in the table's log."""
@@ -99,7 +96,7 @@ def replay(stored: list[Stored], table_id: str, seat: int | None) -> Iterator[Ch
         first = version < 0  # what it was shown first: everything it could see so far
         log_limit = None if first else max(new_events, 0)
         chat_limit = None if first else max(new_chat, 0)
-        v = _decode(_encode(view(s, seat, log_limit=log_limit, chat_limit=chat_limit)))
+        v = msgspec.json.decode(view_writer.render_view(t, seat, log_limit, chat_limit))
         if v["version"] == version:
             continue
         shown = [e for e in v["log"] if e.get("v", 0) > version]
