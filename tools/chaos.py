@@ -57,7 +57,8 @@ from services.bots.seat import play_seat
 from services.common import view_writer
 from services.common.settings import LOG_LIMIT
 from tools import devservers
-from tools.launcher import SECOND_INSTANCES, SUPERVISE_EVERY, Stack, cluster_stack
+from tools.bench.stacks import BENCH_LIMITS
+from tools.launcher import SECOND_INSTANCES, SUPERVISE_EVERY, Stack, cluster_stack, retrying
 
 FAST = {"turn": 0.5, "reaction": 0.3, "prompt": 0.3, "arrange": 0.5}
 ACK_WAIT = 5.0  # the rules worker's (services/rules/service.py): a pause must outlast it
@@ -70,7 +71,7 @@ async def _log(stack: Stack, within: float = 30.0) -> JetStreamEventLog:
     the default of one would shrink a cluster's stream), once its stream answers: right after a
     fault a cluster may still be electing the stream's leader, which a check waits out."""
     replicas = int(stack.extra_env.get("GCBC_STREAM_REPLICAS", "1"))
-    return await _retrying(
+    return await retrying(
         lambda: JetStreamEventLog.connect(stack.nats_url, replicas), within, LogUnavailable
     )
 
@@ -223,36 +224,21 @@ async def play_through(
         api, timeout=30, answered=record.answered, transport="aiohttp"
     ) as client:
         bots = {"seats": list(house), "think": 0} if house else None
-        table = await _retrying(
+        table = await retrying(
             lambda: client.create_table(seats, deadlines=FAST, bots=bots)  # type: ignore[arg-type]
         )
         players = [
-            await _retrying(lambda i=i: client.join(table.table_id, f"bot-{i}"))
+            await retrying(lambda i=i: client.join(table.table_id, f"bot-{i}"))
             for i in range(seats - len(house))
         ]
-        await _retrying(lambda: players[0].start())
+        await retrying(lambda: players[0].start())
         await asyncio.gather(*(_seat_on(p, seed * 10 + p.seat) for p in players))
         return table.table_id
 
 
-async def _retrying(
-    call: Callable[[], Any], patience: float = 60.0, errors: type[Exception] = Exception
-) -> Any:
-    """``call``'s answer, called again every half second while it raises ``errors``, for
-    ``patience`` seconds."""
-    deadline = time.monotonic() + patience
-    while True:
-        try:
-            return await call()
-        except errors:
-            if time.monotonic() > deadline:
-                raise
-            await asyncio.sleep(0.5)
-
-
 async def _seat_on(seat: Any, seed: int) -> None:
     # a fault: the seat looks at its table again
-    await _retrying(lambda: play_seat(seat, "random", seed), TABLE_PATIENCE)
+    await retrying(lambda: play_seat(seat, "random", seed), TABLE_PATIENCE)
 
 
 # --- checks -------------------------------------------------------------------------------------
@@ -433,15 +419,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--cluster", action="store_true", help="make run-cluster's setup")
     args = p.parse_args(argv)
     env = {  # bots from one address: the limits stay out of the way (they are tested elsewhere)
-        "GCBC_RATE_CREATE": "100000/minute",
-        "GCBC_RATE_SEAT": "100000/minute",
-        "GCBC_RATE_COMMAND": "100000/minute",
-        "GCBC_STREAMS_PER_CLIENT": "0",
-        "GCBC_RATE_CLIENT_COMMAND": "100000/minute",
-        "GCBC_STREAMS_PER_TABLE_CLIENT": "0",
-        "GCBC_CONNECTIONS_PER_CLIENT": "0",
-        "GCBC_SEATS_PER_CLIENT": "0",
-        "GCBC_HOUSE_TABLES_PER_CLIENT": "0",
+        **BENCH_LIMITS,
         "GCBC_MIN_DEADLINE": "0.1",
         "GCBC_BOT_THINK_MIN": "0",  # the house's bots at machine speed (think 0), uncapped
         "GCBC_BOT_ACTIONS": "0",

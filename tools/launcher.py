@@ -4,6 +4,7 @@ services, each its own process. ``make run`` uses it; so do the end-to-end tests
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import os
 import secrets
@@ -13,7 +14,9 @@ import subprocess
 import sys
 import time
 import zlib
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 from gcbc.eventlog.partitions import CLUSTER_PARTITIONS, PARTITIONS
 from tools import devservers
@@ -115,12 +118,6 @@ class Stack:
             **self.extra_env,
         }
 
-    def start_servers(self) -> None:
-        if self.nats is None:
-            self.nats = self.servers["nats"] = devservers.start_nats(self.data_dir / "nats")
-        if self.redis is None:
-            self.redis = self.servers["redis"] = devservers.start_redis(self.data_dir / "redis")
-
     def metrics_url(self, name: str) -> str:
         """Where a service answers /metrics, /healthz and /readyz."""
         return f"http://127.0.0.1:{self.metrics_ports[name]}"
@@ -165,7 +162,10 @@ class Stack:
 
     def start(self) -> Stack:
         raise_open_files_limit()
-        self.start_servers()
+        if self.nats is None:
+            self.nats = self.servers["nats"] = devservers.start_nats(self.data_dir / "nats")
+        if self.redis is None:
+            self.redis = self.servers["redis"] = devservers.start_redis(self.data_dir / "redis")
         if isinstance(self.nats, devservers.NatsCluster | devservers.ServerProcess):
             # the operator's connection makes the stream as configured (or updates it: replicas,
             # the partitioned subjects) before any service starts
@@ -253,30 +253,33 @@ def cluster_stack(
     return stack
 
 
-def wait_for_jetstream(
-    url: str, replicas: int, partitions: int | None = None, patience: float = 60
-) -> None:
+async def retrying(
+    call: Callable[[], Awaitable[Any]], patience: float = 60.0, errors: type[Exception] = Exception
+) -> Any:
+    """``call``'s answer, called again every half second while it raises ``errors``, for
+    ``patience`` seconds."""
+    deadline = time.monotonic() + patience
+    while True:
+        try:
+            return await call()
+        except errors:
+            if time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.5)
+
+
+def wait_for_jetstream(url: str, replicas: int, partitions: int | None = None) -> None:
     """A new cluster elects its JetStream leader first: hold the services until the stream is
     there (created here, replicated) so none starts against a cluster not ready yet."""
-    import asyncio
-
     from gcbc.eventlog.jetstream import JetStreamEventLog
 
     async def ready() -> None:
-        deadline = time.monotonic() + patience
-        while True:
-            try:
-                log = await JetStreamEventLog.connect(
-                    url, replicas, **({"partitions": partitions} if partitions else {})
-                )
-                await log.close()
-                return
-            except Exception:
-                if time.monotonic() > deadline:
-                    raise
-                await asyncio.sleep(0.5)
+        log = await JetStreamEventLog.connect(
+            url, replicas, **({"partitions": partitions} if partitions else {})
+        )
+        await log.close()
 
-    asyncio.run(ready())
+    asyncio.run(retrying(ready))
 
 
 def _url_for(server: object, user: str) -> str:

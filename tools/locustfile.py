@@ -170,14 +170,8 @@ class LoadClient(Client):
                 ) as r:
                     if r.status_code >= 300:
                         r.read()
-                        fire(
-                            self.user,
-                            "GET",
-                            name,
-                            started,
-                            0,
-                            status_error(r.status_code, r.content),
-                        )
+                        error = status_error(r.status_code, r.content)
+                        fire(self.user, "GET", name, started, 0, error)
                         if r.status_code != 429:
                             _core.check(r.status_code, r.content, r.headers)
                         gevent.sleep(_core.retry_after(r.headers))

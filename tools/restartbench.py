@@ -38,11 +38,7 @@ from typing import Any
 
 from gcbc.eventlog.records import append_entry, entry_of
 from gcbc_contract import commands as C
-from gcbc_contract.entries import (
-    CommandEntry,
-    OutcomeEntry,
-    RefusalEntry,
-)
+from gcbc_contract.entries import CommandEntry, OutcomeEntry, RefusalEntry
 from tools import devservers, tablelogs
 from tools.bench.machine import cpu_seconds, described, load_average, rss_kb
 from tools.launcher import SUPERVISE_EVERY

@@ -28,12 +28,7 @@ from gcbc.rules.state import State, initial_state
 from gcbc.rules.views import commands_json
 from gcbc_contract import commands as C
 from gcbc_contract.codec import command_from_json_object
-from gcbc_contract.entries import (
-    AnyEntry,
-    CommandEntry,
-    OutcomeEntry,
-    RefusalEntry,
-)
+from gcbc_contract.entries import AnyEntry, CommandEntry, OutcomeEntry, RefusalEntry
 from gcbc_contract.options import TableOptions
 
 OPTION_MIX = (

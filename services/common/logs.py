@@ -54,13 +54,12 @@ class TextFormatter(logging.Formatter):
         return f"{line} [{context}]" if context else line
 
 
-def setup(service: str, level: int | None = None) -> None:
+def setup(service: str) -> None:
     """The process's logging: JSON lines on stderr (``GCBC_LOG_FORMAT=text``: text), from
     ``GCBC_LOG_LEVEL`` up (info; debug adds a line per command answered, refused or appended)."""
     text = os.environ.get("GCBC_LOG_FORMAT", "json").lower() == "text"
-    if level is None:
-        name = os.environ.get("GCBC_LOG_LEVEL", "info").upper()
-        level = logging.getLevelNamesMapping().get(name, logging.INFO)
+    name = os.environ.get("GCBC_LOG_LEVEL", "info").upper()
+    level = logging.getLevelNamesMapping().get(name, logging.INFO)
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(TextFormatter(service) if text else JsonFormatter(service))
     root = logging.getLogger()

@@ -16,6 +16,18 @@ def tune_gc() -> None:
     gc.set_threshold(50_000, 20, 100)
 
 
+def die_with_parent(sig: int = signal.SIGTERM) -> None:
+    """Linux's parent-death signal: the kernel sends ``sig`` to this process once the one that
+    started it dies, so a killed parent leaves nothing behind (a ``preexec_fn``, or a worker
+    process's first call)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, sig)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 def run_service(name: str, main: Callable[[asyncio.Event], Awaitable[None]]) -> None:
     from services.common import logs
 

@@ -17,10 +17,8 @@ DEFAULT_REDIS = "redis://127.0.0.1:6379/0"
 LOG_LIMIT = 50  # the most recent log entries a view carries (the history has them all)
 CHAT_LIMIT = 50  # the most recent chat messages a view carries (the history has them all)
 STUCK_AFTER = 3.0  # seconds a command may wait for its answer before any rules worker answers it
-DURABLES = (
-    "rules-worker",
-    "projection",
-)  # the durable consumers: the rules worker's, the projection's
+# the durable consumers: the rules worker's, the projection's
+DURABLES = ("rules-worker", "projection")
 DEADLINE_GRACE = 5.0  # seconds past a deadline before a wait without `deadline passed` is stuck
 # the table options a server may offer (docs/api.md); GCBC_OPTIONS_OFFERED narrows them
 OPTIONS = ("classic", "zombies", "bombers_traitors", "extra_equipment", "wounds")

@@ -20,6 +20,7 @@ from gcbc.rules import RuleViolation, decide
 from gcbc_contract.entries import CommandEntry, OutcomeEntry, RefusalEntry
 from services.common import view_writer
 from services.common.folded import FoldedTable
+from services.common.metrics import kind_of
 from services.common.settings import CHAT_LIMIT, DEADLINE_GRACE, LOG_LIMIT, STUCK_AFTER
 
 
@@ -97,13 +98,7 @@ class Verified(msgspec.Struct, frozen=True):
     divergences: list[Divergence]
 
 
-def command_type(command: Any) -> str:
-    """A command's wire tag (``take_seat``, ``shoot``, …)."""
-    return str(msgspec.inspect.type_info(type(command)).tag)
-
-
-def _builtins(x: Any) -> Any:
-    return msgspec.to_builtins(x)
+_builtins = msgspec.to_builtins
 
 
 def first_difference(expected: list[Any], got: list[Any]) -> tuple[Any, Any]:
@@ -114,11 +109,8 @@ def first_difference(expected: list[Any], got: list[Any]) -> tuple[Any, Any]:
     i = min(len(expected), len(got))
     a = _builtins(expected[i]) if i < len(expected) else None
     b = _builtins(got[i]) if i < len(got) else None
-    return {"event": i, "events": len(expected), "was": a}, {
-        "event": i,
-        "events": len(got),
-        "is": b,
-    }
+    was = {"event": i, "events": len(expected), "was": a}
+    return was, {"event": i, "events": len(got), "is": b}
 
 
 def redecide(state: Any, command: Any) -> tuple[str, Any]:
@@ -138,7 +130,7 @@ class Verify(Job):
         self.divergences: list[Divergence] = []
 
     def _diverged(self, seq: int, command: Any, expected: Any, got: Any) -> None:
-        kind = command_type(command) if command is not None else "-"
+        kind = kind_of(command) if command is not None else "-"
         self.divergences.append(Divergence(self.t.table_id, seq, kind, expected, got))
 
     def apply(self, stored: Stored) -> None:
@@ -204,7 +196,7 @@ def stuck(t: FoldedTable, now: float, lobby_ttl: float, last_at: float) -> str |
     if command is not None:
         waited = now - (command.at / 1000 if command.at else last_at)
         if waited > STUCK_AFTER:
-            kind = command_type(command.command)
+            kind = kind_of(command.command)
             return f"command #{t.pending} ({kind}) unanswered for {waited:.0f} s"
         return None
     closes = t.lobby_closes(lobby_ttl)

@@ -17,7 +17,6 @@ import contextlib
 import gc
 import multiprocessing
 import threading
-import time
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -47,7 +46,6 @@ class Pass:
         self.tables = 0  # tables whole so far
         self.total_entries = 0
         self.total_tables = 0
-        self.started = 0.0
 
     async def start(self) -> Pass:
         self.last, sizes = await self.events.sizes()
@@ -56,11 +54,7 @@ class Pass:
         self.sizes = sizes
         self.total_tables = len(sizes)
         self.total_entries = sum(sizes.values())
-        self.started = time.monotonic()
         return self
-
-    def rate(self) -> float:
-        return self.entries / max(time.monotonic() - self.started, 1e-6)
 
     def results(self) -> AsyncIterator[Any]:
         """Each table's result (None results are left out) as its table is whole."""

@@ -42,11 +42,8 @@ def _hook(x: Any) -> Any:
     raise NotImplementedError(type(x))
 
 
-_encoder = msgspec.json.Encoder(enc_hook=_hook)  # (no key order: the state has int keys)
-
-
-def to_json(x: Any) -> bytes:
-    return _encoder.encode(x)
+# (no key order: the state has int keys)
+to_json = msgspec.json.Encoder(enc_hook=_hook).encode
 
 
 # the engine state's parts that are structs of their own for the engine's speed (set once, or
@@ -66,21 +63,16 @@ def engine_state(s: State) -> dict[str, Any]:
     return flat
 
 
-def emit(x: Any, out: Any = None) -> None:
+def emit(x: Any) -> None:
     """One JSON value on one line (``--json``)."""
-    out = out or sys.stdout
-    out.write(to_json(x).decode() + "\n")
-    out.flush()
+    sys.stdout.write(to_json(x).decode() + "\n")
+    sys.stdout.flush()
 
 
-def pretty(x: Any, out: Any = None) -> None:
+def pretty(x: Any) -> None:
     """A JSON value indented for reading."""
-    out = out or sys.stdout
-    out.write(printable_lines(msgspec.json.format(to_json(x), indent=2).decode()) + "\n")
-
-
-def printable_lines(text: str) -> str:
-    return "\n".join(printable(line) for line in text.split("\n"))
+    text = msgspec.json.format(to_json(x), indent=2).decode()
+    sys.stdout.write("\n".join(printable(line) for line in text.split("\n")) + "\n")
 
 
 def fields(x: Any) -> str:

@@ -212,7 +212,8 @@ class Spectator:
         if not t.settled:
             self.folded[s.table] = (t, version, chat)
             return
-        v = self._public_view(t, t.state.version - before, len(t.state.chat) - chat)
+        new_events, new_chat = t.state.version - before, len(t.state.chat) - chat
+        v = msgspec.json.decode(view_writer.render_view(t, None, new_events, new_chat))
         # the public log's entries of these events: numbered past its version before them (its
         # last entries may be older ones, when these events show none)
         for e in (x for x in v["log"] if x["v"] > prior):
@@ -229,13 +230,6 @@ class Spectator:
                 break
             t.apply(x)
         return t, -1, len(t.state.chat)
-
-    @staticmethod
-    def _public_view(t: FoldedTable, log_limit: int, chat_limit: int) -> dict[str, Any]:
-        from gcbc.rules import view
-
-        public = view(t.state, None, log_limit=log_limit, chat_limit=chat_limit)
-        return msgspec.json.decode(msgspec.json.encode(public))
 
     def _line(self, s: Stored, item: dict[str, Any], text: str) -> None:
         if self.as_json:

@@ -18,9 +18,6 @@ from services.common import view_writer
 from services.common.folded import FoldedTable, states
 from services.common.settings import CHAT_LIMIT, LOG_LIMIT
 
-_encode = msgspec.json.Encoder().encode
-_decode = msgspec.json.decode
-
 
 class NotFound(Exception):
     """No such point in the table's log."""
@@ -51,10 +48,6 @@ def engine_state_at_version(stored: list[Stored], version: int) -> State:
     return fold(events[:version])
 
 
-def viewer_version(t: FoldedTable, seat: int | None) -> int:
-    return view(t.state, seat, log=False).version
-
-
 def view_at_version(
     stored: list[Stored],
     table_id: str,
@@ -66,7 +59,7 @@ def view_at_version(
     """(position, view) where the viewer's view first had ``version``: the view it was sent."""
     seen = None
     for seq, t in states(stored, table_id):
-        v = viewer_version(t, seat)
+        v = view(t.state, seat, log=False).version
         if v == version:
             return seq, view_writer.render_view(t, seat, log_limit, chat_limit)
         if v > version:
@@ -103,7 +96,7 @@ def replay(stored: list[Stored], table_id: str, seat: int | None) -> Iterator[Ch
         first = version < 0  # what it was shown first: everything it could see so far
         log_limit = None if first else max(new_events, 0)
         chat_limit = None if first else max(new_chat, 0)
-        v = _decode(_encode(view(s, seat, log_limit=log_limit, chat_limit=chat_limit)))
+        v = msgspec.json.decode(view_writer.render_view(t, seat, log_limit, chat_limit))
         if v["version"] == version:
             continue
         shown = [e for e in v["log"] if e.get("v", 0) > version]

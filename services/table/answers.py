@@ -3,11 +3,14 @@ answered, or 202 and the client's position when that takes longer (docs/api.md).
 
 from __future__ import annotations
 
+import weakref
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import msgspec
 from litestar import Response
 from litestar.datastructures import State as AppState
+from litestar.response import Stream
 
 from gcbc.eventlog.port import LogUnavailable
 from gcbc.readmodel.port import Answer, ModelUnavailable, StoredView, seat_key
@@ -26,6 +29,14 @@ AFTER_APPEND = (LogUnavailable, ModelUnavailable, TimeoutError)
 
 def json(data: bytes, status: int = 200) -> Response[bytes]:
     return Response(content=data, status_code=status, media_type="application/json")
+
+
+def event_stream(frames: AsyncIterator[bytes], close: Callable[[], None]) -> Stream:
+    """Server-Sent Events of ``frames``; ``close`` gives the stream's place back, even for a
+    stream never started."""
+    weakref.finalize(frames, close)
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    return Stream(frames, media_type="text/event-stream", headers=headers)
 
 
 def position(at: int, **more: Any) -> Response[bytes]:
@@ -68,11 +79,7 @@ async def view_once_answered(
 ) -> Response[bytes]:
     """The seat's view once it shows its command's outcome (the refusal as a problem); 202 and
     its position if that takes longer, or however it fails after the append."""
-    at = position_of(state, table_id, seq)
-    try:
-        got = await answer(service, table_id, seat_key(seat), seq, ANSWER_WAIT)
-    except AFTER_APPEND:
-        return position(at)
+    got = await answer_or_pending(service, table_id, seat_key(seat), seq, ANSWER_WAIT)
     if got is PENDING:
-        return position(at)
+        return position(position_of(state, table_id, seq))
     return json(got[0].data)  # type: ignore[index]

@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
+import msgspec
 from litestar import Litestar
 from litestar.datastructures import State as AppState
 from litestar.openapi import OpenAPIConfig
@@ -212,20 +213,10 @@ def _replays(settings: Settings) -> Replays:
 
 
 async def _rates(settings: Settings, pool: Any) -> RateLimits:
-    rates = RateLimits.on_redis(
-        settings.redis_url,
-        pool,
-        {
-            "create": settings.rate_create,
-            "seat": settings.rate_seat,
-            "register": settings.rate_register,
-            "chat": settings.rate_chat,
-            "command": settings.rate_command,
-            "client_command": settings.rate_client_command,
-            "replay": settings.rate_replay,
-            "log_read": settings.rate_log_read,
-        },
-    )
+    """Every ``rate_<kind>`` setting, the limit of the requests a handler counts as ``kind``."""
+    names = (f.name for f in msgspec.structs.fields(settings) if f.name.startswith("rate_"))
+    given = {name.removeprefix("rate_"): getattr(settings, name) for name in names}
+    rates = RateLimits.on_redis(settings.redis_url, pool, given)
     await rates.warm()
     return rates
 

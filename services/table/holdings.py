@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from services.table.problems import ApiError
+from services.table.problems import too_many
 
 # (table, the seat's token hash or None) -> whether the client still holds it
 StillHeld = Callable[[str, str | None], Awaitable[bool]]
@@ -63,12 +63,7 @@ class Holdings:
             _book(self.house, client, self.KEEP_CLIENTS)[table] = None
 
     def _refuse(self, why: str) -> None:
-        raise ApiError(
-            429,
-            "too_many_held",
-            f"{why}: finish or leave one first",
-            headers={"Retry-After": str(self.RETRY)},
-        )
+        raise too_many("too_many_held", f"{why}: finish or leave one first", self.RETRY)
 
 
 def _book(books: dict[str, dict], client: str, keep: int) -> dict:

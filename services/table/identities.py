@@ -54,19 +54,13 @@ class Identities:
             raise not_this_player()
         return p
 
-    async def seat_taker(self, token: str | None) -> FoldedPlayer | None:
-        """The player taking a seat with its token (None: anonymous, or a bearer that is not a
-        player's: a seat's own tokens are not asked for there)."""
-        if player_of_token(token) is None:
-            return None
-        return await self.authenticate(token)
-
     async def seating(self, t: FoldedTable, token: str | None) -> FoldedPlayer | None:
         """The player taking a seat at ``t`` with its token, noted in its log as joining the
-        table (None: anonymous); 409 if it holds a seat there already."""
-        p = await self.seat_taker(token)
-        if p is None:
+        table (None: anonymous, or a bearer that is not a player's); 409 if it holds a seat
+        there already."""
+        if player_of_token(token) is None:
             return None
+        p = await self.authenticate(token)
         if TableService.player_seat(t, p.player_id) is not None:
             raise ApiError(409, "already_seated", "this player holds a seat at this table already")
         await self.joined(p, t.table_id)

@@ -27,7 +27,7 @@ from limits import RateLimitItem, parse
 from gcbc.ratelimits.port import SharedCounts
 from gcbc.ratelimits.redis import RedisCounts
 from services.common import metrics
-from services.table.problems import ApiError
+from services.table.problems import ApiError, too_many
 
 log = logging.getLogger("gcbc.table")
 
@@ -195,11 +195,8 @@ class RateLimits:
 
     def _refuse(self, kind: str, item: RateLimitItem, reset: float) -> None:
         retry = max(1, math.ceil(reset - time.time()))
-        raise ApiError(
-            429,
-            "rate_limited",
-            f"too many {kind} requests ({item}): retry in {retry} s",
-            headers={"Retry-After": str(retry)},
+        raise too_many(
+            "rate_limited", f"too many {kind} requests ({item}): retry in {retry} s", retry
         )
 
 
@@ -264,9 +261,4 @@ class OpenStreams:
         return close
 
     def _refuse(self, why: str) -> None:
-        raise ApiError(
-            429,
-            "too_many_streams",
-            f"{why}: close one first",
-            headers={"Retry-After": str(self.RETRY)},
-        )
+        raise too_many("too_many_streams", f"{why}: close one first", self.RETRY)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import secrets
-import weakref
 from collections.abc import AsyncIterator, Callable
 from typing import Annotated, Any
 
@@ -53,13 +52,7 @@ class Lobby(Controller):
                     {**doc.CREATED_EXAMPLE, "position": 17},
                 ),
             },
-            400,
-            403,
-            413,
-            415,
-            422,
-            429,
-            503,
+            [403, 413, 415, 422, 429, 503],
         ),
     )
     async def create_table(
@@ -99,7 +92,7 @@ class Lobby(Controller):
         summary="Tables waiting for players, oldest first (paginated)",
         description='A page of the lobby; the `Link` header\'s `rel="next"` names the next page.',
         responses=doc.responses(
-            {200: doc.ok(list[LobbyListing], "the page", doc.LISTING_EXAMPLE)}, 422, 503
+            {200: doc.ok(list[LobbyListing], "the page", doc.LISTING_EXAMPLE)}, [422, 503]
         ),
     )
     async def list_tables(
@@ -139,23 +132,17 @@ class Lobby(Controller):
         " event's name is its `type`; its `data` is a LobbyEvent. `: keep-alive` comments come"
         " after about 15 s of quiet. A reconnect starts again with the lobby as it is.",
         media_type="text/event-stream",
-        responses=doc.responses({200: doc.LOBBY_STREAM}, 429),
+        responses=doc.responses({200: doc.LOBBY_STREAM}, [429]),
     )
     async def stream_lobby(self, request: Request, state: AppState) -> Stream:
         close = state.streams.open(LOBBY, client(request), None, kind="sse")
-        generator = _closing(state.lobby.watch(), close)
-        weakref.finalize(generator, close)  # a stream never started gives its place back
-        return Stream(
-            generator,
-            media_type="text/event-stream",
-            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-        )
+        return answers.event_stream(_closing(state.lobby.watch(), close), close)
 
     @get(
         "/tables/{table_id:str}",
         tags=["views"],
         summary="The public (spectator) view",
-        responses=doc.responses({200: doc.PUBLIC_VIEW}, 404, 503),
+        responses=doc.responses({200: doc.PUBLIC_VIEW}, [404, 503]),
     )
     async def public_view(self, table_id: TableId, service: Service) -> Response[bytes]:
         await service.table(table_id, held=True)

@@ -4,6 +4,7 @@ scheme, and examples — the views in them made by the engine itself, so they ne
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any
 
 import msgspec
@@ -137,7 +138,10 @@ def ndjson(item: Any, description: str) -> ResponseSpec:
     )
 
 
-def responses(success: dict[int, ResponseSpec], *errors: int) -> dict[int, ResponseSpec]:
+def responses(
+    success: dict[int, ResponseSpec], errors: Sequence[int] = ()
+) -> dict[int, ResponseSpec]:
+    """The operation's answers: ``success``, and a problem for each status of ``errors``."""
     out = dict(success)
     for status in (400, *errors, 500):  # 400: every operation has a parameter or a body to check
         out[status] = problem(status)
@@ -166,10 +170,7 @@ def _example_table() -> Any:
     return s
 
 
-def _builtins(x: Any) -> Any:
-    return msgspec.to_builtins(x)
-
-
+_builtins = msgspec.to_builtins
 _state = _example_table()
 VIEW_EXAMPLE = _builtins(view(_state, 0, log_limit=5))
 PUBLIC_EXAMPLE = _builtins(view(_state, None, log_limit=5))

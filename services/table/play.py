@@ -37,7 +37,7 @@ class Play(Controller):
         dto=edge.strict_body(ClientCommand),
         return_dto=None,
         responses=doc.responses(
-            {200: doc.VIEW, 202: doc.POSITION}, 400, 401, 403, 404, 409, 413, 415, 422, 429, 503
+            {200: doc.VIEW, 202: doc.POSITION}, [401, 403, 404, 409, 413, 415, 422, 429, 503]
         ),
     )
     async def send_command(
@@ -67,9 +67,7 @@ class Play(Controller):
         security=doc.BEARER,
         dto=edge.strict_body(Chat),
         return_dto=None,
-        responses=doc.responses(
-            {202: doc.POSITION}, 400, 401, 403, 404, 409, 413, 415, 422, 429, 503
-        ),
+        responses=doc.responses({202: doc.POSITION}, [401, 403, 404, 409, 413, 415, 422, 429, 503]),
     )
     async def post_chat(
         self,
@@ -105,12 +103,7 @@ class Play(Controller):
                     {"table_id": "9f86d081884c7d65", "seat": 0, "token": "tOk3n…"},
                 )
             },
-            401,
-            403,
-            404,
-            409,
-            429,
-            503,
+            [401, 403, 404, 409, 429, 503],
         ),
     )
     async def rematch(

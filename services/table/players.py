@@ -27,7 +27,6 @@ from gcbc_contract.players import (
 from services.table import edge
 from services.table import openapi as doc
 from services.table.dependencies import Service, bearer, client
-from services.table.identities import Identities
 from services.table.problems import ApiError
 
 PlayerIdParam = Annotated[
@@ -43,10 +42,6 @@ NDJSON = "application/x-ndjson"
 _encode = msgspec.json.Encoder().encode
 # a table's step as a player's list says it
 _STATUS = {"lobby": "waiting", "finished": "finished"}
-
-
-def _identities(state: AppState) -> Identities:
-    return state.identities  # type: ignore[no-any-return]
 
 
 class Players(Controller):
@@ -69,12 +64,7 @@ class Players(Controller):
                     {**PROFILE_EXAMPLE, "token": TOKEN_EXAMPLE},
                 )
             },
-            409,
-            413,
-            415,
-            422,
-            429,
-            503,
+            [409, 413, 415, 422, 429, 503],
         ),
     )
     async def register(
@@ -86,7 +76,7 @@ class Players(Controller):
         state: AppState,
     ) -> Registered:
         await state.rates.hit("register", client(request))
-        p, token = await _identities(state).register(data.name, data.bot, data.registration_key)
+        p, token = await state.identities.register(data.name, data.bot, data.registration_key)
         return Registered(player_id=p.player_id, name=p.name, bot=p.bot, token=token)
 
     @get(
@@ -96,13 +86,11 @@ class Players(Controller):
         security=doc.BEARER,
         responses=doc.responses(
             {200: doc.ok(MyProfile, "the player", {**PROFILE_EXAMPLE, "queue": None})},
-            401,
-            403,
-            503,
+            [401, 403, 503],
         ),
     )
     async def me(self, request: Request, state: AppState) -> MyProfile:
-        p = await _identities(state).authenticate(bearer(request))
+        p = await state.identities.authenticate(bearer(request))
         place = await state.matchmaker.place(p.player_id)
         return MyProfile(player_id=p.player_id, name=p.name, bot=p.bot, queue=place)
 
@@ -123,13 +111,11 @@ class Players(Controller):
                     {"player_id": PROFILE_EXAMPLE["player_id"], "token": TOKEN_EXAMPLE},
                 )
             },
-            401,
-            403,
-            503,
+            [401, 403, 503],
         ),
     )
     async def reissue_token(self, request: Request, state: AppState) -> TokenIssued:
-        identities = _identities(state)
+        identities = state.identities
         p = await identities.authenticate(bearer(request))
         token = await identities.reissue(p)
         return TokenIssued(player_id=p.player_id, token=token)
@@ -160,9 +146,7 @@ class Players(Controller):
                     },
                 )
             },
-            401,
-            403,
-            503,
+            [401, 403, 503],
         ),
     )
     async def my_tables(
@@ -172,7 +156,7 @@ class Players(Controller):
         service: Service,
         limit: Annotated[int, Parameter(ge=1, le=200, description="at most this many")] = 50,
     ) -> MyTables:
-        p = await _identities(state).authenticate(bearer(request))
+        p = await state.identities.authenticate(bearer(request))
         out: list[MyTable] = []
         for table_id in reversed(list(p.tables)):
             if len(out) >= limit:
@@ -203,7 +187,7 @@ class Players(Controller):
         " player's seat, team and result. A table still waiting or in play is never listed:"
         " nothing of a game in play is told here. `next` is the `before` of the next page.",
         responses=doc.responses(
-            {200: doc.ok(PlayedGames, "a page of the player's games")}, 404, 429, 503
+            {200: doc.ok(PlayedGames, "a page of the player's games")}, [404, 429, 503]
         ),
     )
     async def player_games(
@@ -217,7 +201,7 @@ class Players(Controller):
             Parameter(ge=0, le=2**53, description="the `next` of the page before (its older ones)"),
         ] = None,
     ) -> PlayedGames:
-        await _identities(state).profile(player_id)  # 404 for no such player
+        await state.identities.profile(player_id)  # 404 for no such player
         await state.rates.hit("log_read", client(request))
         return await state.games.page(player_id, limit, before)
 
@@ -234,9 +218,7 @@ class Players(Controller):
         media_type=NDJSON,
         responses=doc.responses(
             {200: doc.ndjson(PlayedGame, "the player's games, one PlayedGame a line")},
-            404,
-            429,
-            503,
+            [404, 429, 503],
         ),
     )
     async def export_games(
@@ -248,7 +230,7 @@ class Players(Controller):
             int | None, Parameter(ge=1, le=2**31, description="at most this many games")
         ] = None,
     ) -> Stream:
-        await _identities(state).profile(player_id)  # 404 for no such player
+        await state.identities.profile(player_id)  # 404 for no such player
         who = client(request)
         await state.rates.hit("log_read", who)
         games = await state.games.every(player_id, max, lambda: state.rates.pace("log_read", who))
@@ -266,11 +248,11 @@ class Players(Controller):
         tags=["players"],
         summary="A player's public profile",
         responses=doc.responses(
-            {200: doc.ok(PlayerProfile, "the player", PROFILE_EXAMPLE)}, 404, 503
+            {200: doc.ok(PlayerProfile, "the player", PROFILE_EXAMPLE)}, [404, 503]
         ),
     )
     async def player_profile(self, player_id: PlayerIdParam, state: AppState) -> PlayerProfile:
-        return await _identities(state).profile(player_id)
+        return await state.identities.profile(player_id)
 
 
 async def _lines(games: AsyncIterator[PlayedGame]) -> AsyncIterator[bytes]:

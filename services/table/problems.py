@@ -92,6 +92,11 @@ def retry_later(code: str, detail: str, **extra: Any) -> ApiError:
     return ApiError(503, code, detail, headers={"Retry-After": RETRY_AFTER}, extra=extra or None)
 
 
+def too_many(code: str, detail: str, retry: int) -> ApiError:
+    """A 429: over a limit of the client's, ``retry`` seconds before it may try again."""
+    return ApiError(429, code, detail, headers={"Retry-After": str(retry)})
+
+
 def not_a_seat() -> ApiError:
     """The one answer to a token that names no seat of the table, whether it never did or its
     seat was left (the table keeps only its seats' current tokens, so it cannot tell which)."""

@@ -13,7 +13,6 @@ from gcbc_contract.queue import JoinQueue, QueueState
 from services.table import edge
 from services.table import openapi as doc
 from services.table.dependencies import bearer, client
-from services.table.matchmaker import Matchmaker
 
 WAITING_EXAMPLE = {
     "status": "waiting",
@@ -31,10 +30,6 @@ SEATED_EXAMPLE = {
     "seat": 2,
     "view_url": f"/tables/{doc.TABLE_ID}/view",
 }
-
-
-def _matchmaker(state: AppState) -> Matchmaker:
-    return state.matchmaker  # type: ignore[no-any-return]
 
 
 class Queue(Controller):
@@ -61,14 +56,7 @@ class Queue(Controller):
                     WAITING_EXAMPLE,
                 )
             },
-            401,
-            403,
-            409,
-            413,
-            415,
-            422,
-            429,
-            503,
+            [401, 403, 409, 413, 415, 422, 429, 503],
         ),
     )
     async def join_queue(
@@ -90,7 +78,7 @@ class Queue(Controller):
     ) -> QueueState:
         p = await state.identities.authenticate(bearer(request))
         await state.rates.hit("seat", client(request))  # a place in the queue leads to a seat
-        return await _matchmaker(state).join(p, data)
+        return await state.matchmaker.join(p, data)
 
     @get(
         "/queue",
@@ -101,7 +89,7 @@ class Queue(Controller):
         " after `timeout` seconds: a client need not poll fast.",
         security=doc.BEARER,
         responses=doc.responses(
-            {200: doc.ok(QueueState, "the player's place", SEATED_EXAMPLE)}, 401, 403, 503
+            {200: doc.ok(QueueState, "the player's place", SEATED_EXAMPLE)}, [401, 403, 503]
         ),
     )
     async def queue_state(
@@ -116,7 +104,7 @@ class Queue(Controller):
         ] = 0,
     ) -> QueueState:
         p = await state.identities.authenticate(bearer(request))
-        return await _matchmaker(state).state(p.player_id, after, timeout)
+        return await state.matchmaker.state(p.player_id, after, timeout)
 
     @delete(
         "/queue",
@@ -126,8 +114,8 @@ class Queue(Controller):
         description="409 not_queued if the player is not waiting (the queue may have seated it"
         " meanwhile: GET /queue says where).",
         security=doc.BEARER,
-        responses=doc.responses({}, 401, 403, 409, 503),
+        responses=doc.responses({}, [401, 403, 409, 503]),
     )
     async def leave_queue(self, request: Request, state: AppState) -> None:
         p = await state.identities.authenticate(bearer(request))
-        await _matchmaker(state).leave(p)
+        await state.matchmaker.leave(p)

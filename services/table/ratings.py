@@ -9,7 +9,7 @@ from litestar import Controller, get
 from litestar.datastructures import State as AppState
 from litestar.params import Parameter
 
-from gcbc.playermodel.port import POOLS, PlayerModel
+from gcbc.playermodel.port import POOLS
 from gcbc_contract.players import Leaderboard, LeaderboardEntry, PlayerRatings, PoolRating
 from gcbc_contract.vocabulary import Pool
 from services.table import openapi as doc
@@ -17,10 +17,6 @@ from services.table.players import PlayerIdParam
 
 HOUSE = "house:"  # services.common.ratings.HOUSE: the house's bots of one kind
 PoolParam = Annotated[Pool, Parameter(description="the pool: the expansions played")]
-
-
-def _model(state: AppState) -> PlayerModel:
-    return state.identities.model  # type: ignore[no-any-return]
 
 
 class Ratings(Controller):
@@ -51,13 +47,12 @@ class Ratings(Controller):
                     },
                 )
             },
-            404,
-            503,
+            [404, 503],
         ),
     )
     async def player_ratings(self, player_id: PlayerIdParam, state: AppState) -> PlayerRatings:
         await state.identities.profile(player_id)  # 404 for no such player
-        model = _model(state)
+        model = state.identities.model
         out = []
         for pool in POOLS:
             got = (await model.ratings(pool, [player_id])).get(player_id)
@@ -79,7 +74,7 @@ class Ratings(Controller):
         summary="A pool's leaderboard, the highest ordinal first (paged)",
         description="Players and the house's bots (one entry per kind, a baseline), by ordinal"
         " (mu - 3 sigma). `next` is the `offset` of the next page.",
-        responses=doc.responses({200: doc.ok(Leaderboard, "a page of the leaderboard")}, 503),
+        responses=doc.responses({200: doc.ok(Leaderboard, "a page of the leaderboard")}, [503]),
     )
     async def leaderboard(
         self,
@@ -88,7 +83,7 @@ class Ratings(Controller):
         limit: Annotated[int, Parameter(ge=1, le=200, description="at most this many")] = 50,
         offset: Annotated[int, Parameter(ge=0, le=10**6, description="from this place")] = 0,
     ) -> Leaderboard:
-        model = _model(state)
+        model = state.identities.model
         page = await model.leaderboard(pool, limit + 1, offset)
         entries = []
         for place, (rater, rating) in enumerate(page[:limit], start=offset + 1):

@@ -28,6 +28,7 @@ from gcbc.rules.state import State
 from gcbc_contract.entries import OutcomeEntry
 from gcbc_contract.http import History, ReplayStep, shown_event
 from services.common.folded import FoldedTable
+from services.common.runner import die_with_parent
 from services.common.settings import DEFAULT_NATS
 from services.table.played import game_of
 
@@ -89,7 +90,7 @@ def main(setup: Setup) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     parent = multiprocessing.parent_process()
     service = parent.pid if parent is not None and parent.pid else os.getppid()
-    _die_with_parent()
+    die_with_parent(signal.SIGKILL)  # no worker left behind, even before _orphaned looks
     if os.getppid() != service:
         os._exit(0)  # the service died while this worker was starting: no signal will come
     threading.Thread(target=_orphaned, args=(service,), daemon=True).start()
@@ -99,17 +100,6 @@ def main(setup: Setup) -> None:
         lambda: JetStreamEventLog.connect(setup.nats_url, setup.stream_replicas, create=False),
         loop,
     )
-
-
-def _die_with_parent() -> None:
-    """The kernel ends the worker with its table service (Linux's parent-death signal), so a
-    killed service leaves no worker behind even before ``_orphaned`` looks."""
-    try:
-        import ctypes
-
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
 
 
 def _orphaned(parent: int) -> None:

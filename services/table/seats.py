@@ -6,7 +6,6 @@ import hmac
 import random
 import secrets
 import time
-import weakref
 from collections.abc import AsyncIterator, Callable
 from typing import Annotated
 
@@ -52,15 +51,7 @@ class Seats(Controller):
                     {"position": 18, "token": "tOk3n…"},
                 ),
             },
-            400,
-            403,
-            404,
-            409,
-            413,
-            415,
-            422,
-            429,
-            503,
+            [403, 404, 409, 413, 415, 422, 429, 503],
         ),
     )
     async def take_seat(
@@ -120,7 +111,7 @@ class Seats(Controller):
         " autopilot plays, its cards stay secret, and its token brings it back until the end"
         " (`resume`, or any command).",
         security=doc.BEARER,
-        responses=doc.responses({202: doc.POSITION}, 401, 403, 404, 409, 503),
+        responses=doc.responses({202: doc.POSITION}, [401, 403, 404, 409, 503]),
     )
     async def leave_seat(
         self,
@@ -151,7 +142,7 @@ class Seats(Controller):
         status_code=200,
         summary="Start once every seat is taken",
         security=doc.BEARER,
-        responses=doc.responses({200: doc.VIEW, 202: doc.POSITION}, 401, 403, 404, 409, 429, 503),
+        responses=doc.responses({200: doc.VIEW, 202: doc.POSITION}, [401, 403, 404, 409, 429, 503]),
     )
     async def start_game(
         self, table_id: TableId, state: AppState, service: Service, my_seat: MySeat
@@ -170,7 +161,7 @@ class Seats(Controller):
         " `after`, it answers as soon as the view's `version` is greater, or with the current"
         " view after `timeout` seconds.",
         security=[*doc.BEARER, {}],
-        responses=doc.responses({200: doc.VIEW}, 403, 404, 422, 429, 503),
+        responses=doc.responses({200: doc.VIEW}, [403, 404, 422, 429, 503]),
     )
     async def seat_view(
         self,
@@ -212,10 +203,7 @@ class Seats(Controller):
         security=doc.BEARER,
         responses=doc.responses(
             {201: doc.ok(StreamTicket, "the ticket", {"ticket": "eyJ…", "expires_in": 60})},
-            401,
-            403,
-            404,
-            503,
+            [401, 403, 404, 503],
         ),
     )
     async def stream_ticket(
@@ -249,15 +237,7 @@ class Seats(Controller):
         " reconnect, and get `end` again).",
         media_type="text/event-stream",
         security=[*doc.BEARER, {}],
-        responses=doc.responses(
-            {
-                200: doc.STREAM,
-            },
-            403,
-            404,
-            429,
-            503,
-        ),
+        responses=doc.responses({200: doc.STREAM}, [403, 404, 429, 503]),
     )
     async def stream_view(
         self,
@@ -291,13 +271,8 @@ class Seats(Controller):
         close = state.streams.open(table_id, client(request), seat, kind="sse")
         # a reconnecting EventSource sends the id of the last event it got: go on after it
         after = -1 if last_event_id is None else last_event_id
-        generator = _events(service, table_id, seat, token, fingerprint, after, close)
-        weakref.finalize(generator, close)  # a stream never started still gives its place back
-        return Stream(
-            generator,
-            media_type="text/event-stream",
-            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-        )
+        frames = _events(service, table_id, seat, token, fingerprint, after, close)
+        return answers.event_stream(frames, close)
 
 
 async def _take(

@@ -122,8 +122,7 @@ class TableService:
         """The view once its version is > ``after`` and its position >= ``position``, or the
         current one when ``timeout`` runs out (long-poll); ``last``: the view the caller got
         last (a stream)."""
-        viewer = viewer_key(seat)
-        return await self.model.wait(table_id, viewer, position, after, timeout, last)
+        return await self.model.wait(table_id, viewer_key(seat), position, after, timeout, last)
 
     async def answered(
         self, table_id: str, viewer: str, command: int, timeout: float

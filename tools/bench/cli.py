@@ -177,11 +177,7 @@ def _scale_options(p: argparse.ArgumentParser) -> None:
 
 def _beside_noop(out: dict[str, Any]) -> None:
     """The real rules' figures as ratios to the no-op rules'."""
-    out["rules"]["saturation_vs_noop"] = round(
-        out["rules"]["saturation"]["commands_per_second"]
-        / out["noop"]["saturation"]["commands_per_second"],
-        2,
-    )
-    out["rules"]["latency_p99_vs_noop"] = round(
-        out["rules"]["latency"]["p99_ms"] / out["noop"]["latency"]["p99_ms"], 2
-    )
+    rules, noop = out["rules"], out["noop"]
+    rate = noop["saturation"]["commands_per_second"]
+    rules["saturation_vs_noop"] = round(rules["saturation"]["commands_per_second"] / rate, 2)
+    rules["latency_p99_vs_noop"] = round(rules["latency"]["p99_ms"] / noop["latency"]["p99_ms"], 2)

@@ -109,25 +109,20 @@ def paired_closed_loops(stack: Stack, noop: bool, args: argparse.Namespace) -> d
     paired = bool(args.limit) and not noop and args.pairs > 0
     limit = Path(args.limit) if args.limit else None
     runs, latencies, limits, limit_latencies = [], [], [], []
+
+    def timed(tables: int, seed: int) -> dict:
+        loop = closed_loop(stack.api, tables, args.seconds, noop, seed)
+        return with_cpu(stack, lambda: asyncio.run(loop))
+
     for _ in range(args.pairs if paired else 1):
         if paired:
             got = physical_limit(limit, args.tables, args.seconds, latency=False)
             limits.append(got.get("saturation", {}))
-        runs.append(
-            with_cpu(
-                stack,
-                lambda: asyncio.run(closed_loop(stack.api, args.tables, args.seconds, noop, 7)),
-            )
-        )
+        runs.append(timed(args.tables, 7))
         if paired:  # the 1-table p99 too: a tail, the most moved by the minute
             got = physical_limit(limit, 1, args.seconds, saturation=False)
             limit_latencies.append(got.get("latency", {}))
-        latencies.append(
-            with_cpu(
-                stack,
-                lambda: asyncio.run(closed_loop(stack.api, 1, args.seconds, noop, 9)),
-            )
-        )
+        latencies.append(timed(1, 9))
     result = {"saturation": combined_runs(runs), "latency": combined_latencies(latencies)}
     if paired:
         result["paired_with_limit"] = {
@@ -142,16 +137,11 @@ def beside_the_limit(out: dict[str, Any]) -> None:
     limit = out.get("limit") or {}
     if not (limit.get("saturation") and limit.get("latency")):
         return
+    read_first = out.get("limit_read_first", {}).get("saturation", {})
     for label in ("noop", "rules"):
         mine = out[label]
-        mine["saturation_vs_limit"] = round(
-            mine["saturation"]["commands_per_second"] / limit["saturation"]["commands_per_s"], 2
-        )
-        mine["latency_p99_vs_limit"] = round(
-            mine["latency"]["p99_ms"] / limit["latency"]["p99_ms"], 2
-        )
-        read_first = out.get("limit_read_first", {}).get("saturation", {})
+        rate, p99 = mine["saturation"]["commands_per_second"], mine["latency"]["p99_ms"]
+        mine["saturation_vs_limit"] = round(rate / limit["saturation"]["commands_per_s"], 2)
+        mine["latency_p99_vs_limit"] = round(p99 / limit["latency"]["p99_ms"], 2)
         if read_first.get("commands_per_s"):
-            mine["saturation_vs_limit_read_first"] = round(
-                mine["saturation"]["commands_per_second"] / read_first["commands_per_s"], 2
-            )
+            mine["saturation_vs_limit_read_first"] = round(rate / read_first["commands_per_s"], 2)

@@ -71,10 +71,6 @@ class NatsCluster(Nodes):
         self.nodes, self.names = nodes, names
         self.name = "nats"
 
-    @property
-    def url(self) -> str:
-        return self.url_for("admin")
-
     def url_for(self, user: str) -> str:
         return ",".join(node.url_for(user) for node in self.nodes)
 

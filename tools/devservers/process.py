@@ -12,18 +12,9 @@ import subprocess
 import time
 from pathlib import Path
 
+from services.common.runner import die_with_parent
+
 USERS = ("admin", "table", "rules", "projection", "bots")
-
-
-def die_with_parent() -> None:
-    """preexec_fn: the child gets SIGTERM when the process that started it dies (Linux), so a
-    killed launcher or test run leaves no server behind."""
-    try:
-        import ctypes
-
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    except OSError:
-        pass
 
 
 def free_port() -> int:
@@ -126,6 +117,10 @@ class Nodes:
 
     nodes: list[ServerProcess]
     names: list[str]
+
+    @property
+    def url(self) -> str:
+        return self.url_for("admin")  # type: ignore[attr-defined]
 
     def node(self, name: str) -> ServerProcess:
         return self.nodes[self.names.index(name)]

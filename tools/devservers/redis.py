@@ -90,10 +90,6 @@ class RedisCluster(Nodes):
         self.name = "redis"
 
     @property
-    def url(self) -> str:
-        return self.url_for("admin")
-
-    @property
     def port(self) -> int:
         return self.nodes[0].port
 
@@ -131,11 +127,10 @@ class RedisCluster(Nodes):
         """Whether every dead primary with a replica has handed its slots to it."""
         dead = {node.port for node in self.nodes if not node.alive()}
         members = self.members()
-        return not [
-            m
+        return not any(
+            m["port"] in dead and m["slots"] and any(r["primary"] == m["id"] for r in members)
             for m in members
-            if m["port"] in dead and m["slots"] and any(r["primary"] == m["id"] for r in members)
-        ]
+        )
 
     def restart(self, failover_within: float = 20) -> None:
         """Start again whichever node died (supervision), and wait for the cluster to be whole.
@@ -150,7 +145,20 @@ class RedisCluster(Nodes):
 
     def wait_ok(self, timeout: float = 30) -> None:
         """Until every node sees the cluster whole, and every replica is linked to its primary."""
-        _wait_cluster_ok(self, timeout)
+        deadline = time.monotonic() + timeout
+        while True:
+            states = [_redis_command(node, "CLUSTER", "INFO") for node in self.nodes]
+            links = [_redis_command(node, "INFO", "replication") for node in self.nodes]
+            if all(
+                "cluster_state:ok" in s and f"cluster_known_nodes:{len(self.nodes)}" in s
+                for s in states
+            ) and all("role:slave" not in r or "master_link_status:up" in r for r in links):
+                return
+            if time.monotonic() > deadline:
+                raise RuntimeError(
+                    f"the Redis Cluster is not ok after {timeout}s: {states} {links}"
+                )
+            time.sleep(0.1)
 
 
 def _cluster_members(text: str) -> list[dict]:
@@ -182,32 +190,15 @@ def _redis_command(node: ServerProcess, *args: str) -> str:
     cli = shutil.which("redis-cli") or str(Path(redis_server_binary() or "").with_name("redis-cli"))
     argv = [cli, "-p", str(node.port)]
     url = node.url_for("admin")
+    env = {**os.environ}
     if "@" in url:  # redis://admin:<password>@…: handed over in the environment, not argv
         argv += ["--user", "admin"]
-    env = {**os.environ}
-    if "@" in url:
         env["REDISCLI_AUTH"] = unquote(urlsplit(url).password or "")
     done = subprocess.run([*argv, *args], capture_output=True, text=True, env=env, timeout=10)
     # (an error reply exits 0 too, unless the output is a terminal)
     if done.returncode != 0 or done.stdout.startswith(("ERR", "(error)")):
         raise RuntimeError(f"redis-cli {' '.join(args)}: {done.stderr or done.stdout}")
     return done.stdout
-
-
-def _wait_cluster_ok(cluster: RedisCluster, timeout: float = 30) -> None:
-    """Every node sees the cluster whole, and every replica is linked to its primary."""
-    deadline = time.monotonic() + timeout
-    while True:
-        states = [_redis_command(node, "CLUSTER", "INFO") for node in cluster.nodes]
-        links = [_redis_command(node, "INFO", "replication") for node in cluster.nodes]
-        if all(
-            "cluster_state:ok" in s and f"cluster_known_nodes:{len(cluster.nodes)}" in s
-            for s in states
-        ) and all("role:slave" not in r or "master_link_status:up" in r for r in links):
-            return
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"the Redis Cluster is not ok after {timeout}s: {states} {links}")
-        time.sleep(0.1)
 
 
 def start_redis_cluster(data_dir: Path, size: int = 3, replicas: int = 0) -> RedisCluster:
@@ -263,5 +254,5 @@ def start_redis_cluster(data_dir: Path, size: int = 3, replicas: int = 0) -> Red
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.1)
-    _wait_cluster_ok(cluster)
+    cluster.wait_ok()
     return cluster
