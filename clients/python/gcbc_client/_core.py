@@ -98,6 +98,13 @@ def created(status: int, body: bytes) -> TableCreated:
     return _created[status].decode(body)
 
 
+def view_or_position(status: int, body: bytes, views: Any = view_decoder) -> View | Position:
+    """A command's answer: the view once it shows the outcome (200), else the position (202)."""
+    if status == 202:
+        return position_decoder.decode(body)
+    return views.decode(body)  # type: ignore[no-any-return]
+
+
 def seat_taken(status: int, body: bytes) -> SeatGranted | SeatLater:
     return _seat[status].decode(body)
 

@@ -334,9 +334,8 @@ class AsyncSeat:
         return _stream(self.client, f"/tables/{self.table_id}/stream", self.headers)
 
     async def start(self) -> View | Position:
-        return _view_or_position(
-            await self._request("POST", "/start", what="start"), self.client.views
-        )
+        r = await self._request("POST", "/start", what="start")
+        return _core.view_or_position(r.status, r.body, self.client.views)
 
     async def leave(self) -> None:
         """Before the start the seat is free again; after it, the seat is away (its autopilot
@@ -360,15 +359,15 @@ class AsyncSeat:
             lambda: self._request("POST", "/commands", what="command", body=body),
             (Unavailable, *self.client.transport.failures),
         )
-        return _view_or_position(r, self.client.views)
+        return _core.view_or_position(r.status, r.body, self.client.views)
 
     async def play(
         self, decide: Callable[[View], Any], stream: bool = False, wait: float = 30
     ) -> View:
         """As ``Seat.play``; ``decide`` may be a coroutine function. It reads whole views (the
         client's ``views`` decoder is for the caller's own reads)."""
-        views = _stream(self.client, f"/tables/{self.table_id}/stream", self.headers, FULL)
-        views = views if stream else None
+        url = f"/tables/{self.table_id}/stream"
+        views = _stream(self.client, url, self.headers, _core.view_decoder) if stream else None
         v: View = await self._view(_core.view_decoder)
         newest = v.version
         while v.status != "finished":
@@ -394,15 +393,6 @@ class AsyncSeat:
             else:
                 v = await self._view(_core.view_decoder, after=after, timeout=wait)
         return v
-
-
-def _view_or_position(r: Answer, views: Any) -> View | Position:
-    if r.status == 202:
-        return _core.position_decoder.decode(r.body)
-    return views.decode(r.body)  # type: ignore[no-any-return]
-
-
-FULL = _core.view_decoder  # whole views, whatever the client's ``views`` decoder reads
 
 
 async def _stream(

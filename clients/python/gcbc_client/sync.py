@@ -280,7 +280,7 @@ class Seat:
 
     def start(self) -> View | Position:
         r = self._request("POST", "/start")
-        return _view_or_position(r)
+        return _core.view_or_position(r.status_code, r.content)
 
     def leave(self) -> None:
         """Before the start the seat is free again; after it, the seat is away (its autopilot
@@ -302,9 +302,8 @@ class Seat:
         longer. An unknown outcome (503, a dropped connection) is retried with the same
         command_id, so it is recorded once; a refusal raises its problem."""
         body, command_id = _core.command_body(command, command_id)
-        return _view_or_position(
-            _repeated(lambda: self._request("POST", "/commands", content=body, headers=_core.JSON))
-        )
+        r = _repeated(lambda: self._request("POST", "/commands", content=body, headers=_core.JSON))
+        return _core.view_or_position(r.status_code, r.content)
 
     def play(self, decide: Callable[[View], Any], stream: bool = False, wait: float = 30) -> View:
         """Play the seat to the end of the game; the final view. At each view where the table
@@ -336,12 +335,6 @@ class Seat:
             else:
                 v = self.view(after=after, timeout=wait)
         return v
-
-
-def _view_or_position(r: httpx.Response) -> View | Position:
-    if r.status_code == 202:
-        return _core.position_decoder.decode(r.content)
-    return _core.view_decoder.decode(r.content)
 
 
 def _stream(http: httpx.Client, url: str, headers: dict[str, str]) -> Iterator[View]:
