@@ -25,13 +25,7 @@ from services.common.folded import FoldedTable
 from services.common.partitions import Partitions
 from services.common.progress import ProgressLog
 from services.common.settings import CHAT_LIMIT, LOG_LIMIT, Settings
-from services.common.view_writer import (
-    answers,
-    render_views,
-    replacement_of,
-    viewers_of,
-    write,
-)
+from services.common.view_writer import answers, render_views, replacement_of, viewers_of, write
 from services.projection.ratings import DURABLE as RATINGS
 from services.projection.ratings import RatingProjection, consume_until
 

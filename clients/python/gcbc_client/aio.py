@@ -17,14 +17,7 @@ import gcbc_client._players as _players
 from gcbc_client.httpx_transport import HttpxTransport
 from gcbc_client.problems import Conflict, RateLimited, Unavailable
 from gcbc_client.transport import Answer, AsyncTransport
-from gcbc_contract.http import (
-    History,
-    LobbyEvent,
-    LobbyListing,
-    Position,
-    SeatLater,
-    TableCreated,
-)
+from gcbc_contract.http import History, LobbyEvent, LobbyListing, Position, SeatLater, TableCreated
 from gcbc_contract.options import Deadlines, Deal, HouseBots, TableOptions
 from gcbc_contract.players import MyProfile, MyTable, PlayedGame, PlayerProfile
 from gcbc_contract.queue import QueueState, SeatRange
