@@ -25,13 +25,7 @@ from services.common.folded import FoldedTable
 from services.common.partitions import Partitions
 from services.common.progress import ProgressLog
 from services.common.settings import CHAT_LIMIT, LOG_LIMIT, Settings
-from services.common.view_writer import (
-    answers,
-    render_views,
-    replacement_of,
-    viewers_of,
-    write,
-)
+from services.common.view_writer import answers, render_views, replacement_of, viewers_of, write
 from services.projection.ratings import DURABLE as RATINGS
 from services.projection.ratings import RatingProjection, consume_until
 
@@ -221,9 +215,13 @@ class Projection:
         """A partition handed over: its tables are another instance's now (keep no memory)."""
         for table_id in list(self.cache.tables):
             if partition_of(table_id, self.events.partitions) == partition:
-                self.cache.drop(table_id)
-                self._rendered.pop(table_id, None)
-                self._memos.pop(table_id, None)
+                self._drop(table_id)
+
+    def _drop(self, table_id: str) -> None:
+        """Keep nothing of the table: its folded state, what was rendered of it, its log memo."""
+        self.cache.drop(table_id)
+        self._rendered.pop(table_id, None)
+        self._memos.pop(table_id, None)
 
     async def catch_up(self, table_id: str) -> bool:
         """Write the table's views if the read model is behind the log (after a wipe)."""
@@ -243,8 +241,7 @@ class Projection:
         forgotten = self.cache.forget_idle(seconds)
         for table in held:
             if table not in self.cache.tables:
-                self._rendered.pop(table, None)
-                self._memos.pop(table, None)
+                self._drop(table)
         return forgotten
 
     async def watch_read_model(self, stop: asyncio.Event, every: float = 2.0) -> None:
@@ -265,9 +262,7 @@ class Projection:
                     for table_id in tables:
                         count += await self.catch_up(table_id)
                         if self.share is not None and not self.share.owns(table_id):
-                            self.cache.drop(table_id)  # another instance's: keep no memory
-                            self._rendered.pop(table_id, None)
-                            self._memos.pop(table_id, None)
+                            self._drop(table_id)  # another instance's: keep no memory
                         progress.step()
                     progress.finish()
                     log.info("read model (re)projected: %d tables", count)

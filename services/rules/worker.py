@@ -15,14 +15,7 @@ import msgspec
 
 from gcbc.clock import now_ms
 from gcbc.eventlog.partitions import partition_of
-from gcbc.eventlog.port import (
-    FullLog,
-    Later,
-    Outcome,
-    Skip,
-    Stored,
-    WrongExpectedSequence,
-)
+from gcbc.eventlog.port import FullLog, Later, Outcome, Skip, Stored, WrongExpectedSequence
 from gcbc.eventlog.records import append_entry
 from gcbc.keyvalue.memory import MemoryKeyValue
 from gcbc.keyvalue.port import KeyValue

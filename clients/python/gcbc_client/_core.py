@@ -9,7 +9,7 @@ from typing import Any
 
 import msgspec
 
-from gcbc_client.problems import raise_for
+from gcbc_client.problems import ApiProblem, raise_for
 from gcbc_contract import commands as C
 from gcbc_contract.commands import CLIENT_COMMANDS
 from gcbc_contract.http import (
@@ -38,6 +38,7 @@ _seat = {201: msgspec.json.Decoder(SeatGranted), 202: msgspec.json.Decoder(SeatL
 position_decoder = msgspec.json.Decoder(Position)
 history_decoder = msgspec.json.Decoder(History)
 encode = msgspec.json.Encoder().encode
+JSON = {"content-type": "application/json"}
 _tags = {c.__struct_config__.tag: c for c in CLIENT_COMMANDS.values()}
 
 
@@ -97,6 +98,13 @@ def created(status: int, body: bytes) -> TableCreated:
     return _created[status].decode(body)
 
 
+def view_or_position(status: int, body: bytes, views: Any = view_decoder) -> View | Position:
+    """A command's answer: the view once it shows the outcome (200), else the position (202)."""
+    if status == 202:
+        return position_decoder.decode(body)
+    return views.decode(body)  # type: ignore[no-any-return]
+
+
 def seat_taken(status: int, body: bytes) -> SeatGranted | SeatLater:
     return _seat[status].decode(body)
 
@@ -108,6 +116,23 @@ def bearer(token: str) -> dict[str, str]:
 def check(status: int, body: bytes, headers: Any) -> None:
     if status >= 400:
         raise_for(status, body, headers.get("retry-after"))
+
+
+def retry_wait(error: BaseException) -> float:
+    """Seconds before a request whose outcome is unknown is sent again: as a 503 says, if it
+    does."""
+    wait = error.retry_after if isinstance(error, ApiProblem) else None
+    return wait or RETRY_WAIT
+
+
+def long_poll(after: int | None, timeout: float) -> str:
+    """The query of a read answered once its version is past ``after`` (or after ``timeout``)."""
+    return "" if after is None else f"?after={after}&timeout={timeout}"
+
+
+def seat_of(view: View) -> int:
+    """The seat a view is for (-1: none, a spectator's)."""
+    return view.you.seat if view.you is not None else -1
 
 
 def retry_after(headers: Any) -> float:

@@ -6,6 +6,7 @@ import secrets
 
 import msgspec
 
+from gcbc_client._core import encode
 from gcbc_contract.options import TableOptions
 from gcbc_contract.players import (
     MyProfile,
@@ -26,8 +27,6 @@ tables_decoder = msgspec.json.Decoder(MyTables)
 games_decoder = msgspec.json.Decoder(PlayedGames)
 game_decoder = msgspec.json.Decoder(PlayedGame)  # one line of a player's games exported
 queue_decoder = msgspec.json.Decoder(QueueState)
-encode = msgspec.json.Encoder().encode
-JSON = {"content-type": "application/json"}
 
 
 def join_queue(
@@ -50,14 +49,18 @@ def join_queue(
     return encode(body)
 
 
-def queue_params(after: int | None, timeout: float) -> str:
-    return "" if after is None else f"?after={after}&timeout={timeout}"
+def games_url(player_id: str, page: int, before: int | None) -> str:
+    """One page of a player's finished games, those before ``before`` (a page's ``next``)."""
+    return f"/players/{player_id}/games?limit={page}" + (
+        f"&before={before}" if before is not None else ""
+    )
 
 
-def export_query(most: int | None) -> str:
-    return "" if most is None else f"?max={most}"
+def export_url(player_id: str, most: int | None) -> str:
+    return f"/players/{player_id}/games/export" + ("" if most is None else f"?max={most}")
 
 
-def registration_key() -> str:
-    """A registration's key: sent again with a retry, it gets the same player."""
-    return secrets.token_urlsafe(24)
+def register_body(name: str, bot: bool) -> bytes:
+    """POST /players's body, with a new registration key: sent again with a retry, it gets the
+    same player."""
+    return encode({"name": name, "bot": bot, "registration_key": secrets.token_urlsafe(24)})

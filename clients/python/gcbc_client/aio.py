@@ -17,14 +17,7 @@ import gcbc_client._players as _players
 from gcbc_client.httpx_transport import HttpxTransport
 from gcbc_client.problems import Conflict, RateLimited, Unavailable
 from gcbc_client.transport import Answer, AsyncTransport
-from gcbc_contract.http import (
-    History,
-    LobbyEvent,
-    LobbyListing,
-    Position,
-    SeatLater,
-    TableCreated,
-)
+from gcbc_contract.http import History, LobbyEvent, LobbyListing, Position, SeatLater, TableCreated
 from gcbc_contract.options import Deadlines, Deal, HouseBots, TableOptions
 from gcbc_contract.players import MyProfile, MyTable, PlayedGame, PlayerProfile
 from gcbc_contract.queue import QueueState, SeatRange
@@ -33,7 +26,6 @@ from gcbc_contract.views import View
 Recorder = Any  # (seat, what, status, body) -> None: sees a seat's answers (tests audit them)
 # (method, url, body sent, answer) -> None: sees every answer, streams' openings too
 Answered = Callable[[str, str, bytes | None, Answer], None]
-JSON = {"content-type": "application/json"}
 
 
 def open_transport(kind: str, api: str, timeout: float, connections: int) -> AsyncTransport:
@@ -125,7 +117,7 @@ class AsyncClient:
         body = _core.create_body(
             seats, options, deadlines, seed, deal, first_seat, bots, invitations, rated
         )
-        r = await self._request("POST", "/tables", headers=JSON, body=body)
+        r = await self._request("POST", "/tables", headers=_core.JSON, body=body)
         return _core.created(r.status, r.body)
 
     async def tables(self, limit: int = 50) -> AsyncIterator[LobbyListing]:
@@ -154,7 +146,7 @@ class AsyncClient:
     ) -> AsyncSeat:
         """As ``Client.join``."""
         body = _core.encode(_core.seat_body(name, bot, invitation))
-        headers = {**JSON, **_core.bearer(player_token)} if player_token else JSON
+        headers = {**_core.JSON, **_core.bearer(player_token)} if player_token else _core.JSON
         r = await self._request(
             "POST", f"/tables/{table_id}/seats", what="seat", headers=headers, body=body
         )
@@ -162,7 +154,7 @@ class AsyncClient:
         seat = AsyncSeat(self, table_id, -1, got.token)
         if isinstance(got, SeatLater):  # recorded, not answered yet: the view will say
             v = await seat._view(_core.view_decoder, after=0, timeout=10)  # noqa: SLF001
-            seat.seat = v.you.seat if v.you else -1
+            seat.seat = _core.seat_of(v)
         else:
             seat.seat = got.seat
         return seat
@@ -170,18 +162,16 @@ class AsyncClient:
     async def attach(self, table_id: str, token: str) -> AsyncSeat:
         """As ``Client.attach``: a seat from its saved token."""
         seat = AsyncSeat(self, table_id, -1, token)
-        you = (await seat._view(_core.view_decoder)).you  # noqa: SLF001
-        seat.seat = you.seat if you is not None else -1
+        seat.seat = _core.seat_of(await seat._view(_core.view_decoder))  # noqa: SLF001
         return seat
 
     # --- players ----------------------------------------------------------------------------
     async def register(self, name: str, bot: bool = False) -> AsyncPlayer:
         """As ``Client.register``: a lost answer asked again with the same registration key."""
-        key = _players.registration_key()
-        body = _core.encode({"name": name, "bot": bot, "registration_key": key})
+        body = _players.register_body(name, bot)
         r = await _repeated(
-            lambda: self._request("POST", "/players", headers=JSON, body=body),
-            self.transport.failures,
+            lambda: self._request("POST", "/players", headers=_core.JSON, body=body),
+            (Unavailable, *self.transport.failures),
         )
         got = _players.registered_decoder.decode(r.body)
         return AsyncPlayer(self, got.player_id, got.name, got.bot, got.token)
@@ -194,8 +184,7 @@ class AsyncClient:
         """As ``Client.games``."""
         before: int | None = None
         while True:
-            query = f"?limit={page}" + (f"&before={before}" if before is not None else "")
-            r = await self._request("GET", f"/players/{player_id}/games{query}")
+            r = await self._request("GET", _players.games_url(player_id, page, before))
             got = _players.games_decoder.decode(r.body)
             for game in got.games:
                 yield game
@@ -207,8 +196,7 @@ class AsyncClient:
         self, player_id: str, most: int | None = None
     ) -> AsyncIterator[PlayedGame]:
         """As ``Client.export_games``: each game as its line comes."""
-        url = f"/players/{player_id}/games/export" + _players.export_query(most)
-        async with self.transport.stream(url, {}) as r:
+        async with self.transport.stream(_players.export_url(player_id, most), {}) as r:
             body = await r.read() if r.status >= 400 else b""
             _core.check(r.status, body, r.headers)
             async for line in r.lines():
@@ -249,7 +237,7 @@ class AsyncPlayer:
     async def _request(self, method: str, path: str, body: bytes | None = None) -> Answer:
         headers = _core.bearer(self.token)
         if body is not None:
-            headers = {**headers, **JSON}
+            headers = {**headers, **_core.JSON}
         return await self.client._request(method, path, headers=headers, body=body)  # noqa: SLF001
 
     async def join(
@@ -291,7 +279,7 @@ class AsyncPlayer:
         return _players.queue_decoder.decode((await self._request("POST", "/queue", body)).body)
 
     async def queue_state(self, after: int | None = None, timeout: float = 0) -> QueueState:
-        r = await self._request("GET", "/queue" + _players.queue_params(after, timeout))
+        r = await self._request("GET", "/queue" + _core.long_poll(after, timeout))
         return _players.queue_decoder.decode(r.body)
 
     async def wait_seated(self, timeout: float = 600) -> QueueState:
@@ -320,7 +308,7 @@ class AsyncSeat:
             f"/tables/{self.table_id}{path}",
             self.seat,
             what,
-            self.headers if body is None else {**self.headers, **JSON},
+            self.headers if body is None else {**self.headers, **_core.JSON},
             body,
         )
 
@@ -328,24 +316,19 @@ class AsyncSeat:
         return await self._view(self.client.views, after, timeout)  # type: ignore[no-any-return]
 
     async def _view(self, decoder: Any, after: int | None = None, timeout: float = 0) -> Any:
-        query = "" if after is None else f"?after={after}&timeout={timeout}"
-        for attempt in range(_core.RETRIES):  # a read is safe to repeat
-            try:
-                r = await self._request("GET", "/view" + query, what="view")
-                return decoder.decode(r.body)
-            except self.client.transport.failures:  # e.g. a kept-alive connection just closed
-                if attempt == _core.RETRIES - 1:
-                    raise
-                await asyncio.sleep(_core.RETRY_WAIT)
-        raise AssertionError("unreachable")
+        url = "/view" + _core.long_poll(after, timeout)
+        # a read is safe to repeat after a dropped connection (a kept-alive one the server closed)
+        r = await _repeated(
+            lambda: self._request("GET", url, what="view"), self.client.transport.failures
+        )
+        return decoder.decode(r.body)
 
     def stream(self) -> AsyncIterator[View]:
         return _stream(self.client, f"/tables/{self.table_id}/stream", self.headers)
 
     async def start(self) -> View | Position:
-        return _view_or_position(
-            await self._request("POST", "/start", what="start"), self.client.views
-        )
+        r = await self._request("POST", "/start", what="start")
+        return _core.view_or_position(r.status, r.body, self.client.views)
 
     async def leave(self) -> None:
         """Before the start the seat is free again; after it, the seat is away (its autopilot
@@ -367,17 +350,17 @@ class AsyncSeat:
         body, command_id = _core.command_body(command, command_id)
         r = await _repeated(
             lambda: self._request("POST", "/commands", what="command", body=body),
-            self.client.transport.failures,
+            (Unavailable, *self.client.transport.failures),
         )
-        return _view_or_position(r, self.client.views)
+        return _core.view_or_position(r.status, r.body, self.client.views)
 
     async def play(
         self, decide: Callable[[View], Any], stream: bool = False, wait: float = 30
     ) -> View:
         """As ``Seat.play``; ``decide`` may be a coroutine function. It reads whole views (the
         client's ``views`` decoder is for the caller's own reads)."""
-        views = _stream(self.client, f"/tables/{self.table_id}/stream", self.headers, FULL)
-        views = views if stream else None
+        url = f"/tables/{self.table_id}/stream"
+        views = _stream(self.client, url, self.headers, _core.view_decoder) if stream else None
         v: View = await self._view(_core.view_decoder)
         newest = v.version
         while v.status != "finished":
@@ -403,15 +386,6 @@ class AsyncSeat:
             else:
                 v = await self._view(_core.view_decoder, after=after, timeout=wait)
         return v
-
-
-def _view_or_position(r: Answer, views: Any) -> View | Position:
-    if r.status == 202:
-        return _core.position_decoder.decode(r.body)
-    return views.decode(r.body)  # type: ignore[no-any-return]
-
-
-FULL = _core.view_decoder  # whole views, whatever the client's ``views`` decoder reads
 
 
 async def _stream(
@@ -447,15 +421,9 @@ async def _repeated(
 ) -> Any:
     """``send``'s answer, sent again after an unknown outcome (a 503, a dropped connection):
     for requests whose repeat records nothing new (a command_id, a registration key)."""
-    for attempt in range(_core.RETRIES):
+    for _ in range(_core.RETRIES - 1):
         try:
             return await send()
-        except Unavailable as e:
-            if attempt == _core.RETRIES - 1:
-                raise
-            await asyncio.sleep(e.retry_after or _core.RETRY_WAIT)
-        except failures:
-            if attempt == _core.RETRIES - 1:
-                raise
-            await asyncio.sleep(_core.RETRY_WAIT)
-    raise AssertionError("unreachable")
+        except failures as e:
+            await asyncio.sleep(_core.retry_wait(e))
+    return await send()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import httpx
@@ -11,18 +12,15 @@ import httpx
 import gcbc_client._core as _core
 import gcbc_client._players as _players
 from gcbc_client.problems import Conflict, RateLimited, Unavailable
-from gcbc_contract.http import (
-    History,
-    LobbyEvent,
-    LobbyListing,
-    Position,
-    SeatLater,
-    TableCreated,
-)
+from gcbc_client.transport import STREAM_CONNECT, STREAM_READ
+from gcbc_contract.http import History, LobbyEvent, LobbyListing, Position, SeatLater, TableCreated
 from gcbc_contract.options import Deadlines, Deal, HouseBots, TableOptions
 from gcbc_contract.players import MyProfile, MyTable, PlayedGame, PlayerProfile
 from gcbc_contract.queue import QueueState, SeatRange
 from gcbc_contract.views import View
+
+STREAM_TIMEOUT = httpx.Timeout(STREAM_CONNECT, read=STREAM_READ)
+UNKNOWN = (Unavailable, httpx.TransportError)  # what leaves a request's outcome unknown
 
 
 class Client:
@@ -62,9 +60,7 @@ class Client:
         body = _core.create_body(
             seats, options, deadlines, seed, deal, first_seat, bots, invitations, rated
         )
-        r = self._request(
-            "POST", "/tables", content=body, headers={"content-type": "application/json"}
-        )
+        r = self._request("POST", "/tables", content=body, headers=_core.JSON)
         return _core.created(r.status_code, r.content)
 
     def tables(self, limit: int = 50) -> Iterator[LobbyListing]:
@@ -100,8 +96,7 @@ class Client:
         got = _core.seat_taken(r.status_code, r.content)
         seat = Seat(self, table_id, -1, got.token)
         if isinstance(got, SeatLater):  # recorded, not answered yet: the view will say
-            v = seat.view(after=0, timeout=10)
-            seat.seat = v.you.seat if v.you else -1
+            seat.seat = _core.seat_of(seat.view(after=0, timeout=10))
         else:
             seat.seat = got.seat
         return seat
@@ -110,8 +105,7 @@ class Client:
         """A seat from its saved token (another process, another device): its seat number read
         from its view (``Forbidden`` for a token that holds no seat there)."""
         seat = Seat(self, table_id, -1, token)
-        you = seat.view().you
-        seat.seat = you.seat if you is not None else -1
+        seat.seat = _core.seat_of(seat.view())
         return seat
 
     # --- players ----------------------------------------------------------------------------
@@ -119,8 +113,8 @@ class Client:
         """A new player: a ``Player`` holding its token (shown once: keep it to come back with
         ``as_player``). ``bot``: a program plays as it (its seats show it). An answer lost (a
         dropped connection, a 503) is asked again with the same registration key: one player."""
-        body = {"name": name, "bot": bot, "registration_key": _players.registration_key()}
-        r = _repeated(lambda: self._request("POST", "/players", json=body))
+        body = _players.register_body(name, bot)
+        r = _repeated(lambda: self._request("POST", "/players", content=body, headers=_core.JSON))
         got = _players.registered_decoder.decode(r.content)
         return Player(self, got.player_id, got.name, got.bot, got.token)
 
@@ -134,8 +128,7 @@ class Client:
         """A player's finished games, newest first, page after page."""
         before: int | None = None
         while True:
-            query = f"?limit={page}" + (f"&before={before}" if before is not None else "")
-            r = self._request("GET", f"/players/{player_id}/games{query}")
+            r = self._request("GET", _players.games_url(player_id, page, before))
             got = _players.games_decoder.decode(r.content)
             yield from got.games
             if got.next is None:
@@ -146,11 +139,7 @@ class Client:
         """Every finished game of a player, newest first, as the server exports them (JSON
         lines, one PlayedGame a line, as Lichess exports a player's games), each decoded as it
         comes; ``most``: at most this many."""
-        url = f"/players/{player_id}/games/export" + _players.export_query(most)
-        with self.http.stream("GET", url, timeout=httpx.Timeout(30, read=60)) as r:
-            if r.status_code >= 400:
-                r.read()
-                _core.check(r.status_code, r.content, r.headers)
+        with _opened(self.http, _players.export_url(player_id, most)) as r:
             for line in r.iter_lines():
                 if line:
                     yield _players.game_decoder.decode(line)
@@ -167,15 +156,10 @@ class Client:
         ``closed``; after a drop it reconnects and starts again with the lobby as it is."""
         while True:
             try:
-                with self.http.stream(
-                    "GET", "/lobby/stream", timeout=httpx.Timeout(30, read=60)
-                ) as r:
-                    if r.status_code >= 400:
-                        r.read()
-                        _core.check(r.status_code, r.content, r.headers)
+                with _opened(self.http, "/lobby/stream") as r:
                     for _, data in _core.sse_events(r.iter_lines()):
                         yield _core.lobby_event_decoder.decode(data)
-            except (httpx.TransportError, httpx.RemoteProtocolError):
+            except httpx.TransportError:
                 time.sleep(_core.RETRY_WAIT)
 
     def watch(self, table_id: str) -> Iterator[View]:
@@ -239,13 +223,13 @@ class Player:
         as ``range(4, 7)``); ``bots_after``: seconds after which the house's bots fill the
         table. ``Conflict`` if the player waits already or plays at a table."""
         body = _players.join_queue(seats, options, rated, bots_after)
-        r = self._request("POST", "/queue", content=body, headers=_players.JSON)
+        r = self._request("POST", "/queue", content=body, headers=_core.JSON)
         return _players.queue_decoder.decode(r.content)
 
     def queue_state(self, after: int | None = None, timeout: float = 0) -> QueueState:
         """The player's place in the queue; with ``after`` (a ``version``), once it changes (or
         after ``timeout`` seconds)."""
-        r = self._request("GET", "/queue" + _players.queue_params(after, timeout))
+        r = self._request("GET", "/queue" + _core.long_poll(after, timeout))
         return _players.queue_decoder.decode(r.content)
 
     def wait_seated(self, timeout: float = 600) -> QueueState:
@@ -278,17 +262,10 @@ class Seat:
 
     def view(self, after: int | None = None, timeout: float = 0) -> View:
         """The seat's view; with ``after``, once its version is greater (or after ``timeout``)."""
-        params = {} if after is None else {"after": after, "timeout": timeout}
-        for attempt in range(_core.RETRIES):  # a read is safe to repeat
-            try:
-                return _core.view_decoder.decode(
-                    self._request("GET", "/view", params=params).content
-                )
-            except httpx.TransportError:  # e.g. a kept-alive connection the server just closed
-                if attempt == _core.RETRIES - 1:
-                    raise
-                time.sleep(_core.RETRY_WAIT)
-        raise AssertionError("unreachable")
+        url = "/view" + _core.long_poll(after, timeout)
+        # a read is safe to repeat after a dropped connection (a kept-alive one the server closed)
+        r = _repeated(lambda: self._request("GET", url), httpx.TransportError)
+        return _core.view_decoder.decode(r.content)
 
     def stream(self) -> Iterator[View]:
         """The seat's view at every change (Server-Sent Events, resumed after a drop)."""
@@ -296,7 +273,7 @@ class Seat:
 
     def start(self) -> View | Position:
         r = self._request("POST", "/start")
-        return _view_or_position(r)
+        return _core.view_or_position(r.status_code, r.content)
 
     def leave(self) -> None:
         """Before the start the seat is free again; after it, the seat is away (its autopilot
@@ -318,10 +295,8 @@ class Seat:
         longer. An unknown outcome (503, a dropped connection) is retried with the same
         command_id, so it is recorded once; a refusal raises its problem."""
         body, command_id = _core.command_body(command, command_id)
-        headers = {"content-type": "application/json"}
-        return _view_or_position(
-            _repeated(lambda: self._request("POST", "/commands", content=body, headers=headers))
-        )
+        r = _repeated(lambda: self._request("POST", "/commands", content=body, headers=_core.JSON))
+        return _core.view_or_position(r.status_code, r.content)
 
     def play(self, decide: Callable[[View], Any], stream: bool = False, wait: float = 30) -> View:
         """Play the seat to the end of the game; the final view. At each view where the table
@@ -355,21 +330,12 @@ class Seat:
         return v
 
 
-def _view_or_position(r: httpx.Response) -> View | Position:
-    if r.status_code == 202:
-        return _core.position_decoder.decode(r.content)
-    return _core.view_decoder.decode(r.content)
-
-
 def _stream(http: httpx.Client, url: str, headers: dict[str, str]) -> Iterator[View]:
     last: str | None = None
     while True:
         sent = {**headers, **({"Last-Event-ID": last} if last else {})}
         try:
-            with http.stream("GET", url, headers=sent, timeout=httpx.Timeout(30, read=60)) as r:
-                if r.status_code >= 400:
-                    r.read()
-                    _core.check(r.status_code, r.content, r.headers)
+            with _opened(http, url, sent) as r:
                 for got in _core.sse_events(r.iter_lines()):
                     if got is _core.END:  # the game is over (a reconnect after its last view)
                         return
@@ -379,22 +345,31 @@ def _stream(http: httpx.Client, url: str, headers: dict[str, str]) -> Iterator[V
                     yield view
                     if view.status == "finished":
                         return
-        except (httpx.TransportError, httpx.RemoteProtocolError):
+        except httpx.TransportError:
             time.sleep(_core.RETRY_WAIT)  # dropped: resume after the last event
 
 
-def _repeated(send: Callable[[], httpx.Response]) -> httpx.Response:
+@contextmanager
+def _opened(
+    http: httpx.Client, url: str, headers: dict[str, str] | None = None
+) -> Iterator[httpx.Response]:
+    """A stream's answer as it opens (its problem raised if it is a refusal)."""
+    with http.stream("GET", url, headers=headers, timeout=STREAM_TIMEOUT) as r:
+        if r.status_code >= 400:
+            r.read()
+            _core.check(r.status_code, r.content, r.headers)
+        yield r
+
+
+def _repeated(
+    send: Callable[[], httpx.Response],
+    failures: type[BaseException] | tuple[type[BaseException], ...] = UNKNOWN,
+) -> httpx.Response:
     """``send``'s answer, sent again after an unknown outcome (a 503, a dropped connection):
     for requests whose repeat records nothing new (a command_id, a registration key)."""
-    for attempt in range(_core.RETRIES):
+    for _ in range(_core.RETRIES - 1):
         try:
             return send()
-        except Unavailable as e:
-            if attempt == _core.RETRIES - 1:
-                raise
-            time.sleep(e.retry_after or _core.RETRY_WAIT)
-        except httpx.TransportError:
-            if attempt == _core.RETRIES - 1:
-                raise
-            time.sleep(_core.RETRY_WAIT)
-    raise AssertionError("unreachable")
+        except failures as e:
+            time.sleep(_core.retry_wait(e))
+    return send()

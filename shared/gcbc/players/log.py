@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import hashlib
 import hmac
 import logging
@@ -129,10 +130,8 @@ class FoldedPlayer:
         self.seq = 0
 
     def copy(self) -> FoldedPlayer:
-        other = FoldedPlayer(self.player_id)
-        other.name, other.bot, other.token_hash = self.name, self.bot, self.token_hash
-        other.registration = self.registration
-        other.withdrawn, other.tables, other.seq = self.withdrawn, dict(self.tables), self.seq
+        other = copy.copy(self)
+        other.tables = dict(self.tables)
         return other
 
     @property

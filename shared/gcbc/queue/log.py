@@ -157,12 +157,9 @@ class FoldedQueue:
             Settled(p, at, self.version.get(p, 0), self.placed.get(p))
             for p, at in self.settled.items()
         ]
-        for i in range(0, len(waiting), PART):
-            yield SnapshotPart(previous, waiting=waiting[i : i + PART])
-        for i in range(0, len(pending), PART):
-            yield SnapshotPart(previous, pending=pending[i : i + PART])
-        for i in range(0, len(settled), PART):
-            yield SnapshotPart(previous, settled=settled[i : i + PART])
+        for name, players in (("waiting", waiting), ("pending", pending), ("settled", settled)):
+            for i in range(0, len(players), PART):
+                yield SnapshotPart(previous, **{name: players[i : i + PART]})
 
     @classmethod
     def restored(cls, upto: int, parts: list[SnapshotPart]) -> FoldedQueue:

@@ -228,7 +228,7 @@ def simulate(
             ]
             shares = [f.result() for f in futures]
     elapsed = time.perf_counter() - started
-    results = [r for _, r in sorted((pair for s in shares for pair in s.results), key=_first)]
+    results = [r for _, r in sorted((p for s in shares for p in s.results), key=lambda p: p[0])]
     cpu = sum(s.cpu_seconds for s in shares)  # the processes' own time, whatever else runs
     wins: Counter[str] = Counter()
     for result in results:
@@ -256,10 +256,6 @@ def simulate(
         "miss_rate": miss_rate,
         "workers": workers,
     }
-
-
-def _first(pair: tuple[int, GameResult]) -> int:
-    return pair[0]
 
 
 def main(argv: list[str] | None = None) -> int:
