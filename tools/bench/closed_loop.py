@@ -19,6 +19,7 @@ async def closed_loop(
             *(new_table(client, 4 + (seed + i) % 5, seed + i, noop, seeded) for i in range(tables))
         )
         samples: list[float] = []
+        requests = answers.requests  # the tables' opening apart
         stop = time.perf_counter() + seconds
         started = time.perf_counter()
 
@@ -33,7 +34,11 @@ async def closed_loop(
                     samples.append(took)
 
         await asyncio.gather(*(drive(t) for t in pool))
-        return {**summary(samples, time.perf_counter() - started), "non_2xx": dict(answers.non_2xx)}
+        return {
+            **summary(samples, time.perf_counter() - started),
+            "requests_per_command": round((answers.requests - requests) / max(1, len(samples)), 2),
+            "non_2xx": dict(answers.non_2xx),
+        }
 
 
 def both_loops(
@@ -56,6 +61,9 @@ def combined_runs(runs: list[dict]) -> dict:
     out["commands"] = sum(r["commands"] for r in runs)
     out["commands_per_second"] = round(sum(rates) / len(rates), 1)
     out["runs"] = rates
+    out["requests_per_command"] = round(
+        sum(r.get("requests_per_command", 0) for r in runs) / len(runs), 2
+    )
     for key in ("cpu_ms_per_command", "machine"):
         each = [r.get(key) for r in runs]
         if all(each):

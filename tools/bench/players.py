@@ -29,12 +29,15 @@ def route(path: str) -> str:
 
 class Answers:
     """Every answer that is not 2xx, counted by method, route and status (``non_2xx`` in each
-    run's summary): the typed client's ``answered`` hook."""
+    run's summary), and every answer (``requests``: a game's seats read their views besides
+    sending commands): the typed client's ``answered`` hook."""
 
     def __init__(self) -> None:
         self.non_2xx: Counter[str] = Counter()
+        self.requests = 0
 
     def count(self, method: str, path: str, status: int) -> None:
+        self.requests += 1
         if not 200 <= status < 300:
             self.non_2xx[f"{method} {route(path)} {status}"] += 1
 
