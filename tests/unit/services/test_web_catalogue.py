@@ -54,7 +54,8 @@ FAMILIES = {
     "wait": words(vocabulary.WaitKind),
     "act": tuple(c.__struct_config__.tag for c in CLIENT_COMMANDS.values()),
     "means": words(vocabulary.SeenBy),
-    "team": words(vocabulary.Team),
+    # a seat's team, and the winners a game_won log entry names (both teams together too)
+    "team": words(vocabulary.Team) + words(vocabulary.Winners),
     "end.team_won": words(vocabulary.Winners),
     "reason": words(vocabulary.WinReason) + words(vocabulary.CancelReason),
     "direction": words(vocabulary.Direction),
