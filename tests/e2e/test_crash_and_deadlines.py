@@ -29,7 +29,7 @@ FAST = {"turn": 0.4, "reaction": 0.3, "prompt": 0.3, "arrange": 0.4}
 
 @pytest.fixture
 def own_stack(tmp_path):
-    s = Stack(tmp_path, env=TEST_ENV).start()
+    s = Stack(tmp_path, allow_scenarios=True, env=TEST_ENV).start()  # a chosen first seat
     yield s
     s.stop()
 
@@ -145,8 +145,16 @@ def test_a_seat_that_never_acts_is_played_by_the_autopilot_and_the_log_replays(o
         stack.start_service("rules")
 
     async def go():
+        # seat 1 plays first: its turn comes before anyone could end the game or eliminate it
         game = play_table(
-            stack.api, 5, "random", seed=77, idle=lambda seat: seat == 1, deadlines=FAST
+            stack.api,
+            5,
+            "random",
+            seed=77,
+            idle=lambda seat: seat == 1,
+            table_seed=77,
+            first_seat=1,
+            deadlines=FAST,
         )
         _, table_id = await asyncio.gather(restart_worker_meanwhile(), game)
         return table_id
