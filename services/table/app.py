@@ -12,7 +12,6 @@ from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
-import msgspec
 from litestar import Litestar
 from litestar.datastructures import State as AppState
 from litestar.openapi import OpenAPIConfig
@@ -213,10 +212,19 @@ def _replays(settings: Settings) -> Replays:
 
 
 async def _rates(settings: Settings, pool: Any) -> RateLimits:
-    """Every ``rate_<kind>`` setting, the limit of the requests a handler counts as ``kind``."""
-    names = (f.name for f in msgspec.structs.fields(settings) if f.name.startswith("rate_"))
-    given = {name.removeprefix("rate_"): getattr(settings, name) for name in names}
-    rates = RateLimits.on_redis(settings.redis_url, pool, given)
+    """Each kind of request a handler counts, and its limit: named here, not found by a setting's
+    name, so a new setting is never taken for a limit by mistake."""
+    limits = {
+        "create": settings.rate_create,
+        "seat": settings.rate_seat,
+        "register": settings.rate_register,
+        "chat": settings.rate_chat,
+        "command": settings.rate_command,
+        "client_command": settings.rate_client_command,
+        "replay": settings.rate_replay,
+        "log_read": settings.rate_log_read,
+    }
+    rates = RateLimits.on_redis(settings.redis_url, pool, limits)
     await rates.warm()
     return rates
 
