@@ -21,6 +21,7 @@ from gcbc.readmodel.port import (
 from gcbc.readmodel.redisbase import RedisViews, unavailable, view_fields
 from gcbc.readmodel.rediscluster import RedisClusterReadModel, is_cluster_url
 from gcbc.readmodel.wakeups import CHANNEL, Wakeups
+from gcbc_contract.ids import checked
 
 KEY = "gcbc:views:{table}"
 LOBBY = "gcbc:lobby"  # table id -> summary of a table waiting for players
@@ -139,7 +140,7 @@ class RedisReadModel(RedisViews):
                 [self._key(item.table), LOBBY, LOBBY_ORDER, STATUS, COUNTS, POSITION],
                 [
                     item.position,
-                    CHANNEL.format(table=item.table),
+                    CHANNEL.format(table=checked(item.table)),
                     message,
                     item.table,
                     item.listing or b"",
