@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -154,11 +155,18 @@ def open_table(
     return page, table_id
 
 
-def play_by_clicks(page: Page, shots: dict[str, Path] | None = None, watcher: Page | None = None):
+def play_by_clicks(
+    page: Page,
+    shots: dict[str, Path] | None = None,
+    watcher: Page | None = None,
+    seed: int = 1,
+):
     """Click through a whole game: a move, then its choices (on the table when the table offers
-    them, else by name), then the button saying the whole move. Returns the clicks made; takes
-    the screenshots asked for on the way (turn, reaction, prompt) once each."""
+    them, else by name), then the button saying the whole move, each picked at random from what
+    is offered (``seed``). Returns the clicks made; takes the screenshots asked for on the way
+    (turn, reaction, prompt) once each."""
     shots = dict(shots or {})
+    rng = random.Random(seed)
     clicks = 0
     for i in range(5000):
         if status(page) == "finished":
@@ -180,10 +188,14 @@ def play_by_clicks(page: Page, shots: dict[str, Path] | None = None, watcher: Pa
         on_table = page.locator(".board button.choosable")
         if asking and "prompt" in shots:
             page.screenshot(path=shots.pop("prompt"), full_page=True)
-        target = on_table.first if on_table.count() else page.locator(".moves button.cmd").first
-        if not page.locator(".moves button.cmd").count() and not on_table.count():
+        choices = on_table if on_table.count() else page.locator(".moves button.cmd")
+        n = choices.count()
+        if not n:
             page.wait_for_timeout(100)
             continue
+        # a seeded pick, not always the first: a player that always makes the same move (and
+        # bots that never shoot it) could go round the table for ever
+        target = choices.nth(rng.randrange(n))
         try:
             target.click(timeout=2000)
             clicks += 1
