@@ -5,6 +5,8 @@ order players came, every other player of its kind sorted by its distance in rat
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -53,6 +55,25 @@ def test_every_table_of_a_look_is_the_next_one_of_the_players_left(
     assert find_tables(waiting, now, house_bots) == expected
 
 
+def test_ratings_a_rounding_step_apart_are_not_as_near():
+    """Anchored at 20, a rating of 1e-300 and one of 0 are both 20.0 away in floating point;
+    the first is nearer, so it comes first, whoever came earlier (the same across the anchor)."""
+    anchor = Waiting("a", (3,), b"base", True, 20.0, 0)
+    zero = Waiting("zero", (3,), b"base", True, 0.0, 1)
+    tiny = Waiting("tiny", (3,), b"base", True, 1e-300, 2)
+    far = 600_000  # every allowance at its widest
+    expected = Table(3, ("a", "tiny", "zero"))
+    assert find_table([anchor, zero, tiny], far, False) == expected
+    assert reference_table([anchor, zero, tiny], far, False) == expected
+    # on either side of the anchor: 1 - 1e-17 and 2 - 1 are both 1.0 in floating point
+    anchor = Waiting("a", (3,), b"base", True, 1.0, 0)
+    above = Waiting("above", (3,), b"base", True, 2.0, 1)
+    below = Waiting("below", (3,), b"base", True, 1e-17, 2)
+    expected = Table(3, ("a", "below", "above"))
+    assert find_table([anchor, above, below], far, False) == expected
+    assert reference_table([anchor, above, below], far, False) == expected
+
+
 # --- the rules as first written: every pair compared -----------------------------------------
 def _spread_ok(group: list[Waiting], now: int) -> bool:
     mus = [w.mu for w in group]
@@ -65,7 +86,8 @@ def _gather(anchor: Waiting, others: list[Waiting], n: int, now: int) -> list[Wa
     rated game (else the longest waiting), each added only while the spread stays allowed."""
     fits = [w for w in others if n in w.seats]
     if anchor.rated:
-        fits.sort(key=lambda w: (abs(w.mu - anchor.mu), w.since))
+        # the exact distance: ratings a rounding step apart are not as near in floating point
+        fits.sort(key=lambda w: (abs(Fraction(w.mu) - Fraction(anchor.mu)), w.since))
     group = [anchor]
     for w in fits:
         if len(group) == n:

@@ -26,6 +26,7 @@ square."""
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -151,7 +152,9 @@ def _outwards(
     by_mu: list[tuple[float, int, int, Waiting]], at: tuple[float, int, int]
 ) -> Iterator[Waiting]:
     """The line's players from the one at ``at`` outwards: by their distance in rating, ties by
-    who came first (as sorting every player by distance would give them)."""
+    who came first (as sorting every player by distance would give them). Distances are
+    compared exactly: two ratings apart by less than a rounding step can be the same distance
+    from the anchor in floating point, and each side's order is the ratings' own."""
     mu = at[0]
     right = bisect_left(by_mu, at, key=lambda e: e[:3])
     start = end = k = right  # the left side's run of equal ratings by_mu[start:end], at k
@@ -166,15 +169,22 @@ def _outwards(
         r = by_mu[right] if right < len(by_mu) else None
         if left is None and r is None:
             return
-        if left is not None and (
-            r is None or (abs(left[0] - mu), left[1], left[2]) < (abs(r[0] - mu), r[1], r[2])
-        ):
+        if left is not None and (r is None or _nearer(left, r, mu)):
             yield left[3]
             k += 1
         else:
             assert r is not None
             yield r[3]
             right += 1
+
+
+def _nearer(
+    left: tuple[float, int, int, Waiting], right: tuple[float, int, int, Waiting], mu: float
+) -> bool:
+    """Whether ``left`` (rated at most ``mu``) comes before ``right`` (at least ``mu``): nearer
+    (``mu - left < right - mu``, its sign exact with ``fsum``), or as near and came first."""
+    gap = math.fsum((mu, mu, -left[0], -right[0]))
+    return gap < 0 or (gap == 0 and left[1:3] < right[1:3])
 
 
 def find_table(waiting: list[Waiting], now: int, house_bots: bool) -> Table | None:
