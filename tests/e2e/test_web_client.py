@@ -155,18 +155,13 @@ def open_table(
     return page, table_id
 
 
-def play_by_clicks(
-    page: Page,
-    shots: dict[str, Path] | None = None,
-    watcher: Page | None = None,
-    seed: int = 1,
-):
+def play_by_clicks(page: Page, shots: dict[str, Path] | None = None, watcher: Page | None = None):
     """Click through a whole game: a move, then its choices (on the table when the table offers
-    them, else by name), then the button saying the whole move, each picked at random from what
-    is offered (``seed``). Returns the clicks made; takes the screenshots asked for on the way
+    them, else by name), then the button saying the whole move, each picked at random (seeded)
+    from what is offered. Returns the clicks made; takes the screenshots asked for on the way
     (turn, reaction, prompt) once each."""
     shots = dict(shots or {})
-    rng = random.Random(seed)
+    rng = random.Random(1)
     clicks = 0
     for i in range(5000):
         if status(page) == "finished":
