@@ -11,6 +11,9 @@ DEV     := $(VENV)/.installed-dev
 
 # Extra arguments, e.g. make test PYTEST_ARGS="-k rules"
 PYTEST_ARGS   ?=
+# make test's workers (pytest-xdist), each with its own NATS, Redis and services; a test file
+# runs whole in one worker (its module's stack is started once)
+TEST_WORKERS  ?= 2
 SIMULATE_ARGS ?=
 BENCH_ARGS    ?=
 
@@ -80,7 +83,7 @@ $(DEV): $(RUNTIME)
 	@touch $@
 
 test: setup
-	$(PY) -m pytest -m "not slow" -x -q -p no:cacheprovider $(PYTEST_ARGS)
+	$(PY) -m pytest -m "not slow" -x -q -p no:cacheprovider -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 # SIMULATE_ARGS come last, so e.g. SIMULATE_ARGS="--games 200" overrides --games 1000.
 simulate: setup-runtime
