@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from gcbc.rules import public_view
+from gcbc.rules import public_view, view
 from gcbc_contract.options import TableOptions
 from tests.support import C, E, act, of_type, pass_window
 from tests.unit.rules.equipment.scenario import (
@@ -74,6 +74,20 @@ def test_with_the_wounded_card_a_seat_that_gives_its_leader_away_is_eliminated(o
     assert s.seat(1).eliminated and s.winners is None and s.step != "finished"
     assert s.seat(3).cards[0] == cid(1, 1) and team(s, 3) == "crooked"
     assert not s.seat(3).wounded and not public_view(s, log=False).seats[3].wounded
+
+
+@pytest.mark.parametrize("options", CARD, ids=["fourth", "classic"])
+def test_a_seat_that_falls_for_want_of_its_leader_turns_no_card_face_up(options) -> None:
+    """RULES §4, §11: only a shot turns a seat's integrity cards face up (the printed rules turn an
+    eliminated seat's cards sideways, nothing more). The card seat 1 receives from seat 3 in the
+    Blackmail that takes its Kingpin stays face down as seat 1 falls: the table does not learn it,
+    seat 1 does (it received it)."""
+    s = shot_earlier(deal({0: "blackmail"}, options=options), 1)
+    s, events = act(s, play(0, "blackmail", targets=(1, 3), positions=(1, 1)))
+    assert of_type(events, E.CardRevealed) == []
+    assert s.seat(1).eliminated and s.seat(1).face_up == (False, True, True)
+    assert public_view(s, log=False).seats[1].cards[0].card is None
+    assert view(s, 1, log=False).seats[1].cards[0].card is not None
 
 
 @pytest.mark.parametrize("options", TOKEN, ids=["fourth", "classic"])
