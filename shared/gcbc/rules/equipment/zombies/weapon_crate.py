@@ -10,7 +10,8 @@ left in the centre when its turn to answer comes (the next prompt opens once the
 answered). Needs at least one such seat.
 
 Decisions: the order and the one-at-a-time prompts above; an armed seat naming its current aim
-keeps it (as declining); the turn seat may take a gun on its own turn, and may not shoot it."""
+keeps it (as declining); the turn seat may take a gun on its own turn, and may not shoot it,
+unless a classic K-9 Unit took its gun this turn (then it is not asked: §7.2)."""
 
 from __future__ import annotations
 
@@ -25,9 +26,12 @@ from gcbc_contract.events import ArmsAimed, GunAimed, GunTaken, PromptAnswered, 
 
 def may_act(s, seat):
     st = s.seat(seat)
-    return (
-        alive(s, seat) and not face_down(s, seat) and (st.zombie or st.gun or s.guns_in_centre > 0)
-    )
+    if not alive(s, seat) or face_down(s, seat):
+        return False
+    if st.zombie or st.gun:
+        return True
+    # a seat a classic K-9 Unit disarmed in its own turn may not take a gun this turn (RULES §7.2)
+    return s.guns_in_centre > 0 and s.marks.arm_barred != seat
 
 
 def asked_after(s, player, after=None):

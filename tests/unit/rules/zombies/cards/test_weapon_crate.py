@@ -138,6 +138,27 @@ def test_a_seat_is_skipped_once_no_gun_is_free():
     assert s.guns_in_centre == 0 and not s.seat(3).gun
 
 
+def test_a_seat_a_classic_k9_disarmed_in_its_turn_is_not_asked():
+    """RULES §7.2 K-9 Unit ("if it is that seat's turn, it may not take a gun this turn"), §8.1
+    Weapon Crate. Classic with extra equipment: seat 0, every card face up, holds a gun in its
+    turn; seat 1's K-9 Unit drops it. Seat 0's Weapon Crate then asks seat 2 and not seat 0, and
+    with seat 2 face down too it is refused: nobody could take or aim a gun."""
+    s = crate(CLASSIC_EXTRA, hands={0: "weapon_crate", 1: "k9_unit"}, guns={0: 1}, up=(0, 2))
+    s, _ = act(s, C.Investigate(seat=0, target=3, position=1))
+    s, _ = act(s, play(1, "k9_unit", target=0))
+    assert not s.seat(0).gun and s.marks.arm_barred == 0 and s.guns_in_centre > 0
+    s2, events = act(s, play(0, "weapon_crate"))
+    assert one(events, E.PromptOpened).seat == 2
+    s2, events = act(s2, C.Choose(seat=2))
+    assert of(events, E.PromptOpened) == [] and not s2.seat(0).gun
+    barred_alone = crate(
+        CLASSIC_EXTRA, hands={0: "weapon_crate", 1: "k9_unit"}, guns={0: 1}, up=(0,)
+    )
+    barred_alone, _ = act(barred_alone, C.Investigate(seat=0, target=3, position=1))
+    barred_alone, _ = act(barred_alone, play(1, "k9_unit", target=0))
+    assert refused_unchanged(barred_alone, play(0, "weapon_crate")) == "no_effect"
+
+
 def test_a_zombie_turns_its_arms_and_takes_no_gun():
     """RULES §8.1 Weapon Crate, §8 (cards on guns act on Arms; zombies cannot take a gun): zombie
     3 (all cards face up) is asked after seat 2 and may turn its Arms; it never takes a gun."""
