@@ -79,8 +79,9 @@ def test_an_eliminated_seats_disguise_and_camera_go_to_the_deck_over_http(http):
 def test_a_seat_revived_by_defibrillator_gives_its_wounded_card_back_over_http(http):
     """RULES §4 (`wounds: "card"`; Decision: a seat revived by Defibrillator gives its Wounded
     card back, it comes back unwounded): the Kingpin's seat 1, shot once, holds the Wounded card;
-    seat 2's Blackmail gives its Kingpin to seat 3, so seat 1 falls at once; seat 0's
-    Defibrillator revives it, unwounded (wounded still, it would fall again at once)."""
+    seat 2's Blackmail gives its Kingpin to seat 3, so seat 1 falls at once (the card it received
+    staying face down); seat 0's Defibrillator revives it, unwounded (wounded still, it would fall
+    again at once)."""
     equipment = [["defibrillator"], [], ["blackmail"], []]
     options = {"wounds": "card"}
     table_id, tokens = started(http, options=options, deal=deal(equipment))
@@ -94,7 +95,9 @@ def test_a_seat_revived_by_defibrillator_gives_its_wounded_card_back_over_http(h
     blackmail = {"type": "play_equipment", "card": "blackmail", "targets": [1, 3]}
     send(http, table_id, tokens[2], blackmail | {"positions": [1, 2]})
     v = my_view(http, table_id)
-    assert [c["card"] for c in v["seats"][1]["cards"]] == [H, K, K]
+    # the card seat 1 received stays face down: it fell, it was not shot (RULES §4)
+    assert [c["card"] for c in v["seats"][1]["cards"]] == [None, K, K]
+    assert [c["face_up"] for c in v["seats"][1]["cards"]] == [False, True, True]
     assert [c["card"] for c in v["seats"][3]["cards"]][1] == KP
     assert v["seats"][1]["eliminated"] and v["status"] == "playing"
     # seat 2 investigates; seat 0 revives seat 1 in the investigate window
