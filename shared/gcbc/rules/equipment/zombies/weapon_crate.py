@@ -10,8 +10,8 @@ left in the centre when its turn to answer comes (the next prompt opens once the
 answered). Needs at least one such seat.
 
 Decisions: the order and the one-at-a-time prompts above; an armed seat naming its current aim
-keeps it (as declining); the turn seat may take a gun on its own turn, and may not shoot it,
-unless a classic K-9 Unit took its gun this turn (then it is not asked: §7.2)."""
+keeps it (as declining); the turn seat may take a gun on its own turn (and may not shoot it),
+but not once a classic K-9 Unit took its gun this turn (§7.2: then it is not asked)."""
 
 from __future__ import annotations
 
