@@ -79,13 +79,21 @@ def can_become_zombie(s: State, seat: int) -> bool:
     )
 
 
-def fall(s: State, seat: int, by: int | None) -> list[Any]:
-    """A seat that would be eliminated (shot, bitten, or by a card): its face-down cards are
-    revealed, then it is eliminated, or becomes a zombie (RULES §8)."""
-    events: list[Any] = [reveal(s, seat, p) for p in face_down(s, seat)]
+def _fallen(s: State, seat: int, by: int | None) -> Any:
+    """A seat that would be eliminated is, or becomes a zombie instead (RULES §8)."""
     if can_become_zombie(s, seat):
-        return [*events, BecameZombie(seat=seat, by=by)]
-    return [*events, SeatEliminated(seat=seat, by=by)]
+        return BecameZombie(seat=seat, by=by)
+    return SeatEliminated(seat=seat, by=by)
+
+
+def fall(s: State, seat: int, by: int | None) -> list[Any]:
+    """A seat that would be eliminated without being shot (RULES §4, "card": its Leader card
+    gone): only a shot turns cards face up, so it falls with its cards as they lie, unless it
+    rises as a zombie, which turns every card face up (§8)."""
+    fallen = _fallen(s, seat, by)
+    if isinstance(fallen, BecameZombie):
+        return [*(reveal(s, seat, p) for p in face_down(s, seat)), fallen]
+    return [fallen]
 
 
 def get_shot(s: State, shooter: int, target: int) -> list[Any]:
@@ -103,11 +111,11 @@ def _hit(s: State, first: Any, by: int, target: int) -> list[Any]:
     st = s.seats[target]
     if st.zombie:
         return [first, ArmsAimed(seat=target, target=target)]
-    events: list[Any] = [first]
+    # RULES §4: the target turns all its integrity cards face up, then is hit
+    events: list[Any] = [first, *(reveal(s, target, p) for p in face_down(s, target))]
     leader = holds_leader(s, target)
     if leader is None:
-        return events + fall(s, target, by)
-    events += [reveal(s, target, p) for p in face_down(s, target)]
+        return [*events, _fallen(s, target, by)]
     if leader in s.wounds or st.wounded:
         events.append(SeatEliminated(seat=target, by=by))
     else:

@@ -9,7 +9,7 @@ from typing import Any
 
 from gcbc.rules.actions import BY_NAME
 from gcbc.rules.autopilot import autopilot_events
-from gcbc.rules.effects import can_become_zombie, fall
+from gcbc.rules.effects import fall
 from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import CARDS, CLASSIC
 from gcbc.rules.evolve import fold
@@ -79,16 +79,12 @@ WIN_EVENTS = frozenset(
 
 def _wound_falls(s: State) -> list[Any]:
     """``wounds: "card"`` (RULES §4): a wounded seat that no longer holds a Leader card is
-    eliminated at once (that alone wins nothing). It was not shot, so its face-down cards stay
-    face down (the printed rules turn them sideways); with Zombies it rises instead, every card
-    face up (§8)."""
+    eliminated at once (that alone wins nothing), or rises as a zombie (``fall``)."""
     if s.setup.options.wounds != "card":
         return []
     for i, st in enumerate(s.seats):
         if st.wounded and not st.eliminated and not st.zombie and holds_leader(s, i) is None:
-            if can_become_zombie(s, i):
-                return fall(s, i, None)
-            return [E.SeatEliminated(seat=i, by=None)]
+            return fall(s, i, None)
     return []
 
 

@@ -90,6 +90,18 @@ def test_a_seat_that_falls_for_want_of_its_leader_turns_no_card_face_up(options)
     assert view(s, 1, log=False).seats[1].cards[0].card is not None
 
 
+def test_with_zombies_a_seat_that_falls_for_want_of_its_leader_rises_every_card_face_up() -> None:
+    """RULES §4 ("card"), §8 (a seat with no Leader that would be eliminated, by a card too,
+    becomes a zombie instead: all its cards turn face up): the same Blackmail at a Zombies table
+    makes seat 1 a zombie, and the card it received is turned face up."""
+    options = TableOptions(zombies=True, wounds="card")
+    s = shot_earlier(deal({0: "blackmail"}, options=options), 1)
+    s, events = act(s, play(0, "blackmail", targets=(1, 3), positions=(1, 1)))
+    assert one(events, E.BecameZombie) == E.BecameZombie(seat=1, by=None)
+    assert [e.seat for e in of_type(events, E.CardRevealed)] == [1]
+    assert s.seat(1).zombie and s.seat(1).face_up == (True, True, True)
+
+
 @pytest.mark.parametrize("options", TOKEN, ids=["fourth", "classic"])
 def test_with_the_token_the_wound_moves_with_the_leader_card(options) -> None:
     """RULES §4 ("token": the Wounded token sits on the Leader card and moves with it; a seat
