@@ -16,7 +16,7 @@ from tests.e2e.conftest import TEST_ENV
 from tools import chaos
 from tools.launcher import Stack
 
-pytestmark = pytest.mark.timeout(300)
+pytestmark = [pytest.mark.timeout(300), pytest.mark.timed]
 # the target is 1 s; the margin is for a loaded 2-core machine (a Python process's start)
 PATIENCE = 2.0
 TABLES = 50  # started tables the restarted worker finds

@@ -24,7 +24,7 @@ from tests.e2e.conftest import TEST_ENV
 from tools import chaos
 from tools.launcher import Stack
 
-pytestmark = pytest.mark.timeout(600)
+pytestmark = [pytest.mark.timeout(600), pytest.mark.timed]
 FAILOVER = 10.0  # seconds a dead instance's partitions may take to move (leases: 3 s TTL)
 # a dead instance's table answered by the survivor: its leases lapse (at most the lease time
 # after the kill), the survivor sees it within a fifth of a round, and a loaded machine's margin

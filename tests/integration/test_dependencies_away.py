@@ -16,6 +16,7 @@ from gcbc.readmodel.port import ModelUnavailable
 from gcbc.readmodel.redis import RedisReadModel
 from tools import devservers
 
+pytestmark = pytest.mark.timed
 TABLE = "0123456789abcdef"
 
 

@@ -56,6 +56,7 @@ def test_many_appends_at_once_each_get_their_own_acknowledgement(tmp_path: Path)
         server.stop()
 
 
+@pytest.mark.timed
 def test_an_append_that_no_stream_stores_is_refused_at_once(tmp_path: Path):
     server = devservers.start_nats(tmp_path, auth=False)
 
