@@ -89,7 +89,7 @@ class Queue(Controller):
         " after `timeout` seconds: a client need not poll fast.",
         security=doc.BEARER,
         responses=doc.responses(
-            {200: doc.ok(QueueState, "the player's place", SEATED_EXAMPLE)}, [401, 403, 503]
+            {200: doc.ok(QueueState, "the player's place", SEATED_EXAMPLE)}, [401, 403, 429, 503]
         ),
     )
     async def queue_state(
@@ -104,7 +104,15 @@ class Queue(Controller):
         ] = 0,
     ) -> QueueState:
         p = await state.identities.authenticate(bearer(request))
-        return await state.matchmaker.state(p.player_id, after, timeout)
+        if after is None or timeout <= 0:
+            return await state.matchmaker.state(p.player_id, after, 0)
+        # a long-poll holds a place like a seat's own view long-poll: the player's own places,
+        # and its client address's, are capped (429 too_many_streams)
+        close = state.streams.open(f"queue {p.player_id}", client(request), 0)
+        try:
+            return await state.matchmaker.state(p.player_id, after, timeout)
+        finally:
+            close()
 
     @delete(
         "/queue",
