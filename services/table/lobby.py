@@ -175,8 +175,8 @@ def _checked(data: CreateTable, settings: Settings) -> HouseBots | None:
                 field,
             )
     check_offered(data.options, settings)
-    if isinstance(data.seed, str) and int(data.seed) > LARGEST:
-        raise ApiError(422, "invalid_body", f"a seed is at most {LARGEST}", "seed")
+    if data.seed is not None and not 0 <= int(data.seed) <= LARGEST:
+        raise ApiError(422, "invalid_body", f"a seed is from 0 to {LARGEST}", "seed")
     if data.first_seat is not None and not 0 <= data.first_seat < data.seats:
         raise ApiError(422, "invalid_body", "first_seat is a seat of the table", "first_seat")
     if data.deadlines is not None:

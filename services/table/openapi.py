@@ -79,8 +79,9 @@ PROBLEM_CODES: dict[int, list[str]] = {
     500: ["internal_error"],
 }
 # the document's closed sets of names as components, and a Problem's codes as one of them
-# (and the codes of a connection refused before any operation: a head too slow, too large)
-EDGE_CODES = {"request_timeout", "headers_too_large"}
+# (and the codes no operation lists: a connection refused before any operation, its head too
+# slow or too large; a method no route takes; another failure of the HTTP layer)
+EDGE_CODES = {"request_timeout", "headers_too_large", "method_not_allowed", "http_error"}
 VOCABULARIES = Vocabularies(
     sorted({code for codes in PROBLEM_CODES.values() for code in codes} | EDGE_CODES)
 )

@@ -137,5 +137,5 @@ class Replays:
         if got.problem == worker.NOT_FINISHED:
             raise ApiError(409, "not_finished_yet", not_finished)
         if got.problem == worker.NO_SUCH_SEAT:
-            raise ApiError(422, "invalid_parameter", "seat is not a seat of this table", "seat")
+            raise ApiError(400, "invalid_parameter", "seat is not a seat of this table", "seat")
         raise LogUnavailable(got.problem)

@@ -237,7 +237,7 @@ class Seats(Controller):
         " reconnect, and get `end` again).",
         media_type="text/event-stream",
         security=[*doc.BEARER, {}],
-        responses=doc.responses({200: doc.STREAM}, [403, 404, 429, 503]),
+        responses=doc.responses({200: doc.STREAM}, [401, 403, 404, 429, 503]),
     )
     async def stream_view(
         self,

@@ -68,6 +68,16 @@ def until_finished(http: httpx.Client, ids: list[str]) -> None:
             time.sleep(0.2)
 
 
+def test_a_replay_for_a_seat_the_table_does_not_have_is_an_invalid_parameter(stack, http):
+    """The query's seat is out of the table's range, as any query parameter out of its range."""
+    (table_id,) = write_tables(stack.nats_url, 1, 0xA0, lengthened=False)
+    until_finished(http, [table_id])
+    r = http.get(f"/tables/{table_id}/replay", params={"step": 3, "seat": 8})
+    assert r.status_code == 400, r.text
+    assert (r.json()["code"], r.json()["field"]) == ("invalid_parameter", "seat")
+    assert http.get(f"/tables/{table_id}/replay", params={"step": 3, "seat": 7}).status_code == 200
+
+
 @pytest.mark.parametrize("tables", LONG_TABLES)
 def test_replays_of_long_logs_never_hold_another_clients_request(stack, http, tables):
     """Before: a replay of a finished table not among the 16 kept read its whole log and folded

@@ -56,8 +56,8 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
     seed: Annotated[
         Digits | int | None,
         Meta(
-            description="a scenario table's random seed (scenario servers only): decimal digits,"
-            " or an integer as before (a JavaScript client cannot send one past 2^53)"
+            description="a scenario table's random seed (scenario servers only), 0 to 2^63 - 1:"
+            " decimal digits, or an integer (a JavaScript client cannot send one past 2^53)"
         ),
     ] = None
     deadlines: Annotated[
@@ -67,7 +67,8 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
         DealField | None, Meta(description="a scenario table's deal (scenario servers only)")
     ] = None
     first_seat: Annotated[
-        int | None, Meta(description="the seat that plays first (from 0; scenario servers only)")
+        int | None,
+        Meta(description="the seat that plays first (from 0; none: drawn from the table's seed)"),
     ] = None
     # the sandbox: seats the house plays (its bot worker), taken as the table opens
     bots: Bots | None = None

@@ -16,6 +16,7 @@ from gcbc_contract.fields import PromptKind
 from services.common.settings import Settings
 from services.table.app import create_app
 from services.table.openapi import PROBLEM_CODES
+from services.table.problem_pages import CATALOGUE
 from services.table.vocabularies import VOCABULARIES
 
 
@@ -152,6 +153,8 @@ def test_closed_vocabularies_are_one_component_each_and_nullable_ones_a_ref_and_
     assert card == {"$ref": "#/components/schemas/IntegrityCard"}
     codes = set(components["ProblemCode"]["enum"])
     assert {c for listed in PROBLEM_CODES.values() for c in listed} <= codes
+    # every code the server can send (its catalogue's), those no operation lists among them
+    assert codes == set(CATALOGUE)
     assert components["Problem"]["properties"]["code"]["allOf"] == [
         {"$ref": "#/components/schemas/ProblemCode"}
     ]
