@@ -1,11 +1,11 @@
 """The autopilot (RULES §10): a legal choice for a seat that missed its deadline or is away,
 drawn from the table's seeded randomness so that a replay reproduces it.
 
-Decision (RULES §6, "the declared shot stands"): a shooter asked again after equipment was played
-in its shoot window, that lets its turn's deadline pass (or is away), does not get a random
-action: the declared shot resolves at its target, at once and without a new window, if it is
-still possible (the seat still holds a gun that may shoot, still aimed at that target, which is
-still in the game). A gun turned elsewhere meanwhile (Walkie Talkie) no longer aims at "its
+Decision (RULES §6: "the declared shot goes ahead when it still can"): a shooter asked again after
+equipment was played in its shoot window, that lets its turn's deadline pass (or is away), does not
+get a random action: the declared shot resolves at its target, at once and without a new window, if
+it is still possible (the seat still holds a gun that may shoot, still aimed at that target, which
+is still in the game). A gun turned elsewhere meanwhile (Walkie Talkie) no longer aims at "its
 target": then, as for any impossible action, the autopilot chooses anew. A zombie's declared bite
 stands the same way (§8: equipment that affects shooting affects biting the same way).
 

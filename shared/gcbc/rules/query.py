@@ -41,10 +41,10 @@ def biteable(s: State, biter: int, target: int | None) -> bool:
 
 
 def bite_lands(s: State, biter: int, target: int | None) -> bool:
-    """Whether the declared bite can land on ``target``. Decision (RULES §8 'equipment that
-    affects shooting affects biting the same way'): a forced bite (Restraining Order, Riot
-    Shield...) lands on any living seat, as a forced shot does; on a zombie (the biter included)
-    it resolves like a shot at a zombie: its Arms turn to aim at itself. Arms turned on the biter
+    """Whether the declared bite can land on ``target``. Decision (RULES §8 'equipment that acts on
+    guns and shooting acts on Arms and biting the same way'): a forced bite (Restraining Order, Riot
+    Shield...) lands on any living seat, as a forced shot does; on a zombie (the biter included) it
+    resolves like a shot at a zombie: its Arms turn to aim at itself. Arms turned on the biter
     itself meanwhile (K-9 Unit, a shot) cannot bite at all, as a gun dropped cannot shoot."""
     d = s.declared
     if d is not None and d.action == "bite" and d.forced_target is not None:
@@ -53,10 +53,10 @@ def bite_lands(s: State, biter: int, target: int | None) -> bool:
 
 
 def aim_choices(s: State, seat: int) -> list[int]:
-    """Where the turn seat may aim in its Aim phase (RULES §3.2): any other living seat, but not
-    the one its bite, or its shot at a zombie, just hit (§8 "must re-aim"; the publisher's help:
-    "You must choose a new target in the Aim phase"), unless no other seat is left. A zombie
-    whose Arms aim at itself may also keep them there (§8: that aim is optional)."""
+    """Where the turn seat may aim in its Aim phase (RULES §3.2): any other living seat, but not the
+    one its bite, or its shot at a zombie, just hit (§8: it must aim again; the publisher's help:
+    "You must choose a new target in the Aim phase"), unless no other seat is left. A zombie whose
+    Arms aim at itself may also keep them there (§8: that aim is optional)."""
     st = s.seats[seat]
     choices = living(s) if st.zombie and st.arms_aim == seat else others_alive(s, seat)
     if s.marks.reaim_from in choices and len(choices) > 1:

@@ -35,7 +35,7 @@ OFFERED_WOUNDS = (None, "token", "card")
 
 def check_options(options: TableOptions) -> None:
     """Refuse, never ignore, an option the engine does not offer. Every edition combines with
-    either expansion, extra equipment and either wound placement (RULES: "combinable", §4)."""
+    either expansion, extra equipment and either wound placement (RULES: "they combine"; §4)."""
     if options.edition not in OFFERED_EDITIONS:
         raise refuse("option_not_offered", f"edition '{options.edition}' is not offered")
     if options.wounds not in OFFERED_WOUNDS:
@@ -60,7 +60,7 @@ def integrity_deck(options: TableOptions, n: int) -> list[str]:
 
 def equipment_deck(options: TableOptions, n: int) -> list[str]:
     """RULES §7: the edition's deck (classic: the numbered cards up to n), then each expansion's
-    cards. Extra equipment adds "all compatible expansion equipment" (§8.1): the zombie-free
+    cards. Extra equipment "adds every expansion card that fits the table" (§8.1): the zombie-free
     cards of §8.1 when Zombies is off, and the four cards of §9 when Bombers & Traitors is off
     (they work without the roles); with both expansions on it adds nothing."""
     if options.edition == "classic":

@@ -1,6 +1,6 @@
-"""RULES §8.1: the table option extra equipment adds "all compatible expansion equipment": without
-Zombies the cards of §8.1 that need no zombies, and without Bombers & Traitors its four cards of §9
-(Classified Orders, Fake ID, Fingerprint Kit, Holster), which work without the roles."""
+"""RULES §8.1: the table option extra equipment "adds every expansion card that fits the table":
+without Zombies the cards of §8.1 that need no zombies, and without Bombers & Traitors its four
+cards of §9 (Classified Orders, Fake ID, Fingerprint Kit, Holster), which work without the roles."""
 
 from __future__ import annotations
 

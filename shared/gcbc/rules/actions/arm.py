@@ -1,4 +1,4 @@
-"""Arm, "grab a gun" (RULES §3.1): only with no gun in hand and a gun in the centre. Take it and
+"""Arm, "take a gun" (RULES §3.1): only with no gun in hand and a gun in the centre. Take it and
 aim it at once (§5: ``target``); then turn one own face-down card face up, if any (``position``).
 No window opens (RULES §6 Decision: its effect cannot be undone).
 

@@ -1,9 +1,9 @@
 """Blackmail (RULES §7.1): two other living seats exchange the cards you choose, each card taking
 the other's place and keeping its face. You see neither; each receiver learns what it got.
 
-Zombies (RULES §8: 'Blackmail cannot take a zombie's card'): a zombie is never one of the two
-seats (``target_is_zombie``), and two other living seats that are not zombies are needed. A zombie
-may play it.
+Zombies (RULES §8, Decision: "no card moves a zombie's integrity cards", Blackmail included): a
+zombie is never one of the two seats (``target_is_zombie``), and two other living seats that are not
+zombies are needed. A zombie may play it.
 """
 
 from __future__ import annotations

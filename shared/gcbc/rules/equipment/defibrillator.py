@@ -1,10 +1,11 @@
 """Defibrillator (RULES §7.1): bring an eliminated non-Leader seat back (not yourself); its cards
 stay face up.
 
-Zombies (RULES §8: 'equipment that targets an eliminated seat may target a zombie; bringing a seat
-back to life makes a zombie a non-zombie'): a zombie other than yourself may be chosen: it stops
-being a zombie (``ZombieCured``), its Arms return to the centre, its cards stay face up, and its
-cards decide its team again. Decision: 'not yourself' holds for a zombie too.
+Zombies (RULES §8: 'equipment that may pick an eliminated seat may pick a zombie; bringing a seat
+"back to life" (Defibrillator) turns a zombie back into an ordinary seat'): a zombie other than
+yourself may be chosen: it stops being a zombie (``ZombieCured``), its Arms return to the centre,
+its cards stay face up, and its cards decide its team again. Decision: 'not yourself' holds for a
+zombie too.
 """
 
 from __future__ import annotations

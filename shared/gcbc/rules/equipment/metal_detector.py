@@ -2,10 +2,10 @@
 holding a gun. ``targets`` lists every such seat that can be investigated, in seat order;
 ``positions`` the card chosen for each. Choices multiply, so it lists a template when large.
 
-Zombies (RULES §8): even if a zombie's Arms counted as a gun ('equipment that affects guns
-affects Arms the same way'), a zombie's cards are all face up, so it is never among the targets
-(``eligible`` keeps only seats with a face-down card). Decision: a zombie may play it (only the
-Investigate action is barred to zombies).
+Zombies (RULES §8): even if a zombie's Arms counted as a gun ('equipment that acts on guns and
+shooting acts on Arms and biting the same way'), a zombie's cards are all face up, so it is never
+among the targets (``eligible`` keeps only seats with a face-down card). Decision: a zombie may play
+it (only the Investigate action is barred to zombies).
 """
 
 from __future__ import annotations

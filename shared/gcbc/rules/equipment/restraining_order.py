@@ -2,14 +2,15 @@
 seat (not itself, not the old target) of the shooter's choice, then shoots it: a prompt to the
 shooter. Needs 3 living seats. Forces the shot.
 
-Decision (RULES §7.1, §7.2: "needs three living seats in every case"): the count is of living
-seats, whatever the pending shot's target: a shot a Riot Shield turned back onto the shooter
-leaves, with two living seats, the other one as a "different" seat, yet the card is not playable.
+Decision (RULES §7.1: "Needs at least 3 living seats"; §7.2: "Not with only two living seats"): in
+every case the count is of living seats, whatever the pending shot's target: a shot a Riot Shield
+turned back onto the shooter leaves, with two living seats, the other one as a "different" seat, yet
+the card is not playable.
 
-Zombies (RULES §8: 'equipment that affects shooting affects biting the same way'): in a bite
-window the biter must aim its Arms at a different living seat of its choice, then bites it.
-Decision: as for a shot, any living seat but the biter and the old target may be chosen, a zombie
-included: a forced bite at a zombie resolves like a shot at a zombie (its Arms turn to aim at
+Zombies (RULES §8: 'equipment that acts on guns and shooting acts on Arms and biting the same way'):
+in a bite window the biter must aim its Arms at a different living seat of its choice, then bites
+it. Decision: as for a shot, any living seat but the biter and the old target may be chosen, a
+zombie included: a forced bite at a zombie resolves like a shot at a zombie (its Arms turn to aim at
 itself; ``query.bite_lands``).
 """
 

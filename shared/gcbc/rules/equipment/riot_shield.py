@@ -2,10 +2,10 @@
 left or right (its nearest living neighbours; the shooter may be one): that seat is shot
 instead. A prompt to the target. Forces the shot.
 
-Zombies (RULES §8: 'equipment that affects shooting affects biting the same way'): in a bite
-window the bitten seat names a neighbour, who is bitten instead. Decision: as for a shot, either
-neighbour may be named, a zombie or the biter itself included: a forced bite at a zombie resolves
-like a shot at a zombie (its Arms turn to aim at itself; ``query.bite_lands``).
+Zombies (RULES §8: 'equipment that acts on guns and shooting acts on Arms and biting the same way'):
+in a bite window the bitten seat names a neighbour, who is bitten instead. Decision: as for a shot,
+either neighbour may be named, a zombie or the biter itself included: a forced bite at a zombie
+resolves like a shot at a zombie (its Arms turn to aim at itself; ``query.bite_lands``).
 """
 
 from __future__ import annotations

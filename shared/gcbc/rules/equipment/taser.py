@@ -1,8 +1,8 @@
 """Taser (RULES §7.1): your own turn only, not your action. You hold no gun: take another living
 seat's gun and aim it at once (``aim``); it cannot shoot this turn.
 
-Zombies (RULES §8: 'Taser cannot target a zombie'; 'zombies cannot ... steal a gun'): a zombie
-cannot play it (``zombie_cannot``), and a zombie is never its target (``target_is_zombie``; a
+Zombies (RULES §8: 'Taser cannot pick a zombie'; 'Zombies cannot Investigate, Arm or take a gun'): a
+zombie cannot play it (``zombie_cannot``), and a zombie is never its target (``target_is_zombie``; a
 zombie holds no gun anyway). The new aim may be a zombie.
 """
 

@@ -1,11 +1,11 @@
 """Walkie Talkie (RULES §7.1): choose a living seat; every seat holding a gun aims at it (a gun
 holder chosen as the target keeps its own aim). Playable only if some aim would change.
 
-Zombies (RULES §8: 'equipment that affects guns affects Arms the same way'): every zombie aims
-its Arms at the chosen seat too (a zombie chosen as the target keeps its own aim). The chosen
-seat may be a zombie: guns and the other zombies' Arms then aim at it. Decision: Arms aimed at
-the zombie itself (it was shot, or hit by a K-9 Unit: the zombie's 'dropped gun') stay so, as a
-seat without a gun is not given one.
+Zombies (RULES §8: 'equipment that acts on guns and shooting acts on Arms and biting the same way'):
+every zombie aims its Arms at the chosen seat too (a zombie chosen as the target keeps its own aim).
+The chosen seat may be a zombie: guns and the other zombies' Arms then aim at it. Decision: Arms
+aimed at the zombie itself (it was shot, or hit by a K-9 Unit: the zombie's 'dropped gun') stay so,
+as a seat without a gun is not given one.
 """
 
 from __future__ import annotations

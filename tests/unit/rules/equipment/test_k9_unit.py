@@ -62,8 +62,9 @@ def test_dropping_the_shooters_gun_cancels_the_shot():
 
 
 def test_a_shot_made_impossible_is_cancelled_as_impossible():
-    """RULES §6 ('If the declared action has become impossible (the gun was taken ...), the acting
-    seat must choose again'), contract events.ActionCancelled.reason: impossible | reconsider."""
+    """RULES §6 ('When the declared action can no longer happen (the gun was taken, the target is
+    gone), the acting seat must choose again'), contract events.ActionCancelled.reason: impossible |
+    reconsider."""
     s = open_window(deal({2: "k9_unit"}, guns={0: 1}), "shoot")
     s, events = act(s, play(2, "k9_unit", target=0))
     assert one(events, E.ActionCancelled) == E.ActionCancelled(seat=0, reason="impossible")

@@ -1,8 +1,8 @@
-"""RULES §8 (Zombies) and the fourth-edition equipment (§7.1): 'Equipment that affects
-guns/shooting affects Arms/biting the same way; equipment that would make a zombie drop its gun
-makes it aim its Arms at itself; equipment that targets an eliminated seat may target a zombie;
-bringing a seat back to life (Defibrillator) makes a zombie a non-zombie. Taser cannot target a
-zombie; Blackmail cannot take a zombie's card.'"""
+"""RULES §8 (Zombies) and the fourth-edition equipment (§7.1): 'Equipment that acts on guns and
+shooting acts on Arms and biting the same way; equipment that would make a zombie drop its gun makes
+it aim its Arms at itself; equipment that may pick an eliminated seat may pick a zombie; bringing a
+seat "back to life" (Defibrillator) turns a zombie back into an ordinary seat.' 'Taser cannot pick a
+zombie.' Decision: 'no card moves a zombie's integrity cards', Blackmail included."""
 
 from __future__ import annotations
 
@@ -238,14 +238,15 @@ def test_defibrillator_targets():
 
 # --- Taser --------------------------------------------------------------------------------------
 def test_a_zombie_cannot_play_the_taser():
-    """RULES §8 ('Zombies cannot ... steal a gun'): not listed; refused with zombie_cannot."""
+    """RULES §8 ('Zombies cannot Investigate, Arm or take a gun'): not listed; refused with
+    zombie_cannot."""
     s = zdeal({2: "taser"}, zombies={2: 1}, guns={0: 1}, first_seat=2)
     assert legal_plays(s, 2, "taser") == []
     assert refused_unchanged(s, play(2, "taser", target=0, aim=1)) == "zombie_cannot"
 
 
 def test_the_taser_cannot_target_a_zombie_but_may_aim_at_one():
-    """RULES §8 ('Taser cannot target a zombie'): refused with target_is_zombie; the gun taken
+    """RULES §8 ('Taser cannot pick a zombie'): refused with target_is_zombie; the gun taken
     may be aimed at a zombie."""
     s = zdeal({0: "taser"}, zombies={2: 1}, guns={1: 0})
     assert refused_unchanged(s, play(0, "taser", target=2, aim=1)) == "target_is_zombie"
@@ -257,8 +258,9 @@ def test_the_taser_cannot_target_a_zombie_but_may_aim_at_one():
 
 # --- Blackmail ----------------------------------------------------------------------------------
 def test_blackmail_cannot_take_a_zombies_card():
-    """RULES §8 ('Blackmail cannot take a zombie's card'): pairs without the zombie only; a
-    zombie named is refused with target_is_zombie, the state unchanged."""
+    """RULES §8 (Decision: 'no card moves a zombie's integrity cards', Blackmail included): pairs
+    without the zombie only; a zombie named is refused with target_is_zombie, the state
+    unchanged."""
     s = zdeal({0: "blackmail"}, zombies={2: 2})
     assert {c.targets for c in legal_plays(s, 0, "blackmail")} == {(1, 3)}
     assert accept_all(s, 0, "blackmail") == 9

@@ -34,8 +34,8 @@ def test_a_zombie_may_bite_or_equip_only():
 
 
 def test_a_bite_is_declared_and_opens_a_bite_window():
-    """RULES §8 ('A bite opens a bite window like a shot'), §6: every living holder is asked (the
-    biter too), and the bite waits for the window to close."""
+    """RULES §8 ('A bite opens a bite window, as a shot opens a shoot window'), §6: every living
+    holder is asked (the biter too), and the bite waits for the window to close."""
     s = zombie_turn({0: "coffee", 2: "wiretap"})
     s, events = act(s, C.Bite(seat=2))
     assert events == [
@@ -72,9 +72,9 @@ def test_a_bitten_non_leader_becomes_a_zombie_and_the_biter_keeps_its_arms():
 
 
 def test_the_biter_re_aims_its_arms_in_its_aim_phase():
-    """RULES §8 ('After the action a zombie may aim its Arms at any seat'; the biter 'must re-aim';
-    the publisher's help: 'You must choose a new target in the Aim phase'), §5 (never at itself
-    nor at an eliminated seat): not at the seat just bitten (seat 3, now a zombie); then the
+    """RULES §8 ('After its action a zombie may aim its Arms at any seat'; the biter 'must aim them
+    again'; the publisher's help: 'You must choose a new target in the Aim phase'), §5 (never at
+    itself nor at an eliminated seat): not at the seat just bitten (seat 3, now a zombie); then the
     end-of-turn window."""
     s = zombie_turn()
     s, _ = act(s, C.Bite(seat=2))
@@ -159,7 +159,7 @@ def test_bite_refusals_leave_the_state_unchanged():
 
 
 def test_a_zombie_cannot_investigate_arm_or_shoot():
-    """RULES §8 ('Zombies cannot Investigate, Arm or steal a gun'): refused with zombie_cannot (a
+    """RULES §8 ('Zombies cannot Investigate, Arm or take a gun'): refused with zombie_cannot (a
     zombie holds no gun: Shoot is refused with no_gun); the state is unchanged."""
     s = zombie_turn()
     assert refused_unchanged(s, C.Investigate(seat=2, target=0, position=1)) == "zombie_cannot"

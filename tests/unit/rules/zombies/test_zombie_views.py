@@ -1,5 +1,5 @@
-"""RULES §11 (public: 'wounds, eliminations, zombies, Arms'), §8: every view shows which seats are
-zombies, where their Arms aim, and the Arms left in the centre; a zombie's own view names its
+"""RULES §11 (public: 'wounds, eliminations, zombies and Arms'), §8: every view shows which seats
+are zombies, where their Arms aim, and the Arms left in the centre; a zombie's own view names its
 team Zombie and offers it Bite."""
 
 from __future__ import annotations

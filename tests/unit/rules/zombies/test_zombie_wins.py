@@ -32,7 +32,7 @@ def acted(s, command):
 
 
 def test_a_bite_that_eliminates_the_wounded_kingpin_makes_the_zombies_win():
-    """RULES §8 ('wounded Leader → eliminated, and the zombies win'), §9.3c: the winners are the
+    """RULES §8 ('a wounded Leader is eliminated, and the zombies win'), §9.3c: the winners are the
     zombies (seat 2, once Honest, and seat 3, once Crooked), not the Honest team."""
     s = zdeal(zombies={2: 1, 3: 0}, first_seat=2)
     s = wounded(s, 1, by=0)
@@ -112,7 +112,7 @@ def test_a_living_traitor_wins_before_the_zombies():
 
 
 def test_a_traitor_turned_zombie_no_longer_wins_as_a_traitor():
-    """RULES §9.3b ('if a Traitor is alive (not a zombie)'), §9.3c: the Traitor became a zombie
+    """RULES §9.3b ('if a Traitor is alive (and not a zombie)'), §9.3c: the Traitor became a zombie
     too: the zombies (seats 2 and 3) win."""
     s = deal({}, integrity=TRAITOR_DEAL, options=BOTH, first_seat=3)
     s = arms_at(risen(risen(s, 3), 2), 3, 0)

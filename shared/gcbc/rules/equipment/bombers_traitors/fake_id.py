@@ -3,10 +3,11 @@ card (any icons; never a Leader) of two different living seats: ``targets`` the 
 increasing order, ``positions`` the card of each. Each card takes the other's position and stays
 face up. Past 200 choices it lists one template per pair of seats (RULES §7.3).
 
-Decision: either seat may be your own. A zombie's cards are never exchanged
-(``target_is_zombie``): RULES §8 names only Blackmail, but the publisher's help says "you can no
-longer move the Integrity Cards of zombies" (seeds/000, revision of 2023-03-23, still so in the
-latest one). Both cards are face up, so the exchange reveals nothing new.
+Decision: either seat may be your own. A zombie's cards are never exchanged (``target_is_zombie``):
+RULES §8 (Decision) names Fake ID among the exchanges that never move a zombie's integrity cards, as
+the publisher's help says "you can no longer move the Integrity Cards of zombies" (seeds/000,
+revision of 2023-03-23, still so in the latest one). Both cards are face up, so the exchange reveals
+nothing new.
 """
 
 from __future__ import annotations

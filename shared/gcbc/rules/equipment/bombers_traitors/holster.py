@@ -3,9 +3,9 @@ your aim before shooting, to a living seat other than yourself and the current t
 zombie aims its Arms; a forced bite lands on any living seat, ``query.bite_lands``). Needs 3 living
 seats. Forces the shot (§6).
 
-Decision: "only as the shooter" is refused with ``not_playable_now`` for anyone else (the moment is
-not theirs); the current target is the one the pending shot would hit (after an earlier redirect,
-the redirected one).
+Decision: "as the shooter only" (RULES §9): anyone else is refused with ``not_playable_now`` (the
+moment is not theirs); the current target is the one the pending shot would hit (after an earlier
+redirect, the redirected one).
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Crossbow (RULES §8.1): choose a non-wounded living seat whose gun aims at you: it is shot, by
 you (RULES §4).
 
-Decision (RULES §8, "equipment that affects guns/shooting affects Arms the same way"): a zombie
-whose Arms aim at you may be chosen too; shot, its Arms turn to aim at itself.
+Decision (RULES §8, "equipment that acts on guns and shooting acts on Arms and biting the same
+way"): a zombie whose Arms aim at you may be chosen too; shot, its Arms turn to aim at itself.
 """
 
 from __future__ import annotations

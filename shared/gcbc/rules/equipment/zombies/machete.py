@@ -1,9 +1,9 @@
 """Machete (RULES §8.1): choose another living seat holding a gun and no face-up Leader card: it
 is shot, by you (RULES §4).
 
-Zombies (RULES §8: 'equipment that affects guns/shooting affects Arms the same way'): a zombie
-whose Arms aim at another seat is armed (Arms aimed at itself are a dropped gun, as for the K-9
-Unit); shot, its Arms turn to aim at itself. A zombie holds no Leader card."""
+Zombies (RULES §8: 'equipment that acts on guns and shooting acts on Arms and biting the same way'):
+a zombie whose Arms aim at another seat is armed (Arms aimed at itself are a dropped gun, as for the
+K-9 Unit); shot, its Arms turn to aim at itself. A zombie holds no Leader card."""
 
 from __future__ import annotations
 

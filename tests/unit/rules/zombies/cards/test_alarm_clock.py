@@ -99,7 +99,7 @@ def test_set_in_a_window(window):
 
 
 def test_free_guns_go_in_turn_order_from_the_seat_after_it():
-    """RULES §8.1 Alarm Clock ('if one is free'; decision: in turn order from the seat after the
+    """RULES §8.1 Alarm Clock ('while any is free'; decision: in turn order from the seat after the
     alarmed one). Classic with extra equipment: 2 guns; seat 0 holds one: one is free, and seat 3
     (right after seat 2) takes it, seat 1 does not."""
     s = deal({0: "alarm_clock"}, guns={0: 1}, options=CLASSIC_EXTRA)

@@ -87,8 +87,8 @@ def test_a_leader_shot_is_wounded():
 
 
 def test_wounded_seats_cannot_be_chosen():
-    """RULES §8.1 Chainsaw ('any non-wounded seat'): the wounded Agent is not offered, and
-    answering it is refused with the state unchanged."""
+    """RULES §8.1 Chainsaw ('pick any seat that is not wounded'): the wounded Agent is not offered,
+    and answering it is refused with the state unchanged."""
     s = shot_earlier(deal({2: "chainsaw"}, first_seat=2, options=EXTRA), 0)
     s, events = act(s, play(2, "chainsaw", target=1, position=1))
     assert one(events, E.PromptOpened).options == (1, 3)

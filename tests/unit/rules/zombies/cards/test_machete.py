@@ -94,9 +94,9 @@ def test_a_wounded_leader_shows_its_card():
 
 
 def test_a_zombie_with_arms_aimed_at_another_seat_is_armed():
-    """RULES §8 ('equipment that affects guns/shooting affects Arms the same way'), §8.1 Machete:
-    zombie 2's Arms aim at seat 0: it may be chosen; shot, its Arms turn to aim at itself (it is
-    not eliminated)."""
+    """RULES §8 ('equipment that acts on guns and shooting acts on Arms and biting the same way'),
+    §8.1 Machete: zombie 2's Arms aim at seat 0: it may be chosen; shot, its Arms turn to aim at
+    itself (it is not eliminated)."""
     s = zdeal({0: "machete"}, zombies={2: 0})
     assert [c.target for c in legal_plays(s, 0, "machete")] == [2]
     s, events = act(s, play(0, "machete", target=2))

@@ -85,8 +85,8 @@ def test_declining_changes_nothing():
 
 
 def test_the_gun_taken_cannot_shoot_this_turn():
-    """RULES §8.1 Weapon Crate ('a gun so taken cannot shoot this turn'): on its own turn seat 2
-    takes a gun: it may not shoot it now; next turn round it may."""
+    """RULES §8.1 Weapon Crate ('a gun taken this way cannot shoot this turn'): on its own turn seat
+    2 takes a gun: it may not shoot it now; next turn round it may."""
     s = crate(hands={2: "weapon_crate"}, first_seat=2)
     s, _ = act(s, play(2, "weapon_crate"))
     s, _ = act(s, C.Choose(seat=2, target=1))
@@ -99,8 +99,8 @@ def test_the_gun_taken_cannot_shoot_this_turn():
 
 
 def test_a_gun_taken_in_the_shooters_own_shoot_window_cannot_be_made_to_fire():
-    """RULES §8.1 Weapon Crate ('a gun so taken cannot shoot this turn'), §7.3 (a card only when
-    its effect can happen): seat 0's shot waits; a K-9 Unit drops its gun, then a Weapon Crate
+    """RULES §8.1 Weapon Crate ('a gun taken this way cannot shoot this turn'), §7.3 (a card only
+    when its effect can happen): seat 0's shot waits; a K-9 Unit drops its gun, then a Weapon Crate
     gives it a gun again. That gun cannot shoot this turn, so no shot is pending: a Restraining
     Order, which would force it, is neither listed nor accepted."""
     s = crate(hands={1: "k9_unit", 2: "weapon_crate", 3: "restraining_order"}, guns={0: 1}, up=(0,))
@@ -128,8 +128,9 @@ def test_asked_in_seat_order_from_the_player():
 
 
 def test_a_seat_is_skipped_once_no_gun_is_free():
-    """RULES §8.1 Weapon Crate ('if one is in the centre'). Classic with extra equipment: 2 guns;
-    seat 0 holds one, so one is free: seat 2 takes it, and unarmed seat 3 is not asked."""
+    """RULES §8.1 Weapon Crate (a seat takes a gun only while one is left in the centre). Classic
+    with extra equipment: 2 guns; seat 0 holds one, so one is free: seat 2 takes it, and unarmed
+    seat 3 is not asked."""
     s = crate(CLASSIC_EXTRA, guns={0: 1})
     assert s.guns_in_centre == 1
     s, _ = act(s, play(0, "weapon_crate"))

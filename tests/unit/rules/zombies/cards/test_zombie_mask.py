@@ -93,7 +93,7 @@ def test_the_zombie_may_be_you_and_your_turn_goes_on():
 
 
 def test_the_other_seat_may_be_you():
-    """RULES §8.1 Zombie Mask ('another seat you choose', yourself included)."""
+    """RULES §8.1 Zombie Mask ('another seat of your choice', yourself included)."""
     s = zdeal({3: "zombie_mask"}, zombies={2: 1})
     s = open_window(s, "investigate", avoid=(2,))
     s, events = act(s, play(3, "zombie_mask", targets=(2, 3)))

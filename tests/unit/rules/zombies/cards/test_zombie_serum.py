@@ -68,7 +68,8 @@ def test_a_leader_is_wounded_and_its_own_card_revealed_once():
 
 
 def test_a_leader_face_up_already_is_not_revealed_again():
-    """RULES §8.1 Zombie Serum ('if still face down'): the Agent is already face up."""
+    """RULES §8.1 Zombie Serum (only a Leader card still face down is turned face up): the Agent is
+    already face up."""
     s = revealed(zdeal({2: "zombie_serum"}, first_seat=2), 0, 1)
     s, events = act(s, play(2, "zombie_serum", choice="agent"))
     assert [e.seat for e in of(events, E.CardRevealed)] == [2, 2, 2]
