@@ -95,6 +95,7 @@ class Settings(Struct, frozen=True):
     rate_create: str = "20/minute"
     rate_seat: str = "60/minute"
     rate_register: str = "10/hour"  # players registered per client address
+    rate_token: str = "10/hour"  # a player's tokens reissued (each one an entry of its log)
     rate_chat: str = "10/10 seconds"
     rate_command: str = "30/second"
     # commands per client address, over all its seats (the house's seats are the bot worker's)

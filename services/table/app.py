@@ -218,6 +218,7 @@ async def _rates(settings: Settings, pool: Any) -> RateLimits:
         "create": settings.rate_create,
         "seat": settings.rate_seat,
         "register": settings.rate_register,
+        "token": settings.rate_token,
         "chat": settings.rate_chat,
         "command": settings.rate_command,
         "client_command": settings.rate_client_command,

@@ -111,12 +111,13 @@ class Players(Controller):
                     {"player_id": PROFILE_EXAMPLE["player_id"], "token": TOKEN_EXAMPLE},
                 )
             },
-            [401, 403, 503],
+            [401, 403, 429, 503],
         ),
     )
     async def reissue_token(self, request: Request, state: AppState) -> TokenIssued:
         identities = state.identities
         p = await identities.authenticate(bearer(request))
+        await state.rates.hit("token", p.player_id)  # each reissue lengthens the player's log
         token = await identities.reissue(p)
         return TokenIssued(player_id=p.player_id, token=token)
 

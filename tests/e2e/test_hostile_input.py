@@ -279,11 +279,22 @@ def test_creating_tables_taking_seats_and_commands_are_rate_limited(own_stack):
         GCBC_RATE_SEAT="5/minute",
         GCBC_RATE_COMMAND="3/minute",
         GCBC_RATE_REGISTER="2/minute",
+        GCBC_RATE_TOKEN="2/minute",
     )
     with httpx.Client(base_url=s.api, timeout=30) as http:
         players = [http.post("/players", json={"name": f"rated{i}"}) for i in range(3)]
         assert [r.status_code for r in players] == [201, 201, 429]
         assert players[2].json()["code"] == "rate_limited"
+        # each token reissued is an entry of the player's log: counted per player
+        token, reissued = players[0].json()["token"], []
+        for _ in range(3):
+            r = http.post("/players/me/token", headers=auth(token))
+            reissued.append(r.status_code)
+            token = r.json()["token"] if r.status_code == 201 else token
+        assert reissued == [201, 201, 429]
+        assert http.get("/players/me", headers=auth(token)).status_code == 200
+        other = http.post("/players/me/token", headers=auth(players[1].json()["token"]))
+        assert other.status_code == 201, "another player has its own budget"
         ids = [http.post("/tables", json={"seats": 4}) for _ in range(4)]
         assert [r.status_code for r in ids] == [201, 201, 201, 429]
         assert ids[3].headers["content-type"].startswith("application/problem+json")
