@@ -36,6 +36,10 @@ PlayerIdParam = Annotated[
         description="the id POST /players gave (any other form is 404 no_player)",
     ),
 ]
+# the tables a player joined last that GET /players/me/tables looks at: a table joined is noted
+# before its seat is granted (and stays noted once left), so the list grows with every seat asked
+# for, and each table looked at may be read from the log
+LOOKED_AT = 200
 PROFILE_EXAMPLE = {"player_id": "9c1e7b3d5a604f2a", "name": "ann", "bot": False}
 TOKEN_EXAMPLE = "9c1e7b3d5a604f2a.tOk3n…"
 NDJSON = "application/x-ndjson"
@@ -125,7 +129,8 @@ class Players(Controller):
         "/players/me/tables",
         tags=["players"],
         summary="The player's tables (waiting, playing, finished), newest first",
-        description="Each table where the player holds a seat, with the seat: the player's token"
+        description="Each table where the player holds a seat (among the 200 it joined last), with"
+        " the seat: the player's token"
         " acts for that seat there (its view, stream, ticket, commands, chat, start, leave), so"
         " a table in play is picked up from any device. A seat left in the lobby is not the"
         " player's any more.",
@@ -159,7 +164,7 @@ class Players(Controller):
     ) -> MyTables:
         p = await state.identities.authenticate(bearer(request))
         out: list[MyTable] = []
-        for table_id in reversed(list(p.tables)):
+        for table_id in reversed(list(p.tables)[-LOOKED_AT:]):
             if len(out) >= limit:
                 break
             try:
