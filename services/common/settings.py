@@ -65,9 +65,11 @@ class Settings(Struct, frozen=True):
     head_timeout: float = 5.0
     max_head: int = 32 * 1024
     # what one client address holds at once in tables not over (0: no cap): seats, and tables
-    # it opened with house bots (each costs the bot worker's time)
+    # it opened with house bots (each costs the bot worker's time); and the tables it opened
+    # still waiting for players
     seats_per_client: int = 16
     house_tables_per_client: int = 3
+    lobby_tables_per_client: int = 5
     forwarded_allow_ips: str = ""  # proxies trusted for X-Forwarded-For ("": none)
     # browsers: origins allowed to write and send tokens (comma-separated; "": none; public reads
     # are open to every origin, services/table/cors.py)

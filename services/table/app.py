@@ -171,7 +171,11 @@ async def _serve(
         settings.streams_per_client,
         settings.streams_per_table_client,
     )
-    state.holdings = Holdings(settings.seats_per_client, settings.house_tables_per_client)
+    state.holdings = Holdings(
+        settings.seats_per_client,
+        settings.house_tables_per_client,
+        settings.lobby_tables_per_client,
+    )
     state.lobby = LobbyFeed(service)
     tune_gc()
     follower = await service.follow()

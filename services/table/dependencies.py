@@ -84,6 +84,19 @@ def still_held(service: TableService) -> Callable[[str, str | None], Awaitable[b
     return held
 
 
+def in_lobby(service: TableService) -> Callable[[str, str | None], Awaitable[bool]]:
+    """Whether a table still waits for players (not started, not closed)."""
+
+    async def waiting(table_id: str, _: str | None) -> bool:
+        try:
+            t = await service.table(table_id, held=True)
+        except ApiError:
+            return False
+        return t.state.step == "lobby"
+
+    return waiting
+
+
 Service = NamedDependency[TableService]
 MySeat = NamedDependency[int]  # the seat the request's bearer token names (401/403 if none)
 

@@ -27,7 +27,7 @@ from gcbc_contract.wide import LARGEST
 from services.common.settings import Settings
 from services.table import answers, edge
 from services.table import openapi as doc
-from services.table.dependencies import Service, client, still_held
+from services.table.dependencies import Service, client, in_lobby, still_held
 from services.table.lobby_feed import LOBBY
 from services.table.openapi import TableId
 from services.table.positions import MAX_CURSOR, Positions
@@ -67,6 +67,7 @@ class Lobby(Controller):
         await state.rates.hit("create", who)
         if bots is not None:
             await state.holdings.room_for_house_table(who, still_held(service))
+        await state.holdings.room_for_lobby_table(who, in_lobby(service))
         table_id = secrets.token_hex(8)  # gcbc_contract.ids: the server's own form
         invitations = _invitations(data, bots)
         command = _opening(table_id, data, bots, state.settings, invitations)
@@ -242,6 +243,7 @@ async def _open(service: TableService, state: AppState, who: str, command: C.Ope
     table_id = command.table_id
     try:
         seq = await service.append_command(table_id, command, new_table=True)
+        state.holdings.opened_table(who, table_id)
         if command.bots is not None:
             state.holdings.opened_house_table(who, table_id)
     except OutcomeUnknown:

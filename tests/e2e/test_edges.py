@@ -23,6 +23,7 @@ LIMITS = {
     "GCBC_CONNECTIONS_PER_CLIENT": str(PER_CLIENT),
     "GCBC_SEATS_PER_CLIENT": "3",
     "GCBC_HOUSE_TABLES_PER_CLIENT": "1",
+    "GCBC_LOBBY_TABLES_PER_CLIENT": "5",
     "GCBC_RATE_CLIENT_COMMAND": "6/second",
     "GCBC_STREAMS_PER_TABLE": "5",
     "GCBC_STREAMS_PER_TABLE_CLIENT": "2",
@@ -225,6 +226,24 @@ def test_one_address_has_one_house_table_in_play_at_once(edge):
         assert r.status_code == 429 and r.json()["code"] == "too_many_held", r.text
         with client(edge, 61) as other:  # another address is not held back
             _table(other, bots={"seats": [1, 2, 3], "kind": "random"})
+
+
+def test_one_address_has_a_few_tables_waiting_for_players(edge):
+    """Before: one address kept 600 tables in the lobby (20 a minute, each open half an hour),
+    and two such addresses filled the lobby's feed, which reads the oldest 1,000."""
+    with client(edge, 80) as c:
+        waiting = [_table(c) for _ in range(5)]
+        r = c.post("/tables", json={"seats": 4})
+        assert r.status_code == 429 and r.json()["code"] == "too_many_held", r.text
+        with client(edge, 81) as other:  # another address is not held back
+            _table(other)
+        # a table that starts leaves the lobby: its place is given back
+        tokens = []
+        for j in range(4):
+            with client(edge, 82 + j) as player:
+                tokens.append(_seat(player, waiting[0], f"p{j}"))
+        assert c.post(f"/tables/{waiting[0]}/start", headers=auth(tokens[0])).status_code == 200
+        _table(c)
 
 
 def test_a_tables_spectator_places_are_shared_among_addresses(edge):

@@ -1,5 +1,6 @@
-"""What one client address holds at once (services/table/holdings.py): seats and house tables,
-given back once a table is over or a seat left, looked at again only at the cap."""
+"""What one client address holds at once (services/table/holdings.py): seats, house tables and
+tables waiting for players, given back once a table is over (or started) or a seat left, looked at
+again only at the cap."""
 
 from __future__ import annotations
 
@@ -52,6 +53,29 @@ def test_house_tables_are_counted_while_in_play():
         await h.room_for_house_table("ann", still_held)
         h.took_seat("ann", "t9", "x")  # no seat cap: nothing kept
         assert h.seats == {}
+
+    asyncio.run(scenario())
+
+
+def test_tables_waiting_for_players_are_counted_until_they_leave_the_lobby():
+    h = Holdings(seats_per_client=0, house_tables_per_client=0, lobby_tables_per_client=2)
+    waiting: set[str] = set()
+
+    async def in_lobby(table: str, token: str | None) -> bool:
+        return table in waiting
+
+    async def scenario() -> None:
+        for table in ("t1", "t2"):
+            await h.room_for_lobby_table("ann", in_lobby)
+            h.opened_table("ann", table)
+            waiting.add(table)
+        with pytest.raises(ApiError) as refused:
+            await h.room_for_lobby_table("ann", in_lobby)
+        assert refused.value.status == 429 and refused.value.code == "too_many_held"
+        await h.room_for_lobby_table("bob", in_lobby)  # another address is not held back
+        waiting.discard("t1")  # t1 started (or closed)
+        await h.room_for_lobby_table("ann", in_lobby)
+        assert list(h.lobby["ann"]) == ["t2"]
 
     asyncio.run(scenario())
 
