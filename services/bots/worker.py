@@ -36,7 +36,7 @@ from gcbc_contract.views import View
 from services.bots.pace import Pace, Turns
 from services.bots.seat import play_seat
 from services.common import house_tables
-from services.common.house_bots import bot_token
+from services.common.house_bots import bot_seed, bot_token
 from services.common.settings import Settings
 
 log = logging.getLogger("gcbc.bots")
@@ -147,7 +147,7 @@ class BotWorker:
 
     async def play_table(self, table: str, bots: HouseBots, seats: int) -> None:
         house = [self.seat(table, n) for n in bots.seats]
-        seed = int(table[:8], 16)  # table ids are hex (the server makes them)
+        seed = bot_seed(self.secret, table)
         think = self.think if bots.think is None else bots.think
         while True:
             try:

@@ -15,6 +15,13 @@ def bot_token(secret: str, table_id: str, seat: int) -> str:
     return hmac.new(secret.encode(), f"{table_id}:{seat}".encode(), hashlib.sha256).hexdigest()
 
 
+def bot_seed(secret: str, table_id: str) -> int:
+    """The seed of a table's house bots' choices: secret too, for a bot draws among its legal
+    commands, which its hidden cards shape, and anyone could replay draws from a public seed."""
+    digest = hmac.new(secret.encode(), f"seed:{table_id}".encode(), hashlib.sha256).digest()
+    return int.from_bytes(digest[:6], "big")
+
+
 def bot_seat(secret: str, table_id: str, seats: tuple[int, ...], token: str) -> int | None:
     """The house seat ``token`` acts for (None: not a house bot's token)."""
     for seat in seats:
