@@ -19,6 +19,8 @@ import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import msgspec
+
 from gcbc.clock import now_ms
 from gcbc.eventlog.port import EventLog, Stored, Subscription, WrongExpectedSequence
 from gcbc.eventlog.records import append_entry, entry_or_none
@@ -40,6 +42,15 @@ from services.table.replays import Replays
 log = logging.getLogger("gcbc.table")
 
 RETRIES = 8
+
+
+class _Status(msgspec.Struct):
+    """A view's status alone (the rest of it is skipped, not decoded)."""
+
+    status: str
+
+
+_STATUS = msgspec.json.Decoder(_Status)
 
 
 @functools.lru_cache(maxsize=16_384)
@@ -167,10 +178,15 @@ class TableService:
         return await self.replays.step(table_id, step, seat, reading)
 
     async def _over(self, table_id: str, why: str) -> None:
-        """409 for a table this process holds still in play (its tail read, never its whole
-        log: a table not held is read by the replays, which tell)."""
+        """409 for a table still in play: as this process holds it (its tail read, never its
+        whole log), else as its public view says. Not left to the replays, which read the whole
+        log first: a refusal for its length would tell something of a game in play."""
         t = self.cache.tables.get(table_id)
-        if t is not None and t.state.step != "finished":
+        if t is None:
+            got = await self.view(table_id, None)
+            if got is not None and _STATUS.decode(got.data).status != "finished":
+                raise ApiError(409, "not_finished_yet", why)
+        elif t.state.step != "finished":
             t = await self.table(table_id)
             if t.state.step != "finished":
                 raise ApiError(409, "not_finished_yet", why)

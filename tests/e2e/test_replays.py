@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import itertools
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -125,6 +126,35 @@ def own_stack(tmp_path: Path) -> Iterator[Callable[..., Stack]]:
     yield start
     for s in stacks:
         s.stop()
+
+
+def test_a_table_in_play_that_this_process_does_not_hold_tells_only_that(own_stack):
+    """Before: such a table was left to the replays, which refused its log for its length (the
+    number of its entries, private passes among them) before they found the game not over."""
+    s = own_stack(GCBC_REPLAY_MAX_ENTRIES="50")
+    table_id = "00c3000000000001"
+
+    async def write() -> None:
+        log = await JetStreamEventLog.connect(s.nats_url)
+        try:
+            played = tablelogs.play(table_id, 8, 3, miss_rate=0, chat_rate=0, stale_rate=0)
+            await tablelogs.write_table(log, itertools.islice(played, 60), table_id, True)
+        finally:
+            await log.close()
+
+    asyncio.run(write())
+    with httpx.Client(base_url=s.api, timeout=30) as http:
+        deadline = time.monotonic() + 60
+        while http.get(f"/tables/{table_id}").json().get("status") != "playing":
+            assert time.monotonic() < deadline, "not projected"
+            time.sleep(0.2)
+    s.kill("table")  # the GET above made this process hold the table: one that does not
+    s.start_service("table")
+    s.wait_http()
+    with httpx.Client(base_url=s.api, timeout=30) as http:
+        for route in ("replay", "history"):
+            r = http.get(f"/tables/{table_id}/{route}")
+            assert r.status_code == 409 and r.json()["code"] == "not_finished_yet", r.text
 
 
 def test_replays_and_histories_are_rate_limited_per_client_and_their_logs_bounded(own_stack):
