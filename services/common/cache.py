@@ -33,7 +33,7 @@ class FoldedCache:
         restore: Callable[[str], Awaitable[FoldedTable | None]] | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        """``keep_finished``: finished tables kept in memory (0: none, and not even their ids);
+        """``keep_finished``: finished tables kept in memory (0: none);
         ``restore``: where a table not in memory starts from (its snapshot), before the entries
         after it are read."""
         self.log = log
@@ -41,7 +41,6 @@ class FoldedCache:
         self.restore = restore
         self.tables: dict[str, FoldedTable] = {}
         self._finished: dict[str, None] = {}  # finished tables in memory, oldest first
-        self.finished_ids: set[str] = set()  # every table seen finished (ids only)
         self._locks: dict[str, asyncio.Lock] = {}
         self._changed: dict[str, asyncio.Event] = {}
         self.clock = clock
@@ -135,8 +134,6 @@ class FoldedCache:
         if t.state.step != "finished" or t.table_id in self._finished:
             return
         self._finished[t.table_id] = None
-        if self.keep_finished:
-            self.finished_ids.add(t.table_id)
         while len(self._finished) > self.keep_finished:
             old = next(iter(self._finished))
             del self._finished[old]
