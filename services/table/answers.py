@@ -39,6 +39,21 @@ def event_stream(frames: AsyncIterator[bytes], close: Callable[[], None]) -> Str
     return Stream(frames, media_type="text/event-stream", headers=headers)
 
 
+def closing(frames: AsyncIterator[bytes], close: Callable[[], None]) -> AsyncIterator[bytes]:
+    """The frames, the stream's place given back when they end (or are dropped unstarted)."""
+
+    async def each() -> AsyncIterator[bytes]:
+        try:
+            async for data in frames:
+                yield data
+        finally:
+            close()
+
+    held = each()
+    weakref.finalize(held, close)
+    return held
+
+
 def position(at: int, **more: Any) -> Response[bytes]:
     """202: recorded, not answered yet, at the client's position ``at``."""
     return json(msgspec.json.encode({"position": at, **more}), 202)

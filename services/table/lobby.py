@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import AsyncIterator, Callable
 from typing import Annotated, Any
 
 import msgspec
@@ -137,7 +136,7 @@ class Lobby(Controller):
     )
     async def stream_lobby(self, request: Request, state: AppState) -> Stream:
         close = state.streams.open(LOBBY, client(request), None, kind="sse")
-        return answers.event_stream(_closing(state.lobby.watch(), close), close)
+        return answers.event_stream(answers.closing(state.lobby.watch(), close), close)
 
     @get(
         "/tables/{table_id:str}",
@@ -151,15 +150,6 @@ class Lobby(Controller):
         if got is None:
             raise ApiError(404, "no_table", f"there is no table {table_id}")
         return answers.json(got.data)
-
-
-async def _closing(frames: AsyncIterator[bytes], close: Callable[[], None]) -> AsyncIterator[bytes]:
-    """The frames, the stream's place given back when they end."""
-    try:
-        async for data in frames:
-            yield data
-    finally:
-        close()
 
 
 def _checked(data: CreateTable, settings: Settings) -> HouseBots | None:

@@ -24,7 +24,7 @@ from gcbc_contract.players import (
     Registered,
     TokenIssued,
 )
-from services.table import edge
+from services.table import answers, edge
 from services.table import openapi as doc
 from services.table.dependencies import Service, bearer, client
 from services.table.problems import ApiError
@@ -239,9 +239,17 @@ class Players(Controller):
         await state.identities.profile(player_id)  # 404 for no such player
         who = client(request)
         await state.rates.hit("log_read", who)
-        games = await state.games.every(player_id, max, lambda: state.rates.pace("log_read", who))
+        # a download lasts as long as its pace allows: it holds a place as a stream does
+        close = state.streams.open(f"export {player_id}", who, None, kind="download")
+        try:
+            games = await state.games.every(
+                player_id, max, lambda: state.rates.pace("log_read", who)
+            )
+        except BaseException:
+            close()
+            raise
         return Stream(
-            _lines(games),
+            answers.closing(_lines(games), close),
             media_type=NDJSON,
             headers={
                 "Content-Disposition": f'attachment; filename="games-{player_id}.ndjson"',

@@ -122,8 +122,9 @@ class Queue(Controller):
         description="409 not_queued if the player is not waiting (the queue may have seated it"
         " meanwhile: GET /queue says where).",
         security=doc.BEARER,
-        responses=doc.responses({}, [401, 403, 409, 503]),
+        responses=doc.responses({}, [401, 403, 409, 429, 503]),
     )
     async def leave_queue(self, request: Request, state: AppState) -> None:
         p = await state.identities.authenticate(bearer(request))
+        await state.rates.hit("seat", client(request))  # counted as joining is: both are logged
         await state.matchmaker.leave(p)

@@ -236,10 +236,12 @@ def test_streams_and_long_polls_are_capped_per_table_and_per_client(own_stack):
             assert r.status_code == 429, "the client's eighth place is taken"
             r = http.get("/lobby/stream")
             assert r.status_code == 429, "a lobby stream takes one of the client's places too"
-            queued = http.post("/players", json={"name": "queuer"}).json()["token"]
-            r = http.get("/queue", headers=auth(queued), params={"after": 0, "timeout": 5})
+            queued = http.post("/players", json={"name": "queuer"}).json()
+            r = http.get("/queue", headers=auth(queued["token"]), params={"after": 0, "timeout": 5})
             assert r.status_code == 429, "so does a long-poll of one's place in the queue"
-            assert http.get("/queue", headers=auth(queued)).status_code == 200  # a read does not
+            assert http.get("/queue", headers=auth(queued["token"])).status_code == 200  # a read
+            r = http.get(f"/players/{queued['player_id']}/games/export")
+            assert r.status_code == 429, "and a download of a player's games (it may be paced)"
             second.append(mine)
             first.pop().close()  # a closed stream gives its place back
             _until(lambda: _open_stream(s, one, fail=False))
