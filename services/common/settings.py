@@ -58,11 +58,12 @@ class Settings(Struct, frozen=True):
     # a table's spectator places one client address may hold (0: no cap): several share them
     streams_per_table_client: int = 10
     # connections (services/table/connections.py): one client address's open ones, the process's
-    # (0: its descriptor limit less a reserve), the seconds a request's head may take to arrive,
-    # and its size (request line and headers) in bytes
+    # (0: its descriptor limit less a reserve), the seconds a request's head (then its body) may
+    # take to arrive, and the head's size (request line and headers) in bytes
     connections_per_client: int = 100
     max_connections: int = 0
     head_timeout: float = 5.0
+    body_timeout: float = 10.0  # seconds a request's body may take to arrive, after its head
     max_head: int = 32 * 1024
     # what one client address holds at once in tables not over (0: no cap): seats, and tables
     # it opened with house bots (each costs the bot worker's time); and the tables it opened

@@ -3,7 +3,8 @@
 uvicorn's HTTP protocol, with the limits a reverse proxy would enforce, added where the bytes
 arrive (one hop less than a proxy in front, and the same in ``make run``, compose and the
 cluster): a request's head must arrive within ``head_timeout`` seconds of the connection or of its
-first byte (else ``408`` and the connection closes), a head is at most ``max_head`` bytes (else
+first byte (else ``408`` and the connection closes), its body within ``body_timeout`` seconds of
+its head (the same), a head is at most ``max_head`` bytes (else
 ``431``, refused as soon as the bytes pass it, never buffered whole), and one client address holds
 at most ``per_client`` connections at once, the process ``total`` (else a ``429`` or ``503``
 problem, then the connection closes). uvicorn takes the protocol class as its ``http`` setting.
@@ -47,9 +48,11 @@ class ConnectionLimits:
         head_timeout: float,
         max_head: int,
         trusted: str = "",
+        body_timeout: float = 0.0,
     ) -> None:
         self.per_client, self.total = per_client, total
         self.head_timeout, self.max_head = head_timeout, max_head
+        self.body_timeout = body_timeout
         self.open: Counter[str] = Counter()
         self.count = 0
         self.draining = 0  # refused connections being read and dropped (``DRAIN_SECONDS``)
@@ -65,6 +68,7 @@ class ConnectionLimits:
             settings.head_timeout,
             settings.max_head,
             settings.forwarded_allow_ips,
+            settings.body_timeout,
         )
 
     def admit(self, address: str) -> tuple[int, str, str] | None:
@@ -191,6 +195,7 @@ class GuardedHttp(HttpToolsProtocol):
         self._head_bytes = 0
         self._in_head = True  # the bytes arriving belong to a request's head
         self._head_timer: asyncio.TimerHandle | None = None
+        self._body_timer: asyncio.TimerHandle | None = None
         self._closing = False
 
     # --- the connection ---------------------------------------------------------------------
@@ -208,6 +213,7 @@ class GuardedHttp(HttpToolsProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._stop_head_timer()
+        self._stop_body_timer()
         if self._address is not None:
             self.limits.release(self._address)
             self._address = None
@@ -241,12 +247,15 @@ class GuardedHttp(HttpToolsProtocol):
             self._too_large()
             return
         super().on_headers_complete()
+        if self.limits.body_timeout > 0:  # stopped as the request ends (at once without a body)
+            self._body_timer = self.loop.call_later(self.limits.body_timeout, self._body_late)
 
     def on_body(self, body: bytes) -> None:
         if not self._closing:
             super().on_body(body)
 
     def on_message_complete(self) -> None:
+        self._stop_body_timer()
         if self._closing:
             return
         super().on_message_complete()
@@ -267,6 +276,25 @@ class GuardedHttp(HttpToolsProtocol):
             return
         why = f"the request's head did not arrive within {self.limits.head_timeout:g} s"
         self.limits.refused(self.client[0] if self.client else "unknown", "request_timeout", why)
+        self._refuse(408, "request_timeout", why)
+
+    def _stop_body_timer(self) -> None:
+        if self._body_timer is not None:
+            self._body_timer.cancel()
+            self._body_timer = None
+
+    def _body_late(self) -> None:
+        """The body is late: 408 if nothing was answered yet, and the connection closes (the
+        handler waiting for the body is told the client left)."""
+        self._body_timer = None
+        if self._closing:
+            return
+        why = f"the request's body did not arrive within {self.limits.body_timeout:g} s"
+        self.limits.refused(self.client[0] if self.client else "unknown", "request_timeout", why)
+        if self.cycle is not None and self.cycle.response_started:
+            self._closing = True
+            self.transport.close()
+            return
         self._refuse(408, "request_timeout", why)
 
     def _too_large(self) -> None:

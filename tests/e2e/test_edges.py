@@ -17,9 +17,11 @@ from tests.e2e.conftest import auth
 from tools.launcher import Stack
 
 HEAD_TIMEOUT = 1.0
+BODY_TIMEOUT = 1.0
 PER_CLIENT = 20
 LIMITS = {
     "GCBC_HEAD_TIMEOUT": str(HEAD_TIMEOUT),
+    "GCBC_BODY_TIMEOUT": str(BODY_TIMEOUT),
     "GCBC_CONNECTIONS_PER_CLIENT": str(PER_CLIENT),
     "GCBC_SEATS_PER_CLIENT": "3",
     "GCBC_HOUSE_TABLES_PER_CLIENT": "1",
@@ -97,6 +99,30 @@ def test_idle_connections_are_capped_per_address_and_closed_when_their_head_is_l
         s.close()
     with client(edge, 2) as again:  # its places are given back
         assert again.get("/healthz").status_code == 200
+
+
+def test_a_body_that_does_not_arrive_in_time_is_408_and_its_connection_closed(edge):
+    """Before: a POST sending a byte of its body every few seconds held its connection (and its
+    handler) for as long as it went on."""
+    slow = raw(edge, 30)
+    slow.sendall(
+        b"POST /tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Content-Length: 20\r\n\r\n{"
+    )
+    started = time.monotonic()
+    for byte in b' "seats"':  # a byte every 0.4 s: never the whole body in time
+        time.sleep(0.4)
+        try:
+            slow.sendall(bytes([byte]))
+        except (BrokenPipeError, ConnectionResetError):
+            break  # closed already: the point
+    said = answer_of(slow)
+    slow.close()
+    assert said.startswith(b"HTTP/1.1 408 "), said[:100]
+    assert b'"code":"request_timeout"' in said and b"body" in said
+    assert time.monotonic() - started < BODY_TIMEOUT + 5
+    with client(edge, 30) as again:  # a body sent at once is served, on the same address
+        assert again.post("/tables", json={"seats": 4}).status_code == 201
 
 
 def test_a_request_head_is_capped_and_an_oversize_one_is_not_buffered(edge):
