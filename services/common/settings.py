@@ -101,6 +101,9 @@ class Settings(Struct, frozen=True):
     rate_token: str = "10/hour"  # a player's tokens reissued (each one an entry of its log)
     rate_chat: str = "10/10 seconds"
     rate_command: str = "30/second"
+    # per seat: auto-pass turned on or off, and leaving a game in play (each one logged, and
+    # none moves the game on: without it a seat could lengthen its table's log at will)
+    rate_presence: str = "20/hour"
     # commands per client address, over all its seats (the house's seats are the bot worker's)
     rate_client_command: str = "30/second"
     # replays (per client address): every step (a view made, not one stored), and the replays

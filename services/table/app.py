@@ -225,6 +225,7 @@ async def _rates(settings: Settings, pool: Any) -> RateLimits:
         "token": settings.rate_token,
         "chat": settings.rate_chat,
         "command": settings.rate_command,
+        "presence": settings.rate_presence,
         "client_command": settings.rate_client_command,
         "replay": settings.rate_replay,
         "log_read": settings.rate_log_read,

@@ -56,7 +56,10 @@ class Play(Controller):
         await state.rates.hit("command", f"{table_id}:{my_seat}")
         if not _house_seat(service, table_id, my_seat):  # the bot worker's seats: paced by it
             await state.rates.hit("client_command", client(request))
-        seq = await service.append_command(table_id, to_engine(data, my_seat))
+        command = to_engine(data, my_seat)
+        if type(command) is C.SetAutoPass:
+            await state.rates.hit("presence", f"{table_id}:{my_seat}")
+        seq = await service.append_command(table_id, command)
         return await answers.view_once_answered(state, service, table_id, my_seat, seq)
 
     @post(

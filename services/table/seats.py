@@ -111,7 +111,7 @@ class Seats(Controller):
         " autopilot plays, its cards stay secret, and its token brings it back until the end"
         " (`resume`, or any command).",
         security=doc.BEARER,
-        responses=doc.responses({202: doc.POSITION}, [401, 403, 404, 409, 503]),
+        responses=doc.responses({202: doc.POSITION}, [401, 403, 404, 409, 429, 503]),
     )
     async def leave_seat(
         self,
@@ -125,6 +125,8 @@ class Seats(Controller):
         if my_seat != seat:
             raise ApiError(403, "forbidden", "you can only leave your own seat")
         started = (await service.table(table_id)).state.step != "lobby"
+        if started:  # away, and back with any command: counted as auto-pass changes are
+            await state.rates.hit("presence", f"{table_id}:{seat}")
         seq = await service.append_command(table_id, C.LeaveSeat(seat=seat))
         # a lobby seat is free again (its answer is public); a player stays seated, away
         viewer = seat_key(seat) if started else PUBLIC

@@ -21,6 +21,7 @@ TEST_ENV = {
     "GCBC_RATE_REGISTER": "100000/minute",
     "GCBC_RATE_CHAT": "100000/minute",
     "GCBC_RATE_COMMAND": "100000/minute",
+    "GCBC_RATE_PRESENCE": "100000/minute",
     "GCBC_RATE_REPLAY": "100000/minute",
     "GCBC_RATE_LOG_READ": "100000/minute",
     "GCBC_STREAMS_PER_CLIENT": "0",

@@ -282,6 +282,7 @@ def test_creating_tables_taking_seats_and_commands_are_rate_limited(own_stack):
         GCBC_RATE_COMMAND="3/minute",
         GCBC_RATE_REGISTER="2/minute",
         GCBC_RATE_TOKEN="2/minute",
+        GCBC_RATE_PRESENCE="2/minute",
     )
     with httpx.Client(base_url=s.api, timeout=30) as http:
         players = [http.post("/players", json={"name": f"rated{i}"}) for i in range(3)]
@@ -317,6 +318,16 @@ def test_creating_tables_taking_seats_and_commands_are_rate_limited(own_stack):
             url, headers=auth(tokens[2]), json={"type": "arrange", "positions": [1, 2, 3]}
         )
         assert r.status_code == 200, "another seat has its own budget"
+        # auto-pass changes and leaving a game are logged and move nothing: a budget of their own
+        toggles = [
+            http.post(
+                url, headers=auth(tokens[3]), json={"type": "set_auto_pass", "enabled": on}
+            ).status_code
+            for on in (True, False, True)
+        ]
+        assert toggles == [200, 200, 429], toggles
+        r = http.delete(f"/tables/{table_id}/seats/3", headers=auth(tokens[3]))
+        assert r.status_code == 429 and r.json()["code"] == "rate_limited", r.text
 
 
 def test_a_table_nobody_starts_closes_and_leaves_the_lobby(own_stack):
