@@ -36,6 +36,20 @@ DRAIN_SECONDS = 1.0
 MOST_DRAINING = 1024
 
 
+def client_of(address: str) -> str:
+    """Whom a per-client limit counts for a peer's address: an IPv6 client by its /64 (one
+    subscriber's network, where a host may take any address it likes), any other as it is."""
+    if ":" not in address:
+        return address
+    try:
+        ip = ipaddress.IPv6Address(address)
+    except ValueError:
+        return address
+    if ip.ipv4_mapped is not None:
+        return str(ip.ipv4_mapped)
+    return str(ipaddress.IPv6Network((ip, 64), strict=False))
+
+
 class ConnectionLimits:
     """This process's open connections, per client address and in all."""
 
@@ -75,26 +89,24 @@ class ConnectionLimits:
         """Count a new connection from ``address``: None, or the refusal (status, code, why)."""
         if self.total and self.count >= self.total:
             return 503, "too_many_connections", "the server has no connection left: retry soon"
-        if (
-            self.per_client
-            and not self._is_proxy(address)
-            and self.open[address] >= self.per_client
-        ):
+        key = client_of(address)
+        if self.per_client and not self._is_proxy(address) and self.open[key] >= self.per_client:
             return (
                 429,
                 "too_many_connections",
                 f"your address has {self.per_client} connections open: close one first",
             )
         self.count += 1
-        self.open[address] += 1
+        self.open[key] += 1
         metrics.CONNECTIONS.set(self.count)
         return None
 
     def release(self, address: str) -> None:
         self.count -= 1
-        self.open[address] -= 1
-        if self.open[address] <= 0:
-            del self.open[address]  # nothing kept for an address gone
+        key = client_of(address)
+        self.open[key] -= 1
+        if self.open[key] <= 0:
+            del self.open[key]  # nothing kept for an address gone
         metrics.CONNECTIONS.set(self.count)
 
     def refused(self, address: str, code: str, why: str) -> None:

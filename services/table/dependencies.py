@@ -10,14 +10,15 @@ from litestar.datastructures import State as AppState
 from litestar.di import NamedDependency, Provide
 
 from gcbc.players.log import player_of_token
+from services.table.connections import client_of
 from services.table.problems import ApiError, not_a_seat
 from services.table.service import TableService
 
 
 def client(request: Request) -> str:
-    """Who a per-client limit counts: the peer's address (behind a proxy, run uvicorn with
-    --forwarded-allow-ips so this is the real client)."""
-    return request.client.host if request.client else "unknown"
+    """Who a per-client limit counts: the peer's address, an IPv6 one by its /64 (behind a
+    proxy, run uvicorn with --forwarded-allow-ips so this is the real client)."""
+    return client_of(request.client.host) if request.client else "unknown"
 
 
 def bearer(request: Request) -> str | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import msgspec
 
-from services.table.connections import ConnectionLimits, _answer
+from services.table.connections import ConnectionLimits, _answer, client_of
 
 
 def limits(per_client: int = 2, total: int = 5, trusted: str = "") -> ConnectionLimits:
@@ -23,6 +23,25 @@ def test_an_address_past_its_cap_is_refused_and_its_places_come_back():
     for address in ("10.0.0.1", "10.0.0.1", "10.0.0.2"):
         c.release(address)
     assert c.count == 0 and not c.open  # nothing kept for addresses gone
+
+
+def test_an_ipv6_client_is_counted_by_its_64_network():
+    """A host may take any address of its /64: counted by address, one client would be many."""
+    assert (
+        client_of("2001:db8:1:2:aaaa::1")
+        == client_of("2001:db8:1:2:bbbb::9")
+        == ("2001:db8:1:2::/64")
+    )
+    assert client_of("2001:db8:1:3::1") != client_of("2001:db8:1:2::1")
+    assert client_of("::ffff:10.0.0.1") == "10.0.0.1"  # an IPv4 client over IPv6
+    assert client_of("10.0.0.1") == "10.0.0.1" and client_of("unknown") == "unknown"
+    c = limits()
+    assert c.admit("2001:db8::1") is None and c.admit("2001:db8::2") is None
+    assert c.admit("2001:db8::3") is not None  # the same /64
+    assert c.admit("2001:db8:0:1::1") is None
+    for address in ("2001:db8::1", "2001:db8::2", "2001:db8:0:1::1"):
+        c.release(address)
+    assert c.count == 0 and not c.open
 
 
 def test_the_process_total_keeps_descriptors_for_the_rest():
