@@ -3,14 +3,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 
 from litestar import Request
 from litestar.datastructures import State as AppState
 from litestar.di import NamedDependency, Provide
 
 from gcbc.players.log import player_of_token
+from services.common.folded import FoldedTable
 from services.table.connections import client_of
+from services.table.holdings import StillHeld
 from services.table.problems import ApiError, not_a_seat
 from services.table.service import TableService
 
@@ -70,32 +72,32 @@ async def _player_seat(service: TableService, table_id: str, request: Request, t
     return seat
 
 
-def still_held(service: TableService) -> Callable[[str, str | None], Awaitable[bool]]:
-    """Whether a table is not over, and (given a token's hash) that seat still that token's."""
+def _looked_at(service: TableService, test: Callable[[FoldedTable, str | None], bool]) -> StillHeld:
+    """``test`` of a table as this process holds it (False for no table)."""
 
     async def held(table_id: str, token_hash_: str | None) -> bool:
         try:
             t = await service.table(table_id, held=True)
         except ApiError:
             return False
-        if t.state.step == "finished":
-            return False
-        return token_hash_ is None or token_hash_ in t.tokens.values()
+        return test(t, token_hash_)
 
     return held
 
 
-def in_lobby(service: TableService) -> Callable[[str, str | None], Awaitable[bool]]:
+def still_held(service: TableService) -> StillHeld:
+    """Whether a table is not over, and (given a token's hash) that seat still that token's."""
+    return _looked_at(
+        service,
+        lambda t, token_hash_: (
+            t.state.step != "finished" and (token_hash_ is None or token_hash_ in t.tokens.values())
+        ),
+    )
+
+
+def in_lobby(service: TableService) -> StillHeld:
     """Whether a table still waits for players (not started, not closed)."""
-
-    async def waiting(table_id: str, _: str | None) -> bool:
-        try:
-            t = await service.table(table_id, held=True)
-        except ApiError:
-            return False
-        return t.state.step == "lobby"
-
-    return waiting
+    return _looked_at(service, lambda t, _: t.state.step == "lobby")
 
 
 Service = NamedDependency[TableService]
