@@ -7,6 +7,7 @@ operator lists (``GCBC_CORS_ORIGINS``, Litestar's CORS configuration)."""
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import parse_qsl
 
 from litestar.config.cors import CORSConfig
 from litestar.datastructures import Headers, MutableScopeHeaders
@@ -60,12 +61,19 @@ def operators(settings: Settings) -> CORSConfig | None:
 
 
 def _public(scope: Scope, headers: Headers) -> bool:
-    """A read of public data: a public route, without a token or a stream ticket."""
+    """A read of public data: a public route, without a token or a stream ticket (its key read
+    as the handler reads it: percent-encoded, ``%74icket`` is a ticket too)."""
     return (
         scope.get("path_template") in PUBLIC_READS
         and "authorization" not in headers
-        and b"ticket=" not in scope.get("query_string", b"")
+        and not _has_ticket(scope.get("query_string", b""))
     )
+
+
+def _has_ticket(query: bytes) -> bool:
+    if not query:
+        return False
+    return any(key == "ticket" for key, _ in parse_qsl(query.decode("latin-1"), True))
 
 
 def _public_preflight(scope: Scope, headers: Headers) -> bool:
