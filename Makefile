@@ -9,7 +9,8 @@ PY      := $(VENV)/bin/python
 RUNTIME := $(VENV)/.installed-runtime
 DEV     := $(VENV)/.installed-dev
 
-# Extra arguments, e.g. make test PYTEST_ARGS="-k rules"
+# Extra arguments, e.g. make test PYTEST_ARGS="-k rules" (paths and -k; a -m of your own would
+# replace each part's marker expression: give it with TEST_WORKERS=0)
 PYTEST_ARGS   ?=
 # make test's workers (pytest-xdist; 0: none, the whole suite in this process). Each worker has
 # its own NATS, Redis and services and runs a test file whole; the tests that bound a recovery's

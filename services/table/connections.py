@@ -89,7 +89,7 @@ class ConnectionLimits:
         """Count a new connection from ``address``: None, or the refusal (status, code, why)."""
         if self.total and self.count >= self.total:
             return 503, "too_many_connections", "the server has no connection left: retry soon"
-        key = client_of(address)
+        key = self._key(address)
         if self.per_client and not self._is_proxy(address) and self.open[key] >= self.per_client:
             return (
                 429,
@@ -103,7 +103,7 @@ class ConnectionLimits:
 
     def release(self, address: str) -> None:
         self.count -= 1
-        key = client_of(address)
+        key = self._key(address)
         self.open[key] -= 1
         if self.open[key] <= 0:
             del self.open[key]  # nothing kept for an address gone
@@ -118,6 +118,10 @@ class ConnectionLimits:
                 self._logged.clear()
             self._logged[address] = now
             log.warning("connection refused: %s (%s)", why, code, extra={"client": address})
+
+    def _key(self, address: str) -> str:
+        """Where a connection is counted: a proxy's apart (its /64 holds other hosts)."""
+        return address if self._is_proxy(address) else client_of(address)
 
     def _is_proxy(self, address: str) -> bool:
         """A trusted proxy's connections carry many clients: the proxy caps them itself."""
@@ -301,10 +305,13 @@ class GuardedHttp(HttpToolsProtocol):
         self._body_timer = None
         if self._closing:
             return
+        if self.flow.read_paused:  # held back by the server (a request before it runs): not late
+            self._body_timer = self.loop.call_later(self.limits.body_timeout, self._body_late)
+            return
         why = f"the request's body did not arrive within {self.limits.body_timeout:g} s"
         self.limits.refused(self.client[0] if self.client else "unknown", "request_timeout", why)
-        if self.cycle is not None and self.cycle.response_started:
-            self._closing = True
+        if self.pipeline or (self.cycle is not None and self.cycle.response_started):
+            self._closing = True  # an answer is on its way on this connection: no 408 over it
             self.transport.close()
             return
         self._refuse(408, "request_timeout", why)

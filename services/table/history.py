@@ -38,7 +38,7 @@ class Histories(Controller):
         " any answered command (`step` 1 to `steps`), for stepping through a game forward and"
         " back.",
         responses=doc.responses(
-            {200: doc.ok(ReplayStep, "the view at that step")}, [404, 409, 422, 429, 503]
+            {200: doc.ok(ReplayStep, "the view at that step")}, [404, 409, 429, 503]
         ),
     )
     async def replay_step(

@@ -231,11 +231,12 @@ async def _open(service: TableService, state: AppState, who: str, command: C.Ope
     """Append the table's opening (its house bots, if any, noted as the client's): its
     sequence; 503 naming the table when the log cannot say whether it took it."""
     table_id = command.table_id
+    # noted before the append, as the room for it was found: requests sent together all count
+    state.holdings.opened_table(who, table_id)
+    if command.bots is not None:
+        state.holdings.opened_house_table(who, table_id)
     try:
         seq = await service.append_command(table_id, command, new_table=True)
-        state.holdings.opened_table(who, table_id)
-        if command.bots is not None:
-            state.holdings.opened_house_table(who, table_id)
     except OutcomeUnknown:
         raise retry_later(
             "outcome_unknown",

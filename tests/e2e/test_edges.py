@@ -125,6 +125,31 @@ def test_a_body_that_does_not_arrive_in_time_is_408_and_its_connection_closed(ed
         assert again.post("/tables", json={"seats": 4}).status_code == 201
 
 
+def test_a_pipelined_body_the_server_holds_back_is_not_late(edge):
+    """A request pipelined behind a slow one: the server reads its body only once the first is
+    answered, so the body's deadline does not run meanwhile (a 408 would answer the first)."""
+    with client(edge, 31) as c:
+        table_id = _table(c)
+    s = raw(edge, 31)
+    body = b'{"seats": 4}'
+    s.sendall(
+        f"GET /tables/{table_id}/view?after=1000000&timeout=2.5 HTTP/1.1\r\nHost: x\r\n\r\n"
+        "POST /tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\n\r\n".encode()
+    )
+    time.sleep(0.3)  # the body after its head: by then the server holds it back
+    s.sendall(body)
+    s.settimeout(10)
+    said = b""
+    while said.count(b"HTTP/1.1 ") < 2:
+        chunk = s.recv(65536)
+        assert chunk, said[:300]
+        said += chunk
+    s.close()
+    statuses = [part.split(b" ", 1)[0] for part in said.split(b"HTTP/1.1 ")[1:]]
+    assert statuses == [b"200", b"201"], said[:300]
+
+
 def test_a_request_head_is_capped_and_an_oversize_one_is_not_buffered(edge):
     """Before: a 10 MiB header was answered 200, and 20 connections each sending 10 MiB of one
     unfinished header took 174 MB of the table service's memory."""

@@ -334,8 +334,8 @@ class PlayerLog:
     async def joined(self, p: FoldedPlayer, table_id: str) -> None:
         """Note a table the player takes a seat at (before the seat is taken: the player's
         tables are those noted where the table's log says it holds a seat)."""
-        if table_id in p.tables:
-            return
+        if next(reversed(p.tables), None) == table_id:
+            return  # joined last already (a table joined again moves up: GET /players/me/tables)
         entry = TableJoined(player_id=p.player_id, table_id=table_id, at=now_ms())
         for _ in range(RETRIES):
             try:

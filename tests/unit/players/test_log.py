@@ -211,14 +211,20 @@ def test_the_token_is_replaced_once_and_the_old_one_stops_working():
     run(go())
 
 
-def test_the_tables_a_player_joins_are_noted_once_each_newest_last():
+def test_the_tables_a_player_joins_are_noted_once_each_the_last_joined_last():
+    """A table joined again moves up (GET /players/me/tables looks among the last joined);
+    joining the table it joined last notes nothing more."""
+
     async def go():
         log = PlayerLog(MemoryEventLog())
         p, _ = await log.register("ann", bot=False)
-        for table in ("a" * 16, "b" * 16, "a" * 16):
+        for table in ("a" * 16, "b" * 16, "a" * 16, "a" * 16):
             await log.joined(await log.player(p.player_id), table)
         again = await PlayerLog(log.events).player(p.player_id)
-        assert list(again.tables) == ["a" * 16, "b" * 16]
+        assert list(again.tables) == ["b" * 16, "a" * 16]
+        assert again.seq == (await log.player(p.player_id)).seq
+        entries = await log.events.read(p.player_id)
+        assert len(entries) == 4  # registered, then a, b and a again: the last join noted nothing
 
     run(go())
 

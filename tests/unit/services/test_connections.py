@@ -55,6 +55,9 @@ def test_a_trusted_proxy_is_not_capped_as_one_client():
     c = limits(per_client=1, trusted="10.1.0.0/16")
     assert c.admit("10.1.2.3") is None and c.admit("10.1.2.3") is None
     assert c.admit("10.2.0.1") is None and c.admit("10.2.0.1") is not None
+    proxy = limits(per_client=1, trusted="2001:db8::10/128")
+    assert proxy.admit("2001:db8::10") is None and proxy.admit("2001:db8::10") is None
+    assert proxy.admit("2001:db8::20") is None, "the proxy's /64 is not held by its connections"
 
 
 def test_a_refusal_is_a_whole_problem_answer_that_closes_the_connection():
