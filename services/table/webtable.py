@@ -48,8 +48,16 @@ def table_page(
     return page(PAGE)  # the edge's guard answered 404 already for an id not of the server's form
 
 
+def _nosniff(response: Response) -> Response:
+    """A script or a style is taken only as the type it is served as."""
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
 ROUTES = [
     lobby_page,
     table_page,
-    create_static_files_router(path="/web", directories=[FILES], include_in_schema=False),
+    create_static_files_router(
+        path="/web", directories=[FILES], include_in_schema=False, after_request=_nosniff
+    ),
 ]

@@ -117,7 +117,7 @@ function watch(tableId) {
 function replay(tableId) {
   nav.replaceChildren(h("a", { href: `/watch/${tableId}` }, t("nav.watch")));
   const params = new URLSearchParams(location.search);
-  let step = Number(params.get("step") || 1), seat = params.get("seat") ?? "", steps = 1;
+  let step = Number(params.get("step")) || 1, seat = params.get("seat") ?? "", steps = 1;
   const controls = h("div", { class: "panel replay-controls", role: "group", "aria-label": t("replay.controls") });
   const stage = h("div", {});
   main.replaceChildren(h("h1", {}, t("replay.title", { id: tableId })), controls, stage);
@@ -152,7 +152,7 @@ function replay(tableId) {
         h("button", { onclick: go(got.step + 1), id: "next", "data-key": "next" }, t("replay.forward")),
         h("button", { onclick: go(steps), "data-key": "last" }, t("replay.last")));
       renderView(stage, got.view, { mode: "replay" });
-      if (focused) controls.querySelector(`[data-key="${focused}"]`)?.focus();
+      if (focused) controls.querySelector(`[data-key="${CSS.escape(focused)}"]`)?.focus();
       showProblem(null);
     } catch (e) { showProblem(e); }
     finally {

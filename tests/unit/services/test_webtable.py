@@ -72,7 +72,10 @@ def test_every_page_loads_only_files_this_server_serves(client):
         assert loads, path
         for url in loads:
             assert url.startswith("/") and not url.startswith("//"), (path, url)
-            assert client.get(url).status_code == 200, (path, url)
+            got = client.get(url)
+            assert got.status_code == 200, (path, url)
+            if url.startswith("/web/"):  # taken only as the type it is served as
+                assert got.headers.get("x-content-type-options") == "nosniff", url
     assets = client.get(f"/schema/{SWAGGER}/swagger-ui-bundle.js")
     assert assets.headers["content-type"] == "text/javascript; charset=utf-8"
     assert "immutable" in assets.headers["cache-control"]  # its path names its version
