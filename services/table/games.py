@@ -13,16 +13,9 @@ import msgspec
 from gcbc.playermodel.port import PlayerModel
 from gcbc.readmodel.port import PUBLIC, ViewReader
 from gcbc_contract.players import PlayedGame, PlayedGames
-from services.table.service import TableService
+from services.table.service import TableService, shows_finished
 
 SCAN = 4  # tables looked at per game asked for, at most (the others: left in the lobby, in play)
-
-
-class _Status(msgspec.Struct):
-    status: str
-
-
-_status = msgspec.json.Decoder(_Status)
 
 
 class Games:
@@ -103,7 +96,7 @@ class Games:
             self._games.move_to_end(table_id)
             return self._games[table_id]
         public = await self.views.get(table_id, PUBLIC)
-        if public is None or _status.decode(public[1]).status != "finished":
+        if public is None or not shows_finished(public[1]):
             return None  # in play or waiting: nothing of it is told
         game = await self.service.replays.game(table_id)
         self._games[table_id] = game

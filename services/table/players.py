@@ -3,6 +3,7 @@ player's tables (docs/api.md, "Players"). The identity itself is ``identities``.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import AsyncIterator
 from typing import Annotated
 
@@ -164,7 +165,7 @@ class Players(Controller):
     ) -> MyTables:
         p = await state.identities.authenticate(bearer(request))
         out: list[MyTable] = []
-        for table_id in reversed(list(p.tables)[-LOOKED_AT:]):
+        for table_id in itertools.islice(reversed(p.tables), LOOKED_AT):
             if len(out) >= limit:
                 break
             try:

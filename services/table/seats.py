@@ -17,7 +17,7 @@ from litestar.response import Stream
 
 from gcbc.eventlog.port import LogUnavailable, OutcomeUnknown
 from gcbc.players.log import FoldedPlayer
-from gcbc.readmodel.port import PUBLIC, ModelUnavailable, StoredView, seat_key
+from gcbc.readmodel.port import PUBLIC, ModelUnavailable, seat_key
 from gcbc.rules import names
 from gcbc.rules.state import State
 from gcbc_contract import commands as C
@@ -29,7 +29,7 @@ from services.table import openapi as doc
 from services.table.dependencies import MySeat, Service, bearer, client, seat_of, still_held
 from services.table.openapi import TableId
 from services.table.problems import ApiError, not_a_seat, retry_later
-from services.table.service import TableService, token_hash
+from services.table.service import TableService, shows_finished, token_hash
 
 FOLLOW_WAIT = 0.25  # seconds a check waits for this process to fold an entry, then reads it
 
@@ -378,18 +378,6 @@ async def _ticket_seat(
     return seat, fingerprint
 
 
-class _Status(msgspec.Struct):
-    status: str
-
-
-_status = msgspec.json.Decoder(_Status)
-
-
-def _finished(view: StoredView) -> bool:
-    """Whether the view shows the game over (its other fields left undecoded)."""
-    return b'"finished"' in view.data and _status.decode(view.data).status == "finished"
-
-
 def end_frame(version: int) -> bytes:
     """The stream's last event once the game is over (docs/api.md): the server then closes it.
     Without an id, so a reconnect still goes on after the last view."""
@@ -427,7 +415,7 @@ async def _events(
                 yield got.frame()  # the same bytes for every stream woken by this change
             elif wait:
                 yield b": keep-alive\r\n\r\n"  # a comment, not an event
-            if _finished(got):
+            if shows_finished(got.data):
                 yield end_frame(got.version)
                 return
             wait = random.uniform(12.0, 18.0)

@@ -53,6 +53,11 @@ class _Status(msgspec.Struct):
 _STATUS = msgspec.json.Decoder(_Status)
 
 
+def shows_finished(view: bytes) -> bool:
+    """Whether a view (its JSON) shows the game over, its other fields left undecoded."""
+    return b'"finished"' in view and _STATUS.decode(view).status == "finished"
+
+
 @functools.lru_cache(maxsize=16_384)
 def token_hash(token: str) -> str:
     """What a table records of a seat's token (every request of a seat names it: remembered)."""
@@ -184,7 +189,7 @@ class TableService:
         t = self.cache.tables.get(table_id)
         if t is None:
             got = await self.view(table_id, None)
-            if got is not None and _STATUS.decode(got.data).status != "finished":
+            if got is not None and not shows_finished(got.data):
                 raise ApiError(409, "not_finished_yet", why)
         elif t.state.step != "finished":
             t = await self.table(table_id)
