@@ -60,6 +60,8 @@ class Turns:
             granted = askers.popleft()
             if askers:
                 self.waiting[table] = askers  # to the back of the round
+            if granted.done():
+                continue  # its asker was cancelled and has not taken it back yet: nobody to grant
             granted.set_result(None)
             self.granted += 1
             last = loop.time()

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 from typing import Any
 
 import msgspec
@@ -44,10 +45,22 @@ view_decoder = msgspec.json.Decoder(View)
 # what a table's opening command carries near its start (msgspec writes fields in order); other
 # entries (answers, most of the log) are never decoded here
 OPENING = b'"open_table"'
-RETRY = 2.0  # seconds before a table's bots try again after an error (the API away, a restart)
+# seconds before a table's bots try again after an error (the API away, a restart): drawn below
+# a ceiling that doubles from RETRY to RETRY_MAX with each failure in a row (tables that failed
+# together come back apart), never sooner than the server asked (Retry-After)
+RETRY, RETRY_MAX = 2.0, 60.0
+# a view not in the read model yet (just opened; a read model rebuilt): looked for again after
+# a pause that doubles up to a second, until this many seconds have passed (then an error)
+NO_VIEW_FOR = 30.0
 # seconds a noted table may take to appear in the log (noted before its opening is appended):
 # after that a note of a table with no log is one whose opening was refused or lost
 GRACE = 30.0
+
+
+def retry_pause(failures: int, retry_after: float | None = None) -> float:
+    """Seconds before trying again after ``failures`` in a row (``RETRY``, above)."""
+    ceiling = min(RETRY_MAX, RETRY * 2 ** (max(failures, 1) - 1))
+    return (retry_after or 0.0) + random.uniform(0, ceiling)  # noqa: S311  (a pause, no secret)
 
 
 class HouseSeat:
@@ -59,13 +72,19 @@ class HouseSeat:
         self.table_id = api.table_id
 
     async def view(self, after: int | None = None, timeout: float = 0) -> View:
+        loop = asyncio.get_running_loop()
+        until = loop.time() + max(timeout, NO_VIEW_FOR)
+        pause = 0.05
         while True:
             got = await self.model.wait(
                 self.table_id, seat_key(self.seat), after=after, timeout=timeout
             )
             if got is not None:
                 return view_decoder.decode(got.data)
-            await asyncio.sleep(0.1)  # opened, not projected yet
+            if loop.time() >= until:
+                raise LookupError(f"no view of seat {self.seat} in the read model")
+            await asyncio.sleep(pause)  # opened, not projected yet
+            pause = min(1.0, pause * 2)
 
     async def send(self, command: Any, command_id: str | None = None) -> Any:
         return await self.api.send(command, command_id)
@@ -149,7 +168,10 @@ class BotWorker:
         house = [self.seat(table, n) for n in bots.seats]
         seed = bot_seed(self.secret, table)
         think = self.think if bots.think is None else bots.think
+        loop = asyncio.get_running_loop()
+        failures = 0
         while True:
+            began = loop.time()
             try:
                 if not await self._opened(table):
                     log.info("table %s: noted, never opened: its note goes", table)
@@ -176,8 +198,13 @@ class BotWorker:
             except Exception as e:  # the API or Redis away, a view too stale: look again
                 if isinstance(e, ExceptionGroup):
                     e = e.exceptions[0]
-                log.warning("table %s: bots paused (%s: %s)", table, type(e).__name__, e)
-                await asyncio.sleep(RETRY)
+                # a failure after a long spell of play starts the backoff over
+                failures = 1 if loop.time() - began > RETRY_MAX else failures + 1
+                pause = retry_pause(failures, getattr(e, "retry_after", None))
+                log.warning(
+                    "table %s: bots paused %.1f s (%s: %s)", table, pause, type(e).__name__, e
+                )
+                await asyncio.sleep(pause)
 
     async def run(self, stop: asyncio.Event) -> None:
         watch = await self.house.watch(self._noted)

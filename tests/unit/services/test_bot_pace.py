@@ -4,6 +4,7 @@ its wait, and the bot worker grants actions at most so many a second, to the tab
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -177,3 +178,18 @@ def test_a_seat_that_stops_waiting_gives_its_place_up():
         return order
 
     assert asyncio.run(go()) == ["a", "b"]
+
+
+def test_a_grant_its_cancelled_asker_has_not_taken_back_yet_is_skipped():
+    """A table's seats stop together (one failing cancels its mates): a cancelled asker's grant
+    may be dealt before its cancellation takes it back; the dealer goes on to the next table."""
+
+    async def go() -> None:
+        turns = Turns(1000)
+        gone = asyncio.get_running_loop().create_future()
+        gone.cancel()  # its asker's cancellation has not run yet
+        turns.waiting["gone"] = deque([gone])
+        await asyncio.wait_for(turns.take("live"), 2)  # served after it, not stranded
+        turns.close()
+
+    asyncio.run(go())

@@ -16,7 +16,8 @@ from gcbc.readmodel.memory import MemoryReadModel
 from gcbc_contract import commands as C
 from gcbc_contract.entries import CommandEntry, OutcomeEntry, RefusalEntry, encode_entry
 from gcbc_contract.options import Deadlines, HouseBots, TableOptions
-from services.bots.worker import OPENING, BotWorker
+from services.bots import worker as module
+from services.bots.worker import OPENING, BotWorker, HouseSeat, retry_pause
 from services.common import house_tables
 from services.table.problems import ApiError
 from services.table.service import TableService
@@ -176,8 +177,6 @@ def test_one_house_seat_failing_stops_its_table_mates_before_they_all_play_again
     stale) stops the others before the table is looked at again."""
     from types import SimpleNamespace
 
-    from services.bots import worker as module
-
     bots = HouseBots(seats=(1, 2), kind="random")
     running: dict[int, int] = {1: 0, 2: 0}
     most: dict[int, int] = {1: 0, 2: 0}
@@ -219,3 +218,65 @@ def test_one_house_seat_failing_stops_its_table_mates_before_they_all_play_again
     asyncio.run(go())
     assert sorted(started) == [1, 1, 2, 2]  # played again together, once
     assert most == {1: 1, 2: 1}  # never twice at once
+
+
+def test_a_retry_waits_a_pause_drawn_below_a_doubling_ceiling_and_after_retry_after() -> None:
+    third = [retry_pause(3) for _ in range(200)]
+    assert all(0 <= p < 4 * module.RETRY for p in third)
+    assert len(set(third)) > 150  # drawn: tables that failed together come back apart
+    assert max(third) > 2 * module.RETRY  # the ceiling doubled
+    assert max(retry_pause(40) for _ in range(200)) <= module.RETRY_MAX
+    assert min(retry_pause(1, 5.0) for _ in range(50)) >= 5.0
+
+
+def test_a_table_whose_bots_keep_failing_is_tried_again_less_and_less_often(monkeypatch) -> None:
+    """A failure that never heals (the API refusing the house's tokens, a secret that differs)
+    costs the server fewer and fewer requests, not one every RETRY seconds for ever."""
+    bots = HouseBots(seats=(1, 2), kind="random")
+    looks: list[float] = []
+
+    class Seat:
+        def __init__(self, n: int) -> None:
+            self.seat = n
+
+        async def view(self, after=None, timeout=0):  # noqa: ANN001, ANN202
+            looks.append(asyncio.get_running_loop().time())
+            raise RuntimeError("401 bad_token")
+
+    monkeypatch.setattr(module, "RETRY", 0.01)
+
+    async def go() -> None:
+        events = MemoryEventLog()
+        await events.append(TABLE, opening(bots=bots), expected=0)
+        worker = BotWorker(events, MemoryReadModel(), None, "secret", MemoryKeyValue())  # type: ignore[arg-type]
+        monkeypatch.setattr(worker, "seat", lambda table, n: Seat(n))
+        playing = asyncio.create_task(worker.play_table(TABLE, bots, 4))
+        await asyncio.sleep(1.5)
+        playing.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await playing
+
+    asyncio.run(go())
+    assert 3 <= len(looks) <= 20  # a fixed pause of RETRY would have looked about 150 times
+
+
+def test_a_house_seat_whose_view_is_missing_looks_less_often_then_gives_up(monkeypatch) -> None:
+    """A view not in the read model (a table the projection cannot render, a read model being
+    rebuilt) is looked for with a growing pause, then reported: the table is looked at again."""
+    monkeypatch.setattr(module, "NO_VIEW_FOR", 1.0)
+
+    class Model:
+        reads = 0
+
+        async def wait(self, *args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+            self.reads += 1
+
+    model = Model()
+    seat = HouseSeat(model, type("Api", (), {"seat": 1, "table_id": TABLE})())  # type: ignore[arg-type]
+
+    async def go() -> None:
+        with pytest.raises(LookupError):
+            await asyncio.wait_for(seat.view(), 5)
+
+    asyncio.run(go())
+    assert model.reads <= 10  # a fixed tenth of a second: ten reads a second, for ever
