@@ -3,12 +3,33 @@
 import { has, t } from "./i18n.js";
 
 export class Problem extends Error {
-  constructor(status, body) {
+  constructor(status, body, retryAfter = null) {
     super(body && body.detail ? body.detail : `HTTP ${status}`);
     this.status = status;
     this.code = body && body.code;
     this.title = body && body.title;
+    this.body = body || {};  // what else it carries: a 503's token, for the seat it may have taken
+    this.retryAfter = retryAfter;  // seconds the server asked to wait (Retry-After), or null
   }
+}
+
+// a refusal that asking again cannot change: the token, the seat or the table is not the caller's
+export const isFinal = (e) => e instanceof Problem && [401, 403, 404].includes(e.status);
+
+// how long to wait before asking again after `failures` failures in a row: drawn at random below
+// a ceiling that doubles up to a minute (so pages that lost the server at the same moment do not
+// come back at the same moment), after what the server asked for, if it did
+export function backoff(failures, retryAfter = null) {
+  const ceiling = Math.min(60_000, 1000 * 2 ** Math.min(Math.max(failures, 1), 6));
+  return (retryAfter ?? 0) * 1000 + Math.random() * ceiling;
+}
+
+export const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+
+function retryAfterOf(r) {
+  const text = r.headers.get("Retry-After");
+  const seconds = text === null ? NaN : Number(text);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds : null;
 }
 
 export async function api(method, path, { body, token } = {}) {
@@ -17,8 +38,11 @@ export async function api(method, path, { body, token } = {}) {
   if (token) headers["Authorization"] = `Bearer ${token}`;
   const r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await r.text();
-  const data = text ? JSON.parse(text) : null;
-  if (!r.ok) throw new Problem(r.status, data);
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch (e) {
+    if (r.ok) throw e;  // a refusal in another shape (a proxy's HTML page) is still a refusal
+  }
+  if (!r.ok) throw new Problem(r.status, data, retryAfterOf(r));
   return data;
 }
 
@@ -35,15 +59,29 @@ export function showProblem(e) {
 export const seats = {
   get: (table) => JSON.parse(localStorage.getItem(`gcbc:seat:${table}`) || "null"),
   set: (table, seat, token) => localStorage.setItem(`gcbc:seat:${table}`, JSON.stringify({ seat, token })),
+  forget: (table) => localStorage.removeItem(`gcbc:seat:${table}`),
 };
 
+// randomUUID exists on secure pages only (https, localhost): elsewhere the same 128 random bits
 export function commandId() {
-  return crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2);
+  if (crypto.randomUUID) return crypto.randomUUID();
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-// the view now (drawn at once), then its changes: Server-Sent Events, a seat's with a ticket
-export function follow(tableId, token, onView) {
+// a 503 that may have taken a seat carries its token (and table): kept, the table's page asks
+export function mayHaveSeat(e) {
+  if (e instanceof Problem && e.status === 503 && e.body.token) return { table_id: e.body.table_id, token: e.body.token };
+  throw e;
+}
+
+// the view now (drawn at once), then its changes: Server-Sent Events, a seat's with a ticket.
+// A lost stream is opened again after a backoff; a refusal asking again cannot change (the seat
+// left, the token replaced, no such table) stops it and goes to `onGone`.
+export function follow(tableId, token, onView, onGone = showProblem) {
   let source = null, closed = false, failures = 0;
+  const stop = () => { closed = true; if (source) source.close(); };
+  const gone = (e) => { stop(); onGone(e); };
+  const again = (retryAfter) => { failures += 1; setTimeout(open, backoff(failures, retryAfter)); };
   async function open() {
     if (closed) return;
     let url = `/tables/${tableId}/stream`;
@@ -51,18 +89,23 @@ export function follow(tableId, token, onView) {
       try {
         const got = await api("POST", `/tables/${tableId}/tickets`, { token });
         url += `?ticket=${encodeURIComponent(got.ticket)}`;
-      } catch (e) { showProblem(e); setTimeout(open, 2000); return; }
+      } catch (e) {
+        if (isFinal(e)) { gone(e); return; }
+        showProblem(e); again(e.retryAfter); return;
+      }
     }
+    if (closed) return;
     source = new EventSource(url);
     source.onmessage = (m) => { failures = 0; onView(JSON.parse(m.data)); };
     // the game is over: the server closed the stream, and a reconnection would only end again
-    source.addEventListener("end", () => { closed = true; source.close(); });
+    source.addEventListener("end", () => stop());
     source.onerror = () => {
       source.close();  // a ticket lasts a minute: a reconnection asks for a new one
-      failures += 1;
-      setTimeout(open, Math.min(500 * failures, 5000));
+      again(null);
     };
   }
-  api("GET", `/tables/${tableId}/view`, { token }).then(onView, showProblem).finally(open);
-  return () => { closed = true; if (source) source.close(); };
+  api("GET", `/tables/${tableId}/view`, { token }).then(
+    (v) => { try { onView(v); } finally { open(); } },
+    (e) => { if (isFinal(e)) gone(e); else { showProblem(e); open(); } });
+  return stop;
 }

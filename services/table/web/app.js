@@ -1,6 +1,6 @@
 // The reference web client: the lobby, a seat at play, a spectator's table and a replay, using
 // nothing but the public HTTP API (the same as any third-party client), in the player's language.
-import { api, commandId, follow, seats, showProblem } from "./api.js";
+import { Problem, api, backoff, commandId, follow, mayHaveSeat, seats, showProblem, sleep } from "./api.js";
 import { board, statusBar, startCountdowns, yourPanel } from "./board.js";
 import { Picker, describe, movesPanel, tableChoices } from "./commands.js";
 import { h } from "./dom.js";
@@ -72,36 +72,58 @@ async function play(tableId) {
   nav.replaceChildren(h("a", { href: `/watch/${tableId}` }, t("nav.watch")), h("a", { href: `/replay/${tableId}` }, t("nav.replay")));
   if (!mine && code) { acceptForm(main, tableId, code); return; }
   if (code) history.replaceState(null, "", `/play/${tableId}`);  // seated here already: the link is spent on nothing
-  if (!mine) {
-    main.replaceChildren(h("p", {}, t("play.no_seat")),
-      h("button", { onclick: () => join(tableId) }, t("lobby.take_seat")), " ", h("a", { href: `/watch/${tableId}` }, t("play.or_watch")));
-    return;
-  }
-  let current = null;
+  if (!mine) { noSeat(tableId); return; }
+  let current = null, busy = false;
   const picker = new Picker();
   const draw = () => current && renderView(main, current, { mode: "play", token: mine.token, onCommand: act, picker });
+  // the seat is not this browser's any more (left, its token replaced, the table gone): forgotten
+  const lost = (e) => { seats.forget(tableId); noSeat(tableId); showProblem(e); };
   async function act(c) {
+    if (busy) return;  // one request at a time: a second click is not a second command
+    busy = true;
     showProblem(null);
     try {
       if (c._start) await api("POST", `/tables/${tableId}/start`, { token: mine.token });
-      else if (c._leave) await api("DELETE", `/tables/${tableId}/seats/${current.you ? current.you.seat : mine.seat}`, { token: mine.token });
-      else if (c._rematch) {
-        const got = await api("POST", `/tables/${tableId}/rematch`, { token: mine.token });
-        seats.set(got.table_id, got.seat, got.token);
+      else if (c._leave) {
+        await api("DELETE", `/tables/${tableId}/seats/${current.you ? current.you.seat : mine.seat}`, { token: mine.token });
+        if (current.status === "waiting") { unfollow(); lost(null); }  // the seat is given up (in play it is kept)
+      } else if (c._rematch) {
+        const got = await api("POST", `/tables/${tableId}/rematch`, { token: mine.token }).catch(mayHaveSeat);
+        seats.set(got.table_id, got.seat ?? -1, got.token);
         location.assign(`/play/${got.table_id}`);
         return;
       } else {
         picker.reset();
-        const answer = await api("POST", `/tables/${tableId}/commands`, { token: mine.token, body: { ...c, command_id: commandId() } });
+        const answer = await sendCommand(tableId, mine.token, c);
         if (answer && answer.version !== undefined && (!current || answer.version >= current.version)) { current = answer; draw(); }
       }
     } catch (e) { showProblem(e); draw(); }
+    finally { busy = false; }
   }
-  follow(tableId, mine.token, (v) => {
+  const unfollow = follow(tableId, mine.token, (v) => {
     if (current && v.version < current.version) return;
     current = v;
     draw();
-  });
+  }, (e) => (e.status === 404 ? showProblem(e) : lost(e)));
+}
+
+// a command sent until it is answered: an unknown outcome (503) is asked again with the same
+// command_id, which the server answers as it did the first time (never applied twice)
+async function sendCommand(tableId, token, c) {
+  const body = { ...c, command_id: commandId() };
+  for (let failures = 1; ; failures += 1) {
+    try {
+      return await api("POST", `/tables/${tableId}/commands`, { token, body });
+    } catch (e) {
+      if (!(e instanceof Problem) || e.status !== 503 || failures >= 4) throw e;
+      await sleep(backoff(failures, e.retryAfter));
+    }
+  }
+}
+
+function noSeat(tableId) {
+  main.replaceChildren(h("p", {}, t("play.no_seat")),
+    h("button", { onclick: () => join(tableId) }, t("lobby.take_seat")), " ", h("a", { href: `/watch/${tableId}` }, t("play.or_watch")));
 }
 
 function watch(tableId) {

@@ -1,7 +1,7 @@
 // Invitations: the seats a table's creator keeps for players they choose. Each code travels in a
 // link's fragment (/play/{id}#invite=<code>), which a browser never sends to a server, so it stays
 // out of every request line, access log and proxy on the way; the page sends it once, in a POST body.
-import { api, seats, showProblem } from "./api.js";
+import { api, mayHaveSeat, seats, showProblem } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { seatName } from "./names.js";
@@ -57,7 +57,7 @@ export function acceptForm(main, tableId, code) {
     ev.preventDefault();
     showProblem(null);
     try {
-      const got = await api("POST", `/tables/${tableId}/seats`, { body: { name: name.value, invitation: code }, token: me?.token });
+      const got = await api("POST", `/tables/${tableId}/seats`, { body: { name: name.value, invitation: code }, token: me?.token }).catch(mayHaveSeat);
       seats.set(tableId, got.seat ?? -1, got.token);
       history.replaceState(null, "", `/play/${tableId}`);  // the code leaves the address bar and the history
       location.reload();

@@ -1,5 +1,5 @@
 // The lobby: the tables waiting for players, and a form to open one with every option.
-import { api, seats, showProblem } from "./api.js";
+import { api, mayHaveSeat, seats, showProblem } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { invitations } from "./invitations.js";
@@ -55,8 +55,11 @@ function createForm() {
       num("turn", 90, 5, 3600, t("deadline.turn")), num("reaction", 20, 5, 3600, t("deadline.reaction")),
       num("prompt", 20, 5, 3600, t("deadline.prompt")), num("arrange", 60, 5, 3600, t("deadline.arrange"))),
     h("button", { type: "submit", class: "primary" }, t("lobby.create")));
+  const submit = form.querySelector("button[type=submit]");
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
+    if (submit.disabled) return;  // asked already: a second submit would open a second table
+    submit.disabled = true;
     showProblem(null);
     const f = new FormData(form);
     const n = Number(f.get("seats"));
@@ -82,6 +85,7 @@ function createForm() {
       if (bots < n) await join(created.table_id, f.get("name"));
       else location.assign(`/watch/${created.table_id}`);
     } catch (e) { showProblem(e); }
+    finally { submit.disabled = false; }
   });
   return form;
 }
@@ -91,7 +95,7 @@ export async function join(tableId, name) {
   name = name || prompt(t("lobby.ask_name"), me ? me.name : t("lobby.default_name"));
   if (!name) return;
   try {
-    const got = await api("POST", `/tables/${tableId}/seats`, { body: { name }, token: me?.token });
+    const got = await api("POST", `/tables/${tableId}/seats`, { body: { name }, token: me?.token }).catch(mayHaveSeat);
     seats.set(tableId, got.seat ?? -1, got.token);
     location.assign(`/play/${tableId}`);
   } catch (e) { showProblem(e); }

@@ -64,6 +64,8 @@ export function logPanel(v, old) {
   return [h("section", { class: "panel", "aria-labelledby": "logh" }, h("h2", { id: "logh" }, t("log.title")), log), place];
 }
 
+let sending = false;  // a chat message on its way
+
 export function chatPanel(v, token, old) {
   const stuck = !old || old.scrollTop + old.clientHeight >= old.scrollHeight - 8;
   const chat = h("ul", { class: "chat", tabindex: "0", "aria-label": t("chat.title") },
@@ -75,9 +77,15 @@ export function chatPanel(v, token, old) {
       class: "say",
       onsubmit: async (ev) => {
         ev.preventDefault();
-        if (!input.value.trim()) return;
-        try { await api("POST", `/tables/${v.table_id}/chat`, { token, body: { text: input.value } }); input.value = ""; showProblem(null); }
-        catch (e) { showProblem(e); }
+        const text = input.value;
+        if (!text.trim() || sending) return;  // one message at a time: Enter twice says it once
+        // the box as drawn now (a view may redraw the panel while the message is on its way)
+        const box = () => document.querySelector("[data-key=chat-input]") || input;
+        sending = true;
+        box().value = "";
+        try { await api("POST", `/tables/${v.table_id}/chat`, { token, body: { text } }); showProblem(null); }
+        catch (e) { showProblem(e); if (!box().value) box().value = text; }
+        finally { sending = false; }
       },
     }, input, h("button", { type: "submit" }, t("chat.say"))));
   }

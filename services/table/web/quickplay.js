@@ -1,6 +1,6 @@
 // Quick play in the player's panel: ask the queue for a game (seat counts, options, rated, the
 // house's bots after a wait), show the place, and go to the table once the queue seats the player.
-import { api, showProblem } from "./api.js";
+import { api, backoff, showProblem, sleep } from "./api.js";
 import { h } from "./dom.js";
 import { lang, list, t } from "./i18n.js";
 
@@ -43,7 +43,7 @@ async function follow(me, version, show, live) {
     } catch (e) {
       if (e.status >= 400 && e.status < 500 && e.status !== 429) { showProblem(e); return; }  // asking again cannot help
       failures += 1;
-      await new Promise((r) => setTimeout(r, Math.min(1000 * failures, 10000)));
+      await sleep(backoff(failures, e.retryAfter));
     }
   }
 }
