@@ -9,20 +9,26 @@ from typing import Any
 import click
 
 from services.ops import jobs, show
-from services.ops.command import Ops, cli, json_option, run
+from services.ops.command import Found, Ops, cli, json_option, run
 from services.ops.scan import Pass
 from services.ops.show import err
 
 
 @cli.command()
 @click.option("--status", type=click.Choice(["lobby", "playing", "finished"]))
-@click.option("--idle", metavar="DURATION", help="no entry for this long (10m, 2h, 30s).")
+@click.option(
+    "--idle",
+    metavar="DURATION",
+    callback=lambda ctx, param, text: _duration(text),
+    help="no entry for this long (10m, 2h, 30s).",
+)
 @click.option("--stuck", is_flag=True, help="a command or a deadline the rules left behind.")
 @click.option(
     "--option",
     "options",
     multiple=True,
     metavar="NAME",
+    callback=lambda ctx, param, names: tuple(_option_name(n) for n in names),
     help="zombies, bombers_traitors, extra_equipment, classic, fourth, wounds=card|token.",
 )
 @json_option
@@ -30,21 +36,26 @@ from services.ops.show import err
 async def tables(
     ops: Ops,
     status: str | None,
-    idle: str | None,
+    idle: float | None,
     stuck: bool,
     options: tuple[str, ...],
     as_json: bool,
 ) -> int:
-    """Find tables (every table folded, in one pass over the log)."""
+    """Find tables (every table folded, in one pass over the log); a table the engine cannot
+    fold is reported as failed, and exits 1."""
     now = time.time()
-    idle_for = show.duration(idle) if idle else None
+    idle_for = idle
     found: list[jobs.Summary] = []
+    failed: list[jobs.Failed] = []
     log = await ops.log()
     summarize = functools.partial(jobs.Summarize, now=now, lobby_ttl=ops.settings.lobby_ttl)
     scan = await Pass(log, summarize, workers=ops.workers).start()
     with show.Meter("tables", scan.total_entries) as meter:
         async for s in scan.results():
             meter.update(scan.entries)
+            if isinstance(s, jobs.Failed):
+                failed.append(s)
+                continue
             if status and s.status != status:
                 continue
             if idle_for is not None and now - s.last_at < idle_for:
@@ -58,6 +69,10 @@ async def tables(
     if as_json:
         for s in found:
             show.emit(s)
+        for f in failed:
+            show.failed(f.table, f.error, as_json)
+        if failed:
+            raise Found
         return 0
     for s in found:
         opts = ",".join(_short_options(s.options))
@@ -72,8 +87,30 @@ async def tables(
         if s.stuck:
             line += f"  STUCK: {s.stuck}"
         click.echo(line)
+    for f in failed:
+        show.failed(f.table, f.error, as_json)
     err.print(f"{len(found)} table(s) of {scan.total_tables}")
+    if failed:
+        raise Found
     return 0
+
+
+def _duration(text: str | None) -> float | None:
+    if text is None:
+        return None
+    try:
+        return show.duration(text)
+    except ValueError:
+        raise click.BadParameter(f"{text!r} is not a duration (10m, 2h, 30s)") from None
+
+
+OPTION_NAMES = ("zombies", "bombers_traitors", "extra_equipment", "classic", "fourth")
+
+
+def _option_name(name: str) -> str:
+    if name in OPTION_NAMES or name in ("wounds=card", "wounds=token"):
+        return name
+    raise click.BadParameter(f"unknown option {name!r}", param_hint="--option")
 
 
 def _short_options(o: dict[str, Any]) -> list[str]:
@@ -88,9 +125,7 @@ def _has_option(o: dict[str, Any], name: str) -> bool:
         return o.get("edition", "fourth") == name
     if name.startswith("wounds="):
         return o.get("wounds") == name.split("=", 1)[1]
-    if name in ("zombies", "bombers_traitors", "extra_equipment"):
-        return bool(o.get(name))
-    raise click.BadParameter(f"unknown option {name!r}", param_hint="--option")
+    return bool(o.get(name))  # zombies, bombers_traitors, extra_equipment (checked as given)
 
 
 @cli.command()

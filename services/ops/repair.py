@@ -40,11 +40,15 @@ async def verify(ops: Ops, table: str | None, every: bool, as_json: bool) -> int
     answer: each divergence (table, entry, expected, got); exit 1 if any. The upgrade check: run
     it before deploying a new engine over old logs."""
     scan = await _pass(ops, jobs.Verify, table, every)
-    commands = diverged = checked = 0
+    commands = diverged = checked = failed = 0
     with show.Meter("verify", scan.total_entries) as meter:
         async for result in scan.results():
             meter.update(scan.entries)
             checked += 1
+            if isinstance(result, jobs.Failed):  # the engine raised on this log
+                failed += 1
+                show.failed(result.table, result.error, as_json)
+                continue
             commands += result.commands
             for d in result.divergences:
                 diverged += 1
@@ -57,12 +61,15 @@ async def verify(ops: Ops, table: str | None, every: bool, as_json: bool) -> int
                             f" got {show.to_json(d.got).decode()}"
                         )
                     )
-    summary = {"tables": checked, "commands": commands, "divergences": diverged}
+    summary = {"tables": checked, "commands": commands, "divergences": diverged, "failed": failed}
     if as_json:
         show.emit({"summary": summary})
     else:
-        err.print(f"{checked} table(s), {commands} command(s) verified, {diverged} divergence(s)")
-    if diverged:
+        err.print(
+            f"{checked} table(s), {commands} command(s) verified, {diverged} divergence(s)"
+            + (f", {failed} failed" if failed else "")
+        )
+    if diverged or failed:
         raise Found
     return 0
 
@@ -137,6 +144,7 @@ async def diff(ops: Ops, table: str | None, every: bool, as_json: bool) -> int:
     scan = await _pass(ops, _render(ops), table, every)
     log, model = await ops.log(), await ops.model()
     found: list[Difference] = []
+    failed: list[jobs.Failed] = []
     compared = 0
     batch: list[Replacement] = []
 
@@ -154,6 +162,9 @@ async def diff(ops: Ops, table: str | None, every: bool, as_json: bool) -> int:
     with show.Meter("diff", scan.total_entries) as meter:
         async for item in scan.results():
             meter.update(scan.entries)
+            if isinstance(item, jobs.Failed):  # nothing to compare: the log does not fold
+                failed.append(item)
+                continue
             batch.append(item)
             if len(batch) >= 200:
                 await flush()
@@ -168,11 +179,17 @@ async def diff(ops: Ops, table: str | None, every: bool, as_json: bool) -> int:
             show.emit(d)
         else:
             click.echo(f"{d.table} {d.key}: live {d.live} | log {d.rebuilt}")
+    for f in failed:
+        show.failed(f.table, f.error, as_json)
+    summary = {"tables": compared, "differences": len(found), "failed": len(failed)}
     if as_json:
-        show.emit({"summary": {"tables": compared, "differences": len(found)}})
+        show.emit({"summary": summary})
     else:
-        err.print(f"{compared} table(s) compared, {len(found)} difference(s)")
-    if found:
+        err.print(
+            f"{compared} table(s) compared, {len(found)} difference(s)"
+            + (f", {len(failed)} failed" if failed else "")
+        )
+    if found or failed:
         raise Found
     return 0
 
@@ -282,10 +299,7 @@ def _report_rebuild(
     if dry_run:
         figures = {**figures, "written": 0, "would_change": writer.changed}
     for t, why in writer.failed:
-        if as_json:
-            show.emit({"failed": t, "error": why})
-        else:
-            err.print(f"[red]failed:[/] {t}: {printable(why)}")
+        show.failed(t, why, as_json)
     if as_json:
         show.emit({"summary": figures})
     elif dry_run:

@@ -69,6 +69,14 @@ def emit(x: Any) -> None:
     sys.stdout.flush()
 
 
+def failed(table: str, why: str, as_json: bool) -> None:
+    """A table the pass could not fold (the engine raised on its log), as every pass says it."""
+    if as_json:
+        emit({"failed": table, "error": why})
+    else:
+        err.print(f"[red]failed:[/] {table}: {printable(why)}")
+
+
 def pretty(x: Any) -> None:
     """A JSON value indented for reading."""
     text = msgspec.json.format(to_json(x), indent=2).decode()

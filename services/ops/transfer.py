@@ -21,7 +21,8 @@ import msgspec
 
 from gcbc.eventlog.port import EventLog, Stored, WrongExpectedSequence
 from gcbc_contract import events as E
-from gcbc_contract.entries import OutcomeEntry
+from gcbc_contract.entries import OutcomeEntry, decode_entry
+from gcbc_contract.ids import checked, is_table_id
 from services.common.folded import FoldedTable
 
 FORMAT = "gcbc-table"
@@ -94,50 +95,102 @@ def _renamed(value: Any, old: str, new: str) -> Any:
     return value
 
 
+class _Renumbered:
+    """The export's entries as this log gets them, one after the other: positions (``prev``,
+    ``answers``) renumbered to this log's, the table id replaced where it is kept, each command
+    marked imported (its recorded answer follows: no worker answers it)."""
+
+    def __init__(self, old: str, table: str, rename: bool) -> None:
+        self.old, self.table, self.rename = old, table, rename
+        self.moved: dict[int, int] = {}  # the export's positions -> this log's
+        self.last = 0
+        self.command: dict[str, Any] | None = None  # the last command, as appended
+
+    def next(self, row: dict[str, Any]) -> tuple[bytes, bool]:
+        """The row's record, and whether it answers a command (ValueError: a bad row)."""
+        if "raw" in row:
+            return base64.b64decode(row["raw"], validate=True), False
+        entry = row["entry"]
+        if not isinstance(entry, dict):
+            raise ValueError("its entry is not a JSON object")
+        entry = _renamed(entry, self.old, self.table) if self.rename else dict(entry)
+        answer = False
+        if "prev" in entry or self.last:
+            entry["prev"] = self.last
+        if "answers" in entry:
+            entry["answers"] = self.moved.get(entry["answers"], entry["answers"])
+            answer = True
+            if self.command is not None and self.command.get("prev", 0) < entry["prev"]:
+                # it carries its command as appended here (an export from before answers
+                # carried theirs gets them): readers of the answers alone
+                entry["command"] = self.command
+        if entry.get("kind") == "command":
+            entry["imported"] = True
+            self.command = entry
+        return _encode(entry), answer
+
+    def appended(self, row: dict[str, Any], seq: int) -> None:
+        self.moved[_position(row)] = seq
+        self.last = seq
+
+
+def _position(row: dict[str, Any]) -> int:
+    seq = row.get("seq", 0)
+    if type(seq) is not int or seq < 0:
+        raise ValueError(f"seq {seq!r} is not a position")
+    return seq
+
+
+def _checked(rows: list[dict[str, Any]], old: str, table: str, rename: bool) -> None:
+    """Every row made and folded as it would be appended, in memory, before the first append:
+    a file the log would not take whole (a bad row, something not an entry, a log the engine
+    cannot fold) is refused with nothing written (ImportError_)."""
+    renumbered = _Renumbered(old, table, rename)
+    folded = FoldedTable(table)
+    for i, row in enumerate(rows, 1):
+        try:
+            data, _ = renumbered.next(row)
+            _position(row)
+        except (ValueError, TypeError, KeyError) as e:  # binascii.Error is a ValueError
+            raise ImportError_(f"entry {i}: {e}") from None
+        if "raw" not in row:
+            try:
+                decode_entry(data)
+            except msgspec.DecodeError as e:
+                raise ImportError_(f"entry {i}: not an entry of this log ({e})") from None
+        try:
+            folded.apply(Stored(seq=i, table=table, data=data))
+        except Exception as e:  # noqa: BLE001  (said, not raised: nothing is written)
+            why = f"{type(e).__name__}: {e}"
+            raise ImportError_(f"entry {i}: the engine cannot fold it ({why})") from None
+        renumbered.appended(row, i)
+
+
 async def import_rows(
     log: EventLog, header: dict[str, Any], rows: list[dict[str, Any]], as_id: str | None = None
 ) -> tuple[str, int]:
-    """Append the exported entries as a new table: (its id, entries appended)."""
-    old = header["table"]
-    table = as_id or old
+    """Append the exported entries as a new table: (its id, entries appended). The whole file
+    is checked first; each append expects the one before (so a retry appends nothing twice)."""
+    old = header.get("table")
+    if not isinstance(old, str) or not is_table_id(old):
+        raise ImportError_(f"the header's table {old!r} is not a table id")
+    table = checked(as_id) if as_id else old
+    _checked(rows, old, table, bool(as_id))
     existing = await log.last(table)
     if existing is not None:
         raise ImportError_(f"table {table} exists already here ({existing.seq} is its last entry)")
-    moved: dict[int, int] = {}  # the export's positions -> this log's
-    last = 0
-    command: dict[str, Any] | None = None  # the last command appended, as appended
+    renumbered = _Renumbered(old, table, bool(as_id))
     for i, row in enumerate(rows):
-        answer = False
-        if "raw" in row:
-            data = base64.b64decode(row["raw"])
-        else:
-            entry = row["entry"]
-            if as_id:
-                entry = _renamed(entry, old, table)
-            if isinstance(entry, dict):
-                if "prev" in entry or last:
-                    entry["prev"] = last
-                if "answers" in entry:
-                    entry["answers"] = moved.get(entry["answers"], entry["answers"])
-                    answer = True
-                    if command is not None and command.get("prev", 0) < entry["prev"]:
-                        # it carries its command as appended here (an export from before
-                        # answers carried theirs gets them): readers of the answers alone
-                        entry["command"] = command
-                if entry.get("kind") == "command":
-                    entry["imported"] = True  # its recorded answer follows: no worker answers it
-                    command = entry
-            data = _encode(entry)
+        data, answer = renumbered.next(row)
         try:
             result = await log.append(
-                table, data, last, msg_id=f"import:{table}:{i}", answer=answer
+                table, data, renumbered.last, msg_id=f"import:{table}:{i}", answer=answer
             )
         except WrongExpectedSequence:
             raise ImportError_(
                 f"table {table} moved while it was imported (entry {i + 1}): someone else writes it"
             ) from None
-        moved[int(row.get("seq", 0))] = result.seq
-        last = result.seq
+        renumbered.appended(row, result.seq)
     return table, len(rows)
 
 

@@ -15,6 +15,7 @@ from gcbc_contract import commands as C
 from gcbc_contract import events as E
 from gcbc_contract.entries import CommandEntry, OutcomeEntry, encode_entry
 from gcbc_contract.options import TableOptions
+from services.ops import transfer
 from tests.unit.services.ops_support import invoke
 from tools import tablelogs
 
@@ -63,18 +64,25 @@ def test_tables_by_status_option_idle_and_stuck():
     assert "STUCK: command" in text.stdout and "1 table(s) of 3" in text.stderr
 
 
+BAD = "00000000000000b0"
+
+
+def _broken(log: MemoryEventLog) -> None:
+    """A table whose log the engine cannot fold: an answer no engine could have given."""
+
+    async def write() -> None:
+        opened = CommandEntry(command=C.OpenTable(table_id=BAD, seats=4))
+        seq = (await log.append(BAD, encode_entry(opened), 0)).seq
+        wrong = OutcomeEntry(answers=seq, events=[E.SeatTaken(seat=9, name="ghost")], prev=seq)
+        await log.append(BAD, encode_entry(wrong), seq)
+
+    asyncio.run(write())
+
+
 def test_rebuild_goes_on_past_a_table_it_cannot_fold_and_reports_it():
     log, model = _filled()
-    bad = "00000000000000b0"
-
-    async def broken() -> None:
-        opened = CommandEntry(command=C.OpenTable(table_id=bad, seats=4))
-        seq = (await log.append(bad, encode_entry(opened), 0)).seq
-        # an answer no engine could have given: a seat that does not exist
-        wrong = OutcomeEntry(answers=seq, events=[E.SeatTaken(seat=9, name="ghost")], prev=seq)
-        await log.append(bad, encode_entry(wrong), seq)
-
-    asyncio.run(broken())
+    bad = BAD
+    _broken(log)
     runner = CliRunner()
     asked = invoke(runner, log, model, ["rebuild", "--all"])
     assert asked.exit_code == 2 and "--yes" in asked.output  # no terminal to ask on
@@ -98,3 +106,71 @@ def test_verify_and_diff_need_a_table_or_all():
         assert result.exit_code == 2 and "--all" in result.output
     missing = invoke(CliRunner(), log, model, ["verify", "00000000000000ff"])
     assert missing.exit_code == 2 and "no table" in missing.output
+
+
+def test_verify_diff_and_tables_report_a_table_they_cannot_fold_and_go_on():
+    log, model = _filled()
+    _broken(log)
+    runner = CliRunner()
+    for args in (["verify", "--all"], ["diff", "--all"], ["tables"]):
+        done = invoke(runner, log, model, [*args, "--json"])
+        assert done.exit_code == 1, (args, done.output)
+        lines = _json(done)
+        assert [x["failed"] for x in lines if "failed" in x] == [BAD], args
+        if args[0] != "tables":
+            assert lines[-1]["summary"]["failed"] == 1 and lines[-1]["summary"]["tables"] >= 3
+        else:
+            assert len([x for x in lines if "status" in x]) == 3  # the others still listed
+    text = invoke(runner, log, model, ["verify", "--all"])
+    assert text.exit_code == 1 and f"failed: {BAD}" in text.stderr and "1 failed" in text.stderr
+
+
+def test_tables_refuses_a_bad_duration_or_option_before_reading_the_log():
+    log, model = _filled()
+    runner = CliRunner()
+    idle = invoke(runner, log, model, ["tables", "--idle", "10x"])
+    assert idle.exit_code == 2 and "not a duration" in idle.output
+    # an option no table is checked against (the status leaves none) is still a typo
+    typo = invoke(runner, log, model, ["tables", "--status", "lobby", "--option", "zombeis"])
+    assert typo.exit_code == 2 and "zombeis" in typo.output
+
+
+def _exported(log: MemoryEventLog, table: str) -> list[bytes]:
+    return list(transfer.export_lines(table, asyncio.run(log.read(table))))
+
+
+def test_import_checks_the_whole_file_before_it_writes_anything(tmp_path):
+    log, model = _filled()
+    lines = _exported(log, "00000000000000a1")
+    runner = CliRunner()
+
+    def imported(rows: list[bytes], as_id: str) -> tuple[int, str]:
+        counted = json.loads(rows[0])
+        counted["entries"] = len(rows) - 1  # the header counts what the file holds
+        rows = [json.dumps(counted).encode(), *rows[1:]]
+        path = tmp_path / f"{as_id}.jsonl"
+        path.write_bytes(b"\n".join(rows) + b"\n")
+        done = invoke(runner, log, model, ["import", str(path), "--as", as_id])
+        return done.exit_code, done.output
+
+    header, first, *rest = lines
+    broken = {
+        "00000000000000c1": [header, first, b'{"seq":2,"at":1.0,"entry":{"kind":"nonsense"}}'],
+        "00000000000000c2": [header, first, b'{"seq":2,"at":1.0,"entry":[1,2,3]}'],
+        "00000000000000c3": [header, first, rest[0].replace(b'"seq":', b'"seq":"x', 1)],
+        "00000000000000c4": [header, first, b'{"seq":2,"at":1.0,"raw":"not base64!"}'],
+        "00000000000000c5": [header.replace(b'"table":"', b'"table":"../', 1), first],
+    }
+    for as_id, rows in broken.items():
+        code, output = imported(rows, as_id)
+        assert code == 2 and "Traceback" not in output, (as_id, output)
+        assert asyncio.run(log.last(as_id)) is None, as_id  # nothing written
+    # an answer the engine cannot fold: refused whole, before the first append
+    wrong = json.loads(rest[0])
+    wrong["entry"]["events"] = [{"type": "seat_taken", "seat": 9, "name": "ghost"}]
+    code, output = imported([header, first, json.dumps(wrong).encode()], "00000000000000c6")
+    assert code == 2 and "cannot fold" in output
+    assert asyncio.run(log.last("00000000000000c6")) is None
+    code, output = imported(lines, "00000000000000c7")  # the file as exported goes in whole
+    assert code == 0, output
+    assert len(asyncio.run(log.read("00000000000000c7"))) == len(lines) - 1
