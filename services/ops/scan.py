@@ -25,6 +25,10 @@ from gcbc.eventlog.port import FullLog, Stored
 from services.ops.jobs import Job, JobKind
 
 BATCH = 2000  # entries sent to a worker process at once
+# batches per worker process sent and not answered, or answered and not taken, before the log's
+# reading waits: a reader slower than the folding (a rebuild writing to a slow Redis) holds a
+# bounded number of results, not every table's
+AHEAD = 8
 FEW = 64  # up to this many tables named: read one by one rather than a pass over the log
 
 
@@ -105,6 +109,10 @@ class Pass:
                     self.tables += whole
                     for result in results:
                         yield result
+                elif kind == "failed":  # reading the log failed (LogUnavailable: said as such)
+                    with contextlib.suppress(BaseException):
+                        await feeder  # (its failure, taken)
+                    raise payload
                 elif kind == "error":
                     raise RuntimeError(f"a worker process failed: {payload}")
             await feeder
@@ -191,6 +199,8 @@ class _Workers:
         # one thread per worker: a connection's messages go out one at a time, in order
         self.senders = [ThreadPoolExecutor(1, thread_name_prefix="ops-send") for _ in range(count)]
         self.queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+        self.taken = asyncio.Event()  # an answer was taken from the queue
+        self.unanswered = 0  # messages sent whose results are not taken yet
         self.loop = asyncio.get_running_loop()
         self.route_of: dict[str, int] = {}
 
@@ -229,12 +239,22 @@ class _Workers:
                 return
 
     async def _send(self, k: int, message: Any) -> None:
+        """One message to worker ``k``, once fewer than AHEAD per worker are unanswered (each
+        message is answered once: its results)."""
+        while self.unanswered >= AHEAD * self.count:
+            self.taken.clear()
+            await self.taken.wait()
+        self.unanswered += 1
         await self.loop.run_in_executor(self.senders[k], self.inboxes[k].send, message)
+
+    async def _send_all(self, k: int, messages: list[Any]) -> None:
+        for message in messages:  # in order: a table's entries go to its worker as they came
+            await self._send(k, message)
 
     async def route(self, batch: list[Stored]) -> None:
         route_of = self.route_of
         buffers = self.buffers
-        full = []
+        full: dict[int, list[Any]] = {}
         for s in batch:
             k = route_of.get(s.table)
             if k is None:
@@ -243,9 +263,8 @@ class _Workers:
             b.append((s.seq, s.table, s.data, s.at))
             if len(b) >= BATCH:
                 buffers[k] = []
-                full.append(self._send(k, b))
-        if full:
-            await asyncio.gather(*full)  # each worker's in order (its own thread)
+                full.setdefault(k, []).append(b)
+        await asyncio.gather(*(self._send_all(k, messages) for k, messages in full.items()))
 
     async def finish(self) -> None:
         for k in range(self.count):
@@ -255,17 +274,20 @@ class _Workers:
             await self._send(k, None)
 
     def fail(self, e: BaseException) -> None:
-        self.queue.put_nowait(("error", f"reading the log: {e}"))
+        self.queue.put_nowait(("failed", e))
 
     async def answers(self) -> AsyncIterator[tuple[str, Any]]:
         done = 0
         while done < self.count:
             kind, payload = await self.queue.get()
+            if kind == "results":
+                self.unanswered -= 1
+                self.taken.set()
             if kind == "done":
                 done += 1
                 continue
             yield kind, payload
-            if kind == "error":
+            if kind in ("error", "failed"):
                 return
 
     def stop(self) -> None:
