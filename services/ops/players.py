@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
+import sys
 import time
 
 import click
@@ -121,12 +122,22 @@ async def show_player(ops: Ops, player_id: str, as_json: bool) -> int:
 
 
 @players.command("rebuild")
+@click.option("--yes", is_flag=True, help="do not ask first.")
 @run
-async def rebuild(ops: Ops) -> int:
+async def rebuild(ops: Ops, yes: bool) -> int:
     """Make the players' read model again from their whole log, and their ratings from the whole
     tables' log (every rated table in the order it ended), while the projection runs: the
     rebuild holds the ratings meanwhile (the projection's ratings wait, then go on from the
-    rebuilt ones); the players' writes are idempotent, so the projection's meanwhile stay."""
+    rebuilt ones); the players' writes are idempotent, so the projection's meanwhile stay. It
+    starts from nothing: one that stops half-way leaves them partial until one runs to its end."""
+    if not yes:
+        if not sys.stdin.isatty():
+            raise click.UsageError("players rebuild asks first: answer on a terminal, or add --yes")
+        if not click.confirm(
+            "Clear the players' read model and every rating, and make them again?"
+        ):
+            click.echo("nothing cleared", err=True)
+            return 1
     log = await ops.players()
     model = await ops.player_model()
     holder = f"rebuild:{secrets.token_hex(8)}"
@@ -134,6 +145,7 @@ async def rebuild(ops: Ops) -> int:
         click.echo("another rebuild holds the ratings: try again once it is done", err=True)
         return 2
     kept = asyncio.create_task(_keep_hold(model, holder))
+    done = False
     try:
         count = await rebuild_model(log, model)
         click.echo(
@@ -145,7 +157,10 @@ async def rebuild(ops: Ops) -> int:
             click.echo("the rebuild lost its hold on the ratings: run it again", err=True)
             return 2
         click.echo(f"ratings rebuilt from the tables' log: {rated:,} rated tables")
+        done = True
     finally:
+        if not done:
+            click.echo("the rebuild stopped half-way: run it again to its end", err=True)
         kept.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await kept

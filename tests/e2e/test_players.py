@@ -278,7 +278,7 @@ def test_operators_see_the_players_and_rebuild_their_read_model_from_the_log(sta
     assert {"player_id": ann["player_id"], "name": ann["name"], "bot": False} in [
         {k: p[k] for k in ("player_id", "name", "bot")} for p in before
     ]
-    ran = ops(stack, "players", "rebuild")
+    ran = ops(stack, "players", "rebuild", "--yes")
     assert ran.returncode == 0, ran.stderr
     assert listed() == before
     ran = ops(stack, "players", "show", ann["player_id"], "--json")
@@ -474,7 +474,7 @@ def test_a_rated_table_rates_its_players_and_the_house_and_operators_rebuild_and
     before = http.get("/leaderboards/base", params={"limit": 200}).json()
     ran = ops(stack, "players", "verify")
     assert ran.returncode == 0, ran.stdout + ran.stderr
-    ran = ops(stack, "players", "rebuild")
+    ran = ops(stack, "players", "rebuild", "--yes")
     assert ran.returncode == 0, ran.stderr
     assert http.get("/leaderboards/base", params={"limit": 200}).json() == before
     ran = ops(stack, "players", "leaderboard", "base", "--json", "--limit", "1000")
@@ -524,7 +524,7 @@ def test_operators_rebuild_the_players_while_rated_games_end_and_the_ratings_sta
     playing.start()
     rebuilds = 0
     while playing.is_alive() or rebuilds < 2:  # rebuilt again and again while games end
-        ran = ops(stack, "players", "rebuild")
+        ran = ops(stack, "players", "rebuild", "--yes")
         assert ran.returncode == 0, ran.stdout + ran.stderr
         rebuilds += 1
     playing.join()

@@ -174,3 +174,10 @@ def test_import_checks_the_whole_file_before_it_writes_anything(tmp_path):
     code, output = imported(lines, "00000000000000c7")  # the file as exported goes in whole
     assert code == 0, output
     assert len(asyncio.run(log.read("00000000000000c7"))) == len(lines) - 1
+
+
+def test_players_rebuild_asks_first():
+    """It clears the players' read model and every rating before it makes them again."""
+    log, model = _filled()
+    asked = invoke(CliRunner(), log, model, ["players", "rebuild"])
+    assert asked.exit_code == 2 and "--yes" in asked.output  # no terminal to ask on
