@@ -37,7 +37,14 @@ def main(argv: list[str] | None = None) -> int:
     settings = Settings.from_env()
     stream = os.environ.get("GCBC_STREAM", STREAM)
     prefix = os.environ.get("GCBC_SUBJECT_PREFIX", PREFIX)
-    workers = int(os.environ.get("GCBC_OPS_WORKERS", str(min(2, os.cpu_count() or 1))))
+    workers_text = os.environ.get("GCBC_OPS_WORKERS", str(min(2, os.cpu_count() or 1)))
+    if not workers_text.strip().isdigit():
+        print(
+            f"error: GCBC_OPS_WORKERS is {workers_text!r}, not a number of processes",
+            file=sys.stderr,
+        )
+        return 2
+    workers = int(workers_text)
 
     async def connect_log() -> FullLog:
         return await JetStreamEventLog.connect(

@@ -146,6 +146,17 @@ async def table_entries(ops: Ops, table: str) -> list[Stored]:
     return entries
 
 
+def seated(stored: list[Stored], table: str, seat: int | None) -> int | None:
+    """``seat`` if the table has it; NotFound (exit 2) if not (a view of no seat would be the
+    spectators' one, under the seat's name)."""
+    if seat is None:
+        return None
+    seats = len(travel.folded(stored, table).state.seats)
+    if not 0 <= seat < seats:
+        raise travel.NotFound(f"table {table} has no seat {seat} (its seats: 0 to {seats - 1})")
+    return seat
+
+
 def viewer(seat: int | None, public: bool) -> int | None:
     if seat is None and not public:
         raise click.UsageError("say whose view: --as SEAT or --public")

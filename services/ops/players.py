@@ -22,7 +22,7 @@ from gcbc.players.projection import rebuild as rebuild_model
 from gcbc.readmodel.port import ModelUnavailable
 from gcbc_contract.players import decode_player_entry
 from services.common.ratings import rate_log
-from services.ops import show
+from services.ops import show, travel
 from services.ops.command import Found, Ops, cli, json_option, run
 from services.ops.show import printable
 
@@ -96,6 +96,8 @@ async def show_player(ops: Ops, player_id: str, as_json: bool) -> int:
     """A player's entries in the log, and the player they fold to."""
     log = await ops.players()
     entries = await log.read(player_id)
+    if not entries:
+        raise travel.NotFound(f"no player {player_id} in the players' log")
     p = FoldedPlayer(player_id)
     for stored in entries:
         p.apply(stored)
@@ -118,7 +120,7 @@ async def show_player(ops: Ops, player_id: str, as_json: bool) -> int:
         show.emit(folded)
     else:
         click.echo(printable(msgspec.json.encode(folded).decode()))
-    return 0 if entries else 1
+    return 0
 
 
 @players.command("rebuild")

@@ -16,7 +16,16 @@ from gcbc.eventlog.records import entry_or_none
 from services.common import view_writer
 from services.common.folded import FoldedTable
 from services.ops import show, travel
-from services.ops.command import Ops, cli, json_option, run, settings_views, table_entries, viewer
+from services.ops.command import (
+    Ops,
+    cli,
+    json_option,
+    run,
+    seated,
+    settings_views,
+    table_entries,
+    viewer,
+)
 from services.ops.show import err, printable
 
 
@@ -68,6 +77,7 @@ async def state(
     if at is not None and version is not None:
         raise click.UsageError("--at or --version, not both")
     stored = await table_entries(ops, table)
+    seat = seated(stored, table, None if public else seat)
     log_limit, chat_limit = settings_views(ops)
     viewer = seat is not None or public
     if viewer:
@@ -114,6 +124,7 @@ async def replay(ops: Ops, table: str, seat: int | None, public: bool, step: boo
     shown, so safe to show that player."""
     who = viewer(seat, public)
     stored = await table_entries(ops, table)
+    who = seated(stored, table, who)
     for change in travel.replay(stored, table, who):
         if as_json:
             show.emit(change)

@@ -285,6 +285,8 @@ def test_operators_see_the_players_and_rebuild_their_read_model_from_the_log(sta
     assert ran.returncode == 0, ran.stderr
     folded = json.loads(ran.stdout.splitlines()[-1])
     assert folded["registered"] and folded["tables"] == [table_id]
+    unknown = ops(stack, "players", "show", "0" * 16)
+    assert unknown.returncode == 2 and "no player" in unknown.stderr  # a typo, as for tables
     assert http.get(f"/players/{ann['player_id']}").json()["name"] == ann["name"]
 
 

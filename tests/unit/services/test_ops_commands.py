@@ -181,3 +181,21 @@ def test_players_rebuild_asks_first():
     log, model = _filled()
     asked = invoke(CliRunner(), log, model, ["players", "rebuild"])
     assert asked.exit_code == 2 and "--yes" in asked.output  # no terminal to ask on
+
+
+def test_a_view_as_a_seat_the_table_lacks_is_refused():
+    """Not the spectators' view under that seat's name."""
+    log, model = _filled()
+    runner = CliRunner()
+    for args in (["state", "--as", "9"], ["state", "--as", "-1"], ["replay", "--as", "4"]):
+        done = invoke(runner, log, model, [args[0], "00000000000000a1", *args[1:]])
+        assert done.exit_code == 2 and "has no seat" in done.output, args
+    assert invoke(runner, log, model, ["state", "00000000000000a1", "--as", "3"]).exit_code == 0
+
+
+def test_a_number_of_worker_processes_that_is_not_one_is_said_so(monkeypatch, capsys):
+    from services.ops.cli import main
+
+    monkeypatch.setenv("GCBC_OPS_WORKERS", "two")
+    assert main(["status"]) == 2
+    assert "GCBC_OPS_WORKERS" in capsys.readouterr().err
