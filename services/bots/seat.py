@@ -39,9 +39,9 @@ async def play_seat(
     idle: Callable[[int], bool] | None = None,
     pace: Pacing | None = None,
 ) -> None:
-    """Play one seat to the end of the game. ``idle(seat)``: True makes the seat never act
-    (its deadlines then pass and the autopilot plays for it). ``pace``: waited on before each
-    action (None: the seat acts at once)."""
+    """Play one seat to the end of the game (RuntimeError past ``max_commands`` sent). ``idle(seat)``:
+    True makes the seat never act (its deadlines then pass and the autopilot plays for it).
+    ``pace``: waited on before each action (None: the seat acts at once)."""
     bot = BOTS[bot_name](seed)
     v = await seat.view()
     sent = refused = 0
@@ -60,7 +60,9 @@ async def play_seat(
             try:
                 answer = await seat.send(command)
             except RateLimited as e:
-                # over the seat's command rate (the house's seats are held to any player's)
+                # over the seat's command rate (the house's seats are held to any player's):
+                # nothing was sent
+                sent -= 1
                 await asyncio.sleep(e.retry_after or 1.0)
                 v = await seat.view()
                 continue
@@ -78,3 +80,5 @@ async def play_seat(
                 continue
         paced = False
         v = await seat.view(after=v.version, timeout=10)
+    if v.status != "finished":  # said, not left quietly to the autopilot
+        raise RuntimeError(f"seat {seat.seat}: {max_commands} commands and the game goes on")

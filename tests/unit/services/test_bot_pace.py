@@ -117,6 +117,29 @@ def test_a_seat_over_its_command_rate_waits_as_told_and_plays_on():
     assert len(seat.sent) == 3 and seat.sent[0] - seat.refused[0] >= 0.2
 
 
+def test_refusals_over_the_rate_are_not_commands_and_a_seat_past_its_most_says_so():
+    class Limited(WaitedOnSeat):
+        """Refuses every other command as over the seat's rate."""
+
+        calls = 0
+
+        async def send(self, command: Any, command_id: str | None = None) -> FakeView:
+            self.calls += 1
+            if self.calls % 2:
+                problem = Problem("", "rate limited", 429, "rate_limited", "too many")
+                raise RateLimited(problem, retry_after=0.001)
+            return await super().send(command, command_id)
+
+    async def go(most: int) -> Limited:
+        seat = Limited(actions=4, seconds=20)
+        await play_seat(seat, "random", 1, max_commands=most)
+        return seat
+
+    assert len(asyncio.run(go(4)).sent) == 4  # four refusals did not use the four up
+    with pytest.raises(RuntimeError, match="the game goes on"):
+        asyncio.run(go(3))  # not a quiet end: the worker looks at the table again
+
+
 def test_the_worker_grants_at_most_its_rate_over_every_table():
     rate = 50.0
 
