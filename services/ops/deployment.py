@@ -44,7 +44,6 @@ async def tables(
     """Find tables (every table folded, in one pass over the log); a table the engine cannot
     fold is reported as failed, and exits 1."""
     now = time.time()
-    idle_for = idle
     found: list[jobs.Summary] = []
     failed: list[jobs.Failed] = []
     log = await ops.log()
@@ -58,7 +57,7 @@ async def tables(
                 continue
             if status and s.status != status:
                 continue
-            if idle_for is not None and now - s.last_at < idle_for:
+            if idle is not None and now - s.last_at < idle:
                 continue
             if stuck and not s.stuck:
                 continue
@@ -69,11 +68,18 @@ async def tables(
     if as_json:
         for s in found:
             show.emit(s)
-        for f in failed:
-            show.failed(f.table, f.error, as_json)
-        if failed:
-            raise Found
-        return 0
+    else:
+        _print_tables(found, now)
+    for f in failed:
+        show.failed(f.table, f.error, as_json)
+    if not as_json:
+        err.print(f"{len(found)} table(s) of {scan.total_tables}")
+    if failed:
+        raise Found
+    return 0
+
+
+def _print_tables(found: list[jobs.Summary], now: float) -> None:
     for s in found:
         opts = ",".join(_short_options(s.options))
         line = (
@@ -87,12 +93,6 @@ async def tables(
         if s.stuck:
             line += f"  STUCK: {s.stuck}"
         click.echo(line)
-    for f in failed:
-        show.failed(f.table, f.error, as_json)
-    err.print(f"{len(found)} table(s) of {scan.total_tables}")
-    if failed:
-        raise Found
-    return 0
 
 
 def _duration(text: str | None) -> float | None:
@@ -104,18 +104,18 @@ def _duration(text: str | None) -> float | None:
         raise click.BadParameter(f"{text!r} is not a duration (10m, 2h, 30s)") from None
 
 
-OPTION_NAMES = ("zombies", "bombers_traitors", "extra_equipment", "classic", "fourth")
+EXPANSIONS = ("zombies", "bombers_traitors", "extra_equipment")
 
 
 def _option_name(name: str) -> str:
-    if name in OPTION_NAMES or name in ("wounds=card", "wounds=token"):
+    if name in (*EXPANSIONS, "classic", "fourth", "wounds=card", "wounds=token"):
         return name
     raise click.BadParameter(f"unknown option {name!r}", param_hint="--option")
 
 
 def _short_options(o: dict[str, Any]) -> list[str]:
     out = [o.get("edition", "fourth")]
-    out += [k for k in ("zombies", "bombers_traitors", "extra_equipment") if o.get(k)]
+    out += [k for k in EXPANSIONS if o.get(k)]
     out.append(f"wounds={o.get('wounds')}")
     return out
 
@@ -125,7 +125,7 @@ def _has_option(o: dict[str, Any], name: str) -> bool:
         return o.get("edition", "fourth") == name
     if name.startswith("wounds="):
         return o.get("wounds") == name.split("=", 1)[1]
-    return bool(o.get(name))  # zombies, bombers_traitors, extra_equipment (checked as given)
+    return bool(o.get(name))  # one of EXPANSIONS (checked as given)
 
 
 @cli.command()

@@ -150,20 +150,20 @@ def _checked(rows: list[dict[str, Any]], old: str, table: str, rename: bool) -> 
     for i, row in enumerate(rows, 1):
         try:
             data, _ = renumbered.next(row)
-            _position(row)
+            renumbered.appended(row, i)  # as if the log numbered the table's entries 1, 2, ...
         except (ValueError, TypeError, KeyError) as e:  # binascii.Error is a ValueError
             raise ImportError_(f"entry {i}: {e}") from None
+        entry = None  # a raw record: stepped over by the fold, as by every reader
         if "raw" not in row:
             try:
-                decode_entry(data)
+                entry = decode_entry(data)
             except msgspec.DecodeError as e:
                 raise ImportError_(f"entry {i}: not an entry of this log ({e})") from None
         try:
-            folded.apply(Stored(seq=i, table=table, data=data))
+            folded.apply(Stored(seq=i, table=table, data=data), entry)
         except Exception as e:  # noqa: BLE001  (said, not raised: nothing is written)
             why = f"{type(e).__name__}: {e}"
             raise ImportError_(f"entry {i}: the engine cannot fold it ({why})") from None
-        renumbered.appended(row, i)
 
 
 async def import_rows(

@@ -170,6 +170,25 @@ def test_the_table_service_notes_a_house_table_before_its_opening_and_only_then(
     asyncio.run(go())
 
 
+def _play_table_for(monkeypatch, bots: HouseBots, seat: type, seconds: float) -> None:
+    """The worker plays TABLE's house seats (each a ``seat(n)``) for ``seconds``, a failure
+    looked at again after a pause drawn below RETRY = 0.01 s (doubling), then is stopped."""
+    monkeypatch.setattr(module, "RETRY", 0.01)
+
+    async def go() -> None:
+        events = MemoryEventLog()
+        await events.append(TABLE, opening(bots=bots), expected=0)
+        worker = BotWorker(events, MemoryReadModel(), None, "secret", MemoryKeyValue())  # type: ignore[arg-type]
+        monkeypatch.setattr(worker, "seat", lambda table, n: seat(n))
+        playing = asyncio.create_task(worker.play_table(TABLE, bots, 4))
+        await asyncio.sleep(seconds)
+        playing.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await playing
+
+    asyncio.run(go())
+
+
 def test_one_house_seat_failing_stops_its_table_mates_before_they_all_play_again(
     monkeypatch,
 ) -> None:
@@ -202,20 +221,7 @@ def test_one_house_seat_failing_stops_its_table_mates_before_they_all_play_again
             return SimpleNamespace(status="playing", version=1)
 
     monkeypatch.setattr(module, "play_seat", play_seat)
-    monkeypatch.setattr(module, "RETRY", 0.01)
-
-    async def go() -> None:
-        events = MemoryEventLog()
-        await events.append(TABLE, opening(bots=bots), expected=0)
-        worker = BotWorker(events, MemoryReadModel(), None, "secret", MemoryKeyValue())  # type: ignore[arg-type]
-        monkeypatch.setattr(worker, "seat", lambda table, n: Seat(n))
-        playing = asyncio.create_task(worker.play_table(TABLE, bots, 4))
-        await asyncio.sleep(0.3)
-        playing.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await playing
-
-    asyncio.run(go())
+    _play_table_for(monkeypatch, bots, Seat, 0.3)
     assert sorted(started) == [1, 1, 2, 2]  # played again together, once
     assert most == {1: 1, 2: 1}  # never twice at once
 
@@ -243,20 +249,7 @@ def test_a_table_whose_bots_keep_failing_is_tried_again_less_and_less_often(monk
             looks.append(asyncio.get_running_loop().time())
             raise RuntimeError("401 bad_token")
 
-    monkeypatch.setattr(module, "RETRY", 0.01)
-
-    async def go() -> None:
-        events = MemoryEventLog()
-        await events.append(TABLE, opening(bots=bots), expected=0)
-        worker = BotWorker(events, MemoryReadModel(), None, "secret", MemoryKeyValue())  # type: ignore[arg-type]
-        monkeypatch.setattr(worker, "seat", lambda table, n: Seat(n))
-        playing = asyncio.create_task(worker.play_table(TABLE, bots, 4))
-        await asyncio.sleep(1.5)
-        playing.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await playing
-
-    asyncio.run(go())
+    _play_table_for(monkeypatch, bots, Seat, 1.5)
     assert 3 <= len(looks) <= 20  # a fixed pause of RETRY would have looked about 150 times
 
 
