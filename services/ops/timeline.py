@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import signal
 import sys
+from collections import OrderedDict
 from typing import Any
 
 import click
@@ -13,6 +14,8 @@ import msgspec
 
 from gcbc.eventlog.port import FullLog, Stored
 from gcbc.eventlog.records import entry_or_none
+from gcbc.rules.state import FINISHED
+from gcbc.rules.views import version_of
 from services.common import view_writer
 from services.common.folded import FoldedTable
 from services.ops import show, travel
@@ -206,23 +209,34 @@ def _show_entry(s: Stored, as_json: bool) -> None:
 
 class Spectator:
     """What spectators see of the entries followed: each table folded from the log once, then
-    its public log's and chat's new lines as its entries come."""
+    its public log's and chat's new lines as its entries come. Only the ``KEEP`` tables last
+    followed stay folded, and a finished one does not: an entry of a table not kept folds it
+    again from its log (a tail that runs for days must not hold every table it has seen)."""
+
+    KEEP = 256
 
     def __init__(self, log: FullLog, as_json: bool) -> None:
         self.log, self.as_json = log, as_json
-        self.folded: dict[str, tuple[FoldedTable, int, int]] = {}  # table -> (it, version, chat)
+        # table -> (it, its public version, its chat's length), the last followed last
+        self.folded: OrderedDict[str, tuple[FoldedTable, int, int]] = OrderedDict()
 
     async def show(self, s: Stored) -> None:
-        t, version, chat = self.folded.get(s.table) or await self._fold(s)
-        if s.seq <= t.seq:
-            return
-        from gcbc.rules.views import version_of
+        kept = self.folded.pop(s.table, None)
+        t, version, chat = kept or await self._fold(s)
+        if s.seq > t.seq:
+            version, chat = self._apply(t, s, chat) or (version, chat)
+        if t.state.step != FINISHED:
+            self.folded[s.table] = (t, version, chat)
+            if len(self.folded) > self.KEEP:
+                self.folded.popitem(last=False)
 
+    def _apply(self, t: FoldedTable, s: Stored, chat: int) -> tuple[int, int] | None:
+        """Fold ``s`` into ``t`` and show what spectators see of it: (the public version, the
+        chat's length) after it, or None while it is not settled."""
         before, prior = t.state.version, version_of(t.state, None)
         t.apply(s)
         if not t.settled:
-            self.folded[s.table] = (t, version, chat)
-            return
+            return None
         new_events, new_chat = t.state.version - before, len(t.state.chat) - chat
         v = msgspec.json.decode(view_writer.render_view(t, None, new_events, new_chat))
         # the public log's entries of these events: numbered past its version before them (its
@@ -231,7 +245,7 @@ class Spectator:
             self._line(s, {"event": e}, _event_text(s.table, e))
         for c in v["chat"] if len(t.state.chat) > chat else []:
             self._line(s, {"chat": c}, f"{s.table} chat seat {c.get('seat')}: {c.get('text')}")
-        self.folded[s.table] = (t, v["version"], len(t.state.chat))
+        return v["version"], len(t.state.chat)
 
     async def _fold(self, s: Stored) -> tuple[FoldedTable, int, int]:
         """The table as it was before ``s``."""
