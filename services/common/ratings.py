@@ -113,12 +113,9 @@ def rate(current: dict[str, Rating], seats: list[RatedSeat]) -> dict[str, Rating
     return out
 
 
-async def rate_table(
-    model: PlayerModel, t: FoldedTable, position: int, holder: str | None = None
-) -> bool:
+async def rate_table(model: PlayerModel, t: FoldedTable, position: int) -> bool:
     """Rate a table that ended at ``position`` (the answer that ended it), if it is a rated one:
-    whether ratings were written (never twice: the read model keeps the last position rated;
-    ``holder``: the rebuild holding the ratings)."""
+    whether ratings were written (never twice: the read model keeps the last position rated)."""
     rated = rated_seats(t)
     if rated is None:
         return False
@@ -126,14 +123,13 @@ async def rate_table(
     current = await model.ratings(pool, sorted({seat.rater for seat in seats}))
     new = rate(current, seats)
     changes = {r: new[r].ordinal - current.get(r, Rating()).ordinal for r in new}
-    return await model.rate_table(position, pool, t.table_id, new, changes, holder)
+    return await model.rate_table(position, pool, t.table_id, new, changes)
 
 
-async def rate_log(log: LogAdmin, model: PlayerModel, holder: str | None = None) -> int:
-    """Every rated table of the whole log rated again, in the order the tables ended (the read
-    model's ratings cleared first; ``holder``: the rebuild holding them): how many tables were
-    rated."""
-    await model.clear_ratings()
+async def rate_log(log: LogAdmin, model: PlayerModel) -> int:
+    """Every rated table of the whole log rated, in the order the tables ended, into ``model``
+    (one with no rating yet: a rebuild's or a check's, apart from the ratings in use): how many
+    tables were rated."""
     tables: dict[str, FoldedTable] = {}
     ended: set[str] = set()  # nothing follows a table's end but what is refused
     rated = 0
@@ -149,5 +145,5 @@ async def rate_log(log: LogAdmin, model: PlayerModel, holder: str | None = None)
                 del tables[stored.table]
                 ended.add(stored.table)
                 if ENDED in stored.data:
-                    rated += await rate_table(model, t, stored.seq, holder)
+                    rated += await rate_table(model, t, stored.seq)
     return rated

@@ -128,41 +128,38 @@ async def show_player(ops: Ops, player_id: str, as_json: bool) -> int:
 @run
 async def rebuild(ops: Ops, yes: bool) -> int:
     """Make the players' read model again from their whole log, and their ratings from the whole
-    tables' log (every rated table in the order it ended), while the projection runs: the
-    rebuild holds the ratings meanwhile (the projection's ratings wait, then go on from the
-    rebuilt ones); the players' writes are idempotent, so the projection's meanwhile stay. It
-    starts from nothing: one that stops half-way leaves them partial until one runs to its end."""
+    tables' log (every rated table in the order it ended), while the projection runs. The
+    players' writes are idempotent: each is written again over the one in use, then those the
+    log never registered are removed. The ratings are made apart, under a hold (the projection's
+    ratings wait, then go on from the rebuilt ones), and put in place in one step. One that stops
+    half-way leaves the ratings as they were and no player missing."""
     if not yes:
         if not sys.stdin.isatty():
             raise click.UsageError("players rebuild asks first: answer on a terminal, or add --yes")
-        if not click.confirm(
-            "Clear the players' read model and every rating, and make them again?"
-        ):
-            click.echo("nothing cleared", err=True)
+        if not click.confirm("Make the players' read model and every rating again?"):
+            click.echo("nothing done", err=True)
             return 1
     log = await ops.players()
     model = await ops.player_model()
+    count = await rebuild_model(log, model)
+    click.echo(
+        f"players' read model rebuilt from {count:,} entries: {await model.count():,} players"
+    )
     holder = f"rebuild:{secrets.token_hex(8)}"
     if not await model.hold_ratings(holder, HOLD):
         click.echo("another rebuild holds the ratings: try again once it is done", err=True)
         return 2
     kept = asyncio.create_task(_keep_hold(model, holder))
-    done = False
     try:
-        count = await rebuild_model(log, model)
-        click.echo(
-            f"players' read model rebuilt from {count:,} entries: {await model.count():,} players"
-        )
+        made = MemoryPlayerModel()
+        rated = await rate_log(await ops.log(), made)
         try:
-            rated = await rate_log(await ops.log(), model, holder)
+            await model.replace_ratings(made.made(), holder)
         except RatingsHeld:
             click.echo("the rebuild lost its hold on the ratings: run it again", err=True)
             return 2
         click.echo(f"ratings rebuilt from the tables' log: {rated:,} rated tables")
-        done = True
     finally:
-        if not done:
-            click.echo("the rebuild stopped half-way: run it again to its end", err=True)
         kept.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await kept

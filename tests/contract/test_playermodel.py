@@ -1,7 +1,7 @@
 """One contract for the players' read model (gcbc.playermodel): the in-memory twin and Redis (one
-server, and a cluster) keep players, their tables newest first and the position alike, and
-forget it all on a clear; a rebuild's hold on the ratings refuses every other rating till it is
-released or expires."""
+server, and a cluster) keep players, their tables newest first and the position alike; a
+rebuild's hold on the ratings refuses every other rating till it is released or expires, and its
+ratings replace every rating at once, only while it holds them."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ import asyncio
 
 import pytest
 
+from gcbc.playermodel import redis as redis_model
 from gcbc.playermodel.memory import MemoryPlayerModel
-from gcbc.playermodel.port import PlayerRecord, Rating, RatingsHeld
+from gcbc.playermodel.port import PlayerRecord, Rating, RatingsHeld, RatingsMade
 from gcbc.playermodel.redis import RedisPlayerModel
 from gcbc.readmodel.redis import RedisReadModel
 
@@ -28,18 +29,26 @@ def model_factory(request):
             )
         return RedisPlayerModel(views.redis), views
 
-    return make
+    async def emptied():
+        """A model with no player and no rating (the Redis ones' keys of earlier tests dropped)."""
+        model, views = make()
+        if views is not None:
+            for match in ("gcbc:player*", "gcbc:{ratings}:*"):
+                async for key in views.redis.scan_iter(match=match):
+                    await views.redis.delete(key)
+        return model, views
+
+    return emptied
 
 
 def run(coro):
     return asyncio.run(coro)
 
 
-def test_players_their_tables_and_the_position_are_kept_removed_and_cleared(model_factory):
+def test_players_their_tables_and_the_position_are_kept_and_removed(model_factory):
     async def go():
-        model, views = model_factory()
+        model, views = await model_factory()
         try:
-            await model.clear()
             ann = PlayerRecord(player_id="a" * 16, name="ann", registered=3)
             bob = PlayerRecord(player_id="b" * 16, name="bob", bot=True, registered=5)
             for record in (bob, ann, bob):  # again: the same
@@ -62,10 +71,6 @@ def test_players_their_tables_and_the_position_are_kept_removed_and_cleared(mode
                 await model.remove_player(bob.player_id)
             assert await model.player(bob.player_id) is None
             assert await model.players() == [ann] and await model.count() == 1
-            await model.clear()
-            assert (await model.count(), await model.position()) == (0, 0)
-            assert await model.player(ann.player_id) is None
-            assert await model.tables(ann.player_id) == []
         finally:
             if views is not None:
                 await views.close()
@@ -75,9 +80,8 @@ def test_players_their_tables_and_the_position_are_kept_removed_and_cleared(mode
 
 def test_a_rated_tables_ratings_are_written_once_in_order_and_ranked(model_factory):
     async def go():
-        model, views = model_factory()
+        model, views = await model_factory()
         try:
-            await model.clear_ratings()
             ann, bob = "a" * 16, "house:random"
             first = {
                 ann: Rating(mu=27.0, sigma=8.0, games=1),
@@ -94,10 +98,6 @@ def test_a_rated_tables_ratings_are_written_once_in_order_and_ranked(model_facto
             assert await model.leaderboard("base", limit=1, offset=1) == [(bob, first[bob])]
             assert await model.changes("1" * 16) == {ann: 1.5, bob: -1.5}
             assert await model.changes("2" * 16) == {}
-            await model.clear_ratings()
-            assert await model.rated_position() == 0
-            assert await model.leaderboard("base") == []
-            assert await model.changes("1" * 16) == {}
         finally:
             if views is not None:
                 await views.close()
@@ -109,33 +109,66 @@ def test_a_rebuild_holds_the_ratings_and_every_other_rating_waits_till_it_is_rel
     model_factory,
 ):
     async def go():
-        model, views = model_factory()
+        model, views = await model_factory()
         try:
-            await model.clear_ratings()
-            await model.release_ratings("rebuild:a")
-            await model.release_ratings("rebuild:b")
             one = {"a" * 16: Rating(mu=26.0, sigma=8.0, games=1)}
             assert await model.hold_ratings("rebuild:a", 10)
             assert await model.hold_ratings("rebuild:a", 10)  # renewed
             assert not await model.hold_ratings("rebuild:b", 10)  # one rebuild at a time
             with pytest.raises(RatingsHeld):  # the projection, meanwhile: nothing written
                 await model.rate_table(20, "base", "1" * 16, one, {})
-            with pytest.raises(RatingsHeld):
-                await model.rate_table(20, "base", "1" * 16, one, {}, holder="rebuild:b")
             assert await model.rated_position() == 0 and await model.changes("1" * 16) == {}
-            assert await model.rate_table(10, "base", "2" * 16, one, {}, holder="rebuild:a")
+            with pytest.raises(RatingsHeld):  # not its hold: nothing replaced
+                await model.replace_ratings(RatingsMade(10, {"base": one}), "rebuild:b")
+            await model.replace_ratings(RatingsMade(10, {"base": one}), "rebuild:a")
             await model.release_ratings("rebuild:b")  # not its hold: nothing
             with pytest.raises(RatingsHeld):
                 await model.rate_table(20, "base", "1" * 16, one, {})
             await model.release_ratings("rebuild:a")
             assert await model.rate_table(20, "base", "1" * 16, one, {})
-            with pytest.raises(RatingsHeld):  # a hold it lost: its writes are refused
-                await model.rate_table(30, "base", "3" * 16, one, {}, holder="rebuild:a")
+            with pytest.raises(RatingsHeld):  # a hold it lost: nothing replaced
+                await model.replace_ratings(RatingsMade(), "rebuild:a")
             assert await model.hold_ratings("rebuild:b", 0.2)
             await asyncio.sleep(0.4)  # a rebuild that stopped: its hold expires
             assert await model.rate_table(30, "base", "3" * 16, one, {})
             assert await model.rated_position() == 30
-            await model.clear_ratings()
+        finally:
+            if views is not None:
+                await views.close()
+
+    run(go())
+
+
+def test_a_rebuilds_ratings_replace_every_rating_at_once(model_factory, monkeypatch):
+    monkeypatch.setattr(redis_model, "_BATCH", 2)  # a pool written in parts, as a large one is
+
+    async def go():
+        model, views = await model_factory()
+        try:
+            raters = {f"{i:016x}": Rating(mu=20.0 + i, sigma=7.0, games=i) for i in range(5)}
+            old = {r: Rating(mu=30.0, sigma=5.0, games=9) for r in ["f" * 16, *raters]}
+            assert await model.rate_table(50, "zombies", "1" * 16, old, {"f" * 16: 2.0})
+            assert await model.rate_table(60, "base", "2" * 16, old, {"f" * 16: 3.0})
+            if views is not None:  # a rebuild that stopped after staging: its keys go first
+                await views.redis.hset(f"{redis_model.STAGED}zombies", "e" * 16, "{}")
+            made = RatingsMade(
+                40, {"base": raters, "zombies": {}}, {"3" * 16: {"0" * 16: -1.0, "1" * 16: 1.0}}
+            )
+            assert await model.hold_ratings("rebuild:c", 10)
+            await model.replace_ratings(made, "rebuild:c")
+            await model.release_ratings("rebuild:c")
+            ranked = sorted(raters.items(), key=lambda item: item[1].ordinal, reverse=True)
+            assert await model.leaderboard("base") == ranked
+            assert await model.ratings("base", ["f" * 16, *raters]) == raters
+            assert await model.leaderboard("zombies") == []
+            assert await model.changes("1" * 16) == {} and await model.changes("2" * 16) == {}
+            assert await model.changes("3" * 16) == {"0" * 16: -1.0, "1" * 16: 1.0}
+            assert await model.rated_position() == 40
+            assert not await model.rate_table(40, "base", "4" * 16, old, {})  # rated by it
+            if views is not None:
+                assert [
+                    k async for k in views.redis.scan_iter(match=f"{redis_model.STAGED}*")
+                ] == []
         finally:
             if views is not None:
                 await views.close()

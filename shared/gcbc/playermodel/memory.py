@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from gcbc.playermodel.port import PlayerRecord, Rating, RatingsHeld
+from gcbc.playermodel.port import PlayerRecord, Rating, RatingsHeld, RatingsMade
 
 
 class MemoryPlayerModel:
@@ -52,11 +52,6 @@ class MemoryPlayerModel:
     async def count(self) -> int:
         return len(self._players)
 
-    async def clear(self) -> None:
-        self._players.clear()
-        self._tables.clear()
-        self._position = 0
-
     async def ratings(self, pool: str, raters: list[str]) -> dict[str, Rating]:
         held = self._ratings.get(pool, {})
         return {r: held[r] for r in raters if r in held}
@@ -68,9 +63,8 @@ class MemoryPlayerModel:
         table_id: str,
         ratings: dict[str, Rating],
         changes: dict[str, float],
-        holder: str | None = None,
     ) -> bool:
-        if self._holder() != holder:
+        if self._holder() is not None:
             raise RatingsHeld("the ratings are held by a rebuild")
         if position <= self._rated:
             return False
@@ -93,10 +87,17 @@ class MemoryPlayerModel:
     async def changes(self, table_id: str) -> dict[str, float]:
         return dict(self._changes.get(table_id, {}))
 
-    async def clear_ratings(self) -> None:
-        self._ratings.clear()
-        self._changes.clear()
-        self._rated = 0
+    async def replace_ratings(self, made: RatingsMade, holder: str) -> None:
+        if self._holder() != holder:
+            raise RatingsHeld("the rebuild does not hold the ratings")
+        self._ratings = {pool: dict(raters) for pool, raters in made.pools.items() if raters}
+        self._changes = {table: dict(changes) for table, changes in made.changes.items()}
+        self._rated = made.position
+
+    def made(self) -> RatingsMade:
+        """Every rating held, as ``replace_ratings`` puts them in place (a rebuild rates the log
+        here, apart from the ratings in use)."""
+        return RatingsMade(self._rated, self._ratings, self._changes)
 
     def _holder(self) -> str | None:
         if self._hold is None or self._hold[1] <= self._clock():

@@ -7,7 +7,9 @@ players' log position everything up to which is projected. Every method raises
 The ratings may be held (``hold_ratings``) by a rebuild that rates the whole log again while the
 projection runs: meanwhile any other rating is refused (``RatingsHeld``) and the projection
 retries it in place once the hold is released (or expires, if the rebuild stopped), on the
-ratings the rebuild made."""
+ratings the rebuild made. The rebuild rates the log apart and puts what it made in place of
+every rating in one step (``replace_ratings``), so one that stops leaves the ratings as they
+were."""
 
 from __future__ import annotations
 
@@ -49,6 +51,15 @@ class Rating(msgspec.Struct, frozen=True):
         return self.mu - 3 * self.sigma
 
 
+class RatingsMade(msgspec.Struct, frozen=True):
+    """Every rating as a rebuild made it from the whole tables' log: each pool's raters, each
+    rated table's changes, and the position of the last rated table's end."""
+
+    position: int = 0
+    pools: dict[str, dict[str, Rating]] = msgspec.field(default_factory=dict)
+    changes: dict[str, dict[str, float]] = msgspec.field(default_factory=dict)
+
+
 class PlayerModel(Protocol):
     async def put_player(self, record: PlayerRecord) -> None: ...
 
@@ -81,10 +92,6 @@ class PlayerModel(Protocol):
 
     async def count(self) -> int: ...
 
-    async def clear(self) -> None:
-        """Forget every player (a rebuild from the log follows)."""
-        ...
-
     # --- ratings (services.common.ratings): a projection of the tables' log ------------------
     async def ratings(self, pool: str, raters: list[str]) -> dict[str, Rating]:
         """The raters' ratings in the pool (those never rated there are missing)."""
@@ -97,12 +104,15 @@ class PlayerModel(Protocol):
         table_id: str,
         ratings: dict[str, Rating],
         changes: dict[str, float],
-        holder: str | None = None,
     ) -> bool:
         """A rated table's new ratings and each rater's change, with the position of the answer
         that ended it, in one atomic step; nothing (False) unless ``position`` is past the last
-        rated one. RatingsHeld, nothing written: the ratings are held by another than
-        ``holder`` (or ``holder`` does not hold them)."""
+        rated one. RatingsHeld, nothing written: a rebuild holds the ratings."""
+        ...
+
+    async def replace_ratings(self, made: RatingsMade, holder: str) -> None:
+        """Every rating, board, change and the rated position replaced by ``made`` in one atomic
+        step. RatingsHeld, nothing replaced: ``holder`` does not hold the ratings."""
         ...
 
     async def hold_ratings(self, holder: str, seconds: float) -> bool:
@@ -125,5 +135,3 @@ class PlayerModel(Protocol):
     async def changes(self, table_id: str) -> dict[str, float]:
         """Each rater's rating change (its ordinal's) at a rated table (empty: not rated)."""
         ...
-
-    async def clear_ratings(self) -> None: ...

@@ -7,7 +7,8 @@ got. Ratings (services.common.ratings) share one hash slot, ``gcbc:{ratings}:…
 table's writes are one atomic script, on a cluster too: ``…:<pool>`` each rater's rating (JSON),
 ``…:board:<pool>`` the pool's leaderboard (a sorted set by ordinal), ``…:changes:<table>`` each
 rater's change at a table, ``…:position`` the last rated table's position, ``…:hold`` who holds
-the ratings (a rebuild; it expires)."""
+the ratings (a rebuild; it expires), ``…:staged:…`` a rebuild's ratings, each under the name it
+takes when they are put in place."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from typing import Any
 
 import msgspec
 
-from gcbc.playermodel.port import POOLS, PlayerRecord, Rating, RatingsHeld
+from gcbc.playermodel.port import POOLS, PlayerRecord, Rating, RatingsHeld, RatingsMade
 from gcbc.readmodel.port import ModelUnavailable
 from gcbc.readmodel.redisbase import UNREACHABLE, text
 from gcbc_contract.ids import checked
@@ -30,13 +31,12 @@ return 1
 RATED = "gcbc:{ratings}:position"
 HOLD = "gcbc:{ratings}:hold"
 _RATE = """
-local hold = redis.call('GET', KEYS[5]) or ''
-if hold ~= ARGV[3] then return -1 end
+if redis.call('EXISTS', KEYS[5]) == 1 then return -1 end
 local now = tonumber(redis.call('GET', KEYS[1]) or '0')
 if tonumber(ARGV[1]) <= now then return 0 end
 local n = tonumber(ARGV[2])
 for i = 0, n - 1 do
-  local rater, rating, ordinal, change = ARGV[4 + 4*i], ARGV[5 + 4*i], ARGV[6 + 4*i], ARGV[7 + 4*i]
+  local rater, rating, ordinal, change = ARGV[3 + 4*i], ARGV[4 + 4*i], ARGV[5 + 4*i], ARGV[6 + 4*i]
   redis.call('HSET', KEYS[2], rater, rating)
   redis.call('ZADD', KEYS[3], ordinal, rater)
   redis.call('HSET', KEYS[4], rater, change)
@@ -44,6 +44,19 @@ end
 redis.call('SET', KEYS[1], ARGV[1])
 return 1
 """
+SLOT = "gcbc:{ratings}:"  # every key of the ratings: one hash slot
+STAGED = f"{SLOT}staged:"
+# KEYS: the hold, the rated position, then ARGV[3] live keys to drop, then each staged key and
+# the live key it becomes; ARGV: the holder, the position, the number dropped
+_REPLACE = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return -1 end
+local dropped = tonumber(ARGV[3])
+for i = 3, 2 + dropped do redis.call('DEL', KEYS[i]) end
+for i = 3 + dropped, #KEYS, 2 do redis.call('RENAME', KEYS[i], KEYS[i + 1]) end
+redis.call('SET', KEYS[2], ARGV[2])
+return 1
+"""
+_BATCH = 1000  # staged writes sent at once
 _HOLD = """
 local hold = redis.call('GET', KEYS[1])
 if hold and hold ~= ARGV[1] then return 0 end
@@ -132,14 +145,6 @@ class RedisPlayerModel:
     async def count(self) -> int:
         return int(await self._do(self.redis.zcard(PLAYERS)))
 
-    async def clear(self) -> None:
-        ids = await self._do(self.redis.zrange(PLAYERS, 0, -1))
-        for player_id in map(text, ids):
-            await self._do(self.redis.delete(_player_key(player_id)))
-            await self._do(self.redis.delete(_tables_key(player_id)))
-        await self._do(self.redis.delete(PLAYERS))
-        await self._do(self.redis.delete(POSITION))
-
     async def ratings(self, pool: str, raters: list[str]) -> dict[str, Rating]:
         if not raters:
             return {}
@@ -153,9 +158,8 @@ class RedisPlayerModel:
         table_id: str,
         ratings: dict[str, Rating],
         changes: dict[str, float],
-        holder: str | None = None,
     ) -> bool:
-        args: list[Any] = [position, len(ratings), holder or ""]
+        args: list[Any] = [position, len(ratings)]
         for rater, rating in ratings.items():
             args += [rater, _encode(rating), repr(rating.ordinal), repr(changes.get(rater, 0.0))]
         keys = [RATED, _ratings_key(pool), _board_key(pool), _changes_key(table_id), HOLD]
@@ -187,12 +191,55 @@ class RedisPlayerModel:
         got = await self._do(self.redis.hgetall(_changes_key(table_id)))
         return {text(k): float(v) for k, v in got.items()}
 
-    async def clear_ratings(self) -> None:
-        """Every key of the ratings' slot (SCAN over it; a cluster: on its node)."""
-        keys = [RATED]
-        for pool in POOLS:
-            keys += [_ratings_key(pool), _board_key(pool)]
-        for key in keys:
+    async def replace_ratings(self, made: RatingsMade, holder: str) -> None:
+        """Staged beside the ratings in use (a stopped rebuild's staged keys dropped first), then
+        put in their place by one script: every key shares the ratings' slot, so a cluster runs
+        it whole on one node."""
+        await self._drop(f"{STAGED}*")
+        moves: dict[str, str] = {}  # each staged key: the live key it becomes
+        pipe, queued = self.redis.pipeline(), 0
+        for live, mapping, board in _staged(made):
+            staged = STAGED + live.removeprefix(SLOT)
+            if board:
+                pipe.zadd(staged, mapping)
+            else:
+                pipe.hset(staged, mapping=mapping)
+            moves[staged] = live
+            queued += 1
+            if queued == _BATCH:
+                await self._do(pipe.execute())
+                pipe, queued = self.redis.pipeline(), 0
+        if queued:
+            await self._do(pipe.execute())
+        dropped = [key for pool in POOLS for key in (_ratings_key(pool), _board_key(pool))]
+        dropped += [key async for key in self._keys("gcbc:{ratings}:changes:*")]
+        keys = [HOLD, RATED, *dropped, *(key for move in moves.items() for key in move)]
+        args = [holder, made.position, len(dropped)]
+        if await self._do(self.redis.eval(_REPLACE, len(keys), *keys, *args)) == -1:
+            raise RatingsHeld("the rebuild does not hold the ratings")
+
+    async def _keys(self, match: str) -> Any:
+        """The keys of the ratings' slot that ``match`` (SCAN; a cluster: on its node)."""
+        try:
+            async for key in self.redis.scan_iter(match=match, count=1000):
+                yield text(key)
+        except UNREACHABLE as e:
+            raise ModelUnavailable(str(e) or type(e).__name__) from None
+
+    async def _drop(self, match: str) -> None:
+        for key in [key async for key in self._keys(match)]:
             await self._do(self.redis.delete(key))
-        async for key in self.redis.scan_iter(match="gcbc:{ratings}:changes:*", count=1000):
-            await self._do(self.redis.delete(key))
+
+
+def _staged(made: RatingsMade) -> Any:
+    """Each live key a rebuild's ratings write, with what it holds, in parts small enough to
+    send at once, and whether it is a board (a sorted set; the others are hashes)."""
+    for pool, raters in made.pools.items():
+        items = list(raters.items())
+        for i in range(0, len(items), _BATCH):
+            part = items[i : i + _BATCH]
+            yield _ratings_key(pool), {r: _encode(x) for r, x in part}, False
+            yield _board_key(pool), {r: x.ordinal for r, x in part}, True
+    for table, changes in made.changes.items():
+        if changes:
+            yield _changes_key(table), {r: repr(c) for r, c in changes.items()}, False

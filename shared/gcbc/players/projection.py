@@ -15,12 +15,13 @@ from gcbc_contract.players import (
 )
 
 DURABLE = "players"  # the projection's consumer of the players' log
+PAGE = 1000  # players read at once when a rebuild looks for those the log does not hold
 
 
-async def project(model: PlayerModel, stored: Stored) -> None:
-    """One entry of the players' log into the read model (again: the same writes). A player
-    shows once its name's claim is its, and no more once its registration is withdrawn (one
-    that never handed out its token: its claim holds nothing)."""
+async def project(model: PlayerModel, stored: Stored) -> object:
+    """One entry of the players' log into the read model (again: the same writes): the entry
+    (None: not one). A player shows once its name's claim is its, and no more once its
+    registration is withdrawn (one that never handed out its token: its claim holds nothing)."""
     try:
         entry = decode_player_entry(stored.data)
     except msgspec.DecodeError:
@@ -36,14 +37,35 @@ async def project(model: PlayerModel, stored: Stored) -> None:
     elif isinstance(entry, TableJoined):
         await model.joined(entry.player_id, entry.table_id, stored.seq)
     await model.advance(stored.seq)
+    return entry
 
 
 async def rebuild(log: LogAdmin, model: PlayerModel) -> int:
-    """The read model made again from the whole players' log: how many entries were read."""
-    await model.clear()
-    count = 0
+    """The read model made again from the whole players' log, over the one in use: every entry
+    projected again (the same writes), then each player the log never registered removed. One
+    that stops half-way leaves every player as it was or as the log has it, never missing (a
+    registration withdrawn meanwhile may show till it is run again). How many entries were
+    read."""
+    count, last = 0, 0
+    claimed: set[str] = set()
     async for batch in log.scan():
         for stored in batch:
-            await project(model, stored)
-            count += 1
+            entry = await project(model, stored)
+            if isinstance(entry, NameClaimed):
+                claimed.add(entry.player_id)
+            count, last = count + 1, stored.seq
+    await _forget_unclaimed(model, claimed, last)
     return count
+
+
+async def _forget_unclaimed(model: PlayerModel, claimed: set[str], last: int) -> None:
+    """Remove the players registered up to ``last`` that the log never claimed a name for (one
+    registered past it is the live projection's, from entries the rebuild did not read)."""
+    after, unclaimed = 0, []
+    while page := await model.players(PAGE, after):
+        unclaimed += [
+            r.player_id for r in page if r.registered <= last and r.player_id not in claimed
+        ]
+        after = page[-1].registered
+    for player_id in unclaimed:
+        await model.remove_player(player_id)

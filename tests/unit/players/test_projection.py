@@ -8,6 +8,7 @@ import msgspec
 
 from gcbc.eventlog.memory import MemoryEventLog
 from gcbc.playermodel.memory import MemoryPlayerModel
+from gcbc.playermodel.port import PlayerRecord
 from gcbc.players.log import PlayerLog
 from gcbc.players.projection import project, rebuild
 
@@ -46,8 +47,19 @@ def test_the_read_model_is_the_logs_and_a_rebuild_makes_it_again():
         assert (await model.player(bob.player_id)).name == "bob"
 
         again = MemoryPlayerModel()
-        await again.put_player((await model.players())[0])  # something stale to wipe
+        await again.put_player((await model.players())[0])
+        ghost = PlayerRecord(player_id="c" * 16, name="ghost", registered=1)  # not the log's
+        await again.put_player(ghost)
         await rebuild(events, again)
         assert await _state(again) == live
+
+        # over the model in use: the same again, and a player registered past what the
+        # rebuild read (the live projection's, meanwhile) is kept
+        late = PlayerRecord(player_id="d" * 16, name="late", registered=10**6)
+        await model.put_player(late)
+        await rebuild(events, model)
+        assert await model.player(late.player_id) == late
+        await model.remove_player(late.player_id)
+        assert await _state(model) == live
 
     run(go())
