@@ -228,7 +228,9 @@ class TableService:
                 await self.cache.changed(table_id, 0.2, changed)
                 stale = True
                 continue
-            if not self._accepted(t, command, refuse=checked):
+            if not self._accepted(t, command, refuse=checked) or not self._seatable(
+                t, player, refuse=checked
+            ):
                 checked = stale = True  # the cached state may lag the log: refuse on the latest
                 continue
             if new_table and not noted:
@@ -258,6 +260,17 @@ class TableService:
                 )
             raise refusal(v.code, v.message) from None
         return True
+
+    def _seatable(self, t: FoldedTable, player: str | None, refuse: bool) -> bool:
+        """Whether ``player`` (taking a seat) holds none at ``t`` yet; 409 if it does and
+        ``refuse``. Checked here, on the settled table right before the append, as the rules'
+        guards are: two seats asked for at once by one player are appended one after the other,
+        and the second meets the first's."""
+        if self.player_seat(t, player) is None:
+            return True
+        if refuse:
+            raise ApiError(409, "already_seated", "this player holds a seat at this table already")
+        return False
 
     async def _retried(self, table_id: str, command: Any, seq: int) -> int:
         """A retry's answer: the sequence of the first command sent with its command_id, read

@@ -145,6 +145,36 @@ def test_a_retry_with_the_same_command_id_records_nothing_new():
     asyncio.run(go())
 
 
+def test_a_player_asking_for_two_seats_at_once_gets_one():
+    """Both asks pass the player's check before either is appended: the second is appended
+    only after the first is answered, and is refused on it."""
+
+    async def go():
+        async with pipeline() as (events, model, service, _):
+            seq = await service.append_command(
+                TABLE, C.OpenTable(table_id=TABLE, seats=4, rated=True), new_table=True
+            )
+            assert await service.answered(TABLE, PUBLIC, seq, 5)
+
+            async def take(name: str) -> int | ApiError:
+                try:
+                    return await service.append_command(
+                        TABLE, C.TakeSeat(name=name), token_hash(name), player="a" * 16
+                    )
+                except ApiError as e:
+                    return e
+
+            got = await asyncio.gather(take("ann"), take("ann again"))
+            refused = [x for x in got if isinstance(x, ApiError)]
+            assert len(refused) == 1 and refused[0].code == "already_seated", got
+            await settled(events)
+            t = await service.table(TABLE)
+            assert list(t.players.values()) == ["a" * 16]
+            assert sum(seat is not None for seat in t.state.seats) == 1
+
+    asyncio.run(go())
+
+
 def test_a_command_id_sent_again_with_another_command_is_refused_and_records_nothing():
     async def go():
         async with pipeline() as (events, model, service, _):
