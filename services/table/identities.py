@@ -4,9 +4,16 @@ their names checked as seat names are, and the seats they hold (the tables' logs
 
 from __future__ import annotations
 
-from gcbc.eventlog.port import LogUnavailable, OutcomeUnknown
+from gcbc.eventlog.port import LogUnavailable, OutcomeUnknown, WrongExpectedSequence
 from gcbc.playermodel.port import PlayerModel, PlayerRecord
-from gcbc.players.log import FoldedPlayer, NameTaken, PlayerLog, StaleToken, player_of_token
+from gcbc.players.log import (
+    FoldedPlayer,
+    NameTaken,
+    PlayerLog,
+    StaleToken,
+    TokenUnknown,
+    player_of_token,
+)
 from gcbc.readmodel.port import ModelUnavailable
 from gcbc.rules import names
 from gcbc_contract.players import PlayerProfile
@@ -27,6 +34,11 @@ def not_this_player() -> ApiError:
 
 def log_away(e: Exception) -> ApiError:
     return retry_later("log_unavailable", f"the players' log is away ({e}): try again")
+
+
+def busy() -> ApiError:
+    """The player's log changed under every try (its requests from several processes at once)."""
+    return ApiError(409, "table_busy", "the player's log changed under many tries at once: retry")
 
 
 class Identities:
@@ -113,8 +125,17 @@ class Identities:
             return await self.log.reissue(p)
         except StaleToken:
             raise not_this_player() from None
+        except TokenUnknown as e:  # the new token may be the player's: it must not be lost
+            raise retry_later(
+                "outcome_unknown",
+                "the token may or may not have been replaced: GET /players/me with this token"
+                " tells (403: it was not, and the one sent still holds)",
+                token=e.token,
+            ) from None
         except (LogUnavailable, OutcomeUnknown) as e:
             raise log_away(e) from None
+        except WrongExpectedSequence:
+            raise busy() from None
 
     async def joined(self, p: FoldedPlayer, table_id: str) -> None:
         try:
@@ -123,6 +144,8 @@ class Identities:
             raise not_this_player() from None
         except (LogUnavailable, OutcomeUnknown) as e:
             raise log_away(e) from None
+        except WrongExpectedSequence:
+            raise busy() from None
 
     async def profile(self, player_id: str) -> PlayerProfile:
         """A player's public profile: from the read model, or from the log (the truth) when the

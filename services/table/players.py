@@ -106,7 +106,8 @@ class Players(Controller):
         summary="Replace the player's token: the one sent stops working",
         description="For a token that may have leaked, or a device lost: the new token is shown"
         " once; the one sent (the current one) stops working at once, for the player and for the"
-        " seats it holds.",
+        " seats it holds. A 503 `outcome_unknown` carries the new token: the log may have taken"
+        " it (GET /players/me with it tells; 403: it did not, and the one sent still holds).",
         security=doc.BEARER,
         responses=doc.responses(
             {
@@ -116,7 +117,7 @@ class Players(Controller):
                     {"player_id": PROFILE_EXAMPLE["player_id"], "token": TOKEN_EXAMPLE},
                 )
             },
-            [401, 403, 429, 503],
+            [401, 403, 409, 429, 503],
         ),
     )
     async def reissue_token(self, request: Request, state: AppState) -> TokenIssued:

@@ -72,6 +72,14 @@ class StaleToken(Exception):
     """The token changed meanwhile (replaced by another request)."""
 
 
+class TokenUnknown(OutcomeUnknown):
+    """A replacement the log may or may not have taken: ``token`` is the new one if it did."""
+
+    def __init__(self, token: str, why: str) -> None:
+        super().__init__(why)
+        self.token = token
+
+
 def new_player_id() -> str:
     return secrets.token_hex(8)
 
@@ -168,6 +176,17 @@ class FoldedPlayer:
         )
 
 
+class _Turn:
+    """One player's table notes in this process, one at a time (``users``: those holding or
+    waiting for it)."""
+
+    __slots__ = ("lock", "users")
+
+    def __init__(self) -> None:
+        self.lock = asyncio.Lock()
+        self.users = 0
+
+
 class PlayerLog:
     """The players' entries appended and read, and the players folded from them (the ones this
     process read, kept up to date with one read of each player's last entry)."""
@@ -178,6 +197,7 @@ class PlayerLog:
         self.events = events
         self.folded: OrderedDict[str, FoldedPlayer] = OrderedDict()
         self.withdrawing: set[asyncio.Task[None]] = set()
+        self._joining: dict[str, _Turn] = {}  # the players whose tables are being noted
 
     async def player(self, player_id: str) -> FoldedPlayer | None:
         """The player as the log tells now (None: no such player)."""
@@ -321,19 +341,44 @@ class PlayerLog:
 
     async def reissue(self, p: FoldedPlayer) -> str:
         """A new token for the player (the one before stops working); StaleToken if it was
-        replaced since ``p`` was read."""
+        replaced since ``p`` was read (a table noted meanwhile is no replacement: tried again);
+        TokenUnknown, with the new token, if the log may or may not have taken it."""
         token = new_token(p.player_id)
         entry = TokenReissued(player_id=p.player_id, token_hash=token_hash(token), at=now_ms())
-        try:
-            await self._append(p.player_id, entry, p.seq)
-        except WrongExpectedSequence:
-            raise StaleToken(p.player_id) from None
-        await self.player(p.player_id)
-        return token
+        for _ in range(RETRIES):
+            try:
+                await self._append(p.player_id, entry, p.seq)
+            except WrongExpectedSequence:
+                fresh = await self.player(p.player_id)
+                if fresh is None or fresh.token_hash != p.token_hash:
+                    raise StaleToken(p.player_id) from None
+                p = fresh
+                continue
+            except OutcomeUnknown as e:
+                raise TokenUnknown(token, str(e)) from None
+            # the token is the player's now: a log away for the read that follows loses nothing
+            with contextlib.suppress(LogUnavailable):
+                await self.player(p.player_id)
+            return token
+        raise WrongExpectedSequence(p.player_id, p.seq)
 
     async def joined(self, p: FoldedPlayer, table_id: str) -> None:
         """Note a table the player takes a seat at (before the seat is taken: the player's
-        tables are those noted where the table's log says it holds a seat)."""
+        tables are those noted where the table's log says it holds a seat). One player's notes
+        are appended one at a time in a process (each expects the last: of many at once, all
+        but one would have to try again)."""
+        turn = self._joining.setdefault(p.player_id, _Turn())
+        turn.users += 1
+        try:
+            async with turn.lock:
+                held = self.folded.get(p.player_id)  # as the note before this one left it
+                await self._joined(held if held is not None and held.seq > p.seq else p, table_id)
+        finally:
+            turn.users -= 1
+            if not turn.users:
+                del self._joining[p.player_id]
+
+    async def _joined(self, p: FoldedPlayer, table_id: str) -> None:
         if next(reversed(p.tables), None) == table_id:
             return  # joined last already (a table joined again moves up: GET /players/me/tables)
         entry = TableJoined(player_id=p.player_id, table_id=table_id, at=now_ms())

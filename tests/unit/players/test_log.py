@@ -18,6 +18,7 @@ from gcbc.players.log import (
     NameTaken,
     PlayerLog,
     StaleToken,
+    TokenUnknown,
     name_key,
     player_of_token,
 )
@@ -207,6 +208,64 @@ def test_the_token_is_replaced_once_and_the_old_one_stops_working():
         other = PlayerLog(log.events)
         assert await other.authenticate(old) is None
         assert await other.authenticate(new) is not None
+
+    run(go())
+
+
+def test_a_table_noted_meanwhile_is_no_replacement_and_a_read_lost_after_it_loses_no_token():
+    async def go():
+        events = MemoryEventLog()
+        log = PlayerLog(events)
+        p, old = await log.register("ann", bot=False)
+        seen = await log.player(p.player_id)
+        await PlayerLog(events).joined(seen, "a" * 16)  # another process notes a table
+        new = await log.reissue(seen)  # the read is older than the log: not a replacement
+        assert await log.authenticate(new) is not None and await log.authenticate(old) is None
+
+        real_last = events.last
+
+        async def away(key):
+            raise LogUnavailable("connection closed")
+
+        async def append_then_away(*args, **kwargs):
+            got = await real_append(*args, **kwargs)
+            events.last = away  # the log goes away right after taking the replacement
+            return got
+
+        real_append = events.append
+        events.append = append_then_away
+        newer = await log.reissue(await log.player(p.player_id))
+        events.append, events.last = real_append, real_last
+        assert (await PlayerLog(events).authenticate(newer)).player_id == p.player_id
+
+        async def unknown(*args, **kwargs):
+            raise OutcomeUnknown("timed out")
+
+        events.append = unknown
+        with pytest.raises(TokenUnknown) as told:  # the token it may have taken is told
+            await log.reissue(await log.player(p.player_id))
+        assert told.value.token.startswith(p.player_id)
+
+    run(go())
+
+
+def test_many_tables_noted_at_once_for_one_player_are_all_noted():
+    async def go():
+        events = MemoryEventLog()
+        log = PlayerLog(events)
+        p, token = await log.register("ann", bot=False)
+        real_append = events.append
+
+        async def slow_append(*args, **kwargs):
+            await asyncio.sleep(0.001)  # a round trip: the others read the same last entry
+            return await real_append(*args, **kwargs)
+
+        events.append = slow_append
+        player = await log.authenticate(token)
+        tables = [f"{i:016x}" for i in range(16)]
+        await asyncio.gather(*(log.joined(player, table) for table in tables))
+        assert set((await PlayerLog(events).player(p.player_id)).tables) == set(tables)
+        assert log._joining == {}  # nothing kept once they are noted
 
     run(go())
 
