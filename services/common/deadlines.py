@@ -162,22 +162,26 @@ class DeadlineIndex:
         """Changes not written yet."""
         return len(self._dirty)
 
-    def again(self, table_id: str) -> None:
-        """Hand the table over by ``soon`` again (it could not be looked at)."""
+    def again(self, table_id: str, at: float | None = None) -> None:
+        """Hand the table over by ``soon`` again (it could not be looked at, or was another
+        instance's), at ``at`` if that is later (here only: the store keeps its deadline)."""
         d = self.known.get(table_id)
-        if d is not None:
-            heapq.heappush(self._heap, (d.when, table_id))
+        if d is None:
+            return
+        if at is not None and at > d.when:
+            d = self.known[table_id] = Due(at, d.seq)
+        heapq.heappush(self._heap, (d.when, table_id))
 
     def soon(self, until: float) -> list[str]:
         """The tables whose deadline comes by ``until`` (each once, as it comes)."""
-        out = []
+        out: dict[str, None] = {}
         heap = self._heap
         while heap and heap[0][0] <= until:
             when, table_id = heapq.heappop(heap)
             d = self.known.get(table_id)
             if d is not None and d.when == when:
-                out.append(table_id)
-        return out
+                out[table_id] = None
+        return list(out)
 
     async def flush(self) -> int:
         """Write the changes owed; those waiting on them go on once they are stored (or are

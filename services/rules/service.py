@@ -39,6 +39,7 @@ async def run(
     async with operators.serve(readiness, metrics_port):
 
         async def start(partition: int) -> Subscription:
+            worker.take(partition)
             # the commands alone: the answers are this worker's own (folded as appended), and
             # a command after another instance's answer catches its table up from the log
             return await worker.events.consume_batches(

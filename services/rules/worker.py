@@ -15,7 +15,16 @@ import msgspec
 
 from gcbc.clock import now_ms
 from gcbc.eventlog.partitions import partition_of
-from gcbc.eventlog.port import FullLog, Later, Outcome, Skip, Stored, WrongExpectedSequence
+from gcbc.eventlog.port import (
+    FullLog,
+    Later,
+    LogUnavailable,
+    Outcome,
+    OutcomeUnknown,
+    Skip,
+    Stored,
+    WrongExpectedSequence,
+)
 from gcbc.eventlog.records import append_entry
 from gcbc.keyvalue.memory import MemoryKeyValue
 from gcbc.keyvalue.port import KeyValue
@@ -52,6 +61,7 @@ def answer(
 class RulesWorker:
     FINISHED_KEPT = 1000  # positions of recently finished tables (their last entries come late)
     LEAD = 1.0  # seconds before a deadline its table (not in memory) is loaded
+    RETRY_FOLD = 5.0  # seconds before a table that could not be folded is tried again
     IDLE_AFTER = 60.0  # seconds untouched, its deadline further off: a table leaves memory
 
     def __init__(
@@ -83,6 +93,13 @@ class RulesWorker:
 
     def owns(self, table_id: str) -> bool:
         return self.share is None or self.share.owns(table_id)
+
+    def take(self, partition: int) -> None:
+        """A partition taken: the deadlines of its tables are this instance's to fire now (a
+        sweep passed over them while another instance held it, or before this one took it)."""
+        for table_id in list(self.index.known):
+            if partition_of(table_id, self.events.partitions) == partition:
+                self.index.again(table_id)
 
     def forget(self, partition: int) -> None:
         """A partition handed over: its tables are another instance's now (keep no memory)."""
@@ -240,57 +257,82 @@ class RulesWorker:
 
     async def sweep_deadlines(self) -> int:
         """Append ``deadline passed`` for every expired wait this instance knows of: the tables
-        in memory, and those the index says are due soon (folded now: snapshot and tail)."""
-        fired = 0
+        in memory, and those the index says are due soon (folded now: snapshot and tail). A
+        table that fails is passed over (logged) and the others go on; the log away stops the
+        sweep (every table is looked at again at the next)."""
         now = self.clock()
-        for table_id in self.index.soon(now + self.LEAD):
-            if not self.owns(table_id):
-                continue  # another instance's partition: its deadlines are that one's
-            if table_id not in self.cache.tables:
-                try:
-                    t = await self.cache.get(table_id)
-                except Exception:
-                    self.index.again(table_id)  # the log is away: at the next sweep
-                    raise
-                self.folds += 1
-                self._noted(t)
+        await self._load_due(now)
+        fired = 0
         for table_id, t in list(self.cache.tables.items()):
             if not self.owns(table_id):
                 continue  # another instance's (a partition in the middle of a handover)
-            command = t.pending_command
-            if command is None:
-                self._seen.pop(table_id, None)
-            elif now - self._since(t) > STUCK_AFTER:
-                # a command nobody answered (its worker died before acking): answer it here
-                log.info(
-                    "answering #%s, left unanswered",
-                    t.pending,
-                    extra={"table": table_id, "seq": t.pending},
-                )
-                metrics.DEADLINES.labels("unanswered").inc()
-                await self._answer(t)
-                continue
-            closes = t.lobby_closes(self.lobby_seconds)
-            if closes is not None:
-                if now >= closes:  # nobody started it in time: it closes (DESIGN property 7)
-                    closed = await self._system(t, C.CloseTable(), f"close:{table_id}")
-                    if closed:
-                        metrics.DEADLINES.labels("close_table").inc()
-                        log.info("lobby time up: closing", extra={"table": table_id})
-                    fired += closed
-                continue
-            due = t.deadline()
-            if due is None or now < due[1]:
-                continue
-            wait_id = due[0]
-            passed = await self._system(
-                t, C.DeadlinePassed(wait=wait_id), f"deadline:{table_id}:{wait_id}"
-            )
-            if passed:
-                metrics.DEADLINES.labels("deadline_passed").inc()
-                log.info("deadline of wait %s passed", wait_id, extra={"table": table_id})
-            fired += passed
+            try:
+                fired += await self._fire(t, now)
+            except (LogUnavailable, OutcomeUnknown):
+                raise
+            except Exception:
+                log.exception("could not fire the table's deadline", extra={"table": table_id})
         return fired
+
+    async def _load_due(self, now: float) -> None:
+        """Fold the tables the index says are due soon and are not in memory."""
+        due = self.index.soon(now + self.LEAD)
+        for i, table_id in enumerate(due):
+            if not self.owns(table_id):
+                continue  # another instance's partition: handed back when it is taken (take)
+            if table_id in self.cache.tables:
+                continue
+            try:
+                t = await self.cache.get(table_id)
+            except LogUnavailable:
+                for rest in due[i:]:  # the log is away: every one at the next sweep
+                    self.index.again(rest)
+                raise
+            except Exception:  # this table alone: the others go on, it is tried later
+                log.exception("could not fold the table", extra={"table": table_id})
+                self.index.again(table_id, now + self.RETRY_FOLD)
+                continue
+            self.folds += 1
+            self._noted(t)
+
+    async def _fire(self, t: FoldedTable, now: float) -> bool:
+        """What the table in memory needs by ``now``: its command left unanswered answered, its
+        lobby closed or its wait's deadline passed; whether a system command was appended."""
+        table_id = t.table_id
+        command = t.pending_command
+        if command is None:
+            self._seen.pop(table_id, None)
+        elif now - self._since(t) > STUCK_AFTER:
+            # a command nobody answered (its worker died before acking): answer it here
+            log.info(
+                "answering #%s, left unanswered",
+                t.pending,
+                extra={"table": table_id, "seq": t.pending},
+            )
+            metrics.DEADLINES.labels("unanswered").inc()
+            await self._answer(t)
+            return False
+        closes = t.lobby_closes(self.lobby_seconds)
+        if closes is not None:
+            if now < closes:
+                return False
+            # nobody started it in time: it closes (DESIGN property 7)
+            closed = await self._system(t, C.CloseTable(), f"close:{table_id}")
+            if closed:
+                metrics.DEADLINES.labels("close_table").inc()
+                log.info("lobby time up: closing", extra={"table": table_id})
+            return closed
+        due = t.deadline()
+        if due is None or now < due[1]:
+            return False
+        wait_id = due[0]
+        passed = await self._system(
+            t, C.DeadlinePassed(wait=wait_id), f"deadline:{table_id}:{wait_id}"
+        )
+        if passed:
+            metrics.DEADLINES.labels("deadline_passed").inc()
+            log.info("deadline of wait %s passed", wait_id, extra={"table": table_id})
+        return passed
 
     async def _system(self, t: FoldedTable, command: object, msg_id: str) -> bool:
         """Append a system command where the table is now; False if someone got there first."""

@@ -9,7 +9,11 @@ import asyncio
 import time
 from collections.abc import Callable
 
+import pytest
+
 from gcbc.eventlog.memory import MemoryEventLog
+from gcbc.eventlog.partitions import partition_of
+from gcbc.eventlog.port import LogUnavailable
 from gcbc.keyvalue.memory import MemoryKeyValue
 from gcbc_contract import commands as C
 from gcbc_contract import events as E
@@ -219,5 +223,75 @@ def test_tables_nobody_touches_leave_memory_and_come_back_for_a_command():
         assert list(w.cache.tables) == [asked] and w.snapshots.loaded == 1
         assert len(w.index.known) == 20
         await running.stop()
+
+    asyncio.run(go())
+
+
+def _closed(events: MemoryEventLog) -> set[str]:
+    return {
+        s.table
+        for s in events.all()
+        for x in [decode_entry(s.data)]
+        if isinstance(x, CommandEntry) and isinstance(x.command, C.CloseTable)
+    }
+
+
+class Held:
+    """The partitions this instance holds, as a test says (``Partitions``' ``owns``)."""
+
+    def __init__(self) -> None:
+        self.tables: set[str] = set()
+
+    def owns(self, table: str) -> bool:
+        return table in self.tables
+
+
+def test_a_deadline_due_while_another_instance_held_the_table_fires_once_it_is_taken():
+    async def go():
+        events, clock = MemoryEventLog(), Clock()
+        worker = RulesWorker(events, clock=clock, lobby_seconds=60)
+        held = Held()
+        worker.share = held  # type: ignore[assignment]
+        t = tables(1)[0]
+        await opened(events, t, clock.now - 120)  # its lobby's time ran out a minute ago
+        worker.index.note(t, clock.now - 60, 2)  # as the index read at start says
+        assert await worker.sweep_deadlines() == 0  # another instance's: passed over
+        held.tables.add(t)
+        assert await worker.sweep_deadlines() == 0  # (the index handed it over once)
+        worker.take(partition_of(t, events.partitions))
+        assert await worker.sweep_deadlines() == 1 and _closed(events) == {t}
+
+    asyncio.run(go())
+
+
+def test_a_table_that_cannot_be_folded_holds_back_no_other_tables_deadline():
+    async def go():
+        events, clock = MemoryEventLog(), Clock()
+        worker = RulesWorker(events, clock=clock, lobby_seconds=60)
+        overdue = tables(4)
+        for t in overdue:
+            await opened(events, t, clock.now - 120)
+            worker.index.note(t, clock.now - 60, 2)
+        real, calls = worker.cache.get, []
+
+        async def get(table_id, through=None):
+            calls.append(table_id)
+            if table_id == overdue[0]:
+                raise ValueError("a fold that fails")
+            if table_id == overdue[1] and calls.count(table_id) == 1:
+                raise LogUnavailable("connection closed")  # once: every table waits for it
+            return await real(table_id, through)
+
+        worker.cache.get = get  # type: ignore[method-assign]
+        with pytest.raises(LogUnavailable):
+            await worker.sweep_deadlines()
+        await worker.sweep_deadlines()
+        assert _closed(events) == set(overdue[1:])
+        tried = calls.count(overdue[0])
+        await worker.sweep_deadlines()  # the failing one is not tried at every sweep
+        assert calls.count(overdue[0]) == tried
+        clock.now += worker.RETRY_FOLD + 1
+        await worker.sweep_deadlines()
+        assert calls.count(overdue[0]) == tried + 1
 
     asyncio.run(go())
