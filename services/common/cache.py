@@ -12,7 +12,7 @@ import msgspec
 
 from gcbc.eventlog.port import EventLog, Stored
 from gcbc.eventlog.records import entry_of, entry_or_none
-from gcbc_contract.entries import OutcomeEntry, RefusalEntry
+from gcbc_contract.entries import NewerSchema, OutcomeEntry, RefusalEntry
 from services.common import metrics
 from services.common.folded import FoldedTable
 
@@ -152,6 +152,8 @@ class FoldedCache:
         try:
             entry = entry_of(stored)
             prev = entry.prev
+        except NewerSchema:
+            raise  # never stepped over (FoldedTable.apply)
         except msgspec.DecodeError:
             entry, prev = None, -1  # not an entry: the catch-up below steps over it in its place
         # an answer (handed to a reader of the answers alone) follows what the cache has

@@ -25,7 +25,7 @@ from gcbc.rules import current_wait, fold
 from gcbc.rules.state import State, initial_state
 from gcbc_contract import commands as C
 from gcbc_contract import events as E
-from gcbc_contract.entries import CommandEntry, OutcomeEntry, RefusalEntry
+from gcbc_contract.entries import CommandEntry, NewerSchema, OutcomeEntry, RefusalEntry
 
 log = logging.getLogger("gcbc.folded")
 
@@ -71,10 +71,13 @@ class FoldedTable:
         """Fold one entry (entries must come in order, each once; ``entry``: already decoded).
         Something in the table's subject that is not an entry (only an operator could have put
         it there) is stepped over, so one bad message never stops a table, a worker or a
-        rebuild."""
+        rebuild. An entry written by newer code is not: NewerSchema, nothing folded (folding on
+        past it would answer on a state the log does not hold; this code must be upgraded)."""
         if entry is None:
             try:
                 entry = entry_of(stored)
+            except NewerSchema:
+                raise
             except msgspec.DecodeError as e:
                 log.error(
                     "table %s: #%s is not an entry, stepped over: %s",

@@ -31,7 +31,7 @@ from gcbc.keyvalue.port import KeyValue
 from gcbc.rules import RuleViolation
 from gcbc_contract import commands as C
 from gcbc_contract import events as E
-from gcbc_contract.entries import CommandEntry, OutcomeEntry, RefusalEntry
+from gcbc_contract.entries import CommandEntry, NewerSchema, OutcomeEntry, RefusalEntry
 from services.common import metrics
 from services.common.cache import FoldedCache
 from services.common.deadlines import DeadlineIndex, due
@@ -141,6 +141,8 @@ class RulesWorker:
         try:
             known = stored.table in self.cache.tables
             t = await self.cache.deliver(stored)
+        except NewerSchema:
+            raise  # delivered again, the table's later entries after it, till this is upgraded
         except msgspec.DecodeError as e:
             raise Skip(f"not an entry: {e}") from None
         if not known:

@@ -8,6 +8,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+import msgspec
 import pytest
 from msgspec.structs import replace
 
@@ -17,6 +18,7 @@ from gcbc.readmodel.memory import MemoryReadModel
 from gcbc.readmodel.port import PUBLIC, seat_key
 from gcbc_contract import commands as C
 from gcbc_contract.entries import (
+    SCHEMA,
     CommandEntry,
     OutcomeEntry,
     RefusalEntry,
@@ -259,6 +261,30 @@ def test_not_an_entry_is_skipped_and_the_rest_goes_on():
             assert isinstance(
                 decode_entry((await events.read(TABLE))[1].data), OutcomeEntry | RefusalEntry
             )
+
+    asyncio.run(go())
+
+
+def test_an_entry_newer_code_wrote_is_never_stepped_over_and_other_tables_go_on():
+    """Not answered on a state the log does not hold: its table waits for this code to be
+    upgraded (its entry delivered again), every other table goes on."""
+
+    async def go():
+        async with pipeline() as (events, model, service, _):
+            await open_table(service)
+            await settled(events)
+            last = await events.last(TABLE)
+            newer = CommandEntry(command=C.PostChat(seat=0, text="hi"), prev=last.seq)
+            data = msgspec.json.encode(msgspec.structs.replace(newer, schema=SCHEMA + 1))
+            await events.append(TABLE, data, last.seq)
+            other = "00000000000000cd"
+            seq = await service.append_command(
+                other, C.OpenTable(table_id=other, seats=4), new_table=True
+            )
+            assert await service.answered(other, PUBLIC, seq, 5)  # another table goes on
+            await asyncio.sleep(0.3)
+            assert (await events.last(TABLE)).data == data  # not answered
+            assert events.pending(RULES) >= 1  # and not acknowledged: delivered again
 
     asyncio.run(go())
 
