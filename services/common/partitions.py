@@ -91,8 +91,11 @@ class Partitions:
         stopped: Stopped | None = None,
         instance: str | None = None,
         clock: Callable[[], float] = time.monotonic,
+        gauged: bool = True,
     ) -> None:
         self.leases, self.service, self.partitions = leases, service, partitions
+        # whether the gauges of the tables' partitions are this one's (not a lone consumer's)
+        self.gauged = gauged
         self.start, self.stopped = start, stopped
         self.instance = instance or instance_name()
         self.clock = clock
@@ -106,6 +109,11 @@ class Partitions:
 
     def owns(self, table: str) -> bool:
         return partition_of(table, self.partitions) in self.held
+
+    def _gauge(self) -> None:
+        if self.gauged:
+            metrics.PARTITIONS_HELD.set(len(self.held))
+            metrics.MEMBERS.set(len(self.members))
 
     def lease(self, partition: int) -> str:
         return f"{self.service}.partition.{partition}"
@@ -160,8 +168,7 @@ class Partitions:
                 await self.leases.release(self.lease(p), revision)
                 raise
             log.info("partition %d taken", p, extra={"partition": p})
-        metrics.PARTITIONS_HELD.set(len(self.held))
-        metrics.MEMBERS.set(len(self.members))
+        self._gauge()
         return mine <= set(self.held)
 
     async def _renew_membership(self) -> None:
@@ -190,7 +197,7 @@ class Partitions:
                 await asyncio.wait_for(held.subscription.close(), self.margin / 2)
         if self.stopped is not None:
             self.stopped(p)
-        metrics.PARTITIONS_HELD.set(len(self.held))
+        self._gauge()
         log.info("partition %d handed over", p, extra={"partition": p})
 
     async def run(self, stop: asyncio.Event, every: float | None = None) -> None:

@@ -11,13 +11,15 @@ from typing import Any
 
 import msgspec
 
-from gcbc.eventlog.port import EventLog, LogUnavailable, Stored
+from gcbc.eventlog.leases import Leases
+from gcbc.eventlog.port import EventLog, LogUnavailable, Stored, Subscription
 from gcbc.eventlog.records import entry_of
 from gcbc.playermodel.port import PlayerModel, RatingsHeld
 from gcbc.readmodel.port import ModelUnavailable
 from gcbc_contract import commands as C
 from gcbc_contract.entries import CommandEntry
 from services.common.folded import FoldedTable
+from services.common.partitions import Partitions
 from services.common.ratings import ENDED, rate_table
 
 log = logging.getLogger("gcbc.projection")
@@ -59,23 +61,25 @@ class RatingProjection:
             await rate_table(self.model, t, stored.seq)
 
 
-async def consume_until(
-    events: EventLog, durable: str, handle: Any, stop: asyncio.Event, **options: Any
+async def consume_alone(
+    events: EventLog,
+    durable: str,
+    handle: Any,
+    stop: asyncio.Event,
+    leases: Leases,
+    instance: str | None = None,
+    **options: Any,
 ) -> None:
-    """Consume with the durable ``durable`` until ``stop`` (made again until NATS answers, as
-    the service starts)."""
-    sub = None
-    while sub is None and not stop.is_set():
-        try:
-            sub = await events.consume(durable, handle, **options)
-        except LogUnavailable as e:
-            log.warning("%s: consumer not made yet: %s", durable, e)
-            await asyncio.sleep(1.0)
-    try:
-        await stop.wait()
-    finally:
-        if sub is not None:
-            await sub.close()
+    """Consume with the durable ``durable`` in one projection process at a time, until ``stop``:
+    it holds a lease of its own, as a partition is held (``Partitions``; its consumer made again
+    until NATS answers). Ratings are made in the log's order, so two processes must never share
+    the consumer (each would take part of its entries, and rate a table after a later one)."""
+
+    async def start(_: int) -> Subscription:
+        return await events.consume(durable, handle, **options)
+
+    share = Partitions(leases, f"projection.{durable}", 1, start, None, instance, gauged=False)
+    await share.run(stop)
 
 
 def _opened_rated(first: Stored) -> bool:

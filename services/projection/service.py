@@ -27,7 +27,7 @@ from services.common.progress import ProgressLog
 from services.common.settings import CHAT_LIMIT, LOG_LIMIT, Settings
 from services.common.view_writer import answers, render_views, replacement_of, viewers_of, write
 from services.projection.ratings import DURABLE as RATINGS
-from services.projection.ratings import RatingProjection, consume_until
+from services.projection.ratings import RatingProjection, consume_alone
 
 log = logging.getLogger("gcbc.projection")
 DURABLE = "projection"
@@ -333,10 +333,13 @@ async def main_async(settings: Settings, stop: asyncio.Event) -> None:
         player_model = RedisPlayerModel(model.redis)
         on_player_entry = functools.partial(players_projection.project, player_model)
         ratings = RatingProjection(events, player_model)  # every table's answers
+        instance = settings.instance or None
         await asyncio.gather(
-            projection.run(stop, operators.metrics_port(9102), leases, settings.instance or None),
-            consume_until(player_log, players_projection.DURABLE, on_player_entry, stop),
-            consume_until(events, RATINGS, ratings.handle, stop, only="answers"),
+            projection.run(stop, operators.metrics_port(9102), leases, instance),
+            consume_alone(
+                player_log, players_projection.DURABLE, on_player_entry, stop, leases, instance
+            ),
+            consume_alone(events, RATINGS, ratings.handle, stop, leases, instance, only="answers"),
         )
     finally:
         await player_log.close()
