@@ -38,6 +38,7 @@ from services.bots.pace import Pace, Turns
 from services.bots.seat import play_seat
 from services.common import house_tables
 from services.common.house_bots import bot_seed, bot_token
+from services.common.purges import keep_purged
 from services.common.settings import Settings
 
 log = logging.getLogger("gcbc.bots")
@@ -212,7 +213,7 @@ class BotWorker:
             await watch.ready.wait()
             if not self.built:
                 await self.build()
-            await stop.wait()
+            await keep_purged(self.house, stop, "house tables")
         finally:
             await watch.close()
             self.turns.close()

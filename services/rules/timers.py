@@ -8,6 +8,7 @@ import contextlib
 import logging
 import time
 
+from services.common.purges import keep_purged
 from services.rules.worker import RulesWorker
 
 log = logging.getLogger("gcbc.rules")
@@ -66,7 +67,7 @@ async def keep_index(worker: RulesWorker, stop: asyncio.Event, every: float = 0.
             except Exception as e:  # noqa: BLE001
                 log.warning("building the deadline index failed: %s", e)
                 await _pause(stop, 5.0)
-        await stop.wait()
+        await keep_purged(index.store, stop, "deadline index")
     finally:
         await snapshotting
         await writing

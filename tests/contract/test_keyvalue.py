@@ -112,6 +112,31 @@ def test_a_watch_hands_over_every_current_value_then_each_change(store_factory):
     run(go())
 
 
+def test_old_deletions_are_purged_and_a_value_put_since_is_kept(store_factory):
+    async def go():
+        store = await store_factory()
+        try:
+            for key in ("gone", "back", "kept", "t!~odd(key)"):
+                await store.put(key, b"1")
+            for key in ("gone", "back", "t!~odd(key)"):
+                await store.delete(key)
+            await store.put("back", b"2")  # put again after its deletion
+            purged = await store.purge_deletes(0.0)
+            assert purged in (0, 2)  # (the twin keeps no deletion to purge)
+            assert await store.purge_deletes(0.0) == 0  # nothing left to purge
+            seen: dict[str, bytes | None] = {}
+            watch = await store.watch(lambda key, value: seen.__setitem__(key, value))
+            await asyncio.wait_for(watch.ready.wait(), 5)
+            assert seen == {"back": b"2", "kept": b"1"}  # no deletion read at the start
+            assert await store.get("back") == b"2" and await store.get("gone") is None
+            await watch.close()
+        finally:
+            await store.close()
+            await store_factory.close()
+
+    run(go())
+
+
 def test_a_watch_on_an_empty_store_is_ready_at_once(store_factory):
     async def go():
         store = await store_factory()

@@ -45,11 +45,13 @@ BUCKETS = {
 
 
 def _bucket_rights(bucket: str) -> list[str]:
-    """Create and read a bucket, put and delete its keys, watch it (an ordered consumer)."""
+    """Create and read a bucket, put and delete its keys, watch it (an ordered consumer), purge
+    its old deletions."""
     stream = f"KV_{bucket}"
     return [
         f"$JS.API.STREAM.INFO.{stream}",
         f"$JS.API.STREAM.CREATE.{stream}",
+        f"$JS.API.STREAM.PURGE.{stream}",
         f"$JS.API.DIRECT.GET.{stream}.>",
         f"$JS.API.CONSUMER.CREATE.{stream}",
         f"$JS.FC.{stream}.>",

@@ -12,6 +12,7 @@ import asyncio
 import inspect
 import logging
 import re
+from datetime import UTC, datetime
 
 import nats
 from nats.js import api
@@ -130,6 +131,30 @@ class JetStreamKeyValue:
             watch.ready.set()  # nothing stored: nothing to wait for
         self.watches.append(watch)
         return watch
+
+    async def purge_deletes(self, older_than: float) -> int:
+        """Each deletion marker older than ``older_than`` seconds purged from its key's subject
+        with what came before it, never a value put after it (a purge up to its sequence)."""
+        try:
+            kv = await self.js.key_value(self.bucket)
+            watcher = await kv.watchall()
+            old: list[tuple[str, int]] = []
+            try:
+                now = datetime.now(UTC)
+                async for update in watcher:
+                    if update is None:
+                        break  # every key's latest handed over
+                    deleted = update.operation in ("DEL", "PURGE")
+                    age = (now - update.created).total_seconds() if update.created else 0.0
+                    if deleted and age > older_than:
+                        old.append((update.key, update.revision))
+            finally:
+                await watcher.stop()
+            for key, revision in old:
+                await self.js.purge_stream(self.stream, seq=revision + 1, subject=self.prefix + key)
+        except UNANSWERED as e:
+            raise unavailable(e) from None
+        return len(old)
 
     async def close(self) -> None:
         """The watches stop (the connection is the event log's: it closes it)."""

@@ -57,6 +57,9 @@ class MemoryKeyValue:
         if self.values.pop(key, None) is not None:
             self._changed(key, None)
 
+    async def purge_deletes(self, older_than: float) -> int:
+        return 0  # a deleted key leaves nothing behind here
+
     def _changed(self, key: str, value: bytes | None) -> None:
         for watch in self.watches:
             watch.queue.put_nowait((key, value))

@@ -4,7 +4,9 @@
 ``delete(key)``: the key is gone (deleting a missing key is no error). ``watch(handle)``: every
 key's current value once, then every change as it is stored (``handle(key, value)``; a deleted
 key comes with None), in the order they were stored; the returned watch's ``ready`` is set once
-the values there were at the start have all been handed over.
+the values there were at the start have all been handed over. ``purge_deletes(older_than)``: the
+deletions stored longer ago than that are forgotten (a store may keep each one, and a watch
+starts by reading them: a bucket whose keys come and go purges them now and then).
 
 Keys are any string without control characters or spaces (a table id, a name with dots): the
 adapter maps them to what its store allows. ``LogUnavailable`` (gcbc.eventlog.port): the store
@@ -34,5 +36,9 @@ class KeyValue(Protocol):
     async def delete(self, key: str) -> None: ...
 
     async def watch(self, handle: Change) -> Watch: ...
+
+    async def purge_deletes(self, older_than: float) -> int:
+        """Forget the deletions stored more than ``older_than`` seconds ago: how many."""
+        ...
 
     async def close(self) -> None: ...
