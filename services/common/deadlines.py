@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import heapq
 import logging
+from collections.abc import Callable
 
 import msgspec
 
@@ -152,6 +153,13 @@ class DeadlineIndex:
         if self._written is None:
             self._written = asyncio.get_running_loop().create_future()
         return self._written
+
+    def let_go(self, belongs: Callable[[str], bool]) -> None:
+        """Owe no write for the tables ``belongs`` names (a partition handed over: its new owner
+        writes their deadlines, and one owed here, written late, would overwrite a newer one)."""
+        for table_id in [t for t in self._dirty if belongs(t)]:
+            del self._dirty[table_id]
+            self.stored.pop(table_id, None)
 
     def owes(self, table_id: str) -> bool:
         """The table's deadline is not written yet."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import msgspec
@@ -195,6 +195,12 @@ class Snapshots:
 
     def forget(self, table_id: str) -> None:
         self._since.pop(table_id, None)
+
+    def let_go(self, belongs: Callable[[str], bool]) -> None:
+        """Owe nothing for the tables ``belongs`` names (another instance's now)."""
+        for held in (self._since, self._owed):
+            for table_id in [t for t in held if belongs(t)]:
+                del held[table_id]
 
     def owe_all(self, tables: Iterable[FoldedTable]) -> None:
         """Every table with entries folded since its last snapshot (a worker stopping)."""

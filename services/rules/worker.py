@@ -102,11 +102,18 @@ class RulesWorker:
                 self.index.again(table_id)
 
     def forget(self, partition: int) -> None:
-        """A partition handed over: its tables are another instance's now (keep no memory)."""
+        """A partition handed over: its tables are another instance's now (keep no memory, and
+        write none of their deadlines or snapshots: the new owner's are newer)."""
+
+        def belongs(table_id: str) -> bool:
+            return partition_of(table_id, self.events.partitions) == partition
+
         for table_id in list(self.cache.tables):
-            if partition_of(table_id, self.events.partitions) == partition:
+            if belongs(table_id):
                 self.cache.drop(table_id)
                 self._seen.pop(table_id, None)
+        self.index.let_go(belongs)
+        self.snapshots.let_go(belongs)
 
     async def handle_batch(self, entries: list[Stored]) -> list[Outcome]:
         """What arrived at once: each table's entries in order, the tables side by side (their

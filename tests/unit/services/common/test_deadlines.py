@@ -54,6 +54,23 @@ def test_a_failed_write_stays_owed_and_fails_its_waiters():
     asyncio.run(go())
 
 
+def test_a_write_owed_for_a_table_handed_over_is_never_written_over_the_new_owners():
+    async def go():
+        store = Failing()
+        index = DeadlineIndex(store)
+        index.note("t1", 100.0, 5)
+        index.note("t2", 100.0, 5)
+        await index.flush()  # the store away: both owed still
+        store.fail = False
+        await store.put("t1", b"the new owner's")  # t1's partition handed over meanwhile
+        index.let_go(lambda table_id: table_id == "t1")
+        assert not index.owes("t1") and index.owes("t2")
+        await index.flush()
+        assert await store.get("t1") == b"the new owner's" and await store.get("t2") is not None
+
+    asyncio.run(go())
+
+
 def test_a_restarted_index_reads_every_deadline_and_another_instances_newer_one_wins():
     async def go():
         store = MemoryKeyValue()

@@ -91,3 +91,21 @@ def test_snapshots_are_owed_every_n_entries_and_written_by_a_flush():
         assert await kept.load("nothing") is None
 
     asyncio.run(go())
+
+
+def test_a_table_handed_over_is_owed_no_snapshot():
+    async def go():
+        store = MemoryKeyValue()
+        kept = snapshots.Snapshots(store, every=2)
+        mine, theirs = FoldedTable("00000000000000a1"), FoldedTable("00000000000000b1")
+        for t in (mine, theirs):
+            kept.folded(t)
+        kept.owe(theirs)
+        kept.let_go(lambda table_id: table_id == theirs.table_id)
+        assert kept.owed == 0
+        kept.folded(theirs)  # counted from nothing again
+        kept.folded(mine)  # its second entry: owed
+        assert kept.owed == 1 and await kept.flush() == 1
+        assert await store.get(theirs.table_id) is None
+
+    asyncio.run(go())
