@@ -101,7 +101,7 @@ class Matchmaker:
         mu = await self._rating(p, ask) if ask.rated else 25.0
         for _ in range(RETRIES):
             q = await self._current()
-            if p.player_id in q.waiting:
+            if _queued(q, p.player_id):
                 raise ApiError(409, "already_queued", "this player waits in the queue already")
             entry = Queued(
                 player_id=p.player_id,
@@ -124,14 +124,29 @@ class Matchmaker:
             log.warning("matching after a join failed", exc_info=True)
         return self.state_of(await self._current(), p.player_id)
 
+    async def not_queued(self, p: FoldedPlayer) -> None:
+        """409 already_queued if the player waits in the queue (or its table there is being
+        opened): a seat taken elsewhere meanwhile would give it two tables at once."""
+        if _queued(await self._current(), p.player_id):
+            raise ApiError(
+                409,
+                "already_queued",
+                "this player waits in the queue: leave it (DELETE /queue) before taking a seat",
+            )
+
     async def leave(self, p: FoldedPlayer) -> None:
         """Take the player out of the queue: 409 not_queued if it is not waiting (the queue may
         have seated it: GET /queue says where)."""
         for _ in range(RETRIES):
             q = await self._current()
             if p.player_id not in q.waiting:
+                matched = _queued(q, p.player_id)
                 raise ApiError(
-                    409, "not_queued", "this player is not waiting in the queue (GET /queue)"
+                    409,
+                    "not_queued",
+                    "this player's table is being opened: its seat comes in a moment (GET /queue)"
+                    if matched
+                    else "this player is not waiting in the queue (GET /queue)",
                 )
             if await self._append(QueueLeft(player_id=p.player_id, at=now_ms()), q.seq):
                 return
@@ -388,3 +403,12 @@ class Matchmaker:
         except ApiError as e:
             if e.status != 409:
                 raise
+
+
+def _queued(q: FoldedQueue, player_id: str) -> bool:
+    """Whether the player waits in the queue, or was matched and its table is being opened (the
+    queue's GET says waiting until it is seated there)."""
+    if player_id in q.waiting:
+        return True
+    placed = q.placed.get(player_id)
+    return placed is not None and placed.table_id in q.pending

@@ -79,6 +79,8 @@ class Seats(Controller):
         await state.holdings.room_for_seat(who, still_held(service))
         # a registered player's token (optional): the seat is recorded as the player's
         player = await state.identities.seating(table, bearer(request))
+        if player is not None and (matchmaker := getattr(state, "matchmaker", None)) is not None:
+            await matchmaker.not_queued(player)
         bot = data.bot or (player is not None and player.bot)
         if player is None and table.state.rated:
             raise ApiError(

@@ -94,6 +94,10 @@ def test_a_player_waits_once_and_leaves_the_queue(http):
     assert got["status"] == "waiting" and got["seats"] == [8] and got["rated"] is True
     assert got["since"] > 0 and "bots_after" not in got  # none asked
     _problem(http.post("/queue", json={"seats": [4]}, headers=auth(token)), 409, "already_queued")
+    # a seat taken elsewhere meanwhile would give the player two tables at once
+    table = http.post("/tables", json={"seats": 4}).json()["table_id"]
+    seat = http.post(f"/tables/{table}/seats", json={"name": "elsewhere"}, headers=auth(token))
+    _problem(seat, 409, "already_queued")
     assert http.get("/queue", headers=auth(token)).json() == got
     assert http.get("/players/me", headers=auth(token)).json()["queue"] == got  # the same place
     r = http.delete("/queue", headers=auth(token))

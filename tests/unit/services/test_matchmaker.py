@@ -13,10 +13,11 @@ from gcbc.eventlog.memory import MemoryEventLog
 from gcbc.players.log import PlayerLog
 from gcbc.queue.log import KEY, QueueLog
 from gcbc_contract.options import TableOptions
-from gcbc_contract.queue import Matched, Queued, decode_queue_entry
+from gcbc_contract.queue import JoinQueue, Matched, Queued, decode_queue_entry
 from services.common.settings import Settings
 from services.table.identities import Identities
 from services.table.matchmaker import Matchmaker
+from services.table.problems import ApiError
 from services.table.service import TableService
 from tests.unit.services.test_pipeline_on_twins import pipeline
 
@@ -115,5 +116,48 @@ def test_a_table_matched_and_never_opened_is_finished_by_the_next_look():
             await _seated_everywhere(service, [stopped])
             state = maker.state_of(await maker.queue.current(), ids[2])
             assert (state.status, state.table_id, state.seat) == ("seated", stopped.table_id, 2)
+
+    asyncio.run(go())
+
+
+def test_a_player_matched_or_waiting_may_not_join_again_nor_leave_and_is_told_why():
+    """Between its match and its seat the player is waiting (GET /queue): joining again is
+    already_queued (it would be matched twice), leaving is not_queued saying its seat comes."""
+
+    async def go():
+        async with pipeline() as (events, _model, service, _clock):
+            player_events = MemoryEventLog()
+            players = PlayerLog(player_events)
+            ids = await _players(players, 5)
+            log = QueueLog(player_events)
+            seq = 0
+            for i, p in enumerate(ids):
+                seq = await log.append(_queued(p, i, f"p{i}"), seq)
+            matched = Matched(
+                table_id="00000000000000ce",
+                seats=4,
+                players=tuple(ids[:4]),
+                seats_of=(0, 1, 2, 3),
+                bots=(),
+                at=0,
+            )
+            await log.append(matched, seq)  # recorded, its table not opened yet
+            maker = Matchmaker(
+                QueueLog(player_events), service, Identities(PlayerLog(player_events)), Settings()
+            )
+            first, last = await players.player(ids[0]), await players.player(ids[4])
+            assert maker.state_of(await maker.queue.current(), ids[0]).status == "waiting"
+            for p in (first, last):  # matched, and still waiting
+                with pytest.raises(ApiError) as joined:
+                    await maker.join(p, JoinQueue(seats=[4]))
+                assert joined.value.code == "already_queued"
+                with pytest.raises(ApiError) as seated:  # a seat elsewhere: two tables
+                    await maker.not_queued(p)
+                assert seated.value.code == "already_queued"
+            with pytest.raises(ApiError) as left:
+                await maker.leave(first)
+            assert left.value.code == "not_queued" and "being opened" in left.value.detail
+            await maker.leave(last)  # still waiting: out of the queue
+            await maker.not_queued(last)  # and free to take a seat anywhere
 
     asyncio.run(go())
