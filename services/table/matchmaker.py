@@ -118,10 +118,11 @@ class Matchmaker:
                 break
         else:
             raise ApiError(409, "queue_busy", "the queue is busy: try again")
-        try:
-            await self.match()
-        except Exception:  # noqa: BLE001  (the player waits: the next look matches it)
-            log.warning("matching after a join failed", exc_info=True)
+        if not self._busy.locked():  # else the look under way (or the next) matches it
+            try:
+                await self.match()
+            except Exception:  # noqa: BLE001  (the player waits: the next look matches it)
+                log.warning("matching after a join failed", exc_info=True)
         return self.state_of(await self._current(), p.player_id)
 
     async def not_queued(self, p: FoldedPlayer) -> None:
@@ -284,7 +285,10 @@ class Matchmaker:
                 now = now_ms()
                 for matched, asked, at in list(q.pending.values()):
                     if now - at >= STALE * 1000:
-                        await self._seat(matched, asked)
+                        try:
+                            await self._seat(matched, asked)
+                        except Exception:  # noqa: BLE001  (the others go on: tried next look)
+                            log.warning("table %s not seated yet", matched.table_id, exc_info=True)
             made = 0
             for _ in range(MAX_TABLES):  # looks again at most this often (others appending)
                 q = await self._current()
@@ -349,6 +353,7 @@ class Matchmaker:
                 raise
         await self._opened(m.table_id)
         by_player = {q.player_id: q for q in asked}
+        gone = False  # a player no more: its seat stays empty, the table never starts
         for player_id, seat in zip(m.players, m.seats_of, strict=True):
             t = await self.service.table(m.table_id)
             if t.players.get(seat) == player_id or t.state.seats[seat] is not None:
@@ -356,7 +361,8 @@ class Matchmaker:
             p = await self.identities.log.player(player_id)
             q = by_player.get(player_id)
             if p is None or q is None:
-                continue  # no player any more: its seat stays empty, the table never starts
+                gone = True
+                continue
             await self.identities.joined(p, m.table_id)
             # the seat's own token is drawn and never shown: the player's token acts for it
             claim = C.TakeSeat(name=q.name, bot=q.bot, seat_wanted=seat)
@@ -368,7 +374,8 @@ class Matchmaker:
             except ApiError as e:
                 if e.code != "seat_taken":
                     raise
-        await self._start(m)
+        if not await self._start(m) and not gone:
+            return  # a seat not answered yet: the next look finds the table stale, and starts it
         for _ in range(RETRIES):
             q = await self._current()
             if m.table_id not in q.pending:
@@ -386,23 +393,25 @@ class Matchmaker:
             await asyncio.sleep(0.05)
         raise TimeoutError(f"table {table_id} not opened yet")
 
-    async def _start(self, m: Matched) -> None:
-        """Start the game once every seat is taken (the rules worker answers the seats first)."""
+    async def _start(self, m: Matched) -> bool:
+        """Start the game once every seat is taken (the rules worker answers the seats first):
+        whether it started (False: a seat still empty after a while)."""
         for _ in range(50):
             t = await self.service.table(m.table_id)
             if t.state.step != "lobby":
-                return
+                return True
             if all(st is not None for st in t.state.seats):
                 break
             await asyncio.sleep(0.1)
         else:
-            return  # a seat stayed empty: the players may still start it themselves
+            return False
         start = C.StartGame(seat=m.seats_of[0], random_seed=secrets.randbits(62))
         try:
             await self.service.append_command(m.table_id, start)
         except ApiError as e:
             if e.status != 409:
                 raise
+        return True
 
 
 def _queued(q: FoldedQueue, player_id: str) -> bool:

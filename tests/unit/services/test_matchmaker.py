@@ -161,3 +161,49 @@ def test_a_player_matched_or_waiting_may_not_join_again_nor_leave_and_is_told_wh
             await maker.not_queued(last)  # and free to take a seat anywhere
 
     asyncio.run(go())
+
+
+def test_a_join_waits_for_no_look_and_a_table_not_started_yet_stays_to_be_started():
+    async def go():
+        async with pipeline() as (events, _model, service, _clock):
+            player_events = MemoryEventLog()
+            players = PlayerLog(player_events)
+            ids = await _players(players, 4)
+            maker = Matchmaker(
+                QueueLog(player_events), service, Identities(PlayerLog(player_events)), Settings()
+            )
+            async with maker._busy:  # a look opening tables: a join does not queue behind it
+                for p in ids:
+                    got = await asyncio.wait_for(
+                        maker.join(await players.player(p), JoinQueue(seats=[4])), 2
+                    )
+                    assert got.status == "waiting"
+            real, tries = maker._start, []
+
+            async def slow_start(m: Matched) -> bool:
+                tries.append(m.table_id)
+                return False if len(tries) == 1 else await real(m)  # a seat answered late
+
+            maker._start = slow_start  # type: ignore[method-assign]
+            await maker.match()
+            q = await maker.queue.current()
+            (table_id,) = q.pending  # not recorded seated: it did not start
+            await maker.match(finish_stale=True)  # (not stale yet)
+            assert tries == [table_id]
+            stale = {t: (m, a, at - 10_000) for t, (m, a, at) in q.pending.items()}
+            maker.queue.current = _returning(q, stale)  # type: ignore[method-assign]
+            await maker.match(finish_stale=True)
+            assert tries == [table_id, table_id]
+            await _seated_everywhere(service, [q.pending[table_id][0]])  # and started
+
+    asyncio.run(go())
+
+
+def _returning(q, pending):
+    """The queue as read, its tables matched long ago."""
+
+    async def current():
+        q.pending = pending
+        return q
+
+    return current
