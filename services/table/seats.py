@@ -3,35 +3,30 @@
 from __future__ import annotations
 
 import hmac
-import random
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable
 from typing import Annotated
 
-import msgspec
 from litestar import Controller, Request, Response, delete, get, post
 from litestar.datastructures import State as AppState
 from litestar.params import Body, HeaderParameter, Parameter, PathParameter
 from litestar.response import Stream
 
-from gcbc.eventlog.port import LogUnavailable, OutcomeUnknown
+from gcbc.eventlog.port import OutcomeUnknown
 from gcbc.players.log import FoldedPlayer
-from gcbc.readmodel.port import PUBLIC, ModelUnavailable, seat_key
+from gcbc.readmodel.port import PUBLIC, seat_key
 from gcbc.rules import names
 from gcbc.rules.state import State
 from gcbc_contract import commands as C
 from gcbc_contract.http import SeatGranted, SeatLater, StreamTicket, TakeSeat
 from services.common.folded import FoldedTable
 from services.common.settings import Settings
-from services.table import answers, edge, tickets
+from services.table import answers, edge, holders, tickets
 from services.table import openapi as doc
 from services.table.dependencies import MySeat, Service, bearer, client, seat_of, still_held
 from services.table.openapi import TableId
 from services.table.problems import ApiError, not_a_seat, retry_later
-from services.table.service import TableService, shows_finished, token_hash
-
-FOLLOW_WAIT = 0.25  # seconds a check waits for this process to fold an entry, then reads it
+from services.table.service import TableService, token_hash
 
 
 class Seats(Controller):
@@ -137,7 +132,7 @@ class Seats(Controller):
             # recorded: the seat is left once the rules worker answers
             return answers.position(answers.position_of(state, table_id, seq))
         # the token's next request here finds its seat left, whatever it asks (docs/api.md)
-        await service.cache.reached(table_id, got[0].position, FOLLOW_WAIT)  # type: ignore[index]
+        await service.cache.reached(table_id, got[0].position, holders.FOLLOW_WAIT)  # type: ignore[index]
         return Response(content=b"", status_code=204)
 
     @post(
@@ -189,7 +184,7 @@ class Seats(Controller):
             if seat is not None and service.seat_of(table, bearer(request)) != seat:
                 raise not_a_seat()  # left while it waited: its view went with it
             raise ApiError(404, "no_table", f"there is no table {table_id}")
-        if seat is not None and not await _still_holds(
+        if seat is not None and not await holders.still_holds(
             service, table_id, bearer(request), seat, got.position
         ):
             raise not_a_seat()
@@ -219,14 +214,18 @@ class Seats(Controller):
         my_seat: MySeat,
     ) -> StreamTicket:
         settings: Settings = state.settings
-        # the seat's own token's hash, whichever token asked (a registered player's acts too)
-        held = (await service.table(table_id, held=True)).tokens.get(my_seat)
+        # the seat's own token's hash, whichever token asked (a registered player's acts too,
+        # named in the ticket as long as it is the player's)
+        t = await service.table(table_id, held=True)
+        asking = bearer(request) or ""
+        player = holders.player_token(t, my_seat, asking)
         ticket = tickets.mint(
             state.ticket_secret,
             table_id,
             my_seat,
-            held or token_hash(bearer(request) or ""),
+            t.tokens.get(my_seat) or token_hash(asking),
             time.time() + settings.ticket_seconds,
+            player.fingerprint if player is not None else None,
         )
         return StreamTicket(ticket=ticket, expires_in=settings.ticket_seconds)
 
@@ -267,15 +266,20 @@ class Seats(Controller):
         ] = None,
     ) -> Stream:
         if ticket is not None:
-            seat, fingerprint = await _ticket_seat(service, state, table_id, ticket)
+            seat, fingerprint, player = await holders.ticket_seat(service, state, table_id, ticket)
             token = None
         else:
             seat = await seat_of(service, table_id, request, required=False)
             token, fingerprint = bearer(request), None
+            t = await service.table(table_id, held=True)
+            player = holders.player_token(t, seat, token) if seat is not None else None
         close = state.streams.open(table_id, client(request), seat, kind="sse")
         # a reconnecting EventSource sends the id of the last event it got: go on after it
         after = -1 if last_event_id is None else last_event_id
-        frames = _events(service, table_id, seat, token, fingerprint, after, close)
+        holder = holders.Holder(
+            service, table_id, seat, token, fingerprint, state.identities, player
+        )
+        frames = holders.events(service, table_id, seat, holder, after, close)
         return answers.event_stream(frames, close)
 
 
@@ -340,88 +344,3 @@ async def _not_a_held_name(service: TableService, s: State, name: str) -> None:
             raise ApiError(
                 409, "name_taken", "that name is kept for a player of this rematch", "name"
             )
-
-
-async def _still_holds(
-    service: TableService,
-    table_id: str,
-    token: str | None,
-    seat: int,
-    position: int,
-    fingerprint: str | None = None,
-) -> bool:
-    """Whether ``token`` (or a ticket's token ``fingerprint``) still names ``seat`` at the table
-    as of ``position``: a seat may have been left and taken by someone else while its old
-    holder's long-poll or stream waited."""
-    t = service.cache.tables.get(table_id)
-    if t is not None and t.seq < position:
-        # the view was written before this process folded its entry: following the log, it
-        # will in a moment (reading the log instead costs a round trip to NATS per stream)
-        t = await service.cache.reached(table_id, position, FOLLOW_WAIT)
-    if t is None or t.seq < position:
-        t = await service.cache.get(table_id)
-    if fingerprint is not None:
-        return t.tokens.get(seat, "")[:16] == fingerprint
-    return service.seat_of(t, token) == seat
-
-
-async def _ticket_seat(
-    service: TableService, state: AppState, table_id: str, ticket: str
-) -> tuple[int, str]:
-    got = tickets.read(state.ticket_secret, ticket, table_id, time.time())
-    if got is None:
-        raise ApiError(
-            401, "unauthorized", "that ticket is not valid (expired, or not this table's)"
-        )
-    seat, fingerprint = got
-    await service.table(table_id)
-    if not await _still_holds(service, table_id, None, seat, 0, fingerprint):
-        raise not_a_seat()  # the ticket's seat was left (and maybe taken) since it was made
-    return seat, fingerprint
-
-
-def end_frame(version: int) -> bytes:
-    """The stream's last event once the game is over (docs/api.md): the server then closes it.
-    Without an id, so a reconnect still goes on after the last view."""
-    data = msgspec.json.encode({"reason": "finished", "version": version})
-    return b"event: end\r\ndata: " + data + b"\r\n\r\n"
-
-
-async def _events(
-    service: TableService,
-    table_id: str,
-    seat: int | None,
-    token: str | None,
-    fingerprint: str | None,
-    after: int,
-    close: Callable[[], None],
-) -> AsyncIterator[bytes]:
-    """The stream's frames: the view at each change after version ``after``, a keep-alive
-    comment when nothing changed (jittered ~15 s); once a view shows the game over, the ``end``
-    event, and the stream closes; it ends too when the seat changes hands."""
-    version, last = after, None
-    # a reconnect looks at once: the game it follows may have ended meanwhile
-    wait = 0.0 if after >= 0 else random.uniform(12.0, 18.0)
-    try:
-        while True:
-            got = await service.view(table_id, seat, version, wait, last=last)
-            if got is None:
-                return
-            last = got
-            if seat is not None and not await _still_holds(
-                service, table_id, token, seat, got.position, fingerprint
-            ):
-                return
-            if got.version > version:
-                version = got.version
-                yield got.frame()  # the same bytes for every stream woken by this change
-            elif wait:
-                yield b": keep-alive\r\n\r\n"  # a comment, not an event
-            if shows_finished(got.data):
-                yield end_frame(got.version)
-                return
-            wait = random.uniform(12.0, 18.0)
-    except (LogUnavailable, ModelUnavailable):
-        return  # the client reconnects (EventSource does so by itself)
-    finally:
-        close()

@@ -155,6 +155,7 @@ def test_a_player_takes_seats_lists_its_tables_and_plays_them_from_any_device(ht
     assert tables[0]["status"] == "playing"
     r = http.post(f"/tables/{table_id}/tickets", headers=auth(ann["token"]))
     assert r.status_code == 201, r.text
+    old_ticket = r.json()["ticket"]
     command = {"type": "arrange", "positions": [1, 2, 3]}
     r = http.post(f"/tables/{table_id}/commands", json=command, headers=auth(ann["token"]))
     assert r.status_code in (200, 202), r.text
@@ -163,6 +164,13 @@ def test_a_player_takes_seats_lists_its_tables_and_plays_them_from_any_device(ht
     new = r.json()["token"]
     _problem(http.get(f"/tables/{table_id}/view", headers=auth(ann["token"])), 403, "forbidden")
     assert http.get(f"/tables/{table_id}/view", headers=auth(new)).json()["you"]["seat"] == seat
+    # a ticket the old token asked for opens no stream any more; one the new token asks for does
+    stream = f"/tables/{table_id}/stream"
+    with http.stream("GET", stream, params={"ticket": old_ticket}) as opened:
+        assert opened.status_code == 403
+    fresh = http.post(f"/tables/{table_id}/tickets", headers=auth(new)).json()["ticket"]
+    with http.stream("GET", stream, params={"ticket": fresh}) as opened:
+        assert opened.status_code == 200
     assert http.get(f"/tables/{table_id}/view", headers=auth(seat_token)).status_code == 200
     assert http.get(f"/tables/{table_id}/view", headers=auth(bob_token)).status_code == 200
 
