@@ -25,7 +25,14 @@ from services.common.folded import FoldedTable
 from services.common.partitions import Partitions
 from services.common.progress import ProgressLog
 from services.common.settings import CHAT_LIMIT, LOG_LIMIT, Settings
-from services.common.view_writer import answers, render_views, replacement_of, viewers_of, write
+from services.common.view_writer import (
+    answers,
+    render_views,
+    renders,
+    replacement_of,
+    viewers_of,
+    write,
+)
 from services.projection.ratings import DURABLE as RATINGS
 from services.projection.ratings import RatingProjection, consume_alone
 
@@ -59,6 +66,7 @@ class Projection:
         # tables that changed most recently only, a bounded number of entries each
         self._memos: dict[str, LogMemo] = {}
         self.share: Partitions | None = None  # the partitions this instance processes (run)
+        self._behind: list[str] = []  # tables a re-projection after a wipe has still to write
 
     async def handle(self, stored: Stored) -> bool:
         """One entry (ops and tests); whether views were written."""
@@ -106,7 +114,12 @@ class Projection:
                 continue  # a command: views change with its answer
             if not t.state.table_id:
                 continue  # no table opened (refused, or nothing but what is not an entry)
-            puts[t.table_id] = (self._put(t, puts.get(t.table_id)), t, stored)
+            try:
+                puts[t.table_id] = (self._put(t, puts.get(t.table_id)), t, stored)
+            except Exception as e:  # noqa: BLE001  (this table's alone: the others are written)
+                log.exception("could not render the table's views", extra={"table": t.table_id})
+                failed.add(stored.table)  # (its put of earlier entries, if any, is written)
+                results[-1] = e
         return results, puts
 
     def _put(self, t: FoldedTable, earlier: tuple[Put, FoldedTable, Stored] | None) -> Put:
@@ -223,10 +236,28 @@ class Projection:
         self._rendered.pop(table_id, None)
         self._memos.pop(table_id, None)
 
+    async def _reproject(self) -> None:
+        """Every table still behind after a wipe caught up; one that fails (Redis or NATS away,
+        a log this code cannot fold) is passed over and tried again at the next check."""
+        tables, self._behind = self._behind, []
+        count = 0
+        progress = ProgressLog(log, "re-projecting the read model", len(tables))
+        for table_id in tables:
+            try:
+                count += await self.catch_up(table_id)
+            except Exception as e:  # noqa: BLE001
+                self._behind.append(table_id)
+                log.warning("table not re-projected yet: %s", e, extra={"table": table_id})
+            if self.share is not None and not self.share.owns(table_id):
+                self._drop(table_id)  # another instance's: keep no memory
+            progress.step()
+        progress.finish()
+        log.info("read model (re)projected: %d tables, %d to try again", count, len(self._behind))
+
     async def catch_up(self, table_id: str) -> bool:
         """Write the table's views if the read model is behind the log (after a wipe)."""
         t = await self.cache.get(table_id)
-        if not t.seq or await self.model.position(table_id) >= t.seq:
+        if not renders(t) or await self.model.position(table_id) >= t.seq:
             return False
         views, _, _, _ = self._views(t, every=True)
         if not await write(self.model, t, views):
@@ -256,16 +287,9 @@ class Projection:
                 rest_at = loop.time() + 30.0
             try:
                 if await self.model.claim_epoch():
-                    count = 0
-                    tables = [t async for t in self.events.tables()]
-                    progress = ProgressLog(log, "re-projecting the read model", len(tables))
-                    for table_id in tables:
-                        count += await self.catch_up(table_id)
-                        if self.share is not None and not self.share.owns(table_id):
-                            self._drop(table_id)  # another instance's: keep no memory
-                        progress.step()
-                    progress.finish()
-                    log.info("read model (re)projected: %d tables", count)
+                    self._behind = [t async for t in self.events.tables()]
+                if self._behind:
+                    await self._reproject()
                 counts = (await self.model.status()).tables  # one small read every 2 s
                 for status in ("lobby", "playing", "finished"):
                     metrics.TABLES.labels(status).set(counts.get(status, 0))

@@ -15,7 +15,7 @@ from msgspec.structs import replace
 from gcbc.eventlog.memory import MemoryEventLog
 from gcbc.eventlog.port import Later
 from gcbc.readmodel.memory import MemoryReadModel
-from gcbc.readmodel.port import PUBLIC, seat_key
+from gcbc.readmodel.port import PUBLIC, ModelUnavailable, seat_key
 from gcbc_contract import commands as C
 from gcbc_contract.entries import (
     SCHEMA,
@@ -248,6 +248,73 @@ def test_a_wiped_read_model_is_projected_again_from_the_log():
                     break
                 await asyncio.sleep(0.02)
             assert await model.get(TABLE, seat_key(3)) == before
+
+    asyncio.run(go())
+
+
+def test_a_wipe_is_projected_again_whole_past_a_failure_and_no_table_that_never_opened():
+    """A table whose catch-up fails (Redis back but still blinking, a log read lost) is tried
+    again at the next check, not left without views till its next entry; a table whose opening
+    was refused gets no view."""
+
+    async def go():
+        async with pipeline() as (events, model, service, _):
+            tables = [f"00000000000000a{i}" for i in range(3)]
+            for table in tables:
+                seq = await service.append_command(
+                    table, C.OpenTable(table_id=table, seats=4), new_table=True
+                )
+                assert await service.answered(table, PUBLIC, seq, 5)
+            refused = "00000000000000b1"  # past the table service's checks: the rules refuse it
+            opening = CommandEntry(command=C.OpenTable(table_id=refused, seats=99), prev=0)
+            await events.append(refused, encode_entry(opening), 0)
+            await settled(events)
+            before = [await model.position(t) for t in tables]
+            real, calls = model.position, []
+
+            async def blinking(table: str) -> int:
+                calls.append(table)
+                if len(calls) == 1:
+                    raise ModelUnavailable("a blip while Redis comes back")
+                return await real(table)
+
+            model.position = blinking  # type: ignore[method-assign]
+            model.wipe()
+            for _ in range(500):  # checked every 2 s at most
+                if [await real(t) for t in tables] == before:
+                    break
+                await asyncio.sleep(0.02)
+            assert [await real(t) for t in tables] == before
+            assert await model.get(refused, PUBLIC) is None
+            assert (await model.status()).tables == {"lobby": 3}
+
+    asyncio.run(go())
+
+
+def test_a_table_whose_views_cannot_be_made_holds_back_no_other_table():
+    async def go():
+        async with pipeline() as (events, model, service, _):
+            a, b = "00000000000000a1", "00000000000000a2"
+            for table in (a, b):
+                seq = await service.append_command(
+                    table, C.OpenTable(table_id=table, seats=4), new_table=True
+                )
+                assert await service.answered(table, PUBLIC, seq, 5)
+            await settled(events)
+            answers = [(await events.read(t))[-1] for t in (a, b)]
+        fresh = MemoryReadModel()
+        projection = Projection(events, fresh)
+        real = projection._views
+
+        def views(t, every=False):
+            if t.table_id == a:
+                raise ValueError("a view of this one state cannot be made")
+            return real(t, every)
+
+        projection._views = views  # type: ignore[method-assign]
+        results = await projection.handle_batch(answers)
+        assert isinstance(results[0], ValueError) and results[1] is None
+        assert await fresh.position(b) == answers[1].seq and await fresh.position(a) == 0
 
     asyncio.run(go())
 
