@@ -171,3 +171,29 @@ def test_a_newer_change_of_other_views_leaves_a_view_read_before_it_current(redi
             await model.close()
 
     asyncio.run(go())
+
+
+def test_a_wait_that_is_over_leaves_nothing_behind_for_its_table(redis_url):
+    """A wait answered at once, or run out, lets go of what it waited on (a finished table's
+    next change never comes to take it away); one still waiting keeps it."""
+
+    async def go() -> None:
+        model = await _heard_at_10(redis_url)
+        seat = seat_key(0)
+        w = model.wakeups
+        try:
+            await model.put(TABLE, {seat: _view(1)}, 11, changed=[seat])
+            assert (await model.wait(TABLE, seat, after=0, timeout=5)).position == 11
+            assert (await model.wait(TABLE, seat, position=11, timeout=5)).position == 11
+            assert await model.wait(TABLE, seat, after=1, timeout=0.05) is not None  # ran out
+            assert w._signals == {} and w._moved == {}
+            waiting = asyncio.create_task(model.wait(TABLE, seat, after=1, timeout=5))
+            await asyncio.sleep(0.05)
+            assert seat in w._signals[TABLE]  # a waiter still holds it
+            await model.put(TABLE, {seat: _view(2)}, 12, changed=[seat])
+            assert (await waiting).version == 2
+            assert w._signals == {} and w._moved == {}
+        finally:
+            await model.close()
+
+    asyncio.run(go())

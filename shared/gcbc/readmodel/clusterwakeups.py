@@ -77,7 +77,9 @@ class ShardedWakeups(Wakeups):
                 del self._channels[table]
             self.forget(table)
             self.wake(table)
-            self._moved.pop(table, asyncio.Event()).set()
+            moved = self._moved.pop(table, None)
+            if moved is not None:
+                moved.event.set()
 
     async def _run(self) -> None:
         """Each node listens on its own; this task lets go of the channels nobody has watched for LINGER seconds."""

@@ -263,31 +263,35 @@ class RedisViews(ViewWriter):
         while True:
             # waiting for a position (a command's answer): any announcement may be it, even one
             # that left this view as it was; else only a change of this view wakes the waiter
-            signal = None if position else self.wakeups.waiter(table, viewer)
-            changed = signal.event if signal else self.wakeups.moved(table)
-            await self.wakeups.watching(table)
-            if got is None and first and timeout and self.wakeups.behind(table, position):
-                pass  # a command's answer not announced yet: reading now would not find it
-            elif (
-                got is None
-                and last is not None
-                and self.wakeups.quiet(table, last.position, viewer)
-            ):
-                got = last  # no change of its view announced since the caller's: it is current
-            elif got is None:
-                got = await self._read(table, viewer)  # (a lost wake-up: read after waiting)
-            first = False
-            if got is not None and got.position >= position:
-                if after is None or got.version > after:
+            watched = None if position else viewer
+            signal = self.wakeups.waiter(table, viewer) if watched else self.wakeups.moved(table)
+            try:
+                await self.wakeups.watching(table)
+                if got is None and first and timeout and self.wakeups.behind(table, position):
+                    pass  # a command's answer not announced yet: reading now would not find it
+                elif (
+                    got is None
+                    and last is not None
+                    and self.wakeups.quiet(table, last.position, viewer)
+                ):
+                    got = last  # no change of its view announced since the caller's: current
+                elif got is None:
+                    got = await self._read(table, viewer)  # (a lost wake-up: read after waiting)
+                first = False
+                if got is not None and got.position >= position:
+                    if after is None or got.version > after:
+                        return got
+                left = deadline - loop.time()
+                if left <= 0:
                     return got
-            left = deadline - loop.time()
-            if left <= 0:
-                return got
-            # the timeout is a safety net for a lost wake-up; jittered, so thousands of waiters
-            # never read Redis together
-            await until_set(changed, min(left, random.uniform(8.0, 12.0)))
-            # a view read once for this wake-up serves every waiter of it; otherwise Redis
-            got = self.wakeups.fresh(table, viewer, signal) if signal and changed.is_set() else None
+                # the timeout is a safety net for a lost wake-up; jittered, so thousands of
+                # waiters never read Redis together
+                await until_set(signal.event, min(left, random.uniform(8.0, 12.0)))
+                # a view read once for this wake-up serves every waiter of it; otherwise Redis
+                woken = watched and signal.event.is_set()
+                got = self.wakeups.fresh(table, viewer, signal) if woken else None
+            finally:
+                self.wakeups.done(table, watched, signal)
 
     @unavailable
     async def position(self, table: str) -> int:

@@ -41,13 +41,15 @@ Fields = Callable[[str, list[str]], Awaitable[list[bytes | None]]]
 
 
 class Signal:
-    """What the next change of one view sets, with the view read for every waiter of it."""
+    """What the next change of one view (or the table's next position) sets, with the view read
+    for every waiter of it, and how many waiters hold it (``done`` lets it go at none)."""
 
-    __slots__ = ("event", "fresh")
+    __slots__ = ("event", "fresh", "users")
 
     def __init__(self) -> None:
         self.event = asyncio.Event()
         self.fresh: StoredView | None = None
+        self.users = 0
 
 
 class Wakeups:
@@ -69,7 +71,7 @@ class Wakeups:
         # table -> viewer -> the newest position announced to have changed its view, for the
         # tables waited on ("*": every view may have changed there, or before, unheard)
         self._changes: dict[str, dict[str, int]] = {}
-        self._moved: dict[str, asyncio.Event] = {}  # table -> set by its next announcement
+        self._moved: dict[str, Signal] = {}  # table -> set by its next announcement
         self._task: asyncio.Task | None = None
 
     def start(self) -> None:
@@ -132,7 +134,7 @@ class Wakeups:
         self._note_changes(table, position, viewers, before)
         moved = self._moved.pop(table, None)
         if moved is not None:
-            moved.set()  # waiters for a position, whether or not their view changed
+            moved.event.set()  # waiters for a position, whether or not their view changed
         if viewers != []:
             # one read for every waiter of the changed views, then wake them
             asyncio.create_task(self._prefetch(table, viewers))
@@ -190,12 +192,14 @@ class Wakeups:
         """Returns once this process hears the table's wake-ups (here: always, one pattern
         subscription hears every table; a cluster's sharded ones subscribe per table)."""
 
-    def moved(self, table: str) -> asyncio.Event:
-        """The event the table's next announced position sets (any view, changed or not)."""
-        event = self._moved.get(table)
-        if event is None:
-            event = self._moved[table] = asyncio.Event()
-        return event
+    def moved(self, table: str) -> Signal:
+        """The signal the table's next announced position sets (any view, changed or not);
+        ``done`` with it once the wait is over."""
+        signal = self._moved.get(table)
+        if signal is None:
+            signal = self._moved[table] = Signal()
+        signal.users += 1
+        return signal
 
     def behind(self, table: str, position: int) -> bool:
         """Whether the table is known not to have reached ``position`` yet: wake-ups are being
@@ -238,14 +242,32 @@ class Wakeups:
 
     def waiter(self, table: str, viewer: str) -> Signal:
         """The signal the next change of this view sets. Take it *before* reading the view, then
-        wait on it: a change between the read and the wait is not lost."""
+        wait on it: a change between the read and the wait is not lost; ``done`` with it after."""
         waiting = self._signals.get(table)
         if waiting is None:
             waiting = self._signals[table] = {}
         signal = waiting.get(viewer)
         if signal is None:
             signal = waiting[viewer] = Signal()
+        signal.users += 1
         return signal
+
+    def done(self, table: str, viewer: str | None, signal: Signal) -> None:
+        """A waiter is done with ``signal`` (``waiter``'s for ``viewer``, or ``moved``'s: None):
+        let go once no waiter holds it, so a wait that found its view at once leaves nothing
+        behind (a finished table's next change never comes to take it away)."""
+        signal.users -= 1
+        if signal.users > 0:
+            return
+        if viewer is None:
+            if self._moved.get(table) is signal:
+                del self._moved[table]
+            return
+        waiting = self._signals.get(table)
+        if waiting is not None and waiting.get(viewer) is signal:
+            del waiting[viewer]
+            if not waiting:
+                del self._signals[table]
 
 
 async def until_set(event: asyncio.Event, timeout: float) -> None:
