@@ -72,6 +72,11 @@ class ShardedWakeups(Wakeups):
         """A node's connection dropped: its channels are subscribed again on the next watch
         (wherever their slots are now), and their waiters read again rather than miss a change."""
         self._nodes.pop(node, None)
+        self.unheard(node, tables)
+
+    def unheard(self, node: str, tables: list[str]) -> None:
+        """These tables' channels on ``node`` are no longer heard (the node's connection, or
+        their slot, lost): subscribed again on the next watch, their waiters reading again."""
         for table in tables:
             if self._channels.get(table) == node:
                 del self._channels[table]
@@ -152,6 +157,12 @@ class _NodeListener:
                     confirmed = self.confirmed.get(channel)
                     if confirmed is not None and not confirmed.done():
                         confirmed.set_result(None)
+                elif kind == "sunsubscribe" and channel in self.tables:
+                    # not asked for (``unsubscribe`` lets go of the channel first): the node lost
+                    # the table's slot (a failover, a resharding), the connection lives on
+                    table = self.tables.pop(channel)
+                    self.confirmed.pop(channel, None)
+                    self.owner.unheard(self.name, [table])
         except asyncio.CancelledError:
             raise
         except Exception as e:  # noqa: BLE001
