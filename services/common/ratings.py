@@ -17,11 +17,17 @@ with OpenSkill's Plackett-Luce model (Weng-Lin), made for any number of teams of
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import secrets
+
 import msgspec
 from openskill.models import PlackettLuce
 
 from gcbc.eventlog.port import LogAdmin
-from gcbc.playermodel.port import PlayerModel, Rating
+from gcbc.playermodel.memory import MemoryPlayerModel
+from gcbc.playermodel.port import PlayerModel, Rating, RatingsHeld
+from gcbc.readmodel.port import ModelUnavailable
 from gcbc.rules.teams import true_team
 from gcbc_contract.options import TableOptions
 from services.common.folded import FoldedTable
@@ -29,6 +35,7 @@ from services.common.folded import FoldedTable
 MODEL = PlackettLuce()
 HOUSE = "house:"
 ENDED = b'"game_won"'  # an answer that ends a game holds this event
+HOLD = 30.0  # seconds a rebuild's hold on the ratings lasts unless renewed (a rebuild that stops)
 
 
 class RatedSeat(msgspec.Struct, frozen=True):
@@ -147,3 +154,32 @@ async def rate_log(log: LogAdmin, model: PlayerModel) -> int:
                 if ENDED in stored.data:
                     rated += await rate_table(model, t, stored.seq)
     return rated
+
+
+async def rebuild_ratings(log: LogAdmin, model: PlayerModel) -> int:
+    """Every rating made again from the whole tables' log while the projection runs: rated
+    apart, under a hold that the projection's ratings wait for, then put in place of every
+    rating in one step (one that stops leaves them as they were). How many tables were rated;
+    RatingsHeld: another rebuild holds them, or this one lost its hold."""
+    holder = f"rebuild:{secrets.token_hex(8)}"
+    if not await model.hold_ratings(holder, HOLD):
+        raise RatingsHeld("another rebuild holds the ratings: try again once it is done")
+    kept = asyncio.create_task(_keep_hold(model, holder))
+    try:
+        made = MemoryPlayerModel()
+        rated = await rate_log(log, made)
+        await model.replace_ratings(made.made(), holder)
+        return rated
+    finally:
+        kept.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await kept
+        await model.release_ratings(holder)
+
+
+async def _keep_hold(model: PlayerModel, holder: str) -> None:
+    """Renew the rebuild's hold on the ratings till it is done (if it stops, the hold expires)."""
+    while True:
+        await asyncio.sleep(HOLD / 3)
+        with contextlib.suppress(ModelUnavailable):
+            await model.hold_ratings(holder, HOLD)

@@ -5,9 +5,6 @@ ratings (``leaderboard``), the read model and the ratings made again from the lo
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import secrets
 import sys
 import time
 
@@ -19,14 +16,11 @@ from gcbc.playermodel.port import POOLS, PlayerModel, Rating, RatingsHeld
 from gcbc.players.log import FoldedPlayer
 from gcbc.players.projection import DURABLE
 from gcbc.players.projection import rebuild as rebuild_model
-from gcbc.readmodel.port import ModelUnavailable
 from gcbc_contract.players import decode_player_entry
-from services.common.ratings import rate_log
+from services.common.ratings import rate_log, rebuild_ratings
 from services.ops import show, travel
 from services.ops.command import Found, Ops, cli, json_option, run
 from services.ops.show import printable
-
-HOLD = 30.0  # seconds a rebuild's hold on the ratings lasts unless renewed (a rebuild that stops)
 
 
 @cli.group()
@@ -145,34 +139,13 @@ async def rebuild(ops: Ops, yes: bool) -> int:
     click.echo(
         f"players' read model rebuilt from {count:,} entries: {await model.count():,} players"
     )
-    holder = f"rebuild:{secrets.token_hex(8)}"
-    if not await model.hold_ratings(holder, HOLD):
-        click.echo("another rebuild holds the ratings: try again once it is done", err=True)
-        return 2
-    kept = asyncio.create_task(_keep_hold(model, holder))
     try:
-        made = MemoryPlayerModel()
-        rated = await rate_log(await ops.log(), made)
-        try:
-            await model.replace_ratings(made.made(), holder)
-        except RatingsHeld:
-            click.echo("the rebuild lost its hold on the ratings: run it again", err=True)
-            return 2
-        click.echo(f"ratings rebuilt from the tables' log: {rated:,} rated tables")
-    finally:
-        kept.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await kept
-        await model.release_ratings(holder)
+        rated = await rebuild_ratings(await ops.log(), model)
+    except RatingsHeld as e:
+        click.echo(f"ratings not rebuilt: {e}", err=True)
+        return 2
+    click.echo(f"ratings rebuilt from the tables' log: {rated:,} rated tables")
     return 0
-
-
-async def _keep_hold(model: PlayerModel, holder: str) -> None:
-    """Renew the rebuild's hold on the ratings till it is done (if it stops, the hold expires)."""
-    while True:
-        await asyncio.sleep(HOLD / 3)
-        with contextlib.suppress(ModelUnavailable):
-            await model.hold_ratings(holder, HOLD)
 
 
 async def _boards(model: PlayerModel) -> dict[str, list[tuple[str, Rating]]]:

@@ -12,15 +12,16 @@ from typing import Any
 import msgspec
 
 from gcbc.eventlog.leases import Leases
-from gcbc.eventlog.port import EventLog, LogUnavailable, Stored, Subscription
+from gcbc.eventlog.port import EventLog, LogAdmin, LogUnavailable, Stored, Subscription
 from gcbc.eventlog.records import entry_of
 from gcbc.playermodel.port import PlayerModel, RatingsHeld
+from gcbc.players import projection as players_projection
 from gcbc.readmodel.port import ModelUnavailable
 from gcbc_contract import commands as C
 from gcbc_contract.entries import CommandEntry
 from services.common.folded import FoldedTable
 from services.common.partitions import Partitions
-from services.common.ratings import ENDED, rate_table
+from services.common.ratings import ENDED, rate_table, rebuild_ratings
 
 log = logging.getLogger("gcbc.projection")
 DURABLE = "ratings"  # tools.devservers.nats_rights.RATINGS_DURABLE
@@ -80,6 +81,14 @@ async def consume_alone(
 
     share = Partitions(leases, f"projection.{durable}", 1, start, None, instance, gauged=False)
     await share.run(stop)
+
+
+async def rebuild_players(players: LogAdmin, tables: LogAdmin, model: PlayerModel) -> None:
+    """The players' read model and every rating made again from their logs (after the store
+    that holds them was wiped): as ``gcbc-ops players rebuild`` does, safe while they run."""
+    count = await players_projection.rebuild(players, model)
+    rated = await rebuild_ratings(tables, model)
+    log.info("players rebuilt from %d entries, ratings from %d rated tables", count, rated)
 
 
 def _opened_rated(first: Stored) -> bool:

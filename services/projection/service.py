@@ -10,6 +10,7 @@ import contextlib
 import functools
 import logging
 import time
+from collections.abc import Awaitable, Callable
 
 import msgspec
 
@@ -34,7 +35,7 @@ from services.common.view_writer import (
     write,
 )
 from services.projection.ratings import DURABLE as RATINGS
-from services.projection.ratings import RatingProjection, consume_alone
+from services.projection.ratings import RatingProjection, consume_alone, rebuild_players
 
 log = logging.getLogger("gcbc.projection")
 DURABLE = "projection"
@@ -67,6 +68,10 @@ class Projection:
         self._memos: dict[str, LogMemo] = {}
         self.share: Partitions | None = None  # the partitions this instance processes (run)
         self._behind: list[str] = []  # tables a re-projection after a wipe has still to write
+        # what else the store held that must be made again after a wipe (the players' read model
+        # and the ratings: their consumers acknowledged every entry long ago)
+        self.after_wipe: Callable[[], Awaitable[object]] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
 
     async def handle(self, stored: Stored) -> bool:
         """One entry (ops and tests); whether views were written."""
@@ -254,6 +259,19 @@ class Projection:
         progress.finish()
         log.info("read model (re)projected: %d tables, %d to try again", count, len(self._behind))
 
+    async def _after_wipe(self, rebuild: Callable[[], Awaitable[object]]) -> None:
+        """``rebuild`` run to its end, tried again (less and less often) till it is."""
+        pause = 1.0
+        while True:
+            try:
+                await rebuild()
+                log.info("after the read model's wipe: the players and the ratings made again")
+                return
+            except Exception as e:  # noqa: BLE001  (Redis or NATS away, a rebuild under way)
+                log.warning("after the read model's wipe: players and ratings not made yet: %s", e)
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 60.0)
+
     async def catch_up(self, table_id: str) -> bool:
         """Write the table's views if the read model is behind the log (after a wipe)."""
         t = await self.cache.get(table_id)
@@ -288,6 +306,10 @@ class Projection:
             try:
                 if await self.model.claim_epoch():
                     self._behind = [t async for t in self.events.tables()]
+                    if self.after_wipe is not None:
+                        task = asyncio.create_task(self._after_wipe(self.after_wipe))
+                        self._tasks.add(task)
+                        task.add_done_callback(self._tasks.discard)
                 if self._behind:
                     await self._reproject()
                 counts = (await self.model.status()).tables  # one small read every 2 s
@@ -355,6 +377,7 @@ async def main_async(settings: Settings, stop: asyncio.Event) -> None:
     try:
         projection = Projection(events, model, settings.log_limit, settings.chat_limit)
         player_model = RedisPlayerModel(model.redis)
+        projection.after_wipe = functools.partial(rebuild_players, player_log, events, player_model)
         on_player_entry = functools.partial(players_projection.project, player_model)
         ratings = RatingProjection(events, player_model)  # every table's answers
         instance = settings.instance or None
