@@ -34,21 +34,22 @@ class Holdings:
         self.house: dict[str, dict[str, None]] = {}
         self.lobby: dict[str, dict[str, None]] = {}
 
-    async def room_for_seat(self, client: str, still_held: StillHeld) -> None:
-        """429 if ``client`` holds its cap of seats in tables not over."""
+    async def hold_seat(
+        self, client: str, table: str, token_hash: str, still_held: StillHeld
+    ) -> None:
+        """429 if ``client`` holds its cap of seats in tables not over; else the seat (its
+        token's hash) is noted at once, before its append, as the room for it was found:
+        requests sent together all count (one refused later is found not held at the cap)."""
         if not self.seats_cap:
             return
         held = self.seats.get(client, {})
         if len(held) >= self.seats_cap:
-            for table, token in list(held):
-                if not await still_held(table, token):
-                    held.pop((table, token), None)
+            for seat in list(held):
+                if not await still_held(*seat):
+                    held.pop(seat, None)
             if len(held) >= self.seats_cap:
                 self._refuse(f"your address holds {self.seats_cap} seats at tables not over")
-
-    def took_seat(self, client: str, table: str, token_hash: str) -> None:
-        if self.seats_cap:
-            _book(self.seats, client, self.KEEP_CLIENTS)[(table, token_hash)] = None
+        _book(self.seats, client, self.KEEP_CLIENTS)[(table, token_hash)] = None
 
     async def room_for_house_table(self, client: str, still_held: StillHeld) -> None:
         """429 if ``client`` has its cap of tables with house bots in play."""

@@ -67,15 +67,14 @@ class Identities:
         return p
 
     async def seating(self, t: FoldedTable, token: str | None) -> FoldedPlayer | None:
-        """The player taking a seat at ``t`` with its token, noted in its log as joining the
-        table (None: anonymous, or a bearer that is not a player's); 409 if it holds a seat
-        there already."""
+        """The player taking a seat at ``t`` with its token (None: anonymous, or a bearer that is
+        not a player's); 409 if it holds a seat there already. Noted as joining the table
+        (``joined``) once every other check passed, right before the seat is taken."""
         if player_of_token(token) is None:
             return None
         p = await self.authenticate(token)
         if TableService.player_seat(t, p.player_id) is not None:
             raise ApiError(409, "already_seated", "this player holds a seat at this table already")
-        await self.joined(p, t.table_id)
         return p
 
     async def rejoining(self, player_id: str | None, table_id: str) -> str | None:

@@ -26,11 +26,16 @@ _listing = msgspec.json.Decoder(LobbyListing)
 _encode = msgspec.json.Encoder().encode
 
 
+class _Seat(msgspec.Struct):
+    cards: list[object] = []
+
+
 class _Outcome(msgspec.Struct):
-    """What a table gone from the lobby became, from its public view."""
+    """What a table gone from the lobby became, from its public view: a game started (its
+    cards dealt), or closed unstarted (finished with no card dealt)."""
 
     status: str
-    winners: list[int] | None = None
+    seats: list[_Seat] = []
 
 
 _outcome = msgspec.json.Decoder(_Outcome)
@@ -133,13 +138,13 @@ class LobbyFeed:
         if got is None:
             return "closed"
         outcome = _outcome.decode(got.data)
-        unstarted = outcome.status == "finished" and outcome.winners is None
-        return "closed" if unstarted or outcome.status == "waiting" else "started"
+        dealt = any(seat.cards for seat in outcome.seats)
+        return "started" if outcome.status != "waiting" and dealt else "closed"
 
 
 def _changed(was: LobbyListing | None, now: LobbyListing) -> LobbyEvent | None:
     if was is None:
         return LobbyEvent("listed", now.table_id, now)
-    if was.taken == now.taken:
-        return None
+    if (was.taken, was.reserved) == (now.taken, now.reserved):
+        return None  # (a seat kept for its invitee counts as taken: its taking moves reserved)
     return LobbyEvent("filled" if now.taken >= now.seats else "seats", now.table_id, now)

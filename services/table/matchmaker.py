@@ -125,10 +125,10 @@ class Matchmaker:
                 log.warning("matching after a join failed", exc_info=True)
         return self.state_of(await self._current(), p.player_id)
 
-    async def not_queued(self, p: FoldedPlayer) -> None:
+    async def not_queued(self, player_id: str) -> None:
         """409 already_queued if the player waits in the queue (or its table there is being
         opened): a seat taken elsewhere meanwhile would give it two tables at once."""
-        if _queued(await self._current(), p.player_id):
+        if _queued(await self._current(), player_id):
             raise ApiError(
                 409,
                 "already_queued",

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import hmac
 import secrets
 from typing import Annotated
 
@@ -16,9 +18,10 @@ from gcbc.rules.state import State
 from gcbc_contract import commands as C
 from gcbc_contract.commands import ClientCommand, to_engine
 from gcbc_contract.http import Chat, Position, Rematch
+from services.common.folded import FoldedTable
 from services.table import answers, edge
 from services.table import openapi as doc
-from services.table.dependencies import MySeat, Service, client, still_held
+from services.table.dependencies import MySeat, Service, client, in_lobby, still_held
 from services.table.openapi import TableId
 from services.table.problems import ApiError, retry_later
 from services.table.service import TableService, token_hash
@@ -121,18 +124,27 @@ class Play(Controller):
         old = finished.state
         if old.step != "finished":
             raise ApiError(409, "not_finished_yet", "a rematch follows a finished table")
+        if not any(st is not None and st.cards for st in old.seats):
+            raise ApiError(409, "game_not_started", "this table closed before its game started")
+        new_id = rematch_id(table_id)
+        token = _rematch_token(state, finished, my_seat, new_id)
+        again = await _claimed_already(service, new_id, my_seat, token)
+        if again is not None:
+            return again  # asked again (its answer lost): the same seat, the same token
         who = client(request)
         await state.rates.hit("seat", who)
-        await state.holdings.room_for_seat(who, still_held(service))
-        new_id = rematch_id(table_id)
-        await _open_rematch(service, _rematch_opening(old, table_id, new_id, state))
+        await state.holdings.hold_seat(who, new_id, token_hash(token), still_held(service))
+        player_id = finished.players.get(my_seat)
+        matchmaker = getattr(state, "matchmaker", None)
+        if player_id is not None and matchmaker is not None:
+            await matchmaker.not_queued(player_id)  # one table at a time
+        await _open_rematch(service, state, who, _rematch_opening(old, table_id, new_id, state))
         kept = old.seats[my_seat]
         name = kept.name if kept is not None else f"seat {my_seat}"
-        token = secrets.token_urlsafe(24)
-        claim = C.TakeSeat(name=name, seat_wanted=my_seat)
+        claim = C.TakeSeat(name=name, bot=kept is not None and kept.bot, seat_wanted=my_seat)
         # a registered player's seat is the player's at the rematch too
-        player = await state.identities.rejoining(finished.players.get(my_seat), new_id)
-        await _claim(service, state, who, new_id, claim, token, player)
+        player = await state.identities.rejoining(player_id, new_id)
+        await _claim(service, new_id, claim, token, player)
         return Rematch(table_id=new_id, seat=my_seat, token=token)
 
 
@@ -165,19 +177,63 @@ def _rematch_opening(old: State, table_id: str, new_id: str, state: AppState) ->
     )
 
 
-async def _open_rematch(service: TableService, opening: C.OpenTable) -> None:
+def _rematch_token(state: AppState, finished: FoldedTable, seat: int, new_id: str) -> str:
+    """The seat's token at the rematch: the same whenever it is asked (an answer lost is asked
+    for again), secret as any (keyed with the service's secret, from the old seat's token's
+    hash, which only the log holds); a seat with no token of its own gets a new one."""
+    held = finished.tokens.get(seat)
+    if held is None:
+        return secrets.token_urlsafe(24)
+    mac = hmac.new(state.ticket_secret, f"rematch:{new_id}:{held}".encode(), hashlib.sha256)
+    return base64.urlsafe_b64encode(mac.digest()[:18]).decode()
+
+
+async def _claimed_already(
+    service: TableService, new_id: str, seat: int, token: str
+) -> Rematch | None:
+    """The rematch's answer again, if ``token`` holds the seat there already."""
+    try:
+        t = await service.table(new_id)
+    except ApiError:
+        return None  # not opened yet
+    if service.seat_of(t, token) != seat:
+        return None
+    return Rematch(table_id=new_id, seat=seat, token=token)
+
+
+async def _open_rematch(
+    service: TableService, state: AppState, who: str, opening: C.OpenTable
+) -> None:
+    """Open the rematch unless another player did (counted as the client's table, as any it
+    opens: a finished table's rematch is no way past the caps)."""
+    try:
+        await service.table(opening.table_id)
+        return  # opened already: its seat is claimed there
+    except ApiError:
+        pass
+    await state.holdings.room_for_lobby_table(who, in_lobby(service))
+    if opening.bots is not None:
+        await state.holdings.room_for_house_table(who, still_held(service))
+    state.holdings.opened_table(who, opening.table_id)
+    if opening.bots is not None:
+        state.holdings.opened_house_table(who, opening.table_id)
     try:
         seq = await service.append_command(opening.table_id, opening, new_table=True)
         await answers.answer(service, opening.table_id, PUBLIC, seq, answers.LOBBY_WAIT)
     except ApiError as e:
         if e.code != "table_exists":  # another player opened it first: claim the seat there
             raise
+    except (OutcomeUnknown, *answers.AFTER_APPEND):
+        # asking again is safe: the rematch's id and the seat's token there are the same
+        raise retry_later(
+            "outcome_unknown",
+            "the rematch may or may not be opened yet: ask for it again",
+            table_id=opening.table_id,
+        ) from None
 
 
 async def _claim(
     service: TableService,
-    state: AppState,
-    who: str,
     new_id: str,
     claim: C.TakeSeat,
     token: str,
@@ -196,7 +252,6 @@ async def _claim(
         seq = await service.append_command(
             new_id, claim, token_hash_=token_hash(token), player=player
         )
-        state.holdings.took_seat(who, new_id, token_hash(token))
         got = await answers.answer(service, new_id, PUBLIC, seq, answers.LOBBY_WAIT)
     except (OutcomeUnknown, *answers.AFTER_APPEND):
         raise unknown from None

@@ -71,11 +71,12 @@ class Seats(Controller):
         table = await service.table(table_id)
         who = client(request)
         await state.rates.hit("seat", who)
-        await state.holdings.room_for_seat(who, still_held(service))
+        token = secrets.token_urlsafe(24)
+        await state.holdings.hold_seat(who, table_id, token_hash(token), still_held(service))
         # a registered player's token (optional): the seat is recorded as the player's
         player = await state.identities.seating(table, bearer(request))
         if player is not None and (matchmaker := getattr(state, "matchmaker", None)) is not None:
-            await matchmaker.not_queued(player)
+            await matchmaker.not_queued(player.player_id)
         bot = data.bot or (player is not None and player.bot)
         if player is None and table.state.rated:
             raise ApiError(
@@ -90,8 +91,9 @@ class Seats(Controller):
         else:
             await _not_a_held_name(service, table.state, data.name)
             claim = C.TakeSeat(name=data.name, bot=bot)
-        token = secrets.token_urlsafe(24)
-        seq = await _take(service, state, who, table_id, claim, token, player)
+        if player is not None:  # its tables are those noted where the table says it holds a seat
+            await state.identities.joined(player, table_id)
+        seq = await _take(service, table_id, claim, token, player)
         got = await answers.answer_or_pending(service, table_id, PUBLIC, seq, answers.LOBBY_WAIT)
         if got is answers.PENDING or got[1].seat is None:  # type: ignore[index]
             # recorded, not answered yet: the token is the client's only way to its seat, so it
@@ -285,16 +287,13 @@ class Seats(Controller):
 
 async def _take(
     service: TableService,
-    state: AppState,
-    who: str,
     table_id: str,
     claim: C.TakeSeat,
     token: str,
     player: FoldedPlayer | None = None,
 ) -> int:
-    """Append the seat's taking under ``token`` (noted as the client's; ``player``: the
-    registered player taking it): its sequence; 503 with the token when the log cannot say
-    whether it took it."""
+    """Append the seat's taking under ``token`` (``player``: the registered player taking it):
+    its sequence; 503 with the token when the log cannot say whether it took it."""
     digest = token_hash(token)
     try:
         seq = await service.append_command(
@@ -303,7 +302,6 @@ async def _take(
             token_hash_=digest,
             player=player.player_id if player is not None else None,
         )
-        state.holdings.took_seat(who, table_id, digest)
     except OutcomeUnknown:
         raise retry_later(
             "outcome_unknown",

@@ -346,6 +346,9 @@ def test_a_table_nobody_starts_closes_and_leaves_the_lobby(own_stack):
         assert r.status_code == 409 and r.json()["code"] == "game_already_started"
         r = http.post(f"/tables/{table_id}/start", headers=auth(token))
         assert r.status_code == 409
+        # nothing to play again: a rematch would keep seats nobody holds, and never start
+        r = http.post(f"/tables/{table_id}/rematch", headers=auth(token))
+        assert r.status_code == 409 and r.json()["code"] == "game_not_started", r.text
 
 
 def test_the_lobby_is_listed_in_pages(http):

@@ -23,18 +23,40 @@ def test_a_client_at_its_seat_cap_is_refused_until_one_is_given_back():
 
     async def scenario() -> None:
         for table in ("t1", "t2"):
-            await h.room_for_seat("ann", still_held)
-            h.took_seat("ann", table, f"hash-{table}")
+            await h.hold_seat("ann", table, f"hash-{table}", still_held)
         assert asked == []  # below the cap nothing is looked at
         with pytest.raises(ApiError) as refused:
-            await h.room_for_seat("ann", still_held)
+            await h.hold_seat("ann", "t3", "hash-t3", still_held)
         assert refused.value.status == 429 and refused.value.code == "too_many_held"
-        await h.room_for_seat("bob", still_held)  # another address is not held back
+        await h.hold_seat("bob", "t3", "hash-b", still_held)  # another address is not held back
         over.add("t1")  # the game at t1 ended
-        await h.room_for_seat("ann", still_held)
+        await h.hold_seat("ann", "t3", "hash-t3", still_held)
         assert ("t1", "hash-t1") not in h.seats["ann"]
 
     asyncio.run(scenario())
+
+
+def test_seats_asked_for_together_all_count_before_any_is_taken():
+    """Each is noted as its room is found, before its append: the third of three sent at once
+    to a client with room for two is refused, not let through while the others wait."""
+    h = Holdings(seats_per_client=2, house_tables_per_client=0)
+
+    async def still_held(table: str, token: str | None) -> bool:
+        await asyncio.sleep(0.01)  # (a read of the table's log)
+        return True
+
+    async def take(table: str) -> bool:
+        try:
+            await h.hold_seat("ann", table, f"hash-{table}", still_held)
+        except ApiError:
+            return False
+        await asyncio.sleep(0.05)  # its append, and its answer
+        return True
+
+    async def scenario() -> list[bool]:
+        return await asyncio.gather(*(take(f"t{i}") for i in range(8)))
+
+    assert sum(asyncio.run(scenario())) == 2
 
 
 def test_house_tables_are_counted_while_in_play():
@@ -51,7 +73,7 @@ def test_house_tables_are_counted_while_in_play():
             await h.room_for_house_table("ann", still_held)
         in_play.clear()
         await h.room_for_house_table("ann", still_held)
-        h.took_seat("ann", "t9", "x")  # no seat cap: nothing kept
+        await h.hold_seat("ann", "t9", "x", still_held)  # no seat cap: nothing kept
         assert h.seats == {}
 
     asyncio.run(scenario())
@@ -83,6 +105,10 @@ def test_tables_waiting_for_players_are_counted_until_they_leave_the_lobby():
 def test_the_oldest_client_is_forgotten_past_the_books_size():
     h = Holdings(seats_per_client=1, house_tables_per_client=0)
     h.KEEP_CLIENTS = 2
+
+    async def held(table: str, token: str | None) -> bool:
+        return True
+
     for client in ("a", "b", "c"):
-        h.took_seat(client, "t", "x")
+        asyncio.run(h.hold_seat(client, "t", "x", held))
     assert list(h.seats) == ["b", "c"]

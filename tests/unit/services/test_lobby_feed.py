@@ -64,10 +64,14 @@ def test_each_change_of_the_lobby_is_an_event_and_one_poll_serves_every_watcher(
         service.model.lobby = [listing("a" * 16, 2), listing("b" * 16, 0)]
         await asyncio.sleep(0.05)
         service.model.lobby = [listing("a" * 16, 4), listing("c" * 16, 0)]
-        service.views["b" * 16] = b'{"status":"finished","winners":null}'
+        # closed unstarted, as its public view shows it: finished, nobody won, no card dealt
+        service.views["b" * 16] = (
+            b'{"status":"finished","winners":[],"win_reason":"closed: not_started",'
+            b'"seats":[{"cards":[]},{"cards":[]}]}'
+        )
         await asyncio.sleep(0.05)
         service.model.lobby = [listing("c" * 16, 0)]
-        service.views["a" * 16] = b'{"status":"playing"}'
+        service.views["a" * 16] = b'{"status":"playing","seats":[{"cards":[{"position":1}]}]}'
         await asyncio.sleep(0.05)
         for w in watchers:
             w.cancel()
@@ -105,7 +109,7 @@ def test_a_table_filled_and_started_between_two_reads_shows_both(monkeypatch):
         watcher = asyncio.create_task(watch())
         await asyncio.sleep(0.05)
         service.model.lobby = []
-        service.views["a" * 16] = b'{"status":"playing"}'
+        service.views["a" * 16] = b'{"status":"playing","seats":[{"cards":[{"position":1}]}]}'
         await asyncio.sleep(0.05)
         watcher.cancel()
         await asyncio.gather(watcher, return_exceptions=True)

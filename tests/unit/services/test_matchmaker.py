@@ -152,13 +152,13 @@ def test_a_player_matched_or_waiting_may_not_join_again_nor_leave_and_is_told_wh
                     await maker.join(p, JoinQueue(seats=[4]))
                 assert joined.value.code == "already_queued"
                 with pytest.raises(ApiError) as seated:  # a seat elsewhere: two tables
-                    await maker.not_queued(p)
+                    await maker.not_queued(p.player_id)
                 assert seated.value.code == "already_queued"
             with pytest.raises(ApiError) as left:
                 await maker.leave(first)
             assert left.value.code == "not_queued" and "being opened" in left.value.detail
             await maker.leave(last)  # still waiting: out of the queue
-            await maker.not_queued(last)  # and free to take a seat anywhere
+            await maker.not_queued(last.player_id)  # and free to take a seat anywhere
 
     asyncio.run(go())
 
