@@ -154,7 +154,7 @@ class Players(Controller):
                     },
                 )
             },
-            [401, 403, 503],
+            [401, 403, 429, 503],
         ),
     )
     async def my_tables(
@@ -165,8 +165,12 @@ class Players(Controller):
         limit: Annotated[int, Parameter(ge=1, le=200, description="at most this many")] = 50,
     ) -> MyTables:
         p = await state.identities.authenticate(bearer(request))
+        looked = list(itertools.islice(reversed(p.tables), LOOKED_AT))
+        if any(table_id not in service.cache.tables for table_id in looked):
+            # up to LOOKED_AT tables read from the log: a budget, as a page of games is
+            await state.rates.hit("log_read", client(request))
         out: list[MyTable] = []
-        for table_id in itertools.islice(reversed(p.tables), LOOKED_AT):
+        for table_id in looked:
             if len(out) >= limit:
                 break
             try:
