@@ -26,8 +26,10 @@ from gcbc_contract.http import (
 from gcbc_contract.options import Deadlines, Deal, HouseBots, TableOptions
 from gcbc_contract.views import View
 
-RETRIES = 5  # attempts of a command whose outcome is unknown (same command_id every time)
-RETRY_WAIT = 0.5  # seconds between them when the server names none
+RETRIES = 6  # attempts of a command whose outcome is unknown (same command_id every time)
+RETRY_WAIT = 0.5  # seconds: the first pause's ceiling, doubling with each failure in a row
+RETRY_MAX = 60.0  # seconds: the ceiling's most
+SEAT_WAIT = 60.0  # seconds a seat recorded but not answered yet is looked for
 
 view_decoder = msgspec.json.Decoder(View)
 _created = {201: msgspec.json.Decoder(TableCreated), 202: msgspec.json.Decoder(TableCreatedLater)}
@@ -118,11 +120,14 @@ def check(status: int, body: bytes, headers: Any) -> None:
         raise_for(status, body, headers.get("retry-after"))
 
 
-def retry_wait(error: BaseException) -> float:
-    """Seconds before a request whose outcome is unknown is sent again: as a 503 says, if it
-    does."""
-    wait = error.retry_after if isinstance(error, ApiProblem) else None
-    return wait or RETRY_WAIT
+def backoff(failures: int, error: BaseException | None = None) -> float:
+    """Seconds before asking again after ``failures`` failures in a row: drawn below a ceiling
+    that doubles from ``RETRY_WAIT`` to ``RETRY_MAX`` (so that clients dropped together do not
+    come back together), and never before the server's Retry-After."""
+    ceiling = min(RETRY_MAX, RETRY_WAIT * 2**failures)
+    pause = random.uniform(ceiling / 2, ceiling)
+    told = error.retry_after if isinstance(error, ApiProblem) else None
+    return max(pause, told or 0.0)
 
 
 def long_poll(after: int | None, timeout: float) -> str:
@@ -215,7 +220,9 @@ def filled(command: Any, pick: Callable[[Sequence[Any]], Any] = random.choice) -
     return CLIENT_COMMANDS[C.PlayEquipment](**fields)
 
 
-def acting(view: View, version: int) -> bool:
-    """Whether a play loop acts on ``view``: the table waits for the seat, and no newer view was
-    seen (``version``: the newest so far)."""
-    return view.status != "finished" and view.must_act and view.version >= version
+def acting(view: View, version: int, acted: int) -> bool:
+    """Whether a play loop acts on ``view``: the table waits for the seat, no newer view was
+    seen (``version``: the newest so far), and it has not acted on this one (``acted``: the
+    version it last acted on; a command answered later leaves the view as it was)."""
+    waits = view.status != "finished" and view.must_act
+    return waits and view.version >= version and view.version > acted

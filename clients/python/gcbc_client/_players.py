@@ -36,8 +36,8 @@ def join_queue(
     bots_after: float | None,
 ) -> bytes:
     """POST /queue's body: ``seats`` a list of counts, a range, or a ``SeatRange``."""
-    if isinstance(seats, range):
-        seats = SeatRange(min=seats.start, max=seats.stop - 1)
+    if isinstance(seats, range) and seats.step == 1 and seats:
+        seats = SeatRange(min=seats.start, max=seats.stop - 1)  # (another step: its counts)
     if isinstance(options, dict):
         options = msgspec.convert(options, TableOptions)
     body = JoinQueue(

@@ -15,7 +15,14 @@ import msgspec
 import gcbc_client._core as _core
 import gcbc_client._players as _players
 from gcbc_client.httpx_transport import HttpxTransport
-from gcbc_client.problems import Conflict, RateLimited, Unavailable
+from gcbc_client.problems import (
+    ApiProblem,
+    Conflict,
+    Forbidden,
+    RateLimited,
+    ServerError,
+    Unavailable,
+)
 from gcbc_client.transport import Answer, AsyncTransport
 from gcbc_contract.http import History, LobbyEvent, LobbyListing, Position, SeatLater, TableCreated
 from gcbc_contract.options import Deadlines, Deal, HouseBots, TableOptions
@@ -37,6 +44,12 @@ def open_transport(kind: str, api: str, timeout: float, connections: int) -> Asy
 
         return AiohttpTransport(api, timeout, connections)
     raise ValueError(f"not a transport: {kind!r} (httpx or aiohttp)")
+
+
+# what leaves a request's outcome unknown, beside the transport's failures (a 500 too: its detail
+# says to send it again); a stream refused for a while is opened again later
+UNKNOWN = (Unavailable, ServerError)
+DROPS = (Unavailable, RateLimited)
 
 
 class AsyncClient:
@@ -153,8 +166,7 @@ class AsyncClient:
         got = _core.seat_taken(r.status, r.body)
         seat = AsyncSeat(self, table_id, -1, got.token)
         if isinstance(got, SeatLater):  # recorded, not answered yet: the view will say
-            v = await seat._view(_core.view_decoder, after=0, timeout=10)  # noqa: SLF001
-            seat.seat = _core.seat_of(v)
+            seat.seat = await _seated(seat)
         else:
             seat.seat = got.seat
         return seat
@@ -171,7 +183,7 @@ class AsyncClient:
         body = _players.register_body(name, bot)
         r = await _repeated(
             lambda: self._request("POST", "/players", headers=_core.JSON, body=body),
-            (Unavailable, *self.transport.failures),
+            (*UNKNOWN, *self.transport.failures),
         )
         got = _players.registered_decoder.decode(r.body)
         return AsyncPlayer(self, got.player_id, got.name, got.bot, got.token)
@@ -214,15 +226,20 @@ class AsyncClient:
 
     async def lobby(self) -> AsyncIterator[LobbyEvent]:
         """As ``Client.lobby``: the lobby's changes as they happen."""
+        failures = 0
         while True:
+            error: BaseException | None = None
             try:
                 async with self.transport.stream("/lobby/stream", {}) as r:
                     body = await r.read() if r.status >= 400 else b""
                     _core.check(r.status, body, r.headers)
                     async for _, data in _core.sse_events_from(r.lines()):
+                        failures = 0
                         yield _core.lobby_event_decoder.decode(data)
-            except self.transport.failures:
-                await asyncio.sleep(_core.RETRY_WAIT)
+            except (*self.transport.failures, *DROPS) as e:
+                error = e
+            await asyncio.sleep(_core.backoff(failures, error))  # closed or dropped: again
+            failures += 1
 
 
 class AsyncPlayer:
@@ -263,7 +280,15 @@ class AsyncPlayer:
         return await self.client.attach(table_id, self.token)
 
     async def new_token(self) -> str:
-        got = _players.token_decoder.decode((await self._request("POST", "/players/me/token")).body)
+        """As ``Player.new_token``: an unknown outcome settled by asking with the new token."""
+        try:
+            r = await self._request("POST", "/players/me/token")
+        except Unavailable as e:
+            if e.token is None or not await _holds(self.client, e.token):
+                raise
+            self.token = e.token
+            return e.token
+        got = _players.token_decoder.decode(r.body)
         self.token = got.token
         return got.token
 
@@ -337,7 +362,10 @@ class AsyncSeat:
 
     async def rematch(self) -> AsyncSeat:
         """After a finished game: your seat at the rematch (a new table, the same seats)."""
-        r = await self._request("POST", "/rematch")
+        # asked again after an unknown outcome: the server answers the same seat and token
+        r = await _repeated(
+            lambda: self._request("POST", "/rematch"), (*UNKNOWN, *self.client.transport.failures)
+        )
         got = _core.rematch_decoder.decode(r.body)
         return AsyncSeat(self.client, got.table_id, got.seat, got.token)
 
@@ -348,10 +376,14 @@ class AsyncSeat:
     async def send(self, command: Any, command_id: str | None = None) -> View | Position:
         """As ``Seat.send``: retried with the same command_id while the outcome is unknown."""
         body, command_id = _core.command_body(command, command_id)
-        r = await _repeated(
-            lambda: self._request("POST", "/commands", what="command", body=body),
-            (Unavailable, *self.client.transport.failures),
-        )
+        try:
+            r = await _repeated(
+                lambda: self._request("POST", "/commands", what="command", body=body),
+                (*UNKNOWN, *self.client.transport.failures),
+            )
+        except ApiProblem as e:
+            e.command_id = command_id  # given up on: sent again with it, it is recorded once
+            raise
         return _core.view_or_position(r.status, r.body, self.client.views)
 
     async def play(
@@ -362,40 +394,52 @@ class AsyncSeat:
         url = f"/tables/{self.table_id}/stream"
         views = _stream(self.client, url, self.headers, _core.view_decoder) if stream else None
         v: View = await self._view(_core.view_decoder)
-        newest = v.version
+        newest, acted = v.version, -1
         while v.status != "finished":
             newest = max(newest, v.version)
-            after: int | None = v.version  # wait for a change, unless told to look again now
-            command = decide(v) if _core.acting(v, newest) else None
+            command = decide(v) if _core.acting(v, newest, acted) else None
             if inspect.isawaitable(command):
                 command = await command
             if command is not None:
+                acted = v.version  # a 409 (a stale view) waits for a newer one
                 answer: Any = None
                 try:
                     answer = await self.send(_core.filled(command))
                 except Conflict:
-                    after = None
+                    pass
                 except RateLimited as e:
                     await asyncio.sleep(e.retry_after or 1.0)
-                    after = None
+                    acted = -1  # not recorded: acted on again
+                    continue
                 if isinstance(answer, View):
                     v = answer
                     continue
-            if views is not None:
-                v = await anext(views, None) or await self._view(_core.view_decoder)
-            else:
-                v = await self._view(_core.view_decoder, after=after, timeout=wait)
+            v = await self._next_view(v, views, wait)
         return v
+
+    async def _next_view(self, v: View, views: AsyncIterator[View] | None, wait: float) -> View:
+        """As ``Seat._next_view``: the stream's next view, or a long poll's."""
+        while True:
+            try:
+                if views is not None:
+                    return await anext(views, None) or await self._view(_core.view_decoder)
+                return await self._view(_core.view_decoder, after=v.version, timeout=wait)  # type: ignore[no-any-return]
+            except RateLimited as e:
+                await asyncio.sleep(e.retry_after or 1.0)
 
 
 async def _stream(
     client: AsyncClient, url: str, headers: dict[str, str], views: Any = None
 ) -> AsyncIterator[View]:
-    """Views as Server-Sent Events; after a drop, a reconnect goes on after the last event's id
-    (Last-Event-ID), so no change is missed and none comes twice. Ends with the game."""
+    """As the blocking client's: views as Server-Sent Events, opened again after a pause when
+    closed before the end, dropped, or refused for a while (503, 429), going on after the last
+    event's id (Last-Event-ID), so no change is missed and none comes twice. Ends with the
+    game."""
     last: str | None = None
+    failures = 0
     while True:
         sent = {**headers, **({"Last-Event-ID": last} if last else {})}
+        error: BaseException | None = None
         try:
             async with client.transport.stream(url, sent) as r:
                 body = await r.read() if r.status >= 400 else b""
@@ -406,13 +450,40 @@ async def _stream(
                     if got is _core.END:  # the game is over (a reconnect after its last view)
                         return
                     event_id, data = got
-                    last = event_id or last
+                    last, failures = event_id or last, 0
                     view = (views or client.views).decode(data)
                     yield view
                     if getattr(view, "status", None) == "finished":
                         return
-        except client.transport.failures:
-            await asyncio.sleep(_core.RETRY_WAIT)  # dropped: resume after the last event
+        except (*client.transport.failures, *DROPS) as e:
+            error = e
+        await asyncio.sleep(_core.backoff(failures, error))
+        failures += 1
+
+
+async def _seated(seat: AsyncSeat) -> int:
+    """As the blocking client's ``_seated``: the seat number of a seat not answered yet."""
+    deadline = time.monotonic() + _core.SEAT_WAIT
+    failures = 0
+    while True:
+        try:
+            return _core.seat_of(await seat._view(_core.view_decoder, after=0, timeout=10))  # noqa: SLF001
+        except (Forbidden, *UNKNOWN) as e:
+            if time.monotonic() >= deadline:
+                if isinstance(e, ApiProblem):
+                    e.token = seat.token
+                raise
+            await asyncio.sleep(_core.backoff(failures, e))
+            failures += 1
+
+
+async def _holds(client: AsyncClient, token: str) -> bool:
+    """Whether ``token`` is a player's current token (an unknown outcome settled)."""
+    try:
+        await client._request("GET", "/players/me", headers=_core.bearer(token))  # noqa: SLF001
+    except Forbidden:
+        return False
+    return True
 
 
 async def _repeated(
@@ -421,9 +492,9 @@ async def _repeated(
 ) -> Any:
     """``send``'s answer, sent again after an unknown outcome (a 503, a dropped connection):
     for requests whose repeat records nothing new (a command_id, a registration key)."""
-    for _ in range(_core.RETRIES - 1):
+    for attempt in range(_core.RETRIES - 1):
         try:
             return await send()
         except failures as e:
-            await asyncio.sleep(_core.retry_wait(e))
+            await asyncio.sleep(_core.backoff(attempt, e))
     return await send()

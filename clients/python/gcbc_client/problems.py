@@ -11,7 +11,10 @@ _problem = msgspec.json.Decoder(Problem)
 
 
 class ApiProblem(Exception):
-    """A problem the server answered. ``code`` is stable; ``detail`` is for people."""
+    """A problem the server answered. ``code`` is stable; ``detail`` is for people. An unknown
+    outcome (``503 outcome_unknown``) names what the request may have made: ``table_id``,
+    ``token``; a command given up on after its retries carries its ``command_id`` (send it again
+    with it: it is recorded once)."""
 
     status = 0
 
@@ -22,6 +25,9 @@ class ApiProblem(Exception):
         self.detail = problem.detail
         self.field = problem.field
         self.retry_after = retry_after
+        self.table_id = problem.table_id
+        self.token = problem.token
+        self.command_id: str | None = None
 
 
 class BadRequest(ApiProblem):

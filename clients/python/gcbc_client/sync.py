@@ -11,7 +11,14 @@ import httpx
 
 import gcbc_client._core as _core
 import gcbc_client._players as _players
-from gcbc_client.problems import Conflict, RateLimited, Unavailable
+from gcbc_client.problems import (
+    ApiProblem,
+    Conflict,
+    Forbidden,
+    RateLimited,
+    ServerError,
+    Unavailable,
+)
 from gcbc_client.transport import STREAM_CONNECT, STREAM_READ
 from gcbc_contract.http import History, LobbyEvent, LobbyListing, Position, SeatLater, TableCreated
 from gcbc_contract.options import Deadlines, Deal, HouseBots, TableOptions
@@ -20,7 +27,9 @@ from gcbc_contract.queue import QueueState, SeatRange
 from gcbc_contract.views import View
 
 STREAM_TIMEOUT = httpx.Timeout(STREAM_CONNECT, read=STREAM_READ)
-UNKNOWN = (Unavailable, httpx.TransportError)  # what leaves a request's outcome unknown
+# what leaves a request's outcome unknown (a 500 too: its detail says to send it again)
+UNKNOWN = (Unavailable, ServerError, httpx.TransportError)
+DROPS = (Unavailable, RateLimited)  # a stream refused for a while: opened again later
 
 
 class Client:
@@ -96,7 +105,7 @@ class Client:
         got = _core.seat_taken(r.status_code, r.content)
         seat = Seat(self, table_id, -1, got.token)
         if isinstance(got, SeatLater):  # recorded, not answered yet: the view will say
-            seat.seat = _core.seat_of(seat.view(after=0, timeout=10))
+            seat.seat = _seated(seat)
         else:
             seat.seat = got.seat
         return seat
@@ -154,13 +163,18 @@ class Client:
         """The lobby's changes as they happen (GET /lobby/stream): each table waiting for
         players first (``listed``), then ``listed``, ``seats``, ``filled``, ``started``,
         ``closed``; after a drop it reconnects and starts again with the lobby as it is."""
+        failures = 0
         while True:
+            error: BaseException | None = None
             try:
                 with _opened(self.http, "/lobby/stream") as r:
                     for _, data in _core.sse_events(r.iter_lines()):
+                        failures = 0
                         yield _core.lobby_event_decoder.decode(data)
-            except httpx.TransportError:
-                time.sleep(_core.RETRY_WAIT)
+            except (httpx.TransportError, *DROPS) as e:
+                error = e
+            time.sleep(_core.backoff(failures, error))  # closed or dropped: again, in a while
+            failures += 1
 
     def watch(self, table_id: str) -> Iterator[View]:
         """The public view at every change (Server-Sent Events, resumed after a drop)."""
@@ -207,8 +221,16 @@ class Player:
         return self.client.attach(table_id, self.token)
 
     def new_token(self) -> str:
-        """Replace the player's token (the old one stops working): the new one, kept here."""
-        got = _players.token_decoder.decode(self._request("POST", "/players/me/token").content)
+        """Replace the player's token (the old one stops working): the new one, kept here. An
+        unknown outcome is settled by asking with the new token: kept if it holds."""
+        try:
+            r = self._request("POST", "/players/me/token")
+        except Unavailable as e:
+            if e.token is None or not _holds(self.client, e.token):
+                raise
+            self.token = e.token
+            return e.token
+        got = _players.token_decoder.decode(r.content)
         self.token = got.token
         return got.token
 
@@ -282,7 +304,9 @@ class Seat:
 
     def rematch(self) -> Seat:
         """After a finished game: your seat at the rematch (a new table, the same seats)."""
-        got = _core.rematch_decoder.decode(self._request("POST", "/rematch").content)
+        # asked again after an unknown outcome: the server answers the same seat and token
+        r = _repeated(lambda: self._request("POST", "/rematch"))
+        got = _core.rematch_decoder.decode(r.content)
         return Seat(self.client, got.table_id, got.seat, got.token)
 
     def chat(self, text: str) -> Position:
@@ -295,7 +319,13 @@ class Seat:
         longer. An unknown outcome (503, a dropped connection) is retried with the same
         command_id, so it is recorded once; a refusal raises its problem."""
         body, command_id = _core.command_body(command, command_id)
-        r = _repeated(lambda: self._request("POST", "/commands", content=body, headers=_core.JSON))
+        try:
+            r = _repeated(
+                lambda: self._request("POST", "/commands", content=body, headers=_core.JSON)
+            )
+        except ApiProblem as e:
+            e.command_id = command_id  # given up on: sent again with it, it is recorded once
+            raise
         return _core.view_or_position(r.status_code, r.content)
 
     def play(self, decide: Callable[[View], Any], stream: bool = False, wait: float = 30) -> View:
@@ -306,47 +336,89 @@ class Seat:
         by long polls of ``wait`` seconds, or from the seat's stream."""
         views = self.stream() if stream else None
         v = self.view()
-        newest = v.version
+        newest, acted = v.version, -1
         while v.status != "finished":
             newest = max(newest, v.version)
-            after: int | None = v.version  # wait for a change, unless told to look again now
-            command = decide(v) if _core.acting(v, newest) else None
+            command = decide(v) if _core.acting(v, newest, acted) else None
             if command is not None:
+                acted = v.version  # a 409 (a stale view) waits for a newer one
                 answer: View | Position | None = None
                 try:
                     answer = self.send(_core.filled(command))
                 except Conflict:
-                    after = None
+                    pass
                 except RateLimited as e:
                     time.sleep(e.retry_after or 1.0)
-                    after = None
+                    acted = -1  # not recorded: acted on again
+                    continue
                 if isinstance(answer, View):
                     v = answer
                     continue
-            if views is not None:
-                v = next(views, None) or self.view()
-            else:
-                v = self.view(after=after, timeout=wait)
+            v = self._next_view(v, views, wait)
         return v
+
+    def _next_view(self, v: View, views: Iterator[View] | None, wait: float) -> View:
+        """The view after ``v``: the stream's next, or a long poll's (a 429 waits as told)."""
+        while True:
+            try:
+                if views is not None:
+                    return next(views, None) or self.view()
+                return self.view(after=v.version, timeout=wait)
+            except RateLimited as e:
+                time.sleep(e.retry_after or 1.0)
 
 
 def _stream(http: httpx.Client, url: str, headers: dict[str, str]) -> Iterator[View]:
+    """Views as Server-Sent Events; a stream closed before its end (the server lets go when NATS
+    or Redis is away), dropped, or refused for a while (503, 429) is opened again after a
+    pause, going on after the last event's id (Last-Event-ID). Ends with the game."""
     last: str | None = None
+    failures = 0
     while True:
         sent = {**headers, **({"Last-Event-ID": last} if last else {})}
+        error: BaseException | None = None
         try:
             with _opened(http, url, sent) as r:
                 for got in _core.sse_events(r.iter_lines()):
                     if got is _core.END:  # the game is over (a reconnect after its last view)
                         return
                     event_id, data = got
-                    last = event_id or last
+                    last, failures = event_id or last, 0
                     view = _core.view_decoder.decode(data)
                     yield view
                     if view.status == "finished":
                         return
-        except httpx.TransportError:
-            time.sleep(_core.RETRY_WAIT)  # dropped: resume after the last event
+        except (httpx.TransportError, *DROPS) as e:
+            error = e
+        time.sleep(_core.backoff(failures, error))
+        failures += 1
+
+
+def _seated(seat: Seat) -> int:
+    """The seat number of a seat recorded but not answered yet: its view, once the table knows
+    its token (403 till then; 503 while Redis is away), asked for a while; what is raised at the
+    end carries the seat's ``token``, which may hold it still."""
+    deadline = time.monotonic() + _core.SEAT_WAIT
+    failures = 0
+    while True:
+        try:
+            return _core.seat_of(seat.view(after=0, timeout=10))
+        except (Forbidden, *UNKNOWN) as e:
+            if time.monotonic() >= deadline:
+                if isinstance(e, ApiProblem):
+                    e.token = seat.token
+                raise
+            time.sleep(_core.backoff(failures, e))
+            failures += 1
+
+
+def _holds(client: Client, token: str) -> bool:
+    """Whether ``token`` is a player's current token (an unknown outcome settled)."""
+    try:
+        client._request("GET", "/players/me", headers=_core.bearer(token))  # noqa: SLF001
+    except Forbidden:
+        return False
+    return True
 
 
 @contextmanager
@@ -367,9 +439,9 @@ def _repeated(
 ) -> httpx.Response:
     """``send``'s answer, sent again after an unknown outcome (a 503, a dropped connection):
     for requests whose repeat records nothing new (a command_id, a registration key)."""
-    for _ in range(_core.RETRIES - 1):
+    for attempt in range(_core.RETRIES - 1):
         try:
             return send()
         except failures as e:
-            time.sleep(_core.retry_wait(e))
+            time.sleep(_core.backoff(attempt, e))
     return send()

@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 import msgspec
 import pytest
 from gcbc_client import AsyncClient, _core
-from gcbc_client.problems import Conflict, Unauthorized
+from gcbc_client.problems import Conflict, ServerError, Unauthorized
 from gcbc_client.transport import Answer
 
 from gcbc.rules.views import view
-from gcbc_contract.http import SeatGranted, TableCreated
+from gcbc_contract.http import SeatGranted, SeatLater, TableCreated
 from gcbc_contract.options import Deadlines, TableOptions
 from gcbc_contract.views import View
 from tests.support import KP, A, H, K, table
@@ -247,6 +247,96 @@ def test_a_stream_resumes_after_a_drop_from_its_last_event_id(transport):
 
 
 @pytest.mark.parametrize("transport", TRANSPORTS)
+def test_a_stream_closed_or_refused_for_a_while_is_opened_again_after_a_pause(
+    transport, monkeypatch
+):
+    """The server closes a stream when NATS or Redis is away (no end event), and refuses one
+    for a while (503, 429): each is opened again, after a pause (never at once, in a loop)."""
+    pauses: list[float] = []
+    real_sleep = asyncio.sleep
+
+    async def sleep(seconds: float) -> None:
+        pauses.append(seconds)
+        await real_sleep(0)
+
+    monkeypatch.setattr("gcbc_client.aio.asyncio.sleep", sleep)
+    monkeypatch.setattr(_core, "RETRY_WAIT", 0.5)
+
+    async def play(client: AsyncClient) -> None:
+        seen = [v.version async for v in client.watch(TABLE)]
+        assert seen == [1, 2]
+
+    server = run(
+        transport,
+        [
+            Events([frame(a_view(1))], drop=False),  # closed cleanly before the end
+            problem(503, "views_unavailable"),
+            reply(
+                429,
+                json.dumps(
+                    {"type": "t", "title": "t", "status": 429, "code": "x", "detail": "x"}
+                ).encode(),
+                {"content-type": "application/problem+json", "retry-after": "3"},
+            ),
+            Events([frame(a_view(2, status="finished"))], drop=False),
+        ],
+        play,
+    )
+    assert len(pauses) == 3 and all(p > 0 for p in pauses) and pauses[2] >= 3
+    assert server.sent[1].headers["last-event-id"] == "1"
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_a_seat_recorded_but_not_answered_yet_is_looked_for_till_its_token_holds(transport):
+    async def play(client: AsyncClient) -> None:
+        seat = await client.join(TABLE, "ann")
+        assert (seat.seat, seat.token) == (1, "t1")
+
+    server = run(
+        transport,
+        [
+            reply(202, SeatLater(position=7, token="t1")),
+            problem(403, "forbidden"),  # the table does not know its token yet
+            problem(503, "views_unavailable"),
+            reply(200, a_view(1)),
+        ],
+        play,
+    )
+    assert [x.headers["authorization"] for x in server.sent[1:]] == ["Bearer t1"] * 3
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_a_command_given_up_on_carries_its_command_id(transport):
+    async def play(client: AsyncClient) -> None:
+        seat = await client.join(TABLE, "ann")
+        with pytest.raises(ServerError) as gave_up:
+            await seat.send({"type": "pass"})
+        assert gave_up.value.command_id is not None
+        sent = {json.loads(x.body)["command_id"] for x in server_sent() if x.body}
+        assert sent == {gave_up.value.command_id}
+
+    server: list[ScriptedServer] = []
+
+    def server_sent() -> list[Sent]:
+        return [x for x in server[0].sent if x.target.endswith("/commands")]
+
+    script = [reply(201, SeatGranted(1, "t1"))] + [problem(500, "internal_error")] * _core.RETRIES
+    server.append(ScriptedServer(list(script)))
+
+    async def go() -> None:
+        listening = await asyncio.start_server(server[0].serve, "127.0.0.1", 0)
+        port = listening.sockets[0].getsockname()[1]
+        try:
+            async with AsyncClient(f"http://127.0.0.1:{port}", transport=transport) as c:
+                await play(c)
+        finally:
+            listening.close()
+
+    asyncio.run(go())
+    assert len(server_sent()) == _core.RETRIES  # a 500 is an unknown outcome: sent again
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
 def test_a_refused_stream_raises_its_problem(transport):
     async def play(client: AsyncClient) -> None:
         with pytest.raises(Unauthorized):
@@ -258,3 +348,41 @@ def test_a_refused_stream_raises_its_problem(transport):
 def test_a_transport_is_named_or_given():
     with pytest.raises(ValueError, match="not a transport"):
         AsyncClient("http://127.0.0.1:1", transport="carrier-pigeon")
+
+
+def test_the_blocking_client_looks_for_a_seat_not_answered_yet_and_pauses_its_reconnects(
+    monkeypatch,
+):
+    """The same two behaviours in gcbc_client.sync (its own code: httpx's blocking client)."""
+    from gcbc_client import sync
+
+    pauses: list[float] = []
+    monkeypatch.setattr("gcbc_client.sync.time.sleep", pauses.append)
+    monkeypatch.setattr(_core, "RETRY_WAIT", 0.5)
+    server = ScriptedServer(
+        [
+            reply(202, SeatLater(position=7, token="t1")),
+            problem(403, "forbidden"),
+            reply(200, a_view(1)),
+            Events([frame(a_view(1))], drop=False),  # closed before the end
+            problem(503, "views_unavailable"),
+            Events([frame(a_view(2, status="finished"))], drop=False),
+        ]
+    )
+
+    def play(api: str) -> None:
+        with sync.Client(api) as client:
+            seat = client.join(TABLE, "ann")
+            assert (seat.seat, seat.token) == (1, "t1")
+            assert [v.version for v in seat.stream()] == [1, 2]
+
+    async def go() -> None:
+        listening = await asyncio.start_server(server.serve, "127.0.0.1", 0)
+        port = listening.sockets[0].getsockname()[1]
+        try:
+            await asyncio.to_thread(play, f"http://127.0.0.1:{port}")
+        finally:
+            listening.close()
+
+    asyncio.run(go())
+    assert len(pauses) == 3 and all(p > 0 for p in pauses)
