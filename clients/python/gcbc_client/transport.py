@@ -15,8 +15,9 @@ from collections.abc import AsyncIterator, Mapping
 from contextlib import AbstractAsyncContextManager
 from typing import NamedTuple, Protocol
 
-# a stream's server sends a keep-alive comment every ~15 s: a minute of silence is a dead link
-STREAM_CONNECT, STREAM_READ = 30.0, 60.0
+# a stream's server sends a keep-alive comment every ~15 s, and paces a long export by up to a
+# minute between two games (its log-read budget): a minute and a half of silence is a dead link
+STREAM_CONNECT, STREAM_READ = 30.0, 90.0
 
 
 class Answer(NamedTuple):
