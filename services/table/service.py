@@ -15,6 +15,7 @@ import functools
 import hashlib
 import hmac
 import logging
+import time
 import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -42,6 +43,7 @@ from services.table.replays import Replays
 log = logging.getLogger("gcbc.table")
 
 RETRIES = 8
+SETTLE_WAIT = 5.0  # seconds a command waits for the table's earlier commands to be answered
 
 
 class _Status(msgspec.Struct):
@@ -208,7 +210,10 @@ class TableService:
         """Append ``command`` once the rules accept it on the table's current state: its
         sequence. Refused commands raise (and record nothing)."""
         stale = checked = noted = False
-        for _ in range(RETRIES):
+        # waiting for earlier commands to be answered is bounded by time; a lost race or a
+        # stale check counts as a try (many commands at once wait their turn, not a 409)
+        tries, settle_by = 0, time.monotonic() + SETTLE_WAIT
+        while tries < RETRIES:
             changed = self.cache.waiter(table_id)
             t = self.cache.tables.get(table_id)
             if t is None and new_table and not stale:
@@ -225,6 +230,8 @@ class TableService:
             if first is not None:
                 return await self._retried(table_id, command, first)
             if not t.settled:
+                if time.monotonic() >= settle_by:
+                    break
                 await self.cache.changed(table_id, 0.2, changed)
                 stale = True
                 continue
@@ -232,6 +239,7 @@ class TableService:
                 t, player, refuse=checked
             ):
                 checked = stale = True  # the cached state may lag the log: refuse on the latest
+                tries += 1
                 continue
             if new_table and not noted:
                 await self._note_house_table(table_id, command)
@@ -239,6 +247,7 @@ class TableService:
             seq = await self._append(t, command, token_hash_, new_table, player)
             if seq is None:
                 stale = True  # someone else got there first: re-read, re-check
+                tries += 1
                 continue
             return seq
         raise ApiError(409, "table_busy", "the table is busy: try again")

@@ -177,6 +177,43 @@ def test_a_player_asking_for_two_seats_at_once_gets_one():
     asyncio.run(go())
 
 
+class SlowLog(MemoryEventLog):
+    """A log whose appends take a round trip (a command waits for the ones before it)."""
+
+    async def append(self, *args, **kwargs):
+        await asyncio.sleep(0.02)
+        return await super().append(*args, **kwargs)
+
+
+def test_many_seats_asked_for_at_once_each_wait_their_turn_without_a_table_busy():
+    async def go():
+        events, model = SlowLog(), MemoryReadModel()
+        stop = asyncio.Event()
+        worker = RulesWorker(events)
+        tasks = [
+            asyncio.create_task(run(worker, stop)),
+            asyncio.create_task(Projection(events, model).run(stop)),
+        ]
+        service = TableService(events, model)
+        follower = await service.follow()
+        try:
+            seq = await service.append_command(
+                TABLE, C.OpenTable(table_id=TABLE, seats=8), new_table=True
+            )
+            assert await service.answered(TABLE, PUBLIC, seq, 5)
+            takes = [
+                service.append_command(TABLE, C.TakeSeat(name=f"p{i}"), token_hash(f"t{i}"))
+                for i in range(8)
+            ]
+            assert len(set(await asyncio.gather(*takes))) == 8  # no 409 table_busy
+        finally:
+            stop.set()
+            await asyncio.gather(*tasks)
+            await follower.close()
+
+    asyncio.run(go())
+
+
 def test_a_command_id_sent_again_with_another_command_is_refused_and_records_nothing():
     async def go():
         async with pipeline() as (events, model, service, _):
