@@ -39,6 +39,9 @@ from services.projection.ratings import RatingProjection, consume_alone, rebuild
 
 log = logging.getLogger("gcbc.projection")
 DURABLE = "projection"
+# seconds a re-projection's claim on a wiped read model lasts unless renewed: one whose process
+# stopped half-way is claimed again (by any projection) and done again, not left half-done
+EPOCH_CLAIM = 60.0
 # table -> its put, the table folded and the entry that changed it: a batch's writes
 Puts = dict[str, tuple[Put, FoldedTable, Stored]]
 
@@ -68,6 +71,7 @@ class Projection:
         self._memos: dict[str, LogMemo] = {}
         self.share: Partitions | None = None  # the partitions this instance processes (run)
         self._behind: list[str] = []  # tables a re-projection after a wipe has still to write
+        self._claimed = False  # this instance claimed the wiped read model's epoch, for a time
         # what else the store held that must be made again after a wipe (the players' read model
         # and the ratings: their consumers acknowledged every entry long ago)
         self.after_wipe: Callable[[], Awaitable[object]] | None = None
@@ -247,7 +251,11 @@ class Projection:
         tables, self._behind = self._behind, []
         count = 0
         progress = ProgressLog(log, "re-projecting the read model", len(tables))
+        renew = time.monotonic() + EPOCH_CLAIM / 3
         for table_id in tables:
+            if time.monotonic() >= renew:  # still at it: the claim must not lapse
+                await self.model.keep_epoch(EPOCH_CLAIM)
+                renew = time.monotonic() + EPOCH_CLAIM / 3
             try:
                 count += await self.catch_up(table_id)
             except Exception as e:  # noqa: BLE001
@@ -304,7 +312,8 @@ class Projection:
                 self.rest()
                 rest_at = loop.time() + 30.0
             try:
-                if await self.model.claim_epoch():
+                if await self.model.claim_epoch(EPOCH_CLAIM):
+                    self._claimed = True
                     self._behind = [t async for t in self.events.tables()]
                     if self.after_wipe is not None:
                         task = asyncio.create_task(self._after_wipe(self.after_wipe))
@@ -312,6 +321,9 @@ class Projection:
                         task.add_done_callback(self._tasks.discard)
                 if self._behind:
                     await self._reproject()
+                if self._claimed and not self._behind:  # every table written: the mark for good
+                    await self.model.keep_epoch(None)
+                    self._claimed = False
                 counts = (await self.model.status()).tables  # one small read every 2 s
                 for status in ("lobby", "playing", "finished"):
                     metrics.TABLES.labels(status).set(counts.get(status, 0))

@@ -246,6 +246,26 @@ def test_an_epoch_is_claimed_once(model_factory):
     run(go())
 
 
+def test_an_epoch_claimed_for_a_time_lapses_unless_kept_and_is_kept_for_good(model_factory):
+    """A re-projection claims the wiped read model for a while and renews its claim; one that
+    stops lets it lapse (claimed again, done again); one done makes it for good."""
+
+    async def go():
+        m = await wiped(model_factory())
+        assert await m.claim_epoch(0.3)
+        assert not await m.claim_epoch(0.3)
+        await m.keep_epoch(0.3)
+        await asyncio.sleep(0.5)  # not renewed: lapsed
+        assert await m.claim_epoch(0.3)
+        await m.keep_epoch(None)
+        await asyncio.sleep(0.5)
+        assert not await m.claim_epoch(0.3)  # for good
+        assert (await m.status()).epoch is not None
+        await m.close()
+
+    run(go())
+
+
 def test_replace_writes_whatever_the_position_unless_newer_and_never_leaves_a_gap(model_factory):
     """A rebuild's write: one atomic step per table (no moment without a view), at the same
     position too (an engine change re-renders the views), never over a newer live write unless

@@ -27,6 +27,7 @@ class MemoryReadModel(ViewWriter):
         self._tables: dict[str, tuple[int, dict[str, bytes], dict[str, bytes]]] = {}
         self._lobby: dict[str, tuple[int, bytes]] = {}  # table -> (first listed at, listing)
         self._epoch: float | None = None
+        self._epoch_until: float | None = None  # (monotonic) a claim for a time lapses then
         self._changed: dict[str, asyncio.Event] = {}  # table -> set by its next put
         self._status: dict[str, str] = {}  # table -> lobby | playing | finished
         self._position = 0  # the newest position written
@@ -151,11 +152,22 @@ class MemoryReadModel(ViewWriter):
         more = page[-1][0] if len(found) > limit else None
         return LobbyPage([x for _, _, x in page], more)
 
-    async def claim_epoch(self) -> bool:
-        if self._epoch is not None:
+    def _epoch_held(self) -> bool:
+        if self._epoch is not None and self._epoch_until is not None:
+            if self._epoch_until <= time.monotonic():
+                self._epoch = self._epoch_until = None  # a claim for a time, lapsed
+        return self._epoch is not None
+
+    async def claim_epoch(self, seconds: float | None = None) -> bool:
+        if self._epoch_held():
             return False
         self._epoch = time.time()
+        self._epoch_until = None if seconds is None else time.monotonic() + seconds
         return True
+
+    async def keep_epoch(self, seconds: float | None) -> None:
+        if self._epoch_held():
+            self._epoch_until = None if seconds is None else time.monotonic() + seconds
 
     def wipe(self) -> None:
         """Lose everything, as a Redis restarted without persistence does (tests)."""
@@ -163,7 +175,7 @@ class MemoryReadModel(ViewWriter):
         self._lobby.clear()
         self._status.clear()
         self._position = 0
-        self._epoch = None
+        self._epoch = self._epoch_until = None
 
     async def close(self) -> None:
         pass

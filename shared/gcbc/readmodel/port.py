@@ -11,8 +11,10 @@ the table. ``get(table, viewer)`` returns (position, view) or None. ``wait(table
 returns the viewer's view once it reflects ``position`` and its version is over ``after``, or the
 current one when ``timeout`` runs out. Viewer keys: "public", "seat:<n>".
 
-``claim_epoch()``: True once for a read model that has lost its contents (new, or a Redis that
-restarted empty): its writer then projects every table again.
+``claim_epoch(seconds)``: True once for a read model that has lost its contents (new, or a Redis
+that restarted empty): its writer then projects every table again, renewing its claim as it goes
+(``keep_epoch(seconds)``) and making it for good once done (``keep_epoch(None)``); a claim for a
+time that lapses (its writer stopped half-way) is claimed again, and the work done again.
 
 For operators: ``replace(items)`` writes tables' views in one atomic step each, whatever the
 stored position (unless it is newer: a rebuild never undoes the live projection; ``force``: even
@@ -194,7 +196,13 @@ class ViewWriter(Protocol):
 
     async def delete(self, table: str) -> None: ...
 
-    async def claim_epoch(self) -> bool: ...
+    async def claim_epoch(self, seconds: float | None = None) -> bool:
+        """Set the epoch mark if there is none, for ``seconds`` (None: for good): whether set."""
+        ...
+
+    async def keep_epoch(self, seconds: float | None) -> None:
+        """Renew the epoch mark for ``seconds`` (None: for good), if it is there."""
+        ...
 
     async def position(self, table: str) -> int: ...
 

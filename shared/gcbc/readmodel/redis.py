@@ -178,6 +178,14 @@ class RedisReadModel(RedisViews):
         return LobbyPage([x for x in listings if x is not None], more)
 
     @unavailable
-    async def claim_epoch(self) -> bool:
+    async def claim_epoch(self, seconds: float | None = None) -> bool:
         """True if the read model had no epoch mark (new or wiped) and this call set it."""
-        return bool(await self.redis.set(EPOCH, str(time.time()).encode(), nx=True))
+        ms = None if seconds is None else max(1, int(seconds * 1000))
+        return bool(await self.redis.set(EPOCH, str(time.time()).encode(), nx=True, px=ms))
+
+    @unavailable
+    async def keep_epoch(self, seconds: float | None) -> None:
+        if seconds is None:
+            await self.redis.persist(EPOCH)
+        else:
+            await self.redis.pexpire(EPOCH, max(1, int(seconds * 1000)))

@@ -324,7 +324,7 @@ class RedisClusterReadModel(RedisViews):
         ]
 
     @unavailable
-    async def claim_epoch(self) -> bool:
+    async def claim_epoch(self, seconds: float | None = None) -> bool:
         """True if any node had no epoch mark (new, or restarted empty) and this call set it. The
         index's own mark is set only once the index is made again from the table hashes, so a
         rebuild cut short (a node away meanwhile) is done again by the next claim."""
@@ -332,8 +332,17 @@ class RedisClusterReadModel(RedisViews):
         marks = await self._marks()
         if not await self.redis.exists(marks[0]):
             await self.reindex()
-        claimed = [bool(await self.redis.set(mark, stamp, nx=True)) for mark in marks]
+        ms = None if seconds is None else max(1, int(seconds * 1000))
+        claimed = [bool(await self.redis.set(mark, stamp, nx=True, px=ms)) for mark in marks]
         return any(claimed)
+
+    @unavailable
+    async def keep_epoch(self, seconds: float | None) -> None:
+        for mark in await self._marks():
+            if seconds is None:
+                await self.redis.persist(mark)
+            else:
+                await self.redis.pexpire(mark, max(1, int(seconds * 1000)))
 
     @unavailable
     async def reindex(self) -> int:

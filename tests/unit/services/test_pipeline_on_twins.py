@@ -25,6 +25,7 @@ from gcbc_contract.entries import (
     decode_entry,
     encode_entry,
 )
+from services.projection import service as projection_service
 from services.projection.service import DURABLE as PROJECTION
 from services.projection.service import Projection
 from services.rules.service import DURABLE as RULES
@@ -324,6 +325,50 @@ def test_a_wipe_is_projected_again_whole_past_a_failure_and_no_table_that_never_
             assert [await real(t) for t in tables] == before
             assert await model.get(refused, PUBLIC) is None
             assert (await model.status()).tables == {"lobby": 3}
+
+    asyncio.run(go())
+
+
+def test_a_reprojection_whose_process_stopped_half_way_is_done_by_another(monkeypatch):
+    """Its claim on the wiped read model lapses: another projection claims it and writes every
+    table (none left without views till its next entry)."""
+    monkeypatch.setattr(projection_service, "EPOCH_CLAIM", 0.3)
+
+    async def go():
+        async with pipeline() as (events, model, service, _):
+            tables = [f"00000000000000a{i}" for i in range(3)]
+            for table in tables:
+                seq = await service.append_command(
+                    table, C.OpenTable(table_id=table, seats=4), new_table=True
+                )
+                assert await service.answered(table, PUBLIC, seq, 5)
+            await settled(events)
+            before = [await model.position(t) for t in tables]
+            model = MemoryReadModel()  # wiped (the pipeline's own projection writes elsewhere)
+            first, second = Projection(events, model), Projection(events, model)
+
+            async def stuck(table_id: str) -> bool:
+                await asyncio.Event().wait()  # its process stops here
+                return False
+
+            first.catch_up = stuck  # type: ignore[method-assign]
+            stop = asyncio.Event()
+            dying = asyncio.create_task(first.watch_read_model(stop, every=0.05))
+            for _ in range(100):
+                if first._claimed:
+                    break
+                await asyncio.sleep(0.01)
+            assert first._claimed
+            dying.cancel()  # killed half-way
+            going_on = asyncio.create_task(second.watch_read_model(stop, every=0.05))
+            for _ in range(300):
+                if [await model.position(t) for t in tables] == before:
+                    break
+                await asyncio.sleep(0.02)
+            stop.set()
+            await going_on
+            assert [await model.position(t) for t in tables] == before
+            assert not await model.claim_epoch()  # made for good once done
 
     asyncio.run(go())
 
