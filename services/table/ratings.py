@@ -85,12 +85,13 @@ class Ratings(Controller):
     ) -> Leaderboard:
         model = state.identities.model
         page = await model.leaderboard(pool, limit + 1, offset)
+        records = await model.records([r for r, _ in page[:limit] if not r.startswith(HOUSE)])
         entries = []
         for place, (rater, rating) in enumerate(page[:limit], start=offset + 1):
             if rater.startswith(HOUSE):
                 player_id, name, bot = None, f"House bots ({rater[len(HOUSE) :]})", True
             else:
-                record = await model.player(rater)
+                record = records.get(rater)
                 player_id = rater
                 name, bot = (record.name, record.bot) if record is not None else (rater, False)
             entries.append(

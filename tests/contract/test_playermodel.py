@@ -60,6 +60,9 @@ def test_players_their_tables_and_the_position_are_kept_and_removed(model_factor
             await model.advance(4)  # never back
             assert await model.player(bob.player_id) == bob
             assert await model.player("c" * 16) is None
+            got = await model.records([bob.player_id, "c" * 16, ann.player_id])
+            assert got == {bob.player_id: bob, ann.player_id: ann}
+            assert await model.records([]) == {}
             assert await model.players() == [ann, bob]
             assert await model.players(limit=1, after=3) == [bob]
             assert await model.tables(ann.player_id) == [("2" * 16, 9), ("1" * 16, 7)]

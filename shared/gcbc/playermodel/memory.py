@@ -38,6 +38,9 @@ class MemoryPlayerModel:
     async def player(self, player_id: str) -> PlayerRecord | None:
         return self._players.get(player_id)
 
+    async def records(self, player_ids: list[str]) -> dict[str, PlayerRecord]:
+        return {p: self._players[p] for p in player_ids if p in self._players}
+
     async def tables(
         self, player_id: str, limit: int = 50, before: int | None = None
     ) -> list[tuple[str, int]]:

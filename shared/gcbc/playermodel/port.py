@@ -79,6 +79,10 @@ class PlayerModel(Protocol):
 
     async def player(self, player_id: str) -> PlayerRecord | None: ...
 
+    async def records(self, player_ids: list[str]) -> dict[str, PlayerRecord]:
+        """The players' records, read at once (those the read model lacks are missing)."""
+        ...
+
     async def tables(
         self, player_id: str, limit: int = 50, before: int | None = None
     ) -> list[tuple[str, int]]:

@@ -125,6 +125,16 @@ class RedisPlayerModel:
         got = await self._do(self.redis.get(_player_key(player_id)))
         return _record.decode(got) if got else None
 
+    async def records(self, player_ids: list[str]) -> dict[str, PlayerRecord]:
+        """One round trip: a pipeline of gets (a cluster's sends each node its share)."""
+        if not player_ids:
+            return {}
+        pipe = self.redis.pipeline()
+        for player_id in player_ids:
+            pipe.get(_player_key(player_id))
+        got = await self._do(pipe.execute())
+        return {p: _record.decode(g) for p, g in zip(player_ids, got, strict=True) if g}
+
     async def tables(
         self, player_id: str, limit: int = 50, before: int | None = None
     ) -> list[tuple[str, int]]:
@@ -136,11 +146,14 @@ class RedisPlayerModel:
         return [(text(t), int(score)) for t, score in got]
 
     async def players(self, limit: int = 100, after: int = 0) -> list[PlayerRecord]:
-        ids = await self._do(
-            self.redis.zrangebyscore(PLAYERS, f"({after}", "+inf", start=0, num=limit)
-        )
-        records = [await self.player(text(player_id)) for player_id in ids]
-        return [record for record in records if record is not None]
+        ids = [
+            text(player_id)
+            for player_id in await self._do(
+                self.redis.zrangebyscore(PLAYERS, f"({after}", "+inf", start=0, num=limit)
+            )
+        ]
+        records = await self.records(ids)
+        return [records[player_id] for player_id in ids if player_id in records]
 
     async def count(self) -> int:
         return int(await self._do(self.redis.zcard(PLAYERS)))
