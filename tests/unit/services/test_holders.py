@@ -13,7 +13,7 @@ from gcbc_contract import commands as C
 from services.table import holders
 from services.table.identities import Identities
 from services.table.service import token_hash
-from tests.unit.services.test_pipeline_on_twins import TABLE, pipeline
+from tests.unit.services.test_pipeline_on_twins import TABLE, opened, pipeline
 
 
 def test_a_stream_a_replaced_player_token_opened_ends_at_its_next_look():
@@ -23,10 +23,7 @@ def test_a_stream_a_replaced_player_token_opened_ends_at_its_next_look():
             here = Identities(PlayerLog(players))
             service.player_of = here.player_of
             ann, token = await here.register("ann", False)
-            seq = await service.append_command(
-                TABLE, C.OpenTable(table_id=TABLE, seats=4), new_table=True
-            )
-            assert await service.answered(TABLE, PUBLIC, seq, 5)
+            await opened(service, TABLE)
             seq = await service.append_command(
                 TABLE, C.TakeSeat(name="ann"), token_hash("the seat's own"), player=ann.player_id
             )

@@ -72,6 +72,14 @@ async def settled(events: MemoryEventLog) -> None:
     raise AssertionError("the consumers did not catch up")
 
 
+async def opened(service: TableService, table: str, seats: int = 4) -> None:
+    """A table opened, its opening answered."""
+    seq = await service.append_command(
+        table, C.OpenTable(table_id=table, seats=seats), new_table=True
+    )
+    assert await service.answered(table, PUBLIC, seq, 5)
+
+
 async def open_table(service: TableService, seats: int = 4) -> list[str]:
     seq = await service.append_command(
         TABLE, C.OpenTable(table_id=TABLE, seats=seats), new_table=True
@@ -198,10 +206,7 @@ def test_many_seats_asked_for_at_once_each_wait_their_turn_without_a_table_busy(
         service = TableService(events, model)
         follower = await service.follow()
         try:
-            seq = await service.append_command(
-                TABLE, C.OpenTable(table_id=TABLE, seats=8), new_table=True
-            )
-            assert await service.answered(TABLE, PUBLIC, seq, 5)
+            await opened(service, TABLE, seats=8)
             takes = [
                 service.append_command(TABLE, C.TakeSeat(name=f"p{i}"), token_hash(f"t{i}"))
                 for i in range(8)
@@ -299,10 +304,7 @@ def test_a_wipe_is_projected_again_whole_past_a_failure_and_no_table_that_never_
         async with pipeline() as (events, model, service, _):
             tables = [f"00000000000000a{i}" for i in range(3)]
             for table in tables:
-                seq = await service.append_command(
-                    table, C.OpenTable(table_id=table, seats=4), new_table=True
-                )
-                assert await service.answered(table, PUBLIC, seq, 5)
+                await opened(service, table)
             refused = "00000000000000b1"  # past the table service's checks: the rules refuse it
             opening = CommandEntry(command=C.OpenTable(table_id=refused, seats=99), prev=0)
             await events.append(refused, encode_entry(opening), 0)
@@ -338,10 +340,7 @@ def test_a_reprojection_whose_process_stopped_half_way_is_done_by_another(monkey
         async with pipeline() as (events, model, service, _):
             tables = [f"00000000000000a{i}" for i in range(3)]
             for table in tables:
-                seq = await service.append_command(
-                    table, C.OpenTable(table_id=table, seats=4), new_table=True
-                )
-                assert await service.answered(table, PUBLIC, seq, 5)
+                await opened(service, table)
             await settled(events)
             before = [await model.position(t) for t in tables]
             model = MemoryReadModel()  # wiped (the pipeline's own projection writes elsewhere)
@@ -378,10 +377,7 @@ def test_a_table_whose_views_cannot_be_made_holds_back_no_other_table():
         async with pipeline() as (events, model, service, _):
             a, b = "00000000000000a1", "00000000000000a2"
             for table in (a, b):
-                seq = await service.append_command(
-                    table, C.OpenTable(table_id=table, seats=4), new_table=True
-                )
-                assert await service.answered(table, PUBLIC, seq, 5)
+                await opened(service, table)
             await settled(events)
             answers = [(await events.read(t))[-1] for t in (a, b)]
         fresh = MemoryReadModel()

@@ -17,7 +17,7 @@ from services.table.limits import RateLimits, parse_rates
 from services.table.players import Players
 from services.table.problems import ApiError
 from services.table.service import token_hash
-from tests.unit.services.test_pipeline_on_twins import pipeline
+from tests.unit.services.test_pipeline_on_twins import opened, pipeline
 
 
 def test_a_players_tables_read_from_the_log_are_paid_for_held_ones_are_not():
@@ -28,10 +28,7 @@ def test_a_players_tables_read_from_the_log_are_paid_for_held_ones_are_not():
             ann, token = await identities.register("ann", False)
             tables = ["00000000000000e1", "00000000000000e2"]
             for table in tables:
-                seq = await service.append_command(
-                    table, C.OpenTable(table_id=table, seats=4), new_table=True
-                )
-                assert await service.answered(table, PUBLIC, seq, 5)
+                await opened(service, table)
                 await identities.joined(await identities.authenticate(token), table)
                 seq = await service.append_command(
                     table, C.TakeSeat(name="ann"), token_hash(table), player=ann.player_id
