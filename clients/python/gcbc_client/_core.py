@@ -9,7 +9,7 @@ from typing import Any
 
 import msgspec
 
-from gcbc_client.problems import ApiProblem, raise_for
+from gcbc_client.problems import ApiProblem, RateLimited, ServerError, Unavailable, raise_for
 from gcbc_contract import commands as C
 from gcbc_contract.commands import CLIENT_COMMANDS
 from gcbc_contract.http import (
@@ -30,6 +30,10 @@ RETRIES = 6  # attempts of a command whose outcome is unknown (same command_id e
 RETRY_WAIT = 0.5  # seconds: the first pause's ceiling, doubling with each failure in a row
 RETRY_MAX = 60.0  # seconds: the ceiling's most
 SEAT_WAIT = 60.0  # seconds a seat recorded but not answered yet is looked for
+# the problems that leave a request's outcome unknown, beside a dropped connection (a 500 too:
+# its detail says to send it again); those that refuse a stream for a while (opened again later)
+UNKNOWN = (Unavailable, ServerError)
+DROPS = (Unavailable, RateLimited)
 
 view_decoder = msgspec.json.Decoder(View)
 _created = {201: msgspec.json.Decoder(TableCreated), 202: msgspec.json.Decoder(TableCreatedLater)}

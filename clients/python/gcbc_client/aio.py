@@ -15,14 +15,7 @@ import msgspec
 import gcbc_client._core as _core
 import gcbc_client._players as _players
 from gcbc_client.httpx_transport import HttpxTransport
-from gcbc_client.problems import (
-    ApiProblem,
-    Conflict,
-    Forbidden,
-    RateLimited,
-    ServerError,
-    Unavailable,
-)
+from gcbc_client.problems import ApiProblem, Conflict, Forbidden, RateLimited, Unavailable
 from gcbc_client.transport import Answer, AsyncTransport
 from gcbc_contract.http import History, LobbyEvent, LobbyListing, Position, SeatLater, TableCreated
 from gcbc_contract.options import Deadlines, Deal, HouseBots, TableOptions
@@ -44,12 +37,6 @@ def open_transport(kind: str, api: str, timeout: float, connections: int) -> Asy
 
         return AiohttpTransport(api, timeout, connections)
     raise ValueError(f"not a transport: {kind!r} (httpx or aiohttp)")
-
-
-# what leaves a request's outcome unknown, beside the transport's failures (a 500 too: its detail
-# says to send it again); a stream refused for a while is opened again later
-UNKNOWN = (Unavailable, ServerError)
-DROPS = (Unavailable, RateLimited)
 
 
 class AsyncClient:
@@ -183,7 +170,7 @@ class AsyncClient:
         body = _players.register_body(name, bot)
         r = await _repeated(
             lambda: self._request("POST", "/players", headers=_core.JSON, body=body),
-            (*UNKNOWN, *self.transport.failures),
+            (*_core.UNKNOWN, *self.transport.failures),
         )
         got = _players.registered_decoder.decode(r.body)
         return AsyncPlayer(self, got.player_id, got.name, got.bot, got.token)
@@ -236,7 +223,7 @@ class AsyncClient:
                     async for _, data in _core.sse_events_from(r.lines()):
                         failures = 0
                         yield _core.lobby_event_decoder.decode(data)
-            except (*self.transport.failures, *DROPS) as e:
+            except (*self.transport.failures, *_core.DROPS) as e:
                 error = e
             await asyncio.sleep(_core.backoff(failures, error))  # closed or dropped: again
             failures += 1
@@ -364,7 +351,8 @@ class AsyncSeat:
         """After a finished game: your seat at the rematch (a new table, the same seats)."""
         # asked again after an unknown outcome: the server answers the same seat and token
         r = await _repeated(
-            lambda: self._request("POST", "/rematch"), (*UNKNOWN, *self.client.transport.failures)
+            lambda: self._request("POST", "/rematch"),
+            (*_core.UNKNOWN, *self.client.transport.failures),
         )
         got = _core.rematch_decoder.decode(r.body)
         return AsyncSeat(self.client, got.table_id, got.seat, got.token)
@@ -379,7 +367,7 @@ class AsyncSeat:
         try:
             r = await _repeated(
                 lambda: self._request("POST", "/commands", what="command", body=body),
-                (*UNKNOWN, *self.client.transport.failures),
+                (*_core.UNKNOWN, *self.client.transport.failures),
             )
         except ApiProblem as e:
             e.command_id = command_id  # given up on: sent again with it, it is recorded once
@@ -455,7 +443,7 @@ async def _stream(
                     yield view
                     if getattr(view, "status", None) == "finished":
                         return
-        except (*client.transport.failures, *DROPS) as e:
+        except (*client.transport.failures, *_core.DROPS) as e:
             error = e
         await asyncio.sleep(_core.backoff(failures, error))
         failures += 1
@@ -468,7 +456,7 @@ async def _seated(seat: AsyncSeat) -> int:
     while True:
         try:
             return _core.seat_of(await seat._view(_core.view_decoder, after=0, timeout=10))  # noqa: SLF001
-        except (Forbidden, *UNKNOWN) as e:
+        except (Forbidden, *_core.UNKNOWN) as e:
             if time.monotonic() >= deadline:
                 if isinstance(e, ApiProblem):
                     e.token = seat.token

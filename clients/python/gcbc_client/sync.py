@@ -11,14 +11,7 @@ import httpx
 
 import gcbc_client._core as _core
 import gcbc_client._players as _players
-from gcbc_client.problems import (
-    ApiProblem,
-    Conflict,
-    Forbidden,
-    RateLimited,
-    ServerError,
-    Unavailable,
-)
+from gcbc_client.problems import ApiProblem, Conflict, Forbidden, RateLimited, Unavailable
 from gcbc_client.transport import STREAM_CONNECT, STREAM_READ
 from gcbc_contract.http import History, LobbyEvent, LobbyListing, Position, SeatLater, TableCreated
 from gcbc_contract.options import Deadlines, Deal, HouseBots, TableOptions
@@ -27,9 +20,7 @@ from gcbc_contract.queue import QueueState, SeatRange
 from gcbc_contract.views import View
 
 STREAM_TIMEOUT = httpx.Timeout(STREAM_CONNECT, read=STREAM_READ)
-# what leaves a request's outcome unknown (a 500 too: its detail says to send it again)
-UNKNOWN = (Unavailable, ServerError, httpx.TransportError)
-DROPS = (Unavailable, RateLimited)  # a stream refused for a while: opened again later
+UNKNOWN = (*_core.UNKNOWN, httpx.TransportError)  # (outcome unknown: sent again)
 
 
 class Client:
@@ -171,7 +162,7 @@ class Client:
                     for _, data in _core.sse_events(r.iter_lines()):
                         failures = 0
                         yield _core.lobby_event_decoder.decode(data)
-            except (httpx.TransportError, *DROPS) as e:
+            except (httpx.TransportError, *_core.DROPS) as e:
                 error = e
             time.sleep(_core.backoff(failures, error))  # closed or dropped: again, in a while
             failures += 1
@@ -388,7 +379,7 @@ def _stream(http: httpx.Client, url: str, headers: dict[str, str]) -> Iterator[V
                     yield view
                     if view.status == "finished":
                         return
-        except (httpx.TransportError, *DROPS) as e:
+        except (httpx.TransportError, *_core.DROPS) as e:
             error = e
         time.sleep(_core.backoff(failures, error))
         failures += 1
