@@ -20,13 +20,18 @@ export async function* exportGames(
   }
   const reader = answer.body.pipeThrough(new TextDecoderStream()).getReader();
   let held = "";
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (value !== undefined) held += value;
-    const lines = held.split("\n");
-    held = done ? "" : (lines.pop() ?? "");
-    for (const line of lines) if (line) yield JSON.parse(line) as PlayedGame;
-    if (done) return;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (value !== undefined) held += value;
+      const lines = held.split("\n");
+      held = done ? "" : (lines.pop() ?? "");
+      for (const line of lines) if (line) yield JSON.parse(line) as PlayedGame;
+      if (done) return;
+    }
+  } finally {
+    // a caller that stops early (a break, a throw) lets the download go: the connection closes
+    await reader.cancel().catch(() => undefined);
   }
 }
 
