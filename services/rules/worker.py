@@ -344,15 +344,17 @@ class RulesWorker:
         return passed
 
     async def _system(self, t: FoldedTable, command: object, msg_id: str) -> bool:
-        """Append a system command where the table is now; False if someone got there first."""
+        """Append a system command where the table is now; False if someone got there first, or
+        if the same one was appended a moment ago (its id deduplicated: refused, the wait as it
+        was; not fired again)."""
         entry = CommandEntry(command=command, at=now_ms(), prev=t.seq)  # type: ignore[arg-type]
         try:
-            await append_entry(self.events, t.table_id, entry, t.seq, msg_id)
+            result = await append_entry(self.events, t.table_id, entry, t.seq, msg_id)
         except WrongExpectedSequence:
             await self.cache.get(t.table_id)  # stale: catch up, decide again next sweep
             self._noted(t)
             return False
-        return True
+        return not result.duplicate
 
     async def load_all(self) -> None:
         """Fold every table this instance does not know yet and note its deadline: what builds

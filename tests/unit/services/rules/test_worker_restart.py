@@ -295,3 +295,21 @@ def test_a_table_that_cannot_be_folded_holds_back_no_other_tables_deadline():
         assert calls.count(overdue[0]) == tried + 1
 
     asyncio.run(go())
+
+
+def test_a_system_command_deduplicated_is_not_counted_as_fired():
+    """The same deadline sent again (its first was refused, the wait as it was) lands nowhere
+    new: it is not counted, nor logged, as fired again."""
+
+    async def go():
+        events, clock = MemoryEventLog(), Clock()
+        worker = RulesWorker(events, clock=clock)
+        t = tables(1)[0]
+        await opened(events, t, clock.now)
+        table = await worker.cache.get(t)
+        assert await worker._system(table, C.CloseTable(), f"close:{t}")
+        table = await worker.cache.get(t)  # (the close appended, not answered: no worker runs)
+        assert not await worker._system(table, C.CloseTable(), f"close:{t}")
+        assert len(await events.read(t)) == 3
+
+    asyncio.run(go())
