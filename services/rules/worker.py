@@ -62,6 +62,7 @@ class RulesWorker:
     FINISHED_KEPT = 1000  # positions of recently finished tables (their last entries come late)
     LEAD = 1.0  # seconds before a deadline its table (not in memory) is loaded
     RETRY_FOLD = 5.0  # seconds before a table that could not be folded is tried again
+    LOADS_PER_SWEEP = 100  # tables not in memory folded by one sweep of the deadlines
     IDLE_AFTER = 60.0  # seconds untouched, its deadline further off: a table leaves memory
 
     def __init__(
@@ -284,13 +285,21 @@ class RulesWorker:
         return fired
 
     async def _load_due(self, now: float) -> None:
-        """Fold the tables the index says are due soon and are not in memory."""
+        """Fold the tables the index says are due soon and are not in memory, at most
+        ``LOADS_PER_SWEEP`` (after a long stop the first deadlines fire while the others wait
+        for the next sweeps, not after every overdue table is folded)."""
         due = self.index.soon(now + self.LEAD)
+        loaded = 0
         for i, table_id in enumerate(due):
             if not self.owns(table_id):
                 continue  # another instance's partition: handed back when it is taken (take)
             if table_id in self.cache.tables:
                 continue
+            if loaded == self.LOADS_PER_SWEEP:
+                for rest in due[i:]:
+                    self.index.again(rest)
+                return
+            loaded += 1
             try:
                 t = await self.cache.get(table_id)
             except LogUnavailable:

@@ -313,3 +313,18 @@ def test_a_system_command_deduplicated_is_not_counted_as_fired():
         assert len(await events.read(t)) == 3
 
     asyncio.run(go())
+
+
+def test_after_a_long_stop_the_first_deadlines_fire_before_every_overdue_table_is_folded():
+    async def go():
+        events, clock = MemoryEventLog(), Clock()
+        worker = RulesWorker(events, clock=clock, lobby_seconds=60)
+        worker.LOADS_PER_SWEEP = 2
+        overdue = tables(5)
+        for t in overdue:
+            await opened(events, t, clock.now - 120)
+            worker.index.note(t, clock.now - 60, 2)
+        fired = [await worker.sweep_deadlines() for _ in range(3)]
+        assert fired == [2, 2, 1] and _closed(events) == set(overdue)
+
+    asyncio.run(go())
