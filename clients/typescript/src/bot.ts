@@ -46,19 +46,35 @@ function expect(got: { status: number; data: unknown }, ...statuses: number[]): 
   }
 }
 
+// the seat a token holds, once the table has answered its taking (403 until then)
+async function seatOf(table: string, token: string): Promise<number> {
+  for (let tries = 0; tries < 50; tries++) {
+    const got = await call<View>("GET", `${table}/view`, undefined, token);
+    if (got.status === 200 && got.data.you) return got.data.you.seat;
+    await new Promise((rest) => setTimeout(rest, 100));
+  }
+  throw new Error(`no seat for a token at ${table}`);
+}
+
 async function main(): Promise<void> {
   const create: Schemas["CreateTable"] = { seats: 4 };
+  // 202: recorded, not answered yet (the table, the seat, the start come a moment later)
   const created = await call<Schemas["TableCreated"]>("POST", "/tables", create);
-  expect(created, 201);
+  expect(created, 201, 202);
   const table = `/tables/${created.data.table_id}`;
   const tokens: string[] = [];
   for (let i = 0; i < created.data.seats; i++) {
     const name: Schemas["TakeSeat"] = { name: `ts${i}`, bot: true }; // a program plays it: said
-    const granted = await call<Schemas["SeatGranted"]>("POST", `${table}/seats`, name);
-    expect(granted, 201);
-    tokens[granted.data.seat] = granted.data.token;
+    const granted = await call<Schemas["SeatGranted"] | Schemas["SeatLater"]>(
+      "POST",
+      `${table}/seats`,
+      name,
+    );
+    expect(granted, 201, 202);
+    const seat = "seat" in granted.data ? granted.data.seat : await seatOf(table, granted.data.token);
+    tokens[seat] = granted.data.token;
   }
-  expect(await call<View>("POST", `${table}/start`, undefined, tokens[0]), 200);
+  expect(await call<View>("POST", `${table}/start`, undefined, tokens[0]), 200, 202);
   let sent = 0;
   let last: View | undefined;
   // until the game is over (or five minutes): a seat left only templates waits for its deadline,
@@ -84,13 +100,18 @@ async function main(): Promise<void> {
       continue;
     }
     idle = 0;
-    const command: Command = ready[random(ready.length)];
-    const answer = await call<View | Schemas["Position"] | Schemas["Problem"]>(
+    // a command_id of its own: sent again after an unknown outcome (503), it is recorded once
+    const command = { ...ready[random(ready.length)], command_id: `ts-${step}` } as Command;
+    let answer = await call<View | Schemas["Position"] | Schemas["Problem"]>(
       "POST",
       `${table}/commands`,
       command,
       tokens[seat],
     );
+    for (let tries = 1; answer.status === 503 && tries < 5; tries++) {
+      await new Promise((rest) => setTimeout(rest, 500 * 2 ** tries * Math.random()));
+      answer = await call("POST", `${table}/commands`, command, tokens[seat]);
+    }
     expect(answer, 200, 202, 409);
     sent += 1;
   }
