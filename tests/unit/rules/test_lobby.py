@@ -71,6 +71,22 @@ def test_a_seat_posts_at_most_the_tables_chat_limit():
     assert [m["text"] for m in view(s, None).chat] == ["one", "two", "mine"]
 
 
+def test_a_seat_left_before_the_start_takes_its_messages_with_it():
+    """RULES §10 (decision): the chat names seats, so the next to take a seat left in the lobby
+    is neither shown as the author of what was said there nor counted for it."""
+    s, _ = run(initial_state(), C.OpenTable(table_id="t", seats=4, chat_per_seat=2))
+    s, _ = run(s, C.TakeSeat(name="ann"))
+    s, _ = run(s, C.TakeSeat(name="bob"))
+    for seat, text in ((0, "I am crooked, shoot me"), (1, "hi"), (0, "really")):
+        s, _ = run(s, C.PostChat(seat=seat, text=text))
+    assert refused(s, C.PostChat(seat=0, text="more")) == "chat_full"
+    s, _ = run(s, C.LeaveSeat(seat=0))
+    s, _ = run(s, C.TakeSeat(name="cy"))  # seat 0 again
+    assert [m["text"] for m in view(s, None).chat] == ["hi"]
+    s, _ = run(s, C.PostChat(seat=0, text="cy here"))
+    assert [(m["seat"], m["text"]) for m in view(s, 1).chat] == [(1, "hi"), (0, "cy here")]
+
+
 def test_the_house_takes_its_seats_as_the_table_opens_and_players_take_the_others():
     """The sandbox (docs/api.md ``bots``): the house's seats are taken when the table opens, named
     "House bot N"; players take the free seats in order; views say which seats are the house's."""

@@ -50,7 +50,12 @@ def _seat_taken(s: State, e: E.SeatTaken, v: int, log: Trail) -> State:
 def _seat_left(s: State, e: E.SeatLeft, v: int, log: Trail) -> State:
     seats = list(s.seats)
     seats[e.seat] = None
-    return replace(s, version=v, log=log, seats=tuple(seats))
+    # Decision (§10): a seat left in the lobby takes its messages with it; the chat shows a seat's
+    # number, so the next to take that seat would be shown as their author (and inherit their
+    # count against the seat's most)
+    said = [line for line in s.chat if line[0] != e.seat]
+    chat = Trail(said, len(said)) if len(said) != len(s.chat) else s.chat
+    return replace(s, version=v, log=log, seats=tuple(seats), chat=chat)
 
 
 def _table_closed(s: State, e: E.TableClosed, v: int, log: Trail) -> State:
