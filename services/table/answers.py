@@ -27,15 +27,22 @@ PENDING = object()  # an answer that did not come in time
 AFTER_APPEND = (LogUnavailable, ModelUnavailable, TimeoutError)
 
 
+# a view (or a history) answers one request: a seat's is that token's alone, and each changes
+# with the next move, so no cache on the way keeps one (the same URL serves every viewer)
+NOT_STORED = {"Cache-Control": "private, no-store", "Vary": "Authorization"}
+
+
 def json(data: bytes, status: int = 200) -> Response[bytes]:
-    return Response(content=data, status_code=status, media_type="application/json")
+    return Response(
+        content=data, status_code=status, media_type="application/json", headers=NOT_STORED
+    )
 
 
 def event_stream(frames: AsyncIterator[bytes], close: Callable[[], None]) -> Stream:
     """Server-Sent Events of ``frames``; ``close`` gives the stream's place back, even for a
     stream never started."""
     weakref.finalize(frames, close)
-    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    headers = {**NOT_STORED, "X-Accel-Buffering": "no"}
     return Stream(frames, media_type="text/event-stream", headers=headers)
 
 

@@ -36,7 +36,7 @@ from services.common.house_bots import bot_seat
 from services.common.house_tables import encode as encode_house
 from services.common.house_tables import house_table
 from services.common.rules import ENGINE, Rules
-from services.table.problems import ApiError, refusal
+from services.table.problems import ApiError, refusal, retry_later
 from services.table.replay_worker import Setup as ReplaySetup
 from services.table.replays import Replays
 
@@ -191,6 +191,12 @@ class TableService:
         t = self.cache.tables.get(table_id)
         if t is None:
             got = await self.view(table_id, None)
+            if got is None and await self.events.last(table_id) is not None:
+                # a table whose views are not written (yet, or again after a wipe): nothing
+                # says it is over, and its log is not read to find out
+                raise retry_later(
+                    "views_unavailable", "this table's views are not ready: try again"
+                )
             if got is not None and not shows_finished(got.data):
                 raise ApiError(409, "not_finished_yet", why)
         elif t.state.step != "finished":

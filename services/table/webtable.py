@@ -6,10 +6,12 @@ uses only the public API. None of it is in the OpenAPI document."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Annotated
 
-from litestar import MediaType, Response, get
+from litestar import MediaType, Request, Response, get
+from litestar.exceptions import NotFoundException
 from litestar.params import PathParameter
 from litestar.static_files import create_static_files_router
 
@@ -48,6 +50,16 @@ def table_page(
     return page(PAGE)  # the edge's guard answered 404 already for an id not of the server's form
 
 
+# a script's, a style's or a catalogue's name, at most one folder down: anything else (a NUL
+# byte, a name too long, a path past a file) is no file here, and never reaches the file system
+_ASSET = re.compile(r"[A-Za-z0-9_-]{1,40}(/[A-Za-z0-9_-]{1,40})?\.(js|css|json)")
+
+
+def _only_assets(request: Request) -> None:
+    if not _ASSET.fullmatch(request.url.path.removeprefix("/web/")):
+        raise NotFoundException()
+
+
 def _nosniff(response: Response) -> Response:
     """A script or a style is taken only as the type it is served as."""
     response.headers["X-Content-Type-Options"] = "nosniff"
@@ -58,6 +70,10 @@ ROUTES = [
     lobby_page,
     table_page,
     create_static_files_router(
-        path="/web", directories=[FILES], include_in_schema=False, after_request=_nosniff
+        path="/web",
+        directories=[FILES],
+        include_in_schema=False,
+        before_request=_only_assets,
+        after_request=_nosniff,
     ),
 ]

@@ -47,3 +47,51 @@ def test_a_worker_that_stops_is_replaced_at_the_next_request():
             replays.close()
 
     asyncio.run(asyncio.wait_for(go(), 60))
+
+
+class InProcess(Replays):
+    """The worker's calls made in this process (no pool)."""
+
+    async def _ask(self, call, *args):
+        return call(*args)
+
+
+def test_a_table_in_play_without_views_tells_nothing_of_its_log():
+    """Its views not written (a wiped read model being projected again) and not held here: the
+    answer is to try again, never the log's length (the replays would refuse it as too long
+    before finding the game not over)."""
+    import itertools
+
+    from gcbc.eventlog.memory import MemoryEventLog
+    from gcbc.readmodel.memory import MemoryReadModel
+    from services.table.service import TableService
+    from tools import tablelogs
+
+    async def go() -> None:
+        log = MemoryEventLog()
+        table = "00c3000000000001"
+        played = tablelogs.play(table, 8, 3, miss_rate=0, chat_rate=0, stale_rate=0)
+        await tablelogs.write_table(log, itertools.islice(played, 60), table, True)
+        stored = await log.read(table)
+        setup = worker.Setup(max_entries=50)
+        worker.use(setup, lambda t: stored if t == table else [])
+        service = TableService(log, MemoryReadModel(), replays=InProcess(setup))
+
+        async def reading() -> None:
+            pass
+
+        for asked in (service.replay(table, 1, None, reading), service.history(table, reading)):
+            with pytest.raises(ApiError) as told:
+                await asked
+            assert (told.value.status, told.value.code) == (503, "views_unavailable")
+            assert str(len(stored)) not in told.value.detail
+
+    asyncio.run(go())
+
+
+def test_a_view_is_kept_by_no_cache_on_the_way():
+    from services.table import answers
+
+    headers = answers.json(b"{}").headers
+    assert headers["Cache-Control"] == "private, no-store"
+    assert headers["Vary"] == "Authorization"

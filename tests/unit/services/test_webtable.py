@@ -79,3 +79,12 @@ def test_every_page_loads_only_files_this_server_serves(client):
     assets = client.get(f"/schema/{SWAGGER}/swagger-ui-bundle.js")
     assert assets.headers["content-type"] == "text/javascript; charset=utf-8"
     assert "immutable" in assets.headers["cache-control"]  # its path names its version
+
+
+def test_a_path_that_names_no_asset_is_a_404_never_a_500(client):
+    """A NUL byte, a name too long, a path past a file: refused before the file system."""
+    for path in ("/web/app.js%00", "/web/" + "a" * 300, "/web/app.js/x", "/web/" + "a/" * 300):
+        for method in ("GET", "HEAD"):
+            r = client.request(method, path)
+            assert r.status_code == 404, (method, path)
+    assert client.get("/web/i18n/en.json").status_code == 200  # one folder down: served
