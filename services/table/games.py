@@ -5,14 +5,17 @@ is told (its status is read from the public view in the read model first)."""
 
 from __future__ import annotations
 
+import asyncio
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 import msgspec
 
+from gcbc.eventlog.port import LogUnavailable
 from gcbc.playermodel.port import PlayerModel
 from gcbc.readmodel.port import PUBLIC, ViewReader
 from gcbc_contract.players import PlayedGame, PlayedGames
+from services.table.problems import ApiError
 from services.table.service import TableService, shows_finished
 
 SCAN = 4  # tables looked at per game asked for, at most (the others: left in the lobby, in play)
@@ -21,6 +24,7 @@ SCAN = 4  # tables looked at per game asked for, at most (the others: left in th
 class Games:
     KEEP = 10_000  # finished games kept (each folded once)
     EXPORT_BATCH = 100  # tables read at a time by an export, each batch one read of the history
+    EXPORT_WAITS = 60  # seconds an export waits for a busy replay worker (or the log) per game
 
     def __init__(self, service: TableService, views: ViewReader, players: PlayerModel) -> None:
         self.service = service
@@ -66,7 +70,7 @@ class Games:
         count = 0
         while True:
             for table_id, _ in joined:
-                game = await self.played(player_id, table_id)
+                game = await self._waited(player_id, table_id)
                 if game is not None:
                     yield game
                     count += 1
@@ -77,6 +81,18 @@ class Games:
             if pace is not None:
                 await pace()
             joined = await self.players.tables(player_id, self.EXPORT_BATCH, joined[-1][1])
+
+    async def _waited(self, player_id: str, table_id: str) -> PlayedGame | None:
+        """``played``, waited for while the replays are busy or the log away (an export under
+        way slows rather than fails: its answer has begun), at most ``EXPORT_WAITS`` times."""
+        for waits in range(self.EXPORT_WAITS + 1):
+            try:
+                return await self.played(player_id, table_id)
+            except (ApiError, LogUnavailable) as e:
+                if waits == self.EXPORT_WAITS or (isinstance(e, ApiError) and e.status != 503):
+                    raise
+                await asyncio.sleep(1.0)
+        return None
 
     async def played(self, player_id: str, table_id: str) -> PlayedGame | None:
         """The finished table's game as the player played it (None: not finished, no game, or

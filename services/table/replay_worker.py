@@ -38,6 +38,7 @@ NO_TABLE = "no_table"
 NOT_FINISHED = "not_finished_yet"
 NO_SUCH_SEAT = "no_such_seat"
 TOO_LONG = "log_too_long"
+GAME_FACTOR = 5  # a game's summary (no state kept per step) folds a log this many times longer
 LOG_UNAVAILABLE = "log_unavailable"
 
 CONNECT_SECONDS = 10.0  # the log's connection, at most, before a request is answered 503
@@ -187,8 +188,9 @@ def history(table_id: str) -> Answer:
 
 def game(table_id: str) -> Answer:
     """The finished table as its players' histories list it (``PlayedGame``, ``null`` for a
-    table closed before its game began); not kept: each is asked for once."""
-    stored = _log(table_id)
+    table closed before its game began); not kept: each is asked for once. It keeps no state per
+    step, as a replay does: a log ``GAME_FACTOR`` times as long is folded for it."""
+    stored = _log(table_id, _setup.max_entries * GAME_FACTOR)
     if isinstance(stored, Answer):
         return stored
     t = FoldedTable(table_id)
@@ -201,8 +203,9 @@ def game(table_id: str) -> Answer:
     return Answer(body=msgspec.json.encode(game_of(t, finished_at)), entries=len(stored))
 
 
-def _log(table_id: str) -> list[Stored] | Answer:
-    """The table's log, or why it is not folded here (not read, no table, too long)."""
+def _log(table_id: str, most: int | None = None) -> list[Stored] | Answer:
+    """The table's log, or why it is not folded here (not read, no table, longer than ``most``
+    entries: the setup's most by default)."""
     assert _read is not None, "main() first"
     try:
         stored = _read(table_id)
@@ -210,7 +213,7 @@ def _log(table_id: str) -> list[Stored] | Answer:
         return Answer(problem=LOG_UNAVAILABLE)
     if not stored:
         return Answer(problem=NO_TABLE)
-    if len(stored) > _setup.max_entries:
+    if len(stored) > (most or _setup.max_entries):
         return Answer(problem=TOO_LONG, entries=len(stored))
     return stored
 

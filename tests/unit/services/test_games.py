@@ -9,6 +9,7 @@ from gcbc.playermodel.memory import MemoryPlayerModel
 from gcbc_contract.options import TableOptions
 from gcbc_contract.players import GameSeat, PlayedGame
 from services.table.games import Games
+from services.table.problems import retry_later
 
 
 class FinishedTables(Games):
@@ -55,3 +56,33 @@ def test_an_export_is_paced_once_per_batch_of_tables_after_the_first() -> None:
     assert every == [f"t{n}" for n in range(24, -1, -2)]  # the finished ones, newest first
     assert paced == 2  # 25 tables: batches of 10, 10 and 5, the two later ones paced
     assert most == ["t24", "t22", "t20"]  # within the first batch: nothing more paced
+
+
+class BusyAtFirst(FinishedTables):
+    """The replay worker busy for the first two asks (503 replays_busy), then answering."""
+
+    busy = 2
+
+    async def game(self, table_id: str) -> PlayedGame | None:
+        if self.busy:
+            self.busy -= 1
+            raise retry_later("replays_busy", "too many replays and histories are being made")
+        return await super().game(table_id)
+
+
+def test_an_export_under_way_waits_for_a_busy_replay_worker_rather_than_breaking(monkeypatch):
+    slept: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+
+    monkeypatch.setattr("services.table.games.asyncio.sleep", sleep)
+
+    async def go() -> list[str]:
+        players = MemoryPlayerModel()
+        for n in range(4):
+            await players.joined("p1", f"t{n}", n + 1)
+        games = BusyAtFirst(None, None, players)  # type: ignore[arg-type]
+        return [g.table_id async for g in await games.every("p1", None, None)]
+
+    assert asyncio.run(go()) == ["t2", "t0"] and len(slept) == 2

@@ -110,6 +110,10 @@ def test_the_least_recently_asked_leave_past_the_entries_kept_and_long_logs_are_
     assert worker.replay_step(first, 2, None, read=False).body  # now the most recent
     got = worker.replay_step(third, 1, None, read=True)
     assert got.problem == worker.TOO_LONG and got.entries == sizes[third]
+    # a game's summary keeps no state per step: a log longer than a replay's is listed still
+    assert worker.game(third).body and worker.game(third).problem is None
+    _worker(logs, max_entries=(sizes[third] - 1) // worker.GAME_FACTOR)
+    assert worker.game(third).problem == worker.TOO_LONG
     _worker(logs, keep_entries=sizes[first] + sizes[third])
     worker.replay_step(second, 1, None, read=True)
     worker.replay_step(first, 1, None, read=True)
