@@ -44,7 +44,7 @@ async def seat_of(
         if seat is not None:
             return seat
     if token is None and not required:
-        await service.table(table_id, held=True)  # an anonymous look
+        await service.exists(table_id)  # an anonymous look
         return None
     t = await service.table(table_id)
     if token is None:

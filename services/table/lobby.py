@@ -145,7 +145,7 @@ class Lobby(Controller):
         responses=doc.responses({200: doc.PUBLIC_VIEW}, [404, 503]),
     )
     async def public_view(self, table_id: TableId, service: Service) -> Response[bytes]:
-        await service.table(table_id, held=True)
+        await service.exists(table_id)
         got = await service.view(table_id, None)
         if got is None:
             raise ApiError(404, "no_table", f"there is no table {table_id}")

@@ -272,9 +272,10 @@ class Seats(Controller):
             token = None
         else:
             seat = await seat_of(service, table_id, request, required=False)
-            token, fingerprint = bearer(request), None
-            t = await service.table(table_id, held=True)
-            player = holders.player_token(t, seat, token) if seat is not None else None
+            token, fingerprint, player = bearer(request), None, None
+            if seat is not None:  # (a spectator's look is answered by the read model alone)
+                t = await service.table(table_id, held=True)
+                player = holders.player_token(t, seat, token)
         close = state.streams.open(table_id, client(request), seat, kind="sse")
         # a reconnecting EventSource sends the id of the last event it got: go on after it
         after = -1 if last_event_id is None else last_event_id

@@ -105,6 +105,14 @@ class TableService:
             raise ApiError(404, "no_table", f"there is no table {table_id}")
         return t
 
+    async def exists(self, table_id: str) -> None:
+        """404 unless the table is held here or its log has an entry: one read of its last
+        entry, never a fold (an anonymous look is answered by the read model alone; a fold of a
+        long log for it would let anyone keep the event loop busy)."""
+        t = self.cache.tables.get(table_id)
+        if (t is None or not t.seq) and await self.events.last(table_id) is None:
+            raise ApiError(404, "no_table", f"there is no table {table_id}")
+
     def seat_of(self, t: FoldedTable, token: str | None) -> int | None:
         if not token:
             return None
