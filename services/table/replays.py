@@ -109,15 +109,17 @@ class Replays:
             raise retry_later(
                 "replays_busy", "too many replays and histories are being made: retry"
             )
+        self.start()
+        pool = self._pool
+        assert pool is not None
         try:
-            self.start()
-            assert self._pool is not None
-            future = self._pool.submit(call, *args)
+            future = pool.submit(call, *args)
             self._asked.add(future)
             return await asyncio.wrap_future(future)
         except BrokenProcessPool:
-            log.error("the replay worker stopped: a new one starts")
-            self.close()
+            if self._pool is pool:  # (not a new one, started meanwhile by another request)
+                log.error("the replay worker stopped: a new one starts")
+                self.close()
             raise retry_later("replays_busy", "the replay worker stopped: retry") from None
 
     def _body(self, table_id: str, got: worker.Answer, not_finished: str) -> bytes:

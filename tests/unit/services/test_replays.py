@@ -95,3 +95,48 @@ def test_a_view_is_kept_by_no_cache_on_the_way():
     headers = answers.json(b"{}").headers
     assert headers["Cache-Control"] == "private, no-store"
     assert headers["Vary"] == "Authorization"
+
+
+def test_a_stopped_workers_last_requests_never_stop_the_new_one():
+    """Each request the stopped worker held fails (503); one that fails once a new worker has
+    started (another request started it) leaves the new one running."""
+    import concurrent.futures
+    from concurrent.futures.process import BrokenProcessPool
+
+    class Pool:
+        def __init__(self) -> None:
+            self.futures: list[concurrent.futures.Future] = []
+            self.down = False
+
+        def submit(self, call, *args):
+            self.futures.append(concurrent.futures.Future())
+            return self.futures[-1]
+
+        def shutdown(self, wait: bool, cancel_futures: bool) -> None:
+            self.down = True
+
+    class Fake(Replays):
+        def start(self) -> None:
+            if self._pool is None:
+                self._pool = Pool()
+
+    async def go() -> None:
+        replays = Fake(worker.Setup())
+        first = [asyncio.ensure_future(replays._ask(worker.ready)) for _ in range(2)]
+        await asyncio.sleep(0)
+        old = replays._pool
+        old.futures[0].set_exception(BrokenProcessPool())
+        with pytest.raises(ApiError):
+            await first[0]
+        assert old.down and replays._pool is None
+        later = asyncio.ensure_future(replays._ask(worker.ready))  # starts a new worker
+        await asyncio.sleep(0)
+        new = replays._pool
+        old.futures[1].set_exception(BrokenProcessPool())
+        with pytest.raises(ApiError):
+            await first[1]
+        assert replays._pool is new and not new.down
+        new.futures[0].set_result(True)
+        assert await later
+
+    asyncio.run(go())
