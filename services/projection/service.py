@@ -321,9 +321,10 @@ class Projection:
                         task.add_done_callback(self._tasks.discard)
                 if self._behind:
                     await self._reproject()
-                if self._claimed and not self._behind:  # every table written: the mark for good
-                    await self.model.keep_epoch(None)
-                    self._claimed = False
+                if self._claimed:  # the mark for good once every table and the players are
+                    done = not self._behind and not self._tasks  # made again; till then renewed
+                    await self.model.keep_epoch(None if done else EPOCH_CLAIM)
+                    self._claimed = not done
                 counts = (await self.model.status()).tables  # one small read every 2 s
                 for status in ("lobby", "playing", "finished"):
                     metrics.TABLES.labels(status).set(counts.get(status, 0))
@@ -331,6 +332,8 @@ class Projection:
                 log.warning("read model check failed: %s", e)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), every)
+        for task in self._tasks:  # not done: its claim lapses, and the next claim does it again
+            task.cancel()
 
     async def run(
         self,

@@ -98,16 +98,17 @@ class RulesWorker:
     def take(self, partition: int) -> None:
         """A partition taken: the deadlines of its tables are this instance's to fire now (a
         sweep passed over them while another instance held it, or before this one took it)."""
-        for table_id in list(self.index.known):
-            if partition_of(table_id, self.events.partitions) == partition:
-                self.index.again(table_id)
+        self._again([t for t in self.index.known if self._in(t, partition)])
+
+    def _in(self, table_id: str, partition: int) -> bool:
+        return partition_of(table_id, self.events.partitions) == partition
 
     def forget(self, partition: int) -> None:
         """A partition handed over: its tables are another instance's now (keep no memory, and
         write none of their deadlines or snapshots: the new owner's are newer)."""
 
         def belongs(table_id: str) -> bool:
-            return partition_of(table_id, self.events.partitions) == partition
+            return self._in(table_id, partition)
 
         for table_id in list(self.cache.tables):
             if belongs(table_id):
@@ -296,15 +297,13 @@ class RulesWorker:
             if table_id in self.cache.tables:
                 continue
             if loaded == self.LOADS_PER_SWEEP:
-                for rest in due[i:]:
-                    self.index.again(rest)
+                self._again(due[i:])
                 return
             loaded += 1
             try:
                 t = await self.cache.get(table_id)
             except LogUnavailable:
-                for rest in due[i:]:  # the log is away: every one at the next sweep
-                    self.index.again(rest)
+                self._again(due[i:])  # the log is away: every one at the next sweep
                 raise
             except Exception:  # this table alone: the others go on, it is tried later
                 log.exception("could not fold the table", extra={"table": table_id})
@@ -312,6 +311,10 @@ class RulesWorker:
                 continue
             self.folds += 1
             self._noted(t)
+
+    def _again(self, tables: list[str]) -> None:
+        for table_id in tables:
+            self.index.again(table_id)
 
     async def _fire(self, t: FoldedTable, now: float) -> bool:
         """What the table in memory needs by ``now``: its command left unanswered answered, its

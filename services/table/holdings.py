@@ -51,6 +51,18 @@ class Holdings:
                 self._refuse(f"your address holds {self.seats_cap} seats at tables not over")
         _book(self.seats, client, self.KEEP_CLIENTS)[(table, token_hash)] = None
 
+    async def hold_table(
+        self, client: str, table: str, house: bool, in_lobby: StillHeld, still_held: StillHeld
+    ) -> None:
+        """429 if ``client`` has its cap of tables waiting for players (or, ``house``, of tables
+        with house bots in play); else the table is noted at once as the client's, before its
+        append, as the room for it was found: requests sent together all count."""
+        if house:
+            await self.room_for_house_table(client, still_held)
+            self.opened_house_table(client, table)
+        await self.room_for_lobby_table(client, in_lobby)
+        self.opened_table(client, table)
+
     async def room_for_house_table(self, client: str, still_held: StillHeld) -> None:
         """429 if ``client`` has its cap of tables with house bots in play."""
         why = f"your address has {self.house_cap} tables with house bots not over yet"

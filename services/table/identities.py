@@ -19,7 +19,7 @@ from gcbc.rules import names
 from gcbc_contract.players import PlayerProfile
 from services.common.folded import FoldedTable
 from services.table.problems import ApiError, retry_later
-from services.table.service import TableService
+from services.table.service import TableService, already_seated
 
 
 def no_player(player_id: str) -> ApiError:
@@ -74,7 +74,7 @@ class Identities:
             return None
         p = await self.authenticate(token)
         if TableService.player_seat(t, p.player_id) is not None:
-            raise ApiError(409, "already_seated", "this player holds a seat at this table already")
+            raise already_seated()  # (checked again right before the append: two asks at once)
         return p
 
     async def rejoining(self, player_id: str | None, table_id: str) -> str | None:

@@ -64,13 +64,13 @@ class Lobby(Controller):
         bots = _checked(data, state.settings)
         who = client(request)
         await state.rates.hit("create", who)
-        if bots is not None:
-            await state.holdings.room_for_house_table(who, still_held(service))
-        await state.holdings.room_for_lobby_table(who, in_lobby(service))
         table_id = secrets.token_hex(8)  # gcbc_contract.ids: the server's own form
+        await state.holdings.hold_table(
+            who, table_id, bots is not None, in_lobby(service), still_held(service)
+        )
         invitations = _invitations(data, bots)
         command = _opening(table_id, data, bots, state.settings, invitations)
-        seq = await _open(service, state, who, command)
+        seq = await _open(service, command)
         created = TableCreated(
             table_id=table_id,
             seats=data.seats,
@@ -227,14 +227,10 @@ def _opening(
     )
 
 
-async def _open(service: TableService, state: AppState, who: str, command: C.OpenTable) -> int:
-    """Append the table's opening (its house bots, if any, noted as the client's): its
+async def _open(service: TableService, command: C.OpenTable) -> int:
+    """Append the table's opening (noted as the client's already: ``Holdings.hold_table``): its
     sequence; 503 naming the table when the log cannot say whether it took it."""
     table_id = command.table_id
-    # noted before the append, as the room for it was found: requests sent together all count
-    state.holdings.opened_table(who, table_id)
-    if command.bots is not None:
-        state.holdings.opened_house_table(who, table_id)
     try:
         seq = await service.append_command(table_id, command, new_table=True)
     except OutcomeUnknown:

@@ -211,12 +211,10 @@ async def _open_rematch(
         return  # opened already: its seat is claimed there
     except ApiError:
         pass
-    await state.holdings.room_for_lobby_table(who, in_lobby(service))
-    if opening.bots is not None:
-        await state.holdings.room_for_house_table(who, still_held(service))
-    state.holdings.opened_table(who, opening.table_id)
-    if opening.bots is not None:
-        state.holdings.opened_house_table(who, opening.table_id)
+    house = opening.bots is not None
+    await state.holdings.hold_table(
+        who, opening.table_id, house, in_lobby(service), still_held(service)
+    )
     try:
         seq = await service.append_command(opening.table_id, opening, new_table=True)
         await answers.answer(service, opening.table_id, PUBLIC, seq, answers.LOBBY_WAIT)

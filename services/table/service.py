@@ -46,6 +46,10 @@ RETRIES = 8
 SETTLE_WAIT = 5.0  # seconds a command waits for the table's earlier commands to be answered
 
 
+def already_seated() -> ApiError:
+    return ApiError(409, "already_seated", "this player holds a seat at this table already")
+
+
 class _Status(msgspec.Struct):
     """A view's status alone (the rest of it is skipped, not decoded)."""
 
@@ -202,13 +206,14 @@ class TableService:
         t = self.cache.tables.get(table_id)
         if t is None:
             got = await self.view(table_id, None)
-            if got is None and await self.events.last(table_id) is not None:
+            if got is None:
+                await self.exists(table_id)
                 # a table whose views are not written (yet, or again after a wipe): nothing
                 # says it is over, and its log is not read to find out
                 raise retry_later(
                     "views_unavailable", "this table's views are not ready: try again"
                 )
-            if got is not None and not shows_finished(got.data):
+            if not shows_finished(got.data):
                 raise ApiError(409, "not_finished_yet", why)
         elif t.state.step != "finished":
             t = await self.table(table_id)
@@ -295,7 +300,7 @@ class TableService:
         if self.player_seat(t, player) is None:
             return True
         if refuse:
-            raise ApiError(409, "already_seated", "this player holds a seat at this table already")
+            raise already_seated()
         return False
 
     async def _retried(self, table_id: str, command: Any, seq: int) -> int:
