@@ -77,7 +77,7 @@ class _Kept:
 
 _setup = Setup()
 _kept: dict[str, _Kept] = {}  # the most recently asked for last
-_read: Callable[[str], list[Stored]] | None = None
+_read: Callable[[str, int], list[Stored]] | None = None
 
 
 def main(setup: Setup) -> None:
@@ -112,11 +112,12 @@ def _orphaned(parent: int) -> None:
 
 def _reader(
     connect: Callable[[], Coroutine[Any, Any, EventLog]], loop: asyncio.AbstractEventLoop
-) -> Callable[[str], list[Stored]]:
-    """Reads on ``loop``, connected from now on (again after a connection that failed)."""
+) -> Callable[[str, int], list[Stored]]:
+    """Reads on ``loop``, connected from now on (again after a connection that failed): a
+    table's first entries, at most the number asked for."""
     connected = asyncio.run_coroutine_threadsafe(connect(), loop)
 
-    def read(table_id: str) -> list[Stored]:
+    def read(table_id: str, most: int) -> list[Stored]:
         nonlocal connected
         if connected.done() and connected.exception() is not None:
             connected = asyncio.run_coroutine_threadsafe(connect(), loop)
@@ -124,13 +125,14 @@ def _reader(
             events = connected.result(timeout=CONNECT_SECONDS)
         except concurrent.futures.TimeoutError:
             raise LogUnavailable("not connected yet") from None
-        return asyncio.run_coroutine_threadsafe(events.read(table_id), loop).result(READ_SECONDS)
+        reading = events.read(table_id, most=most)
+        return asyncio.run_coroutine_threadsafe(reading, loop).result(READ_SECONDS)
 
     return read
 
 
-def use(setup: Setup, read: Callable[[str], list[Stored]]) -> None:
-    """Tests: this process is the worker, its logs read by ``read``."""
+def use(setup: Setup, read: Callable[[str, int], list[Stored]]) -> None:
+    """Tests: this process is the worker, its logs read by ``read`` (a table, the most entries)."""
     global _setup, _read
     _setup, _read = setup, read
     _kept.clear()
@@ -205,15 +207,16 @@ def game(table_id: str) -> Answer:
 
 def _log(table_id: str, most: int | None = None) -> list[Stored] | Answer:
     """The table's log, or why it is not folded here (not read, no table, longer than ``most``
-    entries: the setup's most by default)."""
+    entries: the setup's most by default). One entry past the most is read, never the rest."""
     assert _read is not None, "main() first"
+    most = most or _setup.max_entries
     try:
-        stored = _read(table_id)
+        stored = _read(table_id, most + 1)
     except (LogUnavailable, TimeoutError, concurrent.futures.TimeoutError):
         return Answer(problem=LOG_UNAVAILABLE)
     if not stored:
         return Answer(problem=NO_TABLE)
-    if len(stored) > (most or _setup.max_entries):
+    if len(stored) > most:
         return Answer(problem=TOO_LONG, entries=len(stored))
     return stored
 

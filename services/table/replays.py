@@ -40,7 +40,7 @@ class Replays:
         self._pool: ProcessPoolExecutor | None = None
         self._asked: set[Future] = set()  # sent to the worker, not answered yet
         self.kept: dict[str, None] = {}  # the tables the worker keeps folded (as it said)
-        self._too_long: dict[str, int] = {}  # table -> its log's entries
+        self._too_long: dict[str, None] = {}  # the tables whose log is too long, oldest first
 
     def start(self) -> None:
         """Start the worker now (spawned: a fresh interpreter, with none of this process's
@@ -88,17 +88,16 @@ class Replays:
         return None if got.problem is not None else _played.decode(got.body)
 
     async def _reading(self, table_id: str, reading: Callable[[], Awaitable[None]]) -> None:
-        known = self._too_long.get(table_id)
-        if known is not None:
-            raise self._too_long_problem(known)
+        if table_id in self._too_long:
+            raise self._too_long_problem()
         await reading()
 
-    def _too_long_problem(self, entries: int) -> ApiError:
+    def _too_long_problem(self) -> ApiError:
         return ApiError(
             409,
             "log_too_long",
-            f"this table's log has {entries} entries: replays and histories are made of at most"
-            f" {self.setup.max_entries}",
+            f"this table's log has more than {self.setup.max_entries} entries, the most a replay"
+            " or history is made of",
         )
 
     async def _ask(self, call: Callable[..., worker.Answer], *args: Any) -> worker.Answer:
@@ -132,8 +131,8 @@ class Replays:
         if got.problem == worker.TOO_LONG:
             if len(self._too_long) >= TOO_LONG_KEPT:
                 del self._too_long[next(iter(self._too_long))]
-            self._too_long[table_id] = got.entries
-            raise self._too_long_problem(got.entries)
+            self._too_long[table_id] = None
+            raise self._too_long_problem()
         if got.problem == worker.NO_TABLE:
             raise ApiError(404, "no_table", f"there is no table {table_id}")
         if got.problem == worker.NOT_FINISHED:

@@ -53,6 +53,10 @@ def test_appends_are_ordered_per_table_and_read_back(log_factory):
         assert [s.seq for s in await log.read(t, after=seqs[9])] == seqs[10:]
         assert (await log.last(t)).seq == seqs[-1]
         assert await log.read(t, after=seqs[-1]) == []
+        # the first entries only, on either read path (a long log's reader stops at its bound)
+        for most, after in ((0, 0), (5, 0), (16, 0), (30, 0), (40, 0), (99, 0), (7, seqs[20])):
+            got = await log.read(t, after=after, most=most)
+            assert [s.seq for s in got] == [q for q in seqs if q > after][:most], (most, after)
 
     run(go())
 

@@ -187,4 +187,4 @@ def test_replays_and_histories_are_rate_limited_per_client_and_their_logs_bounde
         for route in ("replay", "replay", "history"):
             r = http.get(f"/tables/{long}/{route}")
             assert r.status_code == 409 and r.json()["code"] == "log_too_long", r.text
-            assert "at most 3000" in r.json()["detail"]
+            assert "more than 3000 entries" in r.json()["detail"]

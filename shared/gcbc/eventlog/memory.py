@@ -156,8 +156,8 @@ class MemoryEventLog(FullLog):
         stored = self._entries[seq - 1]
         return stored if stored.table == checked(table) else None
 
-    async def read(self, table: str, after: int = 0) -> list[Stored]:
-        return [s for s in self._by_table.get(checked(table), []) if s.seq > after]
+    async def read(self, table: str, after: int = 0, most: int | None = None) -> list[Stored]:
+        return [s for s in self._by_table.get(checked(table), []) if s.seq > after][:most]
 
     def _wants(self, feed: _Feed, stored: Stored) -> bool:
         return (feed.table is None or feed.table == stored.table) and self._reads(

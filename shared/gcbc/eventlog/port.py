@@ -189,8 +189,10 @@ class EventLog(Protocol):
         """The entry at ``seq`` if it is the table's (None: none, or another table's)."""
         ...
 
-    async def read(self, table: str, after: int = 0) -> list[Stored]:
-        """The table's entries with a sequence greater than ``after``, in order."""
+    async def read(self, table: str, after: int = 0, most: int | None = None) -> list[Stored]:
+        """The table's entries with a sequence greater than ``after``, in order; the first
+        ``most`` of them only (None: all), so a reader that refuses long logs reads one past its
+        bound, not the whole log."""
         ...
 
     async def consume(

@@ -43,8 +43,16 @@ def _logs(*names: str) -> tuple[dict[str, list[Stored]], list[str]]:
     return out, ids
 
 
-def _worker(logs: dict[str, list[Stored]], **setup: Any) -> None:
-    worker.use(worker.Setup(**setup), lambda table_id: logs.get(table_id, []))
+def _worker(logs: dict[str, list[Stored]], **setup: Any) -> list[int]:
+    """The worker reading ``logs``; the list of the most entries each of its reads asked for."""
+    asked: list[int] = []
+
+    def read(table_id: str, most: int) -> list[Stored]:
+        asked.append(most)
+        return logs.get(table_id, [])[:most]
+
+    worker.use(worker.Setup(**setup), read)
+    return asked
 
 
 # --- what the table service answered when it folded logs on its event loop ---------------------
@@ -104,12 +112,16 @@ def test_the_least_recently_asked_leave_past_the_entries_kept_and_long_logs_are_
     logs, ids = _logs("fourth_4", "classic_5_token", "zombies_6")
     sizes = {t: len(logs[t]) for t in ids}
     first, second, third = ids
-    _worker(logs, keep_entries=sizes[first] + sizes[second], max_entries=sizes[third] - 1)
+    asked = _worker(
+        logs, keep_entries=sizes[first] + sizes[second], max_entries=sizes[third] - 10
+    )
     assert worker.replay_step(first, 1, None, read=True).kept
     assert worker.replay_step(second, 1, None, read=True).dropped == ()
     assert worker.replay_step(first, 2, None, read=False).body  # now the most recent
     got = worker.replay_step(third, 1, None, read=True)
-    assert got.problem == worker.TOO_LONG and got.entries == sizes[third]
+    # one entry past the most is read to know the log is too long, never the whole log
+    assert got.problem == worker.TOO_LONG and got.entries == sizes[third] - 9
+    assert asked == [sizes[third] - 9] * 3
     # a game's summary keeps no state per step: a log longer than a replay's is listed still
     assert worker.game(third).body and worker.game(third).problem is None
     _worker(logs, max_entries=(sizes[third] - 1) // worker.GAME_FACTOR)

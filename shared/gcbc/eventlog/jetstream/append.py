@@ -154,17 +154,17 @@ class Appends(Connected):
         got = stored(msg, self.prefix)
         return got if got.table == checked(table) else None
 
-    async def read(self, table: str, after: int = 0) -> list[Stored]:
+    async def read(self, table: str, after: int = 0, most: int | None = None) -> list[Stored]:
         try:
-            return await self._read(table, after)
+            return await self._read(table, after, most)
         except NotFoundError:
             return []
         except (*NOT_STORED, *UNANSWERED) as e:
             raise unavailable(e) from None
 
-    async def _read(self, table: str, after: int) -> list[Stored]:
+    async def _read(self, table: str, after: int, most: int | None) -> list[Stored]:
         last = await self.last(table)
-        if last is None or last.seq <= after:
+        if last is None or last.seq <= after or most == 0:
             return []
         out: list[Stored] = []
         seq = after + 1
@@ -181,18 +181,23 @@ class Appends(Connected):
                 return out
             got = stored(msg, self.prefix)
             out.append(got)
-            if got.seq >= last.seq:
+            if got.seq >= last.seq or len(out) == most:
                 return out
             seq = got.seq + 1
-        return out + await self._read_ordered(table, seq, last.seq)
+        left = None if most is None else most - len(out)
+        return out + await self._read_ordered(table, seq, last.seq, left)
 
-    async def _read_ordered(self, table: str, start: int, until: int) -> list[Stored]:
+    async def _read_ordered(
+        self, table: str, start: int, until: int, most: int | None
+    ) -> list[Stored]:
         reader = Reader(self, start - 1, until, [f"{self.subject(table)}.*"])
         out: list[Stored] = []
         try:
             async with asyncio.timeout(30):
                 while (batch := await reader.next()) is not None:
                     out += batch
+                    if most is not None and len(out) >= most:
+                        break
         finally:
             await reader.stop()
-        return [s for s in out if s.seq <= until]
+        return [s for s in out if s.seq <= until][:most]
