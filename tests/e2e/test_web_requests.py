@@ -218,3 +218,100 @@ def test_a_join_whose_outcome_is_unknown_keeps_the_token_it_carries(stack, brows
         page.get_by_role("button", name=W["cmd.start"]).wait_for(timeout=10_000)  # seated
     finally:
         player.close()
+
+
+# every EventSource the page opens, kept where the test can read its state
+SOURCES = """
+(() => {
+  const Native = window.EventSource;
+  window.__sources = [];
+  window.EventSource = class extends Native {
+    constructor(...args) { super(...args); window.__sources.push(this); }
+  };
+})();
+"""
+HIDE = """(hidden) => {
+  Object.defineProperty(document, "hidden", { configurable: true, get: () => hidden });
+  document.dispatchEvent(new Event("visibilitychange"));
+}"""
+OPEN_STREAMS = "() => window.__sources.filter((s) => s.readyState !== EventSource.CLOSED)"
+
+
+def test_a_hidden_page_lets_its_stream_go_and_follows_again_once_shown(stack, browser: Browser):
+    player = Player(browser, "en", 1280)
+    try:
+        page, table_id = started_table(player, stack.api)
+        page.add_init_script(SOURCES)
+        page.reload()
+        page.locator('.status[data-status="playing"]').wait_for()
+        page.wait_for_function(f"{OPEN_STREAMS}.length === 1")
+        page.evaluate(
+            "async () => { (await import('/web/api.js')).STREAMS.hiddenFor = 500; }"
+        )
+        views = requests_to(page, f"/tables/{table_id}/view")
+        page.evaluate(HIDE, True)
+        page.wait_for_timeout(200)
+        assert len(page.evaluate(OPEN_STREAMS)) == 1  # hidden a moment: kept
+        page.wait_for_function(f"{OPEN_STREAMS}.length === 0", timeout=5000)  # then let go
+        page.wait_for_timeout(1500)
+        assert len(page.evaluate(OPEN_STREAMS)) == 0 and views == []  # and not opened again
+        page.evaluate(HIDE, False)
+        page.wait_for_function(f"{OPEN_STREAMS}.length === 1", timeout=10_000)  # shown: followed again
+        assert len(views) == 1  # after reading the view it missed
+        # shown before its time was up: the stream is kept
+        page.evaluate(HIDE, True)
+        page.wait_for_timeout(200)
+        page.evaluate(HIDE, False)
+        page.wait_for_timeout(1000)
+        assert len(page.evaluate(OPEN_STREAMS)) == 1 and len(views) == 1
+        assert player.errors == []
+    finally:
+        player.close()
+
+
+def test_the_seats_kept_in_the_browser_are_pruned_by_age_and_count(stack, browser: Browser):
+    player = Player(browser, "en", 1280)
+    try:
+        page = player.page(f"{stack.api}/")
+        page.get_by_role("heading", name=W["lobby.new"]).wait_for()
+        got = page.evaluate(
+            """async () => {
+                const { KEPT, seats } = await import("/web/api.js");
+                const { invitations } = await import("/web/invitations.js");
+                localStorage.clear();
+                const month = KEPT.days * 86_400_000;
+                const put = (key, value) => localStorage.setItem(key, JSON.stringify(value));
+                put("gcbc:seat:old", { value: { seat: 1, token: "t-old" }, at: Date.now() - month - 1 });
+                put("gcbc:seat:undated", { seat: 2, token: "t-undated" });  // written before dates
+                put("gcbc:seat:recent", { value: { seat: 3, token: "t-recent" }, at: Date.now() - 1000 });
+                put("gcbc:invitations:old", { value: ["c"], at: Date.now() - month - 1 });
+                put("gcbc:language", "en");
+                const before = seats.get("undated");
+                seats.set("new", 0, "t-new");
+                const after = Object.keys(localStorage).sort();
+                for (const k of Object.keys(localStorage)) if (k.startsWith("gcbc:seat:")) localStorage.removeItem(k);
+                KEPT.tables = 3;
+                for (let i = 0; i < 5; i++) put(`gcbc:seat:n${i}`, { value: i, at: Date.now() - 9000 + i });
+                seats.set("n5", 5, "t5");
+                invitations.set("x", ["code"]);
+                return {
+                  before, after, invitations: invitations.get("x"), none: invitations.get("nope"),
+                  counted: Object.keys(localStorage).filter((k) => k.startsWith("gcbc:seat:")).sort(),
+                  newest: seats.get("n5"),
+                };
+            }"""
+        )
+    finally:
+        player.close()
+    assert got["before"] == {"seat": 2, "token": "t-undated"}  # read as before
+    # a month untouched: dropped; undated: dated now, kept; another kind's entries untouched
+    assert got["after"] == [
+        "gcbc:invitations:old",
+        "gcbc:language",
+        "gcbc:seat:new",
+        "gcbc:seat:recent",
+        "gcbc:seat:undated",
+    ]
+    assert got["counted"] == ["gcbc:seat:n3", "gcbc:seat:n4", "gcbc:seat:n5"]  # the latest only
+    assert got["newest"] == {"seat": 5, "token": "t5"}
+    assert got["invitations"] == ["code"] and got["none"] == []

@@ -56,10 +56,50 @@ export function showProblem(e) {
   if (e.code) box.dataset.code = e.code;
 }
 
+// What this browser keeps per table (a seat's token, a creator's invitation codes), under
+// `gcbc:<kind>:<table>`, each dated as it is written: writing one drops that kind's entries untouched
+// for a month and those past the latest `KEPT.tables`, so tables played long ago never fill the storage.
+export const KEPT = { days: 30, tables: 200 };
+
+export function perTable(kind) {
+  const prefix = `gcbc:${kind}:`;
+  const read = (key) => {
+    try { return JSON.parse(localStorage.getItem(key) || "null"); } catch { return undefined; }
+  };
+  function prune(now, written) {
+    const keys = Array.from({ length: localStorage.length }, (_, i) => localStorage.key(i));
+    const dated = [];
+    for (const key of keys.filter((k) => k && k.startsWith(prefix))) {
+      const got = read(key);
+      if (got === undefined || got === null) { localStorage.removeItem(key); continue; }
+      // an entry from before they were dated: dated now, so it lasts a month from today
+      if (typeof got.at !== "number") localStorage.setItem(key, JSON.stringify({ value: got, at: now }));
+      dated.push([typeof got.at === "number" ? got.at : now, key]);
+    }
+    dated.sort((a, b) => (b[1] === written) - (a[1] === written) || b[0] - a[0]);
+    dated.forEach(([at, key], i) => {
+      if (i >= KEPT.tables || now - at > KEPT.days * 86_400_000) localStorage.removeItem(key);
+    });
+  }
+  return {
+    get: (table) => {
+      const got = read(prefix + table);
+      return got && typeof got.at === "number" ? got.value : got ?? null;
+    },
+    set: (table, value) => {
+      const now = Date.now();
+      localStorage.setItem(prefix + table, JSON.stringify({ value, at: now }));
+      prune(now, prefix + table);
+    },
+    forget: (table) => localStorage.removeItem(prefix + table),
+  };
+}
+
+const seatStore = perTable("seat");
 export const seats = {
-  get: (table) => JSON.parse(localStorage.getItem(`gcbc:seat:${table}`) || "null"),
-  set: (table, seat, token) => localStorage.setItem(`gcbc:seat:${table}`, JSON.stringify({ seat, token })),
-  forget: (table) => localStorage.removeItem(`gcbc:seat:${table}`),
+  get: (table) => seatStore.get(table),
+  set: (table, seat, token) => seatStore.set(table, { seat, token }),
+  forget: (table) => seatStore.forget(table),
 };
 
 // randomUUID exists on secure pages only (https, localhost): elsewhere the same 128 random bits
@@ -77,13 +117,35 @@ export function mayHaveSeat(e) {
 // the view now (drawn at once), then its changes: Server-Sent Events, a seat's with a ticket.
 // A lost stream is opened again after a backoff; a refusal asking again cannot change (the seat
 // left, the token replaced, no such table) stops it and goes to `onGone`.
+// A page hidden for `STREAMS.hiddenFor` ms lets its stream go (a tab left in the background holds
+// no connection); shown again, it reads the view and follows it once more.
+export const STREAMS = { hiddenFor: 60_000 };
+
 export function follow(tableId, token, onView, onGone = showProblem) {
-  let source = null, closed = false, failures = 0;
-  const stop = () => { closed = true; if (source) source.close(); };
+  let source = null, closed = false, failures = 0, paused = false, hiding = null;
+  const stop = () => {
+    closed = true;
+    clearTimeout(hiding);
+    document.removeEventListener("visibilitychange", visibility);
+    if (source) source.close();
+  };
   const gone = (e) => { stop(); onGone(e); };
   const again = (retryAfter) => { failures += 1; setTimeout(open, backoff(failures, retryAfter)); };
+  function pause() {
+    hiding = null;
+    if (closed || !document.hidden) return;
+    paused = true;
+    if (source) { source.close(); source = null; }
+  }
+  function visibility() {
+    clearTimeout(hiding);
+    hiding = null;
+    if (document.hidden) hiding = setTimeout(pause, STREAMS.hiddenFor);
+    else if (paused && !closed) { paused = false; failures = 0; start(); }
+  }
+  document.addEventListener("visibilitychange", visibility);
   async function open() {
-    if (closed) return;
+    if (closed || paused) return;
     let url = `/tables/${tableId}/stream`;
     if (token) {
       try {
@@ -94,7 +156,7 @@ export function follow(tableId, token, onView, onGone = showProblem) {
         showProblem(e); again(e.retryAfter); return;
       }
     }
-    if (closed) return;
+    if (closed || paused) return;
     source = new EventSource(url);
     source.onmessage = (m) => { failures = 0; onView(JSON.parse(m.data)); };
     // the game is over: the server closed the stream, and a reconnection would only end again
@@ -104,8 +166,12 @@ export function follow(tableId, token, onView, onGone = showProblem) {
       again(null);
     };
   }
-  api("GET", `/tables/${tableId}/view`, { token }).then(
-    (v) => { try { onView(v); } finally { open(); } },
-    (e) => { if (isFinal(e)) gone(e); else { showProblem(e); open(); } });
+  function start() {
+    api("GET", `/tables/${tableId}/view`, { token }).then(
+      (v) => { if (closed) return; try { onView(v); } finally { open(); } },
+      (e) => { if (isFinal(e)) gone(e); else { showProblem(e); open(); } });
+  }
+  if (document.hidden) visibility();  // opened in a background tab: it lets go in time too
+  start();
   return stop;
 }

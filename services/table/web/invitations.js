@@ -1,18 +1,18 @@
 // Invitations: the seats a table's creator keeps for players they choose. Each code travels in a
 // link's fragment (/play/{id}#invite=<code>), which a browser never sends to a server, so it stays
 // out of every request line, access log and proxy on the way; the page sends it once, in a POST body.
-import { api, mayHaveSeat, seats, showProblem } from "./api.js";
+import { api, mayHaveSeat, perTable, seats, showProblem } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { seatName } from "./names.js";
 import { player } from "./player.js";
 
-const STORE = (table) => `gcbc:invitations:${table}`;
+const store = perTable("invitations");
 
 // the creator's codes, kept in this browser only (the server shows them nowhere again)
 export const invitations = {
-  get: (table) => JSON.parse(localStorage.getItem(STORE(table)) || "[]"),
-  set: (table, list) => localStorage.setItem(STORE(table), JSON.stringify(list)),
+  get: (table) => store.get(table) || [],
+  set: (table, list) => store.set(table, list),
 };
 
 export const inviteLink = (table, code) => `${location.origin}/play/${table}#invite=${encodeURIComponent(code)}`;
