@@ -61,7 +61,29 @@ class SwaggerPage(OpenAPIRenderPlugin):
         router.register(swagger_asset)
 
 
-PLUGINS = [SwaggerPage(), JsonRenderPlugin(), YamlRenderPlugin()]
+class _RenderedOnce(OpenAPIRenderPlugin):
+    """A document rendered once per app (Litestar hands each request the same schema object):
+    rendering it again for every request, with no token and no budget, would let anyone keep the
+    event loop busy (PyYAML's dump of it is slow)."""
+
+    _made: tuple[dict[str, Any], bytes] | None = None
+
+    def render(self, request: Request, openapi_schema: dict[str, Any]) -> bytes:
+        made = self._made
+        if made is None or made[0] is not openapi_schema:
+            made = self._made = (openapi_schema, super().render(request, openapi_schema))
+        return made[1]
+
+
+class JsonDocument(_RenderedOnce, JsonRenderPlugin):
+    pass
+
+
+class YamlDocument(_RenderedOnce, YamlRenderPlugin):
+    pass
+
+
+PLUGINS = [SwaggerPage(), JsonDocument(), YamlDocument()]
 
 
 def _unknown_is_a_problem(response: Response[Any]) -> Response[Any]:

@@ -176,3 +176,31 @@ def test_every_request_body_has_an_example_and_the_stream_says_what_its_events_c
     assert "`id: <version>`" in stream["description"] and "`data:" in stream["description"]
     example = next(iter(stream["content"]["text/event-stream"]["examples"].values()))["value"]
     assert example.startswith("id: ") and "\r\ndata: {" in example
+
+
+def test_the_json_and_yaml_documents_are_rendered_once_per_app(monkeypatch, schema):
+    from types import SimpleNamespace
+
+    import services.table.apidocs as apidocs
+
+    renders: list[str] = []
+    for plugin in (apidocs.YamlRenderPlugin, apidocs.JsonRenderPlugin):
+        real = plugin.render
+
+        def counted(self, request, document, real=real):  # type: ignore[no-untyped-def]
+            renders.append(type(self).__name__)
+            return real(self, request, document)
+
+        monkeypatch.setattr(plugin, "render", counted)
+    request = SimpleNamespace(route_handler=SimpleNamespace(resolve_type_encoders=lambda: None))
+    yaml, json = apidocs.YamlDocument(), apidocs.JsonDocument()
+    first = yaml.render(request, schema)  # type: ignore[arg-type]
+    assert first.startswith(b"components:") and b"openapi:" in first
+    assert yaml.render(request, schema) is first  # type: ignore[arg-type]
+    assert msgspec.json.decode(json.render(request, schema)) == msgspec.json.decode(  # type: ignore[arg-type]
+        json.render(request, schema)  # type: ignore[arg-type]
+    )
+    assert renders == ["YamlDocument", "JsonDocument"]
+    other = {**schema, "info": {**schema["info"], "title": "another app"}}
+    assert b"another app" in yaml.render(request, other)  # type: ignore[arg-type]
+    assert [type(p) for p in apidocs.PLUGINS[1:]] == [apidocs.JsonDocument, apidocs.YamlDocument]
