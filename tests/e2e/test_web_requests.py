@@ -245,9 +245,7 @@ def test_a_hidden_page_lets_its_stream_go_and_follows_again_once_shown(stack, br
         page.reload()
         page.locator('.status[data-status="playing"]').wait_for()
         page.wait_for_function(f"{OPEN_STREAMS}.length === 1")
-        page.evaluate(
-            "async () => { (await import('/web/api.js')).STREAMS.hiddenFor = 500; }"
-        )
+        page.evaluate("async () => { (await import('/web/api.js')).STREAMS.hiddenFor = 500; }")
         views = requests_to(page, f"/tables/{table_id}/view")
         page.evaluate(HIDE, True)
         page.wait_for_timeout(200)
@@ -256,7 +254,9 @@ def test_a_hidden_page_lets_its_stream_go_and_follows_again_once_shown(stack, br
         page.wait_for_timeout(1500)
         assert len(page.evaluate(OPEN_STREAMS)) == 0 and views == []  # and not opened again
         page.evaluate(HIDE, False)
-        page.wait_for_function(f"{OPEN_STREAMS}.length === 1", timeout=10_000)  # shown: followed again
+        page.wait_for_function(
+            f"{OPEN_STREAMS}.length === 1", timeout=10_000
+        )  # shown: followed again
         assert len(views) == 1  # after reading the view it missed
         # shown before its time was up: the stream is kept
         page.evaluate(HIDE, True)

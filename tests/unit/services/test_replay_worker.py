@@ -112,9 +112,7 @@ def test_the_least_recently_asked_leave_past_the_entries_kept_and_long_logs_are_
     logs, ids = _logs("fourth_4", "classic_5_token", "zombies_6")
     sizes = {t: len(logs[t]) for t in ids}
     first, second, third = ids
-    asked = _worker(
-        logs, keep_entries=sizes[first] + sizes[second], max_entries=sizes[third] - 10
-    )
+    asked = _worker(logs, keep_entries=sizes[first] + sizes[second], max_entries=sizes[third] - 10)
     assert worker.replay_step(first, 1, None, read=True).kept
     assert worker.replay_step(second, 1, None, read=True).dropped == ()
     assert worker.replay_step(first, 2, None, read=False).body  # now the most recent
