@@ -6,7 +6,8 @@
   (nothing else may escape): the waiting seats' commands handed to seats not waited for, listed
   commands with another target / position / card / ..., and commands of every type for seats not
   waited for (and for seats that do not exist). Any such candidate that *is* listed (e.g. a
-  SetAutoPass that changes the setting) must be accepted instead.
+  SetAutoPass that changes the setting), or is a listed one's pair of seats named the other way
+  (RULES §7.3 decision: the same play), must be accepted instead.
 """
 
 from __future__ import annotations
@@ -47,6 +48,13 @@ CHECK_RATE = 0.1  # the share of a game's states checked
 EXPANSIONS = 3  # concrete commands tried per template
 CANDIDATES = 40  # unlisted candidates tried per checked state
 LIST_FIELDS = ("targets", "positions")
+
+
+def swapped(c: Any) -> Any:
+    """``c`` with its pair of seats (and their cards) named the other way, if it names a pair."""
+    if not isinstance(c, C.PlayEquipment) or len(c.targets) != 2 or len(c.positions) != 2:
+        return None
+    return replace(c, targets=c.targets[::-1], positions=c.positions[::-1])
 
 
 def builtins(c: Any) -> dict[str, Any]:
@@ -226,7 +234,7 @@ def check_state(s: State, rng: random.Random) -> int:
         candidates += any_command(seat, n, rng)  # (c)
     candidates = [c for c in candidates if well_typed(c)]
     for c in rng.sample(candidates, min(CANDIDATES, len(candidates))):
-        if c in listed:
+        if c in listed or swapped(c) in listed:
             assert accepted(s, c), f"{c} is listed (as a mutation) but refused"
         else:
             assert not accepted(s, c), f"unlisted {c} accepted at step {s.step}, wait {w}"

@@ -72,7 +72,7 @@ def _check_play(s: State, c: C.PlayEquipment) -> None:
     card = card_rules(s, c.card)
     if not allows(card.timing, when, s):
         raise refuse("not_playable_now", f"{c.card} cannot be played now")
-    card.check(s, c.seat, c)
+    card.check(s, c.seat, card.arranged(c))
 
 
 _HIDDEN = {
@@ -87,6 +87,7 @@ _HIDDEN = {
 
 def _play(s: State, c: C.PlayEquipment) -> list[Any]:
     card = card_rules(s, c.card)
+    c = card.arranged(c)
     played = E.EquipmentPlayed(
         seat=c.seat,
         card=c.card,

@@ -48,7 +48,8 @@ def not_zombie(message: str) -> Rule:
 
 def after(first: str) -> tuple[Rule, ...]:
     """A second seat after the one chosen as ``first``: another one, listed in increasing order
-    (the order the options are listed in, so one pair is one option)."""
+    (the order the options are listed in, so one pair is one option; a card whose pair may be
+    named either way puts it in this order first: ``Card.arranged``)."""
     return (
         Rule(
             "invalid_target",

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from msgspec.structs import replace
+
 from gcbc.rules.errors import refuse
 from gcbc.rules.moves import PARAMETER_FIELDS, Move, Rule
 from gcbc.rules.state import Prompt, State
@@ -71,6 +73,11 @@ class Card(Move):
     # the prompt it opens: the answer it asks for (default: a target among the prompt's options)
     answer: Answer = Answer("target", "choose a target among {options}")
 
+    # it names two seats, each with a card, whose order means nothing (RULES §7.3: the choices
+    # are part of the command; a pair is a pair): listed either way, they are taken in
+    # increasing order, the order its options list them in
+    pair_in_any_order: bool = False
+
     command = PlayEquipment
 
     def __init__(self) -> None:
@@ -81,6 +88,18 @@ class Card(Move):
 
     def play(self, seat: int, **fields: Any) -> PlayEquipment:
         return self.make(seat, **fields)
+
+    def arranged(self, cmd: PlayEquipment) -> PlayEquipment:
+        """``cmd`` as the card's rules read it: a pair of seats (``pair_in_any_order``) in
+        increasing order, each with its card."""
+        targets, positions = cmd.targets, cmd.positions
+        if not self.pair_in_any_order or len(targets) != 2 or targets[0] <= targets[1]:
+            return cmd
+        return replace(
+            cmd,
+            targets=targets[::-1],
+            positions=positions[::-1] if len(positions) == 2 else positions,
+        )
 
     def check(self, s: State, seat: int, cmd: PlayEquipment) -> None:
         """Refuse any parameter the card does not take and require those it does; then its

@@ -102,8 +102,9 @@ def test_the_cards_must_be_face_up_honest_or_crooked_cards_of_two_living_seats()
     assert refused_unchanged(s, play(0, CARD, targets=(1, 9), positions=(2, 1))) == (
         "invalid_target"
     )
-    assert refused_unchanged(s, play(0, CARD, targets=(2, 1), positions=(1, 2))) == (
-        "bad_parameters"
+    # in the other order each card goes with its seat: seat 2's card 3 is not face up
+    assert refused_unchanged(s, play(0, CARD, targets=(2, 1), positions=(3, 2))) == (
+        "card_not_face_up"
     )
     for positions in ((0, 1), (2, 4)):
         assert refused_unchanged(s, play(0, CARD, targets=(1, 2), positions=positions)) == (
@@ -145,6 +146,9 @@ def test_every_listed_play_is_accepted():
     ]
     assert legal_plays(s, 1, CARD) == expected
     assert accept_all(s, 1, CARD) == 5
+    # Decision (RULES §7.3: a pair is a pair): either order of the two seats is the same play
+    swapped = play(1, CARD, targets=(3, 1), positions=(2, 3))
+    assert act(s, swapped) == act(s, expected[4])
 
 
 # 8 seats (RULES §9, 8+): 11 Honest and 11 Crooked icon cards, all dealt with the Leaders

@@ -136,7 +136,6 @@ def test_needs_three_living_seats():
         ({"targets": (1, 2), "positions": (1, 1)}, "target_eliminated"),
         ({"targets": (1, 1), "positions": (1, 2)}, "invalid_target"),
         ({"targets": (1, 9), "positions": (1, 1)}, "invalid_target"),
-        ({"targets": (3, 1), "positions": (1, 1)}, "bad_parameters"),
         ({"targets": (1,), "positions": (1,)}, "bad_parameters"),
         ({"targets": (1, 3), "positions": (1,)}, "bad_parameters"),
         ({"targets": (1, 3)}, "bad_parameters"),
@@ -148,8 +147,8 @@ def test_needs_three_living_seats():
     ],
 )
 def test_bad_targets_are_refused(kw, code):
-    """RULES §7.3, §7.1 Blackmail: two different other living seats, in increasing order, with one
-    position (1-3) each, and nothing else."""
+    """RULES §7.3, §7.1 Blackmail: two different other living seats, with one position (1-3)
+    each, and nothing else."""
     s = shot_earlier(deal({0: "blackmail"}), 2)
     assert refused_unchanged(s, play(0, "blackmail", **kw)) == code
 
@@ -184,3 +183,25 @@ def test_every_listed_play_is_accepted():
     assert accept_all(w, 2, "blackmail") == 27
     # the player is never one of the two seats
     assert all(0 not in c.targets for c in legal_plays(s, 0, "blackmail"))
+
+
+@pytest.mark.parametrize(
+    ("card", "holder", "pair"),
+    [
+        ("blackmail", {0: "blackmail"}, ((1, 3), (1, 2))),
+        ("wiretap", {0: "wiretap"}, ((1, 3), (1, 2))),
+    ],
+)
+def test_a_pair_of_seats_may_be_named_in_either_order(card, holder, pair):
+    """RULES §7.3 (the choices a card needs are part of the command), §7.1: Blackmail's and
+    Wiretap's two seats are a pair. Decision: named in either order, each with its own card,
+    they are the same play, with the same events and the same state as the order the options
+    list them in (increasing seats)."""
+    (a, b), (pa, pb) = pair
+    s = deal(holder)
+    listed, listed_events = act(s, play(0, card, targets=(a, b), positions=(pa, pb)))
+    other, other_events = act(s, play(0, card, targets=(b, a), positions=(pb, pa)))
+    assert other_events == listed_events and other == listed
+    assert refused_unchanged(s, play(0, card, targets=(b, a), positions=(pb,))) == (
+        "bad_parameters"
+    )

@@ -1,5 +1,5 @@
 """Wiretap (RULES §7.1): investigate one face-down card of each of two different seats (engine: two
-other seats, listed in increasing order)."""
+other seats, in either order: ``test_blackmail``)."""
 
 from __future__ import annotations
 
@@ -68,7 +68,6 @@ def test_disguise_blocks_it():
         ({"targets": (0, 1), "positions": (1, 1)}, "target_is_self"),
         ({"targets": (1, 1), "positions": (2, 3)}, "invalid_target"),
         ({"targets": (1, 9), "positions": (2, 1)}, "invalid_target"),
-        ({"targets": (2, 1), "positions": (2, 3)}, "bad_parameters"),
         ({"targets": (1,), "positions": (2,)}, "bad_parameters"),
         ({"targets": (1, 2), "positions": (2,)}, "bad_parameters"),
         ({"targets": (1, 2)}, "bad_parameters"),
