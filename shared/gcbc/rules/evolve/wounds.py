@@ -11,8 +11,10 @@ from gcbc_contract import events as E
 
 
 def _by_the_action(s: State, seat: int, action: str) -> bool:
+    """Whether a shot (bite) by ``seat`` is the turn's declared action resolving: not a card the
+    turn's seat plays in the action's own window (a Crossbow at a zombie is no Shoot of its gun)."""
     d = s.declared
-    return seat == s.turn_seat and d is not None and d.action == action
+    return seat == s.turn_seat and d is not None and d.action == action and s.window is None
 
 
 def _seat_shot(s: State, e: E.SeatShot, v: int, log: Trail) -> State:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from gcbc.rules import legal_commands
 from gcbc.rules.invariants import violations
 from tests.support import EXTRA, ZOMBIES, C, E, act
 from tests.unit.rules.equipment.scenario import (
@@ -16,6 +17,7 @@ from tests.unit.rules.equipment.scenario import (
     of,
     one,
     open_window,
+    pass_current,
     play,
     refused_unchanged,
     shot_earlier,
@@ -72,6 +74,26 @@ def test_a_zombie_whose_arms_aim_at_you_turns_them_on_itself():
     s, events = act(s, play(0, "crossbow", target=3))
     assert events[1:] == [E.SeatShot(shooter=0, target=3), E.ArmsAimed(seat=3, target=3)]
     assert s.seat(3).zombie and s.seat(3).arms_aim == 3
+
+
+def test_in_its_own_shoot_window_the_turn_seat_may_still_aim_at_the_zombie_it_shot():
+    """RULES §8 (the seat whose Shoot hits a zombie keeps its gun and must re-aim), §3.2 (a seat
+    may keep a target still valid): a Crossbow the turn's seat plays at a zombie in its own shoot
+    window is no Shoot of its gun. It reconsiders (RULES §6), investigates, and in its Aim phase
+    may aim at that zombie."""
+    s = zdeal({0: "crossbow"}, zombies={3: 0}, guns={0: 2})
+    s, _ = act(s, C.Shoot(seat=0))
+    s, _ = act(s, play(0, "crossbow", target=3))
+    assert s.marks.reaim_from is None
+    while s.step == "window":
+        s = pass_current(s)
+    s, _ = act(s, C.Investigate(seat=0, target=1, position=2))
+    while s.step == "window":
+        s = pass_current(s)
+    assert s.step == "aim" and s.turn_seat == 0
+    assert 3 in [c.target for c in legal_commands(s, 0) if isinstance(c, C.Aim)]
+    s, events = act(s, C.Aim(seat=0, target=3))
+    assert events[0] == E.GunAimed(seat=0, target=3) and violations(s) == []
 
 
 @pytest.mark.parametrize("window", WINDOWS)
