@@ -12,6 +12,7 @@ from typing import Any, Protocol
 from gcbc_client.problems import Conflict, Invalid, RateLimited
 
 from gcbc.bots import BOTS, Observation
+from gcbc_contract.commands import Resume
 from gcbc_contract.views import View
 
 
@@ -46,9 +47,22 @@ async def play_seat(
     v = await seat.view()
     sent = refused = 0
     paced = False  # the seat has waited its pace for the wait it sees
+    resumed = -1  # the view's version at which the seat last asked to come back
     while v.status != "finished" and sent < max_commands:
+        playing = not (idle and idle(seat.seat))
+        if playing and _away(v, seat.seat) and v.version != resumed:
+            # away after missed deadlines (the bots were stopped, or late): a player that is
+            # back takes its seat back from the autopilot (RULES §10), so does a bot
+            resumed = v.version
+            try:
+                answer = await seat.send(Resume())
+            except (Conflict, Invalid, RateLimited):
+                answer = None  # the autopilot keeps it: asked again once its view changes
+            if isinstance(answer, View):
+                v = answer
+                continue
         mine = next((w for w in v.waiting_for if w.seat == seat.seat), None)
-        if mine and v.must_act and not (idle and idle(seat.seat)):
+        if mine and v.must_act and playing:
             if pace is not None and not paced:
                 paced = True
                 if await pace.before_action(mine.seconds):
@@ -82,3 +96,7 @@ async def play_seat(
         v = await seat.view(after=v.version, timeout=10)
     if v.status != "finished":  # said, not left quietly to the autopilot
         raise RuntimeError(f"seat {seat.seat}: {max_commands} commands and the game goes on")
+
+
+def _away(v: View, seat: int) -> bool:
+    return 0 <= seat < len(v.seats) and v.seats[seat].absent

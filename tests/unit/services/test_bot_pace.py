@@ -31,6 +31,7 @@ class FakeView:
     waiting_for: tuple[Wait, ...]
     legal_commands: list[dict[str, Any]] = field(default_factory=lambda: [{"type": "pass"}])
     must_act: bool = True
+    seats: tuple[Any, ...] = ()
 
 
 class WaitedOnSeat:
@@ -216,3 +217,75 @@ def test_a_grant_its_cancelled_asker_has_not_taken_back_yet_is_skipped():
         turns.close()
 
     asyncio.run(go())
+
+
+@dataclass(frozen=True)
+class SeatShown:
+    absent: bool
+
+
+def test_a_seat_gone_away_takes_its_seat_back_then_plays():
+    """RULES §10: a seat that missed three deadlines in a row is away (the autopilot plays it,
+    nothing waits for it) until it sends a command or resume. A house seat whose bots were
+    stopped meanwhile comes back once it sees it, rather than leave its game to the autopilot."""
+
+    class Away(WaitedOnSeat):
+        def __init__(self) -> None:
+            super().__init__(actions=2, seconds=20)
+            self.commands: list[str] = []
+            self.away = True
+
+        def _view(self) -> FakeView:
+            if not self.away:
+                shown = super()._view()
+                return FakeView(shown.version + 1, shown.status, shown.waiting_for)
+            return FakeView(0, "playing", (), must_act=False, seats=(SeatShown(True),))
+
+        async def view(self, after: int | None = None, timeout: float = 0) -> FakeView:
+            if after is not None and self.away:
+                await asyncio.sleep(timeout)  # nothing changes while it is away
+            return self._view()
+
+        async def send(self, command: Any, command_id: str | None = None) -> FakeView:
+            self.commands.append(type(command).__name__)
+            if type(command).__name__ == "Resume":
+                self.away = False
+                return self._view()
+            return await super().send(command, command_id)
+
+    async def go() -> list[str]:
+        seat = Away()
+        await play_seat(seat, "random", 1)
+        return seat.commands
+
+    commands = asyncio.run(go())
+    assert commands[0] == "Resume" and commands.count("Resume") == 1 and len(commands) == 3
+
+
+def test_an_idle_seat_stays_away():
+    class Away(WaitedOnSeat):
+        def __init__(self) -> None:
+            super().__init__(actions=1, seconds=20)
+            self.commands: list[Any] = []
+            self.looks = 0
+
+        def _view(self) -> FakeView:
+            done = self.looks > 3
+            return FakeView(
+                self.looks, "finished" if done else "playing", (), seats=(SeatShown(True),)
+            )
+
+        async def view(self, after: int | None = None, timeout: float = 0) -> FakeView:
+            self.looks += 1
+            return self._view()
+
+        async def send(self, command: Any, command_id: str | None = None) -> FakeView:
+            self.commands.append(command)
+            return self._view()
+
+    async def go() -> list[Any]:
+        seat = Away()
+        await play_seat(seat, "random", 1, idle=lambda _: True)
+        return seat.commands
+
+    assert asyncio.run(go()) == []
