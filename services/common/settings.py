@@ -110,6 +110,9 @@ class Settings(Struct, frozen=True):
     # and histories that read and fold a whole log (a table the replay worker does not keep)
     rate_replay: str = "30/second"
     rate_log_read: str = "10/minute"
+    # tokens a table refused, per client address: each may have cost a fold of a log this
+    # process did not hold, so past the budget a token for such a table is not looked at
+    rate_refused_token: str = "10/minute"
     # replays and histories are folded in a worker process of each table-service process: the
     # longest log they are made of, the log entries it keeps folded (about 0.5 KB each), and the
     # requests that may wait for it

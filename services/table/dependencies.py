@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NoReturn
 
 from litestar import Request
 from litestar.datastructures import State as AppState
@@ -34,24 +35,26 @@ async def seat_of(
     service: TableService, table_id: str, request: Request, required: bool
 ) -> int | None:
     """The seat the request's bearer token names (None: an anonymous look, if not
-    ``required``); 401 without a token, 403 with one that names no seat of the table."""
+    ``required``); 401 without a token, 403 with one that names no seat of the table. A token
+    for a table this process does not hold costs a fold of its log: each one refused counts
+    against the client's ``refused_token`` budget, and past it such a token is not looked at."""
     token = bearer(request)
-    if token is not None and service.player_of is not None and player_of_token(token):
+    if token is None:
+        await service.exists(table_id)  # 404 before 401: there is no such table
+        if required:
+            raise ApiError(401, "unauthorized", "this needs your seat's bearer token")
+        return None  # an anonymous look
+    if service.player_of is not None and player_of_token(token):
         return await _player_seat(service, table_id, request, token)
     cached = service.cache.tables.get(table_id)
-    if token is not None and cached is not None:
+    if cached is not None:
         seat = service.seat_of(cached, token)  # a known token needs no trip to the log
         if seat is not None:
             return seat
-    if token is None and not required:
-        await service.exists(table_id)  # an anonymous look
-        return None
-    t = await service.table(table_id)
-    if token is None:
-        raise ApiError(401, "unauthorized", "this needs your seat's bearer token")
+    t = await _folded(service, table_id, request)
     seat = service.seat_of(t, token)
     if seat is None:
-        raise not_a_seat()
+        await _refused(request)
     return seat
 
 
@@ -59,17 +62,31 @@ async def _player_seat(service: TableService, table_id: str, request: Request, t
     """The seat a registered player holds at the table, its token checked on the player's log
     (403 as for a seat's token: not its current token, or no seat of its here)."""
     identities = request.app.state.identities
-    t = await service.table(table_id)
+    await service.exists(table_id)
     try:
         p = await identities.authenticate(token)
     except ApiError as e:
         if e.status == 403:
-            raise not_a_seat() from None
+            await _refused(request)
         raise
-    seat = service.player_seat(t, p.player_id)
+    seat = service.player_seat(await _folded(service, table_id, request), p.player_id)
     if seat is None:
-        raise not_a_seat()
+        await _refused(request)
     return seat
+
+
+async def _folded(service: TableService, table_id: str, request: Request) -> FoldedTable:
+    """The table, caught up with its log; 429 first if it is not held here and the client
+    is past its budget of refused tokens."""
+    if table_id not in service.cache.tables:
+        request.app.state.rates.check("refused_token", client(request))
+    return await service.table(table_id)
+
+
+async def _refused(request: Request) -> NoReturn:
+    """403 for a token that names no seat here, counted against the client's budget."""
+    await request.app.state.rates.hit("refused_token", client(request))
+    raise not_a_seat()
 
 
 def _looked_at(service: TableService, test: Callable[[FoldedTable, str | None], bool]) -> StillHeld:

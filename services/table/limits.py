@@ -55,9 +55,10 @@ class LocalCounts:
         window = self._windows.get((kind, who))
         return int(window[2]) if window is not None else 0
 
-    def hit(self, item: RateLimitItem, kind: str, who: str) -> float | None:
+    def hit(self, item: RateLimitItem, kind: str, who: str, count: bool = True) -> float | None:
         """Count one request: None if it is within the limit, else when the window resets
-        (epoch s; a refused request is not counted)."""
+        (epoch s; a refused request is not counted). ``count`` False: only whether one more
+        would be within it."""
         now = self.clock()
         if now - self._swept > self.SWEEP_EVERY:
             self._sweep(now)
@@ -74,7 +75,8 @@ class LocalCounts:
         weighted = previous * (length - (now - start)) / length + current
         if math.floor(weighted) + 1 > item.amount:
             return start + length
-        self._windows[(kind, who)] = [start, previous, current + 1, length]
+        if count:
+            self._windows[(kind, who)] = [start, previous, current + 1, length]
         return None
 
     def _sweep(self, now: float) -> None:
@@ -157,6 +159,19 @@ class RateLimits:
         )
         self._checking.add(task)  # (held until done: a task only weakly referenced may vanish)
         task.add_done_callback(self._checking.discard)
+
+    def check(self, kind: str, who: str) -> None:
+        """429 if one more request of ``kind`` by ``who`` would be over the limit, counting
+        nothing (a cost paid only by what fails: ``hit`` once it has)."""
+        item = self.rates.get(kind)
+        if item is None:
+            return
+        over = self._over.get((kind, who))
+        if over is not None and time.time() < over:
+            self._refuse(kind, item, over)
+        over = self.local.hit(item, kind, who, count=False)
+        if over is not None:
+            self._refuse(kind, item, over)
 
     async def pace(self, kind: str, who: str) -> None:
         """Count one more request of ``kind`` by ``who`` within an answer already under way (a

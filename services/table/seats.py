@@ -68,9 +68,9 @@ class Seats(Controller):
         state: AppState,
         service: Service,
     ) -> SeatGranted | Response[bytes]:
-        table = await service.table(table_id)
         who = client(request)
-        await state.rates.hit("seat", who)
+        await state.rates.hit("seat", who)  # (before the fold of a table not held here)
+        table = await service.table(table_id)
         token = secrets.token_urlsafe(24)
         await state.holdings.hold_seat(who, table_id, token_hash(token), still_held(service))
         # a registered player's token (optional): the seat is recorded as the player's
