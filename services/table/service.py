@@ -274,6 +274,11 @@ class TableService:
             return seq
         raise ApiError(409, "table_busy", "the table is busy: try again")
 
+    def check(self, t: FoldedTable, command: Any) -> None:
+        """The problem the rules' guards refuse ``command`` with on ``t`` (the log's latest), if
+        they do: what its append would answer, known before anything else is recorded for it."""
+        self._accepted(t, command, refuse=True)
+
     def _accepted(self, t: FoldedTable, command: Any, refuse: bool) -> bool:
         """Whether the rules' guards accept ``command`` on ``t`` (the worker resolves it); a
         refusal raises its problem if ``refuse`` (``t`` is the log's latest), else False."""

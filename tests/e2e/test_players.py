@@ -289,6 +289,12 @@ def test_operators_see_the_players_and_rebuild_their_read_model_from_the_log(sta
     ran = ops(stack, "players", "rebuild", "--yes")
     assert ran.returncode == 0, ran.stderr
     assert listed() == before
+    # a seat the rules refuse (a full table) is never noted among the player's tables
+    full = http.post("/tables", json={"seats": 4, "bots": {"seats": [0, 1, 2, 3]}}).json()[
+        "table_id"
+    ]
+    r = http.post(f"/tables/{full}/seats", json={"name": "a"}, headers=auth(ann["token"]))
+    assert r.status_code == 409, r.text
     ran = ops(stack, "players", "show", ann["player_id"], "--json")
     assert ran.returncode == 0, ran.stderr
     folded = json.loads(ran.stdout.splitlines()[-1])
