@@ -27,6 +27,7 @@ from typing import Any
 import msgspec
 from gcbc_client import AsyncClient, AsyncSeat
 
+from gcbc.eventlog.leases import Leases
 from gcbc.eventlog.port import FullLog, Stored
 from gcbc.eventlog.records import entry_or_none
 from gcbc.keyvalue.port import KeyValue
@@ -38,6 +39,7 @@ from services.bots.pace import Pace, Turns
 from services.bots.seat import play_seat
 from services.common import house_tables
 from services.common.house_bots import bot_seed, bot_token
+from services.common.partitions import Partitions
 from services.common.purges import keep_purged
 from services.common.settings import Settings
 
@@ -56,6 +58,7 @@ NO_VIEW_FOR = 30.0
 # seconds a noted table may take to appear in the log (noted before its opening is appended):
 # after that a note of a table with no log is one whose opening was refused or lost
 GRACE = 30.0
+LEASE = "bots"  # the house's lease (its key's first part is the NATS user's: tools.devservers)
 
 
 def retry_pause(failures: int, retry_after: float | None = None) -> float:
@@ -222,9 +225,35 @@ class BotWorker:
             await asyncio.gather(*self.playing.values(), return_exceptions=True)
 
 
+class _Playing:
+    """A bot worker playing while this process holds the house's lease: its ``close`` (the lease
+    lost or handed over) stops it, its tables' bots with it."""
+
+    def __init__(self, worker: BotWorker) -> None:
+        self.stop = asyncio.Event()
+        self.task = asyncio.create_task(worker.run(self.stop))
+
+    async def close(self) -> None:
+        self.stop.set()
+        await self.task
+
+
+async def play_alone(make: Any, stop: asyncio.Event, leases: Leases, instance: str | None) -> None:
+    """Play the house's tables in one bot worker process at a time, until ``stop``: two would
+    act for the same seats at once (each one's commands built on views the other's made stale).
+    It holds a lease, as a partition is held (``Partitions``, one partition); another process
+    takes over once it lapses. ``make()``: a new worker each time the lease is taken."""
+
+    async def start(_: int) -> _Playing:
+        return _Playing(make())
+
+    await Partitions(leases, LEASE, 1, start, None, instance, gauged=False).run(stop)
+
+
 async def main_async(settings: Settings, stop: asyncio.Event) -> None:
     """The composition root: the real adapters."""
     from gcbc.eventlog.jetstream import JetStreamEventLog
+    from gcbc.eventlog.jetstream_leases import JetStreamLeases
     from gcbc.keyvalue.jetstream import JetStreamKeyValue
     from gcbc.readmodel.redis import RedisReadModel
 
@@ -232,20 +261,26 @@ async def main_async(settings: Settings, stop: asyncio.Event) -> None:
         raise SystemExit("the bot worker needs GCBC_BOT_SECRET (the table service's too)")
     events = await JetStreamEventLog.connect(settings.nats_url, settings.stream_replicas)
     house = await JetStreamKeyValue.open(events.nc, house_tables.BUCKET, settings.stream_replicas)
+    leases = await JetStreamLeases.open(
+        events.nc, ttl=settings.lease_seconds, replicas=settings.stream_replicas
+    )
     model = RedisReadModel.connect(settings.redis_url)
     log.info("bot worker ready (API %s)", settings.api_url)
     try:
         async with AsyncClient(settings.api_url, timeout=60) as client:
-            worker = BotWorker(
-                events,
-                model,
-                client,
-                settings.bot_secret,
-                house,
-                think=settings.bot_think,
-                actions=settings.bot_actions,
-            )
-            await worker.run(stop)
+
+            def make() -> BotWorker:
+                return BotWorker(
+                    events,
+                    model,
+                    client,
+                    settings.bot_secret,
+                    house,
+                    think=settings.bot_think,
+                    actions=settings.bot_actions,
+                )
+
+            await play_alone(make, stop, leases, settings.instance or None)
     finally:
         await events.close()
         await model.close()

@@ -45,3 +45,27 @@ def test_only_the_rules_user_reaches_its_buckets(nats_server):
                 await other.close()
 
     asyncio.run(go())
+
+
+def test_the_bot_worker_holds_its_own_lease_and_no_other_services(nats_server):
+    """The bot worker plays in one process at a time (services.bots.worker.play_alone): its
+    user takes and renews the house's lease, and cannot take a partition of another service."""
+    from gcbc.eventlog.jetstream_leases import JetStreamLeases
+    from services.bots.worker import LEASE
+
+    async def go():
+        bots = await JetStreamEventLog.connect(nats_server.url_for("bots"))
+        try:
+            leases = await JetStreamLeases.open(bots.nc, ttl=3.0)
+            revision = await leases.take(f"{LEASE}.partition.0", "one")
+            assert revision is not None
+            assert await leases.renew(f"{LEASE}.partition.0", "one", revision) is not None
+            try:
+                got = await leases.take("rules.partition.0", "one")
+            except Exception:  # noqa: BLE001  (no right: refused or unanswered)
+                got = None
+            assert got is None
+        finally:
+            await bots.close()
+
+    asyncio.run(go())

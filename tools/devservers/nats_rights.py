@@ -139,6 +139,7 @@ def _nats_permissions(user: str, partitions: int = MOST_PARTITIONS) -> str:
                 f"{api}.CONSUMER.INFO.{STREAM}.{durable}",
                 f"$JS.ACK.{STREAM}.{durable}.>",
             ]
+    if group or user == "bots":  # (the bot worker plays in one process at a time)
         # its leases (gcbc.eventlog.jetstream_leases): writes its own keys only, reads the bucket
         allow += [
             f"$KV.{LEASES}.{user}.>",

@@ -6,6 +6,7 @@ whatever the options, and nothing else carries it."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any, ClassVar
 
 import pytest
 
@@ -273,3 +274,59 @@ def test_a_house_seat_whose_view_is_missing_looks_less_often_then_gives_up(monke
 
     asyncio.run(go())
     assert model.reads <= 10  # a fixed tenth of a second: ten reads a second, for ever
+
+
+def test_one_bot_worker_plays_at_a_time_and_another_takes_over_once_it_stops() -> None:
+    """Two bot workers would act for the same house seats at once (each one's commands made on
+    views the other's made stale): the house's lease lets one play; once it stops, another
+    process takes over with a new worker."""
+    from gcbc.eventlog.leases import MemoryLeases
+    from services.bots.worker import play_alone
+
+    class Worker:
+        playing: ClassVar[list[str]] = []
+
+        def __init__(self, name: str) -> None:
+            self.name = name
+
+        async def run(self, stop: asyncio.Event) -> None:
+            Worker.playing.append(self.name)
+            try:
+                await stop.wait()
+            finally:
+                Worker.playing.remove(self.name)
+
+    async def go() -> None:
+        leases = MemoryLeases(ttl=0.3)
+        made: list[str] = []
+
+        def make(name: str) -> Any:
+            def made_one() -> Worker:
+                made.append(name)
+                return Worker(name)
+
+            return made_one
+
+        stops = {name: asyncio.Event() for name in ("a", "b")}
+        running = {
+            name: asyncio.create_task(play_alone(make(name), stops[name], leases, name))
+            for name in stops
+        }
+        for _ in range(100):
+            await asyncio.sleep(0.02)
+            assert len(Worker.playing) <= 1
+        assert len(Worker.playing) == 1 and made == Worker.playing
+        first = Worker.playing[0]
+        other = "b" if first == "a" else "a"
+        stops[first].set()
+        await running[first]
+        for _ in range(200):
+            if Worker.playing == [other]:
+                break
+            await asyncio.sleep(0.02)
+        assert Worker.playing == [other] and made == [first, other]
+        stops[other].set()
+        await running[other]
+        assert Worker.playing == []
+
+    asyncio.run(go())
