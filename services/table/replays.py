@@ -41,6 +41,7 @@ class Replays:
         self._asked: set[Future] = set()  # sent to the worker, not answered yet
         self.kept: dict[str, None] = {}  # the tables the worker keeps folded (as it said)
         self._too_long: dict[str, None] = {}  # the tables whose log is too long, oldest first
+        self._making: dict[tuple[str, str], asyncio.Future[worker.Answer]] = {}
 
     def start(self) -> None:
         """Start the worker now (spawned: a fresh interpreter, with none of this process's
@@ -76,16 +77,27 @@ class Replays:
     async def history(self, table_id: str, reading: Callable[[], Awaitable[None]]) -> bytes:
         """A history's JSON (``History``)."""
         await self._reading(table_id, reading)
-        got = await self._ask(worker.history, table_id)
+        got = await self._once(worker.history, table_id)
         return self._body(table_id, got, "the history is public once the game is over")
 
     async def game(self, table_id: str) -> PlayedGame | None:
         """The finished table as its players' histories list it (None: no game to list: closed
         before it began, not finished, or a log too long to fold)."""
-        got = await self._ask(worker.game, table_id)
+        got = await self._once(worker.game, table_id)
         if got.problem == worker.LOG_UNAVAILABLE:
             raise LogUnavailable(got.problem)
         return None if got.problem is not None else _played.decode(got.body)
+
+    async def _once(self, call: Callable[[str], worker.Answer], table_id: str) -> worker.Answer:
+        """``call`` of the table asked of the worker once for every request that wants it
+        meanwhile (the exports of one game's players, started together, take one place in the
+        worker's queue, not one each); a request that goes away leaves it to the others."""
+        key = (call.__name__, table_id)
+        asked = self._making.get(key)
+        if asked is None:
+            asked = self._making[key] = asyncio.ensure_future(self._ask(call, table_id))
+            asked.add_done_callback(lambda _: self._making.pop(key, None))
+        return await asyncio.shield(asked)
 
     async def _reading(self, table_id: str, reading: Callable[[], Awaitable[None]]) -> None:
         if table_id in self._too_long:

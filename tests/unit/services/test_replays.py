@@ -140,3 +140,33 @@ def test_a_stopped_workers_last_requests_never_stop_the_new_one():
         assert await later
 
     asyncio.run(go())
+
+
+def test_one_games_summaries_asked_together_take_one_place_in_the_queue():
+    """A finished game's summary (and a history) asked by many requests at once, as the exports
+    of its players started together: the worker is asked once, the queue holds one place, and
+    a request that goes away leaves the answer to the others."""
+
+    async def go() -> None:
+        asked: list[tuple] = []
+        release = asyncio.Event()
+
+        class Counted(Replays):
+            async def _ask(self, call, *args):  # type: ignore[no-untyped-def]
+                asked.append((call.__name__, *args))
+                await release.wait()
+                return worker.Answer(problem=worker.NOT_FINISHED)
+
+        replays = Counted(worker.Setup(), queue=2)
+        waiting = [asyncio.ensure_future(replays.game("00000000000000aa")) for _ in range(10)]
+        other = asyncio.ensure_future(replays.game("00000000000000bb"))
+        await asyncio.sleep(0.01)
+        waiting[0].cancel()  # a client gone
+        await asyncio.sleep(0.01)
+        release.set()
+        assert await asyncio.gather(*waiting[1:], other) == [None] * 10
+        assert sorted(asked) == [("game", "00000000000000aa"), ("game", "00000000000000bb")]
+        await replays.game("00000000000000aa")  # done: asked again
+        assert len(asked) == 3
+
+    asyncio.run(asyncio.wait_for(go(), 10))
