@@ -112,6 +112,23 @@ def still_held(service: TableService) -> StillHeld:
     )
 
 
+QUEUED = "queued:"  # a house table held for a place in the queue (its player's id after it)
+
+
+def house_held(service: TableService, state: AppState) -> StillHeld:
+    """Whether a client's house table is not over: a table, or a place in the queue asked with
+    house bots (``QUEUED`` and its player: waiting, or placed at a table not over)."""
+    tables = still_held(service)
+
+    async def held(key: str, token_hash_: str | None) -> bool:
+        if key.startswith(QUEUED):
+            matchmaker = getattr(state, "matchmaker", None)
+            return matchmaker is not None and await matchmaker.holds_house(key[len(QUEUED) :])
+        return await tables(key, token_hash_)
+
+    return held
+
+
 def in_lobby(service: TableService) -> StillHeld:
     """Whether a table still waits for players (not started, not closed)."""
     return _looked_at(service, lambda t, _: t.state.step == "lobby")

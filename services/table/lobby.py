@@ -26,7 +26,7 @@ from gcbc_contract.wide import LARGEST
 from services.common.settings import Settings
 from services.table import answers, edge
 from services.table import openapi as doc
-from services.table.dependencies import Service, client, in_lobby, still_held
+from services.table.dependencies import Service, client, house_held, in_lobby
 from services.table.lobby_feed import LOBBY
 from services.table.openapi import TableId
 from services.table.positions import MAX_CURSOR, Positions
@@ -66,7 +66,7 @@ class Lobby(Controller):
         await state.rates.hit("create", who)
         table_id = secrets.token_hex(8)  # gcbc_contract.ids: the server's own form
         await state.holdings.hold_table(
-            who, table_id, bots is not None, in_lobby(service), still_held(service)
+            who, table_id, bots is not None, in_lobby(service), house_held(service, state)
         )
         invitations = _invitations(data, bots)
         command = _opening(table_id, data, bots, state.settings, invitations)

@@ -135,6 +135,21 @@ class Matchmaker:
                 "this player waits in the queue: leave it (DELETE /queue) before taking a seat",
             )
 
+    async def holds_house(self, player_id: str) -> bool:
+        """Whether the player waits in the queue, or was placed at a table not over yet: what a
+        place asked with house bots (``bots_after``) holds of its client's house tables."""
+        q = await self._current()
+        if _queued(q, player_id):
+            return True
+        placed = q.placed.get(player_id)
+        if placed is None:
+            return False
+        try:
+            t = await self.service.table(placed.table_id, held=True)
+        except ApiError:
+            return False
+        return t.state.step != "finished"
+
     async def leave(self, p: FoldedPlayer) -> None:
         """Take the player out of the queue: 409 not_queued if it is not waiting (the queue may
         have seated it: GET /queue says where)."""

@@ -21,7 +21,7 @@ from gcbc_contract.http import Chat, Position, Rematch
 from services.common.folded import FoldedTable
 from services.table import answers, edge
 from services.table import openapi as doc
-from services.table.dependencies import MySeat, Service, client, in_lobby, still_held
+from services.table.dependencies import MySeat, Service, client, house_held, in_lobby, still_held
 from services.table.openapi import TableId
 from services.table.problems import ApiError, retry_later
 from services.table.service import TableService, token_hash
@@ -213,7 +213,7 @@ async def _open_rematch(
         pass
     house = opening.bots is not None
     await state.holdings.hold_table(
-        who, opening.table_id, house, in_lobby(service), still_held(service)
+        who, opening.table_id, house, in_lobby(service), house_held(service, state)
     )
     try:
         seq = await service.append_command(opening.table_id, opening, new_table=True)

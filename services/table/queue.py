@@ -12,7 +12,7 @@ from litestar.params import Body, Parameter
 from gcbc_contract.queue import JoinQueue, QueueState
 from services.table import edge
 from services.table import openapi as doc
-from services.table.dependencies import bearer, client
+from services.table.dependencies import QUEUED, Service, bearer, client, house_held
 
 WAITING_EXAMPLE = {
     "status": "waiting",
@@ -75,9 +75,15 @@ class Queue(Controller):
         ],
         request: Request,
         state: AppState,
+        service: Service,
     ) -> QueueState:
         p = await state.identities.authenticate(bearer(request))
-        await state.rates.hit("seat", client(request))  # a place in the queue leads to a seat
+        who = client(request)
+        await state.rates.hit("seat", who)  # a place in the queue leads to a seat
+        if data.bots_after is not None:  # it may become a table of house bots: one of the client's
+            held = house_held(service, state)
+            await state.holdings.room_for_house_table(who, held)
+            state.holdings.opened_house_table(who, QUEUED + p.player_id)
         return await state.matchmaker.join(p, data)
 
     @get(

@@ -5,6 +5,7 @@ on loopback. Each client is an address of its own (127.0.0.N), as the limits cou
 
 from __future__ import annotations
 
+import secrets
 import socket
 import time
 from collections.abc import Iterator
@@ -277,6 +278,31 @@ def test_one_address_has_one_house_table_in_play_at_once(edge):
         assert r.status_code == 429 and r.json()["code"] == "too_many_held", r.text
         with client(edge, 61) as other:  # another address is not held back
             _table(other, bots={"seats": [1, 2, 3], "kind": "random"})
+
+
+def test_a_place_in_the_queue_with_house_bots_is_one_of_its_addresses_house_tables(edge):
+    """Before: quick play opened a table of house bots for each of an address's players queued
+    with ``bots_after``, past the address's cap of house tables in play."""
+
+    def player(c: httpx.Client) -> str:
+        r = c.post("/players", json={"name": f"edge{secrets.token_hex(4)}"})
+        assert r.status_code == 201, r.text
+        return r.json()["token"]
+
+    body = {"seats": [4], "bots_after": 0}
+    with client(edge, 64) as c:
+        first, second = player(c), player(c)
+        r = c.post("/queue", json=body, headers=auth(first))
+        assert r.status_code == 201, r.text
+        r = c.post("/queue", json=body, headers=auth(second))
+        assert r.status_code == 429 and r.json()["code"] == "too_many_held", r.text
+        r = c.post("/tables", json={"seats": 4, "bots": {"seats": [1, 2, 3], "kind": "random"}})
+        assert r.status_code == 429 and r.json()["code"] == "too_many_held", r.text
+        # without house bots a place holds none
+        assert c.post("/queue", json={"seats": [4]}, headers=auth(second)).status_code == 201
+        with client(edge, 65) as other:  # another address is not held back
+            r = other.post("/queue", json=body, headers=auth(player(other)))
+            assert r.status_code == 201, r.text
 
 
 def test_one_address_has_a_few_tables_waiting_for_players(edge):
