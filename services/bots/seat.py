@@ -6,7 +6,9 @@ tables of HTTP seats with it."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any, Protocol
 
 from gcbc_client.problems import Conflict, Invalid, RateLimited
@@ -65,7 +67,7 @@ async def play_seat(
         if mine and v.must_act and playing:
             if pace is not None and not paced:
                 paced = True
-                if await pace.before_action(mine.seconds):
+                if await pace.before_action(_left(mine)):
                     v = await seat.view()  # the table as it is now: it moved on meanwhile
                     continue
             paced = False
@@ -100,3 +102,16 @@ async def play_seat(
 
 def _away(v: View, seat: int) -> bool:
     return 0 <= seat < len(v.seats) and v.seats[seat].absent
+
+
+def _left(wait: Any) -> float:
+    """The seconds left of a wait (a bot that looks late, after a restart, thinks within what
+    is left, not within the wait's whole length): its length if its deadline is not told."""
+    deadline = wait.deadline
+    if not deadline:
+        return wait.seconds
+    try:
+        end = datetime.fromisoformat(deadline.replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return wait.seconds
+    return max(0.0, min(wait.seconds, end - time.time()))

@@ -4,6 +4,7 @@ its wait, and the bot worker grants actions at most so many a second, to the tab
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,6 +23,7 @@ pytestmark = pytest.mark.timeout(30)
 class Wait:
     seat: int
     seconds: float
+    deadline: str | None = None
 
 
 @dataclass(frozen=True)
@@ -289,3 +291,26 @@ def test_an_idle_seat_stays_away():
         return seat.commands
 
     assert asyncio.run(go()) == []
+
+
+def test_a_house_bot_thinks_within_what_is_left_of_its_wait():
+    """A bot that comes late to a wait (its worker restarted meanwhile) thinks within what is
+    left of it, as the deadline in its view tells, not within half of its whole length."""
+    from datetime import UTC, datetime
+
+    class Late(WaitedOnSeat):
+        def _view(self) -> FakeView:
+            shown = super()._view()
+            end = datetime.fromtimestamp(time.time() + 0.2, UTC).isoformat()
+            waits = tuple(
+                Wait(w.seat, w.seconds, end.replace("+00:00", "Z")) for w in shown.waiting_for
+            )
+            return FakeView(shown.version, shown.status, waits)
+
+    async def go() -> list[float]:
+        seat = Late(actions=3, seconds=60)  # a think of up to 30 s would miss the deadline
+        start = asyncio.get_running_loop().time()
+        await play_seat(seat, "random", 1, pace=Pace("t", 30, Turns(0), seed=1))
+        return [seat.sent[0] - start, *_gaps(seat.sent)]
+
+    assert all(g < 0.15 for g in asyncio.run(go()))
