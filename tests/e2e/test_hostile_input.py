@@ -340,7 +340,7 @@ def test_a_table_nobody_starts_closes_and_leaves_the_lobby(own_stack):
         v = _until(
             lambda: (x := http.get(f"/tables/{table_id}").json())["status"] == "finished" and x
         )
-        assert v["winners"] == [] and v["win_reason"] == "closed: not_started"
+        assert v["winners"] == [] and v["win_reason"] == "closed_not_started"
         assert all(t["table_id"] != table_id for t in http.get("/tables").json())
         r = http.post(f"/tables/{table_id}/seats", json={"name": "bob"})
         assert r.status_code == 409 and r.json()["code"] == "game_already_started"

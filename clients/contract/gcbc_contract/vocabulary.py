@@ -36,7 +36,10 @@ SeenBy = Literal[Means, "held"]
 # teams (RULES §2, §8, §9) and who wins together ("bomber_traitor": both teams, §9.3a)
 Team = Literal["honest", "crooked", "solo", "zombie", "bomber", "traitor"]
 Winners = Literal["honest", "crooked", "solo", "zombie", "bomber", "traitor", "bomber_traitor"]
-WinReason = Literal["both_leaders", "bomber_shot", "agent_eliminated", "kingpin_eliminated"]
+# a table closed before its game began ends with "closed_<its reason>" (nobody won)
+WinReason = Literal[
+    "both_leaders", "bomber_shot", "agent_eliminated", "kingpin_eliminated", "closed_not_started"
+]
 
 # how a table is opened (docs/api.md "Table options", "House bots")
 Edition = Literal["fourth", "classic"]

@@ -3,6 +3,7 @@ bounded text, and a view says whether its deal was chosen (RULES §10, §11)."""
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from gcbc.rules import evolve, run, view
@@ -10,6 +11,7 @@ from gcbc.rules.state import initial_state
 from gcbc_contract import commands as C
 from gcbc_contract import events as E
 from gcbc_contract.options import Deal, HouseBots
+from gcbc_contract.views import View
 from tests.support import KP, A, H, K, refused, table
 
 
@@ -24,7 +26,9 @@ def test_a_waiting_table_closes_and_nobody_wins():
     s, events = run(s, C.CloseTable())
     assert events == [E.TableClosed(reason="not_started")]
     v = view(s, None)
-    assert v.status == "finished" and v.winners == [] and v.win_reason == "closed: not_started"
+    assert v.status == "finished" and v.winners == [] and v.win_reason == "closed_not_started"
+    # a client that checks the schema reads it (the reason is one of WinReason's values)
+    assert msgspec.json.decode(msgspec.json.encode(v), type=View).win_reason == v.win_reason
     assert refused(s, C.TakeSeat(name="bob")) == "game_already_started"
 
 

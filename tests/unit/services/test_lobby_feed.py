@@ -66,7 +66,7 @@ def test_each_change_of_the_lobby_is_an_event_and_one_poll_serves_every_watcher(
         service.model.lobby = [listing("a" * 16, 4), listing("c" * 16, 0)]
         # closed unstarted, as its public view shows it: finished, nobody won, no card dealt
         service.views["b" * 16] = (
-            b'{"status":"finished","winners":[],"win_reason":"closed: not_started",'
+            b'{"status":"finished","winners":[],"win_reason":"closed_not_started",'
             b'"seats":[{"cards":[]},{"cards":[]}]}'
         )
         await asyncio.sleep(0.05)

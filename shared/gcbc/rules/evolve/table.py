@@ -59,7 +59,7 @@ def _seat_left(s: State, e: E.SeatLeft, v: int, log: Trail) -> State:
 
 
 def _table_closed(s: State, e: E.TableClosed, v: int, log: Trail) -> State:
-    reason = f"closed: {e.reason}"
+    reason = f"closed_{e.reason}"  # (a WinReason: a client reads it as any other)
     outcome = replace(s.outcome, winners=(), win_reason=reason)
     return replace(s, version=v, log=log, step=FINISHED, outcome=outcome)
 
