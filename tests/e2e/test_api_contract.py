@@ -65,7 +65,7 @@ def test_every_option_is_offered_by_default(http):
     """docs/api.md `options`, RULES §1: every edition and expansion, combined, makes a table; §4:
     the answer, the view and the listing show the wound placement in force (the edition's)."""
     options = {"edition": "classic", "zombies": True, "bombers_traitors": True}
-    shown = {**options, "wounds": "card"}
+    shown = {**options, "extra_equipment": False, "wounds": "card"}  # every option, shown
     r = http.post("/tables", json={"seats": 5, "options": options})
     assert r.status_code == 201, r.text
     assert r.json()["options"] == shown
@@ -75,7 +75,8 @@ def test_every_option_is_offered_by_default(http):
     assert listed and listed[0]["options"] == shown
     options = {"wounds": "card", "extra_equipment": True}  # the printed fourth edition's wounds
     r = http.post("/tables", json={"seats": 4, "options": options})
-    assert r.status_code == 201 and r.json()["options"] == options, r.text
+    shown = {"edition": "fourth", "zombies": False, "bombers_traitors": False, **options}
+    assert r.status_code == 201 and r.json()["options"] == shown, r.text
 
 
 def test_options_a_server_does_not_offer_are_refused_with_422(nats_url, redis_url):

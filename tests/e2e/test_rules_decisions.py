@@ -136,11 +136,18 @@ def test_the_wounds_option_over_http(http):
     force (the edition's default when not given); shot, the Kingpin's seat holds the Wounded card,
     and no card carries a token."""
     r = http.post("/tables", json={"seats": 4, "options": {"edition": "classic"}})
-    assert r.status_code == 201 and r.json()["options"] == {"edition": "classic", "wounds": "card"}
+    assert r.status_code == 201 and r.json()["options"] == {
+        "edition": "classic",
+        "zombies": False,
+        "bombers_traitors": False,
+        "extra_equipment": False,
+        "wounds": "card",
+    }
     options = {"wounds": "card"}
     table_id, tokens = started(http, options=options, deal=deal([[], [], [], []]))
     v = settle(http, table_id, tokens)
-    assert v["options"] == {"wounds": "card"}  # fourth, the default edition, is left out
+    assert v["options"]["edition"] == "fourth"  # the default, shown as every option is
+    assert v["options"]["wounds"] == "card"
     turn(http, table_id, tokens, {"type": "arm", "target": 1, "position": 2})
     others_investigate(http, table_id, tokens)
     v = turn(http, table_id, tokens, {"type": "shoot"})

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from msgspec.structs import replace
 
 from gcbc.rules import RuleViolation, current_wait, is_terminal, legal_commands, run
+from gcbc.rules.equipment.registry import CARDS
 from gcbc.rules.errors import CODES
 from gcbc.rules.legal import expand, is_template
 from gcbc.rules.state import State
@@ -51,8 +52,12 @@ LIST_FIELDS = ("targets", "positions")
 
 
 def swapped(c: Any) -> Any:
-    """``c`` with its pair of seats (and their cards) named the other way, if it names a pair."""
+    """``c`` with its pair of seats (and their cards) named the other way, if its card names a
+    pair in any order (``Card.pair_in_any_order``)."""
     if not isinstance(c, C.PlayEquipment) or len(c.targets) != 2 or len(c.positions) != 2:
+        return None
+    card = CARDS.get(c.card)
+    if card is None or not card.pair_in_any_order:
         return None
     return replace(c, targets=c.targets[::-1], positions=c.positions[::-1])
 

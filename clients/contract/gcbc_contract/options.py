@@ -37,7 +37,7 @@ class HouseBots(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     ] = None
 
 
-class TableOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+class TableOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The table options of docs/api.md. The engine refuses those it does not offer yet.
 
     ``wounds`` (RULES §4): "token" or "card"; None (and absent from older logs) means the
