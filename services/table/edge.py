@@ -32,8 +32,8 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 COMMAND_ID = re.compile(r"[!-~]{1,64}")  # printable ASCII, no space: safe in logs and msg ids
-_FIELD = re.compile(r"at `\$\.?([^`]*)`|unknown field `([^`]*)`")
-_LENIENT_AT = re.compile(r"`\$\.(.+)`$")  # where Litestar's conversion says a body went wrong
+_AT = re.compile(r"at `\$\.?([^`]*)`")  # where a decoder says a body went wrong
+_NAMED = re.compile(r"(?:missing required|unknown) field `([^`]*)`")
 _decoder = functools.cache(msgspec.json.Decoder)  # one decoder a type
 
 
@@ -96,13 +96,20 @@ def _not_of_kind(body: bytes, kind: Any, strictly: msgspec.ValidationError) -> A
     try:
         msgspec.convert(msgspec.json.decode(body), kind, strict=False, str_keys=True)
     except msgspec.ValidationError as e:
-        at = _LENIENT_AT.search(str(e))
-        return ApiError(
-            422, "invalid_body", str(e).split(" - ", 1)[0], at.group(1) if at else "data"
-        )
-    found = _FIELD.search(str(strictly))
-    field = (found.group(1) or found.group(2)) if found else None
-    return ApiError(422, "invalid_body", str(strictly), field)
+        return ApiError(422, "invalid_body", str(e).split(" - ", 1)[0], _field_of(str(e)))
+    return ApiError(422, "invalid_body", str(strictly), _field_of(str(strictly)))
+
+
+def _field_of(message: str) -> str:
+    """The field a decoder's message names, by its path from the body's root: a field missing
+    or not asked for is named itself (``options.colour``), not the object that holds it;
+    ``data`` for the body itself (Litestar's word for it)."""
+    at = _AT.search(message)
+    path = at.group(1) if at else ""
+    named = _NAMED.search(message)
+    if named is not None:
+        path = f"{path}.{named.group(1)}" if path else named.group(1)
+    return path or "data"
 
 
 def _json_at_all(body: bytes) -> None:

@@ -318,8 +318,8 @@ class TableService:
             raise ApiError(
                 409,
                 "command_id_reused",
-                f"command_id {command.command_id!r} was sent before with another command (#{seq}):"
-                " a new command needs a new command_id",
+                f"command_id {command.command_id!r} was sent before with another command: a new"
+                " command needs a new command_id",
                 "command_id",
             )
         return seq

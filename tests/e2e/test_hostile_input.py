@@ -650,8 +650,8 @@ def test_a_seat_saying_it_is_a_bot_says_it_with_a_boolean(http, body, field):
         # a body missing or not of its type is refused before the token is looked at
         ("commands", b"", False, 422, "'data'", "data"),
         ("chat", b"", False, 422, "'data'", "data"),
-        ("commands", b"{}", False, 422, "Object missing required field `type`", "data"),
-        ("commands", b'{"type": "shoot", "seat": 1}', True, 422, None, "data"),
+        ("commands", b"{}", False, 422, "Object missing required field `type`", "type"),
+        ("commands", b'{"type": "shoot", "seat": 1}', True, 422, None, "seat"),
         ("commands", b'{"type": "nope"}', True, 422, "Invalid value 'nope'", "type"),
         ("commands", b'{"type": 1}', True, 422, "Expected `str`, got `int`", "type"),
         ("chat", b'{"text": 5}', False, 422, "Expected `str`, got `int`", "text"),
@@ -665,7 +665,7 @@ def test_a_seat_saying_it_is_a_bot_says_it_with_a_boolean(http, body, field):
             True,
             422,
             "Object contains unknown field `choose`",
-            "data",
+            "choose",
         ),
     ],
 )

@@ -35,3 +35,21 @@ def test_a_key_twice_in_a_nested_object_is_refused():
     with pytest.raises(ApiError) as e:
         strict(body, CreateTable)
     assert (e.value.status, e.value.code) == (400, "duplicate_key")
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        (b"{}", "seats"),  # missing: the field itself, not the body holding it
+        (b'{"seats": 4, "colour": "red"}', "colour"),  # not asked for: the field itself
+        (b'{"seats": 4, "options": {"colr": true}}', "options.colr"),
+        (b'{"seats": 4, "bots": {"seats": [1], "kind": "random", "kin": 1}}', "bots.kin"),
+        (b'{"seats": 4, "options": {"edition": "x"}}', "options.edition"),
+        (b'{"seats": "4"}', "seats"),
+        (b"[1]", "data"),  # the body itself
+    ],
+)
+def test_the_field_named_is_the_one_at_fault(body: bytes, field: str):
+    with pytest.raises(ApiError) as refused:
+        strict(body, CreateTable)
+    assert refused.value.status == 422 and refused.value.field == field
