@@ -1,7 +1,9 @@
 """The ratings' projection: a durable consumer of every table's answers, in the log's order, that
 rates each rated table once it ends (services.common.ratings). Order matters to ratings, so an
 entry it cannot rate yet (NATS or Redis away, or a rebuild holding the ratings: ``gcbc-ops
-players rebuild``) is retried in place, never passed over: the entries behind it wait."""
+players rebuild``) is retried in place, never passed over: the entries behind it wait. Its
+consumer delivers one entry at a time (``in_order``): an entry a stopped process held comes back
+before any later one, which would otherwise be rated first and pass it over for good."""
 
 from __future__ import annotations
 

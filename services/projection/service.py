@@ -401,7 +401,16 @@ async def main_async(settings: Settings, stop: asyncio.Event) -> None:
             consume_alone(
                 player_log, players_projection.DURABLE, on_player_entry, stop, leases, instance
             ),
-            consume_alone(events, RATINGS, ratings.handle, stop, leases, instance, only="answers"),
+            consume_alone(
+                events,
+                RATINGS,
+                ratings.handle,
+                stop,
+                leases,
+                instance,
+                only="answers",
+                in_order=True,
+            ),
         )
     finally:
         await player_log.close()

@@ -469,6 +469,43 @@ def test_a_partition_handed_to_another_member_goes_on_where_it_stopped(log_facto
     run(go())
 
 
+def test_a_group_in_order_gets_an_entry_its_gone_member_held_before_any_later_one(log_factory):
+    """``in_order``: one entry at a time, so an entry a member held when it went (a kill, a
+    lease handed over) comes to the next member before every entry after it (the ratings rate
+    tables in the log's order: a later game rated first would pass the earlier one over)."""
+
+    async def go():
+        log = await log_factory()
+        tables = [table() for _ in range(3)]
+        held = asyncio.Event()
+        first: list[bytes] = []
+        second: list[bytes] = []
+
+        async def stuck(stored):  # the member dies holding its first entry
+            first.append(stored.data)
+            held.set()
+            await asyncio.Event().wait()
+
+        async def keep(stored):
+            second.append(stored.data)
+
+        await log.append(tables[0], b"first", 0)
+        sub = await log.consume("ordered", stuck, ack_wait=1, in_order=True)
+        await asyncio.wait_for(held.wait(), 10)
+        await sub.close()
+        sub = await log.consume("ordered", keep, ack_wait=1, in_order=True)
+        # entries after it, appended while the entry it held waits out its ack wait
+        await log.append(tables[1], b"second", 0)
+        await log.append(tables[2], b"third", 0)
+        await _until(lambda: len(second) == 3, 15)
+        assert first == [b"first"]
+        assert second == [b"first", b"second", b"third"]
+        await sub.close()
+        await log.close()
+
+    run(go())
+
+
 def test_the_streams_own_partition_count_wins_over_a_setting(nats_url):
     """P is fixed for a stream's life: a table placed under another P would not be found."""
 

@@ -5,6 +5,7 @@ user creates, writes, reads and watches them; no other service's user can read o
 from __future__ import annotations
 
 import asyncio
+import uuid
 
 import nats
 import pytest
@@ -57,9 +58,11 @@ def test_the_bot_worker_holds_its_own_lease_and_no_other_services(nats_server):
         bots = await JetStreamEventLog.connect(nats_server.url_for("bots"))
         try:
             leases = await JetStreamLeases.open(bots.nc, ttl=3.0)
-            revision = await leases.take(f"{LEASE}.partition.0", "one")
+            # a key of its own (the server may be shared with a running bot worker's stack)
+            mine = f"{LEASE}.test{uuid.uuid4().hex[:8]}.partition.0"
+            revision = await leases.take(mine, "one")
             assert revision is not None
-            assert await leases.renew(f"{LEASE}.partition.0", "one", revision) is not None
+            assert await leases.renew(mine, "one", revision) is not None
             try:
                 got = await leases.take("rules.partition.0", "one")
             except Exception:  # noqa: BLE001  (no right: refused or unanswered)

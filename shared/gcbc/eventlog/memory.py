@@ -240,10 +240,11 @@ class MemoryEventLog(FullLog):
         ack_wait: float = 30,
         partition: int | None = None,
         only: Only = None,
+        in_order: bool = False,
     ) -> _Feed:
         """One live member per durable consumer here (a second one replaces the first): enough
-        for tests. Entries handed to a member that left are handed to the next one (as
-        JetStream does once their ack wait is over)."""
+        for tests. Entries handed to a member that left are handed to the next one first (as
+        JetStream does once their ack wait is over), so entries are always in order here."""
         durable = group if partition is None else partition_group(group, partition)
         old = self._members.pop(durable, None)
         if old is not None:

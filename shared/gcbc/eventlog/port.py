@@ -202,13 +202,18 @@ class EventLog(Protocol):
         ack_wait: float = 30,
         partition: int | None = None,
         only: Only = None,
+        in_order: bool = False,
     ) -> Subscription:
         """The group's durable consumer (it survives restarts: it goes on where it stopped);
         ``partition``: that partition's tables only, through a durable consumer of its own;
-        ``only``: the commands, or the answers. Every adapter's: ``consume_batches``, each batch
-        handled entry by entry."""
+        ``only``: the commands, or the answers; ``in_order``: one entry at a time, the next
+        delivered once it is acknowledged, so one delivered again (its member gone) comes before
+        every later one (a handler to which order matters: the ratings). Every adapter's:
+        ``consume_batches``, each batch handled entry by entry."""
         batches = one_by_one(handle)
-        return await self.consume_batches(group, batches, ack_wait, partition=partition, only=only)
+        return await self.consume_batches(
+            group, batches, ack_wait, partition=partition, only=only, in_order=in_order
+        )
 
     async def consume_batches(
         self,
@@ -217,6 +222,7 @@ class EventLog(Protocol):
         ack_wait: float = 30,
         partition: int | None = None,
         only: Only = None,
+        in_order: bool = False,
     ) -> Subscription:
         """The same consumer, handing over every entry already arrived at once (up to a few
         hundred): one read-model write, one flush of acknowledgements per batch instead of per

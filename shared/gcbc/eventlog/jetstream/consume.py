@@ -34,6 +34,7 @@ from gcbc.eventlog.port import BatchHandler, Only, Outcome, Skip, Stored
 log = logging.getLogger("gcbc.eventlog")
 NAK_SOON = b'-NAK {"delay": 500000000}'  # delivered again in half a second
 MOST = 256  # entries handed over at once, at most
+MAX_ACK_PENDING = 20_000  # a durable group's entries unacknowledged at once (in_order: one)
 
 
 class _Group:
@@ -141,22 +142,28 @@ class Consumers(Connected):
         most: int = MOST,
         partition: int | None = None,
         only: Only = None,
+        in_order: bool = False,
     ) -> Subscription:
         """As ``consume``, every entry already arrived handed over at once (up to ``most``)."""
         durable = group if partition is None else partition_group(group, partition)
         member = _Group(self, group, durable, handle)
-        deliver = await self._durable(durable, filters(self.prefix, partition, only), ack_wait)
+        subjects = filters(self.prefix, partition, only)
+        pending = 1 if in_order else MAX_ACK_PENDING
+        deliver = await self._durable(durable, subjects, ack_wait, pending)
         sub = await self.nc.subscribe_raw(deliver, member.delivered, queue=durable)
         return Subscription(self.nc, sub, asyncio.create_task(member.run(most)))
 
-    async def _durable(self, durable: str, subjects: list[str], ack_wait: float) -> str:
-        """The durable push consumer of ``subjects`` (its deliver group: its own name), made if
-        missing, its subjects brought up to these if it had others; its deliver subject."""
+    async def _durable(
+        self, durable: str, subjects: list[str], ack_wait: float, pending: int
+    ) -> str:
+        """The durable push consumer of ``subjects`` (its deliver group: its own name) with at
+        most ``pending`` entries unacknowledged, made if missing, brought up to these if it had
+        other subjects or another most; its deliver subject."""
         config = api.ConsumerConfig(
             durable_name=durable,
             deliver_group=durable,
             ack_policy=api.AckPolicy.EXPLICIT,
-            max_ack_pending=20_000,
+            max_ack_pending=pending,
             ack_wait=ack_wait,
             deliver_policy=api.DeliverPolicy.ALL,
             **subjects_config(subjects),
@@ -170,10 +177,16 @@ class Consumers(Connected):
             else:
                 one = info.config.filter_subject
                 had = info.config.filter_subjects or ([one] if one else [])
-                if sorted(had) != sorted(subjects):
+                if sorted(had) != sorted(subjects) or info.config.max_ack_pending != pending:
                     config.deliver_subject = info.config.deliver_subject
                     info = await self.js.add_consumer(self.stream, config)
-                    log.warning("consumer %s now reads %s (it read %s)", durable, subjects, had)
+                    log.warning(
+                        "consumer %s now reads %s, %d pending at most (it read %s)",
+                        durable,
+                        subjects,
+                        pending,
+                        had,
+                    )
         except (*NOT_STORED, *UNANSWERED) as e:
             raise unavailable(e) from None
         assert info.config.deliver_subject is not None
