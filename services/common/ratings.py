@@ -24,11 +24,13 @@ import secrets
 import msgspec
 from openskill.models import PlackettLuce
 
-from gcbc.eventlog.port import LogAdmin
+from gcbc.eventlog.port import LogAdmin, Stored
+from gcbc.eventlog.records import entry_of
 from gcbc.playermodel.memory import MemoryPlayerModel
 from gcbc.playermodel.port import PlayerModel, Rating, RatingsHeld
 from gcbc.readmodel.port import ModelUnavailable
 from gcbc.rules.teams import true_team
+from gcbc_contract.entries import CommandEntry
 from gcbc_contract.options import TableOptions
 from services.common.folded import FoldedTable
 
@@ -133,6 +135,16 @@ async def rate_table(model: PlayerModel, t: FoldedTable, position: int) -> bool:
     return await model.rate_table(position, pool, t.table_id, new, changes)
 
 
+def imported(first: Stored) -> bool:
+    """Whether a table's first entry is an imported one (``gcbc-ops import``): a copy of a game
+    played and rated elsewhere, which must not move the ratings here a second time."""
+    try:
+        entry = entry_of(first)
+    except msgspec.DecodeError:
+        return False
+    return isinstance(entry, CommandEntry) and entry.imported
+
+
 async def rate_log(log: LogAdmin, model: PlayerModel) -> int:
     """Every rated table of the whole log rated, in the order the tables ended, into ``model``
     (one with no rating yet: a rebuild's or a check's, apart from the ratings in use): how many
@@ -146,6 +158,9 @@ async def rate_log(log: LogAdmin, model: PlayerModel) -> int:
                 continue
             t = tables.get(stored.table)
             if t is None:
+                if imported(stored):
+                    ended.add(stored.table)  # a copy of a game played elsewhere: not rated
+                    continue
                 t = tables[stored.table] = FoldedTable(stored.table)
             t.apply(stored)
             if t.settled and t.state.step == "finished":

@@ -19,7 +19,13 @@ from typing import Any
 
 import msgspec
 
-from gcbc.eventlog.port import EventLog, Stored, WrongExpectedSequence
+from gcbc.eventlog.port import (
+    EventLog,
+    LogUnavailable,
+    OutcomeUnknown,
+    Stored,
+    WrongExpectedSequence,
+)
 from gcbc_contract import events as E
 from gcbc_contract.entries import OutcomeEntry, decode_entry
 from gcbc_contract.ids import checked, is_table_id
@@ -109,7 +115,10 @@ class _Renumbered:
     def next(self, row: dict[str, Any]) -> tuple[bytes, bool]:
         """The row's record, and whether it answers a command (ValueError: a bad row)."""
         if "raw" in row:
-            return base64.b64decode(row["raw"], validate=True), False
+            data = base64.b64decode(row["raw"], validate=True)
+            if not data:  # (an empty message is the server's own: flow control, heartbeats)
+                raise ValueError("its raw record is empty: the log keeps no empty entry")
+            return data, False
         entry = row["entry"]
         if not isinstance(entry, dict):
             raise ValueError("its entry is not a JSON object")
@@ -154,11 +163,14 @@ def _checked(rows: list[dict[str, Any]], old: str, table: str, rename: bool) -> 
         except (ValueError, TypeError, KeyError) as e:  # binascii.Error is a ValueError
             raise ImportError_(f"entry {i}: {e}") from None
         entry = None  # a raw record: stepped over by the fold, as by every reader
-        if "raw" not in row:
-            try:
-                entry = decode_entry(data)
-            except msgspec.DecodeError as e:
+        try:
+            entry = decode_entry(data)
+        except msgspec.DecodeError as e:
+            if "raw" not in row:
                 raise ImportError_(f"entry {i}: not an entry of this log ({e})") from None
+        else:
+            if "raw" in row:  # every reader would take it for an entry: checked as one
+                raise ImportError_(f"entry {i}: its raw record is an entry: give it as one")
         try:
             folded.apply(Stored(seq=i, table=table, data=data), entry)
         except Exception as e:  # noqa: BLE001  (said, not raised: nothing is written)
@@ -189,6 +201,11 @@ async def import_rows(
         except WrongExpectedSequence:
             raise ImportError_(
                 f"table {table} moved while it was imported (entry {i + 1}): someone else writes it"
+            ) from None
+        except (OutcomeUnknown, LogUnavailable) as e:
+            raise ImportError_(
+                f"the log did not answer at entry {i + 1} ({e}): table {table} holds the entries"
+                " before it (gcbc-ops inspect), and nothing rolls them back"
             ) from None
         renumbered.appended(row, result.seq)
     return table, len(rows)

@@ -94,7 +94,8 @@ async def rebuild_players(players: LogAdmin, tables: LogAdmin, model: PlayerMode
 
 
 def _opened_rated(first: Stored) -> bool:
-    """Whether a table's first entry opens it rated (a rated table's result moves ratings)."""
+    """Whether a table's first entry opens it rated (a rated table's result moves ratings), here
+    (an imported copy of a game moves none: ``services.common.ratings.imported``)."""
     try:
         entry = entry_of(first)
     except msgspec.DecodeError:
@@ -103,4 +104,5 @@ def _opened_rated(first: Stored) -> bool:
         isinstance(entry, CommandEntry)
         and isinstance(entry.command, C.OpenTable)
         and entry.command.rated
+        and not entry.imported
     )

@@ -7,7 +7,9 @@ acting for the seat it holds — and for no one else's."""
 from __future__ import annotations
 
 import secrets
+import tempfile
 import time
+from pathlib import Path
 
 import httpx
 import pytest
@@ -443,7 +445,7 @@ def test_a_rated_table_rates_its_players_and_the_house_and_operators_rebuild_and
 
     quick = {"turn": 0.3, "reaction": 0.3, "prompt": 0.3, "arrange": 0.3}
 
-    async def go() -> tuple[str, str, str]:
+    async def go() -> tuple[str, str, str, str]:
         async with AsyncClient(stack.api, timeout=60) as client:
             ann = await client.register(_name("ann"))
             rated = await client.create_table(
@@ -467,9 +469,9 @@ def test_a_rated_table_rates_its_players_and_the_house_and_operators_rebuild_and
             mine = await ann.join(unrated.table_id)
             await mine.start()
             await play_seat(mine, "random", 4)
-            return ann.player_id, rated.table_id, unrated.table_id
+            return ann.player_id, ann.token, rated.table_id, unrated.table_id
 
-    player_id, rated, unrated = asyncio.run(go())
+    player_id, token, rated, unrated = asyncio.run(go())
     deadline = time.time() + 20
     while time.time() < deadline:
         ratings = http.get(f"/players/{player_id}/ratings").json()["ratings"]
@@ -486,6 +488,37 @@ def test_a_rated_table_rates_its_players_and_the_house_and_operators_rebuild_and
     assert player_id in names and "House bots (heuristic)" in names
     assert [e["rank"] for e in board["entries"]] == list(range(1, len(board["entries"]) + 1))
     _problem(http.get("/leaderboards/nope"), 400, "invalid_parameter")
+
+    # an imported copy of the rated game (gcbc-ops import --as) rates nobody a second time,
+    # live or rebuilt
+    exported = ops(stack, "export", rated)
+    assert exported.returncode == 0, exported.stderr
+    file = Path(tempfile.mkdtemp()) / "rated.jsonl"
+    file.write_text(exported.stdout)
+    ran = ops(stack, "import", str(file), "--as", "c1" + secrets.token_hex(7))
+    assert ran.returncode == 0, ran.stderr
+
+    async def again() -> None:  # the ratings' consumer, in the log's order, passes the copy first
+        async with AsyncClient(stack.api, timeout=60) as client:
+            ann = await client.as_player(token)
+            table = await client.create_table(
+                4,
+                deadlines=quick,
+                bots={"seats": [1, 2, 3], "kind": "heuristic", "think": 0},
+                rated=True,
+            )
+            seat = await ann.join(table.table_id)
+            await seat.start()
+            await play_seat(seat, "random", 5)
+
+    asyncio.run(again())
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        ratings = http.get(f"/players/{player_id}/ratings").json()["ratings"]
+        if ratings[0]["games"] > 1:
+            break
+        time.sleep(0.2)
+    assert [(r["pool"], r["games"]) for r in ratings] == [("base", 2)]  # not 3
 
     before = http.get("/leaderboards/base", params={"limit": 200}).json()
     ran = ops(stack, "players", "verify")

@@ -4,6 +4,7 @@ arrange cheaply: a stuck table, a table the engine cannot fold, the question bef
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import time
 
@@ -160,6 +161,15 @@ def test_import_checks_the_whole_file_before_it_writes_anything(tmp_path):
         "00000000000000c3": [header, first, rest[0].replace(b'"seq":', b'"seq":"x', 1)],
         "00000000000000c4": [header, first, b'{"seq":2,"at":1.0,"raw":"not base64!"}'],
         "00000000000000c5": [header.replace(b'"table":"', b'"table":"../', 1), first],
+        # an empty record (the server's own flow-control messages are empty: every reader of
+        # the log would stall on it), and a raw record that is an entry (read as one, unchecked)
+        "00000000000000c8": [header, first, b'{"seq":2,"at":1.0,"raw":""}'],
+        "00000000000000c9": [
+            header,
+            first,
+            b'{"seq":2,"at":1.0,"raw":"%s"}'
+            % base64.b64encode(transfer._encode(json.loads(rest[0])["entry"])),
+        ],
     }
     for as_id, rows in broken.items():
         code, output = imported(rows, as_id)
