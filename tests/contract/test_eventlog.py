@@ -61,6 +61,20 @@ def test_appends_are_ordered_per_table_and_read_back(log_factory):
     run(go())
 
 
+def test_an_empty_entry_is_refused_and_stores_nothing(log_factory):
+    """The log's readers take an empty message for the server's own (flow control): an empty
+    entry would stall every one of them."""
+
+    async def go():
+        log = await log_factory()
+        t = table()
+        with pytest.raises(ValueError):
+            await log.append(t, b"", 0)
+        assert await log.read(t) == [] and await log.last(t) is None
+
+    run(go())
+
+
 def test_a_stale_expectation_is_refused_and_stores_nothing(log_factory):
     async def go():
         log = await log_factory()

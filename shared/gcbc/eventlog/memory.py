@@ -23,6 +23,7 @@ from gcbc.eventlog.port import (
     Stored,
     WrongExpectedSequence,
     combined,
+    not_empty,
     one_by_one,
 )
 from gcbc_contract.ids import checked
@@ -128,6 +129,7 @@ class MemoryEventLog(FullLog):
         msg_id: str | None = None,
         answer: bool = False,
     ) -> AppendResult:
+        not_empty(data)
         mine = self._by_table.get(checked(table), [])
         last = mine[-1].seq if mine else 0
         if last != expected:  # JetStream checks the expectation before deduplicating

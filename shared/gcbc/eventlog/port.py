@@ -156,6 +156,13 @@ class LogUnavailable(Exception):
     """The log could not be reached: nothing was written (a retry is safe)."""
 
 
+def not_empty(data: bytes) -> None:
+    """ValueError for an empty entry: the log keeps none (its readers take an empty message
+    for the server's own, flow control or a heartbeat, and would wait on it for ever)."""
+    if not data:
+        raise ValueError("an entry is never empty")
+
+
 class OutcomeUnknown(Exception):
     """An append was sent but its acknowledgement never came: it may or may not be stored, and
     will not be sent again by this process (retry it with the same message id)."""

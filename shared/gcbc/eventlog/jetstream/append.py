@@ -25,7 +25,13 @@ from gcbc.eventlog.jetstream.stream import (
     unavailable,
     unknown,
 )
-from gcbc.eventlog.port import AppendResult, LogUnavailable, Stored, WrongExpectedSequence
+from gcbc.eventlog.port import (
+    AppendResult,
+    LogUnavailable,
+    Stored,
+    WrongExpectedSequence,
+    not_empty,
+)
 from gcbc_contract.ids import checked
 
 WRONG_LAST_SEQUENCE = 10071
@@ -113,6 +119,7 @@ class Appends(Connected):
     ) -> AppendResult:
         """On the table's commands' or answers' subject, expecting ``expected`` as the last
         sequence of both."""
+        not_empty(data)
         stem = self.subject(table)
         headers = {EXPECTED_LAST: str(expected), EXPECTED_LAST_OF: f"{stem}.*"}
         if msg_id is not None:
