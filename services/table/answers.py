@@ -20,6 +20,8 @@ from services.table.service import TableService
 
 ANSWER_WAIT = 1.0  # docs/api.md: 200 with the view, or 202 if the outcome takes longer than ~1 s
 LOBBY_WAIT = 10.0  # lobby requests wait longer for their answer (a seat must not be lost)
+LONG_POLL_MOST = 60.0  # seconds a long-poll waits at most (a longer timeout asked is cut to it)
+LONG_POLL_WORDS = "seconds to wait for a change: at most 60 (a longer wait asked is cut to 60)"
 PENDING = object()  # an answer that did not come in time
 
 # A dependency that fails after a command was appended must not turn into "nothing was

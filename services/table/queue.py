@@ -10,7 +10,7 @@ from litestar.datastructures import State as AppState
 from litestar.params import Body, Parameter
 
 from gcbc_contract.queue import JoinQueue, QueueState
-from services.table import edge
+from services.table import answers, edge
 from services.table import openapi as doc
 from services.table.dependencies import QUEUED, Service, bearer, client, house_held
 
@@ -105,11 +105,10 @@ class Queue(Controller):
         after: Annotated[
             int | None, Parameter(ge=0, le=2**53, description="the `version` last seen")
         ] = None,
-        timeout: Annotated[
-            float, Parameter(ge=0, le=60, description="seconds to wait for a change")
-        ] = 0,
+        timeout: Annotated[float, Parameter(ge=0, description=answers.LONG_POLL_WORDS)] = 0,
     ) -> QueueState:
         p = await state.identities.authenticate(bearer(request))
+        timeout = min(timeout, answers.LONG_POLL_MOST)
         if after is None or timeout <= 0:
             return await state.matchmaker.state(p.player_id, after, 0)
         # a long-poll holds a place like a seat's own view long-poll: the player's own places,

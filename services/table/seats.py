@@ -174,10 +174,10 @@ class Seats(Controller):
         state: AppState,
         service: Service,
         after: Annotated[int | None, Parameter(ge=0)] = None,
-        timeout: Annotated[float, Parameter(ge=0, le=60)] = 0,
+        timeout: Annotated[float, Parameter(ge=0, description=answers.LONG_POLL_WORDS)] = 0,
     ) -> Response[bytes]:
         seat = await seat_of(service, table_id, request, required=False)
-        wait = timeout if after is not None else 0
+        wait = min(timeout, answers.LONG_POLL_MOST) if after is not None else 0
         close = state.streams.open(table_id, client(request), seat) if wait > 0 else None
         try:
             got = await service.view(table_id, seat, after, wait)

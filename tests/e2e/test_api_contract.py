@@ -359,3 +359,13 @@ def test_a_stream_ends_when_its_seat_is_left_and_taken_by_someone_else(http, sta
         done.result(timeout=30)  # the stream ended by itself
     assert names and names[0] == "alice"
     assert "bob" not in names
+
+
+def test_a_long_poll_longer_than_the_most_is_cut_to_it_not_refused(http):
+    """API: ``?after=V&timeout=S`` answers after S seconds at most; a long-poll waits 60 s at
+    most here, and a longer one asked is cut to it (not refused)."""
+    table_id = http.post("/tables", json={"seats": 4}).json()["table_id"]
+    r = http.get(f"/tables/{table_id}/view", params={"after": 0, "timeout": 90})
+    assert r.status_code == 200 and r.json()["version"] > 0, r.text
+    r = http.get(f"/tables/{table_id}/view", params={"after": 0, "timeout": -1})
+    assert r.status_code == 400 and r.json()["field"] == "timeout", r.text
