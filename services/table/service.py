@@ -17,6 +17,7 @@ import hmac
 import logging
 import time
 import uuid
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -44,6 +45,7 @@ log = logging.getLogger("gcbc.table")
 
 RETRIES = 8
 SETTLE_WAIT = 5.0  # seconds a command waits for the table's earlier commands to be answered
+REFUSALS_KEPT = 10_000  # refusals of commands sent with a command_id, kept for their retries
 
 
 def already_seated() -> ApiError:
@@ -96,6 +98,9 @@ class TableService:
         # a registered player's token -> its player, as this process last checked it (None: no
         # players here): a player's token acts for the seat its player holds at a table
         self.player_of: Callable[[str], str | None] | None = None
+        # (table, seat, command_id) -> the command refused under it and its refusal, the most
+        # recent last (a refusal records nothing in the log: kept here for its retries)
+        self._refusals: OrderedDict[tuple[str, int, str], tuple[Any, ApiError]] = OrderedDict()
 
     # --- reading ------------------------------------------------------------------------------
     async def table(self, table_id: str, held: bool = False) -> FoldedTable:
@@ -251,15 +256,21 @@ class TableService:
             first = t.command_ids.get((command.seat, cid)) if cid is not None else None
             if first is not None:
                 return await self._retried(table_id, command, first)
+            if cid is not None:
+                self._refused_before(table_id, command, cid)
             if not t.settled:
                 if time.monotonic() >= settle_by:
                     break
                 await self.cache.changed(table_id, 0.2, changed)
                 stale = True
                 continue
-            if not self._accepted(t, command, refuse=checked) or not self._seatable(
-                t, player, refuse=checked
-            ):
+            try:
+                accepted = self._accepted(t, command, refuse=checked)
+            except ApiError as refused:
+                if cid is not None:
+                    self._keep_refusal(table_id, command, cid, refused)
+                raise
+            if not accepted or not self._seatable(t, player, refuse=checked):
                 checked = stale = True  # the cached state may lag the log: refuse on the latest
                 tries += 1
                 continue
@@ -273,6 +284,25 @@ class TableService:
                 continue
             return seq
         raise ApiError(409, "table_busy", "the table is busy: try again")
+
+    def _refused_before(self, table_id: str, command: Any, cid: str) -> None:
+        """A command_id this process refused a command under before (the refusal recorded
+        nothing in the log): the same command gets the same answer, another one is refused as a
+        command_id reused (the API: sending the same command_id again returns the first
+        answer)."""
+        first = self._refusals.get((table_id, command.seat, cid))
+        if first is None:
+            return
+        self._refusals.move_to_end((table_id, command.seat, cid))
+        if first[0] == command:
+            p = first[1]
+            raise ApiError(p.status, p.code, p.detail, p.field, p.headers, p.extra)
+        raise _reused(command)
+
+    def _keep_refusal(self, table_id: str, command: Any, cid: str, refused: ApiError) -> None:
+        self._refusals[(table_id, command.seat, cid)] = (command, refused)
+        while len(self._refusals) > REFUSALS_KEPT:
+            self._refusals.popitem(last=False)
 
     def check(self, t: FoldedTable, command: Any) -> None:
         """The problem the rules' guards refuse ``command`` with on ``t`` (the log's latest), if
@@ -315,13 +345,7 @@ class TableService:
         stored = await self.events.at(table_id, seq)
         first = entry_or_none(stored) if stored is not None else None
         if isinstance(first, CommandEntry) and first.command != command:
-            raise ApiError(
-                409,
-                "command_id_reused",
-                f"command_id {command.command_id!r} was sent before with another command: a new"
-                " command needs a new command_id",
-                "command_id",
-            )
+            raise _reused(command)
         return seq
 
     async def _note_house_table(self, table_id: str, command: Any) -> None:
@@ -394,3 +418,13 @@ def _context(table_id: str, seq: int, command: Any, **more: Any) -> dict[str, An
         "command": metrics.kind_of(command),
         **more,
     }
+
+
+def _reused(command: Any) -> ApiError:
+    return ApiError(
+        409,
+        "command_id_reused",
+        f"command_id {command.command_id!r} was sent before with another command: a new command"
+        " needs a new command_id",
+        "command_id",
+    )

@@ -255,6 +255,40 @@ def test_a_command_id_sent_again_with_another_command_is_refused_and_records_not
     asyncio.run(go())
 
 
+def test_a_command_id_refused_before_the_log_keeps_its_first_answer():
+    """API: sending the same command_id again returns the first answer and records nothing new;
+    a command_id reused with another command is refused. A refusal records nothing in the log,
+    so it is kept for its retries: the same command gets the same refusal, another command
+    under that id is a command_id reused (not appended)."""
+
+    async def go():
+        async with pipeline() as (events, model, service, _):
+            await open_table(service)
+            seq = await service.append_command(TABLE, C.StartGame(seat=0, random_seed=7))
+            await service.answered(TABLE, seat_key(0), seq, 5)
+            await settled(events)
+            count = len(events.all())
+            early = C.Shoot(seat=1, command_id="x1")  # no gun, and not its turn
+            with pytest.raises(ApiError) as first:
+                await service.append_command(TABLE, early)
+            assert first.value.status == 409
+            with pytest.raises(ApiError) as again:
+                await service.append_command(TABLE, early)
+            assert (again.value.code, again.value.detail) == (first.value.code, first.value.detail)
+            with pytest.raises(ApiError) as reused:
+                await service.append_command(
+                    TABLE, C.Arrange(seat=1, positions=(1, 2, 3), command_id="x1")
+                )
+            assert reused.value.code == "command_id_reused"
+            assert len(events.all()) == count  # nothing recorded
+            # a new command_id is a new command
+            await service.append_command(
+                TABLE, C.Arrange(seat=1, positions=(1, 2, 3), command_id="x2")
+            )
+
+    asyncio.run(go())
+
+
 def test_a_lobby_nobody_starts_closes_when_its_time_is_up():
     async def go():
         async with pipeline(lobby_seconds=60) as (events, model, service, clock):
