@@ -16,6 +16,7 @@ from gcbc.eventlog.port import FullLog, Stored
 from gcbc.eventlog.records import entry_or_none
 from gcbc.rules.state import FINISHED
 from gcbc.rules.views import version_of
+from gcbc_contract.ids import checked
 from services.common import view_writer
 from services.common.folded import FoldedTable
 from services.ops import show, travel
@@ -155,6 +156,8 @@ async def replay(ops: Ops, table: str, seat: int | None, public: bool, step: boo
 async def tail(ops: Ops, table: str | None, public: bool, count: int | None, as_json: bool) -> int:
     """Follow new entries live (Ctrl-C stops)."""
     log = await ops.log()
+    if table is not None and await log.last(checked(table)) is None:
+        raise travel.NotFound(f"no table {table} in the log")  # a typo: said, not waited on
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

@@ -193,6 +193,14 @@ def test_players_rebuild_asks_first():
     assert asked.exit_code == 2 and "--yes" in asked.output  # no terminal to ask on
 
 
+def test_following_a_table_the_log_lacks_is_said_at_once():
+    """A typo in ``tail``'s table: said (exit 2), as by every command naming a table, not
+    followed silently for ever."""
+    log, model = _filled()
+    done = invoke(CliRunner(), log, model, ["tail", "ffffffffffffffff"])
+    assert done.exit_code == 2 and "no table ffffffffffffffff" in done.output, done.output
+
+
 def test_a_view_as_a_seat_the_table_lacks_is_refused():
     """Not the spectators' view under that seat's name."""
     log, model = _filled()
