@@ -153,8 +153,9 @@ async def _boards(model: PlayerModel) -> dict[str, list[tuple[str, Rating]]]:
 
 
 @players.command("verify")
+@json_option
 @run
-async def verify(ops: Ops) -> int:
+async def verify(ops: Ops, as_json: bool) -> int:
     """Rate the whole tables' log again in memory and compare with the read model's ratings:
     exit 1 if they differ."""
     model = await ops.player_model()
@@ -162,9 +163,12 @@ async def verify(ops: Ops) -> int:
     rated = await rate_log(await ops.log(), fresh)
     held, made = await _boards(model), await _boards(fresh)
     differ = [pool for pool in POOLS if held[pool] != made[pool]]
-    for pool in differ:
-        click.echo(f"pool {pool}: the read model's ratings differ from the log's")
-    click.echo(f"{rated:,} rated tables; {len(differ)} pools differ")
+    if as_json:
+        show.emit({"rated_tables": rated, "pools_differ": differ})
+    else:
+        for pool in differ:
+            click.echo(f"pool {pool}: the read model's ratings differ from the log's")
+        click.echo(f"{rated:,} rated tables; {len(differ)} pools differ")
     if differ:
         raise Found()
     return 0

@@ -523,6 +523,8 @@ def test_a_rated_table_rates_its_players_and_the_house_and_operators_rebuild_and
     before = http.get("/leaderboards/base", params={"limit": 200}).json()
     ran = ops(stack, "players", "verify")
     assert ran.returncode == 0, ran.stdout + ran.stderr
+    ran = ops(stack, "players", "verify", "--json")
+    assert ran.returncode == 0 and json.loads(ran.stdout)["pools_differ"] == [], ran.stdout
     ran = ops(stack, "players", "rebuild", "--yes")
     assert ran.returncode == 0, ran.stderr
     assert http.get("/leaderboards/base", params={"limit": 200}).json() == before
