@@ -53,15 +53,10 @@ async def play_seat(
     while v.status != "finished" and sent < max_commands:
         playing = not (idle and idle(seat.seat))
         if playing and _away(v, seat.seat) and v.version != resumed:
-            # away after missed deadlines (the bots were stopped, or late): a player that is
-            # back takes its seat back from the autopilot (RULES §10), so does a bot
             resumed = v.version
-            try:
-                answer = await seat.send(Resume())
-            except (Conflict, Invalid, RateLimited):
-                answer = None  # the autopilot keeps it: asked again once its view changes
-            if isinstance(answer, View):
-                v = answer
+            back = await _come_back(seat)
+            if back is not None:
+                v = back
                 continue
         mine = next((w for w in v.waiting_for if w.seat == seat.seat), None)
         if mine and v.must_act and playing:
@@ -102,6 +97,17 @@ async def play_seat(
 
 def _away(v: View, seat: int) -> bool:
     return 0 <= seat < len(v.seats) and v.seats[seat].absent
+
+
+async def _come_back(seat: PlayingSeat) -> View | None:
+    """Away after missed deadlines (the bots were stopped, or late): a player that is back takes
+    its seat back from the autopilot (RULES §10), so does a bot. Its view, if answered with one
+    (None: the autopilot keeps it, asked again once its view changes)."""
+    try:
+        answer = await seat.send(Resume())
+    except (Conflict, Invalid, RateLimited):
+        return None
+    return answer if isinstance(answer, View) else None
 
 
 def _left(wait: Any) -> float:
