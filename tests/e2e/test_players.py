@@ -10,6 +10,7 @@ import secrets
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -445,18 +446,23 @@ def test_a_rated_table_rates_its_players_and_the_house_and_operators_rebuild_and
 
     quick = {"turn": 0.3, "reaction": 0.3, "prompt": 0.3, "arrange": 0.3}
 
+    async def play_rated(client: AsyncClient, ann: Any, seed: int) -> str:
+        """A rated game of ``ann`` against three heuristic house bots, played to its end."""
+        table = await client.create_table(
+            4,
+            deadlines=quick,
+            bots={"seats": [1, 2, 3], "kind": "heuristic", "think": 0},
+            rated=True,
+        )
+        seat = await ann.join(table.table_id)
+        await seat.start()
+        await play_seat(seat, "random", seed)
+        return table.table_id
+
     async def go() -> tuple[str, str, str, str]:
         async with AsyncClient(stack.api, timeout=60) as client:
             ann = await client.register(_name("ann"))
-            rated = await client.create_table(
-                4,
-                deadlines=quick,
-                bots={"seats": [1, 2, 3], "kind": "heuristic", "think": 0},
-                rated=True,
-            )
-            seat = await ann.join(rated.table_id)
-            await seat.start()
-            await play_seat(seat, "random", 3)
+            rated = await play_rated(client, ann, 3)
             # a rated table's seats are players' only
             players_only = await client.create_table(4, bots={"seats": [2, 3]}, rated=True)
             with pytest.raises(Forbidden) as anonymous:
@@ -469,7 +475,7 @@ def test_a_rated_table_rates_its_players_and_the_house_and_operators_rebuild_and
             mine = await ann.join(unrated.table_id)
             await mine.start()
             await play_seat(mine, "random", 4)
-            return ann.player_id, ann.token, rated.table_id, unrated.table_id
+            return ann.player_id, ann.token, rated, unrated.table_id
 
     player_id, token, rated, unrated = asyncio.run(go())
     deadline = time.time() + 20
@@ -500,16 +506,7 @@ def test_a_rated_table_rates_its_players_and_the_house_and_operators_rebuild_and
 
     async def again() -> None:  # the ratings' consumer, in the log's order, passes the copy first
         async with AsyncClient(stack.api, timeout=60) as client:
-            ann = await client.as_player(token)
-            table = await client.create_table(
-                4,
-                deadlines=quick,
-                bots={"seats": [1, 2, 3], "kind": "heuristic", "think": 0},
-                rated=True,
-            )
-            seat = await ann.join(table.table_id)
-            await seat.start()
-            await play_seat(seat, "random", 5)
+            await play_rated(client, await client.as_player(token), 5)
 
     asyncio.run(again())
     deadline = time.time() + 20
