@@ -503,6 +503,8 @@ def test_a_group_in_order_gets_an_entry_its_gone_member_held_before_any_later_on
         async def keep(stored):
             second.append(stored.data)
 
+        # a group made before it was in order is brought up to it
+        await (await log.consume("ordered", keep, ack_wait=1)).close()
         await log.append(tables[0], b"first", 0)
         sub = await log.consume("ordered", stuck, ack_wait=1, in_order=True)
         await asyncio.wait_for(held.wait(), 10)
