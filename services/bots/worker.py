@@ -38,6 +38,7 @@ from gcbc_contract.views import View
 from services.bots.pace import Pace, Turns
 from services.bots.seat import play_seat
 from services.common import house_tables
+from services.common.folded import FoldedTable
 from services.common.house_bots import bot_seed, bot_token
 from services.common.partitions import Partitions
 from services.common.purges import keep_purged
@@ -58,6 +59,7 @@ NO_VIEW_FOR = 30.0
 # seconds a noted table may take to appear in the log (noted before its opening is appended):
 # after that a note of a table with no log is one whose opening was refused or lost
 GRACE = 30.0
+OVER_AFTER = 3  # failures in a row after which the table's log is read: is it over?
 LEASE = "bots"  # the house's lease (its key's first part is the NATS user's: tools.devservers)
 
 
@@ -204,11 +206,26 @@ class BotWorker:
                     e = e.exceptions[0]
                 # a failure after a long spell of play starts the backoff over
                 failures = 1 if loop.time() - began > RETRY_MAX else failures + 1
+                if failures >= OVER_AFTER and await self._over(table):
+                    # its views stale for good (a lost write): the log is the truth
+                    log.info("table %s: over in its log, its views behind: its note goes", table)
+                    await self.house.delete(table)
+                    return
                 pause = retry_pause(failures, getattr(e, "retry_after", None))
                 log.warning(
                     "table %s: bots paused %.1f s (%s: %s)", table, pause, type(e).__name__, e
                 )
                 await asyncio.sleep(pause)
+
+    async def _over(self, table: str) -> bool:
+        """Whether the table's log says its game is over (folded whole: only after failures)."""
+        t = FoldedTable(table)
+        try:
+            for stored in await self.events.read(table):
+                t.apply(stored)
+        except Exception:  # noqa: BLE001  (the log away, or newer: not known to be over)
+            return False
+        return t.state.step == "finished"
 
     async def run(self, stop: asyncio.Event) -> None:
         watch = await self.house.watch(self._noted)

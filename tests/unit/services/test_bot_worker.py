@@ -330,3 +330,39 @@ def test_one_bot_worker_plays_at_a_time_and_another_takes_over_once_it_stops() -
         assert Worker.playing == []
 
     asyncio.run(go())
+
+
+def test_a_table_over_in_its_log_whose_views_stay_behind_loses_its_note(monkeypatch) -> None:
+    """A house seat whose stored view is stale for good (a write the read model lost) fails
+    again and again: after a few failures in a row the worker reads the table's log, and a
+    table over there is left (its note goes), not tried for ever."""
+    from tools import tablelogs
+
+    monkeypatch.setattr(module, "RETRY", 0.01)
+    bots = HouseBots(seats=(1, 2), kind="random")
+    failed: list[int] = []
+
+    async def play_seat(seat, kind, seed, pace) -> None:  # noqa: ANN001
+        failed.append(seat.seat)
+        raise RuntimeError("200 refusals in a row")
+
+    class Seat:
+        def __init__(self, n: int) -> None:
+            self.seat = n
+
+        async def view(self, after=None, timeout=0):  # noqa: ANN001, ANN202
+            return type("V", (), {"status": "playing", "version": 1})()
+
+    monkeypatch.setattr(module, "play_seat", play_seat)
+
+    async def go() -> bool:
+        events, house = MemoryEventLog(), MemoryKeyValue()
+        await tablelogs.write_table(events, tablelogs.play(TABLE, 4, 1), TABLE)
+        await house.put(TABLE, b"noted")
+        worker = BotWorker(events, MemoryReadModel(), None, "secret", house)  # type: ignore[arg-type]
+        monkeypatch.setattr(worker, "seat", lambda table, n: Seat(n))
+        await asyncio.wait_for(worker.play_table(TABLE, bots, 4), 10)
+        return await house.get(TABLE) is None
+
+    assert asyncio.run(go())  # left, its note gone
+    assert module.OVER_AFTER <= len(failed) <= 2 * module.OVER_AFTER  # till the log was read
