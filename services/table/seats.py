@@ -92,9 +92,8 @@ class Seats(Controller):
             await _not_a_held_name(service, table.state, data.name)
             claim = C.TakeSeat(name=data.name, bot=bot)
         if player is not None:  # its tables are those noted where the table says it holds a seat
-            service.check(
-                table, claim
-            )  # (a seat refused is never noted: a game begun, a full table)
+            # (a seat the rules refuse is never noted: a game begun, a full table)
+            service.check(table, claim)
             await state.identities.joined(player, table_id)
         seq = await _take(service, table_id, claim, token, player)
         got = await answers.answer_or_pending(service, table_id, PUBLIC, seq, answers.LOBBY_WAIT)
