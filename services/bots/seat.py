@@ -15,7 +15,7 @@ from gcbc_client.problems import Conflict, Invalid, RateLimited
 
 from gcbc.bots import BOTS, Observation
 from gcbc_contract.commands import Resume
-from gcbc_contract.views import View
+from gcbc_contract.views import View, Waiting
 
 
 class PlayingSeat(Protocol):
@@ -110,7 +110,7 @@ async def _come_back(seat: PlayingSeat) -> View | None:
     return answer if isinstance(answer, View) else None
 
 
-def _left(wait: Any) -> float:
+def _left(wait: Waiting) -> float:
     """The seconds left of a wait (a bot that looks late, after a restart, thinks within what
     is left, not within the wait's whole length): its length if its deadline is not told."""
     deadline = wait.deadline

@@ -30,6 +30,7 @@ from gcbc.playermodel.memory import MemoryPlayerModel
 from gcbc.playermodel.port import PlayerModel, Rating, RatingsHeld
 from gcbc.readmodel.port import ModelUnavailable
 from gcbc.rules.teams import true_team
+from gcbc_contract import commands as C
 from gcbc_contract.entries import CommandEntry
 from gcbc_contract.options import TableOptions
 from services.common.folded import FoldedTable
@@ -138,11 +139,25 @@ async def rate_table(model: PlayerModel, t: FoldedTable, position: int) -> bool:
 def imported(first: Stored) -> bool:
     """Whether a table's first entry is an imported one (``gcbc-ops import``): a copy of a game
     played and rated elsewhere, which must not move the ratings here a second time."""
+    opening = _opening(first)
+    return opening is not None and opening.imported
+
+
+def opens_rated(first: Stored) -> bool:
+    """Whether a table's first entry opens it rated here (a rated table's result moves ratings;
+    an imported copy of a game moves none)."""
+    opening = _opening(first)
+    return opening is not None and opening.command.rated and not opening.imported
+
+
+def _opening(first: Stored) -> CommandEntry | None:
     try:
         entry = entry_of(first)
     except msgspec.DecodeError:
-        return False
-    return isinstance(entry, CommandEntry) and entry.imported
+        return None
+    if isinstance(entry, CommandEntry) and isinstance(entry.command, C.OpenTable):
+        return entry
+    return None
 
 
 async def rate_log(log: LogAdmin, model: PlayerModel) -> int:

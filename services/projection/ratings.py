@@ -11,19 +11,14 @@ import asyncio
 import logging
 from typing import Any
 
-import msgspec
-
 from gcbc.eventlog.leases import Leases
 from gcbc.eventlog.port import EventLog, LogAdmin, LogUnavailable, Stored, Subscription
-from gcbc.eventlog.records import entry_of
 from gcbc.playermodel.port import PlayerModel, RatingsHeld
 from gcbc.players import projection as players_projection
 from gcbc.readmodel.port import ModelUnavailable
-from gcbc_contract import commands as C
-from gcbc_contract.entries import CommandEntry
 from services.common.folded import FoldedTable
 from services.common.partitions import Partitions
-from services.common.ratings import ENDED, rate_table, rebuild_ratings
+from services.common.ratings import ENDED, opens_rated, rate_table, rebuild_ratings
 
 log = logging.getLogger("gcbc.projection")
 DURABLE = "ratings"  # tools.devservers.nats_rights.RATINGS_DURABLE
@@ -53,7 +48,7 @@ class RatingProjection:
         if stored.seq <= await self.model.rated_position():
             return  # rated before (a redelivery)
         entries = await self.events.read(stored.table)
-        if not entries or not _opened_rated(entries[0]):
+        if not entries or not opens_rated(entries[0]):
             return  # most tables are not rated: their games are not folded again here
         t = FoldedTable(stored.table)
         for entry in entries:
@@ -91,18 +86,3 @@ async def rebuild_players(players: LogAdmin, tables: LogAdmin, model: PlayerMode
     count = await players_projection.rebuild(players, model)
     rated = await rebuild_ratings(tables, model)
     log.info("players rebuilt from %d entries, ratings from %d rated tables", count, rated)
-
-
-def _opened_rated(first: Stored) -> bool:
-    """Whether a table's first entry opens it rated (a rated table's result moves ratings), here
-    (an imported copy of a game moves none: ``services.common.ratings.imported``)."""
-    try:
-        entry = entry_of(first)
-    except msgspec.DecodeError:
-        return False
-    return (
-        isinstance(entry, CommandEntry)
-        and isinstance(entry.command, C.OpenTable)
-        and entry.command.rated
-        and not entry.imported
-    )

@@ -40,6 +40,25 @@ def _problem(r: httpx.Response, status: int, code: str) -> dict:
     return r.json()
 
 
+QUICK = {"turn": 0.3, "reaction": 0.3, "prompt": 0.3, "arrange": 0.3}  # deadlines, in seconds
+
+
+async def _play_rated(client: Any, player: Any, seed: int) -> str:
+    """A rated game of ``player`` against three heuristic house bots, played to its end."""
+    from services.bots.seat import play_seat
+
+    table = await client.create_table(
+        4,
+        deadlines=QUICK,
+        bots={"seats": [1, 2, 3], "kind": "heuristic", "think": 0},
+        rated=True,
+    )
+    seat = await player.join(table.table_id)
+    await seat.start()
+    await play_seat(seat, "random", seed)
+    return table.table_id
+
+
 def test_a_player_registers_once_and_its_name_is_its_own(http):
     name = _name("Ann ")
     got = _register(http, f"  {name.upper()}  ")
@@ -314,13 +333,11 @@ def test_a_players_seat_is_its_own_at_the_rematch_too(stack):
 
     from services.bots.seat import play_seat
 
-    quick = {"turn": 0.3, "reaction": 0.3, "prompt": 0.3, "arrange": 0.3}
-
     async def go() -> None:
         async with AsyncClient(stack.api, timeout=60) as client:
             ann = await client.register(_name("ann"))
             table = await client.create_table(
-                4, deadlines=quick, bots={"seats": [1, 2, 3], "think": 0}
+                4, deadlines=QUICK, bots={"seats": [1, 2, 3], "think": 0}
             )
             seat = await ann.join(table.table_id)
             await seat.start()
@@ -349,13 +366,11 @@ def test_a_players_history_lists_its_finished_games_newest_first_and_nothing_in_
 
     from services.bots.seat import play_seat
 
-    quick = {"turn": 0.3, "reaction": 0.3, "prompt": 0.3, "arrange": 0.3}
-
     async def go() -> tuple[str, str, str]:
         async with AsyncClient(stack.api, timeout=60) as client:
             ann = await client.register(_name("ann"))
             first = await client.create_table(
-                4, deadlines=quick, bots={"seats": [1, 2, 3], "think": 0}
+                4, deadlines=QUICK, bots={"seats": [1, 2, 3], "think": 0}
             )
             seat = await ann.join(first.table_id)
             await seat.start()
@@ -444,25 +459,10 @@ def test_a_rated_table_rates_its_players_and_the_house_and_operators_rebuild_and
     from services.bots.seat import play_seat
     from tests.e2e.test_ops_cli import ops
 
-    quick = {"turn": 0.3, "reaction": 0.3, "prompt": 0.3, "arrange": 0.3}
-
-    async def play_rated(client: AsyncClient, ann: Any, seed: int) -> str:
-        """A rated game of ``ann`` against three heuristic house bots, played to its end."""
-        table = await client.create_table(
-            4,
-            deadlines=quick,
-            bots={"seats": [1, 2, 3], "kind": "heuristic", "think": 0},
-            rated=True,
-        )
-        seat = await ann.join(table.table_id)
-        await seat.start()
-        await play_seat(seat, "random", seed)
-        return table.table_id
-
     async def go() -> tuple[str, str, str, str]:
         async with AsyncClient(stack.api, timeout=60) as client:
             ann = await client.register(_name("ann"))
-            rated = await play_rated(client, ann, 3)
+            rated = await _play_rated(client, ann, 3)
             # a rated table's seats are players' only
             players_only = await client.create_table(4, bots={"seats": [2, 3]}, rated=True)
             with pytest.raises(Forbidden) as anonymous:
@@ -470,7 +470,7 @@ def test_a_rated_table_rates_its_players_and_the_house_and_operators_rebuild_and
             assert anonymous.value.code == "players_only"
             # a table not opened rated is not rated, whoever holds its seats
             unrated = await client.create_table(
-                4, deadlines=quick, bots={"seats": [1, 2, 3], "think": 0}
+                4, deadlines=QUICK, bots={"seats": [1, 2, 3], "think": 0}
             )
             mine = await ann.join(unrated.table_id)
             await mine.start()
@@ -506,7 +506,7 @@ def test_a_rated_table_rates_its_players_and_the_house_and_operators_rebuild_and
 
     async def again() -> None:  # the ratings' consumer, in the log's order, passes the copy first
         async with AsyncClient(stack.api, timeout=60) as client:
-            await play_rated(client, await client.as_player(token), 5)
+            await _play_rated(client, await client.as_player(token), 5)
 
     asyncio.run(again())
     deadline = time.time() + 20
@@ -537,10 +537,8 @@ def test_operators_rebuild_the_players_while_rated_games_end_and_the_ratings_sta
 
     from gcbc_client import AsyncClient
 
-    from services.bots.seat import play_seat
     from tests.e2e.test_ops_cli import ops
 
-    quick = {"turn": 0.3, "reaction": 0.3, "prompt": 0.3, "arrange": 0.3}
     played: dict[str, str] = {}  # player -> its rated table
     failed: list[BaseException] = []
 
@@ -549,16 +547,7 @@ def test_operators_rebuild_the_players_while_rated_games_end_and_the_ratings_sta
 
             async def one(i: int) -> None:
                 p = await client.register(_name(f"r{i}"))
-                t = await client.create_table(
-                    4,
-                    deadlines=quick,
-                    bots={"seats": [1, 2, 3], "kind": "heuristic", "think": 0},
-                    rated=True,
-                )
-                seat = await p.join(t.table_id)
-                await seat.start()
-                await play_seat(seat, "random", i)
-                played[p.player_id] = t.table_id
+                played[p.player_id] = await _play_rated(client, p, i)
 
             await asyncio.gather(*(one(i) for i in range(4)))
 

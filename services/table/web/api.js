@@ -114,13 +114,14 @@ export function mayHaveSeat(e) {
   throw e;
 }
 
-// the view now (drawn at once), then its changes: Server-Sent Events, a seat's with a ticket.
-// A lost stream is opened again after a backoff; a refusal asking again cannot change (the seat
-// left, the token replaced, no such table) stops it and goes to `onGone`.
-// A page hidden for `STREAMS.hiddenFor` ms lets its stream go (a tab left in the background holds
-// no connection); shown again, it reads the view and follows it once more.
+// how long a hidden page keeps its stream (ms)
 export const STREAMS = { hiddenFor: 60_000 };
 
+// the view now (drawn at once), then its changes: Server-Sent Events, a seat's with a ticket.
+// A lost stream is opened again after a backoff; a refusal asking again cannot change (the seat
+// left, the token replaced, no such table) stops it and goes to `onGone`. A page hidden for
+// `STREAMS.hiddenFor` lets its stream go (a tab left in the background holds no connection);
+// shown again, it reads the view and follows it once more.
 export function follow(tableId, token, onView, onGone = showProblem) {
   let source = null, closed = false, failures = 0, paused = false, hiding = null;
   const stop = () => {
