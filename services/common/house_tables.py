@@ -38,3 +38,30 @@ def house_table(command: Any) -> HouseTable | None:
     if type(command) is C.OpenTable and command.bots is not None:
         return HouseTable(command.bots, command.seats)
     return None
+
+
+class InPlay:
+    """The house seats of every table noted (in play), over the whole server, kept by a watch of
+    the house's tables (``noted`` is its handler): the table service opens no house table past
+    the house's cap, as its bot worker's actions a second are shared by all of them."""
+
+    def __init__(self) -> None:
+        self._seats: dict[str, int] = {}  # table -> its house seats
+        self.seats = 0
+
+    def noted(self, table: str, value: bytes | None) -> None:
+        if table == BUILT:
+            return
+        self.seats -= self._seats.pop(table, 0)
+        if value is None:
+            return
+        try:
+            seats = len(decode(value).bots.seats)
+        except msgspec.DecodeError:
+            return  # not the house's: the bot worker ignores it too
+        self._seats[table] = seats
+        self.seats += seats
+
+    def room(self, cap: int) -> int | None:
+        """House seats that may still be opened under ``cap`` (0: no cap, None)."""
+        return max(0, cap - self.seats) if cap else None

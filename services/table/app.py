@@ -89,7 +89,9 @@ def create_app(settings: Settings | None = None, rules: Rules = ENGINE) -> Lites
             app.state.service.player_of = identities.player_of
             # quick play: the queue's entries live in the players' log, under a key of their own
             queue = QueueLog(identities.log.events)
-            matchmaker = Matchmaker(queue, app.state.service, identities, settings)
+            in_play = await _house_in_play(house, stack)
+            app.state.house_in_play = in_play
+            matchmaker = Matchmaker(queue, app.state.service, identities, settings, in_play)
             app.state.matchmaker = matchmaker
             matching = asyncio.create_task(matchmaker.run())
             stack.callback(matching.cancel)
@@ -187,6 +189,18 @@ async def _serve(
     readiness = Readiness(events, model, DURABLES)
     port = operators.metrics_port(OPERATORS_PORT)
     await stack.enter_async_context(operators.serve(readiness, port))
+
+
+async def _house_in_play(
+    house: KeyValue | None, stack: AsyncExitStack
+) -> house_tables.InPlay | None:
+    """The house's seats in play, counted from its tables' notes (None: no house offered)."""
+    if house is None:
+        return None
+    in_play = house_tables.InPlay()
+    watch = await house.watch(in_play.noted)
+    stack.push_async_callback(watch.close)
+    return in_play
 
 
 async def _wake_ups(wakeups: Any) -> None:

@@ -129,6 +129,26 @@ def house_held(service: TableService, state: AppState) -> StillHeld:
     return held
 
 
+HOUSE_FULL_RETRY = 30  # seconds a table refused for the house's cap waits (games last minutes)
+
+
+def room_in_the_house(state: AppState, seats: int) -> None:
+    """503 house_full if ``seats`` more house seats would pass the house's cap (its seats in
+    play over the whole server, ``GCBC_HOUSE_SEATS``): each process counts the tables noted,
+    so processes opening tables at the same moment may pass it by a table or two."""
+    in_play = getattr(state, "house_in_play", None)
+    room = in_play.room(state.settings.house_seats) if in_play is not None else None
+    if room is not None and seats > room:
+        raise ApiError(
+            503,
+            "house_full",
+            f"the house plays {state.settings.house_seats} seats at once and has {room} free:"
+            " open a table with fewer house seats, or try again later",
+            "bots.seats",
+            headers={"Retry-After": str(HOUSE_FULL_RETRY)},
+        )
+
+
 def in_lobby(service: TableService) -> StillHeld:
     """Whether a table still waits for players (not started, not closed)."""
     return _looked_at(service, lambda t, _: t.state.step == "lobby")

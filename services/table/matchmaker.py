@@ -38,6 +38,7 @@ from gcbc_contract.queue import (
     QueueState,
     TableSeated,
 )
+from services.common.house_tables import InPlay
 from services.common.ratings import pool_of
 from services.common.settings import Settings
 from services.table.identities import Identities, log_away
@@ -81,12 +82,18 @@ def _waiting(q: FoldedQueue) -> list[Waiting]:
 
 class Matchmaker:
     def __init__(
-        self, queue: QueueLog, service: TableService, identities: Identities, settings: Settings
+        self,
+        queue: QueueLog,
+        service: TableService,
+        identities: Identities,
+        settings: Settings,
+        in_play: InPlay | None = None,
     ) -> None:
         self.queue = queue
         self.service = service
         self.identities = identities
         self.settings = settings
+        self.in_play = in_play  # the house's seats in play (None: not counted here)
         self._changed = asyncio.Event()
         self._seen = 0
         self._busy = asyncio.Lock()
@@ -308,7 +315,12 @@ class Matchmaker:
             for _ in range(MAX_TABLES):  # looks again at most this often (others appending)
                 q = await self._current()
                 plan = find_tables(
-                    _waiting(q), now_ms(), bool(self.settings.bot_secret), MAX_TABLES - made
+                    _waiting(q),
+                    now_ms(),
+                    bool(self.settings.bot_secret),
+                    MAX_TABLES - made,
+                    # the house's seats free (``GCBC_HOUSE_SEATS``): a table needing more waits
+                    self.in_play.room(self.settings.house_seats) if self.in_play else None,
                 )
                 if not plan:
                     return

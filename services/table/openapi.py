@@ -74,6 +74,7 @@ PROBLEM_CODES: dict[int, list[str]] = {
         "outcome_unknown",
         "views_unavailable",
         "replays_busy",
+        "house_full",
         "too_many_connections",
     ],
     500: ["internal_error"],

@@ -21,7 +21,15 @@ from gcbc_contract.http import Chat, Position, Rematch
 from services.common.folded import FoldedTable
 from services.table import answers, edge
 from services.table import openapi as doc
-from services.table.dependencies import MySeat, Service, client, house_held, in_lobby, still_held
+from services.table.dependencies import (
+    MySeat,
+    Service,
+    client,
+    house_held,
+    in_lobby,
+    room_in_the_house,
+    still_held,
+)
 from services.table.openapi import TableId
 from services.table.problems import ApiError, retry_later
 from services.table.service import TableService, token_hash
@@ -212,6 +220,8 @@ async def _open_rematch(
     except ApiError:
         pass
     house = opening.bots is not None
+    if opening.bots is not None:
+        room_in_the_house(state, len(opening.bots.seats))
     await state.holdings.hold_table(
         who, opening.table_id, house, in_lobby(service), house_held(service, state)
     )

@@ -20,6 +20,7 @@ from gcbc_client import AsyncClient, AsyncSeat
 from gcbc_client.problems import ApiProblem, RateLimited
 
 from services.bots.seat import play_seat
+from tests.e2e.conftest import auth
 from tools.launcher import Stack
 
 pytestmark = pytest.mark.timeout(300)
@@ -268,3 +269,60 @@ def test_one_clients_house_tables_do_not_slow_another_clients_game(default_stack
 
 def _cores(before: dict[str, float], after: dict[str, float], seconds: float) -> dict[str, float]:
     return {name: (after[name] - before[name]) / seconds for name in after}
+
+
+@pytest.fixture(scope="module")
+def small_house(tmp_path_factory) -> Iterator[Stack]:
+    """A house of six seats, its bots at machine speed (its own NATS and Redis)."""
+    env = {
+        "GCBC_HOUSE_SEATS": "6",
+        "GCBC_HOUSE_TABLES_PER_CLIENT": "0",
+        "GCBC_MIN_DEADLINE": "0.1",
+        "GCBC_BOT_THINK": "0",
+        "GCBC_BOT_THINK_MIN": "0",
+        "GCBC_BOT_ACTIONS": "0",
+    }
+    s = Stack(Path(tmp_path_factory.mktemp("small-house")), env=env).start()
+    yield s
+    s.stop()
+
+
+def test_the_house_plays_so_many_seats_at_once_and_quick_play_waits_for_room(small_house):
+    """Before: every address could open its three house tables, however many addresses there
+    were: past about 25 busy tables the bot worker's actions a second no longer answered their
+    reaction windows in time, everyone's house tables alike. The house's seats in play over
+    the whole server are capped: a table past it is refused (503 house_full), quick play makes
+    no table with house bots meanwhile, and a finished table gives its seats back."""
+    fast = {"turn": 0.2, "reaction": 0.2, "prompt": 0.2, "arrange": 0.2}
+    with httpx.Client(base_url=small_house.api, timeout=30) as http:
+        short = http.post(
+            "/tables", json={"seats": 4, "bots": {"seats": [1, 2, 3]}, "deadlines": fast}
+        )
+        assert short.status_code == 201, short.text
+        r = http.post("/tables", json={"seats": 4, "bots": {"seats": [1, 2]}})
+        assert r.status_code == 201, r.text
+        r = http.post("/tables", json={"seats": 4, "bots": {"seats": [1, 2]}})
+        assert r.status_code == 503, r.text
+        problem = r.json()
+        assert problem["code"] == "house_full" and problem["field"] == "bots.seats"
+        assert int(r.headers["retry-after"]) > 1
+        assert http.post("/tables", json={"seats": 4, "bots": {"seats": [1]}}).status_code == 201
+        assert http.post("/tables", json={"seats": 4}).status_code == 201  # no house seat
+
+        player = http.post("/players", json={"name": "quick"}).json()["token"]
+        r = http.post("/queue", json={"seats": [4], "bots_after": 0}, headers=auth(player))
+        assert r.status_code == 201, r.text
+        time.sleep(3)  # three looks at the queue
+        assert http.get("/queue", headers=auth(player)).json()["status"] == "waiting"
+
+        # the short table played to its end (my seat by the autopilot) gives its seats back
+        table_id = short.json()["table_id"]
+        me = http.post(f"/tables/{table_id}/seats", json={"name": "idle"}).json()["token"]
+        assert http.post(f"/tables/{table_id}/start", headers=auth(me)).status_code == 200
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            if http.get("/queue", headers=auth(player)).json()["status"] == "seated":
+                break
+            time.sleep(0.5)
+        assert http.get(f"/tables/{table_id}").json()["status"] == "finished"
+        assert http.get("/queue", headers=auth(player)).json()["status"] == "seated"

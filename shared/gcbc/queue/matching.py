@@ -78,9 +78,12 @@ class Lineup:
     """The waiting players indexed for matching; ``next_table`` is ``find_table`` on those not
     ``remove``d yet, so one look makes every table of the queue with one index."""
 
-    def __init__(self, waiting: list[Waiting], house_bots: bool) -> None:
+    def __init__(
+        self, waiting: list[Waiting], house_bots: bool, house_seats: int | None = None
+    ) -> None:
         self.queue = sorted(waiting, key=lambda w: w.since)
         self.house_bots = house_bots
+        self.house_seats = house_seats  # the house's seats free (None: as many as asked)
         self.gone: set[str] = set()
         self.lines: dict[tuple[bytes, int, bool], _Line] = {}
         for i, w in enumerate(self.queue):
@@ -114,7 +117,8 @@ class Lineup:
                 if (now - anchor.since) / 1000 >= anchor.bots_after:
                     n = min(anchor.seats)
                     group = self._gather(i, anchor, n, True, now)[: n - 1]
-                    return Table(n, tuple(w.player_id for w in group), n - len(group))
+                    if self.house_seats is None or n - len(group) <= self.house_seats:
+                        return Table(n, tuple(w.player_id for w in group), n - len(group))
         return None
 
     def _gather(self, i: int, anchor: Waiting, n: int, willing: bool, now: int) -> list[Waiting]:
@@ -193,11 +197,17 @@ def find_table(waiting: list[Waiting], now: int, house_bots: bool) -> Table | No
 
 
 def find_tables(
-    waiting: list[Waiting], now: int, house_bots: bool, limit: int = 100
+    waiting: list[Waiting],
+    now: int,
+    house_bots: bool,
+    limit: int = 100,
+    house_seats: int | None = None,
 ) -> list[Table]:
     """Every table that can be made now, one after the other (each as ``find_table`` on the
-    players the ones before left), at most ``limit``."""
-    lineup = Lineup(waiting, house_bots)
+    players the ones before left), at most ``limit``; their house bots in at most
+    ``house_seats`` seats in all (None: as many as they need; a table whose bots would pass it
+    is not made, its players wait on)."""
+    lineup = Lineup(waiting, house_bots, house_seats)
     tables: list[Table] = []
     while len(tables) < limit:
         table = lineup.next_table(now)
@@ -205,4 +215,6 @@ def find_tables(
             break
         tables.append(table)
         lineup.remove(table.players)
+        if lineup.house_seats is not None:
+            lineup.house_seats -= table.bots
     return tables

@@ -111,6 +111,29 @@ def test_house_bots_join_only_players_who_asked_for_them():
     assert find_table(waiting, 5 * S, house_bots=True) == Table(4, ("a", "b"), 2)
 
 
+def test_house_bots_fill_tables_only_in_the_seats_the_house_has_free():
+    """The house plays so many seats at once over the whole server (``GCBC_HOUSE_SEATS``): a
+    table whose bots would pass what is free is not made, its players wait on; one needing
+    fewer, further on, may be; players alone are matched as ever."""
+    waiting = [
+        w("a", (4,), since=0, bots_after=0),  # three bots
+        w("b", (6,), since=1, bots_after=0),  # five bots
+        w("c", (5,), since=2),
+        *(w(f"q{i}", (5,), since=3 + i) for i in range(4)),
+    ]
+    players_only = Table(5, ("c", "q0", "q1", "q2", "q3"))
+    assert find_tables(waiting, 5 * S, house_bots=True, house_seats=2) == [players_only]
+    assert find_tables(waiting, 5 * S, house_bots=True, house_seats=5) == [
+        Table(4, ("a",), 3),
+        players_only,
+    ]  # the three taken, two left: not the five the next one needs
+    assert find_tables(waiting, 5 * S, house_bots=True, house_seats=8) == [
+        Table(4, ("a",), 3),
+        Table(6, ("b",), 5),
+        players_only,
+    ]
+
+
 def test_a_rated_table_is_gathered_outwards_from_the_anchor_ties_to_the_first_come():
     anchor = w("a", rated=True, mu=25.0, since=0)
     # equally far below and above: the one that came first is taken first, either side

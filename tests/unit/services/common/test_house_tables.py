@@ -1,0 +1,34 @@
+"""The house's tables (services/common/house_tables.py): the notes the bot worker plays from, and
+the house's seats in play counted from them (the table service's cap)."""
+
+from __future__ import annotations
+
+from gcbc_contract import commands as C
+from gcbc_contract.options import HouseBots
+from services.common import house_tables
+from services.common.house_tables import InPlay, encode, house_table
+
+
+def _note(*seats: int) -> bytes:
+    return encode(house_tables.HouseTable(HouseBots(seats=seats, kind="random"), 4))
+
+
+def test_an_opening_with_house_bots_is_noted_and_one_without_is_not():
+    opening = C.OpenTable(table_id="00000000000000aa", seats=4, bots=HouseBots(seats=(1, 2)))
+    assert house_table(opening) == house_tables.HouseTable(HouseBots(seats=(1, 2)), 4)
+    assert house_table(C.OpenTable(table_id="00000000000000aa", seats=4)) is None
+
+
+def test_the_seats_in_play_follow_the_notes_as_they_come_change_and_go():
+    in_play = InPlay()
+    assert in_play.room(0) is None  # no cap
+    in_play.noted("a", _note(1, 2, 3))
+    in_play.noted("b", _note(1))
+    in_play.noted(house_tables.BUILT, b"1")  # the store's mark, not a table
+    in_play.noted("c", b"not the house's")
+    assert in_play.seats == 4 and in_play.room(6) == 2
+    in_play.noted("b", _note(1, 2))  # noted again (a watch restarted): counted once
+    assert in_play.seats == 5
+    in_play.noted("a", None)  # over: its note gone
+    in_play.noted("gone", None)  # a note never seen
+    assert in_play.seats == 2 and in_play.room(6) == 4 and in_play.room(1) == 0
