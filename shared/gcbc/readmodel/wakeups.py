@@ -135,8 +135,9 @@ class Wakeups:
         moved = self._moved.pop(table, None)
         if moved is not None:
             moved.event.set()  # waiters for a position, whether or not their view changed
-        if viewers != []:
-            # one read for every waiter of the changed views, then wake them
+        if viewers != [] and table in self._signals:
+            # one read for every waiter of the changed views, then wake them (a process hears
+            # every table's wake-ups: most have nobody waiting here, and cost no task)
             asyncio.create_task(self._prefetch(table, viewers))
 
     def _note_changes(
