@@ -34,12 +34,15 @@ async def export(ops: Ops, table: str, scenario: bool) -> int:
 @json_option
 @run
 async def import_(ops: Ops, file: Any, as_id: str | None, as_json: bool) -> int:
-    """Append an exported table's entries to this deployment's log (a new table)."""
+    """Append an exported table's entries to this deployment's log (a new table; one an import
+    stopped part-way is completed)."""
     header, rows = transfer.read_lines(file)
     log = await ops.log()
-    table, count = await transfer.import_rows(log, header, rows, as_id)
+    table, count, held = await transfer.import_rows(log, header, rows, as_id)
     if as_json:
-        show.emit({"table": table, "entries": count})
+        show.emit({"table": table, "entries": count, "held_already": held})
+    elif held:
+        click.echo(f"table {table} held the file's first {held} entries: {count} more imported")
     else:
         click.echo(f"imported {count} entries as table {table}")
     return 0

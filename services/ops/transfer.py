@@ -5,7 +5,8 @@ can play again on a scenario server.
 The file is JSON lines: a header ``{"format": "gcbc-table", "version": 1, "table", "entries"}``,
 then one line per entry ``{"seq", "at", "entry"}`` (the entry as stored, in whatever schema
 version it was written; ``"raw"``, base64, for a message that is not JSON). Importing appends the
-entries to a new table in order, each expecting the one before (so a retry appends nothing twice),
+entries to a new table in order, each expecting the one before (so a retry appends nothing twice;
+an import stopped part-way is completed by importing the file again),
 with their positions (``prev``, ``answers``) renumbered, and the table id replaced everywhere with
 ``--as``. The rules worker does not answer an imported command (each is marked ``imported``):
 each comes with its answer (a command whose answer never comes is answered after a while)."""
@@ -180,19 +181,20 @@ def _checked(rows: list[dict[str, Any]], old: str, table: str, rename: bool) -> 
 
 async def import_rows(
     log: EventLog, header: dict[str, Any], rows: list[dict[str, Any]], as_id: str | None = None
-) -> tuple[str, int]:
-    """Append the exported entries as a new table: (its id, entries appended). The whole file
-    is checked first; each append expects the one before (so a retry appends nothing twice)."""
+) -> tuple[str, int, int]:
+    """Append the exported entries as a new table: (its id, entries appended, entries it held
+    already). The whole file is checked first; each append expects the one before (so a retry
+    appends nothing twice). A table holding the file's first entries already (an import stopped
+    part-way) is completed: only the rest is appended (``ImportError_`` if it holds anything
+    else)."""
     old = header.get("table")
     if not isinstance(old, str) or not is_table_id(old):
         raise ImportError_(f"the header's table {old!r} is not a table id")
     table = checked(as_id) if as_id else old
     _checked(rows, old, table, bool(as_id))
-    existing = await log.last(table)
-    if existing is not None:
-        raise ImportError_(f"table {table} exists already here ({existing.seq} is its last entry)")
     renumbered = _Renumbered(old, table, bool(as_id))
-    for i, row in enumerate(rows):
+    done = await _imported_before(log, table, rows, renumbered)
+    for i, row in enumerate(rows[done:], done):
         data, answer = renumbered.next(row)
         try:
             result = await log.append(
@@ -205,10 +207,27 @@ async def import_rows(
         except (OutcomeUnknown, LogUnavailable) as e:
             raise ImportError_(
                 f"the log did not answer at entry {i + 1} ({e}): table {table} holds the entries"
-                " before it (gcbc-ops inspect), and nothing rolls them back"
+                " before it (maybe this one too); import the same file again to complete it"
             ) from None
         renumbered.appended(row, result.seq)
-    return table, len(rows)
+    return table, len(rows) - done, done
+
+
+async def _imported_before(
+    log: EventLog, table: str, rows: list[dict[str, Any]], renumbered: _Renumbered
+) -> int:
+    """How many of the file's entries the table holds already, each as the import appends it
+    (``renumbered`` brought past them); ImportError_ if it holds anything else."""
+    existing = await log.read(table, most=len(rows) + 1)
+    if len(existing) > len(rows):
+        raise ImportError_(f"table {table} exists already here, longer than the file")
+    for i, (row, stored) in enumerate(zip(rows, existing, strict=False)):
+        if renumbered.next(row)[0] != stored.data:
+            raise ImportError_(
+                f"table {table} exists already here and differs from the file at entry {i + 1}"
+            )
+        renumbered.appended(row, stored.seq)
+    return len(existing)
 
 
 def scenario(stored: list[Stored], table_id: str) -> dict[str, Any]:

@@ -57,7 +57,7 @@ def _imported(*names: str) -> tuple[MemoryEventLog, dict[str, int]]:
     for name in names:
         lines = gzip.decompress((LOGS / f"{name}.jsonl.gz").read_bytes()).splitlines()
         header, rows = transfer.read_lines(lines)
-        table, sizes[name] = asyncio.run(transfer.import_rows(log, header, rows))
+        table, sizes[name], _ = asyncio.run(transfer.import_rows(log, header, rows))
     return log, sizes
 
 

@@ -8,6 +8,8 @@ import base64
 import json
 import time
 
+import pytest
+
 from click.testing import CliRunner
 
 from gcbc.eventlog.memory import MemoryEventLog
@@ -217,3 +219,46 @@ def test_a_number_of_worker_processes_that_is_not_one_is_said_so(monkeypatch, ca
     monkeypatch.setenv("GCBC_OPS_WORKERS", "two")
     assert main(["status"]) == 2
     assert "GCBC_OPS_WORKERS" in capsys.readouterr().err
+
+
+class _Stopping(MemoryEventLog):
+    """A log that stops answering at its ``stop_at``-th append (the entry not written)."""
+
+    def __init__(self, stop_at: int) -> None:
+        super().__init__()
+        self.appends, self.stop_at = 0, stop_at
+
+    async def append(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        self.appends += 1
+        if self.appends == self.stop_at:
+            raise transfer.OutcomeUnknown("the log went away")
+        return await super().append(*args, **kwargs)
+
+
+def test_an_import_stopped_part_way_is_completed_by_importing_the_file_again():
+    """Before: an import the log stopped answering half-way left a table of its first entries,
+    and a second import was refused (the table existed): nothing could finish it."""
+    source, _ = _filled()
+    header, rows = transfer.read_lines(_exported(source, "00000000000000a1"))
+    log = _Stopping(stop_at=len(rows) // 2)
+    with pytest.raises(transfer.ImportError_) as stopped:
+        asyncio.run(transfer.import_rows(log, header, rows, "00000000000000d1"))
+    assert "import the same file again" in str(stopped.value)
+    held = len(asyncio.run(log.read("00000000000000d1")))
+    assert 0 < held < len(rows)
+    table, appended, before = asyncio.run(
+        transfer.import_rows(log, header, rows, "00000000000000d1")
+    )
+    assert (table, appended, before) == ("00000000000000d1", len(rows) - held, held)
+    whole = MemoryEventLog()
+    asyncio.run(transfer.import_rows(whole, header, rows, "00000000000000d1"))
+    assert [x.data for x in asyncio.run(log.read(table))] == [
+        x.data for x in asyncio.run(whole.read(table))
+    ]  # as one import in one go
+    # again: nothing more to append; a table holding something else is refused
+    assert asyncio.run(transfer.import_rows(log, header, rows, table))[1:] == (0, len(rows))
+    other = [rows[0], {**rows[1], "entry": {**rows[1]["entry"], "at": 1}}, *rows[2:]]
+    with pytest.raises(transfer.ImportError_, match="differs from the file at entry 2"):
+        asyncio.run(transfer.import_rows(log, header, other, table))
+    with pytest.raises(transfer.ImportError_, match="longer than the file"):
+        asyncio.run(transfer.import_rows(log, header, rows[:3], table))
