@@ -9,7 +9,6 @@ import json
 import time
 
 import pytest
-
 from click.testing import CliRunner
 
 from gcbc.eventlog.memory import MemoryEventLog
