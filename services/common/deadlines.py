@@ -49,20 +49,26 @@ _decode = msgspec.msgpack.Decoder(Due).decode
 
 
 def due(t: FoldedTable, lobby_seconds: float, since: float | None = None) -> float | None:
-    """When the table next needs the worker (None: never, it is finished or has no table):
-    a command unanswered ``STUCK_AFTER`` after ``since`` (when it began to wait), a lobby's
-    closing, or the current wait's deadline."""
-    if t.seq == 0 or t.state.step == "finished":
+    """When the table next needs the worker (None: never, it is finished with every command
+    answered, or has no table): a command unanswered ``STUCK_AFTER`` after ``since`` (when it
+    began to wait), a lobby's closing, or the current wait's deadline."""
+    if t.seq == 0:
         return None
-    if not t.settled:
+    if not t.settled:  # (a finished table's too: a command sent as it ended waits for its answer)
         command = t.pending_command
         waiting = since if since is not None else (command.at / 1000 if command else 0.0)
         return waiting + STUCK_AFTER
+    if t.state.step == "finished":
+        return None
     closes = t.lobby_closes(lobby_seconds)
     if closes is not None:
         return closes
     deadline = t.deadline()
     return deadline[1] if deadline is not None else None
+
+
+class HandedOver(Exception):
+    """The deadlines an entry waited for were let go unwritten (their partition handed over)."""
 
 
 class DeadlineIndex:
@@ -156,10 +162,18 @@ class DeadlineIndex:
 
     def let_go(self, belongs: Callable[[str], bool]) -> None:
         """Owe no write for the tables ``belongs`` names (a partition handed over: its new owner
-        writes their deadlines, and one owed here, written late, would overwrite a newer one)."""
-        for table_id in [t for t in self._dirty if belongs(t)]:
+        writes their deadlines, and one owed here, written late, would overwrite a newer one).
+        The entries waiting on the writes owed are not acknowledged (whatever tables they are
+        of): delivered again, each to its owner, none is taken for one the index holds."""
+        dropped = [t for t in self._dirty if belongs(t)]
+        for table_id in dropped:
             del self._dirty[table_id]
             self.stored.pop(table_id, None)
+        waiting = self._written
+        if dropped and waiting is not None and not waiting.done():
+            self._written = None
+            waiting.set_exception(HandedOver(f"{len(dropped)} deadlines handed over unwritten"))
+            waiting.exception()  # (retrieved: whoever waited gets the entry again)
 
     def owes(self, table_id: str) -> bool:
         """The table's deadline is not written yet."""

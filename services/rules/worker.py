@@ -179,7 +179,8 @@ class RulesWorker:
             return None
         self.snapshots.folded(t)
         self._touched.pop(t.table_id, None)
-        if t.state.step == "finished":
+        if t.state.step == "finished" and t.settled:
+            # (a command sent as it ended, not answered yet, keeps it here until it is)
             self.snapshots.owe(t)
             self.cache.drop(t.table_id)
             self._seen.pop(t.table_id, None)

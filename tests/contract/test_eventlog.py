@@ -246,6 +246,38 @@ def test_an_entry_is_acknowledged_once_the_work_its_handler_returned_is_done(log
     run(go())
 
 
+def test_a_member_closed_acknowledges_none_of_the_entries_still_waiting_on_its_work(log_factory):
+    """Before (the NATS adapter): a member closed (its partition handed over) still acknowledged
+    an entry once the work its handler returned was done, work the handover had let go of: the
+    entry was never delivered again. Now it goes to the next member."""
+
+    async def go():
+        log = await log_factory()
+        t = table()
+        await log.append(t, b"a", 0)
+        work = asyncio.get_running_loop().create_future()
+        seen: list[bytes] = []
+
+        async def first(stored):
+            seen.append(stored.data)
+            return work
+
+        async def second(stored):
+            seen.append(stored.data)
+
+        sub = await log.consume("handed", first, ack_wait=1)
+        await _until(lambda: seen == [b"a"])
+        await sub.close()
+        work.set_result(None)  # done after the member closed: not its to acknowledge
+        await asyncio.sleep(0.1)
+        sub = await log.consume("handed", second, ack_wait=1)
+        await _until(lambda: seen == [b"a", b"a"], 15)
+        await sub.close()
+        await log.close()
+
+    run(go())
+
+
 def test_a_group_in_batches_gets_what_arrived_at_once_and_each_entry_answered_for(log_factory):
     async def go():
         log = await log_factory()

@@ -87,7 +87,8 @@ class _Feed:
 
     async def _after(self, held: list[Stored], later: Awaitable[object]) -> None:
         try:
-            await later
+            # (shielded: the work may be shared with other entries, which a close must not cancel)
+            await asyncio.shield(later)
         except Exception:  # noqa: BLE001  (not acknowledged: delivered again)
             await asyncio.sleep(RETRY)
             for stored in held:

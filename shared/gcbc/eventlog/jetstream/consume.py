@@ -105,7 +105,8 @@ class _Group:
     async def _ack_after(self, later: Awaitable[object], replies: list[str]) -> None:
         """Acknowledge once the work the handler returned for them is done."""
         try:
-            await later
+            # (shielded: the work may be shared with other entries, which a close must not cancel)
+            await asyncio.shield(later)
         except Exception as e:  # noqa: BLE001  (not acknowledged: delivered again)
             log.warning("%s: %d entries not acknowledged: %s", self.group, len(replies), e)
             acks = [self.nc.publish(reply, NAK_SOON) for reply in replies]
@@ -117,18 +118,22 @@ class _Group:
 
 
 class Subscription:
-    def __init__(self, nc: LeanClient, sub: NatsSubscription, task: asyncio.Task) -> None:
-        self._nc, self._sub = nc, sub
-        self._task = task  # the member's batches
+    def __init__(self, nc: LeanClient, sub: NatsSubscription, member: _Group, most: int) -> None:
+        self._nc, self._sub, self._member = nc, sub, member
+        self._task = asyncio.create_task(member.run(most))  # the member's batches
 
     async def close(self) -> None:
+        """Stop taking deliveries, and acknowledge none of those still waiting on the handler's
+        work (the entries go to whoever consumes next: a handover must not acknowledge what
+        this member's handler let go of unfinished)."""
         try:
             await self._nc.unsubscribe_raw(self._sub)
         except nats_errors.Error as e:  # the connection is gone: nothing left to stop
             log.info("unsubscribing: %s", e)
-        self._task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self._task
+        for task in (self._task, *self._member.acking):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
 
 
 class Consumers(Connected):
@@ -151,7 +156,7 @@ class Consumers(Connected):
         pending = 1 if in_order else MAX_ACK_PENDING
         deliver = await self._durable(durable, subjects, ack_wait, pending)
         sub = await self.nc.subscribe_raw(deliver, member.delivered, queue=durable)
-        return Subscription(self.nc, sub, asyncio.create_task(member.run(most)))
+        return Subscription(self.nc, sub, member, most)
 
     async def _durable(
         self, durable: str, subjects: list[str], ack_wait: float, pending: int

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 
 from gcbc.keyvalue.memory import MemoryKeyValue
-from services.common.deadlines import BUILT, DeadlineIndex, Due
+from services.common.deadlines import BUILT, DeadlineIndex, Due, HandedOver
 
 
 class Failing(MemoryKeyValue):
@@ -67,6 +67,31 @@ def test_a_write_owed_for_a_table_handed_over_is_never_written_over_the_new_owne
         assert not index.owes("t1") and index.owes("t2")
         await index.flush()
         assert await store.get("t1") == b"the new owner's" and await store.get("t2") is not None
+
+    asyncio.run(go())
+
+
+def test_the_entries_waiting_on_a_write_let_go_are_not_acknowledged():
+    """Before: the writes owed for a partition handed over were dropped, and the next write of
+    any other table resolved what their entries waited on: acknowledged, never delivered again,
+    their deadlines stored nowhere (a lobby never closed). Now they fail: delivered again, each
+    to its owner (the other tables' entries too, handled again at no harm)."""
+
+    async def go():
+        index = DeadlineIndex(MemoryKeyValue())
+        handed = index.note("t1", 100.0, 5)
+        kept = index.note("t2", 100.0, 5)
+        assert handed is kept
+        index.let_go(lambda table_id: table_id == "t1")
+        assert handed is not None and isinstance(handed.exception(), HandedOver)
+        again = index.note("t2", 100.0, 6)  # t2's entry, delivered again, waits for its write
+        assert again is not None and again is not handed
+        await index.flush()
+        assert again.done() and again.exception() is None
+        # a let-go that drops nothing owed fails nothing
+        waiting = index.note("t3", 100.0, 5)
+        index.let_go(lambda table_id: table_id == "t1")
+        assert waiting is not None and not waiting.done()
 
     asyncio.run(go())
 

@@ -186,6 +186,33 @@ def test_finished_tables_leave_memory_and_a_late_command_is_answered_from_the_sn
     asyncio.run(go())
 
 
+def test_a_command_sent_as_its_table_ended_is_answered_whoever_answered_the_end():
+    """Before: two instances overlapping on a table (a handover), the other answered the entry
+    that finished it; this one, folding on, caught up to a command sent just after, unanswered,
+    took the table for finished there and acknowledged that command unanswered: every later
+    command of the table was refused ``table_busy`` for ever."""
+
+    async def go():
+        events = MemoryEventLog()
+        a, b = (
+            RulesWorker(events, snapshots=MemoryKeyValue(), deadlines=MemoryKeyValue())
+            for _ in range(2)
+        )
+        t = "ef00000000000009"
+        await command(events, t, C.OpenTable(table_id=t, seats=4))
+        await a.handle((await events.read(t))[-1])
+        await command(events, t, C.CloseTable())  # the lobby's time is up
+        closing = (await events.read(t))[-1]
+        await b.handle(closing)  # the other instance answers it first: finished
+        late = await command(events, t, C.PostChat(seat=0, text="gg"))
+        await a.handle(closing)  # this one's handling of the same entry goes on
+        await a.handle((await events.read(t))[-1])
+        assert isinstance(await answered(events, t, late), RefusalEntry | OutcomeEntry)
+        assert t not in a.cache.tables  # answered: finished, and gone from memory
+
+    asyncio.run(go())
+
+
 def test_a_log_from_before_the_index_is_folded_once_and_the_index_marked_built():
     async def go():
         events, snaps, index, clock = MemoryEventLog(), MemoryKeyValue(), MemoryKeyValue(), Clock()
