@@ -243,6 +243,7 @@ async def _rates(settings: Settings, pool: Any) -> RateLimits:
         "client_command": settings.rate_client_command,
         "replay": settings.rate_replay,
         "log_read": settings.rate_log_read,
+        "leaderboard": settings.rate_leaderboard,
         "refused_token": settings.rate_refused_token,
     }
     rates = RateLimits.on_redis(settings.redis_url, pool, limits)

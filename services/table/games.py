@@ -16,7 +16,7 @@ from gcbc.playermodel.port import PlayerModel
 from gcbc.readmodel.port import PUBLIC, ViewReader
 from gcbc_contract.players import PlayedGame, PlayedGames
 from services.table.problems import ApiError
-from services.table.service import TableService, shows_finished
+from services.table.service import TableService, player_at, shows_finished
 
 SCAN = 4  # tables looked at per game asked for, at most (the others: left in the lobby, in play)
 
@@ -97,7 +97,7 @@ class Games:
     async def played(self, player_id: str, table_id: str) -> PlayedGame | None:
         """The finished table's game as the player played it (None: not finished, no game, or
         the player held no seat of it at the end)."""
-        game = await self.game(table_id)
+        game = await self.game(table_id, player_id)
         mine = next((g for g in game.seats if g.player == player_id), None) if game else None
         if game is None or mine is None:
             return None
@@ -106,14 +106,17 @@ class Games:
             game, seat=mine.seat, team=mine.team, won=mine.won, rating_change=change
         )
 
-    async def game(self, table_id: str) -> PlayedGame | None:
-        """The finished table's game (None: not finished, or no game was played)."""
+    async def game(self, table_id: str, player_id: str | None = None) -> PlayedGame | None:
+        """The finished table's game (None: not finished, or no game was played; with
+        ``player_id``, also None when that player held no seat of it at the end)."""
         if table_id in self._games:
             self._games.move_to_end(table_id)
             return self._games[table_id]
         public = await self.views.get(table_id, PUBLIC)
         if public is None or not shows_finished(public[1]):
             return None  # in play or waiting: nothing of it is told
+        if player_id is not None and player_at(public[1], player_id).seat is None:
+            return None  # not the player's game (a seat left in the lobby): not folded for it
         game = await self.service.replays.game(table_id)
         self._games[table_id] = game
         while len(self._games) > self.KEEP:

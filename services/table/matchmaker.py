@@ -44,7 +44,7 @@ from services.common.settings import Settings
 from services.table.identities import Identities, log_away
 from services.table.lobby import check_offered
 from services.table.problems import ApiError, retry_later
-from services.table.service import TableService, token_hash
+from services.table.service import PlayerAt, TableService, token_hash
 
 log = logging.getLogger("gcbc.table")
 
@@ -52,7 +52,7 @@ TICK = 1.0  # seconds between looks at the queue (the gaps widen, other processe
 STALE = 5.0  # seconds after which a table matched and not seated is finished by anyone
 RETRIES = 8
 MAX_TABLES = 100  # tables one look makes at most (the next look makes the rest)
-RECENT_TABLES = 20  # the player's latest tables looked at for one it plays at
+RECENT_TABLES = 200  # the player's latest tables looked at for one it plays at
 
 
 def accepted_seats(ask: JoinQueue) -> tuple[int, ...]:
@@ -104,6 +104,8 @@ class Matchmaker:
         if it holds a seat at a table waiting or in play."""
         seats = accepted_seats(ask)
         self._check(ask, seats)
+        if _queued(await self._current(), p.player_id):  # (said before any table is looked at)
+            raise ApiError(409, "already_queued", "this player waits in the queue already")
         await self._not_playing(p)
         mu = await self._rating(p, ask) if ask.rated else 25.0
         for _ in range(RETRIES):
@@ -240,12 +242,21 @@ class Matchmaker:
                 raise ApiError(422, "invalid_body", f"{n} seats: {v}", "seats") from None
 
     async def _not_playing(self, p: FoldedPlayer) -> None:
-        for table_id in list(p.tables)[-RECENT_TABLES:]:
-            try:
-                t = await self.service.table(table_id, held=True)
-            except ApiError:
-                continue
-            if t.state.step != "finished" and self.service.player_seat(t, p.player_id) is not None:
+        """409 already_playing if the player holds a seat at one of its latest tables not over,
+        as their public views show it (read together: no log is folded for it, but a table's
+        not projected yet)."""
+        tables = list(p.tables)[-RECENT_TABLES:]
+        for table_id, at in zip(
+            tables, await self.service.players_at(tables, p.player_id), strict=True
+        ):
+            if at is None:
+                try:
+                    t = await self.service.table(table_id, held=True)
+                except ApiError:
+                    continue
+                seat = self.service.player_seat(t, p.player_id)
+                at = PlayerAt("finished" if t.state.step == "finished" else "playing", seat)
+            if at.status != "finished" and at.seat is not None:
                 raise ApiError(
                     409,
                     "already_playing",

@@ -29,6 +29,7 @@ from services.table import answers, edge
 from services.table import openapi as doc
 from services.table.dependencies import Service, bearer, client
 from services.table.problems import ApiError
+from services.table.service import PlayerAt
 
 PlayerIdParam = Annotated[
     str,
@@ -166,25 +167,32 @@ class Players(Controller):
     ) -> MyTables:
         p = await state.identities.authenticate(bearer(request))
         looked = list(itertools.islice(reversed(p.tables), LOOKED_AT))
-        if any(table_id not in service.cache.tables for table_id in looked):
-            # up to LOOKED_AT tables read from the log: a budget, as a page of games is
-            await state.rates.hit("log_read", client(request))
         out: list[MyTable] = []
-        for table_id in looked:
+        # as the tables' public views show them (read together): a table not projected yet
+        # is read from the log, a budget's worth
+        shown = await service.players_at(looked, p.player_id)
+        if any(
+            at is None and t not in service.cache.tables
+            for t, at in zip(looked, shown, strict=True)
+        ):
+            await state.rates.hit("log_read", client(request))
+        for table_id, at in zip(looked, shown, strict=True):
             if len(out) >= limit:
                 break
-            try:
-                t = await service.table(table_id, held=True)
-            except ApiError:
-                continue  # not opened after all
-            seat = service.player_seat(t, p.player_id)
-            if seat is None:
+            if at is None:
+                try:
+                    t = await service.table(table_id, held=True)
+                except ApiError:
+                    continue  # not opened after all
+                status = _STATUS.get(t.state.step, "playing")
+                at = PlayerAt(status, service.player_seat(t, p.player_id))
+            if at.seat is None:
                 continue  # left in the lobby, or never taken
             out.append(
                 MyTable(
                     table_id=table_id,
-                    seat=seat,
-                    status=_STATUS.get(t.state.step, "playing"),  # type: ignore[arg-type]
+                    seat=at.seat,
+                    status=at.status,  # type: ignore[arg-type]
                     view_url=f"/tables/{table_id}/view",
                 )
             )

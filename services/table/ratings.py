@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from litestar import Controller, get
+from litestar import Controller, Request, get
 from litestar.datastructures import State as AppState
 from litestar.params import Parameter
 
@@ -13,6 +13,7 @@ from gcbc.playermodel.port import POOLS
 from gcbc_contract.players import Leaderboard, LeaderboardEntry, PlayerRatings, PoolRating
 from gcbc_contract.vocabulary import Pool
 from services.table import openapi as doc
+from services.table.dependencies import client
 from services.table.players import PlayerIdParam
 
 HOUSE = "house:"  # services.common.ratings.HOUSE: the house's bots of one kind
@@ -74,15 +75,19 @@ class Ratings(Controller):
         summary="A pool's leaderboard, the highest ordinal first (paged)",
         description="Players and the house's bots (one entry per kind, a baseline), by ordinal"
         " (mu - 3 sigma). `next` is the `offset` of the next page.",
-        responses=doc.responses({200: doc.ok(Leaderboard, "a page of the leaderboard")}, [503]),
+        responses=doc.responses(
+            {200: doc.ok(Leaderboard, "a page of the leaderboard")}, [429, 503]
+        ),
     )
     async def leaderboard(
         self,
         pool: PoolParam,
         state: AppState,
+        request: Request,
         limit: Annotated[int, Parameter(ge=1, le=200, description="at most this many")] = 50,
         offset: Annotated[int, Parameter(ge=0, le=10**6, description="from this place")] = 0,
     ) -> Leaderboard:
+        await state.rates.hit("leaderboard", client(request))
         model = state.identities.model
         page = await model.leaderboard(pool, limit + 1, offset)
         records = await model.records([r for r, _ in page[:limit] if not r.startswith(HOUSE)])

@@ -19,7 +19,7 @@ import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -64,6 +64,35 @@ _STATUS = msgspec.json.Decoder(_Status)
 def shows_finished(view: bytes) -> bool:
     """Whether a view (its JSON) shows the game over, its other fields left undecoded."""
     return b'"finished"' in view and _STATUS.decode(view).status == "finished"
+
+
+class _Held(msgspec.Struct):
+    player: str | None = None
+
+
+class _Seats(msgspec.Struct):
+    """A view's status and who holds its seats (the rest of it is skipped, not decoded)."""
+
+    status: str
+    seats: list[_Held] = []
+
+
+_SEATS = msgspec.json.Decoder(_Seats)
+
+
+class PlayerAt(NamedTuple):
+    """A table as its public view shows it to one player: its status (waiting, playing,
+    finished) and the seat the player holds there (None: none)."""
+
+    status: str
+    seat: int | None
+
+
+def player_at(view: bytes, player_id: str) -> PlayerAt:
+    """What a public view (its JSON) shows of the player: no fold of the table's log."""
+    shown = _SEATS.decode(view)
+    seat = next((i for i, s in enumerate(shown.seats) if s.player == player_id), None)
+    return PlayerAt(shown.status, seat)
 
 
 @functools.lru_cache(maxsize=16_384)
@@ -147,6 +176,12 @@ class TableService:
         if player is None:
             return None
         return next((seat for seat, held in t.players.items() if held == player), None)
+
+    async def players_at(self, tables: list[str], player_id: str) -> list[PlayerAt | None]:
+        """Each table as its public view shows it to the player, read together from the read
+        model, no log folded (None: no view of it yet, not projected)."""
+        got = await asyncio.gather(*(self.model.get(t, viewer_key(None)) for t in tables))
+        return [player_at(view[1], player_id) if view else None for view in got]
 
     async def view(
         self,

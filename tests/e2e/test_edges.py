@@ -323,6 +323,16 @@ def test_one_address_has_a_few_tables_waiting_for_players(edge):
         _table(c)
 
 
+def test_leaderboard_pages_are_budgeted_per_address(edge):
+    """Before: a leaderboard page (its ratings and every player's record read, 13x a view's
+    cost) had no budget: one address with eight connections took a core."""
+    with client(edge, 90) as c:
+        codes = [c.get("/leaderboards/base", params={"limit": 200}).status_code for _ in range(61)]
+        assert codes[:60] == [200] * 60 and codes[60] == 429
+        with client(edge, 91) as other:  # another address is not held back
+            assert other.get("/leaderboards/base").status_code == 200
+
+
 def test_a_tables_spectator_places_are_shared_among_addresses(edge):
     """Before: two addresses took all 100 spectator places of a table."""
     with client(edge, 70) as c:

@@ -4,8 +4,11 @@ time, newest first, and weighs as the pages it replaces: paced once per batch af
 from __future__ import annotations
 
 import asyncio
+import types
 
 from gcbc.playermodel.memory import MemoryPlayerModel
+from gcbc.readmodel.memory import MemoryReadModel
+from gcbc.readmodel.port import PUBLIC
 from gcbc_contract.options import TableOptions
 from gcbc_contract.players import GameSeat, PlayedGame
 from services.table.games import Games
@@ -16,7 +19,7 @@ class FinishedTables(Games):
     """Every table with an even number finished, the player at seat 0; the odd ones in play
     (what the replay worker and the read model would tell, without them)."""
 
-    async def game(self, table_id: str) -> PlayedGame | None:
+    async def game(self, table_id: str, player_id: str | None = None) -> PlayedGame | None:
         if int(table_id[1:]) % 2:
             return None
         seat = GameSeat(
@@ -63,11 +66,11 @@ class BusyAtFirst(FinishedTables):
 
     busy = 2
 
-    async def game(self, table_id: str) -> PlayedGame | None:
+    async def game(self, table_id: str, player_id: str | None = None) -> PlayedGame | None:
         if self.busy:
             self.busy -= 1
             raise retry_later("replays_busy", "too many replays and histories are being made")
-        return await super().game(table_id)
+        return await super().game(table_id, player_id)
 
 
 def test_an_export_under_way_waits_for_a_busy_replay_worker_rather_than_breaking(monkeypatch):
@@ -86,3 +89,30 @@ def test_an_export_under_way_waits_for_a_busy_replay_worker_rather_than_breaking
         return [g.table_id async for g in await games.every("p1", None, None)]
 
     assert asyncio.run(go()) == ["t2", "t0"] and len(slept) == 2
+
+
+def test_a_page_folds_only_the_finished_tables_the_player_held_a_seat_of_at_the_end() -> None:
+    """Before: every finished table in the player's list was folded for a page (tables it left
+    in the lobby too: 200 whole logs for one page of none). Now the public view says first."""
+    asked: list[str] = []
+
+    class Replays:
+        async def game(self, table_id: str) -> PlayedGame:
+            asked.append(table_id)
+            return await FinishedTables.game(None, "t0")  # type: ignore[arg-type, return-value]
+
+    async def go() -> list[str]:
+        players, views = MemoryPlayerModel(), MemoryReadModel()
+        shown = {
+            "t0": b'{"status":"finished","seats":[{"player":"p1"},{"player":null}]}',
+            "t1": b'{"status":"finished","seats":[{"player":"p2"},{"player":null}]}',
+            "t2": b'{"status":"playing","seats":[{"player":"p1"}]}',
+        }
+        for n, (table_id, view) in enumerate(shown.items()):
+            await players.joined("p1", table_id, n + 1)
+            await views.put(table_id, {PUBLIC: view}, n + 1)
+        service = types.SimpleNamespace(replays=Replays())
+        page = await Games(service, views, players).page("p1", 10, None)  # type: ignore[arg-type]
+        return [g.table_id for g in page.games]
+
+    assert asyncio.run(go()) == ["t0"] and asked == ["t0"]

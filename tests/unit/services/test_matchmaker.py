@@ -12,6 +12,8 @@ import pytest
 from gcbc.eventlog.memory import MemoryEventLog
 from gcbc.players.log import PlayerLog
 from gcbc.queue.log import KEY, QueueLog
+from gcbc.readmodel.port import PUBLIC
+from gcbc_contract import commands as C
 from gcbc_contract.options import TableOptions
 from gcbc_contract.queue import JoinQueue, Matched, Queued, decode_queue_entry
 from services.common.settings import Settings
@@ -207,3 +209,48 @@ def _returning(q, pending):
         return q
 
     return current
+
+
+def test_a_player_playing_is_found_from_the_public_views_and_no_log_is_folded():
+    """Before: every join folded the player's latest 20 tables from the log, a table this
+    process no longer held a whole read (and a player already queued paid for them too). Now
+    the public views say where it sits; a join of a player already queued looks at nothing."""
+
+    async def go():
+        async with pipeline() as (_events, _model, service, _clock):
+            player_events = MemoryEventLog()
+            players = PlayerLog(player_events)
+            (pid,) = await _players(players, 1)
+            p = await players.player(pid)
+            for i in range(3):  # two tables it left in the lobby, then one it sits at
+                table_id = f"00000000000000f{i}"
+                seq = await service.append_command(
+                    table_id, C.OpenTable(table_id=table_id, seats=4), new_table=True
+                )
+                seq = await service.append_command(
+                    table_id, C.TakeSeat(name="me"), token_hash_="h", player=pid
+                )
+                if i < 2:
+                    seq = await service.append_command(table_id, C.LeaveSeat(seat=0))
+                assert await service.answered(table_id, PUBLIC, seq, 5)
+                await players.joined(p, table_id)
+                p = await players.player(pid)
+                service.cache.drop(table_id)  # (a process that does not hold them)
+            folds = 0
+            real = service.cache.get
+
+            async def counted(table_id: str):  # type: ignore[no-untyped-def]
+                nonlocal folds
+                folds += 1
+                return await real(table_id)
+
+            service.cache.get = counted  # type: ignore[method-assign]
+            maker = Matchmaker(QueueLog(player_events), service, Identities(players), Settings())
+            with pytest.raises(ApiError) as playing:
+                await maker.join(p, JoinQueue(seats=[4]))
+            assert playing.value.code == "already_playing" and "00000000000000f2" in str(
+                playing.value.detail
+            )
+            assert folds == 0
+
+    asyncio.run(go())

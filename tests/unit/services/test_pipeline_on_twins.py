@@ -32,7 +32,7 @@ from services.rules.service import DURABLE as RULES
 from services.rules.service import run
 from services.rules.worker import RulesWorker
 from services.table.problems import ApiError
-from services.table.service import TableService, token_hash
+from services.table.service import PlayerAt, TableService, token_hash
 
 TABLE = "00000000000000ab"
 
@@ -571,5 +571,25 @@ def test_an_entry_the_log_read_stops_short_of_is_delivered_again_not_acknowledge
             fresh.cache.log.read = read  # type: ignore[method-assign]
             assert await fresh.handle_batch([last]) == [None] and fresh.written_last == 1
             assert await fresh.model.get(TABLE, PUBLIC) == await model.get(TABLE, PUBLIC)
+
+    asyncio.run(go())
+
+
+def test_where_a_player_sits_is_read_from_the_public_views_without_a_fold():
+    async def go():
+        async with pipeline() as (_events, _model, service, _):
+            seq = await service.append_command(
+                TABLE, C.OpenTable(table_id=TABLE, seats=4), new_table=True
+            )
+            await service.append_command(TABLE, C.TakeSeat(name="a"), token_hash_="x")
+            seq = await service.append_command(
+                TABLE, C.TakeSeat(name="b"), token_hash_="y", player="pl-b"
+            )
+            assert await service.answered(TABLE, PUBLIC, seq, 5)
+            service.cache.drop(TABLE)
+            got = await service.players_at([TABLE, "00000000000000ff"], "pl-b")
+            assert got == [PlayerAt("waiting", 1), None]  # (a table with no view: None)
+            assert (await service.players_at([TABLE], "pl-c")) == [PlayerAt("waiting", None)]
+            assert TABLE not in service.cache.tables  # nothing folded
 
     asyncio.run(go())
