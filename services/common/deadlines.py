@@ -114,6 +114,11 @@ class DeadlineIndex:
         mine = self.known.get(key)
         if mine is None or d.seq > mine.seq:  # another instance folded the table further
             self._set(key, d)
+        elif d.seq < mine.seq and d.when > mine.when:
+            # a deadline from an older fold stored over a newer one (the last write of an
+            # instance that handed the table over, landing late): the newer one again, or a
+            # restart would fire it late
+            self._owe(key, mine)
 
     def _set(self, table_id: str, d: Due) -> None:
         self.known[table_id] = d

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 
 from gcbc.keyvalue.memory import MemoryKeyValue
-from services.common.deadlines import BUILT, DeadlineIndex, Due, HandedOver
+from services.common.deadlines import BUILT, DeadlineIndex, Due, HandedOver, _decode, _encode
 
 
 class Failing(MemoryKeyValue):
@@ -94,6 +94,36 @@ def test_the_entries_waiting_on_a_write_let_go_are_not_acknowledged():
         assert waiting is not None and not waiting.done()
 
     asyncio.run(go())
+
+
+def test_an_older_and_later_deadline_stored_over_a_newer_one_is_written_again():
+    """Before: an instance that handed a table over could land its last write after the new
+    owner's: the store kept the older fold's later deadline, which a restart then fired late."""
+
+    async def go():
+        store = MemoryKeyValue()
+        index = DeadlineIndex(store)
+        await index.start()
+        index.note("t1", 100.0, 9)  # the new owner's, from the newer fold
+        await index.flush()
+        await store.put("t1", _encode(Due(190.0, 5)))  # the old owner's, landing late
+        await until(lambda: index.owes("t1"))
+        await index.flush()
+        assert _decode(await store.get("t1")) == Due(100.0, 9)
+        await store.put("t1", _encode(Due(50.0, 5)))  # older but sooner: it still comes first
+        await asyncio.sleep(0.05)
+        assert not index.owes("t1")
+        await index.close()
+
+    asyncio.run(go())
+
+
+async def until(check, what: str = "never") -> None:  # type: ignore[no-untyped-def]
+    for _ in range(200):
+        if check():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(what)
 
 
 def test_a_restarted_index_reads_every_deadline_and_another_instances_newer_one_wins():
