@@ -66,6 +66,9 @@ def shows_finished(view: bytes) -> bool:
     return b'"finished"' in view and _STATUS.decode(view).status == "finished"
 
 
+AT_ONCE = 32  # views read at once for one request
+
+
 class _Held(msgspec.Struct):
     player: str | None = None
 
@@ -180,7 +183,10 @@ class TableService:
     async def players_at(self, tables: list[str], player_id: str) -> list[PlayerAt | None]:
         """Each table as its public view shows it to the player, read together from the read
         model, no log folded (None: no view of it yet, not projected)."""
-        got = await asyncio.gather(*(self.model.get(t, viewer_key(None)) for t in tables))
+        got: list[tuple[int, bytes] | None] = []
+        for start in range(0, len(tables), AT_ONCE):  # (within a pool's connections)
+            part = tables[start : start + AT_ONCE]
+            got += await asyncio.gather(*(self.model.get(t, viewer_key(None)) for t in part))
         return [player_at(view[1], player_id) if view else None for view in got]
 
     async def view(
