@@ -101,7 +101,13 @@ def _play(s: State, c: C.PlayEquipment) -> list[Any]:
     )
     if card.hidden_params:  # a secret choice: the card's own events carry it privately
         played = replace(played, **{k: _HIDDEN.get(k) for k in card.hidden_params})
-    return [played, *card.resolve(peek(s, (played,)), c.seat, c)]
+    after = peek(s, (played,))
+    events = card.resolve(after, c.seat, c)
+    answer = card.own_answer(c.seat, c)
+    if answer is not None:  # the player's own choice, made with the play (RULES §7.3)
+        asked = peek(after, events)
+        events += card.answered(asked, asked.prompts[0], answer)
+    return [played, *events]
 
 
 def _check_pass(s: State, c: C.Pass) -> None:

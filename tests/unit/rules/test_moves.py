@@ -25,6 +25,7 @@ from gcbc.rules import current_wait, initial_state, is_terminal, legal_commands,
 from gcbc.rules.actions import ACTIONS
 from gcbc.rules.aim import AIM
 from gcbc.rules.arrange import ARRANGE
+from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import CARDS, CLASSIC
 from gcbc.rules.errors import RuleViolation
 from gcbc.rules.moves import AnyParam, Choose, Chosen, Each, Move, Param
@@ -173,7 +174,11 @@ def check_move(s: State, move: Move, seat: int, rng: random.Random) -> None:
     declared = read(params, s, seat)
     options = move.options(s, seat)
     if move.template_field is None:
-        assert options == [command(move, seat, c) for c in declared], f"{describe(move)}: options"
+        plain = [command(move, seat, c) for c in declared]
+        assert options[: len(plain)] == plain, f"{describe(move)}: options"
+        # then, for a card whose prompt asks the player itself, each choice made with the play
+        own = options[len(plain) :]
+        assert all(isinstance(move, Card) and move.own_choice(c) is not None for c in own)
     check_draws(lambda choose: move.draw(s, seat, choose), options, rng, describe(move))
     # every command of values among ``among`` is refused by the first rule a value fails
     candidates = read(params, s, seat, rules=False)

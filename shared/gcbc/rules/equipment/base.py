@@ -14,8 +14,9 @@ from typing import Any, Literal
 
 from msgspec.structs import replace
 
+from gcbc.rules import moves
 from gcbc.rules.errors import refuse
-from gcbc.rules.moves import PARAMETER_FIELDS, Move, Rule
+from gcbc.rules.moves import PARAMETER_FIELDS, Move, Rule, draw_listed
 from gcbc.rules.state import Prompt, State
 from gcbc.rules.timing import ANY, Timing
 from gcbc_contract.commands import Choose, PlayEquipment
@@ -103,16 +104,72 @@ class Card(Move):
 
     def check(self, s: State, seat: int, cmd: PlayEquipment) -> None:
         """Refuse any parameter the card does not take and require those it does; then its
-        declaration (timing is checked before, by the table: ``commands``)."""
+        declaration (timing is checked before, by the table: ``commands``); then a choice of
+        the player's own made with the play (``own_choice``)."""
         taken = self.taken
         for name in PARAMETER_FIELDS:
             value = getattr(cmd, name)
             given = bool(value) if name in ("targets", "positions") else value is not None
-            if given and name not in taken:
+            if given and name not in taken and name != self._own_field:
                 raise refuse("bad_parameters", f"{self.name} takes no '{name}'")
             if not given and name in taken:
                 raise refuse("bad_parameters", f"{self.name} needs '{name}'")
         super().check(s, seat, cmd)
+        value = self.own_choice(cmd)
+        if value is None:
+            return
+        chooser, options = self.asks(s, seat, cmd)  # type: ignore[misc]
+        if chooser != seat:
+            raise refuse(
+                "bad_parameters",
+                f"{self.name}'s '{self._own_field}' is seat {chooser}'s choice: it is asked of it",
+            )
+        if value not in options:
+            raise refuse("invalid_choice", self.answer.message.format(options=list(options)))
+
+    # --- a choice of the player's own, made with the play (RULES §7.3) ---------------------------
+    def asks(self, s: State, seat: int, cmd: PlayEquipment) -> tuple[int, tuple[int, ...]] | None:
+        """The seat its prompt asks and the options offered there, for a card whose choice
+        belongs to a seat the play decides (None: it asks none that way)."""
+        return None
+
+    @property
+    def _own_field(self) -> str | None:
+        """The field a choice of the player's own comes in with the play: its prompt's answer,
+        where the card asks one (``asks``) and the field is none of its parameters."""
+        if type(self).asks is Card.asks or self.answer.field in self.taken:
+            return None
+        return self.answer.field
+
+    def own_choice(self, cmd: PlayEquipment) -> Any:
+        """The choice made with the play (None: none, its prompt asks for it)."""
+        field = self._own_field
+        return None if field is None else getattr(cmd, field)
+
+    def own_answer(self, seat: int, cmd: PlayEquipment) -> Choose | None:
+        """The answer to its prompt that a choice made with the play gives at once (None: the
+        prompt waits for its seat)."""
+        value = self.own_choice(cmd)
+        return None if value is None else Choose(seat=seat, **{self.answer.field: value})
+
+    def options(self, s: State, seat: int) -> list[Any]:
+        """Every way to play it now: as declared, and, where the player is the one its prompt
+        asks, with each choice the prompt would offer."""
+        plain = super().options(s, seat)
+        field = self._own_field
+        if field is None:
+            return plain
+        own = []
+        for cmd in plain:
+            chooser, options = self.asks(s, seat, cmd)  # type: ignore[misc]
+            if chooser == seat:
+                own += [replace(cmd, **{field: value}) for value in options]
+        return plain + own
+
+    def draw(self, s: State, seat: int, choose: moves.Choose) -> Any | None:
+        if self._own_field is None:
+            return super().draw(s, seat, choose)
+        return draw_listed(self.options(s, seat), choose)
 
     def resolve(self, s: State, seat: int, cmd: PlayEquipment) -> list[Any]:
         """The events of its effect, on the state after it left the hand."""

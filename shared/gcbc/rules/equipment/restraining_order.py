@@ -1,6 +1,7 @@
 """Restraining Order (RULES §7.1): shoot window only. The shooter must aim at a different living
 seat (not itself, not the old target) of the shooter's choice, then shoots it: a prompt to the
-shooter. Needs 3 living seats. Forces the shot.
+shooter (the shooter playing it names the seat with the play, §7.3, or answers the prompt). Needs
+3 living seats. Forces the shot.
 
 Decision (RULES §7.1: "Needs at least 3 living seats"; §7.2: "Not with only two living seats"): in
 every case the count is of living seats, whatever the pending shot's target: a shot a Riot Shield
@@ -42,9 +43,13 @@ class RestrainingOrder(Card):
         Rule("not_enough_seats", "needs a third living seat", lambda s, seat: bool(new_targets(s))),
     )
 
-    def resolve(self, s, seat, cmd):
+    def asks(self, s, seat, cmd):
         shooter, _ = pending_shot(s)
-        return [PromptOpened(seat=shooter, kind=self.name, options=tuple(new_targets(s)))]
+        return shooter, tuple(new_targets(s))
+
+    def resolve(self, s, seat, cmd):
+        shooter, options = self.asks(s, seat, cmd)
+        return [PromptOpened(seat=shooter, kind=self.name, options=options)]
 
     def answered(self, s, prompt, cmd):
         return [

@@ -1,6 +1,7 @@
 """Riot Shield (RULES §7.1): shoot window only. The target of the shot names a living seat on its
 left or right (its nearest living neighbours; the shooter may be one): that seat is shot
-instead. A prompt to the target. Forces the shot.
+instead. A prompt to the target; the target playing it names the seat with the play (§7.3: a
+choice of its own), or answers the prompt. Forces the shot.
 
 Zombies (RULES §8: 'equipment that acts on guns and shooting acts on Arms and biting the same way'):
 in a bite window the bitten seat names a neighbour, who is bitten instead. Decision: as for a shot,
@@ -27,9 +28,12 @@ class RiotShield(Card):
     )
     answer = Answer("target", "name a seat beside you: {options}")
 
-    def resolve(self, s, seat, cmd):
+    def asks(self, s, seat, cmd):
         _, target = pending_shot(s)
-        sides = tuple(sorted(set(neighbours(s, target)) - {target}))
+        return target, tuple(sorted(set(neighbours(s, target)) - {target}))
+
+    def resolve(self, s, seat, cmd):
+        target, sides = self.asks(s, seat, cmd)
         return [PromptOpened(seat=target, kind=self.name, options=sides)]
 
     def answered(self, s, prompt, cmd):

@@ -69,6 +69,18 @@ def test_the_shooter_may_play_it_and_redirect_onto_a_leader():
     assert not s.seat(2).eliminated
 
 
+def test_the_shooter_playing_it_names_the_new_target_with_the_play():
+    """RULES §7.3 (a choice of the player's own is part of the command): the shooter plays it
+    naming seat 1: the shot is forced there at once, no prompt left open."""
+    s = open_window(deal({0: "restraining_order"}, guns={0: 2}), "shoot")
+    s, events = act(s, play(0, "restraining_order", target=1))
+    assert E.PromptAnswered(seat=0, kind="restraining_order", target=1) in events
+    assert one(events, E.SeatShot) == E.SeatShot(shooter=0, target=1)
+    s = open_window(deal({0: "restraining_order"}, guns={0: 2}), "shoot")
+    for target in (0, 2):  # itself, the old target: not among the choices
+        assert refused_unchanged(s, play(0, "restraining_order", target=target)) == "invalid_choice"
+
+
 @pytest.mark.parametrize("window", ["own_turn", "investigate", "end_of_turn", "start_of_game"])
 def test_only_in_a_shoot_window(window):
     """RULES §7.1 Restraining Order (shoot window only), §6.6."""
@@ -94,7 +106,7 @@ def test_needs_three_living_seats():
 
 
 def test_bad_parameters_and_hands():
-    """RULES §7.3: it takes no parameter (the shooter chooses); from one's own hand."""
+    """RULES §7.3: another seat names no target (the shooter chooses); from one's own hand."""
     s = open_window(deal({2: "restraining_order", 3: "coffee"}, guns={0: 1}), "shoot")
     assert refused_unchanged(s, play(2, "restraining_order", target=3)) == "bad_parameters"
     assert refused_unchanged(s, play(3, "restraining_order")) == "card_not_in_hand"

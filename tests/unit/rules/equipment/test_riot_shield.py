@@ -49,6 +49,28 @@ def test_the_target_names_a_neighbour_who_is_shot_instead():
     assert s.seat(3).eliminated and not s.seat(2).eliminated
 
 
+def test_the_target_playing_it_names_the_seat_with_the_play():
+    """RULES §7.3 (every choice a card needs is part of the command that plays it, a prompt only
+    when the choice belongs to another seat): seat 0 shoots seat 2; seat 2 plays its own shield
+    naming seat 3, who is shot; the choice is the target's, so another seat may not name it."""
+    s = open_window(deal({2: "riot_shield", 3: "coffee"}, guns={0: 2}), "shoot")
+    assert play(2, "riot_shield", target=3) in legal_plays(s, 2, "riot_shield")
+    t, events = act(s, play(2, "riot_shield", target=3))
+    assert events[1:4] == [
+        E.PromptOpened(seat=2, kind="riot_shield", options=(1, 3)),
+        E.PromptAnswered(seat=2, kind="riot_shield", target=3),
+        E.ShotRedirected(target=3),
+    ]
+    assert not t.prompts and t.declared.forced_target == 3
+    t, events = act(t, C.Pass(seat=3))
+    assert one(events, E.SeatShot) == E.SeatShot(shooter=0, target=3)
+    # a seat not beside the target, refused; and another seat's play leaves the choice to it
+    assert refused_unchanged(s, play(2, "riot_shield", target=0)) == "invalid_choice"
+    u = open_window(deal({3: "riot_shield"}, guns={0: 2}), "shoot")
+    assert refused_unchanged(u, play(3, "riot_shield", target=1)) == "bad_parameters"
+    assert legal_plays(u, 3, "riot_shield") == [play(3, "riot_shield")]
+
+
 def test_the_shooter_itself_may_be_shot():
     """RULES §7.1 Riot Shield (the shooter may even be the one shot): seat 2 shoots seat 3, whose
     neighbours are seat 2 and seat 0; seat 3 names the shooter, who is shot and eliminated; the turn

@@ -1,6 +1,7 @@
 """Truth Serum, classic wording (RULES §7.2): any window. Choose a seat (``target``): **that seat**
 turns one of its face-down cards face up, its choice (§7.3): a prompt "truth_serum" to it, whose
-options are its face-down positions; its answer (``Choose(position=...)``) reveals that card.
+options are its face-down positions; its answer (``Choose(position=...)``) reveals that card. Played
+on oneself, the position may come with the play (§7.3: a choice of one's own).
 
 Decision: any living seat with a face-down card, yourself included (as in §7.1); a seat with no
 face-down card cannot be chosen ("no_effect"). A seat with a single face-down card is still asked.
@@ -47,9 +48,12 @@ class ClassicTruthSerum(Card):
     )
     answer = OWN_CARD
 
+    def asks(self, s, seat, cmd):
+        return cmd.target, tuple(face_down(s, cmd.target))
+
     def resolve(self, s, seat, cmd):
-        t = cmd.target
-        return [PromptOpened(seat=t, kind=self.name, options=tuple(face_down(s, t)), about=seat)]
+        t, options = self.asks(s, seat, cmd)
+        return [PromptOpened(seat=t, kind=self.name, options=options, about=seat)]
 
     def answered(self, s, prompt, cmd):
         return own_card_answered(self, s, prompt, cmd)

@@ -62,6 +62,7 @@ def test_the_shooter_may_not_play_it_on_its_own_shot():
 
 def test_the_fourth_edition_card_may_still_be_played_by_the_shooter():
     """RULES §7.1 Restraining Order (no such limit in the fourth edition): the same hand on a
-    fourth-edition table."""
+    fourth-edition table: played plainly (its prompt asks the shooter), or naming the new
+    target with the play (§7.3: the choice is the shooter's own), seat 2 or 3."""
     s = open_window(deal({0: "restraining_order"}, guns={0: 1}), "shoot")
-    assert accept_all(s, 0, "restraining_order") == 1
+    assert accept_all(s, 0, "restraining_order") == 3

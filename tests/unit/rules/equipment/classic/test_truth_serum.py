@@ -135,11 +135,24 @@ def test_a_zombie_with_face_up_cards_is_not_offered():
     assert refused_unchanged(s, play(0, "truth_serum", target=2)) == "no_effect"
 
 
-def test_every_listed_play_and_answer_is_accepted():
-    """RULES §7.3: one play per living seat with a face-down card; one answer per such card."""
+def test_played_on_oneself_the_card_to_turn_comes_with_the_play():
+    """RULES §7.3 (a choice of one's own is part of the command): seat 0 plays it on itself
+    naming position 2, which turns face up at once; on another seat the position is that
+    seat's choice (bad_parameters)."""
     s = deal({0: "truth_serum"}, options=CLASSIC)
-    assert [c.target for c in legal_plays(s, 0, "truth_serum")] == [0, 1, 2, 3]
-    assert accept_all(s, 0, "truth_serum") == 4
+    t, events = act(s, play(0, "truth_serum", target=0, position=2))
+    assert E.PromptAnswered(seat=0, kind="truth_serum", position=2) in events
+    assert t.seat(0).face_up[1] and not t.prompts
+    assert refused_unchanged(s, play(0, "truth_serum", target=1, position=2)) == "bad_parameters"
+
+
+def test_every_listed_play_and_answer_is_accepted():
+    """RULES §7.3: one play per living seat with a face-down card, and on oneself one per own
+    face-down card too (a choice of one's own comes with the play); one answer per such card."""
+    s = deal({0: "truth_serum"}, options=CLASSIC)
+    plays = [(c.target, c.position) for c in legal_plays(s, 0, "truth_serum")]
+    assert plays == [(0, None), (1, None), (2, None), (3, None), (0, 1), (0, 2), (0, 3)]
+    assert accept_all(s, 0, "truth_serum") == 7
     s, _ = act(s, play(0, "truth_serum", target=3))
     assert accept_all_prompt(s) == 3
 
