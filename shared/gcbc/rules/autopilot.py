@@ -62,13 +62,16 @@ def choose(s: State, seat: int, rng: Rng) -> Any:
 
 def standing_shot(s: State, seat: int) -> E.ActionDeclared | None:
     """The reconsidered shot (or bite) of ``seat``, declared again to stand, if still possible:
-    the seat may still shoot (or bite), at that same target."""
+    the seat may still shoot (or bite). It goes where the gun (or the Arms) aims now: a shot is
+    at "the player at whom you are aiming" (RULES §3.1), and a card that turned the gun
+    (Walkie Talkie) sent it there, as it would have without the reconsidering."""
     d = s.marks.standing
-    if d is None or s.prompts or s.step != ACTION or s.turn_seat != seat or d.target is None:
+    if d is None or s.prompts or s.step != ACTION or s.turn_seat != seat:
         return None
-    if aim_of(s, seat) != d.target or not BY_NAME[d.action].allowed(s, seat):
+    target = aim_of(s, seat)
+    if target is None or not BY_NAME[d.action].allowed(s, seat):
         return None
-    return E.ActionDeclared(seat=seat, action=d.action, target=d.target, stands=True)
+    return E.ActionDeclared(seat=seat, action=d.action, target=target, stands=True)
 
 
 def autopilot_events(s: State, seat: int, missed: bool) -> list[Any]:
