@@ -187,6 +187,7 @@ def _answer(status: int, code: str, detail: str, headers: dict[str, str] | None 
         }
     )
     reason = {
+        400: "Bad Request",
         408: "Request Timeout",
         429: "Too Many Requests",
         431: "Request Header Fields Too Large",
@@ -315,6 +316,18 @@ class GuardedHttp(HttpToolsProtocol):
             self.transport.close()
             return
         self._refuse(408, "request_timeout", why)
+
+    def send_400_response(self, msg: str) -> None:
+        """A request the HTTP parser refuses (a malformed head): answered as a problem, as every
+        other answer, not in uvicorn's plain text; then the connection closes."""
+        self._closing = True
+        self._stop_head_timer()
+        self._stop_body_timer()
+        if not self.transport.is_closing():
+            self.transport.write(
+                _answer(400, "malformed_request", f"{msg.rstrip('.')}: not HTTP/1.1")
+            )
+            self.transport.close()
 
     def _too_large(self) -> None:
         why = f"a request's head (its line and headers) is at most {self.limits.max_head} bytes"

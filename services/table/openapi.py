@@ -46,7 +46,13 @@ COMPONENTS = Components(
 # not_seated: a token's seat left, answered as every seat endpoint answers that (403 forbidden)
 _RULE_CONFLICTS = sorted(CODES - NEVER_VALID - NOT_FOUND - {"not_seated"})
 PROBLEM_CODES: dict[int, list[str]] = {
-    400: ["malformed_json", "json_too_deep", "duplicate_key", "invalid_parameter"],
+    400: [
+        "malformed_request",
+        "malformed_json",
+        "json_too_deep",
+        "duplicate_key",
+        "invalid_parameter",
+    ],
     401: ["unauthorized"],
     403: ["forbidden", "scenarios_not_allowed", "bad_invitation", "players_only"],
     404: ["no_table", "no_player", "not_found"],

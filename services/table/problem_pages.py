@@ -22,6 +22,11 @@ REREAD = "Re-read your view (its legal_commands lists what you may send now) and
 CATALOGUE: dict[str, tuple[str, str]] = {
     # --- the request itself
     "malformed_json": ("The body is not JSON.", "Send one JSON object, UTF-8 encoded."),
+    "malformed_request": (
+        "The request is not valid HTTP/1.1 (its line or a header cannot be parsed): the"
+        " connection was closed.",
+        "Send a well-formed request line and headers.",
+    ),
     "json_too_deep": ("The body's JSON nests too deeply.", "Send a flat body as documented."),
     "duplicate_key": (
         "An object in the body gives the same key twice (`field` names it).",

@@ -70,6 +70,7 @@ FAMILIES = {
 # scenario's fields, a reused command id, a player's id): the page shows the server's own title
 # for those
 NOT_MET_BY_PLAYERS = {
+    "malformed_request",
     "malformed_json",
     "json_too_deep",
     "duplicate_key",
