@@ -11,7 +11,7 @@ import pytest
 from services.table.dependencies import seat_of
 from services.table.limits import RateLimits, parse_rates
 from services.table.problems import ApiError
-from tests.unit.services.test_pipeline_on_twins import TABLE, open_table, pipeline
+from tests.unit.services.test_pipeline_on_twins import TABLE, Folds, open_table, pipeline
 
 
 def test_an_anonymous_look_folds_no_log_and_an_unknown_table_is_a_404():
@@ -46,15 +46,7 @@ def test_tokens_refused_cost_a_budget_and_past_it_no_log_is_folded_for_one():
         async with pipeline() as (_events, _model, service, _clock):
             tokens = await open_table(service)
             rates = RateLimits(None, parse_rates({"refused_token": "10/minute"}))
-            folds = 0
-            real = service.cache.get
-
-            async def counted(table_id: str):  # type: ignore[no-untyped-def]
-                nonlocal folds
-                folds += 1
-                return await real(table_id)
-
-            service.cache.get = counted  # type: ignore[method-assign]
+            folds = Folds(service)
             codes = []
             for i in range(12):
                 service.cache.drop(TABLE)  # (as a table long finished, not held)
@@ -63,12 +55,12 @@ def test_tokens_refused_cost_a_budget_and_past_it_no_log_is_folded_for_one():
                 except ApiError as e:
                     codes.append(e.status)
             assert codes == [403] * 10 + [429] * 2  # ten refusals, then none looked at
-            assert folds == 10  # and nothing was folded past it
+            assert folds.count == 10  # and nothing was folded past it
             service.cache.drop(TABLE)
             # without a token: 401 once the table is known to exist, never a fold
             with pytest.raises(ApiError) as anonymous:
                 await seat_of(service, TABLE, _request(None, rates), required=True)
-            assert anonymous.value.status == 401 and folds == 10
+            assert anonymous.value.status == 401 and folds.count == 10
             other = _request("junk", rates, host="192.0.2.2")
             with pytest.raises(ApiError) as refused:
                 await seat_of(service, TABLE, other, required=True)

@@ -21,7 +21,7 @@ from services.table.identities import Identities
 from services.table.matchmaker import Matchmaker
 from services.table.problems import ApiError
 from services.table.service import TableService
-from tests.unit.services.test_pipeline_on_twins import pipeline
+from tests.unit.services.test_pipeline_on_twins import Folds, pipeline
 
 
 async def _players(players: PlayerLog, n: int) -> list[str]:
@@ -236,21 +236,13 @@ def test_a_player_playing_is_found_from_the_public_views_and_no_log_is_folded():
                 await players.joined(p, table_id)
                 p = await players.player(pid)
                 service.cache.drop(table_id)  # (a process that does not hold them)
-            folds = 0
-            real = service.cache.get
-
-            async def counted(table_id: str):  # type: ignore[no-untyped-def]
-                nonlocal folds
-                folds += 1
-                return await real(table_id)
-
-            service.cache.get = counted  # type: ignore[method-assign]
+            folds = Folds(service)
             maker = Matchmaker(QueueLog(player_events), service, Identities(players), Settings())
             with pytest.raises(ApiError) as playing:
                 await maker.join(p, JoinQueue(seats=[4]))
             assert playing.value.code == "already_playing" and "00000000000000f2" in str(
                 playing.value.detail
             )
-            assert folds == 0
+            assert folds.count == 0
 
     asyncio.run(go())

@@ -593,3 +593,17 @@ def test_where_a_player_sits_is_read_from_the_public_views_without_a_fold():
             assert TABLE not in service.cache.tables  # nothing folded
 
     asyncio.run(go())
+
+
+class Folds:
+    """Counts the tables the service's cache is asked for (each one it does not hold, a fold of
+    its log): ``count``."""
+
+    def __init__(self, service: TableService) -> None:
+        self.count = 0
+        self._real = service.cache.get
+        service.cache.get = self._counted  # type: ignore[method-assign]
+
+    async def _counted(self, table_id: str):  # type: ignore[no-untyped-def]
+        self.count += 1
+        return await self._real(table_id)
