@@ -86,6 +86,10 @@ class Card(Move):
         super().__init__()
         # the command fields its parameters fill, found once from the declaration
         self.taken = frozenset(f for p in self.params for f in p.fields)
+        # the field a choice of the player's own comes in with the play: its prompt's answer,
+        # where the card asks a seat the play decides (``asks``) and the field is no parameter
+        own = type(self).asks is not Card.asks and self.answer.field not in self.taken
+        self.own_field = self.answer.field if own else None
 
     def play(self, seat: int, **fields: Any) -> PlayEquipment:
         return self.make(seat, **fields)
@@ -110,7 +114,7 @@ class Card(Move):
         for name in PARAMETER_FIELDS:
             value = getattr(cmd, name)
             given = bool(value) if name in ("targets", "positions") else value is not None
-            if given and name not in taken and name != self._own_field:
+            if given and name not in taken and name != self.own_field:
                 raise refuse("bad_parameters", f"{self.name} takes no '{name}'")
             if not given and name in taken:
                 raise refuse("bad_parameters", f"{self.name} needs '{name}'")
@@ -122,7 +126,7 @@ class Card(Move):
         if chooser != seat:
             raise refuse(
                 "bad_parameters",
-                f"{self.name}'s '{self._own_field}' is seat {chooser}'s choice: it is asked of it",
+                f"{self.name}'s '{self.own_field}' is seat {chooser}'s choice: it is asked of it",
             )
         if value not in options:
             raise refuse("invalid_choice", self.answer.message.format(options=list(options)))
@@ -133,17 +137,9 @@ class Card(Move):
         belongs to a seat the play decides (None: it asks none that way)."""
         return None
 
-    @property
-    def _own_field(self) -> str | None:
-        """The field a choice of the player's own comes in with the play: its prompt's answer,
-        where the card asks one (``asks``) and the field is none of its parameters."""
-        if type(self).asks is Card.asks or self.answer.field in self.taken:
-            return None
-        return self.answer.field
-
     def own_choice(self, cmd: PlayEquipment) -> Any:
         """The choice made with the play (None: none, its prompt asks for it)."""
-        field = self._own_field
+        field = self.own_field
         return None if field is None else getattr(cmd, field)
 
     def own_answer(self, seat: int, cmd: PlayEquipment) -> Choose | None:
@@ -156,7 +152,7 @@ class Card(Move):
         """Every way to play it now: as declared, and, where the player is the one its prompt
         asks, with each choice the prompt would offer."""
         plain = super().options(s, seat)
-        field = self._own_field
+        field = self.own_field
         if field is None:
             return plain
         own = []
@@ -167,7 +163,7 @@ class Card(Move):
         return plain + own
 
     def draw(self, s: State, seat: int, choose: moves.Choose) -> Any | None:
-        if self._own_field is None:
+        if self.own_field is None:
             return super().draw(s, seat, choose)
         return draw_listed(self.options(s, seat), choose)
 
