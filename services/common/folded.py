@@ -33,6 +33,8 @@ log = logging.getLogger("gcbc.folded")
 class FoldedTable:
     __slots__ = (
         "command_ids",
+        "appended_at",
+        "imported",
         "invitations",
         "opened_at",
         "pending",
@@ -62,6 +64,8 @@ class FoldedTable:
         self.wait_id: int | None = None
         self.wait_started = 0.0
         self.opened_at = 0.0  # when the table was opened (seconds since the epoch, the writer's)
+        self.imported = False  # opened by ``gcbc-ops import`` (a copy of a table played elsewhere)
+        self.appended_at = 0.0  # when its last entry was stored here (the log's clock)
 
     @property
     def settled(self) -> bool:
@@ -88,6 +92,8 @@ class FoldedTable:
                 )
                 self.seq = stored.seq
                 return None
+        if stored.at:  # (a command read from its answer is folded without a time of its own)
+            self.appended_at = stored.at
         if not isinstance(entry, CommandEntry):
             command = entry.command
             if command is not None and self.pending != entry.answers and entry.answers > self.seq:
@@ -131,6 +137,7 @@ class FoldedTable:
             if isinstance(e, E.TableOpened):
                 self.opened_at = entry.at / 1000
                 if command is not None and isinstance(command.command, C.OpenTable):
+                    self.imported = command.imported
                     opening = command.command
                     self.invitations = dict(zip(opening.held, opening.invitations, strict=False))
             elif isinstance(e, E.SeatTaken) and command is not None and command.token_hash:

@@ -52,6 +52,8 @@ class Snapshot(msgspec.Struct, frozen=True):
     wait_id: int | None = None
     wait_started: float = 0.0
     opened_at: float = 0.0
+    imported: bool = False
+    appended_at: float = 0.0
 
 
 class _Versions(msgspec.Struct):
@@ -102,6 +104,8 @@ _AS_THEY_ARE = (
     "wait_id",
     "wait_started",
     "opened_at",
+    "imported",
+    "appended_at",
 )
 
 

@@ -42,6 +42,8 @@ from services.common.rules import ENGINE, Rules
 from services.common.settings import STUCK_AFTER
 from services.common.snapshots import Snapshots
 
+# seconds an imported table's log must have been quiet before its deadlines are fired here
+IMPORT_QUIET = 10.0
 log = logging.getLogger("gcbc.rules")
 
 
@@ -333,6 +335,10 @@ class RulesWorker:
             )
             metrics.DEADLINES.labels("unanswered").inc()
             await self._answer(t)
+            return False
+        if t.imported and now - t.appended_at < IMPORT_QUIET:
+            # an import under way appends the table's own entries (its waits, stamped where it
+            # was played, look long past): nothing is fired on it before it has been quiet
             return False
         closes = t.lobby_closes(self.lobby_seconds)
         if closes is not None:

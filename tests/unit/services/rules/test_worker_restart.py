@@ -26,7 +26,7 @@ from gcbc_contract.entries import (
 )
 from services.common.deadlines import BUILT
 from services.rules.service import DURABLE, run
-from services.rules.worker import RulesWorker
+from services.rules.worker import IMPORT_QUIET, RulesWorker
 from tools import tablelogs
 
 
@@ -162,6 +162,40 @@ def test_a_deadline_pending_across_a_restart_fires_without_folding_the_other_tab
         assert soon not in w.cache.tables and soon not in w.index.known  # closed: finished
         assert await index.get(soon) is None
         await again.stop()
+
+    asyncio.run(go())
+
+
+def test_an_imported_table_is_left_to_its_import_until_its_log_is_quiet():
+    """Before: a copy of a game played with short deadlines, being imported, had its waits
+    (stamped where it was played) fired by the rules worker between two of the import's appends:
+    the import then stopped, the table moved under it. Nothing is fired on an imported table
+    until its log has been quiet ``IMPORT_QUIET`` seconds; then it is played as any other."""
+
+    def closed(table_id: str) -> bool:  # the worker's closing appended (answered later)
+        return any(
+            isinstance(x, CommandEntry) and isinstance(x.command, C.CloseTable)
+            for s in events.all()
+            if s.table == table_id
+            for x in [decode_entry(s.data)]
+        )
+
+    events = MemoryEventLog()
+
+    async def go():
+        snaps, index, clock = MemoryKeyValue(), MemoryKeyValue(), Clock()
+        t = "ef0000000000000a"
+        steps = tablelogs.play(t, 4, 3, finish=False)  # a lobby, half full
+        await tablelogs.write_table(events, steps, t, imported=True)
+        running = Running(events, snaps, index, clock, lobby_seconds=1.0)
+        await running.idle()
+        clock.now += 5  # its lobby's time long up, its import a moment ago
+        await running.worker.sweep_deadlines()
+        assert not closed(t)
+        clock.now += IMPORT_QUIET
+        await running.worker.sweep_deadlines()
+        assert closed(t)
+        await running.stop()
 
     asyncio.run(go())
 
