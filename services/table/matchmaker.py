@@ -44,7 +44,7 @@ from services.common.settings import Settings
 from services.table.identities import Identities, log_away
 from services.table.lobby import check_offered
 from services.table.problems import ApiError, retry_later
-from services.table.service import PlayerAt, TableService, token_hash
+from services.table.service import TableService, token_hash
 
 log = logging.getLogger("gcbc.table")
 
@@ -250,13 +250,8 @@ class Matchmaker:
             tables, await self.service.players_at(tables, p.player_id), strict=True
         ):
             if at is None:
-                try:
-                    t = await self.service.table(table_id, held=True)
-                except ApiError:
-                    continue
-                seat = self.service.player_seat(t, p.player_id)
-                at = PlayerAt("finished" if t.state.step == "finished" else "playing", seat)
-            if at.status != "finished" and at.seat is not None:
+                at = await self.service.player_at_folded(table_id, p.player_id)
+            if at is not None and at.status != "finished" and at.seat is not None:
                 raise ApiError(
                     409,
                     "already_playing",

@@ -28,8 +28,6 @@ from gcbc_contract.players import (
 from services.table import answers, edge
 from services.table import openapi as doc
 from services.table.dependencies import Service, bearer, client
-from services.table.problems import ApiError
-from services.table.service import PlayerAt
 
 PlayerIdParam = Annotated[
     str,
@@ -47,7 +45,6 @@ TOKEN_EXAMPLE = "9c1e7b3d5a604f2a.tOk3n…"
 NDJSON = "application/x-ndjson"
 _encode = msgspec.json.Encoder().encode
 # a table's step as a player's list says it
-_STATUS = {"lobby": "waiting", "finished": "finished"}
 
 
 class Players(Controller):
@@ -180,13 +177,8 @@ class Players(Controller):
             if len(out) >= limit:
                 break
             if at is None:
-                try:
-                    t = await service.table(table_id, held=True)
-                except ApiError:
-                    continue  # not opened after all
-                status = _STATUS.get(t.state.step, "playing")
-                at = PlayerAt(status, service.player_seat(t, p.player_id))
-            if at.seat is None:
+                at = await service.player_at_folded(table_id, p.player_id)
+            if at is None or at.seat is None:
                 continue  # left in the lobby, or never taken
             out.append(
                 MyTable(

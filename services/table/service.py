@@ -189,6 +189,17 @@ class TableService:
             got += await asyncio.gather(*(self.model.get(t, viewer_key(None)) for t in part))
         return [player_at(view[1], player_id) if view else None for view in got]
 
+    async def player_at_folded(self, table_id: str, player_id: str) -> PlayerAt | None:
+        """The table as ``players_at`` shows it to the player, from its log (a table whose view
+        is not projected yet); None: no such table."""
+        try:
+            t = await self.table(table_id, held=True)
+        except ApiError:
+            return None  # not opened after all
+        step = t.state.step
+        status = "waiting" if step == "lobby" else "finished" if step == "finished" else "playing"
+        return PlayerAt(status, self.player_seat(t, player_id))
+
     async def view(
         self,
         table_id: str,
