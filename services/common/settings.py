@@ -49,6 +49,9 @@ class Settings(Struct, frozen=True):
     max_deadline: float = 3600.0  # … and at most
     chat_per_seat: int = 200  # messages a seat may post at a table (recorded with the table)
     lobby_ttl: float = 1800.0  # seconds a table may wait for players before it closes
+    # seconds a place in quick play's queue lasts unmatched (0: for ever): a player who walked
+    # away is not seated at a table of players who came to play, nor kept in every look
+    queue_wait: float = 7200.0
     lobby_page: int = 50  # tables GET /tables lists per page by default (at most 200)
     # open streams and long-polls, per table-service process (0: no cap): a table's spectators,
     # each seat's own (its player's tabs: never crowded out by spectators), one client address's

@@ -300,10 +300,24 @@ class Matchmaker:
         while True:
             await asyncio.sleep(TICK)
             try:
+                await self.lapse()
                 await self.match(finish_stale=True)
                 await self.queue.snapshot_if_due()
             except Exception:  # noqa: BLE001  (the next look tries again)
                 log.warning("the matchmaker's look failed", exc_info=True)
+
+    async def lapse(self) -> None:
+        """Take out the players waiting longer than ``GCBC_QUEUE_WAIT`` unmatched, the longest
+        waiting first (the queue holds them in the order they came), ``MAX_TABLES`` a look."""
+        if not self.settings.queue_wait:
+            return
+        for _ in range(MAX_TABLES):
+            q = await self._current()
+            first = next(iter(q.waiting.values()), None)
+            now = now_ms()
+            if first is None or now - first.at < self.settings.queue_wait * 1000:
+                return
+            await self._append(QueueLeft(player_id=first.player_id, at=now), q.seq)
 
     async def match(self, finish_stale: bool = False) -> None:
         """Make every table that can be made now, each recorded, opened and seated."""

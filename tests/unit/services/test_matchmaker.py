@@ -9,13 +9,14 @@ import asyncio
 
 import pytest
 
+from gcbc.clock import now_ms
 from gcbc.eventlog.memory import MemoryEventLog
 from gcbc.players.log import PlayerLog
 from gcbc.queue.log import KEY, QueueLog
 from gcbc.readmodel.port import PUBLIC
 from gcbc_contract import commands as C
 from gcbc_contract.options import TableOptions
-from gcbc_contract.queue import JoinQueue, Matched, Queued, decode_queue_entry
+from gcbc_contract.queue import JoinQueue, Matched, Queued, QueueLeft, decode_queue_entry
 from services.common.settings import Settings
 from services.table.identities import Identities
 from services.table.matchmaker import Matchmaker
@@ -161,6 +162,44 @@ def test_a_player_matched_or_waiting_may_not_join_again_nor_leave_and_is_told_wh
             assert left.value.code == "not_queued" and "being opened" in left.value.detail
             await maker.leave(last)  # still waiting: out of the queue
             await maker.not_queued(last.player_id)  # and free to take a seat anywhere
+
+    asyncio.run(go())
+
+
+@pytest.mark.parametrize("wait", [0.0, 7200.0])
+def test_a_place_waited_past_the_queue_wait_is_given_up_the_longest_first(wait):
+    """A player who walked away is not seated at a table of players who came to play: past
+    ``GCBC_QUEUE_WAIT`` unmatched its place is given up (0: never), the others stay."""
+
+    async def go():
+        async with pipeline() as (_events, _model, service, _clock):
+            player_events = MemoryEventLog()
+            players = PlayerLog(player_events)
+            ids = await _players(players, 3)
+            log = QueueLog(player_events)
+            now = now_ms()
+            seq = 0
+            for p, at in zip(ids, (now - 7_300_000, now - 7_250_000, now - 7_100_000), strict=True):
+                seq = await log.append(_queued(p, at, p), seq)
+            maker = Matchmaker(
+                QueueLog(player_events),
+                service,
+                Identities(PlayerLog(player_events)),
+                Settings(queue_wait=wait),
+            )
+            await maker.lapse()
+            q = await maker.queue.current()
+            statuses = [maker.state_of(q, p).status for p in ids]
+            left = [
+                e
+                for e in map(decode_queue_entry, (s.data for s in await player_events.read(KEY)))
+                if isinstance(e, QueueLeft)
+            ]
+            if wait:
+                assert statuses == ["none", "none", "waiting"]
+                assert [e.player_id for e in left] == ids[:2]
+            else:
+                assert statuses == ["waiting"] * 3 and left == []
 
     asyncio.run(go())
 
