@@ -8,6 +8,7 @@ before any later one, which would otherwise be rated first and pass it over for 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from typing import Any
 
@@ -78,6 +79,27 @@ async def consume_alone(
 
     share = Partitions(leases, f"projection.{durable}", 1, start, None, instance, gauged=False)
     await share.run(stop)
+
+
+async def consume_players(
+    players: EventLog,
+    model: PlayerModel,
+    stop: asyncio.Event,
+    leases: Leases,
+    instance: str | None = None,
+) -> None:
+    """The players' read model kept from their log, in one process at a time and one entry at a
+    time: a name's claim that failed once (Redis away) and came back after its registration's
+    withdrawal would show a player that never was."""
+    await consume_alone(
+        players,
+        players_projection.DURABLE,
+        functools.partial(players_projection.project, model),
+        stop,
+        leases,
+        instance,
+        in_order=True,
+    )
 
 
 async def rebuild_players(players: LogAdmin, tables: LogAdmin, model: PlayerModel) -> None:

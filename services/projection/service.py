@@ -17,7 +17,6 @@ import msgspec
 from gcbc.eventlog.leases import Leases, MemoryLeases
 from gcbc.eventlog.partitions import partition_of
 from gcbc.eventlog.port import FullLog, Later, Skip, Stored, Subscription
-from gcbc.players import projection as players_projection
 from gcbc.readmodel.port import Put, ViewWriter, viewer_key
 from gcbc.rules.views import LogMemo, version_of
 from services.common import metrics, operators
@@ -35,7 +34,12 @@ from services.common.view_writer import (
     write,
 )
 from services.projection.ratings import DURABLE as RATINGS
-from services.projection.ratings import RatingProjection, consume_alone, rebuild_players
+from services.projection.ratings import (
+    RatingProjection,
+    consume_alone,
+    consume_players,
+    rebuild_players,
+)
 
 log = logging.getLogger("gcbc.projection")
 DURABLE = "projection"
@@ -393,14 +397,11 @@ async def main_async(settings: Settings, stop: asyncio.Event) -> None:
         projection = Projection(events, model, settings.log_limit, settings.chat_limit)
         player_model = RedisPlayerModel(model.redis)
         projection.after_wipe = functools.partial(rebuild_players, player_log, events, player_model)
-        on_player_entry = functools.partial(players_projection.project, player_model)
         ratings = RatingProjection(events, player_model)  # every table's answers
         instance = settings.instance or None
         await asyncio.gather(
             projection.run(stop, operators.metrics_port(9102), leases, instance),
-            consume_alone(
-                player_log, players_projection.DURABLE, on_player_entry, stop, leases, instance
-            ),
+            consume_players(player_log, player_model, stop, leases, instance),
             consume_alone(
                 events,
                 RATINGS,
