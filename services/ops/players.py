@@ -1,7 +1,8 @@
 """``gcbc-ops players``: the players, as their log and their read model hold them: how far the
 projection is (``status``), who registered (``list``), a player's entries (``show``), a pool's
 ratings (``leaderboard``), the read model and the ratings made again from the logs
-(``rebuild``) and the ratings checked against them (``verify``)."""
+(``rebuild``) and the ratings checked against them (``verify``), a registration whose token was
+never handed out withdrawn (``withdraw``)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import msgspec
 
 from gcbc.playermodel.memory import MemoryPlayerModel
 from gcbc.playermodel.port import POOLS, PlayerModel, Rating, RatingsHeld
-from gcbc.players.log import FoldedPlayer
+from gcbc.players.log import FoldedPlayer, InUse, PlayerLog
 from gcbc.players.projection import DURABLE
 from gcbc.players.projection import rebuild as rebuild_model
 from gcbc_contract.players import decode_player_entry
@@ -114,6 +115,28 @@ async def show_player(ops: Ops, player_id: str, as_json: bool) -> int:
         show.emit(folded)
     else:
         click.echo(printable(msgspec.json.encode(folded).decode()))
+    return 0
+
+
+@players.command("withdraw")
+@click.argument("player_id")
+@run
+async def withdraw(ops: Ops, player_id: str) -> int:
+    """Withdraw a registration whose token was never handed out, so its name is free again: the
+    table service logs "its registration could not be withdrawn" when the players' log was away
+    as a registration failed and it stopped before it could try again. Only a player whose log
+    holds its registration alone (no seat taken, no token replaced) is withdrawn."""
+    try:
+        done = await PlayerLog(await ops.players()).withdraw_unused(player_id)
+    except LookupError:
+        raise travel.NotFound(f"no player {player_id} in the players' log") from None
+    except InUse:
+        click.echo(
+            f"player {player_id} used its token (a seat taken or its token replaced): kept",
+            err=True,
+        )
+        return 2
+    click.echo(f"player {player_id}: " + ("withdrawn" if done else "withdrawn already"))
     return 0
 
 

@@ -72,6 +72,10 @@ class StaleToken(Exception):
     """The token changed meanwhile (replaced by another request)."""
 
 
+class InUse(Exception):
+    """The player used its token (a seat taken, its token replaced): it was handed out."""
+
+
 class TokenUnknown(OutcomeUnknown):
     """A replacement the log may or may not have taken: ``token`` is the new one if it did."""
 
@@ -330,6 +334,29 @@ class PlayerLog:
             self.withdrawing.add(task)
             task.add_done_callback(self.withdrawing.discard)
 
+    async def withdraw_unused(self, player_id: str) -> bool:
+        """Withdraw a registration that is all its player's log holds (no seat taken, no token
+        replaced), as one whose withdrawal was lost with the process that owed it (logged: "its
+        registration could not be withdrawn"): its name is free again. False: withdrawn already;
+        LookupError: no such player; InUse: the player used its token, which it was handed."""
+        entries = await self.events.read(player_id)
+        p = FoldedPlayer(player_id)
+        for stored in entries:
+            p.apply(stored)
+        if not p.name:
+            raise LookupError(player_id)
+        if p.withdrawn:
+            return False
+        if len(entries) > 1:
+            raise InUse(player_id)
+        entry = RegistrationWithdrawn(player_id=player_id, at=now_ms())
+        try:  # expecting its registration: a token replaced meanwhile is a player using it
+            await self._append(player_id, entry, p.seq)
+        except WrongExpectedSequence:
+            raise InUse(player_id) from None
+        self.folded.pop(player_id, None)
+        return True
+
     async def _withdraw_later(self, player_id: str) -> None:
         entry = RegistrationWithdrawn(player_id=player_id, at=now_ms())
         for attempt in range(WITHDRAW_TRIES):
@@ -337,7 +364,12 @@ class PlayerLog:
             with contextlib.suppress(LogUnavailable, OutcomeUnknown, WrongExpectedSequence):
                 await self._append(player_id, entry)  # a second one changes nothing
                 return
-        log.error("player %s: its registration could not be withdrawn", player_id)
+        log.error(
+            "player %s: its registration could not be withdrawn (its name is held:"
+            " gcbc-ops players withdraw %s frees it)",
+            player_id,
+            player_id,
+        )
 
     async def reissue(self, p: FoldedPlayer) -> str:
         """A new token for the player (the one before stops working); StaleToken if it was

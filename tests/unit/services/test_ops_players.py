@@ -64,3 +64,42 @@ def test_a_rebuild_that_stops_half_way_leaves_the_ratings_as_they_were_and_every
     assert asyncio.run(model.rated_position()) == 7
     assert asyncio.run(model.players()) == registered
     assert asyncio.run(model.hold_ratings("next", 1))  # its hold was given back
+
+
+def test_a_registration_whose_token_was_never_handed_out_is_withdrawn_and_its_name_freed():
+    """The table service stopped before it could withdraw a registration whose name's claim went
+    unanswered: the name was held for good. ``players withdraw`` frees it, and keeps a player
+    that used its token."""
+    players = MemoryEventLog()
+    log = PlayerLog(players)
+
+    async def register(name: str) -> str:
+        return (await log.register(name, bot=False))[0].player_id
+
+    ghost, bob = asyncio.run(register("ann")), asyncio.run(register("bob"))
+    asyncio.run(log.joined(asyncio.run(log.player(bob)), "00000000000000d1"))
+
+    async def connect_players() -> MemoryEventLog:
+        return players
+
+    async def connect_tables() -> MemoryEventLog:
+        return MemoryEventLog()
+
+    async def connect_model() -> MemoryReadModel:
+        return MemoryReadModel()
+
+    ops = Ops(Settings(), connect_tables, connect_model, 0, connect_players, None)
+
+    def withdraw(player_id: str):
+        return CliRunner().invoke(cli, ["players", "withdraw", player_id], obj=ops)
+
+    done = withdraw(ghost)
+    assert done.exit_code == 0 and "withdrawn" in done.output, done.output
+    assert asyncio.run(PlayerLog(players).player(ghost)) is None
+    assert asyncio.run(register("ann")) != ghost  # the name is free again
+    again = withdraw(ghost)
+    assert again.exit_code == 0 and "withdrawn already" in again.output
+    kept = withdraw(bob)
+    assert kept.exit_code == 2 and "used its token" in kept.output
+    assert asyncio.run(PlayerLog(players).player(bob)) is not None
+    assert withdraw("00000000000000ff").exit_code == 2
