@@ -76,11 +76,14 @@ class _Held:
 
 Start = Callable[[int], Awaitable[Subscription]]
 Stopped = Callable[[int], object]
+Parting = Callable[[int], Awaitable[object]]
 
 
 class Partitions:
     """``start(p)``: begin processing partition p (its consumer's subscription); ``stopped(p)``:
-    it is no longer processed here (forget its tables). ``owns(table)``: is it processed here."""
+    it is no longer processed here (forget its tables); ``parting(p)``: it is handed over while
+    still surely held (a clean stop, or another member's share), its consumer stopped: what the
+    next holder is owed (the rules worker's snapshots). ``owns(table)``: is it processed here."""
 
     def __init__(
         self,
@@ -92,11 +95,12 @@ class Partitions:
         instance: str | None = None,
         clock: Callable[[], float] = time.monotonic,
         gauged: bool = True,
+        parting: Parting | None = None,
     ) -> None:
         self.leases, self.service, self.partitions = leases, service, partitions
         # whether the gauges of the tables' partitions are this one's (not a lone consumer's)
         self.gauged = gauged
-        self.start, self.stopped = start, stopped
+        self.start, self.stopped, self.parting = start, stopped, parting
         self.instance = instance or instance_name()
         self.clock = clock
         self.held: dict[int, _Held] = {}
@@ -148,7 +152,7 @@ class Partitions:
             held = self.held.get(p)
             if held is None:
                 continue
-            await self._stop(p)
+            await self._stop(p, parting=True)
             await self.leases.release(self.lease(p), held.revision)
         for p in sorted(mine - set(self.held)):
             sent = self.clock()
@@ -188,13 +192,18 @@ class Partitions:
                 self._late[p] = held.revision
                 await self._stop(p)
 
-    async def _stop(self, p: int) -> None:
+    async def _stop(self, p: int, parting: bool = False) -> None:
         held = self.held.pop(p, None)
         if held is None:
             return
         if held.subscription is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(held.subscription.close(), self.margin / 2)
+        if parting and self.parting is not None:
+            try:
+                await asyncio.wait_for(self.parting(p), self.margin / 2)
+            except Exception as e:  # noqa: BLE001  (what it owes saves work: none is needed)
+                log.warning("partition %d: handed over owing: %s", p, e or type(e).__name__)
         if self.stopped is not None:
             self.stopped(p)
         self._gauge()
@@ -245,7 +254,7 @@ class Partitions:
         """Hand every partition over at once (a clean stop), instead of letting leases lapse."""
         for p, held in list(self.held.items()):
             revision = held.revision
-            await self._stop(p)
+            await self._stop(p, parting=True)
             with contextlib.suppress(Exception):
                 await self.leases.release(self.lease(p), revision)
         if self._member_revision is not None:

@@ -207,7 +207,7 @@ class Snapshots:
                 del held[table_id]
 
     def owe_all(self, tables: Iterable[FoldedTable]) -> None:
-        """Every table with entries folded since its last snapshot (a worker stopping)."""
+        """Every table with entries folded since its last snapshot (a partition handed over)."""
         for t in tables:
             if self._since.get(t.table_id):
                 self.owe(t)

@@ -53,6 +53,7 @@ async def run(
             start,
             worker.forget,
             instance,
+            parting=worker.part,
         )
         log.info("rules worker consuming")
         watching = asyncio.create_task(operators.watch_lag(worker.events, DURABLE, stop, log))

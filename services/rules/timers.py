@@ -75,17 +75,14 @@ async def keep_index(worker: RulesWorker, stop: asyncio.Event, every: float = 0.
 
 
 async def keep_snapshots(worker: RulesWorker, stop: asyncio.Event, every: float = 0.2) -> None:
-    """Write the snapshots owed as they come, and those of every table as the worker stops."""
+    """Write the snapshots owed as they come (those of every table as the worker stops are
+    written as each partition is handed over: ``RulesWorker.part``)."""
     while not stop.is_set():
         try:
             await worker.snapshots.flush()
         except Exception as e:  # noqa: BLE001
             log.warning("writing snapshots failed: %s", e)
         await _pause(stop, every)
-    try:
-        await asyncio.wait_for(worker.stopping(), 5.0)
-    except Exception as e:  # noqa: BLE001  (a snapshot saves reading: none is needed)
-        log.warning("stopping: not every snapshot was written: %s", e or type(e).__name__)
 
 
 async def _pause(stop: asyncio.Event, seconds: float) -> None:

@@ -398,7 +398,10 @@ class RulesWorker:
             progress.finish()
         self.loads += 1
 
-    async def stopping(self) -> None:
-        """Snapshot every table with entries since its last snapshot (a restart reads less)."""
-        self.snapshots.owe_all(list(self.cache.tables.values()))
+    async def part(self, partition: int) -> None:
+        """A partition handed over while held: snapshot each of its tables with entries since its
+        last snapshot, so its next holder (or this one restarted) reads less."""
+        self.snapshots.owe_all(
+            t for table_id, t in self.cache.tables.items() if self._in(table_id, partition)
+        )
         await self.snapshots.flush()

@@ -127,6 +127,24 @@ def test_a_restarted_worker_folds_only_the_table_it_is_asked_about():
     asyncio.run(go())
 
 
+def test_a_partition_handed_over_leaves_a_snapshot_of_each_of_its_tables_for_the_next_holder():
+    """A clean stop hands every partition over: its tables are snapshotted before they are
+    forgotten (else the next holder folds each from its log)."""
+
+    async def go():
+        events, snaps, index, clock = MemoryEventLog(), MemoryKeyValue(), MemoryKeyValue(), Clock()
+        first = Running(events, snaps, index, clock)
+        for t in tables(12):
+            await command(events, t, C.OpenTable(table_id=t, seats=4))
+        await first.idle()
+        assert all([await snaps.get(t) is None for t in tables(12)])  # none owed yet
+        await first.worker.share.leave()
+        assert all([await snaps.get(t) is not None for t in tables(12)])
+        await first.stop()
+
+    asyncio.run(go())
+
+
 def test_a_deadline_pending_across_a_restart_fires_without_folding_the_other_tables():
     async def go():
         events, snaps, index, clock = MemoryEventLog(), MemoryKeyValue(), MemoryKeyValue(), Clock()
