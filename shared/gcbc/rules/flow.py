@@ -33,8 +33,10 @@ from gcbc_contract import events as E
 
 
 def fell_this_turn(s: State) -> bool:
-    """The turn seat was eliminated, or became a zombie, during its own turn (a card's shot):
-    its turn ends (RULES §4, §8)."""
+    """The turn seat was eliminated during its own turn (a card's shot): its turn ends (RULES
+    §4). One that rose as a zombie instead plays on as a zombie (RULES §8: "when you are a
+    zombie and you take your turn", Bite or Equip; an action declared before it rose and no
+    longer possible is chosen again, §6)."""
     return s.marks.turn_fell or s.seats[s.turn_seat].eliminated
 
 
@@ -137,7 +139,7 @@ def _declared(s: State) -> list[Any]:
 
 
 def _waiting_for_turn_seat(s: State) -> list[Any]:
-    """The turn's seat acts or aims; fallen in its own turn, the turn ends (RULES §4, §8)."""
+    """The turn's seat acts or aims; eliminated in its own turn, the turn ends (RULES §4)."""
     if fell_this_turn(s):
         return [E.WindowOpened(kind="end_of_turn", asked=holders(s))]
     if s.seats[s.turn_seat].absent:

@@ -184,7 +184,7 @@ class TurnMarks(Struct, frozen=True, gc=False):
     coffee_seat: int | None = None
     arm_barred: int | None = None  # may not take a gun this turn (classic K-9 Unit)
     reaim_from: int | None = None  # hit by the turn's bite or shot at a zombie: aim elsewhere (§8)
-    turn_fell: bool = False  # the turn's seat was eliminated or became a zombie in its own turn
+    turn_fell: bool = False  # the turn's seat was eliminated in its own turn
     standing: Declared | None = None  # the shot or bite reconsidered: it stands if time runs out
 
 

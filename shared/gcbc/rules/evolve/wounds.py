@@ -45,7 +45,8 @@ def _wound_healed(s: State, e: E.WoundHealed, v: int, log: Trail) -> State:
 
 
 def _fell(s: State, seat: int) -> TurnMarks:
-    """The turn's marks once ``seat`` is eliminated or made a zombie: the turn's seat fell?"""
+    """The turn's marks once ``seat`` is eliminated: the turn's seat fell? (One that rises as a
+    zombie plays on: its turn is a zombie's, RULES §8.)"""
     m = s.marks
     return m if m.turn_fell or seat != s.turn_seat else replace(m, turn_fell=True)
 
@@ -100,7 +101,6 @@ def _became_zombie(s: State, e: E.BecameZombie, v: int, log: Trail) -> State:
         guns_in_centre=s.guns_in_centre + (1 if st.gun else 0),
         arms_in_centre=s.arms_in_centre - 1,
         guns_locked=s.guns_locked - {e.seat},
-        marks=_fell(s, e.seat),
         seats=put(s.seats, e.seat, zombie),
     )
 

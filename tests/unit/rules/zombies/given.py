@@ -61,7 +61,7 @@ def risen(s: State, seat: int, shooter: int | None = None) -> State:
 
 def earlier(s: State) -> State:
     """The events just folded happened in an earlier turn: the current turn starts after them
-    (a seat that rose during its own turn would end that turn, RULES §8)."""
+    (nothing of theirs is the current turn's)."""
     return replace(s, marks=replace(s.marks, turn_fell=False))
 
 

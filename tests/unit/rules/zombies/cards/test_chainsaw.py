@@ -33,7 +33,8 @@ from tests.unit.rules.zombies.given import zdeal
 )
 def test_not_a_leader_you_are_shot(options, fell):
     """RULES §8.1 Chainsaw, §4, §8: seat 2 turns up seat 3's first card (Crooked): seat 2 is shot
-    (by itself) and eliminated, or rises as a zombie; fallen in its own turn, its turn ends."""
+    (by itself) and eliminated, its turn ending; or it rises as a zombie and plays the rest of its
+    turn as one (RULES §8: a zombie's action, Equip here, its Arms aimed at itself)."""
     s = deal({2: "chainsaw"}, first_seat=2, options=options)
     s, events = act(s, play(2, "chainsaw", target=3, position=1))
     assert events[1:3] == [
@@ -41,8 +42,15 @@ def test_not_a_leader_you_are_shot(options, fell):
         E.SeatShot(shooter=2, target=2),
     ]
     assert one(events, fell).seat == 2 and one(events, fell).by == 2
-    assert one(events, E.TurnBegan) == E.TurnBegan(seat=3, turn=2, direction=1)
     assert s.seat(3).face_up == (True, False, False) and violations(s) == []
+    if fell is E.SeatEliminated:
+        assert one(events, E.TurnBegan) == E.TurnBegan(seat=3, turn=2, direction=1)
+        return
+    assert of(events, E.TurnBegan) == [] and s.turn_seat == 2 and s.step == "action"
+    assert C.Equip(seat=2) in legal_commands(s, 2)
+    assert refused_unchanged(s, C.Bite(seat=2)) is not None  # its Arms aim at itself
+    s, events = act(s, C.Equip(seat=2))
+    assert one(events, E.AimRequested) == E.AimRequested(seat=2)
 
 
 @pytest.mark.parametrize("options", BOTH)

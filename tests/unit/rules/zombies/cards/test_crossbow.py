@@ -125,19 +125,30 @@ def test_the_target_shoots_the_shooter_first():
 @pytest.mark.parametrize(
     ("options", "fell"), [(EXTRA, E.SeatEliminated), (ZOMBIES, E.BecameZombie)]
 )
-def test_the_turn_seat_shot_in_its_own_window_ends_its_turn(options, fell, window):
-    """RULES §8.1 Crossbow, §4, §8: seat 2 (its gun aimed at seat 3) declares an investigation or
-    a shot; in that window seat 3 shoots seat 2 first: seat 2 is eliminated (or rises as a
-    zombie): its action never happens, it has no Aim phase, and its turn ends."""
+def test_the_turn_seat_shot_in_its_own_window_ends_its_turn_or_chooses_again_as_a_zombie(
+    options, fell, window
+):
+    """RULES §8.1 Crossbow, §4, §8, §6: seat 2 (its gun aimed at seat 3) declares an investigation
+    or a shot; in that window seat 3 shoots seat 2 first. Eliminated, seat 2's action never
+    happens, it has no Aim phase, and its turn ends. Risen as a zombie, it plays on as one: its
+    declared action is no longer possible (a zombie neither investigates nor holds a gun), so it
+    chooses again, a zombie's action (its Arms aim at itself: Equip)."""
     s = deal({3: "crossbow"}, guns={2: 3}, first_seat=2, options=options)
     s = open_window(s, window)
     s, events = act(s, play(3, "crossbow", target=2))
     assert one(events, fell).seat == 2
-    assert of(events, E.ActionCancelled) == [] and of(events, E.AimRequested) == []
-    assert of(events, E.CardViewed) == []
+    assert of(events, E.AimRequested) == [] and of(events, E.CardViewed) == []
     assert one(events, E.SeatShot) == E.SeatShot(shooter=3, target=2)  # only the Crossbow's
-    assert one(events, E.TurnBegan) == E.TurnBegan(seat=3, turn=2, direction=1)
     assert not s.seat(3).eliminated and violations(s) == []
+    if fell is E.SeatEliminated:
+        assert of(events, E.ActionCancelled) == []
+        assert one(events, E.TurnBegan) == E.TurnBegan(seat=3, turn=2, direction=1)
+        return
+    assert one(events, E.ActionCancelled) == E.ActionCancelled(seat=2, reason="impossible")
+    assert of(events, E.TurnBegan) == [] and s.turn_seat == 2 and s.step == "action"
+    assert [c for c in legal_commands(s, 2) if not isinstance(c, C.SetAutoPass)] == [
+        C.Equip(seat=2)
+    ]
 
 
 @pytest.mark.parametrize(

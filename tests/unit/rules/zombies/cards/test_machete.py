@@ -55,15 +55,17 @@ def test_in_a_window(window):
     assert one(events, E.SeatShot) == E.SeatShot(shooter=1, target=3)
 
 
-def test_the_shooter_shot_in_its_own_shoot_window_ends_its_turn():
-    """RULES §8.1 Machete, §4, §8: seat 3 shoots seat 2, which was about to shoot: risen as a
-    zombie, it shoots nobody and its turn ends."""
+def test_the_shooter_shot_in_its_own_shoot_window_chooses_again_as_a_zombie():
+    """RULES §8.1 Machete, §4, §8, §6: seat 3 shoots seat 2, which was about to shoot: risen as a
+    zombie, it shoots nobody (its gun dropped: the shot is no longer possible) and chooses again,
+    a zombie's action; its turn goes on."""
     s = zdeal({3: "machete"}, guns={2: 1}, first_seat=2)
     s = open_window(s, "shoot")
     s, events = act(s, play(3, "machete", target=2))
     assert one(events, E.BecameZombie).seat == 2
     assert [e.target for e in of(events, E.SeatShot)] == [2]
-    assert one(events, E.TurnBegan).seat == 3
+    assert one(events, E.ActionCancelled) == E.ActionCancelled(seat=2, reason="impossible")
+    assert of(events, E.TurnBegan) == [] and s.turn_seat == 2 and s.step == "action"
 
 
 @pytest.mark.parametrize(

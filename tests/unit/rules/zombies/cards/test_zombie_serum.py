@@ -24,10 +24,11 @@ from tests.unit.rules.zombies.cards.given import revealed, wrong_moments
 from tests.unit.rules.zombies.given import zdeal
 
 
-def test_a_non_leader_rises_and_its_turn_ends():
+def test_a_non_leader_rises_and_plays_its_turn_as_a_zombie():
     """RULES §8.1 Zombie Serum, §8: seat 2 plays it on its own turn: shot by itself, its cards are
-    revealed and it rises as a zombie; the Agent (seat 0, position 1) is turned face up. Fallen in
-    its own turn, seat 2's turn ends at once (no action, no Aim phase)."""
+    revealed and it rises as a zombie; the Agent (seat 0, position 1) is turned face up. Seat 2's
+    turn goes on as a zombie's (RULES §8, "when you are a zombie and you take your turn"): its
+    action is Bite or Equip (its Arms aim at itself: Equip), then it may aim its Arms."""
     s = zdeal({2: "zombie_serum"}, first_seat=2)
     s, events = act(s, play(2, "zombie_serum", choice="agent"))
     assert events[1:7] == [
@@ -38,10 +39,14 @@ def test_a_non_leader_rises_and_its_turn_ends():
         E.BecameZombie(seat=2, by=2),
         E.CardRevealed(seat=0, position=1, card_id=0, card="agent"),
     ]
-    assert of(events, E.AimRequested) == [] and of(events, E.ActionDeclared) == []
-    assert one(events, E.TurnBegan) == E.TurnBegan(seat=3, turn=2, direction=1)
+    assert of(events, E.AimRequested) == [] and of(events, E.TurnBegan) == []
     assert s.seat(2).zombie and s.seat(2).arms_aim == 2 and s.seat(0).face_up[0]
-    assert violations(s) == []
+    assert s.turn_seat == 2 and s.step == "action" and violations(s) == []
+    assert refused_unchanged(s, C.Investigate(seat=2, target=3, position=1)) == "zombie_cannot"
+    s, events = act(s, C.Equip(seat=2))
+    assert one(events, E.AimRequested) == E.AimRequested(seat=2)
+    s, events = act(s, C.Aim(seat=2, target=3))
+    assert s.seat(2).arms_aim == 3
 
 
 @pytest.mark.parametrize("window", WINDOWS)
