@@ -7,8 +7,8 @@ seeing the card. Otherwise you are shot.
 Decisions: the seat you choose is never yourself (RULES §5: a gun never aims at its holder); it
 may be a zombie (RULES §8: shot, its Arms turn on itself) or the Leader just found. "You are shot"
 is a shot by yourself (RULES §9: a Bomber so shot does not make the Bombers win). Should every
-other living seat be wounded, the Leader found shoots nobody (no prompt). Fallen in your own turn,
-your turn ends (flow)."""
+other living seat be wounded, the Leader found shoots nobody (no prompt). Eliminated in your own
+turn, your turn ends; risen as a zombie, you play the rest of it as one (flow)."""
 
 from __future__ import annotations
 

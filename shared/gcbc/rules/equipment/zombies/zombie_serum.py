@@ -3,8 +3,8 @@ Arms turn on itself). ``choice`` names "agent" or "kingpin": its holder must the
 face up, if it is still face down.
 
 Decisions: the shot is by yourself (``by`` is you: RULES §9, a Bomber so shot does not make the
-Bombers win). The Leader is turned face up after the shot. Fallen in your own turn, your turn
-ends (flow)."""
+Bombers win). The Leader is turned face up after the shot. Eliminated in your own turn, your
+turn ends; risen as a zombie, you play the rest of it as one (flow)."""
 
 from __future__ import annotations
 
