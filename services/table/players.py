@@ -44,7 +44,6 @@ PROFILE_EXAMPLE = {"player_id": "9c1e7b3d5a604f2a", "name": "ann", "bot": False}
 TOKEN_EXAMPLE = "9c1e7b3d5a604f2a.tOk3n…"
 NDJSON = "application/x-ndjson"
 _encode = msgspec.json.Encoder().encode
-# a table's step as a player's list says it
 
 
 class Players(Controller):
