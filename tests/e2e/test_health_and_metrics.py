@@ -124,13 +124,26 @@ def test_an_anonymous_look_at_a_table_held_in_memory_reads_no_log(http, stack):
         text = httpx.get(f"{stack.metrics_url('table')}/metrics", timeout=10).text
         return _metric(text, "gcbc_log_reads_total")
 
-    before = reads()
-    for _ in range(5):
-        assert http.get(f"/tables/{table_id}").status_code == 200
-        assert http.get(f"/tables/{table_id}/view").status_code == 200
-    assert reads() == before
+    def quiet(look, expected: int) -> bool:
+        """True when some attempt of `look` cost exactly `expected` reads: the stack is shared by
+        the worker's earlier tests, whose tables (house bots, deadlines) may read the log at any
+        moment; a look that itself reads does so on every attempt."""
+        for _ in range(10):
+            before = reads()
+            look()
+            if reads() - before == expected:
+                return True
+        return False
+
+    def anonymous_looks() -> None:
+        for _ in range(5):
+            assert http.get(f"/tables/{table_id}").status_code == 200
+            assert http.get(f"/tables/{table_id}/view").status_code == 200
+
+    assert quiet(anonymous_looks, 0)
     # a table it does not hold is still read once (to say 404 rightly)
-    missing = "00000000000000ff"
-    assert http.get(f"/tables/{missing}").status_code == 404
-    assert reads() == before + 1
+    def look_at_a_missing_table() -> None:
+        assert http.get("/tables/00000000000000ff").status_code == 404
+
+    assert quiet(look_at_a_missing_table, 1)
     assert http.get(f"/tables/{table_id}/view", headers=auth(tokens[0])).status_code == 200
