@@ -12,6 +12,7 @@ from __future__ import annotations
 from gcbc.rules.effects import view_card
 from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
+from gcbc.rules.moves import Rule
 from gcbc.rules.query import face_down, protected
 from gcbc.rules.targets import investigable_seat
 from gcbc.rules.timing import ANY
@@ -21,7 +22,17 @@ from gcbc.rules.timing import ANY
 class Polygraph(Card):
     name = "polygraph"
     timing = ANY
-    params = (investigable_seat("target"),)
+    params = (
+        investigable_seat(
+            "target",
+            Rule(
+                "no_effect",
+                "neither you nor seat {value} has a face-down card the other would see",
+                lambda s, me, t, c: bool(face_down(s, t))
+                or (bool(face_down(s, me)) and not protected(s, me)),
+            ),
+        ),
+    )
 
     def resolve(self, s, seat, cmd):
         t = cmd.target

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from gcbc.rules.effects import reveal
+from gcbc.rules.evolve import fold
 from gcbc_contract import events as E
 from tests.support import C, act
 from tests.unit.rules.equipment.scenario import (
@@ -130,3 +132,38 @@ def test_a_user_protected_by_disguise_shows_none_of_its_cards():
     assert [(e.viewer, e.seat, e.position) for e in viewed] == [(0, 1, 1), (0, 1, 2), (0, 1, 3)]
     assert [known(s, 1, 0, p) for p in (1, 2, 3)] == [None, None, None]
     assert [known(s, 0, 1, p) for p in (1, 2, 3)] == ["kingpin", "crooked", "crooked"]
+
+
+def _face_up(s, *seats):
+    """Every card of ``seats`` face up (revealed earlier in the game)."""
+    return fold([reveal(s, seat, p) for seat in seats for p in (1, 2, 3)], s)
+
+
+def test_nothing_to_show_either_way_is_refused():
+    """RULES §7.3 (a card is played only when its effect can happen): seat 0 and seat 1 have every
+    card face up, so neither would see anything new: refused on seat 1 and not listed for it;
+    seat 2, whose cards are face down, can still be chosen."""
+    s = _face_up(deal({0: "polygraph"}), 0, 1)
+    assert refused_unchanged(s, play(0, "polygraph", target=1)) == "no_effect"
+    assert [c.target for c in legal_plays(s, 0, "polygraph")] == [2, 3]
+    assert accept_all(s, 0, "polygraph") == 2
+
+
+def test_one_side_to_show_is_enough():
+    """RULES §7.1, §7.3: a target with every card face up still sees the user's face-down cards
+    (and a user with every card face up still sees the target's)."""
+    s = _face_up(deal({0: "polygraph"}), 1)
+    s2, events = act(s, play(0, "polygraph", target=1))
+    assert [(e.viewer, e.seat) for e in of(events, E.CardViewed)] == [(1, 0)] * 3
+    s = _face_up(deal({0: "polygraph"}), 0)
+    s2, events = act(s, play(0, "polygraph", target=1))
+    assert [(e.viewer, e.seat) for e in of(events, E.CardViewed)] == [(0, 1)] * 3
+
+
+def test_a_disguised_user_needs_a_target_with_a_face_down_card():
+    """RULES §7.1 (a user protected by Disguise shows none of its cards), §7.3: its Polygraph on a
+    seat with every card face up would show nothing to anyone."""
+    s = deal({0: "polygraph", 3: "disguise"}, setup=[play(3, "disguise", target=0)])
+    s = _face_up(s, 1)
+    assert refused_unchanged(s, play(0, "polygraph", target=1)) == "no_effect"
+    assert [c.target for c in legal_plays(s, 0, "polygraph")] == [2, 3]
