@@ -141,6 +141,7 @@ def test_an_anonymous_look_at_a_table_held_in_memory_reads_no_log(http, stack):
             assert http.get(f"/tables/{table_id}/view").status_code == 200
 
     assert quiet(anonymous_looks, 0)
+
     # a table it does not hold is still read once (to say 404 rightly)
     def look_at_a_missing_table() -> None:
         assert http.get("/tables/00000000000000ff").status_code == 404

@@ -34,7 +34,16 @@ DELIBERATE = {
             "command": "play_equipment",
             "expected": {"events": 3},
             "got": {"refusal": "not_playable_now"},
-        }
+        },
+        # RULES §7.3 (Decision: a Polygraph that would show no card is refused): neither seat
+        # had a card the other could be shown
+        {
+            "table": "901d000000000004",
+            "seq": 884,
+            "command": "play_equipment",
+            "expected": {"events": 2},
+            "got": {"refusal": "no_effect"},
+        },
     ],
     # RULES §7.1 (Decision: a Coffee played in the start-of-game window acts as if played in the
     # first turn): the Lead Investigator's first turn is followed by the Coffee's seat, not the
@@ -46,7 +55,36 @@ DELIBERATE = {
             "command": "pass",
             "expected": {"event": 2, "type": "turn_began", "seat": 4, "turn": 2, "direction": 1},
             "got": {"event": 2, "type": "turn_began", "seat": 3, "turn": 2, "direction": 1},
-        }
+        },
+        # RULES §7.3 (Decision: a Polygraph that would show no card is refused): neither seat
+        # had a card the other could be shown
+        {
+            "table": "901d000000000002",
+            "seq": 454,
+            "command": "play_equipment",
+            "expected": {"events": 2},
+            "got": {"refusal": "no_effect"},
+        },
+    ],
+    # RULES §7.3 (Decision: a Polygraph that would show no card is refused): neither seat had a
+    # card the other could be shown
+    "classic_5_token": [
+        {
+            "table": "901d000000000001",
+            "seq": 350,
+            "command": "play_equipment",
+            "expected": {"events": 1},
+            "got": {"refusal": "no_effect"},
+        },
+    ],
+    "fourth_4": [
+        {
+            "table": "901d000000000000",
+            "seq": 338,
+            "command": "play_equipment",
+            "expected": {"events": 2},
+            "got": {"refusal": "no_effect"},
+        },
     ],
 }
 

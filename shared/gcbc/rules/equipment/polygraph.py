@@ -28,8 +28,9 @@ class Polygraph(Card):
             Rule(
                 "no_effect",
                 "neither you nor seat {value} has a face-down card the other would see",
-                lambda s, me, t, c: bool(face_down(s, t))
-                or (bool(face_down(s, me)) and not protected(s, me)),
+                lambda s, me, t, c: (
+                    bool(face_down(s, t)) or (bool(face_down(s, me)) and not protected(s, me))
+                ),
             ),
         ),
     )
