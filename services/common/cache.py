@@ -25,6 +25,8 @@ class FoldedCache:
     # finished tables kept in memory, the most recent (their late readers: a history, a rematch);
     # older ones cost nothing but their id and are read again if asked for
     KEEP_FINISHED = 200
+    # entries folded between two turns of the event loop while a log is read (a few ms' worth)
+    FOLD_SLICE = 256
 
     def __init__(
         self,
@@ -98,12 +100,14 @@ class FoldedCache:
             lock = self._locks[table_id] = asyncio.Lock()
         async with lock:  # one catch-up at a time: entries are folded once, in order
             metrics.LOG_READS.inc()
-            for stored in await self.log.read(table_id, after=t.seq):
+            for n, stored in enumerate(await self.log.read(table_id, after=t.seq), 1):
                 if through is not None and stored.seq > through:
                     break
                 if stored.seq > t.seq:
                     t.apply(stored)
                     self._signal(table_id)
+                if n % self.FOLD_SLICE == 0:
+                    await asyncio.sleep(0)  # a long log folds in slices: other requests go on
         if t.seq == 0:
             # no such table (yet): nothing is kept, so probing ids costs no memory
             if self.tables.get(table_id) is t:

@@ -119,6 +119,8 @@ class Settings(Struct, frozen=True):
     rate_log_read: str = "10/minute"
     # leaderboard pages (per client address): each reads its ratings and players' records
     rate_leaderboard: str = "60/minute"
+    # a player's list of its tables (per client address): each reads up to 200 tables' views
+    rate_player_tables: str = "60/minute"
     # tokens a table refused, per client address: each may have cost a fold of a log this
     # process did not hold, so past the budget a token for such a table is not looked at
     rate_refused_token: str = "10/minute"

@@ -244,6 +244,7 @@ async def _rates(settings: Settings, pool: Any) -> RateLimits:
         "replay": settings.rate_replay,
         "log_read": settings.rate_log_read,
         "leaderboard": settings.rate_leaderboard,
+        "player_tables": settings.rate_player_tables,
         "refused_token": settings.rate_refused_token,
     }
     rates = RateLimits.on_redis(settings.redis_url, pool, limits)

@@ -5,7 +5,8 @@ arrive (one hop less than a proxy in front, and the same in ``make run``, compos
 cluster): a request's head must arrive within ``head_timeout`` seconds of the connection or of its
 first byte (else ``408`` and the connection closes), its body within ``body_timeout`` seconds of
 its head (the same), a head is at most ``max_head`` bytes (else
-``431``, refused as soon as the bytes pass it, never buffered whole), and one client address holds
+``431``, refused as soon as the bytes pass it, never buffered whole) and its target (path and
+query) at most ``MAX_TARGET`` (else ``414``), and one client address holds
 at most ``per_client`` connections at once, the process ``total`` (else a ``429`` or ``503``
 problem, then the connection closes). uvicorn takes the protocol class as its ``http`` setting.
 """
@@ -28,6 +29,9 @@ from services.common.settings import Settings
 from services.table.problems import type_of
 
 log = logging.getLogger("gcbc.table")
+# a request's target (its path and query), as a proxy's usual line buffer: no route needs more,
+# and every parser of a query (the public reads' ticket check, Litestar's) costs by its length
+MAX_TARGET = 8 * 1024
 
 RESERVED_FDS = 256  # descriptors kept for NATS, Redis, logs and the refusals themselves
 # a refused connection's request is read and dropped this long, so that its client reads the
@@ -189,6 +193,7 @@ def _answer(status: int, code: str, detail: str, headers: dict[str, str] | None 
     reason = {
         400: "Bad Request",
         408: "Request Timeout",
+        414: "URI Too Long",
         429: "Too Many Requests",
         431: "Request Header Fields Too Large",
     }
@@ -262,6 +267,11 @@ class GuardedHttp(HttpToolsProtocol):
         size = len(self.url) + sum(len(n) + len(v) + 4 for n, v in self.headers)
         if size > self.limits.max_head:
             self._too_large()
+            return
+        if len(self.url) > MAX_TARGET:
+            why = f"a request's target (its path and query) is at most {MAX_TARGET} bytes"
+            self.limits.refused(self.client[0] if self.client else "unknown", "uri_too_long", why)
+            self._refuse(414, "uri_too_long", why)
             return
         super().on_headers_complete()
         if self.limits.body_timeout > 0:  # stopped as the request ends (at once without a body)

@@ -88,7 +88,13 @@ PROBLEM_CODES: dict[int, list[str]] = {
 # the document's closed sets of names as components, and a Problem's codes as one of them
 # (and the codes no operation lists: a connection refused before any operation, its head too
 # slow or too large; a method no route takes; another failure of the HTTP layer)
-EDGE_CODES = {"request_timeout", "headers_too_large", "method_not_allowed", "http_error"}
+EDGE_CODES = {
+    "request_timeout",
+    "headers_too_large",
+    "uri_too_long",
+    "method_not_allowed",
+    "http_error",
+}
 VOCABULARIES = Vocabularies(
     sorted({code for codes in PROBLEM_CODES.values() for code in codes} | EDGE_CODES)
 )

@@ -161,6 +161,7 @@ class Players(Controller):
         service: Service,
         limit: Annotated[int, Parameter(ge=1, le=200, description="at most this many")] = 50,
     ) -> MyTables:
+        await state.rates.hit("player_tables", client(request))
         p = await state.identities.authenticate(bearer(request))
         looked = list(itertools.islice(reversed(p.tables), LOOKED_AT))
         out: list[MyTable] = []

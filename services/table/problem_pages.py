@@ -58,6 +58,10 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "The request's head is too large: the connection was closed.",
         "Send fewer or smaller headers.",
     ),
+    "uri_too_long": (
+        "The request's target (its path and query) is too long: the connection was closed.",
+        "Send a shorter query: no parameter of the API needs more than a few hundred bytes.",
+    ),
     "not_found": ("There is nothing at this route.", "Check the path against the API document."),
     "http_error": ("The request failed at the HTTP level.", "Check the request against the API."),
     # --- who is asking
@@ -279,6 +283,7 @@ _OTHER_STATUSES = {
     "method_not_allowed": (405,),
     "request_timeout": (408,),
     "headers_too_large": (431,),
+    "uri_too_long": (414,),
     "too_many_connections": (429, 503),
     "http_error": (),
 }
@@ -304,8 +309,16 @@ def _entry(code: str) -> ProblemPage:
 ENTRIES = {code: _entry(code) for code in CATALOGUE}
 
 
+# the longest Accept weighed (a browser's is under 200 bytes): each of its items is parsed and
+# sorted, so one of many thousands would cost the event loop a tenth of a second
+ACCEPT_WEIGHED = 512
+
+
 def _wants_html(request: Request) -> bool:
-    """A browser asks for HTML by name; anything else (``*/*``, JSON, no Accept) gets JSON."""
+    """A browser asks for HTML by name; anything else (``*/*``, JSON, no Accept, an Accept longer
+    than any browser's) gets JSON."""
+    if len(request.headers.get("accept", "")) > ACCEPT_WEIGHED:
+        return False
     best = request.accept.best_match([MediaType.JSON, MediaType.HTML], default=MediaType.JSON)
     return best == MediaType.HTML
 

@@ -344,6 +344,33 @@ def test_leaderboard_pages_are_budgeted_per_address(edge):
             assert other.get("/leaderboards/base").status_code == 200
 
 
+def test_a_players_table_list_is_budgeted_per_address(edge):
+    """Before: GET /players/me/tables (up to 200 tables' public views read and decoded, 13x a
+    lobby page) had no budget: eight connections of one address took most of a core."""
+    with client(edge, 92) as c:
+        r = c.post("/players", json={"name": f"lister{secrets.token_hex(3)}"})
+        assert r.status_code == 201, r.text
+        mine = auth(r.json()["token"])
+        codes = [
+            c.get("/players/me/tables", params={"limit": 200}, headers=mine).status_code
+            for _ in range(61)
+        ]
+        assert codes[:60] == [200] * 60 and codes[60] == 429
+        with client(edge, 93) as other:  # another address is not held back
+            assert other.get("/players/me/tables", headers=mine).status_code == 200
+
+
+def test_a_long_request_target_is_refused_before_its_query_is_parsed(edge):
+    """Before: a 32 KB query of empty fields on any public read (its ticket looked for in every
+    field, then Litestar's own parse) cost 21 ms of the event loop a request."""
+    with client(edge, 94) as c:
+        r = c.get("/tables?" + "a&" * 4_500)
+        assert r.status_code == 414 and r.json()["code"] == "uri_too_long", r.text[:200]
+        assert r.headers["content-type"].startswith("application/problem+json")
+    with client(edge, 94) as c:  # (the refused connection closed) a long query under the cap
+        assert c.get("/tables?" + "a&" * 3_500).status_code == 200
+
+
 def test_a_tables_spectator_places_are_shared_among_addresses(edge):
     """Before: two addresses took all 100 spectator places of a table."""
     with client(edge, 70) as c:

@@ -68,3 +68,19 @@ def test_the_pages_are_in_the_api_document_under_their_tag():
         assert schema["paths"][path]["get"]["tags"] == ["problems"], path
     example = schema["paths"]["/tables/{table_id}"]["get"]["responses"]["404"]
     assert "/problems/no_table" in str(example)
+
+
+def test_an_accept_longer_than_any_browsers_is_answered_in_json_unweighed(client, monkeypatch):
+    """Before: an Accept of 32,000 commas (under the head's cap) was parsed and sorted item by
+    item, 0.1 s of the event loop per request to /problems. Past ``ACCEPT_WEIGHED`` bytes it is
+    not weighed at all (Litestar's parser is not reached)."""
+
+    def weighed(self):  # noqa: ANN001, ANN202
+        raise AssertionError("a long Accept was parsed")
+
+    monkeypatch.setattr("litestar.connection.request.Request.accept", property(weighed))
+    long = "text/html," + "," * problem_pages.ACCEPT_WEIGHED
+    r = client.get("/problems/not_your_turn", headers={"Accept": long})
+    assert r.status_code == 200 and r.headers["content-type"].startswith("application/json")
+    r = client.get("/problems", headers={"Accept": long})
+    assert r.status_code == 200 and r.headers["content-type"].startswith("application/json")

@@ -79,6 +79,7 @@ NOT_MET_BY_PLAYERS = {
     "unsupported_media_type",
     "method_not_allowed",
     "headers_too_large",
+    "uri_too_long",
     "not_found",
     "http_error",
     "table_exists",

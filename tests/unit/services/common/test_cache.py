@@ -143,3 +143,39 @@ def test_a_reader_of_one_kind_folds_the_other_kind_it_was_not_handed() -> None:
             assert log.ats == missed, (kind, log.ats)
 
     asyncio.run(go())
+
+
+def test_a_long_log_is_folded_in_slices_between_other_requests() -> None:
+    """A table read whole from the log (a late seat, a look at a table at rest) must not hold
+    the event loop for its whole length: every ``FOLD_SLICE`` entries the others go on."""
+
+    async def go() -> None:
+        log = MemoryEventLog()
+        await opened(log, TABLES[0])
+        s, _ = run(initial_state(), C.OpenTable(table_id=TABLES[0], seats=4))
+        last = 2
+        for i in range(4):
+            command = C.TakeSeat(name=f"p{i}")
+            sent = await log.append(TABLES[0], encode_entry(CommandEntry(command=command)), last)
+            s, events = run(s, command)
+            answer = OutcomeEntry(answers=sent.seq, events=events, prev=sent.seq)
+            last = (await log.append(TABLES[0], encode_entry(answer), sent.seq)).seq
+        cache = FoldedCache(log)
+        cache.FOLD_SLICE = 2
+        turns = 0
+
+        async def elsewhere() -> None:
+            nonlocal turns
+            while True:
+                turns += 1
+                await asyncio.sleep(0)
+
+        other = asyncio.create_task(elsewhere())
+        await asyncio.sleep(0)
+        before = turns
+        t = await cache.get(TABLES[0])
+        other.cancel()
+        assert t.seq == last == 10 and len(t.state.seats) == 4
+        assert turns - before >= 4  # a turn of the others after each slice of 2 of the 10
+
+    asyncio.run(go())
