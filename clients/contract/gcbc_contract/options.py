@@ -82,7 +82,9 @@ class Deadlines(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
     turn: Annotated[float, Meta(description="seconds for a turn's action")] = 90.0
     reaction: Annotated[float, Meta(description="seconds to answer a reaction window")] = 20.0
-    prompt: Annotated[float, Meta(description="seconds to answer a prompt")] = 20.0
+    prompt: Annotated[
+        float, Meta(description="seconds to answer a prompt, and to aim after the action")
+    ] = 20.0
     arrange: Annotated[float, Meta(description="seconds to arrange the cards at the start")] = 60.0
 
 
