@@ -11,7 +11,6 @@ finishes it (every step is one the log tells done or not), then records it seate
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import random
 import secrets
@@ -181,14 +180,21 @@ class Matchmaker:
         """The player's place; with ``after``, once its version is greater (or after
         ``timeout``)."""
         deadline = time.monotonic() + timeout
+        q = await self._current()
         while True:
-            got = self.state_of(await self._current(), player_id)
+            got = self.state_of(q, player_id)
             left = deadline - time.monotonic()
             if after is None or got.version > after or left <= 0:
                 return got
             changed = self._changed
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(changed.wait(), min(left, TICK))
+            try:
+                await asyncio.wait_for(changed.wait(), left)
+                # the read that found the change folded it: a waiter reads nothing itself (every
+                # process's matchmaker reads the queue each TICK, and a crowd of long-polls
+                # would otherwise read it once each at every change)
+                q = self.queue.folded
+            except TimeoutError:
+                q = await self._current()  # the last answer as the log tells now
 
     async def place(self, player_id: str) -> QueueState | None:
         """The player's place now (None: not in the queue)."""

@@ -13,6 +13,7 @@ entries' times tell, so every process forgets alike): its place would otherwise 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Iterator
 
 import msgspec
@@ -196,17 +197,38 @@ class QueueLog:
         self._starting = asyncio.Lock()
         self.snapshot_at = 0  # the position of the last whole snapshot known (0: none)
         self.unsnapshotted = 0  # entries folded since the last snapshot
+        # the read in flight, and the next one: callers who came while one was in flight share
+        # the one after it (it begins after they asked), so a crowd costs one read, not one each
+        self._reading: asyncio.Future[FoldedQueue] | None = None
+        self._next: asyncio.Future[FoldedQueue] | None = None
 
     async def current(self) -> FoldedQueue:
-        """The queue as the log tells now."""
+        """The queue as the log tells now: folded through a read begun after this call."""
         if not self.started:
             async with self._starting:
                 if not self.started:
                     await self._start()
-        for stored in await self.events.read(KEY, after=self.folded.seq):
-            self.folded.apply(stored)
-            self.unsnapshotted += 1
-        return self.folded
+        read = self._next
+        if read is None:
+            read = self._next = asyncio.ensure_future(self._read_after(self._reading))
+            read.add_done_callback(_retrieved)  # (its callers may all have gone)
+        return await asyncio.shield(read)
+
+    async def _read_after(self, earlier: asyncio.Future[FoldedQueue] | None) -> FoldedQueue:
+        if earlier is not None:
+            with contextlib.suppress(Exception):
+                await earlier
+        me = self._next
+        self._reading, self._next = me, None  # who asks from now on waits for the next read
+        try:
+            for stored in await self.events.read(KEY, after=self.folded.seq):
+                if stored.seq > self.folded.seq:
+                    self.unsnapshotted += 1
+                self.folded.apply(stored)
+            return self.folded
+        finally:
+            if self._reading is me:
+                self._reading = None
 
     async def append(self, entry: AnyQueueEntry, expected: int) -> int:
         """Append after the entry at ``expected`` (WrongExpectedSequence: the queue moved on)."""
@@ -264,3 +286,9 @@ def _snapshot(stored: Stored | None) -> Snapshot | SnapshotPart | None:
         return _snapshot_decoder.decode(stored.data)
     except msgspec.DecodeError:
         return None  # not a snapshot: stepped over
+
+
+def _retrieved(read: asyncio.Future[FoldedQueue]) -> None:
+    """A shared read's failure is its callers' to raise; none left, it is not logged as lost."""
+    if not read.cancelled():
+        read.exception()

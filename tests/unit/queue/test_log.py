@@ -204,3 +204,44 @@ def test_a_player_that_left_or_was_seated_is_forgotten_an_hour_on():
         assert "a" not in q.version and list(q.waiting) == ["b", "c"]
 
     asyncio.run(go())
+
+
+class _GatedReads(MemoryEventLog):
+    """The twin, each read counted and held until ``gate`` opens (a read in flight)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reads = 0
+        self.gate = asyncio.Event()
+        self.gate.set()
+
+    async def read(self, *args, **kwargs):  # noqa: ANN002, ANN003, ANN201
+        self.reads += 1
+        await self.gate.wait()
+        return await super().read(*args, **kwargs)
+
+
+def test_a_crowd_asking_at_once_shares_one_read_begun_after_it_asked():
+    """Before: every long-poll of a place in the queue read the log itself at each change (950
+    waiting: 0.1 s of the event loop per change). Callers who come while a read is in flight
+    share the next one, which begins after they asked: an entry appended before a call is
+    always in its answer."""
+
+    async def go():
+        events = _GatedReads()
+        log = QueueLog(events)
+        seq = await log.append(queued("a"), 0)
+        await log.current()  # started, caught up
+        events.reads = 0
+        events.gate.clear()
+        early = [asyncio.ensure_future(log.current()) for _ in range(20)]
+        await asyncio.sleep(0)  # the first read is in flight, held
+        await log.append(queued("b"), seq)  # appended while it is
+        late = [asyncio.ensure_future(log.current()) for _ in range(30)]
+        await asyncio.sleep(0)
+        events.gate.set()
+        answers = await asyncio.gather(*early, *late)
+        assert events.reads == 2  # one for the first twenty, one after it for the rest
+        assert all("b" in q.waiting for q in answers[20:])  # asked after b came: b is there
+
+    asyncio.run(go())

@@ -285,3 +285,34 @@ def test_a_player_playing_is_found_from_the_public_views_and_no_log_is_folded():
             assert folds.count == 0
 
     asyncio.run(go())
+
+
+def test_long_polls_of_places_wake_on_a_change_without_reading_the_queue_each():
+    """Before: each long-poll of a place read the queue's log itself at every change and every
+    second (950 waiting: 60-120 ms of the event loop per change). Now the look that finds the
+    change (the matchmaker's, each TICK, in every process) wakes them, and they read nothing."""
+
+    class Counted(MemoryEventLog):
+        reads = 0
+
+        async def read(self, *args, **kwargs):  # noqa: ANN002, ANN003, ANN201
+            Counted.reads += 1
+            return await super().read(*args, **kwargs)
+
+    async def go():
+        events = Counted()
+        other = QueueLog(events)  # another process's
+        seq = await other.append(_queued("a", 1, "a"), 0)
+        maker = Matchmaker(QueueLog(events), None, None, Settings())  # type: ignore[arg-type]
+        first = await maker.state("a", None, 0)
+        assert first.status == "waiting"
+        waiters = [asyncio.ensure_future(maker.state("a", first.version, 5.0)) for _ in range(100)]
+        await asyncio.sleep(0.05)
+        before = Counted.reads
+        await other.append(QueueLeft(player_id="a", at=2), seq)  # another process's change
+        await maker._current()  # noqa: SLF001  (the look the matchmaker makes each TICK)
+        answers = await asyncio.gather(*waiters)
+        assert {a.status for a in answers} == {"none"}
+        assert Counted.reads - before == 1  # the look's read alone
+
+    asyncio.run(go())
