@@ -60,6 +60,9 @@ class Settings(Struct, frozen=True):
     streams_per_client: int = 50
     # a table's spectator places one client address may hold (0: no cap): several share them
     streams_per_table_client: int = 10
+    # the lobby's stream, per process (0: no cap): every watcher is handed the same bytes of one
+    # poll, so it has places of its own, many more than a table's spectators
+    lobby_streams: int = 1000
     # connections (services/table/connections.py): one client address's open ones, the process's
     # (0: its descriptor limit less a reserve), the seconds a request's head (then its body) may
     # take to arrive, and the head's size (request line and headers) in bytes

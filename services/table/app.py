@@ -35,7 +35,7 @@ from services.table.holdings import Holdings
 from services.table.identities import Identities
 from services.table.limits import OpenStreams, RateLimits
 from services.table.lobby import Lobby
-from services.table.lobby_feed import LobbyFeed
+from services.table.lobby_feed import LOBBY, LobbyFeed
 from services.table.matchmaker import Matchmaker
 from services.table.play import Play
 from services.table.players import Players
@@ -172,6 +172,7 @@ async def _serve(
         settings.streams_per_seat,
         settings.streams_per_client,
         settings.streams_per_table_client,
+        {LOBBY: (settings.lobby_streams, "the lobby's watchers")},
     )
     state.holdings = Holdings(
         settings.seats_per_client,

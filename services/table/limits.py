@@ -222,10 +222,17 @@ class OpenStreams:
     RETRY = 5  # seconds a refused watcher is told to wait
 
     def __init__(
-        self, per_table: int, per_seat: int, per_client: int, per_table_client: int = 0
+        self,
+        per_table: int,
+        per_seat: int,
+        per_client: int,
+        per_table_client: int = 0,
+        own_caps: dict[str, tuple[int, str]] | None = None,
     ) -> None:
         self.per_table, self.per_seat, self.per_client = per_table, per_seat, per_client
         self.per_table_client = per_table_client  # a table's spectator places one address holds
+        # watched keys with a cap of their own (the lobby's stream), and who its watchers are
+        self.own_caps = own_caps or {}
         self.viewers: Counter[tuple[str, int | None]] = Counter()  # (table, seat or None)
         self.clients: Counter[str] = Counter()
         self.spectators: Counter[tuple[str, str]] = Counter()  # (table, client address)
@@ -236,9 +243,11 @@ class OpenStreams:
         """Take a place (429 if none is left); the returned function gives it back (once).
         ``kind``: sse or long_poll (the open watchers' gauge)."""
         viewer = (table, seat)
-        cap = self.per_table if seat is None else self.per_seat
+        cap, who = self.own_caps.get(table, (self.per_table, "this table's spectators"))
+        if seat is not None:
+            cap, who = self.per_seat, "your seat"
         if cap and self.viewers[viewer] >= cap:
-            who = "this table's spectators have" if seat is None else "your seat has"
+            who += " has" if seat is not None else " have"
             self._refuse(f"{who} {cap} streams and long-polls open")
         if self.per_client and self.clients[client] >= self.per_client:
             self._refuse(f"you have {self.per_client} streams and long-polls open")

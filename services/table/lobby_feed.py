@@ -53,6 +53,7 @@ class LobbyFeed:
     def __init__(self, service: TableService, every: float = 0.5, limit: int = 1000) -> None:
         self.service, self.every, self.limit = service, every, limit
         self.listed: dict[str, LobbyListing] = {}
+        self._listed_frames: bytes | None = None  # ``listed`` as frames, made once a change
         self.watchers: set[asyncio.Queue[bytes | None]] = set()
         self.poller: asyncio.Task[None] | None = None
 
@@ -66,8 +67,8 @@ class LobbyFeed:
             self.poller = asyncio.create_task(self._run())
         self.watchers.add(queue)
         try:
-            for table_id, listing in list(self.listed.items()):
-                yield frame(LobbyEvent("listed", table_id, listing))
+            if self.listed:
+                yield self.listed_frames()
             while True:
                 try:
                     got = await asyncio.wait_for(queue.get(), KEEP_ALIVE)
@@ -79,6 +80,17 @@ class LobbyFeed:
                 yield got
         finally:
             self.watchers.discard(queue)
+
+    def listed_frames(self) -> bytes:
+        """A ``listed`` event for each table listed now, encoded once for every watcher that
+        comes before the lobby changes (a reconnecting crowd costs their bytes, not a frame
+        each)."""
+        if self._listed_frames is None:
+            self._listed_frames = b"".join(
+                frame(LobbyEvent("listed", table_id, listing))
+                for table_id, listing in self.listed.items()
+            )
+        return self._listed_frames
 
     async def _run(self) -> None:
         """Poll while anyone watches (a moment after the last one left, it stops)."""
@@ -129,6 +141,8 @@ class LobbyFeed:
                 full = msgspec.structs.replace(was, taken=was.seats, reserved=0)
                 events.append(LobbyEvent("filled", table_id, full))
             events.append(LobbyEvent(gone, table_id))
+        if now != self.listed:
+            self._listed_frames = None
         self.listed = now
         return events
 

@@ -5,6 +5,7 @@ on loopback. Each client is an address of its own (127.0.0.N), as the limits cou
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 import socket
 import time
@@ -369,6 +370,23 @@ def test_a_long_request_target_is_refused_before_its_query_is_parsed(edge):
         assert r.headers["content-type"].startswith("application/problem+json")
     with client(edge, 94) as c:  # (the refused connection closed) a long query under the cap
         assert c.get("/tables?" + "a&" * 3_500).status_code == 200
+
+
+def test_the_lobbys_stream_has_places_of_its_own(edge):
+    """Before: the lobby's stream counted as one table's spectators (100 places a process), so
+    ten addresses holding ten each shut every other client out of it. Here a table has 5
+    spectator places: the lobby has many more, an address still 2 of them."""
+    with client(edge, 95) as a, client(edge, 96) as b, client(edge, 97) as c:
+        with contextlib.ExitStack() as held:
+            for watcher in (a, a, b, b):
+                r = held.enter_context(watcher.stream("GET", "/lobby/stream"))
+                assert r.status_code == 200
+            r = held.enter_context(a.stream("GET", "/lobby/stream"))
+            assert r.status_code == 429 and "2 of this table" in r.read().decode()
+            r = held.enter_context(c.stream("GET", "/lobby/stream"))
+            assert r.status_code == 200
+            r = held.enter_context(c.stream("GET", "/lobby/stream"))  # a sixth: past a table's 5
+            assert r.status_code == 200
 
 
 def test_a_tables_spectator_places_are_shared_among_addresses(edge):

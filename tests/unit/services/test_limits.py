@@ -208,3 +208,25 @@ def test_pace_waits_for_the_window_instead_of_refusing(monkeypatch: pytest.Monke
         assert rates.local.current("log_read", "1.2.3.4") == 1  # counted in its new window
 
     asyncio.run(go())
+
+
+def test_a_watched_key_with_a_cap_of_its_own_is_not_held_to_a_tables() -> None:
+    """Before: the lobby's stream counted as one table's spectators (100 places per process), so
+    ten addresses holding ten each kept every other client out of it."""
+    from services.table.limits import OpenStreams
+
+    streams = OpenStreams(2, 5, 0, per_table_client=3, own_caps={"/lobby": (4, "the lobby's")})
+    closes = [streams.open("/lobby", f"10.0.0.{i}", None) for i in range(4)]  # past a table's 2
+    with pytest.raises(ApiError) as refused:
+        streams.open("/lobby", "10.0.0.9", None)
+    assert refused.value.status == 429 and "the lobby's have 4" in refused.value.detail
+    for close in closes:
+        close()
+    for _ in range(3):  # an address's share of places holds for it too
+        streams.open("/lobby", "10.0.0.1", None)
+    with pytest.raises(ApiError):
+        streams.open("/lobby", "10.0.0.1", None)
+    streams.open("t" * 16, "10.0.0.2", None)
+    streams.open("t" * 16, "10.0.0.3", None)
+    with pytest.raises(ApiError):  # a table's spectators keep the table's cap
+        streams.open("t" * 16, "10.0.0.4", None)
