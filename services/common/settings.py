@@ -110,6 +110,9 @@ class Settings(Struct, frozen=True):
     rate_register: str = "10/hour"  # players registered per client address
     rate_token: str = "10/hour"  # a player's tokens reissued (each one an entry of its log)
     rate_chat: str = "10/10 seconds"
+    # chat messages per client address, over all its seats: each is sent again to every stream
+    # of its table, so one address's many seats must not multiply it
+    rate_client_chat: str = "20/10 seconds"
     rate_command: str = "30/second"
     # per seat: auto-pass turned on or off, and leaving a game in play (each one logged, and
     # none moves the game on: without it a seat could lengthen its table's log at will)

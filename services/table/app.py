@@ -239,6 +239,7 @@ async def _rates(settings: Settings, pool: Any) -> RateLimits:
         "register": settings.rate_register,
         "token": settings.rate_token,
         "chat": settings.rate_chat,
+        "client_chat": settings.rate_client_chat,
         "command": settings.rate_command,
         "presence": settings.rate_presence,
         "client_command": settings.rate_client_command,

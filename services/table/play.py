@@ -90,11 +90,13 @@ class Play(Controller):
             Chat,
             Body(examples=[doc.Example(summary="talk", value={"text": "seat 2 is crooked"})]),
         ],
+        request: Request,
         state: AppState,
         service: Service,
         my_seat: MySeat,
     ) -> Position:
         await state.rates.hit("chat", f"{table_id}:{my_seat}")
+        await state.rates.hit("client_chat", client(request))
         seq = await service.append_command(table_id, C.PostChat(seat=my_seat, text=data.text))
         return Position(position=answers.position_of(state, table_id, seq))
 

@@ -20,6 +20,7 @@ TEST_ENV = {
     "GCBC_RATE_SEAT": "100000/minute",
     "GCBC_RATE_REGISTER": "100000/minute",
     "GCBC_RATE_CHAT": "100000/minute",
+    "GCBC_RATE_CLIENT_CHAT": "100000/minute",
     "GCBC_RATE_COMMAND": "100000/minute",
     "GCBC_RATE_PRESENCE": "100000/minute",
     "GCBC_RATE_REPLAY": "100000/minute",

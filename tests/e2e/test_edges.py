@@ -389,6 +389,24 @@ def test_the_lobbys_stream_has_places_of_its_own(edge):
             assert r.status_code == 200
 
 
+def test_one_addresss_chat_is_budgeted_over_all_its_seats(edge):
+    """Before: chat was counted per seat only, and each message is sent again to every stream
+    of its table (3 MB a message to 140 streams): one address's many seats multiplied it."""
+    with client(edge, 98) as c, client(edge, 99) as other:
+        table_id = _table(c)
+        tokens = [_seat(c, table_id, f"talker{i}") for i in range(3)]
+        codes = [
+            c.post(
+                f"/tables/{table_id}/chat", json={"text": f"m{i}"}, headers=auth(tokens[i % 3])
+            ).status_code
+            for i in range(21)  # 7 a seat: each seat under its own 10
+        ]
+        assert codes[:20] == [202] * 20 and codes[20] == 429
+        mine = _seat(other, table_id, "listener")  # another address is not held back
+        r = other.post(f"/tables/{table_id}/chat", json={"text": "hi"}, headers=auth(mine))
+        assert r.status_code == 202, r.text
+
+
 def test_a_tables_spectator_places_are_shared_among_addresses(edge):
     """Before: two addresses took all 100 spectator places of a table."""
     with client(edge, 70) as c:
