@@ -172,7 +172,7 @@ async def _serve(
         settings.streams_per_seat,
         settings.streams_per_client,
         settings.streams_per_table_client,
-        {LOBBY: (settings.lobby_streams, "the lobby's watchers")},
+        {LOBBY: (settings.lobby_streams, "the lobby's watchers have")},
     )
     state.holdings = Holdings(
         settings.seats_per_client,

@@ -231,7 +231,7 @@ class OpenStreams:
     ) -> None:
         self.per_table, self.per_seat, self.per_client = per_table, per_seat, per_client
         self.per_table_client = per_table_client  # a table's spectator places one address holds
-        # watched keys with a cap of their own (the lobby's stream), and who its watchers are
+        # watched keys with a cap of their own (the lobby's stream), and whose places they are
         self.own_caps = own_caps or {}
         self.viewers: Counter[tuple[str, int | None]] = Counter()  # (table, seat or None)
         self.clients: Counter[str] = Counter()
@@ -243,11 +243,11 @@ class OpenStreams:
         """Take a place (429 if none is left); the returned function gives it back (once).
         ``kind``: sse or long_poll (the open watchers' gauge)."""
         viewer = (table, seat)
-        cap, who = self.own_caps.get(table, (self.per_table, "this table's spectators"))
-        if seat is not None:
-            cap, who = self.per_seat, "your seat"
+        if seat is None:
+            cap, who = self.own_caps.get(table, (self.per_table, "this table's spectators have"))
+        else:
+            cap, who = self.per_seat, "your seat has"
         if cap and self.viewers[viewer] >= cap:
-            who += " has" if seat is not None else " have"
             self._refuse(f"{who} {cap} streams and long-polls open")
         if self.per_client and self.clients[client] >= self.per_client:
             self._refuse(f"you have {self.per_client} streams and long-polls open")

@@ -215,11 +215,13 @@ def test_a_watched_key_with_a_cap_of_its_own_is_not_held_to_a_tables() -> None:
     ten addresses holding ten each kept every other client out of it."""
     from services.table.limits import OpenStreams
 
-    streams = OpenStreams(2, 5, 0, per_table_client=3, own_caps={"/lobby": (4, "the lobby's")})
+    streams = OpenStreams(
+        2, 5, 0, per_table_client=3, own_caps={"/lobby": (4, "its watchers have")}
+    )
     closes = [streams.open("/lobby", f"10.0.0.{i}", None) for i in range(4)]  # past a table's 2
     with pytest.raises(ApiError) as refused:
         streams.open("/lobby", "10.0.0.9", None)
-    assert refused.value.status == 429 and "the lobby's have 4" in refused.value.detail
+    assert refused.value.status == 429 and "its watchers have 4" in refused.value.detail
     for close in closes:
         close()
     for _ in range(3):  # an address's share of places holds for it too
