@@ -3,12 +3,14 @@ answered, or 202 and the client's position when that takes longer (docs/api.md).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import weakref
-from collections.abc import AsyncIterator, Callable
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, TypeVar
 
 import msgspec
-from litestar import Response
+from litestar import Request, Response
 from litestar.datastructures import State as AppState
 from litestar.response import Stream
 
@@ -27,6 +29,41 @@ PENDING = object()  # an answer that did not come in time
 # A dependency that fails after a command was appended must not turn into "nothing was
 # recorded": the client gets 202 with the position instead (DESIGN property 7).
 AFTER_APPEND = (LogUnavailable, ModelUnavailable, TimeoutError)
+
+
+T = TypeVar("T")
+
+
+class ClientGone(Exception):
+    """The client of a long-poll closed its connection before the answer."""
+
+
+def answer_gone(request: Request, exc: ClientGone) -> Response[bytes]:
+    """What a long-poll whose client went away answers: nobody reads it, and the request
+    metrics count it as a proxy's "client closed request"."""
+    return Response(b"", status_code=499)
+
+
+async def while_connected(request: Request, waiting: Awaitable[T]) -> T:
+    """``waiting``'s result, unless the client goes away first (ClientGone): a long-poll's place
+    and its wait end with its connection, not when its timeout runs out."""
+    wait = asyncio.ensure_future(waiting)
+    gone = asyncio.ensure_future(_disconnected(request))
+    try:
+        await asyncio.wait((wait, gone), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        gone.cancel()
+    if not wait.done():
+        wait.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await wait
+        raise ClientGone
+    return wait.result()
+
+
+async def _disconnected(request: Request) -> None:
+    while (await request.receive())["type"] != "http.disconnect":
+        pass  # (a GET's empty body first)
 
 
 # a view (or a history) answers one request: a seat's is that token's alone, and each changes

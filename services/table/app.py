@@ -26,7 +26,7 @@ from services.common.operators import Readiness
 from services.common.rules import ENGINE, Rules
 from services.common.runner import tune_gc
 from services.common.settings import DURABLES, Settings
-from services.table import apidocs, cors, edge, monitoring, problem_pages, webtable
+from services.table import answers, apidocs, cors, edge, monitoring, problem_pages, webtable
 from services.table import openapi as doc
 from services.table.dependencies import DEPENDENCIES
 from services.table.games import Games
@@ -118,7 +118,10 @@ def _litestar(settings: Settings, lifespan: Any) -> Litestar:
         dependencies=DEPENDENCIES,
         lifespan=[lifespan],
         middleware=[monitoring.HttpMetrics(), cors.PublicReads()],
-        exception_handlers=monitoring.counted(HANDLERS),
+        exception_handlers={
+            **monitoring.counted(HANDLERS),
+            answers.ClientGone: answers.answer_gone,
+        },
         before_request=edge.before_request,
         cors_config=cors.operators(settings),
         request_max_body_size=MAX_BODY,

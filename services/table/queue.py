@@ -115,7 +115,9 @@ class Queue(Controller):
         # and its client address's, are capped (429 too_many_streams)
         close = state.streams.open(f"queue {p.player_id}", client(request), 0)
         try:
-            return await state.matchmaker.state(p.player_id, after, timeout)
+            return await answers.while_connected(
+                request, state.matchmaker.state(p.player_id, after, timeout)
+            )
         finally:
             close()
 

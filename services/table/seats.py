@@ -177,12 +177,16 @@ class Seats(Controller):
     ) -> Response[bytes]:
         seat = await seat_of(service, table_id, request, required=False)
         wait = min(timeout, answers.LONG_POLL_MOST) if after is not None else 0
-        close = state.streams.open(table_id, client(request), seat) if wait > 0 else None
-        try:
-            got = await service.view(table_id, seat, after, wait)
-        finally:
-            if close is not None:
+        if wait > 0:
+            close = state.streams.open(table_id, client(request), seat)
+            try:
+                got = await answers.while_connected(
+                    request, service.view(table_id, seat, after, wait)
+                )
+            finally:
                 close()
+        else:
+            got = await service.view(table_id, seat)
         if got is None:
             table = await service.table(table_id)
             if seat is not None and service.seat_of(table, bearer(request)) != seat:

@@ -407,6 +407,31 @@ def test_one_addresss_chat_is_budgeted_over_all_its_seats(edge):
         assert r.status_code == 202, r.text
 
 
+def test_a_long_polls_place_is_given_back_when_its_client_goes(edge):
+    """Before: a long-poll held its place (a seat has 5) and its wait until its timeout, though
+    its client had gone: a page reloaded a few times was refused its seat's view for a minute."""
+    with client(edge, 100) as c:
+        table_id = _table(c)
+        token = _seat(c, table_id, "reloader")
+        version = c.get(f"/tables/{table_id}/view", headers=auth(token)).json()["version"]
+        poll = (
+            f"GET /tables/{table_id}/view?after={version}&timeout=60 HTTP/1.1\r\n"
+            f"Host: x\r\nAuthorization: Bearer {token}\r\n\r\n"
+        ).encode()
+        for _ in range(5):  # every place of the seat, each client then gone
+            s = raw(edge, 100)
+            s.sendall(poll)
+            time.sleep(0.2)
+            s.close()
+        time.sleep(0.5)
+        r = c.get(
+            f"/tables/{table_id}/view",
+            params={"after": version, "timeout": 0.2},
+            headers=auth(token),
+        )
+        assert r.status_code == 200, r.text
+
+
 def test_a_tables_spectator_places_are_shared_among_addresses(edge):
     """Before: two addresses took all 100 spectator places of a table."""
     with client(edge, 70) as c:
