@@ -56,15 +56,17 @@ class LobbyFeed:
         self._listed_frames: bytes | None = None  # ``listed`` as frames, made once a change
         self.watchers: set[asyncio.Queue[bytes | None]] = set()
         self.poller: asyncio.Task[None] | None = None
+        self._starting = asyncio.Lock()  # one first poll and one poller, however many arrive
 
     async def watch(self) -> AsyncIterator[bytes]:
         """One watcher's frames: each table listed now, then each change, a keep-alive comment
         after a quiet while."""
         queue: asyncio.Queue[bytes | None] = asyncio.Queue(BACKLOG)
-        if self.poller is None or self.poller.done():
-            with contextlib.suppress(ModelUnavailable):
-                await self.poll()  # the first watcher sees the lobby as it is
-            self.poller = asyncio.create_task(self._run())
+        async with self._starting:  # (watchers who come during the first poll wait for it)
+            if self.poller is None or self.poller.done():
+                with contextlib.suppress(ModelUnavailable):
+                    await self.poll()  # the first watcher sees the lobby as it is
+                self.poller = asyncio.create_task(self._run())
         self.watchers.add(queue)
         try:
             if self.listed:

@@ -160,3 +160,31 @@ def test_the_lobby_as_it_is_is_encoded_once_for_every_watcher_until_it_changes()
         feed.poller.cancel()
 
     asyncio.run(go())
+
+
+def test_watchers_who_come_during_the_first_poll_share_it_and_one_poller():
+    """Before: each watcher that came while the first poll was under way saw no poller yet and
+    started its own, each polling the lobby (up to 1,000 listings) every half second for as long
+    as anyone watched: 80 of them filled the shared Redis pool."""
+
+    class SlowModel(FakeModel):
+        async def open_tables(self, limit: int = 50, after: int = 0) -> LobbyPage:
+            await asyncio.sleep(0.02)
+            return await super().open_tables(limit, after)
+
+    async def go() -> None:
+        service = FakeService()
+        service.model = SlowModel()
+        service.model.lobby = [listing("a" * 16, 1)]
+        feed = LobbyFeed(service, every=60)  # type: ignore[arg-type]
+        streams = [feed.watch() for _ in range(20)]
+        firsts = await asyncio.gather(*(anext(s) for s in streams))
+        assert service.model.polls == 1
+        assert all(events([f]) == [("listed", "a" * 16)] for f in firsts)
+        pollers = [t for t in asyncio.all_tasks() if t.get_coro().__name__ == "_run"]
+        assert len(pollers) == 1
+        for s in streams:
+            await s.aclose()
+        feed.poller.cancel()
+
+    asyncio.run(go())
