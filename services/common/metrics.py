@@ -86,7 +86,8 @@ CONNECTIONS = Gauge("gcbc_http_connections", "HTTP connections open (table servi
 CONNECTIONS_REFUSED = Counter(
     "gcbc_http_connections_refused",
     "HTTP connections closed at the edge, by code: too_many_connections (per address or in all),"
-    " request_timeout (a head too slow), headers_too_large, uri_too_long",
+    " request_timeout (a head too slow), headers_too_large, uri_too_long, too_many_pipelined,"
+    " send_timeout (answers left unread)",
     ["code"],
 )
 PROBLEMS = Counter("gcbc_http_problems", "Problem answers (4xx, 5xx), by code", ["code"])

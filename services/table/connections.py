@@ -32,6 +32,11 @@ log = logging.getLogger("gcbc.table")
 # a request's target (its path and query), as a proxy's usual line buffer: no route needs more,
 # and every parser of a query (the public reads' ticket check, Litestar's) costs by its length
 MAX_TARGET = 8 * 1024
+# a client that reads none of its answers must not hold them (in this process and the kernel's
+# buffers) for nobody: its connection is closed once writing to it has stalled this long, or once
+# it has queued more requests behind the one being answered than any client pipelines
+SEND_TIMEOUT = 30.0
+MAX_PIPELINED = 4
 
 RESERVED_FDS = 256  # descriptors kept for NATS, Redis, logs and the refusals themselves
 # a refused connection's request is read and dropped this long, so that its client reads the
@@ -218,6 +223,7 @@ class GuardedHttp(HttpToolsProtocol):
         self._in_head = True  # the bytes arriving belong to a request's head
         self._head_timer: asyncio.TimerHandle | None = None
         self._body_timer: asyncio.TimerHandle | None = None
+        self._send_timer: asyncio.TimerHandle | None = None
         self._closing = False
 
     # --- the connection ---------------------------------------------------------------------
@@ -236,6 +242,7 @@ class GuardedHttp(HttpToolsProtocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self._stop_head_timer()
         self._stop_body_timer()
+        self._stop_send_timer()
         if self._address is not None:
             self.limits.release(self._address)
             self._address = None
@@ -274,6 +281,12 @@ class GuardedHttp(HttpToolsProtocol):
             self._refuse(414, "uri_too_long", why)
             return
         super().on_headers_complete()
+        if len(self.pipeline) > MAX_PIPELINED:
+            self._drop(
+                "too_many_pipelined",
+                f"more than {MAX_PIPELINED} requests queued on one connection, none read",
+            )
+            return
         if self.limits.body_timeout > 0:  # stopped as the request ends (at once without a body)
             self._body_timer = self.loop.call_later(self.limits.body_timeout, self._body_late)
 
@@ -326,6 +339,34 @@ class GuardedHttp(HttpToolsProtocol):
             self.transport.close()
             return
         self._refuse(408, "request_timeout", why)
+
+    # --- answers the client does not read ------------------------------------------------------
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        if self._send_timer is None:
+            self._send_timer = self.loop.call_later(SEND_TIMEOUT, self._send_late)
+
+    def resume_writing(self) -> None:
+        super().resume_writing()
+        self._stop_send_timer()
+
+    def _stop_send_timer(self) -> None:
+        if self._send_timer is not None:
+            self._send_timer.cancel()
+            self._send_timer = None
+
+    def _send_late(self) -> None:
+        self._send_timer = None
+        self._drop("send_timeout", f"its answers unread for {SEND_TIMEOUT:g} s")
+
+    def _drop(self, code: str, why: str) -> None:
+        """Close at once, what is queued for the client dropped (it reads none of it)."""
+        self.limits.refused(self.client[0] if self.client else "unknown", code, why)
+        self._closing = True
+        self._stop_head_timer()
+        self._stop_body_timer()
+        self._stop_send_timer()
+        self.transport.abort()
 
     def send_400_response(self, msg: str) -> None:
         """A request the HTTP parser refuses (a malformed head): answered as a problem, as every
