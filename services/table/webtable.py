@@ -6,14 +6,14 @@ uses only the public API. None of it is in the OpenAPI document."""
 
 from __future__ import annotations
 
+import hashlib
 import re
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, NamedTuple
 
-from litestar import MediaType, Request, Response, get
+from litestar import HttpMethod, MediaType, Request, Response, get, route
 from litestar.exceptions import NotFoundException
 from litestar.params import PathParameter
-from litestar.static_files import create_static_files_router
 
 HERE = Path(__file__).resolve().parent
 FILES = HERE / "web"  # scripts and styles only: a page served from here would lack its headers
@@ -55,25 +55,52 @@ def table_page(
 _ASSET = re.compile(r"[A-Za-z0-9_-]{1,40}(/[A-Za-z0-9_-]{1,40})?\.(js|css|json)")
 
 
-def _only_assets(request: Request) -> None:
-    if not _ASSET.fullmatch(request.url.path.removeprefix("/web/")):
+_TYPES = {".js": "text/javascript", ".css": "text/css", ".json": "application/json"}  # (UTF-8)
+
+
+class Asset(NamedTuple):
+    data: bytes
+    media_type: str
+    etag: str
+
+
+def _assets() -> dict[str, Asset]:
+    """Every script, style and catalogue, read once (a page's every asset would otherwise be
+    read from the disk at each view), with its ETag (its content's digest)."""
+    out = {}
+    for path in sorted(FILES.rglob("*")):
+        name = path.relative_to(FILES).as_posix()
+        if path.is_file() and _ASSET.fullmatch(name):
+            data = path.read_bytes()
+            etag = '"' + hashlib.sha256(data).hexdigest()[:20] + '"'
+            out[name] = Asset(data, _TYPES[path.suffix], etag)
+    return out
+
+
+ASSETS = _assets()
+
+
+@route(
+    "/web/{name:path}",
+    http_method=[HttpMethod.GET, HttpMethod.HEAD],
+    include_in_schema=False,
+    sync_to_thread=False,
+)
+def asset(
+    name: Annotated[str, PathParameter(description="the asset's path")], request: Request
+) -> Response[bytes]:
+    """An asset; 304 to a browser that has it (each use asks again, as the names carry no
+    version: a new deployment is seen at once). A script or a style is taken only as the type
+    it is served as."""
+    got = ASSETS.get(name.removeprefix("/"))
+    if got is None:
         raise NotFoundException()
+    headers = {"ETag": got.etag, "Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff"}
+    if got.etag in request.headers.get("if-none-match", ""):
+        return Response(b"", status_code=304, headers=headers)
+    body = b"" if request.method == HttpMethod.HEAD else got.data
+    headers["Content-Length"] = str(len(got.data))
+    return Response(body, media_type=got.media_type, headers=headers)
 
 
-def _nosniff(response: Response) -> Response:
-    """A script or a style is taken only as the type it is served as."""
-    response.headers["X-Content-Type-Options"] = "nosniff"
-    return response
-
-
-ROUTES = [
-    lobby_page,
-    table_page,
-    create_static_files_router(
-        path="/web",
-        directories=[FILES],
-        include_in_schema=False,
-        before_request=_only_assets,
-        after_request=_nosniff,
-    ),
-]
+ROUTES = [lobby_page, table_page, asset]

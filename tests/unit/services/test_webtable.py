@@ -88,3 +88,20 @@ def test_a_path_that_names_no_asset_is_a_404_never_a_500(client):
             r = client.request(method, path)
             assert r.status_code == 404, (method, path)
     assert client.get("/web/i18n/en.json").status_code == 200  # one folder down: served
+
+
+def test_an_asset_is_served_from_memory_and_not_sent_again_to_a_browser_that_has_it(client):
+    """Before: every page view read every script, style and catalogue from the disk again (1.4
+    ms each, 5x a page) and sent it whole, ETag or not."""
+    r = client.get("/web/app.js")
+    assert r.status_code == 200 and r.content == (webtable.FILES / "app.js").read_bytes()
+    assert r.headers["content-type"] == "text/javascript; charset=utf-8"
+    assert r.headers["cache-control"] == "no-cache" and r.headers["etag"]
+    again = client.get("/web/app.js", headers={"If-None-Match": r.headers["etag"]})
+    assert again.status_code == 304 and again.content == b""
+    assert again.headers["etag"] == r.headers["etag"]
+    assert client.get("/web/app.js", headers={"If-None-Match": '"other"'}).status_code == 200
+    head = client.head("/web/style.css")
+    assert head.status_code == 200 and head.content == b""
+    assert head.headers["content-type"] == "text/css; charset=utf-8"
+    assert client.get("/web/i18n/it.json").headers["content-type"] == "application/json"
