@@ -28,6 +28,9 @@ from gcbc_contract import events as E
 from gcbc_contract.entries import CommandEntry, NewerSchema, OutcomeEntry, RefusalEntry
 
 log = logging.getLogger("gcbc.folded")
+# the longest a table with house bots waits for its players: the house's seats are few for the
+# whole server (GCBC_HOUSE_SEATS), and one left unstarted holds its share of them
+HOUSE_LOBBY_SECONDS = 600.0
 
 
 class FoldedTable:
@@ -174,9 +177,12 @@ class FoldedTable:
         return None
 
     def lobby_closes(self, lobby_seconds: float) -> float | None:
-        """When a table still waiting for players closes (None: it is not waiting)."""
+        """When a table still waiting for players closes (None: it is not waiting); one with
+        house bots waits ``HOUSE_LOBBY_SECONDS`` at most (its house seats are held meanwhile)."""
         if not self.settled or self.state.step != "lobby" or not self.state.table_id:
             return None
+        if self.state.house_bots is not None:
+            lobby_seconds = min(lobby_seconds, HOUSE_LOBBY_SECONDS)
         return self.opened_at + lobby_seconds
 
     def deadline(self) -> tuple[int, float] | None:

@@ -313,6 +313,41 @@ def test_a_lobby_nobody_starts_closes_when_its_time_is_up():
     asyncio.run(go())
 
 
+def test_a_lobby_with_house_bots_closes_sooner_than_the_others():
+    """Before: a table of house bots nobody started held its house seats (the server has 120)
+    for the lobby's whole life: six addresses opening three each kept the house full for half
+    an hour. It waits ``HOUSE_LOBBY_SECONDS`` at most; a table of people waits on."""
+    from gcbc_contract.options import HouseBots
+    from services.common.folded import HOUSE_LOBBY_SECONDS
+
+    people, house = "00000000000000b1", "00000000000000b2"
+
+    async def go():
+        async with pipeline(lobby_seconds=3600) as (events, model, service, clock):
+            for table, bots in ((people, None), (house, HouseBots(seats=(1, 2, 3)))):
+                seq = await service.append_command(
+                    table, C.OpenTable(table_id=table, seats=4, bots=bots), new_table=True
+                )
+                await service.answered(table, PUBLIC, seq, 5)
+            opened = decode_entry((await events.read(house))[-1].data).at / 1000
+            clock.now = opened + HOUSE_LOBBY_SECONDS + 1
+            for _ in range(300):
+                last = decode_entry((await events.last(house)).data)
+                if isinstance(last, OutcomeEntry) and last.events:
+                    if type(last.events[-1]).__name__ == "TableClosed":
+                        break
+                await asyncio.sleep(0.01)
+            else:
+                raise AssertionError("the house's table did not close")
+            await settled(events)
+            listed = [
+                msgspec.json.decode(x)["table_id"] for x in (await model.open_tables()).listings
+            ]
+            assert listed == [people]
+
+    asyncio.run(go())
+
+
 def test_a_wiped_read_model_is_projected_again_from_the_log():
     async def go():
         async with pipeline() as (events, model, service, _):
