@@ -50,10 +50,13 @@ async def while_connected(request: Request, waiting: Awaitable[T]) -> T:
     wait = asyncio.ensure_future(waiting)
     gone = asyncio.ensure_future(_disconnected(request))
     try:
-        await asyncio.wait((wait, gone), return_when=asyncio.FIRST_COMPLETED)
-    finally:
+        done, _ = await asyncio.wait((wait, gone), return_when=asyncio.FIRST_COMPLETED)
+    except BaseException:  # this request cancelled: neither outlives it
+        wait.cancel()
         gone.cancel()
-    if not wait.done():
+        raise
+    gone.cancel()
+    if wait not in done:
         wait.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await wait

@@ -28,8 +28,8 @@ class Histories(Controller):
         self, table_id: TableId, request: Request, state: AppState, service: Service
     ) -> Response[bytes]:
         who = client(request)
-        # a history kept in memory costs its bytes (up to a megabyte for a 60-byte request):
-        # each counts as a replay's step, and one folded from the log as a log read besides
+        # a history kept in memory still costs its bytes, many for a short request: each counts
+        # as a replay's step, and one folded from the log as a log read besides
         await state.rates.hit("replay", who)
         return answers.json(await service.history(table_id, lambda: _reading(state, who)))
 

@@ -310,7 +310,7 @@ ENTRIES = {code: _entry(code) for code in CATALOGUE}
 
 
 # the longest Accept weighed (a browser's is under 200 bytes): each of its items is parsed and
-# sorted, so one of many thousands would cost the event loop a tenth of a second
+# sorted, so a long one would hold the event loop for everyone
 ACCEPT_WEIGHED = 512
 
 

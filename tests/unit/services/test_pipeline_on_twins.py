@@ -289,6 +289,17 @@ def test_a_command_id_refused_before_the_log_keeps_its_first_answer():
     asyncio.run(go())
 
 
+async def closed(events: MemoryEventLog, table: str) -> None:
+    """Once the rules worker has closed the table (its last answer ends with TableClosed)."""
+    for _ in range(300):
+        last = decode_entry((await events.last(table)).data)
+        if isinstance(last, OutcomeEntry) and last.events:
+            if type(last.events[-1]).__name__ == "TableClosed":
+                return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"table {table} did not close")
+
+
 def test_a_lobby_nobody_starts_closes_when_its_time_is_up():
     async def go():
         async with pipeline(lobby_seconds=60) as (events, model, service, clock):
@@ -299,14 +310,7 @@ def test_a_lobby_nobody_starts_closes_when_its_time_is_up():
             assert (await model.open_tables()).listings
             opened = decode_entry((await events.read(TABLE))[-1].data).at / 1000
             clock.now = opened + 61
-            for _ in range(300):
-                last = decode_entry((await events.last(TABLE)).data)
-                if isinstance(last, OutcomeEntry) and last.events:
-                    if type(last.events[-1]).__name__ == "TableClosed":
-                        break
-                await asyncio.sleep(0.01)
-            else:
-                raise AssertionError("the table did not close")
+            await closed(events, TABLE)
             await settled(events)
             assert (await model.open_tables()).listings == []
 
@@ -331,14 +335,7 @@ def test_a_lobby_with_house_bots_closes_sooner_than_the_others():
                 await service.answered(table, PUBLIC, seq, 5)
             opened = decode_entry((await events.read(house))[-1].data).at / 1000
             clock.now = opened + HOUSE_LOBBY_SECONDS + 1
-            for _ in range(300):
-                last = decode_entry((await events.last(house)).data)
-                if isinstance(last, OutcomeEntry) and last.events:
-                    if type(last.events[-1]).__name__ == "TableClosed":
-                        break
-                await asyncio.sleep(0.01)
-            else:
-                raise AssertionError("the house's table did not close")
+            await closed(events, house)
             await settled(events)
             listed = [
                 msgspec.json.decode(x)["table_id"] for x in (await model.open_tables()).listings
