@@ -76,11 +76,19 @@ async def _player_seat(service: TableService, table_id: str, request: Request, t
 
 
 async def _folded(service: TableService, table_id: str, request: Request) -> FoldedTable:
-    """The table, caught up with its log; 429 first if it is not held here and the client
-    is past its budget of refused tokens."""
-    if table_id not in service.cache.tables:
-        request.app.state.rates.check("refused_token", client(request))
-    return await service.table(table_id)
+    """The table, caught up with its log. One not held here costs a fold of its log: 429 first
+    if the client is past its budget of refused tokens or of log reads, and a finished one counts
+    as a log read (a table in play stays held once read; a finished one may leave memory again,
+    so a client with seats at many could have their whole logs folded over and over)."""
+    if table_id in service.cache.tables:
+        return await service.table(table_id)
+    rates, who = request.app.state.rates, client(request)
+    rates.check("refused_token", who)
+    rates.check("log_read", who)
+    t = await service.table(table_id)
+    if t.state.step == "finished":
+        await rates.hit("log_read", who)
+    return t
 
 
 async def _refused(request: Request) -> NoReturn:

@@ -11,7 +11,15 @@ import pytest
 from services.table.dependencies import seat_of
 from services.table.limits import RateLimits, parse_rates
 from services.table.problems import ApiError
-from tests.unit.services.test_pipeline_on_twins import TABLE, Folds, open_table, pipeline
+from gcbc_contract.entries import decode_entry
+from tests.unit.services.test_pipeline_on_twins import (
+    TABLE,
+    Folds,
+    closed,
+    open_table,
+    pipeline,
+    settled,
+)
 
 
 def test_an_anonymous_look_folds_no_log_and_an_unknown_table_is_a_404():
@@ -71,5 +79,39 @@ def test_tokens_refused_cost_a_budget_and_past_it_no_log_is_folded_for_one():
                 service.cache.drop(TABLE)
                 got = await seat_of(service, TABLE, _request(tokens[1], rates, "192.0.2.3"), True)
                 assert got == 1
+
+    asyncio.run(go())
+
+
+def test_a_finished_table_not_held_counts_as_a_log_read_for_its_seats_and_one_in_play_does_not():
+    """A seat's token at a table the process does not hold costs a fold of its whole log: for a
+    finished table (which may leave memory again) each costs one of the client's log reads, and
+    past that budget none is folded; a table in play stays held once read, and is not counted."""
+
+    async def go():
+        async with pipeline(lobby_seconds=60) as (events, _model, service, clock):
+            tokens = await open_table(service)
+            rates = RateLimits(None, parse_rates({"log_read": "3/minute"}))
+            for _ in range(5):  # in its lobby: never counted
+                service.cache.drop(TABLE)
+                assert await seat_of(service, TABLE, _request(tokens[1], rates), True) == 1
+            opened = decode_entry((await events.read(TABLE))[0].data).at / 1000
+            clock.now = opened + 61
+            await closed(events, TABLE)
+            await settled(events)
+            folds = Folds(service)
+            codes = []
+            for _ in range(5):
+                service.cache.drop(TABLE)
+                try:
+                    codes.append(await seat_of(service, TABLE, _request(tokens[1], rates), True))
+                except ApiError as e:
+                    codes.append(e.status)
+            assert codes == [1, 1, 1, 429, 429]
+            assert folds.count == 3  # none folded past the budget
+            # another client's own budget; once held, the first client's seats cost nothing more
+            assert await seat_of(service, TABLE, _request(tokens[2], rates, "192.0.2.9"), True) == 2
+            assert await seat_of(service, TABLE, _request(tokens[3], rates), True) == 3
+            assert folds.count == 4
 
     asyncio.run(go())
