@@ -5,7 +5,8 @@ centre while one is free, aimed at it; then every other armed seat aims at it.
 
 Decisions: the seats take the free guns in turn order from the seat after the alarmed one; a gun
 taken then is not locked (the turn is over). An alarm whose seat is eliminated rings at the end of
-the current turn, with no effect."""
+the current turn, with no effect. It rings before a Smoke Grenade played in the same turn takes
+effect ("from the end of the current turn"): its turn order is the one the table still shows."""
 
 from __future__ import annotations
 

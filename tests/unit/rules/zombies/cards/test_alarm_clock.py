@@ -126,6 +126,22 @@ def test_turn_order_reversed():
     assert one(events, E.GunTaken) == E.GunTaken(seat=1, aim=2)
 
 
+def test_a_smoke_grenade_played_in_the_ringing_turn_turns_the_order_after_the_ring():
+    """RULES §8.1 Alarm Clock, §7.1 Smoke Grenade ('from the end of the current turn'). Decision:
+    the alarm rings in the turn's end, before the reversal takes effect: seat 2 plays a Smoke
+    Grenade in the turn its alarm rings; the one free gun goes clockwise (seat 3, right after it
+    as the table still turns, the direction every view shows), then turn 4 goes the other way."""
+    s = deal({0: "alarm_clock", 2: "smoke_grenade"}, guns={0: 1}, options=CLASSIC_EXTRA)
+    s, _ = act(s, play(0, "alarm_clock", target=2))
+    s, _ = turns(s, 2)
+    assert s.turn_seat == 2 and s.step == "action"
+    s, _ = act(s, play(2, "smoke_grenade"))
+    s, events = turns(s, 1)
+    ring = events[events.index(E.AlarmRang(seat=2)) :]
+    assert ring[1:3] == [E.GunTaken(seat=3, aim=2), E.GunAimed(seat=0, target=2)]
+    assert ring[3] == E.TurnBegan(seat=1, turn=4, direction=-1)
+
+
 def test_an_eliminated_seat_s_alarm_rings_with_no_effect():
     """RULES §8.1 Alarm Clock (decision): seat 2 is eliminated before its turn: the alarm rings at
     the end of the current turn, and nobody takes or turns a gun."""
