@@ -37,16 +37,20 @@ def test_seats_playing_with_the_play_loop_finish_the_game(stack):
         seats = [client.join(table.table_id, f"loop{i}") for i in range(4)]
         seats[0].start()
         finals: dict[int, View] = {}
+        failures: dict[int, BaseException] = {}
 
         def play(i: int) -> None:
-            finals[i] = seats[i].play(_random(random.Random(i)), stream=i % 2 == 1, wait=5)
+            try:
+                finals[i] = seats[i].play(_random(random.Random(i)), stream=i % 2 == 1, wait=5)
+            except BaseException as e:  # noqa: BLE001 (named in the assertion below)
+                failures[i] = e
 
         threads = [threading.Thread(target=play, args=(i,)) for i in range(4)]
         for t in threads:
             t.start()
         for t in threads:
             t.join(timeout=240)
-        assert sorted(finals) == [0, 1, 2, 3]
+        assert sorted(finals) == [0, 1, 2, 3], f"seats that did not finish: {failures!r}"
         assert all(v.status == "finished" for v in finals.values())
         assert finals[0].winners is not None
         entries = client.history(table.table_id).events
