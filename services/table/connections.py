@@ -184,6 +184,12 @@ def limits() -> ConnectionLimits:
     return _limits
 
 
+def _cancelled(timer: asyncio.TimerHandle | None) -> None:
+    """Cancel ``timer`` if there is one; None, for the attribute that held it."""
+    if timer is not None:
+        timer.cancel()
+
+
 def _answer(status: int, code: str, detail: str, headers: dict[str, str] | None = None) -> bytes:
     """A whole HTTP answer that closes the connection: a problem (docs/api.md's form)."""
     body = msgspec.json.encode(
@@ -240,9 +246,9 @@ class GuardedHttp(HttpToolsProtocol):
         self._start_head_timer()
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self._stop_head_timer()
-        self._stop_body_timer()
-        self._stop_send_timer()
+        self._head_timer = _cancelled(self._head_timer)
+        self._body_timer = _cancelled(self._body_timer)
+        self._send_timer = _cancelled(self._send_timer)
         if self._address is not None:
             self.limits.release(self._address)
             self._address = None
@@ -270,7 +276,7 @@ class GuardedHttp(HttpToolsProtocol):
 
     def on_headers_complete(self) -> None:
         self._in_head = False
-        self._stop_head_timer()
+        self._head_timer = _cancelled(self._head_timer)
         size = len(self.url) + sum(len(n) + len(v) + 4 for n, v in self.headers)
         if size > self.limits.max_head:
             self._too_large()
@@ -295,7 +301,7 @@ class GuardedHttp(HttpToolsProtocol):
             super().on_body(body)
 
     def on_message_complete(self) -> None:
-        self._stop_body_timer()
+        self._body_timer = _cancelled(self._body_timer)
         if self._closing:
             return
         super().on_message_complete()
@@ -305,11 +311,6 @@ class GuardedHttp(HttpToolsProtocol):
         if self.limits.head_timeout > 0:
             self._head_timer = self.loop.call_later(self.limits.head_timeout, self._head_late)
 
-    def _stop_head_timer(self) -> None:
-        if self._head_timer is not None:
-            self._head_timer.cancel()
-            self._head_timer = None
-
     def _head_late(self) -> None:
         self._head_timer = None
         if not self._in_head or self._closing:
@@ -317,11 +318,6 @@ class GuardedHttp(HttpToolsProtocol):
         why = f"the request's head did not arrive within {self.limits.head_timeout:g} s"
         self.limits.refused(self.client[0] if self.client else "unknown", "request_timeout", why)
         self._refuse(408, "request_timeout", why)
-
-    def _stop_body_timer(self) -> None:
-        if self._body_timer is not None:
-            self._body_timer.cancel()
-            self._body_timer = None
 
     def _body_late(self) -> None:
         """The body is late: 408 if nothing was answered yet, and the connection closes (the
@@ -348,12 +344,7 @@ class GuardedHttp(HttpToolsProtocol):
 
     def resume_writing(self) -> None:
         super().resume_writing()
-        self._stop_send_timer()
-
-    def _stop_send_timer(self) -> None:
-        if self._send_timer is not None:
-            self._send_timer.cancel()
-            self._send_timer = None
+        self._send_timer = _cancelled(self._send_timer)
 
     def _send_late(self) -> None:
         self._send_timer = None
@@ -363,17 +354,17 @@ class GuardedHttp(HttpToolsProtocol):
         """Close at once, what is queued for the client dropped (it reads none of it)."""
         self.limits.refused(self.client[0] if self.client else "unknown", code, why)
         self._closing = True
-        self._stop_head_timer()
-        self._stop_body_timer()
-        self._stop_send_timer()
+        self._head_timer = _cancelled(self._head_timer)
+        self._body_timer = _cancelled(self._body_timer)
+        self._send_timer = _cancelled(self._send_timer)
         self.transport.abort()
 
     def send_400_response(self, msg: str) -> None:
         """A request the HTTP parser refuses (a malformed head): answered as a problem, as every
         other answer, not in uvicorn's plain text; then the connection closes."""
         self._closing = True
-        self._stop_head_timer()
-        self._stop_body_timer()
+        self._head_timer = _cancelled(self._head_timer)
+        self._body_timer = _cancelled(self._body_timer)
         if not self.transport.is_closing():
             self.transport.write(
                 _answer(400, "malformed_request", f"{msg.rstrip('.')}: not HTTP/1.1")
@@ -392,7 +383,7 @@ class GuardedHttp(HttpToolsProtocol):
         moment (closing with unread bytes would reset the connection before the client reads
         the answer), never buffered."""
         self._closing = True
-        self._stop_head_timer()
+        self._head_timer = _cancelled(self._head_timer)
         transport = self.transport
         if transport.is_closing():
             return

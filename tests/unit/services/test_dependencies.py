@@ -8,10 +8,10 @@ import types
 
 import pytest
 
+from gcbc_contract.entries import decode_entry
 from services.table.dependencies import seat_of
 from services.table.limits import RateLimits, parse_rates
 from services.table.problems import ApiError
-from gcbc_contract.entries import decode_entry
 from tests.unit.services.test_pipeline_on_twins import (
     TABLE,
     Folds,
