@@ -316,10 +316,13 @@ ACCEPT_WEIGHED = 512
 
 def _wants_html(request: Request) -> bool:
     """A browser asks for HTML by name; anything else (``*/*``, JSON, no Accept, an Accept longer
-    than any browser's) gets JSON."""
+    than any browser's, or one whose weight Litestar cannot read: ``q=inf``) gets JSON."""
     if len(request.headers.get("accept", "")) > ACCEPT_WEIGHED:
         return False
-    best = request.accept.best_match([MediaType.JSON, MediaType.HTML], default=MediaType.JSON)
+    try:
+        best = request.accept.best_match([MediaType.JSON, MediaType.HTML], default=MediaType.JSON)
+    except (ValueError, OverflowError):
+        return False
     return best == MediaType.HTML
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -159,10 +160,38 @@ def handle_http(_: Request, e: HTTPException) -> Response[Any]:
     return problem(e.status_code, codes.get(e.status_code, "http_error"), str(e.detail))
 
 
+# an unexpected failure's traceback is logged once a minute for each place in the code it comes
+# from, its repeats counted meanwhile: a client repeating a request that fails cannot fill the disk
+TRACEBACK_EVERY = 60.0
+_traced: dict[tuple[str, str, int], list[float]] = {}  # where -> [when logged, repeats since]
+
+
+def _where(e: BaseException) -> tuple[str, str, int]:
+    """The exception's kind and the innermost line it was raised at."""
+    tb, last = e.__traceback__, None
+    while tb is not None:
+        tb, last = tb.tb_next, tb
+    if last is None:
+        return type(e).__name__, "", 0
+    return type(e).__name__, last.tb_frame.f_code.co_filename, last.tb_lineno
+
+
 def handle_unexpected(request: Request, e: Exception) -> Response[Any]:
-    log.exception(
-        "%s %s failed: %s (%s)", request.method, request.url.path, e, getattr(e, "err_code", "")
-    )
+    where, now = _where(e), time.monotonic()
+    traced = _traced.get(where)
+    if traced is None or now - traced[0] >= TRACEBACK_EVERY:
+        repeats = int(traced[1]) if traced is not None else 0
+        _traced[where] = [now, 0]
+        log.exception(
+            "%s %s failed: %s (%s)%s",
+            request.method,
+            request.url.path,
+            e,
+            getattr(e, "err_code", ""),
+            f"; the same failure {repeats} more times since it was last logged" if repeats else "",
+        )
+    else:
+        traced[1] += 1
     return problem(
         500,
         "internal_error",

@@ -84,3 +84,14 @@ def test_an_accept_longer_than_any_browsers_is_answered_in_json_unweighed(client
     assert r.status_code == 200 and r.headers["content-type"].startswith("application/json")
     r = client.get("/problems", headers={"Accept": long})
     assert r.status_code == 200 and r.headers["content-type"].startswith("application/json")
+
+
+@pytest.mark.parametrize("weight", ["inf", "-inf", "1e999", "nan", "high"])
+def test_an_accept_whose_weight_is_not_a_number_is_answered(client, weight):
+    """Litestar reads ``q=inf`` as ``int(100 * inf)``: the page failed (500, and a traceback in
+    the log at each request). A weight it cannot count is no preference: JSON, as with none."""
+    for path in ("/problems/not_your_turn", "/problems"):
+        r = client.get(path, headers={"Accept": f"text/html;q={weight}"})
+        assert r.status_code == 200, (path, r.text)
+        if weight in ("inf", "-inf", "1e999"):
+            assert r.headers["content-type"].startswith("application/json")

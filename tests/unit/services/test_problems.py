@@ -4,9 +4,13 @@ table; every refusal that depends on the table's state — which a client may ha
 
 from __future__ import annotations
 
+import logging
+import types
+
 import pytest
 
 from gcbc.rules.errors import CODES
+from services.table import problems
 from services.table.problems import NEVER_VALID, NOT_FOUND, refusal, status_for
 
 
@@ -48,3 +52,34 @@ def test_a_seat_the_rules_find_empty_is_the_left_tokens_403_forbidden():
     token (docs/api.md, "Tokens")."""
     got = refusal("not_seated", "you have no seat at this table")
     assert (got.status, got.code) == (403, "forbidden")
+
+
+def test_an_unexpected_failure_s_traceback_is_logged_once_a_minute_where_it_comes_from(
+    caplog, monkeypatch
+):
+    """One client repeating a request that fails (500) wrote a traceback (2.4 KB) to the log at
+    each: gigabytes an hour. The same failure from the same line is traced once a minute, its
+    repeats counted in the next; a failure elsewhere is traced at once."""
+    now = [1000.0]
+    monkeypatch.setattr(problems.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(problems, "_traced", {})
+    request = types.SimpleNamespace(method="GET", url=types.SimpleNamespace(path="/x"))
+
+    def failed(kind: type[Exception]) -> Exception:
+        try:
+            raise kind("broken")
+        except Exception as e:  # noqa: BLE001
+            return e
+
+    def traced() -> list[str]:
+        return [r.getMessage() for r in caplog.records if r.exc_info]
+
+    with caplog.at_level(logging.ERROR, logger="gcbc.table"):
+        for _ in range(5):
+            assert problems.handle_unexpected(request, failed(OverflowError)).status_code == 500
+        assert len(traced()) == 1
+        problems.handle_unexpected(request, failed(KeyError))  # another failure: traced
+        assert len(traced()) == 2
+        now[0] += problems.TRACEBACK_EVERY
+        problems.handle_unexpected(request, failed(OverflowError))
+        assert len(traced()) == 3 and "4 more times" in traced()[-1]
