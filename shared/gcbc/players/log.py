@@ -58,6 +58,14 @@ SETTLE = (0.05, 0.2, 0.5, 1.0)
 WITHDRAW_RETRY = (1.0, 5.0, 30.0)
 WITHDRAW_TRIES = 40
 
+# a player's latest tables kept folded: all that is asked of them (its list of tables, quick
+# play's look for the table it plays at); every table it joined stays in the log and the read model
+KEEP_TABLES = 200
+# entries of a player read past its last snapshot before a new one is written: a player's log
+# grows with every table it joins, and a process that does not hold it reads from its snapshot
+SNAPSHOT_EVERY = 500
+PAGE = 1000  # a player's entries read at once (the event loop turns between pages)
+
 log = logging.getLogger("gcbc.players")
 
 _TOKEN = re.compile(r"([0-9a-f]{16})\.[A-Za-z0-9_-]{32}")
@@ -111,6 +119,28 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def snapshot_key(player_id: str) -> str:
+    """The key a player's snapshots are appended under, beside its own."""
+    return "s" + player_id
+
+
+class PlayerSnapshot(msgspec.Struct, tag="player_snapshot", frozen=True):
+    """A player folded up to ``upto`` (its last entry then): what ``FoldedPlayer`` holds. Not a
+    player's entry (the players' projection steps over it): any process may write one."""
+
+    upto: int
+    name: str
+    bot: bool
+    token_hash: str
+    registration: str
+    withdrawn: bool
+    tables: list[str]
+
+
+_snapshot_decoder = msgspec.json.Decoder(PlayerSnapshot)
+_encoder = msgspec.json.Encoder()
+
+
 def name_key(name: str) -> str:
     """The key a name's claim is appended under: names that look alike share it."""
     return "n" + hashlib.sha256(names.look(name).encode()).hexdigest()[:32]
@@ -126,6 +156,7 @@ class FoldedPlayer:
         "player_id",
         "registration",
         "seq",
+        "since_snapshot",
         "tables",
         "token_hash",
         "withdrawn",
@@ -140,6 +171,7 @@ class FoldedPlayer:
         self.withdrawn = False
         self.tables: dict[str, None] = {}
         self.seq = 0
+        self.since_snapshot = 0  # entries folded since its last snapshot (or since nothing)
 
     def copy(self) -> FoldedPlayer:
         other = copy.copy(self)
@@ -152,6 +184,7 @@ class FoldedPlayer:
 
     def apply(self, stored: Stored) -> None:
         self.seq = stored.seq
+        self.since_snapshot += 1
         try:
             entry = decode_player_entry(stored.data)
         except msgspec.DecodeError:
@@ -169,6 +202,28 @@ class FoldedPlayer:
         elif isinstance(entry, TableJoined):
             self.tables.pop(entry.table_id, None)
             self.tables[entry.table_id] = None  # the last joined last
+            if len(self.tables) > KEEP_TABLES:
+                del self.tables[next(iter(self.tables))]
+
+    def snapshot(self) -> PlayerSnapshot:
+        return PlayerSnapshot(
+            upto=self.seq,
+            name=self.name,
+            bot=self.bot,
+            token_hash=self.token_hash,
+            registration=self.registration,
+            withdrawn=self.withdrawn,
+            tables=list(self.tables),
+        )
+
+    @classmethod
+    def restored(cls, player_id: str, snapshot: PlayerSnapshot) -> FoldedPlayer:
+        p = cls(player_id)
+        p.seq, p.name, p.bot = snapshot.upto, snapshot.name, snapshot.bot
+        p.token_hash, p.registration = snapshot.token_hash, snapshot.registration
+        p.withdrawn = snapshot.withdrawn
+        p.tables = dict.fromkeys(snapshot.tables[-KEEP_TABLES:])
+        return p
 
     def holds(self, token: str) -> bool:
         return self.registered and hmac.compare_digest(self.token_hash, token_hash(token))
@@ -202,6 +257,7 @@ class PlayerLog:
         self.folded: OrderedDict[str, FoldedPlayer] = OrderedDict()
         self.withdrawing: set[asyncio.Task[None]] = set()
         self._joining: dict[str, _Turn] = {}  # the players whose tables are being noted
+        self.snapshotting: set[asyncio.Task[None]] = set()
 
     async def player(self, player_id: str) -> FoldedPlayer | None:
         """The player as the log tells now (None: no such player)."""
@@ -215,15 +271,55 @@ class PlayerLog:
         if last is None:
             return None
         if p is None or p.seq > last.seq:
-            p = FoldedPlayer(player_id)
-        if p.seq < last.seq:
+            p = await self._restored(player_id, last.seq)
+        elif p.seq < last.seq:
             # a new object: one handed out before stays as it was read (a replacement expects
             # the entry its request read, never a later one)
             p = p.copy()
-            for stored in await self.events.read(player_id, after=p.seq):
+        while p.seq < last.seq:  # page by page: a long log never holds the event loop long
+            got = await self.events.read(player_id, after=p.seq, most=PAGE)
+            for stored in got:
                 p.apply(stored)
+            if len(got) < PAGE:
+                break
+            await asyncio.sleep(0)
+        if p.since_snapshot >= SNAPSHOT_EVERY:
+            p.since_snapshot = 0
+            self._snapshot(p)
         self._keep(p)
         return p
+
+    async def _restored(self, player_id: str, last: int) -> FoldedPlayer:
+        """The player from its last snapshot (one past its last entry ``last`` is of another
+        log: not taken), or from nothing."""
+        stored = await self.events.last(snapshot_key(player_id))
+        if stored is not None:
+            try:
+                snapshot = _snapshot_decoder.decode(stored.data)
+            except msgspec.DecodeError:
+                snapshot = None  # not a snapshot (only an operator could have put it there)
+            if snapshot is not None and snapshot.upto <= last:
+                return FoldedPlayer.restored(player_id, snapshot)
+        return FoldedPlayer(player_id)
+
+    def _snapshot(self, p: FoldedPlayer) -> None:
+        """Write the player's snapshot in the background (best effort: without it, the next
+        process to read the player reads more of its log)."""
+
+        async def write() -> None:
+            key = snapshot_key(p.player_id)
+            with contextlib.suppress(LogUnavailable, OutcomeUnknown, WrongExpectedSequence):
+                last = await self.events.last(key)
+                if last is not None:
+                    with contextlib.suppress(msgspec.DecodeError):
+                        if _snapshot_decoder.decode(last.data).upto >= p.seq:
+                            return  # another process wrote as far
+                data = _encoder.encode(p.snapshot())
+                await self.events.append(key, data, expected=last.seq if last else 0)
+
+        task = asyncio.create_task(write())
+        self.snapshotting.add(task)
+        task.add_done_callback(self.snapshotting.discard)
 
     def held(self, player_id: str) -> FoldedPlayer | None:
         """The player as this process last read it (no trip to the log)."""

@@ -128,11 +128,11 @@ class FaultyLog(MemoryEventLog):
             raise OutcomeUnknown("timed out")
         return got
 
-    async def read(self, table, after=0):
+    async def read(self, table, after=0, most=None):
         if table.startswith("n") and self.unanswered and self.reads_away:
             self.reads_away -= 1
             raise LogUnavailable("away")
-        return await super().read(table, after)
+        return await super().read(table, after, most)
 
 
 async def _profiles(events) -> list[str]:
@@ -284,6 +284,60 @@ def test_the_tables_a_player_joins_are_noted_once_each_the_last_joined_last():
         assert again.seq == (await log.player(p.player_id)).seq
         entries = await log.events.read(p.player_id)
         assert len(entries) == 4  # registered, then a, b and a again: the last join noted nothing
+
+    run(go())
+
+
+def test_a_long_players_log_is_read_from_its_snapshot_by_a_process_that_does_not_hold_it(
+    monkeypatch,
+):
+    """A player's log grows with every table it joins (any client taking and leaving seats with
+    its token adds to it): a process that did not hold the player read the whole of it, on the
+    event loop, at its first request. Once a read goes past ``SNAPSHOT_EVERY`` entries a snapshot
+    is written beside the player's key; the next process to read the player starts there and
+    reads only what came after it, and folds the same player (its latest ``KEEP_TABLES`` tables)."""
+    monkeypatch.setattr(players_log, "SNAPSHOT_EVERY", 20)
+    monkeypatch.setattr(players_log, "PAGE", 7)
+    monkeypatch.setattr(players_log, "KEEP_TABLES", 5)
+
+    async def go():
+        events = MemoryEventLog()
+        log = PlayerLog(events)
+        p, token = await log.register("ann", bot=False)
+        for i in range(30):
+            await log.joined(await log.player(p.player_id), f"{i:016x}")
+        read: list[int] = []
+        real_read = events.read
+
+        async def counted(table, after=0, most=None):
+            got = await real_read(table, after, most)
+            read.append(len(got))
+            return got
+
+        events.read = counted
+        first = PlayerLog(events)  # another process: reads the whole log, in pages
+        whole = await first.player(p.player_id)
+        assert read == [7, 7, 7, 7, 3] and max(read) <= players_log.PAGE
+        assert list(whole.tables) == [f"{i:016x}" for i in range(25, 30)]
+        await asyncio.gather(*first.snapshotting)
+        assert await events.last(players_log.snapshot_key(p.player_id)) is not None
+        read.clear()
+        second = PlayerLog(events)  # and another: from the snapshot
+        restored = await second.player(p.player_id)
+        assert sum(read) == 0
+        assert restored.snapshot() == whole.snapshot() and restored.seq == whole.seq
+        assert (await second.authenticate(token)).player_id == p.player_id
+        await second.joined(restored, "f" * 16)  # appended after the snapshot: it expects its seq
+        read.clear()
+        third = await PlayerLog(events).player(p.player_id)
+        assert sum(read) == 1 and list(third.tables)[-1] == "f" * 16
+        assert await PlayerLog(events).reissue(third)  # a token replaced on a restored player
+        # a process that holds the player and reads a little at a time writes one too
+        snapshots = len(await events.read(players_log.snapshot_key(p.player_id)))
+        for i in range(25):
+            await second.joined(await second.player(p.player_id), f"{100 + i:016x}")
+        await asyncio.gather(*second.snapshotting)
+        assert len(await events.read(players_log.snapshot_key(p.player_id))) == snapshots + 1
 
     run(go())
 
