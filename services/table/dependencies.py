@@ -120,18 +120,19 @@ def still_held(service: TableService) -> StillHeld:
     )
 
 
-QUEUED = "queued:"  # a house table held for a place in the queue (its player's id after it)
+# a seat (or a house table) held for a place in the queue (its player's id after it)
+QUEUED = "queued:"
 
 
-def house_held(service: TableService, state: AppState) -> StillHeld:
-    """Whether a client's house table is not over: a table, or a place in the queue asked with
-    house bots (``QUEUED`` and its player: waiting, or placed at a table not over)."""
+def held_or_queued(service: TableService, state: AppState) -> StillHeld:
+    """Whether a client's seat or house table is held still: at a table not over, or for a place
+    in the queue (``QUEUED`` and its player: waiting, or placed at a table not over)."""
     tables = still_held(service)
 
     async def held(key: str, token_hash_: str | None) -> bool:
         if key.startswith(QUEUED):
             matchmaker = getattr(state, "matchmaker", None)
-            return matchmaker is not None and await matchmaker.holds_house(key[len(QUEUED) :])
+            return matchmaker is not None and await matchmaker.holds_place(key[len(QUEUED) :])
         return await tables(key, token_hash_)
 
     return held

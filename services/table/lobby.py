@@ -26,7 +26,7 @@ from gcbc_contract.wide import LARGEST
 from services.common.settings import Settings
 from services.table import answers, edge
 from services.table import openapi as doc
-from services.table.dependencies import Service, client, house_held, in_lobby, room_in_the_house
+from services.table.dependencies import Service, client, held_or_queued, in_lobby, room_in_the_house
 from services.table.lobby_feed import LOBBY
 from services.table.openapi import TableId
 from services.table.positions import MAX_CURSOR, Positions
@@ -68,7 +68,7 @@ class Lobby(Controller):
             room_in_the_house(state, len(bots.seats))
         table_id = secrets.token_hex(8)  # gcbc_contract.ids: the server's own form
         await state.holdings.hold_table(
-            who, table_id, bots is not None, in_lobby(service), house_held(service, state)
+            who, table_id, bots is not None, in_lobby(service), held_or_queued(service, state)
         )
         invitations = _invitations(data, bots)
         command = _opening(table_id, data, bots, state.settings, invitations)

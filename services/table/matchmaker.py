@@ -143,9 +143,9 @@ class Matchmaker:
                 "this player waits in the queue: leave it (DELETE /queue) before taking a seat",
             )
 
-    async def holds_house(self, player_id: str) -> bool:
+    async def holds_place(self, player_id: str) -> bool:
         """Whether the player waits in the queue, or was placed at a table not over yet: what a
-        place asked with house bots (``bots_after``) holds of its client's house tables."""
+        place holds of its client's seats (and, asked with house bots, of its house tables)."""
         q = await self._current()
         if _queued(q, player_id):
             return True

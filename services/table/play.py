@@ -25,10 +25,9 @@ from services.table.dependencies import (
     MySeat,
     Service,
     client,
-    house_held,
+    held_or_queued,
     in_lobby,
     room_in_the_house,
-    still_held,
 )
 from services.table.openapi import TableId
 from services.table.problems import ApiError, retry_later
@@ -143,7 +142,9 @@ class Play(Controller):
             return again  # asked again (its answer lost): the same seat, the same token
         who = client(request)
         await state.rates.hit("seat", who)
-        await state.holdings.hold_seat(who, new_id, token_hash(token), still_held(service))
+        await state.holdings.hold_seat(
+            who, new_id, token_hash(token), held_or_queued(service, state)
+        )
         player_id = finished.players.get(my_seat)
         matchmaker = getattr(state, "matchmaker", None)
         if player_id is not None and matchmaker is not None:
@@ -225,7 +226,7 @@ async def _open_rematch(
     if opening.bots is not None:
         room_in_the_house(state, len(opening.bots.seats))
     await state.holdings.hold_table(
-        who, opening.table_id, house, in_lobby(service), house_held(service, state)
+        who, opening.table_id, house, in_lobby(service), held_or_queued(service, state)
     )
     try:
         seq = await service.append_command(opening.table_id, opening, new_table=True)

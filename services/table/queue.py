@@ -12,7 +12,7 @@ from litestar.params import Body, Parameter
 from gcbc_contract.queue import JoinQueue, QueueState
 from services.table import answers, edge
 from services.table import openapi as doc
-from services.table.dependencies import QUEUED, Service, bearer, client, house_held
+from services.table.dependencies import QUEUED, Service, bearer, client, held_or_queued
 
 WAITING_EXAMPLE = {
     "status": "waiting",
@@ -80,8 +80,10 @@ class Queue(Controller):
         p = await state.identities.authenticate(bearer(request))
         who = client(request)
         await state.rates.hit("seat", who)  # a place in the queue leads to a seat
+        held = held_or_queued(service, state)
+        # one of the client's seats from now until its table is over (the queue seats it)
+        await state.holdings.hold_seat(who, QUEUED + p.player_id, "", held)
         if data.bots_after is not None:  # it may become a table of house bots: one of the client's
-            held = house_held(service, state)
             await state.holdings.room_for_house_table(who, held)
             state.holdings.opened_house_table(who, QUEUED + p.player_id)
         return await state.matchmaker.join(p, data)

@@ -23,7 +23,14 @@ from services.common.folded import FoldedTable
 from services.common.settings import Settings
 from services.table import answers, edge, holders, tickets
 from services.table import openapi as doc
-from services.table.dependencies import MySeat, Service, bearer, client, seat_of, still_held
+from services.table.dependencies import (
+    MySeat,
+    Service,
+    bearer,
+    client,
+    held_or_queued,
+    seat_of,
+)
 from services.table.openapi import TableId
 from services.table.problems import ApiError, not_a_seat, retry_later
 from services.table.service import TableService, token_hash
@@ -72,7 +79,9 @@ class Seats(Controller):
         await state.rates.hit("seat", who)  # (before the fold of a table not held here)
         table = await service.table(table_id)
         token = secrets.token_urlsafe(24)
-        await state.holdings.hold_seat(who, table_id, token_hash(token), still_held(service))
+        await state.holdings.hold_seat(
+            who, table_id, token_hash(token), held_or_queued(service, state)
+        )
         # a registered player's token (optional): the seat is recorded as the player's
         player = await state.identities.seating(table, bearer(request))
         if player is not None and (matchmaker := getattr(state, "matchmaker", None)) is not None:

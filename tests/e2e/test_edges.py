@@ -317,6 +317,31 @@ def test_a_place_in_the_queue_with_house_bots_is_one_of_its_addresses_house_tabl
             assert r.status_code == 201, r.text
 
 
+def test_a_place_in_the_queue_is_one_of_its_addresses_seats(edge):
+    """Before: quick play seated an address's players past its cap of seats (24 players of one
+    address queued and seated at six tables, then 16 lobby seats more: 40 against 16). A place
+    in the queue counts as a seat from the moment it is asked until its table is over."""
+    with client(edge, 66) as c:
+        players = []
+        for _ in range(4):
+            r = c.post("/players", json={"name": f"edge{secrets.token_hex(4)}"})
+            assert r.status_code == 201, r.text
+            players.append(r.json()["token"])
+        for token in players[:3]:  # (eight seats: nobody else waits for those here)
+            r = c.post("/queue", json={"seats": [8]}, headers=auth(token))
+            assert r.status_code == 201, r.text
+        r = c.post("/queue", json={"seats": [8]}, headers=auth(players[3]))
+        assert r.status_code == 429 and r.json()["code"] == "too_many_held", r.text
+        r = c.post(f"/tables/{_table(c)}/seats", json={"name": "ann"})
+        assert r.status_code == 429 and r.json()["code"] == "too_many_held", r.text
+        # a place given up gives its seat back
+        assert c.delete("/queue", headers=auth(players[0])).status_code == 204
+        r = c.post("/queue", json={"seats": [8]}, headers=auth(players[3]))
+        assert r.status_code == 201, r.text
+        for token in players[1:]:
+            assert c.delete("/queue", headers=auth(token)).status_code == 204
+
+
 def test_one_address_has_a_few_tables_waiting_for_players(edge):
     """Before: one address kept 600 tables in the lobby (20 a minute, each open half an hour),
     and two such addresses filled the lobby's feed, which reads the oldest 1,000."""
