@@ -123,6 +123,9 @@ class Settings(Struct, frozen=True):
     # and histories that read and fold a whole log (a table the replay worker does not keep)
     rate_replay: str = "30/second"
     rate_log_read: str = "10/minute"
+    # a player's finished games folded for its history (per client address): each one not kept
+    # folded yet is a whole log folded by the replay worker, which every replay shares
+    rate_game_fold: str = "120/minute"
     # leaderboard pages (per client address): each reads its ratings and players' records
     rate_leaderboard: str = "60/minute"
     # a player's list of its tables (per client address): each reads up to 200 tables' views

@@ -248,6 +248,7 @@ async def _rates(settings: Settings, pool: Any) -> RateLimits:
         "client_command": settings.rate_client_command,
         "replay": settings.rate_replay,
         "log_read": settings.rate_log_read,
+        "game_fold": settings.rate_game_fold,
         "leaderboard": settings.rate_leaderboard,
         "player_tables": settings.rate_player_tables,
         "refused_token": settings.rate_refused_token,

@@ -197,7 +197,9 @@ class Players(Controller):
         description="Each finished game the player held a seat of at the end: the table's options,"
         " every seat as the end revealed it (name, bot, player, team, eliminated, won), the"
         " player's seat, team and result. A table still waiting or in play is never listed:"
-        " nothing of a game in play is told here. `next` is the `before` of the next page.",
+        " nothing of a game in play is told here. `next` is the `before` of the next page. Each"
+        " game the server has not folded yet counts against the client's budget of games folded"
+        " (429 past it; the games folded before are kept: ask again).",
         responses=doc.responses(
             {200: doc.ok(PlayedGames, "a page of the player's games")}, [404, 429, 503]
         ),
@@ -214,8 +216,10 @@ class Players(Controller):
         ] = None,
     ) -> PlayedGames:
         await state.identities.profile(player_id)  # 404 for no such player
-        await state.rates.hit("log_read", client(request))
-        return await state.games.page(player_id, limit, before)
+        who = client(request)
+        await state.rates.hit("log_read", who)
+        fold = lambda: state.rates.hit("game_fold", who)  # noqa: E731
+        return await state.games.page(player_id, limit, before, fold)
 
     @get(
         "/players/{player_id:str}/games/export",
@@ -225,8 +229,8 @@ class Players(Controller):
         " a line (`application/x-ndjson`, as Lichess exports a player's games), streamed as they"
         " are read: nothing of a game in play, and an empty body for a player with no finished"
         " game. `max`: at most this many (the newest). Each 100 tables of the player's read count as"
-        " one read of the history (as a page does): past the client's budget the download slows"
-        " to it rather than failing.",
+        " one read of the history (as a page does), each game not folded yet as one game folded:"
+        " past the client's budgets the download slows to them rather than failing.",
         media_type=NDJSON,
         responses=doc.responses(
             {200: doc.ndjson(PlayedGame, "the player's games, one PlayedGame a line")},
@@ -249,7 +253,10 @@ class Players(Controller):
         close = state.streams.open(f"export {player_id}", who, None, kind="download")
         try:
             games = await state.games.every(
-                player_id, max, lambda: state.rates.pace("log_read", who)
+                player_id,
+                max,
+                lambda: state.rates.pace("log_read", who),
+                lambda: state.rates.pace("game_fold", who),
             )
         except BaseException:
             close()

@@ -6,20 +6,25 @@ from __future__ import annotations
 import asyncio
 import types
 
+import msgspec
+import pytest
+
 from gcbc.playermodel.memory import MemoryPlayerModel
 from gcbc.readmodel.memory import MemoryReadModel
 from gcbc.readmodel.port import PUBLIC
 from gcbc_contract.options import TableOptions
 from gcbc_contract.players import GameSeat, PlayedGame
 from services.table.games import Games
-from services.table.problems import retry_later
+from services.table.problems import ApiError, retry_later
 
 
 class FinishedTables(Games):
     """Every table with an even number finished, the player at seat 0; the odd ones in play
     (what the replay worker and the read model would tell, without them)."""
 
-    async def game(self, table_id: str, player_id: str | None = None) -> PlayedGame | None:
+    async def game(
+        self, table_id: str, player_id: str | None = None, fold=None
+    ) -> PlayedGame | None:  # noqa: ANN001
         if int(table_id[1:]) % 2:
             return None
         seat = GameSeat(
@@ -66,7 +71,9 @@ class BusyAtFirst(FinishedTables):
 
     busy = 2
 
-    async def game(self, table_id: str, player_id: str | None = None) -> PlayedGame | None:
+    async def game(
+        self, table_id: str, player_id: str | None = None, fold=None
+    ) -> PlayedGame | None:  # noqa: ANN001
         if self.busy:
             self.busy -= 1
             raise retry_later("replays_busy", "too many replays and histories are being made")
@@ -116,3 +123,45 @@ def test_a_page_folds_only_the_finished_tables_the_player_held_a_seat_of_at_the_
         return [g.table_id for g in page.games]
 
     assert asyncio.run(go()) == ["t0"] and asked == ["t0"]
+
+
+def test_each_game_folded_for_a_history_is_charged_and_a_game_kept_folded_is_not() -> None:
+    """Before: a page of up to 50 games, or an export's 100 tables, cost one read of the
+    client's budget however many whole logs the replay worker folded for it (about 1,000 folds a
+    minute per address: a third of the worker every replay shares). Each fold is charged now;
+    games kept folded are not, and a fold refused leaves those before it kept."""
+    asked: list[str] = []
+
+    class Replays:
+        async def game(self, table_id: str) -> PlayedGame:
+            asked.append(table_id)
+            game = await FinishedTables.game(None, "t0")  # type: ignore[arg-type]
+            return msgspec.structs.replace(game, table_id=table_id)  # type: ignore[arg-type]
+
+    async def go() -> None:
+        players, views = MemoryPlayerModel(), MemoryReadModel()
+        view = b'{"status":"finished","seats":[{"player":"p1"}]}'
+        for n in range(5):
+            await players.joined("p1", f"t{n}", n + 1)
+            await views.put(f"t{n}", {PUBLIC: view}, n + 1)
+        service = types.SimpleNamespace(replays=Replays())
+        games = Games(service, views, players)  # type: ignore[arg-type]
+        charged = 0
+
+        async def fold() -> None:
+            nonlocal charged
+            if charged == 3:
+                raise ApiError(429, "rate_limited", "over the budget")
+            charged += 1
+
+        with pytest.raises(ApiError):
+            await games.page("p1", 10, None, fold)
+        assert asked == ["t4", "t3", "t2"] and charged == 3
+        charged = 0
+        page = await games.page("p1", 10, None, fold)  # the three kept, the other two charged
+        assert [g.table_id for g in page.games] == ["t4", "t3", "t2", "t1", "t0"]
+        assert asked == ["t4", "t3", "t2", "t1", "t0"] and charged == 2
+        exported = [g.table_id async for g in await games.every("p1", None, None, fold)]
+        assert len(exported) == 5 and charged == 2  # all kept folded: nothing charged
+
+    asyncio.run(go())
