@@ -71,6 +71,10 @@ class Settings(Struct, frozen=True):
     head_timeout: float = 5.0
     body_timeout: float = 10.0  # seconds a request's body may take to arrive, after its head
     max_head: int = 32 * 1024
+    # requests one client address sends a process, per second on average and at once (0: no
+    # cap): every request costs the event loop, the cheapest too (a 404, a look at the lobby)
+    client_requests: float = 100.0
+    client_requests_burst: int = 200
     # what one client address holds at once in tables not over (0: no cap): seats, and tables
     # it opened with house bots (each costs the bot worker's time); and the tables it opened
     # still waiting for players

@@ -6,9 +6,11 @@ cluster): a request's head must arrive within ``head_timeout`` seconds of the co
 first byte (else ``408`` and the connection closes), its body within ``body_timeout`` seconds of
 its head (the same), a head is at most ``max_head`` bytes (else
 ``431``, refused as soon as the bytes pass it, never buffered whole) and its target (path and
-query) at most ``MAX_TARGET`` (else ``414``), and one client address holds
+query) at most ``MAX_TARGET`` (else ``414``), one client address holds
 at most ``per_client`` connections at once, the process ``total`` (else a ``429`` or ``503``
-problem, then the connection closes). uvicorn takes the protocol class as its ``http`` setting.
+problem, then the connection closes), and one client address sends at most ``request_rate``
+requests a second on average, ``request_burst`` at once (else ``429``, and the connection closes,
+as nginx's ``limit_req`` would). uvicorn takes the protocol class as its ``http`` setting.
 """
 
 from __future__ import annotations
@@ -72,10 +74,17 @@ class ConnectionLimits:
         max_head: int,
         trusted: str = "",
         body_timeout: float = 0.0,
+        request_rate: float = 0.0,
+        request_burst: int = 0,
+        clock: Any = time.monotonic,
     ) -> None:
         self.per_client, self.total = per_client, total
         self.head_timeout, self.max_head = head_timeout, max_head
         self.body_timeout = body_timeout
+        self.request_rate, self.request_burst = request_rate, max(1, request_burst)
+        self.clock = clock
+        # client -> [requests it may still send at once, when that was counted] (a token bucket)
+        self._buckets: dict[str, list[float]] = {}
         self.open: Counter[str] = Counter()
         self.count = 0
         self.draining = 0  # refused connections being read and dropped (``DRAIN_SECONDS``)
@@ -92,6 +101,8 @@ class ConnectionLimits:
             settings.max_head,
             settings.forwarded_allow_ips,
             settings.body_timeout,
+            settings.client_requests,
+            settings.client_requests_burst,
         )
 
     def admit(self, address: str) -> tuple[int, str, str] | None:
@@ -117,6 +128,33 @@ class ConnectionLimits:
         if self.open[key] <= 0:
             del self.open[key]  # nothing kept for an address gone
         metrics.CONNECTIONS.set(self.count)
+
+    def request(self, address: str) -> bool:
+        """Count a request from ``address``: False once it is past its rate (its bucket empty; a
+        trusted proxy's requests are its clients', which it limits itself)."""
+        if self.request_rate <= 0 or self._is_proxy(address):
+            return True
+        key, now = client_of(address), self.clock()
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            if len(self._buckets) > 4 * len(self.open) + 1024:
+                self._prune(now)
+            bucket = self._buckets[key] = [float(self.request_burst), now]
+        tokens = min(self.request_burst, bucket[0] + (now - bucket[1]) * self.request_rate)
+        bucket[1] = now
+        if tokens < 1:
+            bucket[0] = tokens
+            return False
+        bucket[0] = tokens - 1
+        return True
+
+    def _prune(self, now: float) -> None:
+        """Forget the buckets of addresses with no connection that have filled again (nothing of
+        theirs is lost: a new one starts full)."""
+        for key, (tokens, at) in list(self._buckets.items()):
+            full = tokens + (now - at) * self.request_rate >= self.request_burst
+            if full and key not in self.open:
+                del self._buckets[key]
 
     def refused(self, address: str, code: str, why: str) -> None:
         """Count and log (once a minute per address) a refused connection or request."""
@@ -286,6 +324,9 @@ class GuardedHttp(HttpToolsProtocol):
             self.limits.refused(self.client[0] if self.client else "unknown", "uri_too_long", why)
             self._refuse(414, "uri_too_long", why)
             return
+        if self._address is not None and not self.limits.request(self._address):
+            self._too_fast()
+            return
         super().on_headers_complete()
         if len(self.pipeline) > MAX_PIPELINED:
             self._drop(
@@ -370,6 +411,20 @@ class GuardedHttp(HttpToolsProtocol):
                 _answer(400, "malformed_request", f"{msg.rstrip('.')}: not HTTP/1.1")
             )
             self.transport.close()
+
+    def _too_fast(self) -> None:
+        """429 and closed: over the address's request rate (an answer on its way on this
+        connection is not written over: then closed at once)."""
+        limits = self.limits
+        why = (
+            f"your address sends over {limits.request_rate:g} requests a second"
+            f" (at most {limits.request_burst} at once)"
+        )
+        if self.pipeline or (self.cycle is not None and not self.cycle.response_complete):
+            self._drop("rate_limited", why)
+            return
+        limits.refused(self._address or "unknown", "rate_limited", why)
+        self._refuse(429, "rate_limited", why, {"retry-after": "1"})
 
     def _too_large(self) -> None:
         why = f"a request's head (its line and headers) is at most {self.limits.max_head} bytes"

@@ -232,6 +232,26 @@ def _seat(c: httpx.Client, table_id: str, name: str) -> str:
     return r.json()["token"]
 
 
+def test_one_address_sending_requests_fast_is_refused_past_its_rate_and_no_other_is(edge):
+    """Before: one address sent 3,700 cheap requests a second (404s) on its connections, and
+    every other client's answers went from 4 to 48 ms. With the defaults (100 a second, 200 at
+    once: this stack's) its requests past them are answered 429 and their connections closed."""
+    with client(edge, 70) as fast, client(edge, 71) as other:
+        statuses = []
+        for _ in range(600):
+            r = fast.get("/tables/0000000000000000")
+            statuses.append(r.status_code)
+            if r.status_code == 429:
+                assert r.json()["code"] == "rate_limited", r.text
+                assert r.headers["retry-after"] == "1"
+                break
+        assert statuses[-1] == 429 and len(statuses) > 150, statuses[-5:]
+        assert set(statuses[:-1]) == {404}
+        assert other.get("/tables").status_code == 200  # another address goes on
+        time.sleep(1.0)  # its bucket fills again
+        assert fast.get("/tables").status_code == 200
+
+
 def test_one_address_holds_a_few_seats_at_once(edge):
     with client(edge, 40) as c:
         tables = [_table(c) for _ in range(4)]

@@ -140,3 +140,28 @@ def test_a_connection_whose_answers_stay_unread_is_closed(monkeypatch):
         slow.connection_lost(None)
 
     asyncio.run(go())
+
+
+def test_an_address_sends_its_burst_at_once_then_its_rate_and_no_more():
+    """Every request costs the event loop, a 404 too: one address sending cheap requests on its
+    connections took every other client's answers from 4 to 48 ms. Its bucket holds
+    ``request_burst`` requests, filled at ``request_rate`` a second; another address, an IPv6
+    client's /64 as one, and a trusted proxy (its clients' requests) are apart."""
+    now = [100.0]
+    c = ConnectionLimits(
+        0, 0, 5, 1024, trusted="10.9.0.0/16", request_rate=10, request_burst=20,
+        clock=lambda: now[0],
+    )  # fmt: skip
+    assert [c.request("10.0.0.1") for _ in range(21)] == [True] * 20 + [False]
+    assert c.request("10.0.0.2")  # another address
+    now[0] += 0.5  # five more
+    assert [c.request("10.0.0.1") for _ in range(6)] == [True] * 5 + [False]
+    assert all(c.request("2001:db8::1") for _ in range(10))
+    assert all(c.request("2001:db8::2") for _ in range(10)) and not c.request("2001:db8::3")
+    assert all(c.request("10.9.1.1") for _ in range(100))  # a trusted proxy
+    now[0] += 100  # all filled again: forgotten once the buckets are pruned, none lost
+    c._prune(now[0])
+    assert c._buckets == {}
+    assert [c.request("10.0.0.1") for _ in range(21)] == [True] * 20 + [False]
+    off = ConnectionLimits(0, 0, 5, 1024)  # no rate: nothing counted
+    assert all(off.request("10.0.0.1") for _ in range(1000)) and off._buckets == {}
