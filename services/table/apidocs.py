@@ -5,14 +5,18 @@ headers as the web client's pages, beside the document at ``/schema/openapi.json
 
 from __future__ import annotations
 
+import asyncio
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+import msgspec
+import yaml
 from litestar import MediaType, Request, Response, Router, get
 from litestar.datastructures import CacheControlHeader
 from litestar.openapi.plugins import JsonRenderPlugin, OpenAPIRenderPlugin, YamlRenderPlugin
 from litestar.params import FromPath
+from litestar.serialization import encode_json
 from swagger_ui_bundle import swagger_ui_path
 
 from services.table.problems import ApiError, problem
@@ -62,28 +66,53 @@ class SwaggerPage(OpenAPIRenderPlugin):
 
 
 class _RenderedOnce(OpenAPIRenderPlugin):
-    """A document rendered once per app (Litestar hands each request the same schema object):
-    rendering it again for every request, with no token and no budget, would let anyone keep the
-    event loop busy (PyYAML's dump of it is slow)."""
+    """A document rendered once per app (each app has plugins of its own): rendering it again for
+    every request, with no token and no budget, would let anyone keep the event loop busy; and
+    rendered as the app starts (``prepare``), off the event loop, so that no request waits for
+    the first rendering either (PyYAML's dump of it takes about half a second)."""
 
-    _made: tuple[dict[str, Any], bytes] | None = None
+    _made: bytes | None = None
 
     def render(self, request: Request, openapi_schema: dict[str, Any]) -> bytes:
-        made = self._made
-        if made is None or made[0] is not openapi_schema:
-            made = self._made = (openapi_schema, super().render(request, openapi_schema))
-        return made[1]
+        if self._made is None:
+            self._made = super().render(request, openapi_schema)
+        return self._made
+
+    @staticmethod
+    def rendered(openapi_schema: dict[str, Any]) -> bytes:
+        """The document as ``render`` makes it for this app (whose handlers name no type
+        encoders of their own), with no request."""
+        raise NotImplementedError
+
+    async def prepare(self, openapi_schema: dict[str, Any]) -> None:
+        made = await asyncio.to_thread(self.rendered, openapi_schema)
+        if self._made is None:
+            self._made = made
 
 
 class JsonDocument(_RenderedOnce, JsonRenderPlugin):
-    pass
+    @staticmethod
+    def rendered(openapi_schema: dict[str, Any]) -> bytes:
+        return encode_json(openapi_schema)
 
 
 class YamlDocument(_RenderedOnce, YamlRenderPlugin):
-    pass
+    @staticmethod
+    def rendered(openapi_schema: dict[str, Any]) -> bytes:
+        plain = msgspec.to_builtins(openapi_schema)
+        return yaml.dump(plain, default_flow_style=False).encode("utf-8")
 
 
-PLUGINS = [SwaggerPage(), JsonDocument(), YamlDocument()]
+def plugins() -> list[OpenAPIRenderPlugin]:
+    """The pages and documents under /schema, new for each app."""
+    return [SwaggerPage(), JsonDocument(), YamlDocument()]
+
+
+async def prepare(plugins: list[OpenAPIRenderPlugin], openapi_schema: dict[str, Any]) -> None:
+    """Render the app's documents before the first request asks for them."""
+    for plugin in plugins:
+        if isinstance(plugin, _RenderedOnce):
+            await plugin.prepare(openapi_schema)
 
 
 def _unknown_is_a_problem(response: Response[Any]) -> Response[Any]:

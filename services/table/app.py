@@ -95,6 +95,12 @@ def create_app(settings: Settings | None = None, rules: Rules = ENGINE) -> Lites
             app.state.matchmaker = matchmaker
             matching = asyncio.create_task(matchmaker.run())
             stack.callback(matching.cancel)
+            # the API's documents rendered off the event loop, as the service starts serving
+            plugins = app.openapi_config.render_plugins if app.openapi_config else []
+            preparing = asyncio.create_task(
+                apidocs.prepare(plugins, app.openapi_schema.to_schema())
+            )
+            stack.callback(preparing.cancel)
             yield
 
     return _litestar(settings, lifespan)
@@ -136,7 +142,7 @@ def _openapi() -> OpenAPIConfig:
         title="Good Cop Bad Cop",
         version="1.0.0",
         path="/schema",
-        render_plugins=apidocs.PLUGINS,  # Swagger UI, served by this service: nothing else
+        render_plugins=apidocs.plugins(),  # Swagger UI, served by this service: nothing else
         openapi_router=apidocs.router(),
         components=doc.COMPONENTS,
         tags=doc.TAGS,
