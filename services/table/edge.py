@@ -196,15 +196,21 @@ def check_command_id(command_id: str | None) -> None:
         )
 
 
-def check_deadlines(deadlines: Deadlines, low: float, high: float) -> None:
-    """Every wait lasts between ``low`` and ``high`` seconds (settings)."""
+def check_deadlines(deadlines: Deadlines, settings: Settings, house: bool = False) -> None:
+    """Every wait lasts between the settings' least and most seconds; at a table with house bots
+    (``house``) at most ``house_max_deadline``: a game slowed to hours would hold the house's
+    seats, which every client shares, as long."""
+    low, high = settings.min_deadline, settings.max_deadline
+    if house:
+        high = min(high, settings.house_max_deadline)
     for name in Deadlines.__struct_fields__:
         seconds = getattr(deadlines, name)
         if not low <= seconds <= high:  # also refuses NaN
+            at = " at a table with house bots" if house else ""
             raise ApiError(
                 422,
                 "invalid_body",
-                f"a deadline lasts {low:g} to {high:g} seconds",
+                f"a deadline{at} lasts {low:g} to {high:g} seconds",
                 f"deadlines.{name}",
             )
 
@@ -236,7 +242,7 @@ def check_bots(bots: HouseBots, seats: int, settings: Settings) -> HouseBots:
         )
     if bots.think is None:
         return replace(bots, think=settings.bot_think)
-    low, high = settings.bot_think_min, settings.max_deadline
+    low, high = settings.bot_think_min, min(settings.bot_think_max, settings.max_deadline)
     if not low <= bots.think <= high:  # also refuses NaN
         raise ApiError(
             422, "invalid_body", f"a house bot thinks {low:g} to {high:g} seconds", "bots.think"

@@ -173,7 +173,7 @@ def _checked(data: CreateTable, settings: Settings) -> HouseBots | None:
     if data.first_seat is not None and not 0 <= data.first_seat < data.seats:
         raise ApiError(422, "invalid_body", "first_seat is a seat of the table", "first_seat")
     if data.deadlines is not None:
-        edge.check_deadlines(data.deadlines, settings.min_deadline, settings.max_deadline)
+        edge.check_deadlines(data.deadlines, settings, house=data.bots is not None)
     house = len(data.bots.seats) if data.bots is not None else 0
     if data.invitations > data.seats - house:
         raise ApiError(
