@@ -125,8 +125,10 @@ class Settings(Struct, frozen=True):
     # per seat: auto-pass turned on or off, and leaving a game in play (each one logged, and
     # none moves the game on: without it a seat could lengthen its table's log at will)
     rate_presence: str = "20/hour"
-    # commands per client address, over all its seats (the house's seats are the bot worker's)
-    rate_client_command: str = "30/second"
+    # commands per client address, over all its seats (the house's seats are the bot worker's):
+    # each costs the log, the rules worker and every view of its table, so a handful of addresses
+    # at a machine's pace must stay far from the server's whole capacity
+    rate_client_command: str = "10/second"
     # replays (per client address): every step (a view made, not one stored), and the replays
     # and histories that read and fold a whole log (a table the replay worker does not keep)
     rate_replay: str = "30/second"
