@@ -163,6 +163,8 @@ class Players(Controller):
     ) -> MyTables:
         await state.rates.hit("player_tables", client(request))
         p = await state.identities.authenticate(bearer(request))
+        # and per player: one token shared by many addresses must not multiply the budget
+        await state.rates.hit("player_tables", f"player {p.player_id}")
         looked = list(itertools.islice(reversed(p.tables), LOOKED_AT))
         out: list[MyTable] = []
         # as the tables' public views show them (read together): a table not projected yet

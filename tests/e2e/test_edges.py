@@ -390,9 +390,10 @@ def test_leaderboard_pages_are_budgeted_per_address(edge):
             assert other.get("/leaderboards/base").status_code == 200
 
 
-def test_a_players_table_list_is_budgeted_per_address(edge):
+def test_a_players_table_list_is_budgeted_per_address_and_per_player(edge):
     """Before: GET /players/me/tables (up to 200 tables' public views read and decoded, 13x a
-    lobby page) had no budget: eight connections of one address took most of a core."""
+    lobby page) had no budget: eight connections of one address took most of a core; then it
+    was budgeted per address only, and ten addresses sharing one player's token had ten."""
     with client(edge, 92) as c:
         r = c.post("/players", json={"name": f"lister{secrets.token_hex(3)}"})
         assert r.status_code == 201, r.text
@@ -402,8 +403,12 @@ def test_a_players_table_list_is_budgeted_per_address(edge):
             for _ in range(61)
         ]
         assert codes[:60] == [200] * 60 and codes[60] == 429
-        with client(edge, 93) as other:  # another address is not held back
-            assert other.get("/players/me/tables", headers=mine).status_code == 200
+        with client(edge, 93) as other:
+            r = other.get("/players/me/tables", headers=mine)  # the same player elsewhere
+            assert r.status_code == 429 and r.json()["code"] == "rate_limited", r.text
+            r = other.post("/players", json={"name": f"lister{secrets.token_hex(3)}"})
+            theirs = auth(r.json()["token"])  # another player, another address: not held back
+            assert other.get("/players/me/tables", headers=theirs).status_code == 200
 
 
 def test_a_long_request_target_is_refused_before_its_query_is_parsed(edge):
