@@ -26,6 +26,7 @@ from typing import Any
 
 import msgspec
 from gcbc_client import AsyncClient, AsyncSeat
+from gcbc_client.httpx_transport import HttpxTransport
 
 from gcbc.eventlog.leases import Leases
 from gcbc.eventlog.port import FullLog, Stored
@@ -39,7 +40,7 @@ from services.bots.pace import Pace, Turns
 from services.bots.seat import play_seat
 from services.common import house_tables
 from services.common.folded import FoldedTable
-from services.common.house_bots import bot_seed, bot_token
+from services.common.house_bots import HOUSE_HEADER, bot_seed, bot_token, house_key
 from services.common.partitions import Partitions
 from services.common.purges import keep_purged
 from services.common.settings import Settings
@@ -284,7 +285,11 @@ async def main_async(settings: Settings, stop: asyncio.Event) -> None:
     model = RedisReadModel.connect(settings.redis_url)
     log.info("bot worker ready (API %s)", settings.api_url)
     try:
-        async with AsyncClient(settings.api_url, timeout=60) as client:
+        # its requests carry the house's key: the table service's per-address request rate
+        # leaves them to the worker's own pace
+        transport = HttpxTransport(settings.api_url, 60)
+        transport.http.headers[HOUSE_HEADER] = house_key(settings.bot_secret)
+        async with AsyncClient(settings.api_url, timeout=60, transport=transport) as client:
 
             def make() -> BotWorker:
                 return BotWorker(

@@ -28,3 +28,12 @@ def bot_seat(secret: str, table_id: str, seats: tuple[int, ...], token: str) -> 
         if hmac.compare_digest(bot_token(secret, table_id, seat), token):
             return seat
     return None
+
+
+HOUSE_HEADER = "x-gcbc-house"
+
+
+def house_key(secret: str) -> str:
+    """What the bot worker's requests carry in ``HOUSE_HEADER``: the house's seats are paced by
+    the bot worker, so the table service's per-address request rate does not count them."""
+    return hmac.new(secret.encode(), b"house requests", hashlib.sha256).hexdigest()

@@ -15,6 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from services.common.house_bots import HOUSE_HEADER, house_key
 from tests.e2e.conftest import auth
 from tools.launcher import Stack
 
@@ -250,6 +251,23 @@ def test_one_address_sending_requests_fast_is_refused_past_its_rate_and_no_other
         assert other.get("/tables").status_code == 200  # another address goes on
         time.sleep(1.0)  # its bucket fills again
         assert fast.get("/tables").status_code == 200
+
+
+def test_the_bot_workers_requests_are_left_to_its_own_pace(edge):
+    """The house's seats are paced by the bot worker (its actions a second over all its tables),
+    and at a full house its long-polls alone pass an address's rate: its requests carry the
+    house's key, and are not counted. A wrong key is no key."""
+    key = house_key(edge.bot_secret)
+    wrong = key[:-1] + ("1" if key[-1] == "0" else "0")
+    with client(edge, 72) as house, client(edge, 73) as pretender:
+        for _ in range(400):
+            r = house.get("/tables/0000000000000000", headers={HOUSE_HEADER: key})
+            assert r.status_code == 404, r.text
+        statuses = [
+            pretender.get("/tables/0000000000000000", headers={HOUSE_HEADER: wrong}).status_code
+            for _ in range(400)
+        ]
+        assert 429 in statuses
 
 
 def test_one_address_holds_a_few_seats_at_once(edge):
