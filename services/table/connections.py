@@ -332,6 +332,7 @@ class GuardedHttp(HttpToolsProtocol):
             return
         if (
             self._address is not None
+            and self.limits.request_rate > 0
             and not self._from_the_house()
             and not self.limits.request(self._address)
         ):
