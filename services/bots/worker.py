@@ -130,7 +130,7 @@ class BotWorker:
         except msgspec.DecodeError:
             log.warning("table %s: a note that is not the house's, ignored", table)
             return
-        task = asyncio.create_task(self.play_table(table, noted.bots, noted.seats))
+        task = asyncio.create_task(self.play_table(table, noted.bots, noted.seats, noted.owner))
         self.playing[table] = task
         task.add_done_callback(lambda _, table=table: self._done(table))
 
@@ -171,7 +171,7 @@ class BotWorker:
             await asyncio.sleep(min(0.5, self.grace))
         return True
 
-    async def play_table(self, table: str, bots: HouseBots, seats: int) -> None:
+    async def play_table(self, table: str, bots: HouseBots, seats: int, owner: str = "") -> None:
         house = [self.seat(table, n) for n in bots.seats]
         seed = bot_seed(self.secret, table)
         think = self.think if bots.think is None else bots.think
@@ -194,7 +194,7 @@ class BotWorker:
                     # seat left playing would be played twice once the table is looked at again)
                     async with asyncio.TaskGroup() as playing:
                         for s in house:
-                            pace = Pace(table, think, self.turns, seed * 10 + s.seat)
+                            pace = Pace(table, think, self.turns, seed * 10 + s.seat, owner)
                             playing.create_task(
                                 play_seat(s, bots.kind, seed * 10 + s.seat, pace=pace)
                             )

@@ -27,16 +27,19 @@ BUILT = "index.built"  # no table id holds a dot
 class HouseTable(msgspec.Struct, array_like=True, frozen=True):
     bots: HouseBots
     seats: int
+    # whose table it is (a client address, or a player the queue opened it for): the bot
+    # worker's actions go to owners in turn, then to each owner's tables in turn
+    owner: str = ""
 
 
 encode = msgspec.msgpack.encode
 decode = msgspec.msgpack.Decoder(HouseTable).decode
 
 
-def house_table(command: Any) -> HouseTable | None:
+def house_table(command: Any, owner: str = "") -> HouseTable | None:
     """What a table's opening command notes (None: it names no house seats)."""
     if type(command) is C.OpenTable and command.bots is not None:
-        return HouseTable(command.bots, command.seats)
+        return HouseTable(command.bots, command.seats, owner)
     return None
 
 

@@ -72,7 +72,7 @@ class Lobby(Controller):
         )
         invitations = _invitations(data, bots)
         command = _opening(table_id, data, bots, state.settings, invitations)
-        seq = await _open(service, command)
+        seq = await _open(service, command, who)
         created = TableCreated(
             table_id=table_id,
             seats=data.seats,
@@ -229,12 +229,12 @@ def _opening(
     )
 
 
-async def _open(service: TableService, command: C.OpenTable) -> int:
+async def _open(service: TableService, command: C.OpenTable, who: str) -> int:
     """Append the table's opening (noted as the client's already: ``Holdings.hold_table``): its
     sequence; 503 naming the table when the log cannot say whether it took it."""
     table_id = command.table_id
     try:
-        seq = await service.append_command(table_id, command, new_table=True)
+        seq = await service.append_command(table_id, command, new_table=True, owner=who)
     except OutcomeUnknown:
         raise retry_later(
             "outcome_unknown",

@@ -400,7 +400,9 @@ class Matchmaker:
             rated=first.rated,
         )
         try:
-            await self.service.append_command(m.table_id, opening, new_table=True)
+            await self.service.append_command(
+                m.table_id, opening, new_table=True, owner=f"player {first.player_id}"
+            )
         except ApiError as e:
             if e.code != "table_exists":
                 raise

@@ -229,7 +229,7 @@ async def _open_rematch(
         who, opening.table_id, house, in_lobby(service), held_or_queued(service, state)
     )
     try:
-        seq = await service.append_command(opening.table_id, opening, new_table=True)
+        seq = await service.append_command(opening.table_id, opening, new_table=True, owner=who)
         await answers.answer(service, opening.table_id, PUBLIC, seq, answers.LOBBY_WAIT)
     except ApiError as e:
         if e.code != "table_exists":  # another player opened it first: claim the seat there

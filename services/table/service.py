@@ -285,6 +285,7 @@ class TableService:
         token_hash_: str | None = None,
         new_table: bool = False,
         player: str | None = None,
+        owner: str = "",
     ) -> int:
         """Append ``command`` once the rules accept it on the table's current state: its
         sequence. Refused commands raise (and record nothing)."""
@@ -327,7 +328,7 @@ class TableService:
                 tries += 1
                 continue
             if new_table and not noted:
-                await self._note_house_table(table_id, command)
+                await self._note_house_table(table_id, command, owner)
                 noted = True
             seq = await self._append(t, command, token_hash_, new_table, player)
             if seq is None:
@@ -400,11 +401,12 @@ class TableService:
             raise _reused(command)
         return seq
 
-    async def _note_house_table(self, table_id: str, command: Any) -> None:
-        """A table opened with house bots is noted first: the bot worker never misses one."""
+    async def _note_house_table(self, table_id: str, command: Any, owner: str) -> None:
+        """A table opened with house bots is noted first (with whose it is: ``owner``): the bot
+        worker never misses one."""
         if self.house is None:
             return
-        house = house_table(command)
+        house = house_table(command, owner)
         if house is not None:
             await self.house.put(table_id, encode_house(house))
 

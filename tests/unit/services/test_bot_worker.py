@@ -48,7 +48,7 @@ class Worker(BotWorker):
         super().__init__(events, MemoryReadModel(), None, "secret", house, grace)  # type: ignore[arg-type]
         self.started: list[tuple] = []
 
-    async def play_table(self, table, bots, seats):  # noqa: ANN001, ANN202
+    async def play_table(self, table, bots, seats, owner=""):  # noqa: ANN001, ANN202
         self.started.append((table, bots, seats))
         await asyncio.Event().wait()  # playing until the worker stops
 

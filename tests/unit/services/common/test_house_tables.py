@@ -3,6 +3,8 @@ the house's seats in play counted from them (the table service's cap)."""
 
 from __future__ import annotations
 
+import msgspec
+
 from gcbc_contract import commands as C
 from gcbc_contract.options import HouseBots
 from services.common import house_tables
@@ -32,3 +34,13 @@ def test_the_seats_in_play_follow_the_notes_as_they_come_change_and_go():
     in_play.noted("a", None)  # over: its note gone
     in_play.noted("gone", None)  # a note never seen
     assert in_play.seats == 2 and in_play.room(6) == 4 and in_play.room(1) == 0
+
+
+def test_a_note_names_whose_table_it_is_and_one_without_is_nobodys():
+    """The bot worker grants its actions to the tables' owners in turn: a note carries the
+    client address (or the player the queue opened it for) that opened the table."""
+    opening = C.OpenTable(table_id="00000000000000aa", seats=4, bots=HouseBots(seats=(1, 2)))
+    noted = house_tables.decode(encode(house_table(opening, "10.0.0.1")))
+    assert noted.owner == "10.0.0.1" and noted.seats == 4
+    unowned = house_tables.decode(encode([msgspec.to_builtins(opening.bots), 4]))
+    assert unowned.owner == "" and unowned.bots == opening.bots
