@@ -14,7 +14,8 @@ import msgspec
 
 from gcbc.playermodel.memory import MemoryPlayerModel
 from gcbc.playermodel.port import POOLS, PlayerModel, Rating, RatingsHeld
-from gcbc.players.log import FoldedPlayer, InUse, PlayerLog
+from gcbc.players.folded import FoldedPlayer
+from gcbc.players.log import InUse, PlayerLog
 from gcbc.players.projection import DURABLE
 from gcbc.players.projection import rebuild as rebuild_model
 from gcbc_contract.players import decode_player_entry

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from gcbc.eventlog.port import LogUnavailable, OutcomeUnknown, WrongExpectedSequence
 from gcbc.playermodel.port import PlayerModel, PlayerRecord
+from gcbc.players.folded import FoldedPlayer
 from gcbc.players.log import (
-    FoldedPlayer,
     NameTaken,
     PlayerLog,
     StaleToken,

@@ -20,7 +20,7 @@ import msgspec
 
 from gcbc.clock import now_ms
 from gcbc.eventlog.port import LogUnavailable, OutcomeUnknown, WrongExpectedSequence
-from gcbc.players.log import FoldedPlayer
+from gcbc.players.folded import FoldedPlayer
 from gcbc.queue.log import FoldedQueue, QueueLog
 from gcbc.queue.matching import Table, Waiting, find_tables
 from gcbc.readmodel.port import ModelUnavailable

@@ -13,7 +13,7 @@ from litestar.params import Body, HeaderParameter, Parameter, PathParameter
 from litestar.response import Stream
 
 from gcbc.eventlog.port import OutcomeUnknown
-from gcbc.players.log import FoldedPlayer
+from gcbc.players.folded import FoldedPlayer
 from gcbc.readmodel.port import PUBLIC, seat_key
 from gcbc.rules import names
 from gcbc.rules.state import State

@@ -12,9 +12,10 @@ import pytest
 from gcbc.eventlog.memory import MemoryEventLog
 from gcbc.eventlog.port import LogUnavailable, OutcomeUnknown
 from gcbc.playermodel.memory import MemoryPlayerModel
+from gcbc.players import folded as players_folded
 from gcbc.players import log as players_log
+from gcbc.players.folded import FoldedPlayer
 from gcbc.players.log import (
-    FoldedPlayer,
     NameTaken,
     PlayerLog,
     StaleToken,
@@ -298,7 +299,7 @@ def test_a_long_players_log_is_read_from_its_snapshot_by_a_process_that_does_not
     reads only what came after it, and folds the same player (its latest ``KEEP_TABLES`` tables)."""
     monkeypatch.setattr(players_log, "SNAPSHOT_EVERY", 20)
     monkeypatch.setattr(players_log, "PAGE", 7)
-    monkeypatch.setattr(players_log, "KEEP_TABLES", 5)
+    monkeypatch.setattr(players_folded, "KEEP_TABLES", 5)
 
     async def go():
         events = MemoryEventLog()
@@ -320,7 +321,7 @@ def test_a_long_players_log_is_read_from_its_snapshot_by_a_process_that_does_not
         assert read == [7, 7, 7, 7, 3] and max(read) <= players_log.PAGE
         assert list(whole.tables) == [f"{i:016x}" for i in range(25, 30)]
         await asyncio.gather(*first.snapshotting)
-        assert await events.last(players_log.snapshot_key(p.player_id)) is not None
+        assert await events.last(players_folded.snapshot_key(p.player_id)) is not None
         read.clear()
         second = PlayerLog(events)  # and another: from the snapshot
         restored = await second.player(p.player_id)
@@ -333,11 +334,11 @@ def test_a_long_players_log_is_read_from_its_snapshot_by_a_process_that_does_not
         assert sum(read) == 1 and list(third.tables)[-1] == "f" * 16
         assert await PlayerLog(events).reissue(third)  # a token replaced on a restored player
         # a process that holds the player and reads a little at a time writes one too
-        snapshots = len(await events.read(players_log.snapshot_key(p.player_id)))
+        snapshots = len(await events.read(players_folded.snapshot_key(p.player_id)))
         for i in range(25):
             await second.joined(await second.player(p.player_id), f"{100 + i:016x}")
         await asyncio.gather(*second.snapshotting)
-        assert len(await events.read(players_log.snapshot_key(p.player_id))) == snapshots + 1
+        assert len(await events.read(players_folded.snapshot_key(p.player_id))) == snapshots + 1
 
     run(go())
 
