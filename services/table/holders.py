@@ -4,6 +4,7 @@ seat changes hands, or the player's token that opened it is replaced."""
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import random
 import time
@@ -24,6 +25,7 @@ from services.table.service import TableService, shows_finished, token_hash
 
 PLAYER_RECHECK = 30.0  # seconds between looks at whether a stream's player token still holds
 FOLLOW_WAIT = 0.25  # seconds a check waits for this process to fold an entry, then reads it
+SPECTATOR_GAP = 0.25  # seconds between two frames of a spectator's stream, at least
 
 
 async def still_holds(
@@ -147,7 +149,10 @@ async def events(
 ) -> AsyncIterator[bytes]:
     """The stream's frames: the view at each change after version ``after``, a keep-alive
     comment when nothing changed (jittered ~15 s); once a view shows the game over, the ``end``
-    event, and the stream closes; it ends too when the seat changes hands."""
+    event, and the stream closes; it ends too when the seat changes hands. A spectator's stream
+    sends at most a frame each ``SPECTATOR_GAP`` seconds, the latest view then (it has nothing to
+    answer: a fast table's every change sent to each of its hundreds of spectators cost the
+    service a fifth of a core)."""
     version, last = after, None
     # a reconnect looks at once: the game it follows may have ended meanwhile
     wait = 0.0 if after >= 0 else random.uniform(12.0, 18.0)
@@ -162,6 +167,8 @@ async def events(
             if got.version > version:
                 version = got.version
                 yield got.frame()  # the same bytes for every stream woken by this change
+                if seat is None:
+                    await asyncio.sleep(SPECTATOR_GAP)
             elif wait:
                 yield b": keep-alive\r\n\r\n"  # a comment, not an event
             if shows_finished(got.data):

@@ -254,7 +254,8 @@ class Seats(Controller):
         " `Last-Event-ID` goes on after that version (EventSource does it by itself). Once a view"
         ' shows the game over comes `event: end` with `data: {"reason": "finished",'
         ' "version"}`, and the server closes the stream: close the EventSource then (it would'
-        " reconnect, and get `end` again).",
+        " reconnect, and get `end` again). Without a token (a spectator's), at most four events a"
+        " second, each the latest view.",
         media_type="text/event-stream",
         security=[*doc.BEARER, {}],
         responses=doc.responses({200: doc.STREAM}, [401, 403, 404, 429, 503]),
