@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import secrets
 import socket
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -233,24 +234,40 @@ def _seat(c: httpx.Client, table_id: str, name: str) -> str:
     return r.json()["token"]
 
 
+def _flood(stack: Stack, n: int, headers: dict[str, str], each: int = 150) -> list[httpx.Response]:
+    """Cheap requests (404s) from 127.0.0.``n`` on eight connections at once, as fast as the
+    server answers however busy the machine is; each connection stops at its first 429."""
+    answers: list[httpx.Response] = []
+
+    def one() -> None:
+        with client(stack, n) as c:
+            for _ in range(each):
+                answers.append(r := c.get("/tables/0000000000000000", headers=headers))
+                if r.status_code == 429:
+                    return
+
+    threads = [threading.Thread(target=one) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    return answers
+
+
 def test_one_address_sending_requests_fast_is_refused_past_its_rate_and_no_other_is(edge):
     """Before: one address sent 3,700 cheap requests a second (404s) on its connections, and
     every other client's answers went from 4 to 48 ms. With the defaults (100 a second, 200 at
     once: this stack's) its requests past them are answered 429 and their connections closed."""
-    with client(edge, 70) as fast, client(edge, 71) as other:
-        statuses = []
-        for _ in range(600):
-            r = fast.get("/tables/0000000000000000")
-            statuses.append(r.status_code)
-            if r.status_code == 429:
-                assert r.json()["code"] == "rate_limited", r.text
-                assert r.headers["retry-after"] == "1"
-                break
-        assert statuses[-1] == 429 and len(statuses) > 150, statuses[-5:]
-        assert set(statuses[:-1]) == {404}
+    answers = _flood(edge, 70, {})
+    refused = [r for r in answers if r.status_code == 429]
+    assert refused and {r.status_code for r in answers} == {404, 429}
+    assert len(answers) - len(refused) >= 200  # its burst at least
+    assert refused[0].json()["code"] == "rate_limited" and refused[0].headers["retry-after"] == "1"
+    with client(edge, 71) as other:
         assert other.get("/tables").status_code == 200  # another address goes on
-        time.sleep(1.0)  # its bucket fills again
-        assert fast.get("/tables").status_code == 200
+    time.sleep(1.0)  # its bucket fills again
+    with client(edge, 70) as again:
+        assert again.get("/tables").status_code == 200
 
 
 def test_the_bot_workers_requests_are_left_to_its_own_pace(edge):
@@ -259,15 +276,9 @@ def test_the_bot_workers_requests_are_left_to_its_own_pace(edge):
     house's key, and are not counted. A wrong key is no key."""
     key = house_key(edge.bot_secret)
     wrong = key[:-1] + ("1" if key[-1] == "0" else "0")
-    with client(edge, 72) as house, client(edge, 73) as pretender:
-        for _ in range(400):
-            r = house.get("/tables/0000000000000000", headers={HOUSE_HEADER: key})
-            assert r.status_code == 404, r.text
-        statuses = [
-            pretender.get("/tables/0000000000000000", headers={HOUSE_HEADER: wrong}).status_code
-            for _ in range(400)
-        ]
-        assert 429 in statuses
+    house = _flood(edge, 72, {HOUSE_HEADER: key})
+    assert len(house) == 8 * 150 and {r.status_code for r in house} == {404}
+    assert 429 in {r.status_code for r in _flood(edge, 73, {HOUSE_HEADER: wrong})}
 
 
 def test_one_address_holds_a_few_seats_at_once(edge):
