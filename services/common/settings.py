@@ -54,8 +54,10 @@ class Settings(Struct, frozen=True):
     queue_wait: float = 7200.0
     lobby_page: int = 50  # tables GET /tables lists per page by default (at most 200)
     # open streams and long-polls, per table-service process (0: no cap): a table's spectators,
-    # each seat's own (its player's tabs: never crowded out by spectators), one client address's
-    streams_per_table: int = 100
+    # each seat's own (its player's tabs: never crowded out by spectators), one client address's;
+    # a table's spectators are many places (each gets at most four frames a second, the same
+    # bytes for all), so that a handful of addresses cannot shut everyone else out of watching
+    streams_per_table: int = 500
     streams_per_seat: int = 5
     streams_per_client: int = 50
     # a table's spectator places one client address may hold (0: no cap): several share them

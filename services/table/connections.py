@@ -33,6 +33,17 @@ from services.common.settings import Settings
 from services.table.problems import type_of
 
 log = logging.getLogger("gcbc.table")
+
+
+class _Unrepeated(logging.Filter):
+    """uvicorn logs every request its parser refuses; ``ConnectionLimits.refused`` counts each
+    and logs an address's once a minute (a line a request would let a client fill the disk)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.getMessage() != "Invalid HTTP request received."
+
+
+logging.getLogger("uvicorn.error").addFilter(_Unrepeated())
 # a request's target (its path and query), as a proxy's usual line buffer: no route needs more,
 # and every parser of a query (the public reads' ticket check, Litestar's) costs by its length
 MAX_TARGET = 8 * 1024
@@ -41,6 +52,10 @@ MAX_TARGET = 8 * 1024
 # it has queued more requests behind the one being answered than any client pipelines
 SEND_TIMEOUT = 30.0
 MAX_PIPELINED = 4
+# a request's headers, at most (a browser sends about 20): each is a Python call and a tuple kept
+# until the head ends, so a head of thousands of tiny headers under the byte cap cost milliseconds
+# and most of a megabyte a connection
+MAX_HEADERS = 100
 
 RESERVED_FDS = 256  # descriptors kept for NATS, Redis, logs and the refusals themselves
 # a refused connection's request is read and dropped this long, so that its client reads the
@@ -115,6 +130,8 @@ class ConnectionLimits:
         """Count a new connection from ``address``: None, or the refusal (status, code, why)."""
         if self.total and self.count >= self.total:
             return 503, "too_many_connections", "the server has no connection left: retry soon"
+        if not self._has_room(address):
+            return 429, "rate_limited", self.too_fast()
         key = self._key(address)
         if self.per_client and not self._is_proxy(address) and self.open[key] >= self.per_client:
             return (
@@ -154,6 +171,22 @@ class ConnectionLimits:
         bucket[0] = tokens - 1
         return True
 
+    def _has_room(self, address: str) -> bool:
+        """Whether ``address`` may send a request now (its bucket not empty), counting none: a
+        client past its rate is refused its new connections before their heads are parsed."""
+        if self.request_rate <= 0 or self._is_proxy(address):
+            return True
+        bucket = self._buckets.get(client_of(address))
+        if bucket is None:
+            return True
+        return bucket[0] + (self.clock() - bucket[1]) * self.request_rate >= 1
+
+    def too_fast(self) -> str:
+        return (
+            f"your address sends over {self.request_rate:g} requests a second"
+            f" (at most {self.request_burst} at once)"
+        )
+
     def _prune(self, now: float) -> None:
         """Forget the buckets of addresses with no connection that have filled again (nothing of
         theirs is lost: a new one starts full)."""
@@ -163,8 +196,11 @@ class ConnectionLimits:
                 del self._buckets[key]
 
     def refused(self, address: str, code: str, why: str) -> None:
-        """Count and log (once a minute per address) a refused connection or request."""
+        """Count and log (once a minute per address) a refused connection or request; a refused
+        request counts against its address's rate as any other (the client connects again)."""
         metrics.CONNECTIONS_REFUSED.labels(code).inc()
+        if code not in ("rate_limited", "too_many_connections"):
+            self.request(address)
         now = time.monotonic()
         if now - self._logged.get(address, -self.LOG_EVERY) >= self.LOG_EVERY:
             if len(self._logged) > 10_000:
@@ -275,6 +311,7 @@ class GuardedHttp(HttpToolsProtocol):
         self._body_timer: asyncio.TimerHandle | None = None
         self._send_timer: asyncio.TimerHandle | None = None
         self._closing = False
+        self._too_many_headers = False
 
     # --- the connection ---------------------------------------------------------------------
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
@@ -317,6 +354,14 @@ class GuardedHttp(HttpToolsProtocol):
         super().on_message_begin()
         if self._head_timer is None:
             self._start_head_timer()
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        if len(self.headers) >= MAX_HEADERS:
+            # raised out of the parser, which stops at once: uvicorn answers its errors with
+            # ``send_400_response``, which answers this one 431
+            self._too_many_headers = True
+            raise ValueError("too many headers")
+        super().on_header(name, value)
 
     def on_headers_complete(self) -> None:
         self._in_head = False
@@ -414,6 +459,13 @@ class GuardedHttp(HttpToolsProtocol):
     def send_400_response(self, msg: str) -> None:
         """A request the HTTP parser refuses (a malformed head): answered as a problem, as every
         other answer, not in uvicorn's plain text; then the connection closes."""
+        address = self.client[0] if self.client else "unknown"
+        if self._too_many_headers:
+            why = f"a request has at most {MAX_HEADERS} headers"
+            self.limits.refused(address, "headers_too_large", why)
+            self._refuse(431, "headers_too_large", why)
+            return
+        self.limits.refused(address, "malformed_request", msg)
         self._closing = True
         self._head_timer = _cancelled(self._head_timer)
         self._body_timer = _cancelled(self._body_timer)
@@ -435,10 +487,7 @@ class GuardedHttp(HttpToolsProtocol):
         """429 and closed: over the address's request rate (an answer on its way on this
         connection is not written over: then closed at once)."""
         limits = self.limits
-        why = (
-            f"your address sends over {limits.request_rate:g} requests a second"
-            f" (at most {limits.request_burst} at once)"
-        )
+        why = limits.too_fast()
         if self.pipeline or (self.cycle is not None and not self.cycle.response_complete):
             self._drop("rate_limited", why)
             return
