@@ -104,8 +104,8 @@ class Settings(Struct, frozen=True):
     bot_think_min: float = 1.0
     # a table with house bots holds the house's seats as long as its game lasts: its bots think
     # at most this long, and each of its deadlines lasts at most ``house_max_deadline``
-    bot_think_max: float = 30.0
-    house_max_deadline: float = 300.0
+    bot_think_max: float = 10.0
+    house_max_deadline: float = 120.0
     # the most actions a second the bot worker sends over all its tables, taken by the tables
     # in turn (0: no cap), so the house's load stays bounded however many tables it plays
     bot_actions: float = 10.0

@@ -24,7 +24,7 @@ from tests.e2e.conftest import auth
 from tools.launcher import Stack
 
 pytestmark = pytest.mark.timeout(300)
-LONG = {"turn": 300, "reaction": 300, "prompt": 300, "arrange": 300}  # the autopilot never acts
+LONG = {"turn": 120, "reaction": 120, "prompt": 120, "arrange": 120}  # the autopilot never acts
 # two clients of a stack at the server's defaults, told apart by the address its proxy names
 GREEDY, OTHER = "10.0.0.1", "10.0.0.2"
 # the stack's CPU one client's tables may take: a third of the two cores the server is sized
@@ -146,20 +146,21 @@ def test_a_table_keeps_a_seat_for_a_client_and_its_bots_think_like_people(defaul
 def test_a_table_with_house_bots_cannot_be_slowed_to_hold_the_house_for_hours(default_stack):
     """Before: six addresses opened their three tables of seven house bots each, thinking an
     hour, with hour-long deadlines, and started them: the server's 120 house seats were held for
-    about 40 hours (every other client's table with bots 503 house_full). A house bot thinks at
-    most 30 s, and a table with house bots waits at most 300 s; other tables, up to the hour."""
+    about 40 hours (every other client's table with bots 503 house_full); at 30 s and 300 s, for
+    most of an hour. A house bot thinks at most 10 s, and a table with house bots waits at most
+    120 s; other tables, up to the hour."""
     with httpx.Client(base_url=default_stack.api, timeout=30) as http:
         http.headers["X-Forwarded-For"] = "10.0.0.4"
         lobby = http.get("/tables").json()
         bots = {"seats": [1, 2, 3]}
-        r = http.post("/tables", json={"seats": 4, "bots": {**bots, "think": 31}})
+        r = http.post("/tables", json={"seats": 4, "bots": {**bots, "think": 11}})
         assert r.status_code == 422 and r.json()["field"] == "bots.think", r.text
-        slow = {"turn": 301, "reaction": 20, "prompt": 20, "arrange": 60}
+        slow = {"turn": 121, "reaction": 20, "prompt": 20, "arrange": 60}
         r = http.post("/tables", json={"seats": 4, "bots": bots, "deadlines": slow})
         assert r.status_code == 422 and r.json()["field"] == "deadlines.turn", r.text
         assert "house bots" in r.json()["detail"]
         assert http.get("/tables").json() == lobby  # nothing opened
-        r = http.post("/tables", json={"seats": 4, "bots": {**bots, "think": 30}})
+        r = http.post("/tables", json={"seats": 4, "bots": {**bots, "think": 10}})
         assert r.status_code == 201, r.text
         r = http.post("/tables", json={"seats": 4, "deadlines": {**slow, "turn": 3600}})
         assert r.status_code == 201, r.text  # people alone may take their time
