@@ -385,4 +385,7 @@ def test_the_blocking_client_looks_for_a_seat_not_answered_yet_and_pauses_its_re
             listening.close()
 
     asyncio.run(go())
-    assert len(pauses) == 3 and all(p > 0 for p in pauses)
+    # a pause before each of the three reconnects the script makes (one more if httpx found a
+    # kept-alive connection the scripted server had closed, on a busy machine: its retry is paused
+    # too, and asks the script for nothing)
+    assert 3 <= len(pauses) <= 4 and all(p > 0 for p in pauses)
