@@ -61,7 +61,8 @@ def _json_body_only(request: Request) -> str | None:
     length = headers.get("content-length")
     if (length is None or length.strip() == "0") and "transfer-encoding" not in headers:
         return None  # no body
-    media = headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    media, _, parameters = headers.get("content-type", "").partition(";")
+    media = media.strip().lower()
     if media != "application/json":
         raise ApiError(
             415,
@@ -70,7 +71,25 @@ def _json_body_only(request: Request) -> str | None:
             f" (not {media or 'none'!r})",
             "content-type",
         )
+    charset = _charset(parameters)
+    if charset is not None and charset not in ("utf-8", "utf8"):
+        # JSON is UTF-8 (RFC 8259): a body said to be in another encoding would be misread
+        raise ApiError(
+            415,
+            "unsupported_media_type",
+            f"a request body is JSON in UTF-8 (not charset={charset!r})",
+            "content-type",
+        )
     return media
+
+
+def _charset(parameters: str) -> str | None:
+    """The ``charset`` a Content-Type's parameters name, in lower case (None: none named)."""
+    for parameter in parameters.split(";"):
+        name, _, value = parameter.partition("=")
+        if name.strip().lower() == "charset":
+            return value.strip().strip('"').lower()
+    return None
 
 
 def strict(body: bytes, kind: Any) -> Any:

@@ -199,6 +199,20 @@ def test_a_body_is_json_only(edge, content_type):
         assert r.status_code == 201
 
 
+def test_a_body_said_to_be_in_another_encoding_than_utf8_is_refused(edge):
+    """Before: `application/json; charset=utf-16` was taken and its body read as UTF-8 (a body
+    in that encoding misread). JSON is UTF-8 (RFC 8259): another charset is refused, naming it."""
+    with client(edge, 31) as c:
+        before = len(c.get("/tables", params={"limit": 200}).json())
+        for charset in ("utf-16", "latin-1"):
+            headers = {"content-type": f"application/json; charset={charset}"}
+            r = c.post("/tables", content=b'{"seats": 4}', headers=headers)
+            assert r.status_code == 415 and charset in r.json()["detail"], r.text
+        assert len(c.get("/tables", params={"limit": 200}).json()) == before
+        headers = {"content-type": 'application/json; charset="UTF-8"'}
+        assert c.post("/tables", content=b'{"seats": 4}', headers=headers).status_code == 201
+
+
 def test_a_request_the_http_parser_refuses_is_answered_as_a_problem(edge):
     """Before: uvicorn's own text/plain 400, the one answer outside the documented problem+json
     (the schema fuzzer's find: an empty Transfer-Encoding header)."""
