@@ -13,6 +13,7 @@ scans it once for openings, then marks it).
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 import msgspec
@@ -27,8 +28,9 @@ BUILT = "index.built"  # no table id holds a dot
 class HouseTable(msgspec.Struct, array_like=True, frozen=True):
     bots: HouseBots
     seats: int
-    # whose table it is (a client address, or a player the queue opened it for): the bot
-    # worker's actions go to owners in turn, then to each owner's tables in turn
+    # whose table it is, as a digest (of the client address, or of the player the queue opened
+    # it for: no address is kept in the store): the bot worker's actions go to owners in turn,
+    # then to each owner's tables in turn
     owner: str = ""
 
 
@@ -39,8 +41,12 @@ decode = msgspec.msgpack.Decoder(HouseTable).decode
 def house_table(command: Any, owner: str = "") -> HouseTable | None:
     """What a table's opening command notes (None: it names no house seats)."""
     if type(command) is C.OpenTable and command.bots is not None:
-        return HouseTable(command.bots, command.seats, owner)
+        return HouseTable(command.bots, command.seats, _digest(owner) if owner else "")
     return None
+
+
+def _digest(owner: str) -> str:
+    return hashlib.sha256(owner.encode()).hexdigest()[:16]
 
 
 class InPlay:

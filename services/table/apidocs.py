@@ -69,7 +69,7 @@ class _RenderedOnce(OpenAPIRenderPlugin):
     """A document rendered once per app (each app has plugins of its own): rendering it again for
     every request, with no token and no budget, would let anyone keep the event loop busy; and
     rendered as the app starts (``prepare``), off the event loop, so that no request waits for
-    the first rendering either (PyYAML's dump of it takes about half a second)."""
+    the first rendering either (PyYAML's dump of it is slow: docs/benchmarks.md)."""
 
     _made: bytes | None = None
 

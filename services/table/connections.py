@@ -52,9 +52,9 @@ MAX_TARGET = 8 * 1024
 # it has queued more requests behind the one being answered than any client pipelines
 SEND_TIMEOUT = 30.0
 MAX_PIPELINED = 4
-# a request's headers, at most (a browser sends about 20): each is a Python call and a tuple kept
-# until the head ends, so a head of thousands of tiny headers under the byte cap cost milliseconds
-# and most of a megabyte a connection
+# a request's headers, at most (a browser sends a score): each is a Python call and a tuple kept
+# until the head ends, so the byte cap alone lets a head of thousands of tiny ones cost the event
+# loop and the memory far more than its bytes
 MAX_HEADERS = 100
 
 RESERVED_FDS = 256  # descriptors kept for NATS, Redis, logs and the refusals themselves

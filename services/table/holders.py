@@ -151,8 +151,8 @@ async def events(
     comment when nothing changed (jittered ~15 s); once a view shows the game over, the ``end``
     event, and the stream closes; it ends too when the seat changes hands. A spectator's stream
     sends at most a frame each ``SPECTATOR_GAP`` seconds, the latest view then (it has nothing to
-    answer: a fast table's every change sent to each of its hundreds of spectators cost the
-    service a fifth of a core)."""
+    answer: a fast table's every change sent to each of its hundreds of spectators would cost the
+    service more than the table itself)."""
     version, last = after, None
     # a reconnect looks at once: the game it follows may have ended meanwhile
     wait = 0.0 if after >= 0 else random.uniform(12.0, 18.0)

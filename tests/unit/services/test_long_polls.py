@@ -25,6 +25,14 @@ class Request:
         return {"type": "http.disconnect"}
 
 
+async def _long_wait(waited: asyncio.Event) -> None:
+    """A wait far longer than any test, that sets ``waited`` however it ends."""
+    try:
+        await asyncio.sleep(60)
+    finally:
+        waited.set()
+
+
 def test_the_answer_comes_while_the_client_is_there():
     async def go() -> None:
         async def answer() -> str:
@@ -39,17 +47,10 @@ def test_the_answer_comes_while_the_client_is_there():
 def test_a_client_gone_ends_the_wait():
     async def go() -> None:
         waited = asyncio.Event()
-
-        async def long_wait() -> None:
-            try:
-                await asyncio.sleep(60)
-            finally:
-                waited.set()
-
         request = Request()
         asyncio.get_running_loop().call_later(0.02, request.gone.set)
         with pytest.raises(ClientGone):
-            await while_connected(request, long_wait())  # type: ignore[arg-type]
+            await while_connected(request, _long_wait(waited))  # type: ignore[arg-type]
         assert waited.is_set()
 
     asyncio.run(go())
@@ -58,14 +59,7 @@ def test_a_client_gone_ends_the_wait():
 def test_a_cancelled_request_leaves_no_wait_behind():
     async def go() -> None:
         waited = asyncio.Event()
-
-        async def long_wait() -> None:
-            try:
-                await asyncio.sleep(60)
-            finally:
-                waited.set()
-
-        polling = asyncio.ensure_future(while_connected(Request(), long_wait()))  # type: ignore[arg-type]
+        polling = asyncio.ensure_future(while_connected(Request(), _long_wait(waited)))  # type: ignore[arg-type]
         await asyncio.sleep(0.02)
         polling.cancel()
         with pytest.raises(asyncio.CancelledError):

@@ -37,10 +37,13 @@ def test_the_seats_in_play_follow_the_notes_as_they_come_change_and_go():
 
 
 def test_a_note_names_whose_table_it_is_and_one_without_is_nobodys():
-    """The bot worker grants its actions to the tables' owners in turn: a note carries the
-    client address (or the player the queue opened it for) that opened the table."""
+    """The bot worker grants its actions to the tables' owners in turn: a note carries a digest
+    of the client address (or of the player the queue opened it for) that opened the table, never
+    the address itself."""
     opening = C.OpenTable(table_id="00000000000000aa", seats=4, bots=HouseBots(seats=(1, 2)))
     noted = house_tables.decode(encode(house_table(opening, "10.0.0.1")))
-    assert noted.owner == "10.0.0.1" and noted.seats == 4
+    assert noted.owner and "10.0.0.1" not in noted.owner and noted.seats == 4
+    assert house_table(opening, "10.0.0.1").owner == noted.owner  # one owner, one digest
+    assert house_table(opening, "10.0.0.2").owner != noted.owner
     unowned = house_tables.decode(encode([msgspec.to_builtins(opening.bots), 4]))
     assert unowned.owner == "" and unowned.bots == opening.bots
