@@ -77,11 +77,11 @@ class Settings(Struct, frozen=True):
     # cap): every request costs the event loop, the cheapest too (a 404, a look at the lobby)
     client_requests: float = 100.0
     client_requests_burst: int = 200
-    # what one client address holds at once in tables not over (0: no cap): seats, and tables
-    # it opened with house bots (each costs the bot worker's time); and the tables it opened
-    # still waiting for players
+    # what one client address holds at once in tables not over (0: no cap): seats, and house
+    # seats at the tables it opened (the house's seats are one pool for every client); and the
+    # tables it opened still waiting for players
     seats_per_client: int = 16
-    house_tables_per_client: int = 3
+    house_seats_per_client: int = 8
     lobby_tables_per_client: int = 5
     forwarded_allow_ips: str = ""  # proxies trusted for X-Forwarded-For ("": none)
     # browsers: origins allowed to write and send tokens (comma-separated; "": none; public reads

@@ -185,7 +185,7 @@ async def _serve(
     )
     state.holdings = Holdings(
         settings.seats_per_client,
-        settings.house_tables_per_client,
+        settings.house_seats_per_client,
         settings.lobby_tables_per_client,
     )
     state.lobby = LobbyFeed(service)

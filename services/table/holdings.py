@@ -1,5 +1,6 @@
 """What one client address holds at once (DESIGN property 7): its seats at tables not over, the
-tables it opened with house bots still in play (each costs the bot worker's time), and the tables
+house seats at the tables it opened still in play (the house's seats are one pool for every
+client, and each costs the bot worker's time), and the tables
 it opened still waiting for players (the lobby lists the oldest first: one address must not fill
 it).
 
@@ -24,14 +25,15 @@ class Holdings:
     KEEP_CLIENTS = 100_000  # addresses remembered, the oldest forgotten first
 
     def __init__(
-        self, seats_per_client: int, house_tables_per_client: int, lobby_tables_per_client: int = 0
+        self, seats_per_client: int, house_seats_per_client: int, lobby_tables_per_client: int = 0
     ) -> None:
-        self.seats_cap, self.house_cap = seats_per_client, house_tables_per_client
+        self.seats_cap, self.house_cap = seats_per_client, house_seats_per_client
         self.lobby_cap = lobby_tables_per_client
         # client -> its seats, as (table, token hash), oldest first
         self.seats: dict[str, dict[tuple[str, str], None]] = {}
-        # client -> the tables it opened with house bots; the tables it opened
-        self.house: dict[str, dict[str, None]] = {}
+        # client -> the tables it opened with house bots, each with its house seats
+        self.house: dict[str, dict[str, int]] = {}
+        # client -> the tables it opened
         self.lobby: dict[str, dict[str, None]] = {}
 
     async def hold_seat(
@@ -44,55 +46,53 @@ class Holdings:
             return
         held = self.seats.get(client, {})
         if len(held) >= self.seats_cap:
-            for seat in list(held):
-                if not await still_held(*seat):
-                    held.pop(seat, None)
+            await _forget_given_back(held, still_held)
             if len(held) >= self.seats_cap:
                 self._refuse(f"your address holds {self.seats_cap} seats at tables not over")
         _book(self.seats, client, self.KEEP_CLIENTS)[(table, token_hash)] = None
 
     async def hold_table(
-        self, client: str, table: str, house: bool, in_lobby: StillHeld, still_held: StillHeld
+        self, client: str, table: str, house_seats: int, in_lobby: StillHeld, still_held: StillHeld
     ) -> None:
-        """429 if ``client`` has its cap of tables waiting for players (or, ``house``, of tables
-        with house bots in play); else the table is noted at once as the client's, before its
+        """429 if ``client`` has its cap of tables waiting for players (or, with ``house_seats``,
+        of house seats in play); else the table is noted at once as the client's, before its
         append, as the room for it was found: requests sent together all count."""
-        if house:
-            await self.room_for_house_table(client, still_held)
-            self.opened_house_table(client, table)
+        if house_seats:
+            await self.room_for_house_seats(client, house_seats, still_held)
+            self.opened_house_table(client, table, house_seats)
         await self.room_for_lobby_table(client, in_lobby)
         self.opened_table(client, table)
 
-    async def room_for_house_table(self, client: str, still_held: StillHeld) -> None:
-        """429 if ``client`` has its cap of tables with house bots in play."""
-        why = f"your address has {self.house_cap} tables with house bots not over yet"
-        await self._room_for_table(self.house, self.house_cap, client, still_held, why)
+    async def room_for_house_seats(self, client: str, seats: int, still_held: StillHeld) -> None:
+        """429 if ``seats`` more house seats would pass ``client``'s cap of them in play."""
+        if not self.house_cap:
+            return
+        book = self.house.get(client, {})
+        if sum(book.values()) + seats > self.house_cap:
+            await _forget_given_back(book, still_held)
+            if (held := sum(book.values())) + seats > self.house_cap:
+                self._refuse(
+                    f"your address may have {self.house_cap} house seats in play and has {held}"
+                    f" (asked {seats})"
+                )
 
-    def opened_house_table(self, client: str, table: str) -> None:
+    def opened_house_table(self, client: str, table: str, seats: int) -> None:
         if self.house_cap:
-            _book(self.house, client, self.KEEP_CLIENTS)[table] = None
+            _book(self.house, client, self.KEEP_CLIENTS)[table] = seats
 
     async def room_for_lobby_table(self, client: str, in_lobby: StillHeld) -> None:
         """429 if ``client`` has its cap of tables it opened still waiting for players."""
-        why = f"your address has {self.lobby_cap} tables waiting for players"
-        await self._room_for_table(self.lobby, self.lobby_cap, client, in_lobby, why)
+        if not self.lobby_cap:
+            return
+        book = self.lobby.get(client, {})
+        if len(book) >= self.lobby_cap:
+            await _forget_given_back(book, in_lobby)
+            if len(book) >= self.lobby_cap:
+                self._refuse(f"your address has {self.lobby_cap} tables waiting for players")
 
     def opened_table(self, client: str, table: str) -> None:
         if self.lobby_cap:
             _book(self.lobby, client, self.KEEP_CLIENTS)[table] = None
-
-    async def _room_for_table(
-        self, books: dict[str, dict[str, None]], cap: int, client: str, held: StillHeld, why: str
-    ) -> None:
-        if not cap:
-            return
-        book = books.get(client, {})
-        if len(book) >= cap:
-            for table in list(book):
-                if not await held(table, None):
-                    book.pop(table, None)
-            if len(book) >= cap:
-                self._refuse(why)
 
     def _refuse(self, why: str) -> None:
         raise too_many("too_many_held", f"{why}: finish or leave one first", self.RETRY)
@@ -106,3 +106,10 @@ def _book(books: dict[str, dict], client: str, keep: int) -> dict:
             del books[next(iter(books))]
         book = books[client] = {}
     return book
+
+
+async def _forget_given_back(book: dict, still_held: StillHeld) -> None:
+    """Forget what ``book`` holds no longer (a seat is a (table, token hash); a table its id)."""
+    for key in list(book):
+        if not await still_held(*(key if isinstance(key, tuple) else (key, None))):
+            book.pop(key, None)

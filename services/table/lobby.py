@@ -67,8 +67,9 @@ class Lobby(Controller):
         if bots is not None:
             room_in_the_house(state, len(bots.seats))
         table_id = secrets.token_hex(8)  # gcbc_contract.ids: the server's own form
+        house_seats = len(bots.seats) if bots is not None else 0
         await state.holdings.hold_table(
-            who, table_id, bots is not None, in_lobby(service), held_or_queued(service, state)
+            who, table_id, house_seats, in_lobby(service), held_or_queued(service, state)
         )
         invitations = _invitations(data, bots)
         command = _opening(table_id, data, bots, state.settings, invitations)

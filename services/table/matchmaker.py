@@ -145,7 +145,7 @@ class Matchmaker:
 
     async def holds_place(self, player_id: str) -> bool:
         """Whether the player waits in the queue, or was placed at a table not over yet: what a
-        place holds of its client's seats (and, asked with house bots, of its house tables)."""
+        place holds of its client's seats (and, asked with house bots, of its house seats)."""
         q = await self._current()
         if _queued(q, player_id):
             return True

@@ -222,11 +222,11 @@ async def _open_rematch(
         return  # opened already: its seat is claimed there
     except ApiError:
         pass
-    house = opening.bots is not None
-    if opening.bots is not None:
-        room_in_the_house(state, len(opening.bots.seats))
+    house_seats = len(opening.bots.seats) if opening.bots is not None else 0
+    if house_seats:
+        room_in_the_house(state, house_seats)
     await state.holdings.hold_table(
-        who, opening.table_id, house, in_lobby(service), held_or_queued(service, state)
+        who, opening.table_id, house_seats, in_lobby(service), held_or_queued(service, state)
     )
     try:
         seq = await service.append_command(opening.table_id, opening, new_table=True, owner=who)

@@ -249,7 +249,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "Close a stream you no longer read; retry after Retry-After.",
     ),
     "too_many_held": (
-        "This client holds as many seats (or house tables) as it may.",
+        "This client holds as many seats (or house seats) as it may.",
         "Finish or leave one first.",
     ),
     "too_many_connections": (

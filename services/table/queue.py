@@ -13,6 +13,7 @@ from gcbc_contract.queue import JoinQueue, QueueState
 from services.table import answers, edge
 from services.table import openapi as doc
 from services.table.dependencies import QUEUED, Service, bearer, client, held_or_queued
+from services.table.matchmaker import accepted_seats
 
 WAITING_EXAMPLE = {
     "status": "waiting",
@@ -83,9 +84,10 @@ class Queue(Controller):
         held = held_or_queued(service, state)
         # one of the client's seats from now until its table is over (the queue seats it)
         await state.holdings.hold_seat(who, QUEUED + p.player_id, "", held)
-        if data.bots_after is not None:  # it may become a table of house bots: one of the client's
-            await state.holdings.room_for_house_table(who, held)
-            state.holdings.opened_house_table(who, QUEUED + p.player_id)
+        if data.bots_after is not None:  # its table may be the asker's and the house's bots
+            house_seats = min(accepted_seats(data)) - 1  # (the fewest seats asked: matching.py)
+            await state.holdings.room_for_house_seats(who, house_seats, held)
+            state.holdings.opened_house_table(who, QUEUED + p.player_id, house_seats)
         return await state.matchmaker.join(p, data)
 
     @get(

@@ -28,7 +28,7 @@ LIMITS = {
     "GCBC_BODY_TIMEOUT": str(BODY_TIMEOUT),
     "GCBC_CONNECTIONS_PER_CLIENT": str(PER_CLIENT),
     "GCBC_SEATS_PER_CLIENT": "3",
-    "GCBC_HOUSE_TABLES_PER_CLIENT": "1",
+    "GCBC_HOUSE_SEATS_PER_CLIENT": "4",
     "GCBC_LOBBY_TABLES_PER_CLIENT": "5",
     "GCBC_RATE_CLIENT_COMMAND": "6/second",
     "GCBC_STREAMS_PER_TABLE": "5",
@@ -380,18 +380,24 @@ def test_commands_are_budgeted_per_address_across_its_seats(edge):
         assert statuses[0] == 200 and 429 in statuses, statuses
 
 
-def test_one_address_has_one_house_table_in_play_at_once(edge):
+def test_one_address_has_a_few_house_seats_in_play_at_once(edge):
+    """Before: an address's cap was of tables with house bots (three), whatever their size:
+    six addresses' tables of seven bots held every one of the house's 120 seats for a game's
+    length. The cap counts the house's seats now."""
     with client(edge, 60) as c:
-        _table(c, bots={"seats": [1, 2, 3], "kind": "random"})
-        r = c.post("/tables", json={"seats": 4, "bots": {"seats": [1, 2, 3], "kind": "random"}})
+        _table(c, bots={"seats": [1, 2, 3], "kind": "random"})  # 3 of the address's 4
+        r = c.post("/tables", json={"seats": 4, "bots": {"seats": [1, 2], "kind": "random"}})
         assert r.status_code == 429 and r.json()["code"] == "too_many_held", r.text
+        assert "4 house seats in play and has 3 (asked 2)" in r.json()["detail"]
+        _table(c, bots={"seats": [1], "kind": "random"})  # the fourth
         with client(edge, 61) as other:  # another address is not held back
             _table(other, bots={"seats": [1, 2, 3], "kind": "random"})
 
 
-def test_a_place_in_the_queue_with_house_bots_is_one_of_its_addresses_house_tables(edge):
+def test_a_place_in_the_queue_with_house_bots_holds_its_addresses_house_seats(edge):
     """Before: quick play opened a table of house bots for each of an address's players queued
-    with ``bots_after``, past the address's cap of house tables in play."""
+    with ``bots_after``, past the address's cap. A place holds the house seats its table may
+    have (all but the asker's at the fewest seats it accepts) until its table is over."""
 
     def player(c: httpx.Client) -> str:
         r = c.post("/players", json={"name": f"edge{secrets.token_hex(4)}"})

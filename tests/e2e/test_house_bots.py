@@ -299,7 +299,7 @@ def small_house(tmp_path_factory) -> Iterator[Stack]:
     """A house of six seats, its bots at machine speed (its own NATS and Redis)."""
     env = {
         "GCBC_HOUSE_SEATS": "6",
-        "GCBC_HOUSE_TABLES_PER_CLIENT": "0",
+        "GCBC_HOUSE_SEATS_PER_CLIENT": "0",
         "GCBC_MIN_DEADLINE": "0.1",
         "GCBC_BOT_THINK": "0",
         "GCBC_BOT_THINK_MIN": "0",

@@ -1,4 +1,4 @@
-"""What one client address holds at once (services/table/holdings.py): seats, house tables and
+"""What one client address holds at once (services/table/holdings.py): seats, house seats and
 tables waiting for players, given back once a table is over (or started) or a seat left, looked at
 again only at the cap."""
 
@@ -13,7 +13,7 @@ from services.table.problems import ApiError
 
 
 def test_a_client_at_its_seat_cap_is_refused_until_one_is_given_back():
-    h = Holdings(seats_per_client=2, house_tables_per_client=1)
+    h = Holdings(seats_per_client=2, house_seats_per_client=1)
     over: set[str] = set()
     asked: list[str] = []
 
@@ -39,7 +39,7 @@ def test_a_client_at_its_seat_cap_is_refused_until_one_is_given_back():
 def test_seats_asked_for_together_all_count_before_any_is_taken():
     """Each is noted as its room is found, before its append: the third of three sent at once
     to a client with room for two is refused, not let through while the others wait."""
-    h = Holdings(seats_per_client=2, house_tables_per_client=0)
+    h = Holdings(seats_per_client=2, house_seats_per_client=0)
 
     async def still_held(table: str, token: str | None) -> bool:
         await asyncio.sleep(0.01)  # (a read of the table's log)
@@ -59,20 +59,25 @@ def test_seats_asked_for_together_all_count_before_any_is_taken():
     assert sum(asyncio.run(scenario())) == 2
 
 
-def test_house_tables_are_counted_while_in_play():
-    h = Holdings(seats_per_client=0, house_tables_per_client=1)
-    in_play = {"t1"}
+def test_house_seats_are_counted_while_their_table_is_in_play():
+    h = Holdings(seats_per_client=0, house_seats_per_client=8)
+    in_play = {"t1", "t2"}
 
     async def still_held(table: str, token: str | None) -> bool:
         return table in in_play
 
     async def scenario() -> None:
-        await h.room_for_house_table("ann", still_held)
-        h.opened_house_table("ann", "t1")
-        with pytest.raises(ApiError):
-            await h.room_for_house_table("ann", still_held)
-        in_play.clear()
-        await h.room_for_house_table("ann", still_held)
+        await h.room_for_house_seats("ann", 7, still_held)
+        h.opened_house_table("ann", "t1", 7)
+        await h.room_for_house_seats("ann", 1, still_held)
+        h.opened_house_table("ann", "t2", 1)
+        with pytest.raises(ApiError) as refused:
+            await h.room_for_house_seats("ann", 1, still_held)
+        assert "8 house seats in play and has 8 (asked 1)" in refused.value.detail
+        await h.room_for_house_seats("bob", 7, still_held)  # another address is not held back
+        in_play.discard("t1")  # its game is over: its seven seats are given back
+        await h.room_for_house_seats("ann", 7, still_held)
+        assert h.house["ann"] == {"t2": 1}
         await h.hold_seat("ann", "t9", "x", still_held)  # no seat cap: nothing kept
         assert h.seats == {}
 
@@ -80,7 +85,7 @@ def test_house_tables_are_counted_while_in_play():
 
 
 def test_tables_waiting_for_players_are_counted_until_they_leave_the_lobby():
-    h = Holdings(seats_per_client=0, house_tables_per_client=0, lobby_tables_per_client=2)
+    h = Holdings(seats_per_client=0, house_seats_per_client=0, lobby_tables_per_client=2)
     waiting: set[str] = set()
 
     async def in_lobby(table: str, token: str | None) -> bool:
@@ -103,7 +108,7 @@ def test_tables_waiting_for_players_are_counted_until_they_leave_the_lobby():
 
 
 def test_the_oldest_client_is_forgotten_past_the_books_size():
-    h = Holdings(seats_per_client=1, house_tables_per_client=0)
+    h = Holdings(seats_per_client=1, house_seats_per_client=0)
     h.KEEP_CLIENTS = 2
 
     async def held(table: str, token: str | None) -> bool:
