@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 import msgspec
-from litestar import MediaType, Request, Response, get
+from litestar import MediaType, Request, Response, get, head
 from litestar.middleware import ASGIMiddleware
 from litestar.types import ASGIApp, Receive, Scope, Send
 
@@ -24,7 +24,12 @@ def healthz() -> Response[bytes]:
     return Response(b'{"status":"up"}', media_type=MediaType.JSON)
 
 
-ROUTES = [healthz]
+@head("/healthz", include_in_schema=False, sync_to_thread=False)
+def healthz_head() -> None:
+    """Probes that ask with ``HEAD`` (many uptime monitors do): up, no body."""
+
+
+ROUTES = [healthz, healthz_head]
 _QUIET = {"/healthz"}  # probes: not counted
 
 

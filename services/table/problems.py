@@ -149,7 +149,7 @@ def handle_validation(_: Request, e: ValidationException) -> Response[Any]:
     return problem(422, "invalid_body", detail, field)
 
 
-def handle_http(_: Request, e: HTTPException) -> Response[Any]:
+def handle_http(request: Request, e: HTTPException) -> Response[Any]:
     codes = {
         400: "malformed_json",  # Litestar's own decoding of a body that is not JSON
         404: "not_found",
@@ -157,7 +157,12 @@ def handle_http(_: Request, e: HTTPException) -> Response[Any]:
         413: "body_too_large",
         401: "unauthorized",
     }
-    return problem(e.status_code, codes.get(e.status_code, "http_error"), str(e.detail))
+    detail, headers = str(e.detail), e.headers or None
+    if e.status_code == 405 and headers and "allow" in headers:  # RFC 9110: the methods it has
+        detail = (
+            f"{request.method} is not a method of {request.url.path}: it takes {headers['allow']}"
+        )
+    return problem(e.status_code, codes.get(e.status_code, "http_error"), detail, headers=headers)
 
 
 # an unexpected failure's traceback is logged once a minute for each place in the code it comes

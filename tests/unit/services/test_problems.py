@@ -83,3 +83,21 @@ def test_an_unexpected_failure_s_traceback_is_logged_once_a_minute_where_it_come
         now[0] += problems.TRACEBACK_EVERY
         problems.handle_unexpected(request, failed(OverflowError))
         assert len(traced()) == 3 and "4 more times" in traced()[-1]
+
+
+def test_a_method_a_route_does_not_take_is_405_naming_those_it_takes():
+    """RFC 9110: a 405 carries ``Allow``; it came with neither that nor the methods' names."""
+    from litestar.testing import TestClient
+
+    from services.common.settings import Settings
+    from services.table.app import create_app
+
+    client = TestClient(create_app(Settings()))  # (no lifespan: neither NATS nor Redis)
+    r = client.put("/problems")
+    assert r.status_code == 405 and r.json()["code"] == "method_not_allowed"
+    allow = r.headers["allow"]
+    assert "GET" in allow and "PUT" not in allow
+    assert r.json()["detail"] == f"PUT is not a method of /problems: it takes {allow}"
+    # a load balancer's or uptime monitor's probe may ask with HEAD
+    r = client.head("/healthz")
+    assert r.status_code == 200 and r.content == b""
