@@ -74,10 +74,10 @@ class Card(Move):
     # the prompt it opens: the answer it asks for (default: a target among the prompt's options)
     answer: Answer = Answer("target", "choose a target among {options}")
 
-    # it names two seats, each with a card, whose order means nothing (RULES §7.3: the choices
-    # are part of the command; a pair is a pair): listed either way, they are taken in
+    # it names seats, each with a card, whose order means nothing (RULES §7.3: the choices are
+    # part of the command; a set of seats is a set): listed in any order, they are taken in
     # increasing order, the order its options list them in
-    pair_in_any_order: bool = False
+    targets_in_any_order: bool = False
 
     command = PlayEquipment
 
@@ -95,16 +95,15 @@ class Card(Move):
         return self.make(seat, **fields)
 
     def arranged(self, cmd: PlayEquipment) -> PlayEquipment:
-        """``cmd`` as the card's rules read it: a pair of seats (``pair_in_any_order``) in
+        """``cmd`` as the card's rules read it: its seats (``targets_in_any_order``) in
         increasing order, each with its card."""
         targets, positions = cmd.targets, cmd.positions
-        if not self.pair_in_any_order or len(targets) != 2 or targets[0] <= targets[1]:
+        if not self.targets_in_any_order or list(targets) == sorted(targets):
             return cmd
-        return replace(
-            cmd,
-            targets=targets[::-1],
-            positions=positions[::-1] if len(positions) == 2 else positions,
-        )
+        order = sorted(range(len(targets)), key=targets.__getitem__)
+        if len(positions) == len(targets):
+            positions = tuple(positions[i] for i in order)
+        return replace(cmd, targets=tuple(targets[i] for i in order), positions=positions)
 
     def check(self, s: State, seat: int, cmd: PlayEquipment) -> None:
         """Refuse any parameter the card does not take and require those it does; then its

@@ -36,7 +36,7 @@ _NOT_ZOMBIE = not_zombie("seat {value} is a zombie: its cards cannot be taken")
 class Blackmail(Card):
     name = "blackmail"
     timing = ANY
-    pair_in_any_order = True
+    targets_in_any_order = True
     requires = (
         Rule(
             "not_enough_seats",

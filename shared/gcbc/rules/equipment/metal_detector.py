@@ -1,6 +1,6 @@
 """Metal Detector (RULES §7.1): investigate one face-down card (your choice) of each other seat
-holding a gun. ``targets`` lists every such seat that can be investigated, in seat order;
-``positions`` the card chosen for each. Choices multiply, so it lists a template when large.
+holding a gun. ``targets`` lists every such seat that can be investigated, in any order (taken
+in seat order: ``Card.targets_in_any_order``); ``positions`` the card chosen for each. Choices multiply, so it lists a template when large.
 
 Zombies (RULES §8): even if a zombie's Arms counted as a gun ('equipment that acts on guns and
 shooting acts on Arms and biting the same way'), a zombie's cards are all face up, so it is never
@@ -42,6 +42,7 @@ class MetalDetector(Card):
     name = "metal_detector"
     timing = ANY
     needs = _any_eligible  # often no other seat holds a gun
+    targets_in_any_order = True
     requires = (
         Rule(
             "no_effect",

@@ -1,5 +1,5 @@
 """Wiretap (RULES §7.1): investigate one face-down card of each of two different other seats
-(named in either order: ``Card.pair_in_any_order``).
+(named in either order: ``Card.targets_in_any_order``).
 
 Zombies (RULES §8): a zombie's cards are all face up, so it is never one of the two seats.
 Decision: a zombie may play it (only the Investigate action is barred to zombies).
@@ -32,7 +32,7 @@ def _two_investigable(s, me):
 class Wiretap(Card):
     name = "wiretap"
     timing = ANY
-    pair_in_any_order = True
+    targets_in_any_order = True
     needs = _two_investigable
     params = (
         investigable_seat("targets", index=0, name="first"),

@@ -1,6 +1,6 @@
 """Metal Detector (RULES §7.1): investigate one face-down card (your choice) of each seat holding a
-gun. ``targets`` lists every other armed seat that can be investigated, in seat order;
-``positions`` one face-down card each. Past 200 combinations legal_commands lists a template."""
+gun. ``targets`` lists every other armed seat that can be investigated, in any order (taken in
+seat order); ``positions`` one face-down card each. Past 200 combinations legal_commands lists a template."""
 
 from __future__ import annotations
 
@@ -45,6 +45,22 @@ def test_own_turn_views_one_card_of_each_other_armed_seat():
     public = view(s, None, log=False).seats
     assert [(x.seat, x.by) for x in public[1].cards[0].seen] == [(0, "metal_detector")]
     assert s.step == "action" and s.turn_seat == 0
+
+
+def test_the_armed_seats_may_be_named_in_any_order():
+    """RULES §7.1 ("each seat holding a gun (you choose which)"), §7.3: the seats are a set.
+    Decision: named in any order, each with its own card, they are the same play, with the same
+    events and state as in seat order (the order the options list them in). Before, only seat
+    order was accepted (``invalid_target``)."""
+    s = deal({0: "metal_detector"}, guns={0: 1, 1: 0, 2: 0, 3: 0})
+    listed, listed_events = act(
+        s, play(0, "metal_detector", targets=(1, 2, 3), positions=(1, 3, 2))
+    )
+    other, other_events = act(s, play(0, "metal_detector", targets=(3, 1, 2), positions=(2, 1, 3)))
+    assert other_events == listed_events and other == listed
+    assert refused_unchanged(s, play(0, "metal_detector", targets=(3, 1), positions=(2, 1))) == (
+        "invalid_target"
+    )
 
 
 @pytest.mark.parametrize("window", WINDOWS)
@@ -106,7 +122,7 @@ def test_triggers_surveillance_camera():
     ("kw", "code"),
     [
         ({"targets": (1,), "positions": (1,)}, "invalid_target"),  # seat 2 left out
-        ({"targets": (2, 1), "positions": (1, 1)}, "invalid_target"),  # not in seat order
+        ({"targets": (1, 1), "positions": (1, 1)}, "invalid_target"),  # one seat twice
         ({"targets": (0, 1, 2), "positions": (1, 1, 1)}, "invalid_target"),  # itself
         ({"targets": (1, 2, 3), "positions": (1, 1, 1)}, "invalid_target"),  # unarmed 3
         ({"targets": (1, 2), "positions": (1,)}, "bad_parameters"),
@@ -118,7 +134,7 @@ def test_triggers_surveillance_camera():
     ],
 )
 def test_bad_targets_are_refused(kw, code):
-    """RULES §7.1 Metal Detector, §7.3: every other armed seat, in seat order, one position each."""
+    """RULES §7.1 Metal Detector, §7.3: every other armed seat, once, one position each."""
     s = deal({0: "metal_detector"}, guns={0: 3, 1: 0, 2: 0})
     assert refused_unchanged(s, play(0, "metal_detector", **kw)) == code
 

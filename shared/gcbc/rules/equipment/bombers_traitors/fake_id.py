@@ -56,7 +56,7 @@ def _exchangeable_card_of(name, index):
 class FakeId(Card):
     name = "fake_id"
     timing = ANY
-    pair_in_any_order = True
+    targets_in_any_order = True
     params = (
         living_seat("targets", _NOT_ZOMBIE, index=0, name="first"),
         seat_after("first", "targets", LIVING, _NOT_ZOMBIE, index=1, name="second"),
