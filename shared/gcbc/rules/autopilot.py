@@ -3,11 +3,12 @@ drawn from the table's seeded randomness so that a replay reproduces it.
 
 Decision (RULES §6: "the declared shot goes ahead when it still can"): a shooter asked again after
 equipment was played in its shoot window, that lets its turn's deadline pass (or is away), does not
-get a random action: the declared shot resolves at its target, at once and without a new window, if
-it is still possible (the seat still holds a gun that may shoot, still aimed at that target, which
-is still in the game). A gun turned elsewhere meanwhile (Walkie Talkie) no longer aims at "its
-target": then, as for any impossible action, the autopilot chooses anew. A zombie's declared bite
-stands the same way (§8: equipment that affects shooting affects biting the same way).
+get a random action: the declared shot resolves at once and without a new window, if it is still
+possible (the seat still holds a gun that may shoot, aimed at a seat still in the game). It goes
+where the gun aims then: a shot is at the seat one aims at (§3.1), so a gun turned meanwhile
+(Walkie Talkie) sends it there, as it would have without the reconsidering. Only an impossible
+shot makes the autopilot choose anew. A zombie's declared bite stands the same way (§8: equipment
+that affects shooting affects biting the same way).
 
 In an Aim phase the autopilot keeps a valid aim. A zombie's Arms aimed at itself are no aim to
 keep (they cannot bite, as a dropped gun cannot shoot): though the zombie may keep them there
