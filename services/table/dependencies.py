@@ -12,7 +12,7 @@ from litestar.di import NamedDependency, Provide
 
 from gcbc.players.log import player_of_token
 from services.common.folded import FoldedTable
-from services.table.connections import client_of
+from services.table.client_limits import client_of
 from services.table.holdings import StillHeld
 from services.table.problems import ApiError, not_a_seat
 from services.table.service import TableService
