@@ -26,6 +26,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from services.common.house_bots import HOUSE_HEADER
 from services.table.client_limits import limits
+from services.table.lingering import Lingering, bound_send_buffer, reset_on_close, still_sending
 from services.table.problems import type_of
 
 log = logging.getLogger("gcbc.table")
@@ -57,6 +58,17 @@ MAX_HEADERS = 100
 # refusal rather than a reset; at most MOST_DRAINING at once (past them, closed at once)
 DRAIN_SECONDS = 1.0
 MOST_DRAINING = 1024
+
+
+_lingering: Lingering | None = None
+
+
+def lingering() -> Lingering:
+    """This process's closed connections still sending, given ``SEND_TIMEOUT`` as any answer."""
+    global _lingering
+    if _lingering is None:
+        _lingering = Lingering(limits().release, SEND_TIMEOUT)
+    return _lingering
 
 
 def _cancelled(timer: asyncio.TimerHandle | None) -> None:
@@ -106,6 +118,7 @@ class GuardedHttp(HttpToolsProtocol):
         self._body_timer: asyncio.TimerHandle | None = None
         self._send_timer: asyncio.TimerHandle | None = None
         self._closing = False
+        self._reset = False  # closed with what was queued dropped (nothing lingers)
         self._too_many_headers = False
 
     # --- the connection ---------------------------------------------------------------------
@@ -119,6 +132,7 @@ class GuardedHttp(HttpToolsProtocol):
             self._refuse(status, code, why, {"retry-after": "5"})
             return
         self._address = address
+        bound_send_buffer(transport)
         self._start_head_timer()
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -126,7 +140,12 @@ class GuardedHttp(HttpToolsProtocol):
         self._body_timer = _cancelled(self._body_timer)
         self._send_timer = _cancelled(self._send_timer)
         if self._address is not None:
-            self.limits.release(self._address)
+            # what the kernel still sends the client stays the address's until sent or reset
+            sending = None if self._reset else still_sending(self.transport)
+            if sending is None:
+                self.limits.release(self._address)
+            else:
+                lingering().hold(self._address, sending)
             self._address = None
         super().connection_lost(exc)
 
@@ -249,6 +268,8 @@ class GuardedHttp(HttpToolsProtocol):
         self._head_timer = _cancelled(self._head_timer)
         self._body_timer = _cancelled(self._body_timer)
         self._send_timer = _cancelled(self._send_timer)
+        self._reset = True
+        reset_on_close(self.transport.get_extra_info("socket"))
         self.transport.abort()
 
     def send_400_response(self, msg: str) -> None:
