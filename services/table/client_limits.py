@@ -128,6 +128,16 @@ class ConnectionLimits:
         bucket[0] = tokens - 1
         return True
 
+    def charge(self, address: str, requests: float) -> None:
+        """Count ``requests`` more against ``address``'s rate (what a large body costs): its
+        bucket may go below empty, its next requests then waiting for it to fill again."""
+        if self.request_rate <= 0 or self._is_proxy(address):
+            return
+        key, now = client_of(address), self.clock()
+        bucket = self._buckets.setdefault(key, [float(self.request_burst), now])
+        tokens = min(self.request_burst, bucket[0] + (now - bucket[1]) * self.request_rate)
+        bucket[0], bucket[1] = max(tokens - requests, -float(self.request_burst)), now
+
     def _has_room(self, address: str) -> bool:
         """Whether ``address`` may send a request now (its bucket not empty), counting none: a
         client past its rate is refused its new connections before their heads are parsed."""

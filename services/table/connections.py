@@ -44,6 +44,12 @@ logging.getLogger("uvicorn.error").addFilter(_Unrepeated())
 # a request's target (its path and query), as a proxy's usual line buffer: no route needs more,
 # and every parser of a query (the public reads' ticket check, Litestar's) costs by its length
 MAX_TARGET = 8 * 1024
+# a query's parameters, at most (a route takes a few): Litestar parses each of them, so a target
+# of a thousand costs the event loop five times a plain request, and is refused before that
+MAX_QUERY_PARAMETERS = 32
+# a body counts one request more against its address's rate for each of these bytes: decoding
+# (and refusing) a large body costs several times a small request, which a command's is
+BODY_BYTES_PER_REQUEST = 4 * 1024
 # a client that reads none of its answers must not hold them (in this process and the kernel's
 # buffers) for nobody: its connection is closed once writing to it has stalled this long, or once
 # it has queued more requests behind the one being answered than any client pipelines
@@ -112,7 +118,8 @@ class GuardedHttp(HttpToolsProtocol):
         super().__init__(*args, **kwargs)
         self.limits = limits()
         self._address: str | None = None  # counted under this address while open
-        self._head_bytes = 0
+        self._head_bytes = self._body_bytes = 0
+        self._counted = False  # the request in hand counts against its address's rate
         self._in_head = True  # the bytes arriving belong to a request's head
         self._head_timer: asyncio.TimerHandle | None = None
         self._body_timer: asyncio.TimerHandle | None = None
@@ -189,12 +196,17 @@ class GuardedHttp(HttpToolsProtocol):
             self.limits.refused(self.client[0] if self.client else "unknown", "uri_too_long", why)
             self._refuse(414, "uri_too_long", why)
             return
-        if (
+        if self.url.count(b"&", self.url.find(b"?") + 1) >= MAX_QUERY_PARAMETERS:
+            why = f"a request's query has at most {MAX_QUERY_PARAMETERS} parameters"
+            self.limits.refused(self._address or "unknown", "invalid_parameter", why)
+            self._refuse(400, "invalid_parameter", why)
+            return
+        self._counted = (
             self._address is not None
             and self.limits.request_rate > 0
             and not self._from_the_house()
-            and not self.limits.request(self._address)
-        ):
+        )
+        if self._counted and not self.limits.request(self._address):
             self._too_fast()
             return
         super().on_headers_complete()
@@ -208,15 +220,23 @@ class GuardedHttp(HttpToolsProtocol):
             self._body_timer = self.loop.call_later(self.limits.body_timeout, self._body_late)
 
     def on_body(self, body: bytes) -> None:
-        if not self._closing:
-            super().on_body(body)
+        if self._closing:
+            return
+        if self._counted:  # a large body costs its address as several requests
+            before = self._body_bytes // BODY_BYTES_PER_REQUEST
+            self._body_bytes += len(body)
+            more = self._body_bytes // BODY_BYTES_PER_REQUEST - before
+            if more and self._address is not None:
+                self.limits.charge(self._address, more)
+        super().on_body(body)
 
     def on_message_complete(self) -> None:
         self._body_timer = _cancelled(self._body_timer)
         if self._closing:
             return
         super().on_message_complete()
-        self._in_head, self._head_bytes = True, 0  # what follows is the next request's head
+        # what follows is the next request's head
+        self._in_head, self._head_bytes, self._body_bytes = True, 0, 0
 
     def _start_head_timer(self) -> None:
         if self.limits.head_timeout > 0:

@@ -98,22 +98,22 @@ def strict(body: bytes, kind: Any) -> Any:
     try:
         decoded = _decoder(kind).decode(body)
     except msgspec.ValidationError as e:
-        _json_at_all(body)  # a body that is not JSON says so first, whatever its types
-        raise _not_of_kind(body, kind, e) from None
+        # a body that is not JSON says so first, whatever its types
+        raise _not_of_kind(_json_value(body), kind, e) from None
     except (msgspec.DecodeError, RecursionError):
-        _json_at_all(body)
+        _json_value(body)
         raise ApiError(400, "malformed_json", "the body is not JSON") from None
     _no_key_twice(body)
     return decoded
 
 
-def _not_of_kind(body: bytes, kind: Any, strictly: msgspec.ValidationError) -> ApiError:
+def _not_of_kind(value: Any, kind: Any, strictly: msgspec.ValidationError) -> ApiError:
     """422 for a body not of ``kind``. A body that is not of it even leniently is worded as
     Litestar's own conversion words it (the field its path from the body's root, ``data``: the
     body itself); one refused only for strictness (``"4"`` for a number, a field not asked for)
     as the strict decoder does."""
     try:
-        msgspec.convert(msgspec.json.decode(body), kind, strict=False, str_keys=True)
+        msgspec.convert(value, kind, strict=False, str_keys=True)
     except msgspec.ValidationError as e:
         return ApiError(422, "invalid_body", str(e).split(" - ", 1)[0], _field_of(str(e)))
     return ApiError(422, "invalid_body", str(strictly), _field_of(str(strictly)))
@@ -131,10 +131,10 @@ def _field_of(message: str) -> str:
     return path or "data"
 
 
-def _json_at_all(body: bytes) -> None:
-    """400 for a body that is not JSON, or nests too deeply (read as JSON of any type)."""
+def _json_value(body: bytes) -> Any:
+    """The body read as JSON of any type: 400 if it is not JSON, or nests too deeply."""
     try:
-        msgspec.json.decode(body)
+        return msgspec.json.decode(body)
     except msgspec.DecodeError as e:
         raise ApiError(400, "malformed_json", str(e)) from None
     except RecursionError:

@@ -81,3 +81,22 @@ def test_an_address_sends_its_burst_at_once_then_its_rate_and_no_more():
     assert [c.request("10.0.0.1") for _ in range(21)] == [True] * 20 + [False]
     off = ConnectionLimits(0, 0, 5, 1024)  # no rate: nothing counted
     assert all(off.request("10.0.0.1") for _ in range(1000)) and off._buckets == {}
+
+
+def test_a_charge_counts_as_requests_and_may_leave_the_bucket_below_empty():
+    """A large body costs its decoding several times a small request's: it is charged as that
+    many requests, and its address waits for its bucket to fill past what it spent."""
+    now = [100.0]
+    c = ConnectionLimits(0, 0, 5, 1024, request_rate=10, request_burst=20, clock=lambda: now[0])
+    c.charge("10.0.0.1", 15)
+    assert [c.request("10.0.0.1") for _ in range(6)] == [True] * 5 + [False]
+    c.charge("10.0.0.1", 10)  # ten more than it has
+    now[0] += 1.0  # ten back: still none to spend
+    assert not c.request("10.0.0.1")
+    now[0] += 0.2
+    assert c.request("10.0.0.1")
+    c.charge("10.0.0.2", 1000)  # spent far past its burst: it waits a burst's time at most
+    now[0] += 2.0
+    assert not c.request("10.0.0.2")
+    now[0] += 0.2
+    assert c.request("10.0.0.2")
