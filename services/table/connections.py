@@ -126,6 +126,7 @@ class GuardedHttp(HttpToolsProtocol):
         self._send_timer: asyncio.TimerHandle | None = None
         self._closing = False
         self._reset = False  # closed with what was queued dropped (nothing lingers)
+        self._cycles: list[Any] = []  # the requests' answers not complete, oldest first
         self._too_many_headers = False
 
     # --- the connection ---------------------------------------------------------------------
@@ -143,6 +144,13 @@ class GuardedHttp(HttpToolsProtocol):
         self._start_head_timer()
 
     def connection_lost(self, exc: Exception | None) -> None:
+        # uvicorn tells only the newest request's answer that the client is gone: one answered
+        # before it (requests pipelined) would write to the closed connection, and fail
+        for cycle in self._cycles:
+            if not cycle.response_complete:
+                cycle.disconnected = True
+                cycle.message_event.set()
+        self._cycles = []
         self._head_timer = _cancelled(self._head_timer)
         self._body_timer = _cancelled(self._body_timer)
         self._send_timer = _cancelled(self._send_timer)
@@ -210,6 +218,9 @@ class GuardedHttp(HttpToolsProtocol):
             self._too_fast()
             return
         super().on_headers_complete()
+        if self.cycle is not None:
+            self._cycles = [c for c in self._cycles if not c.response_complete]
+            self._cycles.append(self.cycle)
         if len(self.pipeline) > MAX_PIPELINED:
             self._drop(
                 "too_many_pipelined",

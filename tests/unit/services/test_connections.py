@@ -4,6 +4,7 @@ refusal says, and a connection whose answers stay unread."""
 from __future__ import annotations
 
 import asyncio
+import logging
 
 import msgspec
 
@@ -93,3 +94,41 @@ def test_a_connection_whose_answers_stay_unread_is_closed(monkeypatch):
         slow.connection_lost(None)
 
     asyncio.run(go())
+
+
+def test_answers_pipelined_on_a_connection_dropped_are_not_written_to_it(monkeypatch, caplog):
+    """Before: uvicorn told only the newest request's answer that its connection was dropped (a
+    client reading nothing, its answers unread past ``SEND_TIMEOUT``); an older one pipelined
+    before it wrote to the closed connection, and each such request logged a traceback."""
+    import socket
+    import time
+
+    from services.table import client_limits, connections
+    from services.table.lingering import Lingering
+    from tests.unit.services.served import serve_while
+
+    limits_ = limits(per_client=0, total=100)
+    monkeypatch.setattr(connections, "SEND_TIMEOUT", 0.3)
+    monkeypatch.setattr(client_limits, "_limits", limits_)
+    monkeypatch.setattr(connections, "_lingering", Lingering(limits_.release, 0.3))
+    answer = b"x" * (2 * 1024 * 1024)
+
+    async def app(scope, receive, send) -> None:  # noqa: ANN001
+        if scope["type"] != "http":
+            return
+        headers = [(b"content-length", str(len(answer)).encode())]
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        await send({"type": "http.response.body", "body": answer})
+
+    def client(port: int) -> int:
+        c = socket.socket()
+        c.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        c.connect(("127.0.0.1", port))
+        c.sendall(b"GET / HTTP/1.1\r\nhost: t\r\n\r\n" * 4)  # and reads nothing
+        time.sleep(1.5)
+        c.close()
+        return limits_.count
+
+    with caplog.at_level(logging.ERROR):
+        assert serve_while(app, client) == 0
+    assert not [r for r in caplog.records if "Exception in ASGI" in r.getMessage()]

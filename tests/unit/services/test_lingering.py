@@ -4,17 +4,16 @@ one that reads slowly."""
 
 from __future__ import annotations
 
-import asyncio
 import socket
 import time
 import types
 
 import pytest
-import uvicorn
 
 from services.table import client_limits, connections
 from services.table.client_limits import ConnectionLimits
 from services.table.lingering import CHECK_EVERY, SEND_BUFFER, Lingering, bound_send_buffer
+from tests.unit.services.served import serve_while
 
 # more than a client that reads nothing takes, less than the kernel's send buffer holds: written
 # whole, its connection closes with most of it still to send
@@ -42,29 +41,6 @@ def guarded(monkeypatch):
     monkeypatch.setattr(client_limits, "_limits", limits)
     monkeypatch.setattr(connections, "_lingering", Lingering(limits.release, GRACE))
     return limits
-
-
-def _serve_while(limits: ConnectionLimits, client) -> object:  # noqa: ANN001
-    """Serve on a free port while ``client(port)`` runs in a thread; its result."""
-
-    async def go() -> object:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        config = uvicorn.Config(
-            app, host="127.0.0.1", port=port, http=connections.GuardedHttp, log_level="warning"
-        )
-        server = uvicorn.Server(config)
-        serving = asyncio.create_task(server.serve())
-        while not server.started:
-            await asyncio.sleep(0.01)
-        try:
-            return await asyncio.to_thread(client, port)
-        finally:
-            server.should_exit = True
-            await serving
-
-    return asyncio.run(go())
 
 
 def _ask(port: int, receive_buffer: int = 4096) -> socket.socket:
@@ -98,7 +74,7 @@ def test_a_closed_connection_whose_client_reads_nothing_stays_its_addresses_then
         c.close()
         return counts, got
 
-    counts, got = _serve_while(guarded, client)
+    counts, got = serve_while(app, client)
     assert counts[0] == 1  # held while the kernel has the answer to send
     assert counts[-1] == 0 and guarded.count == 0  # then reset, the address's place back
     assert got.endswith(b"<reset>") and len(got) < len(ANSWER)
@@ -119,7 +95,7 @@ def test_a_client_reading_its_answer_gets_all_of_it_then_the_end(guarded):
         time.sleep(CHECK_EVERY + 0.5)  # (the lingering connections are looked at this often)
         return got, guarded.open.get("127.0.0.1", 0)
 
-    got, still_open = _serve_while(guarded, client)
+    got, still_open = serve_while(app, client)
     assert got > len(ANSWER) and still_open == 0
 
 
