@@ -69,9 +69,12 @@ def test_text_for_a_terminal(monkeypatch):
         logs.setup("table")
         assert isinstance(root.handlers[0].formatter, logs.JsonFormatter)
         assert root.level == logging.INFO
+        # before: the bot worker logged a line per request it sent (ten a second)
+        assert not logging.getLogger("httpx").isEnabledFor(logging.INFO)
     finally:
         root.handlers[:], _ = saved
         root.setLevel(saved[1])
+        logging.getLogger("httpx").setLevel(logging.NOTSET)
 
 
 def test_progress_says_how_far_with_a_rate_and_an_estimate(caplog):
