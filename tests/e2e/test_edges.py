@@ -533,7 +533,7 @@ def test_a_long_request_target_is_refused_before_its_query_is_parsed(edge):
         assert r.status_code == 414 and r.json()["code"] == "uri_too_long", r.text[:200]
         assert r.headers["content-type"].startswith("application/problem+json")
     with client(edge, 94) as c:  # (the refused connection closed) a long query under the cap
-        assert c.get("/tables?" + "a&" * 3_500).status_code == 200
+        assert c.get("/tables?a=" + "x" * 7_000).status_code == 200
 
 
 def test_the_lobbys_stream_has_places_of_its_own(edge):

@@ -5,11 +5,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
+import time
 
 import msgspec
+from uvicorn.config import Config
+from uvicorn.server import ServerState
 
+from services.table import client_limits, connections
 from services.table.client_limits import ConnectionLimits
 from services.table.connections import _answer
+from services.table.lingering import Lingering
+from tests.unit.services.served import serve_while
 
 
 def limits(per_client: int = 2, total: int = 5, trusted: str = "") -> ConnectionLimits:
@@ -59,11 +66,6 @@ def test_a_connection_whose_answers_stay_unread_is_closed(monkeypatch):
     """Before: writing to a client that reads nothing stalled for ever, its answers held in the
     process and the kernel. Past ``SEND_TIMEOUT`` of stalled writing the connection is aborted;
     a client that reads again in time keeps it."""
-    from uvicorn.config import Config
-    from uvicorn.server import ServerState
-
-    from services.table import client_limits, connections
-
     monkeypatch.setattr(connections, "SEND_TIMEOUT", 0.05)
     monkeypatch.setattr(client_limits, "_limits", limits(per_client=0, total=0))
 
@@ -100,13 +102,6 @@ def test_answers_pipelined_on_a_connection_dropped_are_not_written_to_it(monkeyp
     """Before: uvicorn told only the newest request's answer that its connection was dropped (a
     client reading nothing, its answers unread past ``SEND_TIMEOUT``); an older one pipelined
     before it wrote to the closed connection, and each such request logged a traceback."""
-    import socket
-    import time
-
-    from services.table import client_limits, connections
-    from services.table.lingering import Lingering
-    from tests.unit.services.served import serve_while
-
     limits_ = limits(per_client=0, total=100)
     monkeypatch.setattr(connections, "SEND_TIMEOUT", 0.3)
     monkeypatch.setattr(client_limits, "_limits", limits_)

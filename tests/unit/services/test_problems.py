@@ -8,9 +8,12 @@ import logging
 import types
 
 import pytest
+from litestar.testing import TestClient
 
 from gcbc.rules.errors import CODES
+from services.common.settings import Settings
 from services.table import problems
+from services.table.app import create_app
 from services.table.problems import NEVER_VALID, NOT_FOUND, refusal, status_for
 
 
@@ -87,11 +90,6 @@ def test_an_unexpected_failure_s_traceback_is_logged_once_a_minute_where_it_come
 
 def test_a_method_a_route_does_not_take_is_405_naming_those_it_takes():
     """RFC 9110: a 405 carries ``Allow``; it came with neither that nor the methods' names."""
-    from litestar.testing import TestClient
-
-    from services.common.settings import Settings
-    from services.table.app import create_app
-
     client = TestClient(create_app(Settings()))  # (no lifespan: neither NATS nor Redis)
     r = client.put("/problems")
     assert r.status_code == 405 and r.json()["code"] == "method_not_allowed"
