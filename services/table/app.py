@@ -26,7 +26,16 @@ from services.common.operators import Readiness
 from services.common.rules import ENGINE, Rules
 from services.common.runner import tune_gc
 from services.common.settings import DURABLES, Settings
-from services.table import answers, apidocs, cors, edge, monitoring, problem_pages, webtable
+from services.table import (
+    answers,
+    apidocs,
+    connections,
+    cors,
+    edge,
+    monitoring,
+    problem_pages,
+    webtable,
+)
 from services.table import openapi as doc
 from services.table.dependencies import DEPENDENCIES
 from services.table.games import Games
@@ -287,8 +296,9 @@ def main(factory: str = "services.table.app:create_app") -> None:
         # later than they do avoids the race where a request is sent as the server closes it
         timeout_keep_alive=20,
         loop="uvloop",
-        # httptools with the connection limits: heads timed and capped, connections per address
-        http="services.table.connections:GuardedHttp",
+        # httptools with the connection limits: heads timed and capped, connections per address,
+        # requests per address (``connections.UVICORN``)
+        **connections.UVICORN,
         # X-Forwarded-For only from the proxies named: anyone else could pick its own address
         # and so its own per-client limits
         proxy_headers=bool(settings.forwarded_allow_ips),

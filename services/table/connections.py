@@ -32,12 +32,20 @@ from services.table.problems import type_of
 log = logging.getLogger("gcbc.table")
 
 
+# uvicorn's lines per request: a malformed one, and an upgrade (to WebSocket, which no route speaks)
+_UNREPEATED = (
+    "Invalid HTTP request received.",
+    "Unsupported upgrade request.",
+    "No supported WebSocket library detected.",
+)
+
+
 class _Unrepeated(logging.Filter):
     """uvicorn logs every request its parser refuses; ``ConnectionLimits.refused`` counts each
     and logs an address's once a minute (a line a request would let a client fill the disk)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        return record.getMessage() != "Invalid HTTP request received."
+        return not record.getMessage().startswith(_UNREPEATED)
 
 
 logging.getLogger("uvicorn.error").addFilter(_Unrepeated())
@@ -65,6 +73,11 @@ MAX_HEADERS = 100
 DRAIN_SECONDS = 1.0
 MOST_DRAINING = 1024
 
+
+# how uvicorn serves the table service: this protocol; and no WebSocket (no route speaks it, and an
+# upgrade hands the connection to another protocol, whose end the guard never sees: the address's
+# place would never be given back)
+UVICORN = {"http": "services.table.connections:GuardedHttp", "ws": "none"}
 
 _lingering: Lingering | None = None
 
@@ -156,7 +169,8 @@ class GuardedHttp(HttpToolsProtocol):
         self._send_timer = _cancelled(self._send_timer)
         if self._address is not None:
             # what the kernel still sends the client stays the address's until sent or reset
-            sending = None if self._reset else still_sending(self.transport)
+            reset = self._reset or exc is not None  # (a connection failed: nothing to send)
+            sending = None if reset else still_sending(self.transport)
             if sending is None:
                 self.limits.release(self._address)
             else:

@@ -22,7 +22,7 @@ def serve_while(app: Any, client: Callable[[int], Any]) -> Any:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
         config = uvicorn.Config(
-            app, host="127.0.0.1", port=port, http=connections.GuardedHttp, log_config=None
+            app, host="127.0.0.1", port=port, log_config=None, **connections.UVICORN
         )
         server = uvicorn.Server(config)
         serving = asyncio.create_task(server.serve())

@@ -5,6 +5,7 @@ one that reads slowly."""
 from __future__ import annotations
 
 import socket
+import struct
 import time
 import types
 
@@ -97,6 +98,62 @@ def test_a_client_reading_its_answer_gets_all_of_it_then_the_end(guarded):
 
     got, still_open = serve_while(app, client)
     assert got > len(ANSWER) and still_open == 0
+
+
+def test_a_client_taking_its_answer_slowly_for_longer_than_the_grace_gets_it_all(guarded):
+    """The grace is of the client taking nothing, as for a connection whose writing stalls: one
+    reading slowly but steadily for longer than it is not cut."""
+
+    def client(port: int) -> int:
+        c = _ask(port)
+        got = 0
+        started = time.monotonic()
+        while chunk := c.recv(4096):
+            got += len(chunk)
+            time.sleep(0.06)  # about 70 KB a second: longer than the grace for the answer
+        c.close()
+        assert time.monotonic() - started > GRACE
+        return got
+
+    assert serve_while(app, client) > len(ANSWER)
+
+
+def test_a_connection_its_client_resets_is_given_back_at_once(monkeypatch):
+    """The kernel dropped what a reset connection held: its place is not kept for the grace."""
+    limits = ConnectionLimits(4, 100, head_timeout=10, max_head=8192)
+    monkeypatch.setattr(client_limits, "_limits", limits)
+    monkeypatch.setattr(connections, "_lingering", Lingering(limits.release, 60.0))
+
+    def client(port: int) -> int:
+        c = _ask(port)
+        time.sleep(0.3)  # the answer written, the connection closed: lingering
+        assert limits.open.get("127.0.0.1") == 1
+        c.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        c.close()  # a reset
+        time.sleep(CHECK_EVERY * 3)
+        return limits.count
+
+    assert serve_while(app, client) == 0
+
+
+def test_an_upgrade_to_websocket_gives_its_connections_place_back(guarded):
+    """Before: uvicorn handed an upgraded connection to its WebSocket protocol, whose end the
+    guard never saw: each upgrade asked held one of its address's places until the process
+    restarted. No route speaks WebSocket: the service runs without it."""
+
+    def client(port: int) -> int:
+        for _ in range(6):  # more than the address's four places
+            c = socket.create_connection(("127.0.0.1", port))
+            c.sendall(
+                b"GET / HTTP/1.1\r\nhost: t\r\nupgrade: websocket\r\nconnection: upgrade\r\n"
+                b"sec-websocket-key: dGhlIHNhbXBsZSBub25jZQ==\r\nsec-websocket-version: 13\r\n\r\n"
+            )
+            assert c.recv(100).startswith(b"HTTP/1.1 200"), "refused: its places were held"
+            c.close()
+        time.sleep(CHECK_EVERY * 3)
+        return guarded.count
+
+    assert serve_while(app, client) == 0
 
 
 def test_a_connections_send_buffer_is_bounded():
