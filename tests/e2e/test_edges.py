@@ -326,6 +326,27 @@ def test_a_large_body_counts_as_several_requests_against_the_rate(edge):
         assert other.get("/tables").status_code == 200
 
 
+def test_a_body_sent_in_many_chunks_costs_its_chunks(edge):
+    """Before: a body was charged by its bytes only, and one of 64 KiB sent in one-byte chunks
+    (a call into Python each) took the event loop a hundred times the same body in one. Each
+    chunk costs as 512 bytes: 16 KiB in one-byte chunks spends the address's whole burst."""
+    body = b'{"seats": 4, "pad": "' + b"x" * (16 * 1024) + b'"}'
+    s = raw(edge, 113)
+    s.sendall(
+        b"POST /tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+        + b"".join(b"1\r\n%c\r\n" % byte for byte in body)
+        + b"0\r\n\r\n"
+    )
+    assert answer_of(s)[9:12] == b"422"
+    s.close()
+    with client(edge, 113) as c:
+        r = c.get("/tables")
+        assert r.status_code == 429 and r.json()["code"] == "rate_limited", r.text
+    with client(edge, 114) as other:  # another address goes on
+        assert other.get("/tables").status_code == 200
+
+
 def test_a_head_of_many_headers_is_refused_and_refusals_count_against_the_rate(edge):
     """Before: a head of thousands of tiny headers under the byte cap cost 2.4 ms of parsing and
     0.7 MB held a connection, and each refusal, answered before the rate was counted, was sent
