@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from services.table.problems import too_many
+from services.table.problems import ApiError, too_many
 
 # (table, the seat's token hash or None) -> whether the client still holds it
 StillHeld = Callable[[str, str | None], Awaitable[bool]]
@@ -58,27 +58,43 @@ class Holdings:
         of house seats in play); else the table is noted at once as the client's, before its
         append, as the room for it was found: requests sent together all count."""
         if house_seats:
-            await self.room_for_house_seats(client, house_seats, still_held)
-            self.opened_house_table(client, table, house_seats)
+            await self.hold_house_seats(client, table, house_seats, still_held)
         await self.room_for_lobby_table(client, in_lobby)
         self.opened_table(client, table)
 
-    async def room_for_house_seats(self, client: str, seats: int, still_held: StillHeld) -> None:
-        """429 if ``seats`` more house seats would pass ``client``'s cap of them in play."""
-        if not self.house_cap:
-            return
+    async def hold_house_seats(
+        self, client: str, key: str, seats: int, still_held: StillHeld, field: str = "bots.seats"
+    ) -> int | None:
+        """429 if ``seats`` more house seats would pass ``client``'s cap of them in play (what
+        ``key`` held before is replaced: a place asked again); else they are noted at once under
+        ``key``. What ``key`` held before (None: nothing), for ``give_back_house_seats``."""
+        cap = self.house_cap
+        if not cap:
+            return None
+        if seats > cap:
+            raise ApiError(
+                422, "invalid_body", f"an address may have {cap} house seats in play at most", field
+            )
         book = self.house.get(client, {})
-        if sum(book.values()) + seats > self.house_cap:
+        if sum(book.values()) - book.get(key, 0) + seats > cap:
             await _forget_given_back(book, still_held)
-            if (held := sum(book.values())) + seats > self.house_cap:
+            if (held := sum(book.values()) - book.get(key, 0)) + seats > cap:
                 self._refuse(
-                    f"your address may have {self.house_cap} house seats in play and has {held}"
+                    f"your address may have {cap} house seats in play and has {held}"
                     f" (asked {seats})"
                 )
+        book = _book(self.house, client, self.KEEP_CLIENTS)
+        before, book[key] = book.get(key), seats
+        return before
 
-    def opened_house_table(self, client: str, table: str, seats: int) -> None:
-        if self.house_cap:
-            _book(self.house, client, self.KEEP_CLIENTS)[table] = seats
+    def give_back_house_seats(self, client: str, key: str, before: int | None) -> None:
+        """Undo ``hold_house_seats`` (what it noted was refused further on)."""
+        book = self.house.get(client)
+        if book is not None and key in book:
+            if before is None:
+                del book[key]
+            else:
+                book[key] = before
 
     async def room_for_lobby_table(self, client: str, in_lobby: StillHeld) -> None:
         """429 if ``client`` has its cap of tables it opened still waiting for players."""

@@ -14,6 +14,7 @@ from services.table import answers, edge
 from services.table import openapi as doc
 from services.table.dependencies import QUEUED, Service, bearer, client, held_or_queued
 from services.table.matchmaker import accepted_seats
+from services.table.problems import ApiError
 
 WAITING_EXAMPLE = {
     "status": "waiting",
@@ -84,11 +85,16 @@ class Queue(Controller):
         held = held_or_queued(service, state)
         # one of the client's seats from now until its table is over (the queue seats it)
         await state.holdings.hold_seat(who, QUEUED + p.player_id, "", held)
-        if data.bots_after is not None:  # its table may be the asker's and the house's bots
-            house_seats = min(accepted_seats(data)) - 1  # (the fewest seats asked: matching.py)
-            await state.holdings.room_for_house_seats(who, house_seats, held)
-            state.holdings.opened_house_table(who, QUEUED + p.player_id, house_seats)
-        return await state.matchmaker.join(p, data)
+        if data.bots_after is None:
+            return await state.matchmaker.join(p, data)
+        # its table may be the asker's and the house's bots, at the fewest seats asked (matching)
+        key, house_seats = QUEUED + p.player_id, min(accepted_seats(data)) - 1
+        before = await state.holdings.hold_house_seats(who, key, house_seats, held, "seats")
+        try:
+            return await state.matchmaker.join(p, data)
+        except ApiError:  # (already queued, or playing): what the place held stays as it was
+            state.holdings.give_back_house_seats(who, key, before)
+            raise
 
     @get(
         "/queue",

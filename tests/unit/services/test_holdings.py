@@ -67,19 +67,42 @@ def test_house_seats_are_counted_while_their_table_is_in_play():
         return table in in_play
 
     async def scenario() -> None:
-        await h.room_for_house_seats("ann", 7, still_held)
-        h.opened_house_table("ann", "t1", 7)
-        await h.room_for_house_seats("ann", 1, still_held)
-        h.opened_house_table("ann", "t2", 1)
+        await h.hold_house_seats("ann", "t1", 7, still_held)
+        await h.hold_house_seats("ann", "t2", 1, still_held)
         with pytest.raises(ApiError) as refused:
-            await h.room_for_house_seats("ann", 1, still_held)
+            await h.hold_house_seats("ann", "t3", 1, still_held)
         assert "8 house seats in play and has 8 (asked 1)" in refused.value.detail
-        await h.room_for_house_seats("bob", 7, still_held)  # another address is not held back
+        await h.hold_house_seats("bob", "t1", 7, still_held)  # another address is not held back
         in_play.discard("t1")  # its game is over: its seven seats are given back
-        await h.room_for_house_seats("ann", 7, still_held)
-        assert h.house["ann"] == {"t2": 1}
+        await h.hold_house_seats("ann", "t3", 7, still_held)
+        assert h.house["ann"] == {"t2": 1, "t3": 7}
         await h.hold_seat("ann", "t9", "x", still_held)  # no seat cap: nothing kept
         assert h.seats == {}
+        with pytest.raises(ApiError) as never:  # more than the cap itself: never, not later
+            await h.hold_house_seats("cy", "t4", 9, still_held)
+        assert (never.value.status, never.value.field) == (422, "bots.seats")
+
+    asyncio.run(scenario())
+
+
+def test_a_place_asked_again_replaces_its_own_house_seats_and_a_refused_one_keeps_them():
+    """Before: a player queued for six seats with house bots (five booked) asked again for four
+    (refused: already queued), and its booking became three: the address then opened a table of
+    five house bots, ten in play against its cap of eight."""
+    h = Holdings(seats_per_client=0, house_seats_per_client=8)
+
+    async def still_held(table: str, token: str | None) -> bool:
+        return True
+
+    async def scenario() -> None:
+        assert await h.hold_house_seats("ann", "q:p1", 5, still_held) is None
+        before = await h.hold_house_seats("ann", "q:p1", 3, still_held)  # not 5 + 3
+        assert before == 5 and h.house["ann"] == {"q:p1": 3}
+        h.give_back_house_seats("ann", "q:p1", before)  # the join was refused
+        assert h.house["ann"] == {"q:p1": 5}
+        assert await h.hold_house_seats("ann", "t1", 3, still_held) is None
+        h.give_back_house_seats("ann", "t1", None)  # a new one refused further on: gone
+        assert h.house["ann"] == {"q:p1": 5}
 
     asyncio.run(scenario())
 
