@@ -176,7 +176,11 @@ class RateLimits:
     async def pace(self, kind: str, who: str) -> None:
         """Count one more request of ``kind`` by ``who`` within an answer already under way (a
         long download): past the budget it waits for the window to reset rather than failing
-        what the client was already given a part of."""
+        what the client was already given a part of. It asks again at the budget's own spacing:
+        the sliding window frees room as the previous window's count fades, long before the
+        window a refusal names resets (sleeping to it paced an export at half its budget)."""
+        item = self.rates.get(kind)
+        spacing = item.get_expiry() / item.amount if item is not None else 1.0
         while True:
             try:
                 await self.hit(kind, who)
@@ -184,7 +188,8 @@ class RateLimits:
             except ApiError as refused:
                 if refused.status != 429:
                     raise
-                await asyncio.sleep(float((refused.headers or {}).get("Retry-After", "1")))
+                retry = float((refused.headers or {}).get("Retry-After", "1"))
+                await asyncio.sleep(min(retry, spacing))
 
     async def _shared(self, item: RateLimitItem, kind: str, who: str, cost: int = 1) -> None:
         """Every process's count: a client over it is refused here until its window resets."""
