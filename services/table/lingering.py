@@ -53,9 +53,10 @@ def unsent(sock: Any) -> int:
     """The bytes of a TCP socket its peer has not acknowledged yet: 0 if none, if its connection
     is over (a reset one still counts what it dropped), or if it cannot tell."""
     try:
-        if sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 1)[0] == TCP_CLOSE:
+        left = struct.unpack("i", fcntl.ioctl(sock.fileno(), termios.TIOCOUTQ, b"\0\0\0\0"))[0]
+        if left and sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 1)[0] == TCP_CLOSE:
             return 0
-        return struct.unpack("i", fcntl.ioctl(sock.fileno(), termios.TIOCOUTQ, b"\0\0\0\0"))[0]
+        return left
     except (OSError, ValueError):
         return 0
 
