@@ -65,6 +65,6 @@ def setup(service: str) -> None:
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
-    # a line per request a client library sends (the bot worker's actions, ten a second) says
+    # a line per request a client library sends (the bot worker's actions, many a second) says
     # nothing the services' own metrics do not: only its warnings are kept
     logging.getLogger("httpx").setLevel(max(level, logging.WARNING))

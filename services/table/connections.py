@@ -52,14 +52,14 @@ logging.getLogger("uvicorn.error").addFilter(_Unrepeated())
 # a request's target (its path and query), as a proxy's usual line buffer: no route needs more,
 # and every parser of a query (the public reads' ticket check, Litestar's) costs by its length
 MAX_TARGET = 8 * 1024
-# a query's parameters, at most (a route takes a few): Litestar parses each of them, so a target
-# of a thousand costs the event loop five times a plain request, and is refused before that
+# a query's parameters, at most (a route takes a few): Litestar parses each of them, so a query
+# of very many costs the event loop several plain requests, and is refused before that
 MAX_QUERY_PARAMETERS = 32
 # a body counts one request more against its address's rate for each of these bytes: decoding
-# (and refusing) a large body costs several times a small request, which a command's is
+# (and refusing) a large body costs several small requests (a command's body is a small one)
 BODY_BYTES_PER_REQUEST = 4 * 1024
-# what a chunk of a body sent in chunks costs, in its bytes: parsing one is a call into Python
-# (a body of 64 KiB in one-byte chunks took a hundred times the event loop of the same in one)
+# what a chunk of a body sent in chunks costs, in its bytes: parsing each is a call into Python,
+# so a body in tiny chunks costs the event loop far more than its bytes
 CHUNK_BYTES = 512
 # a client that reads none of its answers must not hold them (in this process and the kernel's
 # buffers) for nobody: its connection is closed once writing to it has stalled this long, or once
