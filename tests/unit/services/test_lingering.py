@@ -47,6 +47,7 @@ def guarded(monkeypatch):
 def _ask(port: int, receive_buffer: int = 4096) -> socket.socket:
     c = socket.socket()
     c.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+    c.settimeout(10)  # (a server that never answers fails the test, not hangs it)
     c.connect(("127.0.0.1", port))
     c.sendall(b"GET / HTTP/1.1\r\nhost: t\r\nconnection: close\r\n\r\n")
     return c
@@ -143,7 +144,7 @@ def test_an_upgrade_to_websocket_gives_its_connections_place_back(guarded):
 
     def client(port: int) -> int:
         for _ in range(6):  # more than the address's four places
-            c = socket.create_connection(("127.0.0.1", port))
+            c = socket.create_connection(("127.0.0.1", port), timeout=10)
             c.sendall(
                 b"GET / HTTP/1.1\r\nhost: t\r\nupgrade: websocket\r\nconnection: upgrade\r\n"
                 b"sec-websocket-key: dGhlIHNhbXBsZSBub25jZQ==\r\nsec-websocket-version: 13\r\n\r\n"
