@@ -114,14 +114,7 @@ class ConnectionLimits:
         trusted proxy's requests are its clients', which it limits itself)."""
         if self.request_rate <= 0 or self._is_proxy(address):
             return True
-        key, now = client_of(address), self.clock()
-        bucket = self._buckets.get(key)
-        if bucket is None:
-            if len(self._buckets) > 4 * len(self.open) + 1024:
-                self._prune(now)
-            bucket = self._buckets[key] = [float(self.request_burst), now]
-        tokens = min(self.request_burst, bucket[0] + (now - bucket[1]) * self.request_rate)
-        bucket[1] = now
+        bucket, tokens = self._bucket(address)
         if tokens < 1:
             bucket[0] = tokens
             return False
@@ -133,10 +126,20 @@ class ConnectionLimits:
         bucket may go below empty, its next requests then waiting for it to fill again."""
         if self.request_rate <= 0 or self._is_proxy(address):
             return
+        bucket, tokens = self._bucket(address)
+        bucket[0] = max(tokens - requests, -float(self.request_burst))
+
+    def _bucket(self, address: str) -> tuple[list[float], float]:
+        """``address``'s bucket (made full if new), stamped now, and the tokens it holds now."""
         key, now = client_of(address), self.clock()
-        bucket = self._buckets.setdefault(key, [float(self.request_burst), now])
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            if len(self._buckets) > 4 * len(self.open) + 1024:
+                self._prune(now)
+            bucket = self._buckets[key] = [float(self.request_burst), now]
         tokens = min(self.request_burst, bucket[0] + (now - bucket[1]) * self.request_rate)
-        bucket[0], bucket[1] = max(tokens - requests, -float(self.request_burst)), now
+        bucket[1] = now
+        return bucket, tokens
 
     def _has_room(self, address: str) -> bool:
         """Whether ``address`` may send a request now (its bucket not empty), counting none: a
