@@ -175,10 +175,10 @@ class RateLimits:
 
     async def pace(self, kind: str, who: str) -> None:
         """Count one more request of ``kind`` by ``who`` within an answer already under way (a
-        long download): past the budget it waits for the window to reset rather than failing
-        what the client was already given a part of. It asks again at the budget's own spacing:
-        the sliding window frees room as the previous window's count fades, long before the
-        window a refusal names resets (sleeping to it paced an export at half its budget)."""
+        long download): past the budget it waits for room rather than failing what the client
+        was already given a part of. It asks again at the budget's own spacing: the sliding
+        window frees room as the previous window's count fades, long before the window a refusal
+        names resets (sleeping that long would keep a download well under its budget)."""
         item = self.rates.get(kind)
         spacing = item.get_expiry() / item.amount if item is not None else 1.0
         while True:

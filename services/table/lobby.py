@@ -64,10 +64,10 @@ class Lobby(Controller):
         bots = _checked(data, state.settings)
         who = client(request)
         await state.rates.hit("create", who)
-        if bots is not None:
-            room_in_the_house(state, len(bots.seats))
-        table_id = secrets.token_hex(8)  # gcbc_contract.ids: the server's own form
         house_seats = len(bots.seats) if bots is not None else 0
+        if house_seats:
+            room_in_the_house(state, house_seats)
+        table_id = secrets.token_hex(8)  # gcbc_contract.ids: the server's own form
         await state.holdings.hold_table(
             who, table_id, house_seats, in_lobby(service), held_or_queued(service, state)
         )
