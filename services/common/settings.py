@@ -43,6 +43,10 @@ class Settings(Struct, frozen=True):
     lease_seconds: float = LEASE_TTL
     log_limit: int = LOG_LIMIT
     chat_limit: int = CHAT_LIMIT
+    # seconds a finished table's views stay in the read model (0: for good): a game's views are
+    # written again from its log if asked for later, so Redis holds the games in play and the
+    # recent ones, not every game ever played
+    finished_views_seconds: float = 3600.0
     options_offered: tuple[str, ...] = OPTIONS  # the rest are refused with 422
     # --- what one client may ask (DESIGN property 7) ---
     min_deadline: float = 5.0  # seconds a table's waits may last, at least …
@@ -151,6 +155,10 @@ class Settings(Struct, frozen=True):
     replay_max_entries: int = 20_000
     replay_keep_entries: int = 200_000
     replay_queue: int = 16
+
+    def finished_ttl(self) -> float | None:
+        """The read model's ``finished_ttl``: None when finished tables' views stay for good."""
+        return self.finished_views_seconds or None
 
     @classmethod
     def from_env(cls) -> Settings:

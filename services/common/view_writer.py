@@ -8,7 +8,7 @@ from __future__ import annotations
 import msgspec
 
 from gcbc.eventlog.port import EventLog
-from gcbc.readmodel.port import Replacement, ViewWriter, encode_answers, viewer_key
+from gcbc.readmodel.port import Put, Replacement, ViewWriter, encode_answers, viewer_key
 from gcbc.rules import view
 from gcbc.rules.views import LogMemo, views
 from services.common.folded import FoldedTable
@@ -91,6 +91,14 @@ def table_status(t: FoldedTable) -> str:
     return "lobby" if step == "lobby" else "finished" if step == "finished" else "playing"
 
 
+def seated_record(t: FoldedTable) -> bytes | None:
+    """A finished table's players and their seats at the end (player id -> seat), what the read
+    model keeps of it once its views expire; None for a table not finished."""
+    if table_status(t) != "finished":
+        return None
+    return _encode({player: seat for seat, player in sorted(t.players.items())})
+
+
 def answers(t: FoldedTable, viewers: list[str] | None = None) -> dict[str, bytes]:
     """Each viewer's recent answers (what a command's sender reads back with its view);
     ``viewers``: only theirs."""
@@ -107,7 +115,9 @@ def replacement_of(
     every viewer's) and status, at its position."""
     if answered is None:
         answered = answers(t)
-    return Replacement(t.table_id, views, t.seq, lobby_summary(t), answered, table_status(t))
+    return Replacement(
+        t.table_id, views, t.seq, lobby_summary(t), answered, table_status(t), seated_record(t)
+    )
 
 
 async def write(
@@ -117,9 +127,8 @@ async def write(
     changed: list[str] | None = None,
 ) -> bool:
     """The table's views, listing and answers at its position: one atomic step."""
-    return await model.put(
-        t.table_id, views, t.seq, changed, lobby_summary(t), answers(t), table_status(t)
-    )
+    item = replacement_of(t, views)
+    return (await model.put_many([Put(item, changed)]))[0]
 
 
 def replacement(

@@ -52,7 +52,9 @@ def main(argv: list[str] | None = None) -> int:
         )
 
     async def connect_model() -> ReadModel:
-        return RedisReadModel.connect(settings.redis_url, connections=8)
+        return RedisReadModel.connect(
+            settings.redis_url, connections=8, finished_ttl=settings.finished_ttl()
+        )
 
     async def connect_players() -> FullLog:
         return await JetStreamEventLog.connect(

@@ -93,9 +93,14 @@ def _short(x: bytes | str | None, width: int = 80) -> str:
     return printable(text if len(text) <= width else text[: width - 1] + "…")
 
 
-def compare(item: Replacement, live: TableSnapshot | None) -> list[Difference]:
-    """Key by key: what the read model holds against what the log gives."""
+def compare(
+    item: Replacement, live: TableSnapshot | None, seated: bytes | None = None
+) -> list[Difference]:
+    """Key by key: what the read model holds against what the log gives (``seated``: the read
+    model's seated record of the table: a finished table's views may have expired, that kept)."""
     t = item.table
+    if live is None and item.seated is not None and seated == item.seated:
+        return []  # finished, its views expired as they should
     if live is None:
         return [Difference(t, "table", "(no views)", f"position {item.position}")]
     out = []
@@ -151,10 +156,13 @@ async def diff(ops: Ops, table: str | None, every: bool, as_json: bool) -> int:
     async def flush() -> None:
         nonlocal compared
         lives = await model.snapshots([x.table for x in batch])
-        for item, live in zip(batch, lives, strict=True):
+        records = await model.seated([x.table for x in batch])
+        for item, live, seated in zip(batch, lives, records, strict=True):
             compared += 1
             if live is not None and live.position == item.position:
                 found.extend(compare(item, live))
+            elif live is None and seated is not None:
+                found.extend(compare(item, live, seated))
             else:
                 found.extend(await settled_compare(log, model, item, live, ops))
         batch.clear()

@@ -388,7 +388,7 @@ async def main_async(settings: Settings, stop: asyncio.Event) -> None:
     leases = await JetStreamLeases.open(
         events.nc, ttl=settings.lease_seconds, replicas=settings.stream_replicas
     )
-    model = RedisReadModel.connect(settings.redis_url)
+    model = RedisReadModel.connect(settings.redis_url, finished_ttl=settings.finished_ttl())
     player_log = await JetStreamEventLog.connect(
         settings.nats_url, settings.stream_replicas, **PLAYERS_STREAM
     )

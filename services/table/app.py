@@ -179,7 +179,13 @@ async def _serve(
     state.settings = settings
     replays = _replays(settings)
     state.service = service = TableService(
-        events, model, rules, bot_secret=settings.bot_secret, house=house, replays=replays
+        events,
+        model,
+        rules,
+        bot_secret=settings.bot_secret,
+        house=house,
+        replays=replays,
+        view_limits=(settings.log_limit, settings.chat_limit),
     )
     state.rates = await _rates(settings, pool)
     # several processes must share the key (GCBC_TICKET_SECRET); one alone may draw its own

@@ -11,6 +11,7 @@ from litestar.datastructures import State as AppState
 from litestar.di import NamedDependency, Provide
 
 from gcbc.players.log import player_of_token
+from gcbc.readmodel.port import StoredView
 from services.common.folded import FoldedTable
 from services.table.client_limits import client_of
 from services.table.holdings import StillHeld
@@ -22,6 +23,16 @@ def client(request: Request) -> str:
     """Who a per-client limit counts: the peer's address, an IPv6 one by its /64 (behind a
     proxy, run uvicorn with --forwarded-allow-ips so this is the real client)."""
     return client_of(request.client.host) if request.client else "unknown"
+
+
+async def finished_view(
+    service: TableService, state: AppState, request: Request, table_id: str, seat: int | None
+) -> StoredView | None:
+    """A finished table's view once its views expired from the read model, made from its log
+    (``TableService.finished_view``): the log's read counts against the client's log reads."""
+    return await service.finished_view(
+        table_id, seat, lambda: state.rates.hit("log_read", client(request))
+    )
 
 
 def bearer(request: Request) -> str | None:

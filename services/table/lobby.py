@@ -26,7 +26,14 @@ from gcbc_contract.wide import LARGEST
 from services.common.settings import Settings
 from services.table import answers, edge
 from services.table import openapi as doc
-from services.table.dependencies import Service, client, held_or_queued, in_lobby, room_in_the_house
+from services.table.dependencies import (
+    Service,
+    client,
+    finished_view,
+    held_or_queued,
+    in_lobby,
+    room_in_the_house,
+)
 from services.table.lobby_feed import LOBBY
 from services.table.openapi import TableId
 from services.table.positions import MAX_CURSOR, Positions
@@ -147,9 +154,13 @@ class Lobby(Controller):
         summary="The public (spectator) view",
         responses=doc.responses({200: doc.PUBLIC_VIEW}, [404, 503]),
     )
-    async def public_view(self, table_id: TableId, service: Service) -> Response[bytes]:
+    async def public_view(
+        self, table_id: TableId, request: Request, state: AppState, service: Service
+    ) -> Response[bytes]:
         await service.exists(table_id)
         got = await service.view(table_id, None)
+        if got is None:
+            got = await finished_view(service, state, request, table_id, None)
         if got is None:
             raise ApiError(404, "no_table", f"there is no table {table_id}")
         return answers.json(got.data)

@@ -28,6 +28,7 @@ from services.table.dependencies import (
     Service,
     bearer,
     client,
+    finished_view,
     held_or_queued,
     seat_of,
 )
@@ -197,6 +198,8 @@ class Seats(Controller):
         else:
             got = await service.view(table_id, seat)
         if got is None:
+            got = await finished_view(service, state, request, table_id, seat)
+        if got is None:
             table = await service.table(table_id)
             if seat is not None and service.seat_of(table, bearer(request)) != seat:
                 raise not_a_seat()  # left while it waited: its view went with it
@@ -298,7 +301,15 @@ class Seats(Controller):
         holder = holders.Holder(
             service, table_id, seat, token, fingerprint, state.identities, player
         )
-        frames = holders.events(service, table_id, seat, holder, after, close)
+        frames = holders.events(
+            service,
+            table_id,
+            seat,
+            holder,
+            after,
+            close,
+            lambda: finished_view(service, state, request, table_id, seat),
+        )
         return answers.event_stream(frames, close)
 
 

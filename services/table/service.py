@@ -27,16 +27,17 @@ from gcbc.clock import now_ms
 from gcbc.eventlog.port import EventLog, Stored, Subscription, WrongExpectedSequence
 from gcbc.eventlog.records import append_entry, entry_or_none
 from gcbc.keyvalue.port import KeyValue
-from gcbc.readmodel.port import Answer, StoredView, ViewReader, viewer_key
+from gcbc.readmodel.port import Answer, StoredView, ViewReader, encode_answers, viewer_key
 from gcbc.rules import RuleViolation
 from gcbc_contract.entries import CommandEntry
-from services.common import metrics
+from services.common import metrics, view_writer
 from services.common.cache import IDLE_SECONDS, FoldedCache
 from services.common.folded import FoldedTable
 from services.common.house_bots import bot_seat
 from services.common.house_tables import encode as encode_house
 from services.common.house_tables import house_table
 from services.common.rules import ENGINE, Rules
+from services.common.settings import CHAT_LIMIT, LOG_LIMIT
 from services.table.problems import ApiError, refusal, retry_later
 from services.table.replay_worker import Setup as ReplaySetup
 from services.table.replays import Replays
@@ -98,6 +99,15 @@ def player_at(view: bytes, player_id: str) -> PlayerAt:
     return PlayerAt(shown.status, seat)
 
 
+_SEATED = msgspec.json.Decoder(dict[str, int])
+
+
+def player_at_end(seated: bytes, player_id: str) -> PlayerAt:
+    """What a finished table's seated record (the read model's, kept after its views) shows of
+    the player."""
+    return PlayerAt("finished", _SEATED.decode(seated).get(player_id))
+
+
 @functools.lru_cache(maxsize=16_384)
 def token_hash(token: str) -> str:
     """What a table records of a seat's token (every request of a seat names it: remembered)."""
@@ -116,12 +126,16 @@ class TableService:
         bot_secret: str = "",
         house: KeyValue | None = None,
         replays: Replays | None = None,
+        view_limits: tuple[int | None, int | None] = (LOG_LIMIT, CHAT_LIMIT),
     ) -> None:
+        """``view_limits``: the log entries and chat messages in a view (the projection's), for
+        the views made here of a finished table whose views expired."""
         self.bot_secret = bot_secret  # house bots' tokens are derived from it
         self.house = house  # the house's tables (services.common.house_tables; None: none noted)
         self.rules = rules  # what a command is checked with before it is appended
         self.events = events
         self.model = model
+        self.view_limits = view_limits
         self.cache = FoldedCache(events)
         self._histories: dict[str, bytes] = {}
         self._history_bytes = 0
@@ -182,12 +196,22 @@ class TableService:
 
     async def players_at(self, tables: list[str], player_id: str) -> list[PlayerAt | None]:
         """Each table as its public view shows it to the player, read together from the read
-        model, no log folded (None: no view of it yet, not projected)."""
+        model, no log folded: a finished one's views expired, as its seated record does (None:
+        no view of it yet, not projected)."""
         got: list[tuple[int, bytes] | None] = []
         for start in range(0, len(tables), AT_ONCE):  # (within a pool's connections)
             part = tables[start : start + AT_ONCE]
             got += await asyncio.gather(*(self.model.get(t, viewer_key(None)) for t in part))
-        return [player_at(view[1], player_id) if view else None for view in got]
+        gone = [t for t, view in zip(tables, got, strict=True) if view is None]
+        ends = dict(zip(gone, await self.model.seated(gone), strict=True))
+        out: list[PlayerAt | None] = []
+        for t, view in zip(tables, got, strict=True):
+            seated = ends.get(t)
+            if view is not None:
+                out.append(player_at(view[1], player_id))
+            else:
+                out.append(player_at_end(seated, player_id) if seated is not None else None)
+        return out
 
     async def player_at_folded(self, table_id: str, player_id: str) -> PlayerAt | None:
         """The table as ``players_at`` shows it to the player, from its log (a table whose view
@@ -213,6 +237,26 @@ class TableService:
         current one when ``timeout`` runs out (long-poll); ``last``: the view the caller got
         last (a stream)."""
         return await self.model.wait(table_id, viewer_key(seat), position, after, timeout, last)
+
+    async def finished_view(
+        self, table_id: str, seat: int | None, reading: Callable[[], Awaitable[None]]
+    ) -> StoredView | None:
+        """A finished table's view once its views have expired from the read model: made from its
+        log here, as the projection made it (the projection stays the read model's one writer).
+        None: not a table the read model knows as finished (one not projected yet is the
+        projection's to write). ``reading`` is awaited first if its log must be read (a client's
+        rate of such reads); a table read stays folded here a while, for its next readers."""
+        (seated,) = await self.model.seated([table_id])
+        if seated is None:
+            return None
+        if table_id not in self.cache.tables:
+            await reading()
+        t = await self.table(table_id, held=True)
+        if view_writer.table_status(t) != "finished":
+            return None
+        data = view_writer.render_view(t, seat, *self.view_limits)
+        recent = t.recent.get(viewer_key(seat))
+        return StoredView(t.seq, data, encode_answers(recent) if recent else None)
 
     async def answered(
         self, table_id: str, viewer: str, command: int, timeout: float
@@ -263,6 +307,8 @@ class TableService:
         t = self.cache.tables.get(table_id)
         if t is None:
             got = await self.view(table_id, None)
+            if got is None and (await self.model.seated([table_id]))[0] is not None:
+                return  # finished, its views expired
             if got is None:
                 await self.exists(table_id)
                 # a table whose views are not written (yet, or again after a wipe): nothing

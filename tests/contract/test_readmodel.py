@@ -17,15 +17,18 @@ from gcbc.readmodel.rediscluster import RedisClusterReadModel
 
 @pytest.fixture(params=["memory", "redis", "redis-cluster"])
 def model_factory(request):
-    def make():
+    def make(finished_ttl=None):
         if request.param == "memory":
-            return MemoryReadModel()
+            return MemoryReadModel(finished_ttl)
         if request.param == "redis-cluster":
             # a cluster of this session's own (one database only: nobody else's keys there)
-            return RedisReadModel.connect(request.getfixturevalue("redis_cluster").url)
+            url = request.getfixturevalue("redis_cluster").url
+            return RedisReadModel.connect(url, finished_ttl=finished_ttl)
         # a database of its own: the services' read model (db 0) never sees these test keys
         redis_url = request.getfixturevalue("redis_url")
-        return RedisReadModel.connect(redis_url.rsplit("/", 1)[0] + "/15")
+        return RedisReadModel.connect(
+            redis_url.rsplit("/", 1)[0] + "/15", finished_ttl=finished_ttl
+        )
 
     return make
 
@@ -324,6 +327,51 @@ def test_status_tells_the_epoch_the_newest_position_and_tables_per_status(model_
         assert (await m.status()).tables == {"playing": 1, "finished": 1}
         assert await m.snapshots([a]) == [None]
         await m.ping()
+        await m.close()
+
+    run(go())
+
+
+def test_a_finished_tables_views_expire_and_its_seated_record_stays(model_factory):
+    async def go():
+        m = model_factory(finished_ttl=0.4)
+        playing, done, closed = (uuid.uuid4().hex for _ in range(3))
+        record = b'{"p1":0,"p2":2}'
+        await m.replace(
+            [
+                Replacement(playing, {"public": b"v"}, 3, status="playing"),
+                Replacement(
+                    done, {"public": b"v", "seat:0": b"s"}, 7, None, None, "finished", record
+                ),
+                Replacement(closed, {"public": b"v"}, 2, status="finished", seated=b"{}"),
+            ]
+        )
+        assert await m.seated([playing, done, closed]) == [None, record, b"{}"]
+        assert await m.get(done, "seat:0") == (7, b"s")
+        await asyncio.sleep(0.7)
+        assert await m.get(done, "public") is None and await m.get(closed, "public") is None
+        assert await m.get(playing, "public") == (3, b"v")  # a table in play stays
+        assert await m.seated([done, closed, playing]) == [record, b"{}", None]
+        assert (await m.status()).tables.get("finished") == 2  # still counted
+        # written again (a reader's restore): there again, for the same time
+        assert (await m.replace([Replacement(done, {"public": b"w"}, 7, status="finished")]))[0]
+        assert await m.get(done, "public") == (7, b"w")
+        await asyncio.sleep(0.7)
+        assert await m.get(done, "public") is None
+        await m.delete(done)
+        assert await m.seated([done]) == [None]
+        await m.close()
+
+    run(go())
+
+
+def test_without_a_time_finished_tables_views_stay(model_factory):
+    async def go():
+        m = model_factory()
+        t = uuid.uuid4().hex
+        await m.replace([Replacement(t, {"public": b"v"}, 4, status="finished", seated=b"{}")])
+        await asyncio.sleep(0.3)
+        assert await m.get(t, "public") == (4, b"v")
         await m.close()
 
     run(go())

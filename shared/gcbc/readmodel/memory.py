@@ -1,5 +1,6 @@
 """An in-memory twin of the Redis read model: the same skip-if-not-newer rule, lobby pages, the
-answers kept per viewer, waiting for a position or a newer version, and the epoch claim."""
+answers kept per viewer, waiting for a position or a newer version, the epoch claim, and a
+finished table's views expiring (its ``seated`` record kept)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import asyncio
 import contextlib
 import time
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 from gcbc.readmodel.port import (
     LobbyPage,
@@ -23,14 +24,28 @@ from gcbc_contract.ids import checked
 
 
 class MemoryReadModel(ViewWriter):
-    def __init__(self) -> None:
-        self._tables: dict[str, tuple[int, dict[str, bytes], dict[str, bytes]]] = {}
+    def __init__(
+        self, finished_ttl: float | None = None, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.finished_ttl, self._clock = finished_ttl, clock
+        self._views: dict[str, tuple[int, dict[str, bytes], dict[str, bytes]]] = {}
+        self._expires: dict[str, float] = {}  # finished table -> when its views go (clock)
+        self._seated: dict[str, bytes] = {}
         self._lobby: dict[str, tuple[int, bytes]] = {}  # table -> (first listed at, listing)
         self._epoch: float | None = None
         self._epoch_until: float | None = None  # (monotonic) a claim for a time lapses then
         self._changed: dict[str, asyncio.Event] = {}  # table -> set by its next put
         self._status: dict[str, str] = {}  # table -> lobby | playing | finished
         self._position = 0  # the newest position written
+
+    @property
+    def _tables(self) -> dict[str, tuple[int, dict[str, bytes], dict[str, bytes]]]:
+        """The tables' views, those expired dropped first."""
+        now = self._clock()
+        for table in [t for t, at in self._expires.items() if at <= now]:
+            del self._expires[table]
+            self._views.pop(table, None)
+        return self._views
 
     async def put_many(self, puts: list[Put]) -> list[bool]:
         out = []
@@ -58,6 +73,12 @@ class MemoryReadModel(ViewWriter):
         self._position = max(self._position, position)
         if item.status is not None:
             self._status[table] = item.status
+        if item.seated is not None:
+            self._seated[table] = item.seated
+        if item.status == "finished" and self.finished_ttl is not None:
+            self._expires[table] = self._clock() + self.finished_ttl
+        elif item.status is not None:
+            self._expires.pop(table, None)
         if listing is None:
             self._lobby.pop(table, None)
         else:
@@ -145,6 +166,11 @@ class MemoryReadModel(ViewWriter):
         self._tables.pop(checked(table), None)
         self._lobby.pop(table, None)
         self._status.pop(table, None)
+        self._seated.pop(table, None)
+        self._expires.pop(table, None)
+
+    async def seated(self, tables: list[str]) -> list[bytes | None]:
+        return [self._seated.get(checked(table)) for table in tables]
 
     async def open_tables(self, limit: int = 50, after: int = 0) -> LobbyPage:
         found = sorted((at, table, x) for table, (at, x) in self._lobby.items() if at > after)
@@ -174,6 +200,8 @@ class MemoryReadModel(ViewWriter):
         self._tables.clear()
         self._lobby.clear()
         self._status.clear()
+        self._seated.clear()
+        self._expires.clear()
         self._position = 0
         self._epoch = self._epoch_until = None
 

@@ -22,6 +22,12 @@ then), so a rebuild never leaves a moment without a view; ``snapshots(tables)`` 
 held for tables; ``tables()`` lists them; ``status()`` tells the epoch, the newest position
 written and the tables per status (``put(..., status=)`` keeps that index).
 
+A finished table's views leave the read model ``finished_ttl`` seconds after its last write
+(an adapter's setting; None: never), what it keeps of it for good being its ``seated`` record (a
+few bytes: who held which seat at the end); its reader then writes its views again from the log
+when they are asked for, so the read model holds the tables in play and the recent games, not
+every game ever played.
+
 Every method raises ModelUnavailable when the store cannot be reached.
 """
 
@@ -127,6 +133,8 @@ class Replacement(NamedTuple):
     listing: bytes | None = None
     answers: dict[str, bytes] | None = None
     status: str | None = None
+    # a finished table's players and their seats (JSON: player id -> seat), kept for good
+    seated: bytes | None = None
 
 
 class Put(NamedTuple):
@@ -231,6 +239,11 @@ class ViewReader(Protocol):
         ...
 
     async def position(self, table: str) -> int: ...
+
+    async def seated(self, tables: list[str]) -> list[bytes | None]:
+        """Each finished table's ``seated`` record, read at once (None: not finished, or not
+        projected), there whether or not its views have expired."""
+        ...
 
     async def open_tables(self, limit: int = 50, after: int = 0) -> LobbyPage:
         """The lobby listings first listed after cursor ``after`` (0: from the start)."""

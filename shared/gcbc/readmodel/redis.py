@@ -1,6 +1,7 @@
 """The Redis adapter of the read model: one hash per table (position, every view, the recent
 answers per viewer), replaced by one Lua script run (atomic), which refuses a position not newer
-than the stored one and then publishes a wake-up on the table's channel (``wakeups``)."""
+than the stored one and then publishes a wake-up on the table's channel (``wakeups``). A finished
+table's hash expires (``finished_ttl``); its ``seated`` record is a key of its own, kept."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from gcbc.readmodel.wakeups import CHANNEL, Wakeups
 from gcbc_contract.ids import checked
 
 KEY = "gcbc:views:{table}"
+SEATED = "gcbc:seated:{table}"  # a finished table's players and their seats, kept for good
 LOBBY = "gcbc:lobby"  # table id -> summary of a table waiting for players
 LOBBY_ORDER = "gcbc:lobby:order"  # the same ids, scored by the position they were first listed at
 EPOCH = "gcbc:epoch"  # set by the projection: gone means the read model was wiped
@@ -32,13 +34,14 @@ COUNTS = "gcbc:tables:count"  # status -> its number of tables
 POSITION = "gcbc:position"  # the newest position written
 
 # KEYS[1] = the table's hash, KEYS[2] = the lobby, KEYS[3] = its order, KEYS[4] = the status
-# index, KEYS[5] = its counts, KEYS[6] = the newest position; ARGV[1] = position; ARGV[2] =
-# channel; ARGV[3] = the wake-up message; ARGV[4] = the table id; ARGV[5] = its lobby summary
-# ("": not listed); ARGV[6] = its status ("": as it is); ARGV[7] = when to write: "newer" (put),
-# "not older" (replace), "always", or "on <base>" (a put of the views changed since the writer's
-# own put at position <base>: written only if that is still what the hash holds, and only over
-# those fields); ARGV[8..] = field, value, ... The views, the listing, the index and the wake-up:
-# one atomic step.
+# index, KEYS[5] = its counts, KEYS[6] = the newest position, KEYS[7] = its seated record;
+# ARGV[1] = position; ARGV[2] = channel; ARGV[3] = the wake-up message; ARGV[4] = the table id;
+# ARGV[5] = its lobby summary ("": not listed); ARGV[6] = its status ("": as it is); ARGV[7] = when
+# to write: "newer" (put), "not older" (replace), "always", or "on <base>" (a put of the views
+# changed since the writer's own put at position <base>: written only if that is still what the
+# hash holds, and only over those fields); ARGV[8] = milliseconds the hash is kept ("0": for
+# good); ARGV[9] = the seated record ("": none); ARGV[10..] = field, value, ... The views, the
+# listing, the index and the wake-up: one atomic step.
 _PUT = """
 local stored = tonumber(redis.call('HGET', KEYS[1], 'position') or '0')
 local position = tonumber(ARGV[1])
@@ -50,7 +53,9 @@ if base then
 else
   redis.call('DEL', KEYS[1])
 end
-redis.call('HSET', KEYS[1], 'position', ARGV[1], unpack(ARGV, 8))
+redis.call('HSET', KEYS[1], 'position', ARGV[1], unpack(ARGV, 10))
+if ARGV[8] ~= '0' then redis.call('PEXPIRE', KEYS[1], ARGV[8]) end
+if ARGV[9] ~= '' then redis.call('SET', KEYS[7], ARGV[9]) end
 if ARGV[6] ~= '' then
   local old = redis.call('HGET', KEYS[4], ARGV[4])
   if old ~= ARGV[6] then
@@ -74,9 +79,9 @@ return 1
 """
 
 
-# KEYS as _PUT's; ARGV[1] = the table id: its views, listing and place in the index, gone
+# KEYS as _PUT's; ARGV[1] = the table id: its views, listing, record and place in the index, gone
 _DELETE = """
-redis.call('DEL', KEYS[1])
+redis.call('DEL', KEYS[1], KEYS[7])
 redis.call('HDEL', KEYS[2], ARGV[1])
 redis.call('ZREM', KEYS[3], ARGV[1])
 local old = redis.call('HGET', KEYS[4], ARGV[1])
@@ -106,6 +111,7 @@ def connection_pool(url: str, connections: int = 64) -> aioredis.BlockingConnect
 
 class RedisReadModel(RedisViews):
     KEY = KEY  # a table's hash (a cluster's puts the table id in a hash tag)
+    SEATED = SEATED
     INDEXED = {"listing": LOBBY, "status": STATUS}
 
     def __init__(
@@ -113,8 +119,10 @@ class RedisReadModel(RedisViews):
         client: aioredis.Redis,
         wakeups_client: aioredis.Redis | None = None,
         fast: PipelinedRedis | None = None,
+        finished_ttl: float | None = None,
     ) -> None:
         self.redis = client
+        self.finished_ttl = finished_ttl
         # the hot calls (a view's read, a change's write) on one pipelined connection, when given
         self.fast = fast
         self._put = client.register_script(_PUT)
@@ -122,22 +130,28 @@ class RedisReadModel(RedisViews):
         self.wakeups = Wakeups(wakeups_client or client, self._fields)
 
     @classmethod
-    def connect(cls, url: str, connections: int = 64) -> RedisViews:
+    def connect(
+        cls, url: str, connections: int = 64, finished_ttl: float | None = None
+    ) -> RedisViews:
         """``redis://…``: one Redis; ``redis+cluster://user:pw@host:port,host:port``: a Redis
-        Cluster (gcbc.readmodel.rediscluster), the same ports on another key layout."""
+        Cluster (gcbc.readmodel.rediscluster), the same ports on another key layout.
+        ``finished_ttl``: how long a finished table's views stay (None: for good)."""
         if is_cluster_url(url):
-            return RedisClusterReadModel.connect(url, connections)
+            return RedisClusterReadModel.connect(url, connections, finished_ttl)
         listener = aioredis.Redis.from_url(
             url, socket_keepalive=True, health_check_interval=10, socket_connect_timeout=2
         )
         client = aioredis.Redis(connection_pool=connection_pool(url, connections))
-        return cls(client, listener, PipelinedRedis(url))
+        return cls(client, listener, PipelinedRedis(url), finished_ttl)
 
     async def _write_tables(self, writes: list[tuple[Replacement, str, str]]) -> list[bool]:
         """One pipeline (one round trip), each table one script run."""
         calls = [
             (
-                [self._key(item.table), LOBBY, LOBBY_ORDER, STATUS, COUNTS, POSITION],
+                [
+                    *(self._key(item.table), LOBBY, LOBBY_ORDER, STATUS, COUNTS, POSITION),
+                    self._seated_key(item.table),
+                ],
                 [
                     item.position,
                     CHANNEL.format(table=checked(item.table)),
@@ -146,6 +160,7 @@ class RedisReadModel(RedisViews):
                     item.listing or b"",
                     item.status or "",
                     when,
+                    *self._kept(item),
                     *view_fields(item.views, item.answers),
                 ],
             )
@@ -163,7 +178,7 @@ class RedisReadModel(RedisViews):
     @unavailable
     async def delete(self, table: str) -> None:
         keys = [self._key(table), LOBBY, LOBBY_ORDER, STATUS, COUNTS, POSITION]
-        await self._delete(keys=keys, args=[table])
+        await self._delete(keys=[*keys, self._seated_key(table)], args=[table])
 
     @unavailable
     async def open_tables(self, limit: int = 50, after: int = 0) -> LobbyPage:

@@ -77,6 +77,8 @@ class RedisViews(ViewWriter):
 
     UNREACHABLE = UNREACHABLE  # what makes a call ModelUnavailable
     KEY: str  # a table's hash, ``{table}`` in it
+    SEATED: str  # a finished table's seated record, ``{table}`` in it
+    finished_ttl: float | None = None  # seconds a finished table's hash is kept (None: for good)
     # a table's listing and status: in its hash (a cluster's), or by field, in these hashes by
     # table id
     INDEXED: dict[str, str] = {}
@@ -89,6 +91,15 @@ class RedisViews(ViewWriter):
 
     def _key(self, table: str) -> str:
         return self.KEY.format(table=checked(table))  # a wildcard or space could reach other keys
+
+    def _seated_key(self, table: str) -> str:
+        return self.SEATED.format(table=checked(table))
+
+    def _kept(self, item: Replacement) -> list[str | bytes]:
+        """The put script's milliseconds the table's hash is kept ("0": for good: a table not
+        finished) and its seated record ("": none)."""
+        ttl = self.finished_ttl if item.status == "finished" else None
+        return [str(max(1, int(ttl * 1000))) if ttl else "0", item.seated or b""]
 
     async def close(self) -> None:
         await self.wakeups.stop()
@@ -232,6 +243,15 @@ class RedisViews(ViewWriter):
         if position is None or data is None:
             return None
         return int(position), data
+
+    @unavailable
+    async def seated(self, tables: list[str]) -> list[bytes | None]:
+        if not tables:
+            return []
+        pipe = self._pipeline()
+        for table in tables:
+            pipe.get(self._seated_key(table))
+        return await pipe.execute()  # type: ignore[no-any-return]
 
     @unavailable
     async def _read(self, table: str, viewer: str) -> StoredView | None:

@@ -69,6 +69,7 @@ UNREACHABLE = (
 
 SCHEME = "redis+cluster://"  # the URL of a cluster: redis+cluster://user:pw@host:port,host:port
 KEY = "gcbc:views:{{{table}}}"  # gcbc:views:{<table>}: the table id is the hash tag
+SEATED = "gcbc:seated:{{{table}}}"  # its seated record, in the same slot
 INDEX_TAG = "{gcbc}"
 AT = f"gcbc:{INDEX_TAG}:at"  # table -> the position the index reflects
 STATUS = f"gcbc:{INDEX_TAG}:tables"  # table -> lobby | playing | finished
@@ -78,12 +79,13 @@ POSITION = f"gcbc:{INDEX_TAG}:position"  # the newest position written
 INDEX_KEYS = [AT, STATUS, COUNTS, ORDER, POSITION]
 EPOCH = "gcbc:epoch:{{{tag}}}"  # one per primary (a tag hashed into its slots) and the index's
 
-# KEYS[1] = the table's hash; ARGV[1] = position, ARGV[2] = channel, ARGV[3] = wake-up message,
-# ARGV[4] = lobby listing ("": not listed), ARGV[5] = status ("": as it is), ARGV[6] = when to
-# write ("newer", "not older", "always", or "on <base>": only the fields given, over the writer's
-# own put at position <base> only, as in gcbc.readmodel.redis), ARGV[7..] = field, value, ...
-# Returns whether written and what the hash holds now for the index: position, listed at ("": not
-# listed), status.
+# KEYS[1] = the table's hash, KEYS[2] = its seated record; ARGV[1] = position, ARGV[2] = channel,
+# ARGV[3] = wake-up message, ARGV[4] = lobby listing ("": not listed), ARGV[5] = status ("": as it
+# is), ARGV[6] = when to write ("newer", "not older", "always", or "on <base>": only the fields
+# given, over the writer's own put at position <base> only, as in gcbc.readmodel.redis), ARGV[7] =
+# milliseconds the hash is kept ("0": for good), ARGV[8] = the seated record ("": none), ARGV[9..]
+# = field, value, ... Returns whether written and what the hash holds now for the index:
+# position, listed at ("": not listed), status (a finished table's index entry outlives its hash).
 _PUT = """
 local stored = tonumber(redis.call('HGET', KEYS[1], 'position') or '0')
 local position = tonumber(ARGV[1])
@@ -103,9 +105,11 @@ else
   else
     redis.call('DEL', KEYS[1])
   end
-  redis.call('HSET', KEYS[1], 'position', ARGV[1], unpack(ARGV, 7))
+  redis.call('HSET', KEYS[1], 'position', ARGV[1], unpack(ARGV, 9))
   if listed then redis.call('HSET', KEYS[1], 'listing', ARGV[4], 'listed', listed) end
   if status then redis.call('HSET', KEYS[1], 'status', status) end
+  if ARGV[7] ~= '0' then redis.call('PEXPIRE', KEYS[1], ARGV[7]) end
+  if ARGV[8] ~= '' then redis.call('SET', KEYS[2], ARGV[8]) end
   redis.call('SPUBLISH', ARGV[2], ARGV[3])
 end
 local now = redis.call('HMGET', KEYS[1], 'position', 'listed', 'status')
@@ -200,17 +204,25 @@ class RedisClusterReadModel(RedisViews):
     # a node or the cluster not answering (after the client's own retries): ModelUnavailable
     UNREACHABLE = UNREACHABLE
     KEY = KEY  # the table id is the hash tag: a table's script runs on one node
+    SEATED = SEATED
 
     def __init__(
-        self, cluster: AsyncRedisCluster, user: str | None = None, password: str | None = None
+        self,
+        cluster: AsyncRedisCluster,
+        user: str | None = None,
+        password: str | None = None,
+        finished_ttl: float | None = None,
     ) -> None:
         self.redis = cluster  # type: ignore[assignment]
+        self.finished_ttl = finished_ttl
         self._put = cluster.register_script(_PUT)
         self._index = cluster.register_script(_INDEX)
         self.wakeups = ShardedWakeups(cluster, self._fields, user, password)
 
     @classmethod
-    def connect(cls, url: str, connections: int = 64) -> RedisClusterReadModel:
+    def connect(
+        cls, url: str, connections: int = 64, finished_ttl: float | None = None
+    ) -> RedisClusterReadModel:
         nodes, user, password = cluster_nodes(url)
         cluster = AsyncRedisCluster(
             startup_nodes=[ClusterNode(host, port) for host, port in nodes],
@@ -222,7 +234,7 @@ class RedisClusterReadModel(RedisViews):
             # a node restarting or a failover: retried briefly, then ModelUnavailable
             retry=Retry(ExponentialBackoff(cap=0.25, base=0.02), 3),
         )
-        return cls(cluster, user, password)
+        return cls(cluster, user, password, finished_ttl)
 
     # --- writing: the table's script, then the index brought up to it ---------------------------
     def _table_args(self, item: Replacement, when: str, message: str) -> list[bytes | str | int]:
@@ -235,6 +247,7 @@ class RedisClusterReadModel(RedisViews):
             item.listing or b"",
             item.status or "",
             when,
+            *self._kept(item),
             *extra,
         ]
 
@@ -242,7 +255,10 @@ class RedisClusterReadModel(RedisViews):
         """Each table's script on its own node (one pipeline: a connection per node, the nodes
         side by side), then one index run for them all."""
         calls = [
-            ([self._key(item.table)], self._table_args(item, when, message))
+            (
+                [self._key(item.table), self._seated_key(item.table)],
+                self._table_args(item, when, message),
+            )
             for item, when, message in writes
         ]
         done = await self._scripts(self._put, calls)
@@ -265,7 +281,8 @@ class RedisClusterReadModel(RedisViews):
 
     @unavailable
     async def delete(self, table: str) -> None:
-        await self.redis.delete(self._key(table))  # first: the lobby never lists a table gone
+        # first: the lobby never lists a table gone
+        await self.redis.delete(self._key(table), self._seated_key(table))
         await self._reindex_entries([table, "", "", "", ""])
 
     # --- reading ---------------------------------------------------------------------------------
@@ -369,7 +386,8 @@ class RedisClusterReadModel(RedisViews):
                 await flush()
         await flush()
         # entries of tables not seen: dropped if their hash is gone and no put came meanwhile
-        # (a table written after the scan passed its node has its hash, or a newer position)
+        # (a table written after the scan passed its node has its hash, or a newer position),
+        # unless a seated record is left (a finished table whose views expired)
         unseen = {
             text(t): text(at)
             for t, at in (await self.redis.hgetall(AT)).items()
@@ -377,7 +395,7 @@ class RedisClusterReadModel(RedisViews):
         }
         pipe = self.redis.pipeline()
         for table in unseen:
-            pipe.exists(self._key(table))
+            pipe.exists(self._key(table), self._seated_key(table))
         found = await pipe.execute() if unseen else []
         gone: list[bytes | str | int] = []
         for (table, at), exists in zip(unseen.items(), found, strict=True):

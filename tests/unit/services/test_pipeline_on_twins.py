@@ -46,8 +46,11 @@ class Clock:
 
 
 @asynccontextmanager
-async def pipeline(lobby_seconds: float = 1800.0) -> AsyncIterator[tuple]:
-    events, model, clock = MemoryEventLog(), MemoryReadModel(), Clock()
+async def pipeline(
+    lobby_seconds: float = 1800.0, finished_ttl: float | None = None
+) -> AsyncIterator[tuple]:
+    events, clock = MemoryEventLog(), Clock()
+    model = MemoryReadModel(finished_ttl, clock)
     worker = RulesWorker(events, clock=clock, lobby_seconds=lobby_seconds)
     projection = Projection(events, model)
     stop = asyncio.Event()
@@ -623,6 +626,48 @@ def test_where_a_player_sits_is_read_from_the_public_views_without_a_fold():
             assert got == [PlayerAt("waiting", 1), None]  # (a table with no view: None)
             assert (await service.players_at([TABLE], "pl-c")) == [PlayerAt("waiting", None)]
             assert TABLE not in service.cache.tables  # nothing folded
+
+    asyncio.run(go())
+
+
+def test_a_finished_tables_views_expire_and_are_made_from_its_log_when_asked_for():
+    async def go():
+        async with pipeline(lobby_seconds=60, finished_ttl=3600) as (events, model, service, clock):
+            await opened(service, TABLE)
+            seq = await service.append_command(
+                TABLE, C.TakeSeat(name="b"), token_hash_="y", player="pl-b"
+            )
+            assert await service.answered(TABLE, PUBLIC, seq, 5)
+            clock.now = decode_entry((await events.read(TABLE))[0].data).at / 1000 + 61
+            await closed(events, TABLE)  # a lobby closed: finished, as a game over is
+            await settled(events)
+            written = {v: await model.get(TABLE, v) for v in (PUBLIC, seat_key(0))}
+            assert (await model.seated([TABLE])) == [b'{"pl-b":0}']
+            clock.now += 3601
+            assert await model.get(TABLE, PUBLIC) is None  # expired
+            service.cache.drop(TABLE)
+            folds = Folds(service)
+            # where the player sat, from the record kept: no fold
+            assert await service.players_at([TABLE], "pl-b") == [PlayerAt("finished", 0)]
+            assert folds.count == 0
+            charged: list[str] = []
+
+            async def reading() -> None:
+                charged.append(TABLE)
+
+            # made from its log as the projection made it (its log read charged once; the table
+            # then stays folded here for its next readers), and nothing written
+            for viewer, seat in ((PUBLIC, None), (seat_key(0), 0)):
+                got = await service.finished_view(TABLE, seat, reading)
+                assert got is not None and (got.position, got.data) == written[viewer]
+            assert folds.count == 1 and len(charged) == 1
+            assert await model.get(TABLE, PUBLIC) is None
+            # a table in play or waiting has no record: no view is made of it here
+            other = "00000000000000ac"
+            await opened(service, other)
+            service.cache.drop(other)
+            assert await service.finished_view(other, None, reading) is None
+            assert len(charged) == 1
 
     asyncio.run(go())
 
