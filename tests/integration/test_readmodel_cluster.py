@@ -239,3 +239,24 @@ def test_an_index_rebuild_cut_short_is_done_again_and_drops_tables_gone(redis_cl
         await m.close()
 
     run(go())
+
+
+def test_an_index_rebuild_keeps_a_finished_table_whose_views_expired(redis_cluster):
+    """Its hash is gone but its seated record stays: the index still counts it, and its
+    status is still known, whatever node rebuilt the index."""
+
+    async def go():
+        m = await _fresh(redis_cluster.url)
+        m.finished_ttl = 0.2
+        done, gone = uuid.uuid4().hex, uuid.uuid4().hex
+        await m.replace([Replacement(done, {"public": b"v"}, 3, status="finished", seated=b"{}")])
+        await m.put(gone, {"public": b"v"}, 4, status="playing")
+        await m.redis.delete(KEY.format(table=gone))  # a hash lost, no record: dropped
+        await asyncio.sleep(0.4)
+        assert await m.get(done, "public") is None
+        assert await m.reindex() == 0
+        assert (await m.status()).tables == {"finished": 1}
+        assert await m.seated([done]) == [b"{}"]
+        await m.close()
+
+    run(go())

@@ -261,3 +261,16 @@ def test_an_import_stopped_part_way_is_completed_by_importing_the_file_again():
         asyncio.run(transfer.import_rows(log, header, other, table))
     with pytest.raises(transfer.ImportError_, match="longer than the file"):
         asyncio.run(transfer.import_rows(log, header, rows[:3], table))
+
+
+def test_diff_takes_a_finished_table_whose_views_expired_as_it_should_be():
+    log, _ = _filled()
+    now = [1000.0]
+    model = MemoryReadModel(60, lambda: now[0])
+    runner = CliRunner()
+    assert invoke(runner, log, model, ["rebuild", "--all", "--yes"]).exit_code == 0
+    now[0] += 61  # the two finished tables' views expire, their seated records stay
+    assert asyncio.run(model.snapshots(["00000000000000a0"])) == [None]
+    assert invoke(runner, log, model, ["diff", "--all"]).exit_code == 0
+    model.wipe()  # nothing left of them: differences
+    assert invoke(runner, log, model, ["diff", "--all"]).exit_code == 1
