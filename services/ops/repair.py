@@ -97,10 +97,12 @@ def compare(
     item: Replacement, live: TableSnapshot | None, seated: bytes | None = None
 ) -> list[Difference]:
     """Key by key: what the read model holds against what the log gives (``seated``: the read
-    model's seated record of the table: a finished table's views may have expired, that kept)."""
+    model's seated record of the table: a finished table's views may have expired, or not have
+    been written again after a wipe, that kept)."""
     t = item.table
-    if live is None and item.seated is not None and seated == item.seated:
-        return []  # finished, its views expired as they should
+    viewless = live is None or not any(viewer in live.fields for viewer in item.views)
+    if viewless and item.seated is not None and seated == item.seated:
+        return []  # finished, its views expired (or left to be made from the log)
     if live is None:
         return [Difference(t, "table", "(no views)", f"position {item.position}")]
     out = []
@@ -160,7 +162,7 @@ async def diff(ops: Ops, table: str | None, every: bool, as_json: bool) -> int:
         for item, live, seated in zip(batch, lives, records, strict=True):
             compared += 1
             if live is not None and live.position == item.position:
-                found.extend(compare(item, live))
+                found.extend(compare(item, live, seated))
             elif live is None and seated is not None:
                 found.extend(compare(item, live, seated))
             else:

@@ -30,6 +30,7 @@ from services.common.view_writer import (
     render_views,
     renders,
     replacement_of,
+    table_status,
     viewers_of,
     write,
 )
@@ -59,12 +60,18 @@ class Projection:
         model: ViewWriter,
         log_limit: int | None = LOG_LIMIT,
         chat_limit: int | None = CHAT_LIMIT,
+        finished_views_expire: bool = False,
     ) -> None:
+        """``finished_views_expire``: the read model lets finished tables' views go (its
+        ``finished_ttl``); a re-projection then writes a finished table's seated record and
+        status, not its views (made from its log if asked for), so that filling a wiped Redis
+        again costs the tables in play, not every game ever played."""
         self.events = events
         self.cache = FoldedCache(events)
         self.model = model
         self.log_limit = log_limit
         self.chat_limit = chat_limit
+        self.finished_views_expire = finished_views_expire
         self.written = 0
         self.written_last = 0  # tables written by the last batch
         # table -> the position, the wait's start, each viewer's version and newest answer's
@@ -289,7 +296,10 @@ class Projection:
         t = await self.cache.get(table_id)
         if not renders(t) or await self.model.position(table_id) >= t.seq:
             return False
-        views, _, _, _ = self._views(t, every=True)
+        if self.finished_views_expire and table_status(t) == "finished":
+            views: dict[str, bytes] = {}
+        else:
+            views, _, _, _ = self._views(t, every=True)
         if not await write(self.model, t, views):
             self._rendered.pop(table_id, None)
             return False
@@ -394,7 +404,13 @@ async def main_async(settings: Settings, stop: asyncio.Event) -> None:
     )
     log.info("projection ready")
     try:
-        projection = Projection(events, model, settings.log_limit, settings.chat_limit)
+        projection = Projection(
+            events,
+            model,
+            settings.log_limit,
+            settings.chat_limit,
+            finished_views_expire=settings.finished_ttl() is not None,
+        )
         player_model = RedisPlayerModel(model.redis)
         projection.after_wipe = functools.partial(rebuild_players, player_log, events, player_model)
         ratings = RatingProjection(events, player_model)  # every table's answers

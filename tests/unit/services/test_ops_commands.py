@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from gcbc.eventlog.memory import MemoryEventLog
 from gcbc.readmodel.memory import MemoryReadModel
+from gcbc.readmodel.port import Replacement
 from gcbc_contract import commands as C
 from gcbc_contract import events as E
 from gcbc_contract.entries import CommandEntry, OutcomeEntry, encode_entry
@@ -269,8 +270,14 @@ def test_diff_takes_a_finished_table_whose_views_expired_as_it_should_be():
     model = MemoryReadModel(60, lambda: now[0])
     runner = CliRunner()
     assert invoke(runner, log, model, ["rebuild", "--all", "--yes"]).exit_code == 0
+    table = "00000000000000a0"
+    ((held,), (seated,)) = asyncio.run(model.snapshots([table])), asyncio.run(model.seated([table]))
     now[0] += 61  # the two finished tables' views expire, their seated records stay
     assert asyncio.run(model.snapshots(["00000000000000a0"])) == [None]
     assert invoke(runner, log, model, ["diff", "--all"]).exit_code == 0
     model.wipe()  # nothing left of them: differences
     assert invoke(runner, log, model, ["diff", "--all"]).exit_code == 1
+    # as a re-projection after a wipe writes a finished table: its record, no views
+    item = Replacement(table, {}, held.position, status="finished", seated=seated)
+    asyncio.run(model.replace([item]))
+    assert invoke(runner, log, model, ["diff", table]).exit_code == 0

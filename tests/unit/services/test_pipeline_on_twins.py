@@ -5,6 +5,7 @@ appends and reads its answer back — the same road as in production, without a 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -52,7 +53,7 @@ async def pipeline(
     events, clock = MemoryEventLog(), Clock()
     model = MemoryReadModel(finished_ttl, clock)
     worker = RulesWorker(events, clock=clock, lobby_seconds=lobby_seconds)
-    projection = Projection(events, model)
+    projection = Projection(events, model, finished_views_expire=finished_ttl is not None)
     stop = asyncio.Event()
     tasks = [asyncio.create_task(run(worker, stop)), asyncio.create_task(projection.run(stop))]
     service = TableService(events, model)
@@ -663,11 +664,27 @@ def test_a_finished_tables_views_expire_and_are_made_from_its_log_when_asked_for
             assert folds.count == 1 and len(charged) == 1
             assert await model.get(TABLE, PUBLIC) is None
             # a table in play or waiting has no record: no view is made of it here
+            clock.now = time.time()  # (the entries' time: the new table's lobby stays open)
             other = "00000000000000ac"
             await opened(service, other)
             service.cache.drop(other)
             assert await service.finished_view(other, None, reading) is None
             assert len(charged) == 1
+            # a wiped read model filled again: the table waiting gets its views, the finished
+            # one only its record and status (its views are made from the log if asked for)
+            await settled(events)
+            waiting = await model.get(other, PUBLIC)
+            model.wipe()
+            for _ in range(500):
+                if await model.get(other, PUBLIC) == waiting:
+                    break
+                await asyncio.sleep(0.02)
+            assert await model.get(other, PUBLIC) == waiting
+            assert await model.seated([TABLE]) == [b'{"pl-b":0}']
+            assert await model.get(TABLE, PUBLIC) is None
+            assert (await model.status()).tables == {"lobby": 1, "finished": 1}
+            got = await service.finished_view(TABLE, None, reading)
+            assert got is not None and (got.position, got.data) == written[PUBLIC]
 
     asyncio.run(go())
 
