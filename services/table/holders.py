@@ -26,6 +26,10 @@ from services.table.service import TableService, shows_finished, token_hash
 PLAYER_RECHECK = 30.0  # seconds between looks at whether a stream's player token still holds
 FOLLOW_WAIT = 0.25  # seconds a check waits for this process to fold an entry, then reads it
 SPECTATOR_GAP = 0.25  # seconds between two frames of a spectator's stream, at least
+# bytes a second a spectator's stream sends at most: a table whose views are large (a full chat of
+# long messages) would otherwise cost the service its views' size times its hundreds of
+# spectators at every change
+SPECTATOR_BYTES = 32 * 1024
 
 
 async def still_holds(
@@ -152,7 +156,8 @@ async def events(
     comment when nothing changed (jittered ~15 s); once a view shows the game over, the ``end``
     event, and the stream closes; it ends too when the seat changes hands (``finished``: the
     view if the table has none in the read model, a finished one's expired). A spectator's stream
-    sends at most a frame each ``SPECTATOR_GAP`` seconds, the latest view then (it has nothing to
+    sends at most a frame each ``SPECTATOR_GAP`` seconds (longer for a large view: at most
+    ``SPECTATOR_BYTES`` a second), the latest view then (it has nothing to
     answer: a fast table's every change sent to each of its hundreds of spectators would cost the
     service more than the table itself)."""
     version, last = after, None
@@ -174,9 +179,10 @@ async def events(
                 return
             if got.version > version:
                 version = got.version
-                yield got.frame()  # the same bytes for every stream woken by this change
+                frame = got.frame()  # the same bytes for every stream woken by this change
+                yield frame
                 if seat is None:
-                    await asyncio.sleep(SPECTATOR_GAP)
+                    await asyncio.sleep(max(SPECTATOR_GAP, len(frame) / SPECTATOR_BYTES))
             elif wait:
                 yield b": keep-alive\r\n\r\n"  # a comment, not an event
             if shows_finished(got.data):

@@ -83,3 +83,26 @@ def test_a_spectators_stream_sends_the_latest_view_at_most_each_gap_and_a_seats_
             assert version(latest) == public.version > version(first)  # the last, none between
 
     asyncio.run(go())
+
+
+def test_a_spectators_stream_of_large_views_is_paced_by_their_bytes(monkeypatch):
+    """A table's views grow with its chat (fifty messages of 500 characters: a view of 29 KB):
+    each change sent to its hundreds of spectators cost the service a third of a core. A
+    spectator's stream sends at most ``SPECTATOR_BYTES`` a second."""
+    monkeypatch.setattr(holders, "SPECTATOR_GAP", 0.01)
+
+    async def go():
+        async with pipeline() as (_events, _model, service, _clock):
+            await opened(service, TABLE)
+            loop = asyncio.get_running_loop()
+            spectator = holders.Holder(service, TABLE, None, None, None, None, None)  # type: ignore[arg-type]
+            watching = holders.events(service, TABLE, None, spectator, 0, lambda: None)
+            first = await anext(watching)
+            monkeypatch.setattr(holders, "SPECTATOR_BYTES", len(first))  # a view a second
+            sent = loop.time()
+            seq = await service.append_command(TABLE, C.TakeSeat(name="p0"), token_hash("t0"))
+            assert await service.answered(TABLE, PUBLIC, seq, 5)
+            await anext(watching)
+            assert loop.time() - sent >= 0.9
+
+    asyncio.run(go())
