@@ -121,6 +121,10 @@ class Settings(Struct, frozen=True):
     # per client address for the lobby, per seat for chat and commands
     rate_create: str = "20/minute"
     rate_seat: str = "60/minute"
+    # games started per client address (a start, or a place asked in quick play, which may start
+    # one): each game's log is kept for good, and one whose every seat left is played out by the
+    # autopilot at once, so one address could otherwise write a game's log every few seconds
+    rate_start: str = "60/hour"
     rate_register: str = "10/hour"  # players registered per client address
     rate_token: str = "10/hour"  # a player's tokens reissued (each one an entry of its log)
     rate_chat: str = "10/10 seconds"

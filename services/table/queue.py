@@ -81,7 +81,8 @@ class Queue(Controller):
     ) -> QueueState:
         p = await state.identities.authenticate(bearer(request))
         who = client(request)
-        await state.rates.hit("seat", who)  # a place in the queue leads to a seat
+        await state.rates.hit("seat", who)  # a place in the queue leads to a seat …
+        await state.rates.hit("start", who)  # … at a game it starts
         held = held_or_queued(service, state)
         # one of the client's seats from now until its table is over (the queue seats it)
         await state.holdings.hold_seat(who, QUEUED + p.player_id, "", held)

@@ -158,8 +158,14 @@ class Seats(Controller):
         responses=doc.responses({200: doc.VIEW, 202: doc.POSITION}, [401, 403, 404, 409, 429, 503]),
     )
     async def start_game(
-        self, table_id: TableId, state: AppState, service: Service, my_seat: MySeat
+        self,
+        table_id: TableId,
+        request: Request,
+        state: AppState,
+        service: Service,
+        my_seat: MySeat,
     ) -> Response[bytes]:
+        await state.rates.hit("start", client(request))
         # the seed comes from the server's entropy and stays secret until the end (DESIGN
         # property 3)
         command = C.StartGame(seat=my_seat, random_seed=secrets.randbits(62))

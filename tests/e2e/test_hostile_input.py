@@ -330,6 +330,28 @@ def test_creating_tables_taking_seats_and_commands_are_rate_limited(own_stack):
         assert r.status_code == 429 and r.json()["code"] == "rate_limited", r.text
 
 
+def test_games_started_are_rate_limited_per_address(own_stack):
+    """Before: one address opened a table, took its four seats, started it and left every seat
+    (the autopilot then plays it out at once): a game's whole log, kept for good, every four
+    seconds. A start and a place asked in quick play count against its games started."""
+    s = own_stack(GCBC_RATE_START="1/minute")
+    with httpx.Client(base_url=s.api, timeout=30) as http:
+        started = []
+        for _ in range(2):
+            table_id = http.post("/tables", json={"seats": 4}).json()["table_id"]
+            seats = [
+                http.post(f"/tables/{table_id}/seats", json={"name": f"p{i}"}) for i in range(4)
+            ]
+            token = seats[0].json()["token"]
+            started.append(http.post(f"/tables/{table_id}/start", headers=auth(token)))
+        assert [r.status_code for r in started] == [200, 429]
+        assert started[1].json()["code"] == "rate_limited"
+        assert int(started[1].headers["retry-after"]) >= 1
+        player = http.post("/players", json={"name": "queued"}).json()
+        r = http.post("/queue", json={"seats": [4]}, headers=auth(player["token"]))
+        assert r.status_code == 429 and r.json()["code"] == "rate_limited", r.text
+
+
 def test_a_table_nobody_starts_closes_and_leaves_the_lobby(own_stack):
     s = own_stack(GCBC_LOBBY_TTL="3")
     with httpx.Client(base_url=s.api, timeout=30) as http:
