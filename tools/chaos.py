@@ -335,6 +335,13 @@ async def _views_differ(log: Any, live: Any, t: str, problems: list[str]) -> int
     rebuilt = MemoryReadModel()
     await view_writer.rebuild(log, rebuilt, t, LOG_LIMIT)
     public = await rebuilt.get(t, PUBLIC)
+    if await live.get(t, PUBLIC) is None and (await live.seated([t]))[0] is not None:
+        # a finished table whose views expired, or after a wipe: its seated record is all the
+        # read model must hold (the table service makes its views from the log)
+        if await live.seated([t]) == await rebuilt.seated([t]):
+            return 0
+        problems.append(f"{t}: its seated record differs from a rebuild")
+        return 1
     seats = len(msgspec.json.decode(public[1])["seats"]) if public else 0
     differences = 0
     for key in [PUBLIC, *(seat_key(i) for i in range(seats))]:

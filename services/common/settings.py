@@ -44,8 +44,8 @@ class Settings(Struct, frozen=True):
     log_limit: int = LOG_LIMIT
     chat_limit: int = CHAT_LIMIT
     # seconds a finished table's views stay in the read model (0: for good): a game's views are
-    # written again from its log if asked for later, so Redis holds the games in play and the
-    # recent ones, not every game ever played
+    # made from its log if asked for later, so Redis holds the games in play and the recent
+    # ones, not every game ever played
     finished_views_seconds: float = 3600.0
     options_offered: tuple[str, ...] = OPTIONS  # the rest are refused with 422
     # --- what one client may ask (DESIGN property 7) ---
@@ -162,7 +162,7 @@ class Settings(Struct, frozen=True):
 
     def finished_ttl(self) -> float | None:
         """The read model's ``finished_ttl``: None when finished tables' views stay for good."""
-        return self.finished_views_seconds or None
+        return self.finished_views_seconds if self.finished_views_seconds > 0 else None
 
     @classmethod
     def from_env(cls) -> Settings:

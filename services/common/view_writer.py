@@ -96,7 +96,10 @@ def seated_record(t: FoldedTable) -> bytes | None:
     model keeps of it once its views expire; None for a table not finished."""
     if table_status(t) != "finished":
         return None
-    return _encode({player: seat for seat, player in sorted(t.players.items())})
+    seats: dict[str, int] = {}
+    for seat, player in sorted(t.players.items()):
+        seats.setdefault(player, seat)  # (its first seat, as a public view is read)
+    return _encode(seats)
 
 
 def answers(t: FoldedTable, viewers: list[str] | None = None) -> dict[str, bytes]:
@@ -125,9 +128,11 @@ async def write(
     t: FoldedTable,
     views: dict[str, bytes],
     changed: list[str] | None = None,
+    answered: dict[str, bytes] | None = None,
 ) -> bool:
-    """The table's views, listing and answers at its position: one atomic step."""
-    item = replacement_of(t, views)
+    """The table's views, listing and answers (``answered``: these; None: every viewer's) at its
+    position: one atomic step."""
+    item = replacement_of(t, views, answered)
     return (await model.put_many([Put(item, changed)]))[0]
 
 

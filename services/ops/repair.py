@@ -96,13 +96,18 @@ def _short(x: bytes | str | None, width: int = 80) -> str:
 def compare(
     item: Replacement, live: TableSnapshot | None, seated: bytes | None = None
 ) -> list[Difference]:
-    """Key by key: what the read model holds against what the log gives (``seated``: the read
-    model's seated record of the table: a finished table's views may have expired, or not have
-    been written again after a wipe, that kept)."""
+    """Key by key: what the read model holds against what the log gives. ``seated``: the read
+    model's seated record of the table, which is all it must hold of a finished table whose views
+    expired (or were left to be made from the log, after a wipe)."""
     t = item.table
     viewless = live is None or not any(viewer in live.fields for viewer in item.views)
-    if viewless and item.seated is not None and seated == item.seated:
-        return []  # finished, its views expired (or left to be made from the log)
+    if viewless and item.seated is not None and seated is not None:
+        out = []
+        if seated != item.seated:
+            out.append(Difference(t, "seated", _short(seated), _short(item.seated)))
+        if live is not None and live.status != item.status:
+            out.append(Difference(t, "status", _short(live.status), _short(item.status)))
+        return out
     if live is None:
         return [Difference(t, "table", "(no views)", f"position {item.position}")]
     out = []
@@ -135,7 +140,8 @@ async def settled_compare(
             (live,) = await model.snapshots([item.table])
             continue
         break
-    return compare(item, live)
+    (seated,) = await model.seated([item.table])
+    return compare(item, live, seated)
 
 
 @cli.command()
@@ -222,7 +228,9 @@ async def rebuild(
     if every and not dry_run and not yes and not _confirmed(scan):
         err.print("nothing written")
         return 1
-    writer = Rewriter(model, dry_run)
+    # where finished views expire, every table's rebuild writes a finished one's seated record
+    # alone (its views are made from the log when asked for), as the projection after a wipe
+    writer = Rewriter(model, dry_run, every and ops.settings.finished_ttl() is not None)
     started = time.monotonic()
     with show.Meter("rebuild", scan.total_entries) as meter:
         async for item in scan.results():
@@ -258,14 +266,17 @@ class Rewriter:
 
     BATCH = 500
 
-    def __init__(self, model: ReadModel, dry_run: bool) -> None:
-        self.model, self.dry_run = model, dry_run
+    def __init__(self, model: ReadModel, dry_run: bool, viewless_finished: bool = False) -> None:
+        """``viewless_finished``: a finished table's views and answers are not written."""
+        self.model, self.dry_run, self.viewless_finished = model, dry_run, viewless_finished
         self.written = self.kept = self.changed = 0
         self.failed: list[tuple[str, str]] = []
         self.late: list[str] = []  # the live projection wrote newer: caught up one by one
         self.batch: list[Replacement] = []
 
     async def add(self, item: Replacement) -> None:
+        if self.viewless_finished and item.seated is not None:
+            item = item._replace(views={}, answers={})
         self.batch.append(item)
         if len(self.batch) >= self.BATCH:
             await self.flush()
@@ -273,8 +284,13 @@ class Rewriter:
     async def flush(self) -> None:
         batch = self.batch
         if self.dry_run:
-            lives = await self.model.snapshots([x.table for x in batch])
-            self.changed += sum(1 for x, live in zip(batch, lives, strict=True) if compare(x, live))
+            tables = [x.table for x in batch]
+            lives, records = await self.model.snapshots(tables), await self.model.seated(tables)
+            self.changed += sum(
+                1
+                for x, live, seated in zip(batch, lives, records, strict=True)
+                if compare(x, live, seated)
+            )
         else:
             for item, ok in zip(batch, await self.model.replace(batch), strict=True):
                 if ok:

@@ -297,10 +297,11 @@ class Projection:
         if not renders(t) or await self.model.position(table_id) >= t.seq:
             return False
         if self.finished_views_expire and table_status(t) == "finished":
-            views: dict[str, bytes] = {}
+            written = await write(self.model, t, {}, answered={})  # its seated record
         else:
             views, _, _, _ = self._views(t, every=True)
-        if not await write(self.model, t, views):
+            written = await write(self.model, t, views)
+        if not written:
             self._rendered.pop(table_id, None)
             return False
         return True

@@ -8,7 +8,7 @@ import asyncio
 import hmac
 import random
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from typing import NamedTuple
 
 import msgspec
@@ -150,12 +150,12 @@ async def events(
     holder: Holder,
     after: int,
     close: Callable[[], None],
-    finished: Callable[[], Awaitable[StoredView | None]] | None = None,
+    ended: StoredView | None = None,
 ) -> AsyncIterator[bytes]:
     """The stream's frames: the view at each change after version ``after``, a keep-alive
     comment when nothing changed (jittered ~15 s); once a view shows the game over, the ``end``
-    event, and the stream closes; it ends too when the seat changes hands (``finished``: the
-    view if the table has none in the read model, a finished one's expired). A spectator's stream
+    event, and the stream closes; it ends too when the seat changes hands (``ended``: the last
+    view of a finished table whose views expired, made from its log: it alone). A spectator's stream
     sends at most a frame each ``SPECTATOR_GAP`` seconds (longer for a large view: at most
     ``SPECTATOR_BYTES`` a second), the latest view then (it has nothing to
     answer: a fast table's every change sent to each of its hundreds of spectators would cost the
@@ -165,13 +165,7 @@ async def events(
     wait = 0.0 if after >= 0 else random.uniform(12.0, 18.0)
     try:
         while True:
-            # the first look does not wait: a table with no view may be finished, its views expired
-            first, finished = finished, None
-            got = await service.view(table_id, seat, version, 0.0 if first else wait, last=last)
-            if got is None and first is not None:
-                got = await first()
-                if got is None:
-                    continue  # not finished: its view is waited for
+            got = ended or await service.view(table_id, seat, version, wait, last=last)
             if got is None:
                 return
             last = got

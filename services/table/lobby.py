@@ -152,7 +152,7 @@ class Lobby(Controller):
         "/tables/{table_id:str}",
         tags=["views"],
         summary="The public (spectator) view",
-        responses=doc.responses({200: doc.PUBLIC_VIEW}, [404, 503]),
+        responses=doc.responses({200: doc.PUBLIC_VIEW}, [404, 429, 503]),
     )
     async def public_view(
         self, table_id: TableId, request: Request, state: AppState, service: Service

@@ -301,21 +301,18 @@ class Seats(Controller):
             if seat is not None:  # (a spectator's look is answered by the read model alone)
                 t = await service.table(table_id, held=True)
                 player = holders.player_token(t, seat, token)
+        ended = None
+        if await service.view(table_id, seat) is None:
+            # finished, its views expired? Asked here, so a refused log read is an answer, not
+            # a stream broken as it starts
+            ended = await finished_view(service, state, request, table_id, seat)
         close = state.streams.open(table_id, client(request), seat, kind="sse")
         # a reconnecting EventSource sends the id of the last event it got: go on after it
         after = -1 if last_event_id is None else last_event_id
         holder = holders.Holder(
             service, table_id, seat, token, fingerprint, state.identities, player
         )
-        frames = holders.events(
-            service,
-            table_id,
-            seat,
-            holder,
-            after,
-            close,
-            lambda: finished_view(service, state, request, table_id, seat),
-        )
+        frames = holders.events(service, table_id, seat, holder, after, close, ended)
         return answers.event_stream(frames, close)
 
 

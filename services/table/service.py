@@ -115,6 +115,7 @@ def token_hash(token: str) -> str:
 
 
 class TableService:
+    KEEP_ENDED = 1024  # views made of finished tables whose views expired, kept for their readers
     KEEP_HISTORIES = 256  # finished tables' histories kept encoded …
     KEEP_HISTORY_BYTES = 64 << 20  # … in this many bytes at most
 
@@ -136,6 +137,7 @@ class TableService:
         self.events = events
         self.model = model
         self.view_limits = view_limits
+        self._ended: OrderedDict[tuple[str, int | None], StoredView] = OrderedDict()
         self.cache = FoldedCache(events)
         self._histories: dict[str, bytes] = {}
         self._history_bytes = 0
@@ -242,21 +244,29 @@ class TableService:
         self, table_id: str, seat: int | None, reading: Callable[[], Awaitable[None]]
     ) -> StoredView | None:
         """A finished table's view once its views have expired from the read model: made from its
-        log here, as the projection made it (the projection stays the read model's one writer).
-        None: not a table the read model knows as finished (one not projected yet is the
-        projection's to write). ``reading`` is awaited first if its log must be read (a client's
-        rate of such reads); a table read stays folded here a while, for its next readers."""
+        log here, as the projection made it (the projection stays the one writer of views), and
+        kept a while for its next readers. None: not a table the read model knows as finished
+        (one not projected yet is the projection's to write). ``reading`` is awaited first if
+        its log must be read (a client's rate of such reads)."""
         (seated,) = await self.model.seated([table_id])
         if seated is None:
             return None
-        if table_id not in self.cache.tables:
+        t = self.cache.tables.get(table_id)
+        if t is None or view_writer.table_status(t) != "finished":  # (or folding: waited for)
             await reading()
-        t = await self.table(table_id, held=True)
-        if view_writer.table_status(t) != "finished":
-            return None
-        data = view_writer.render_view(t, seat, *self.view_limits)
-        recent = t.recent.get(viewer_key(seat))
-        return StoredView(t.seq, data, encode_answers(recent) if recent else None)
+            t = await self.table(table_id)
+            if view_writer.table_status(t) != "finished":
+                return None
+        made = self._ended.get((table_id, seat))
+        if made is None or made.position != t.seq:
+            data = view_writer.render_view(t, seat, *self.view_limits)
+            recent = t.recent.get(viewer_key(seat))
+            made = StoredView(t.seq, data, encode_answers(recent) if recent else None)
+            self._ended[(table_id, seat)] = made
+            while len(self._ended) > self.KEEP_ENDED:
+                self._ended.popitem(last=False)
+        self._ended.move_to_end((table_id, seat))
+        return made
 
     async def answered(
         self, table_id: str, viewer: str, command: int, timeout: float

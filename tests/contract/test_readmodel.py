@@ -354,8 +354,9 @@ def test_a_finished_tables_views_expire_and_its_seated_record_stays(model_factor
         assert await m.get(playing, "public") == (3, b"v")  # a table in play stays
         assert await m.seated([done, closed, playing]) == [record, b"{}", None]
         assert (await m.status()).tables.get("finished") == finished  # still counted
-        # written again (a reader's restore): there again, for the same time
-        assert (await m.replace([Replacement(done, {"public": b"w"}, 7, status="finished")]))[0]
+        # written again (a rebuild): there again, for the same time
+        again = Replacement(done, {"public": b"w"}, 7, status="finished", seated=record)
+        assert (await m.replace([again]))[0]
         assert await m.get(done, "public") == (7, b"w")
         await asyncio.sleep(0.7)
         assert await m.get(done, "public") is None
@@ -373,6 +374,38 @@ def test_without_a_time_finished_tables_views_stay(model_factory):
         await m.replace([Replacement(t, {"public": b"v"}, 4, status="finished", seated=b"{}")])
         await asyncio.sleep(0.3)
         assert await m.get(t, "public") == (4, b"v")
+        await m.close()
+
+    run(go())
+
+
+def test_only_a_finished_table_written_with_its_seated_record_expires(model_factory):
+    """Without its record a table whose views went could not be told from one never projected;
+    a write in their place without it (no status) keeps them for good, as a new hash would."""
+
+    async def go():
+        m = model_factory(finished_ttl=0.3)
+        bare, later = uuid.uuid4().hex, uuid.uuid4().hex
+        await m.put(bare, {"public": b"v"}, 3, status="finished")
+        await m.put(later, {"public": b"v"}, 3, status="finished", seated=b"{}")
+        await m.replace([Replacement(later, {"public": b"w"}, 4)])
+        await asyncio.sleep(0.5)
+        assert await m.get(bare, "public") == (3, b"v")
+        assert await m.get(later, "public") == (4, b"w")
+        await m.close()
+
+    run(go())
+
+
+def test_waiting_at_a_finished_table_whose_views_expired_answers_at_once(model_factory):
+    async def go():
+        m = model_factory(finished_ttl=0.2)
+        t = uuid.uuid4().hex
+        await m.put(t, {"public": b'{"version":1}'}, 3, status="finished", seated=b"{}")
+        await asyncio.sleep(0.4)
+        began = time.monotonic()
+        assert await m.wait(t, "public", after=1, timeout=5) is None
+        assert time.monotonic() - began < 2
         await m.close()
 
     run(go())

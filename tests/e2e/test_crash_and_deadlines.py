@@ -80,6 +80,14 @@ async def views_match_a_rebuild(stack: Stack, table_ids: list[str]) -> None:
     try:
         for t in table_ids:
             await view_writer.rebuild(log, rebuilt, t, LOG_LIMIT)
+            if await live.get(t, PUBLIC) is None:
+                # a finished table after a wipe: its seated record alone, its views made from the
+                # log by the table service when asked for
+                assert await live.seated([t]) == await rebuilt.seated([t]) != [None], t
+                async with httpx.AsyncClient(base_url=stack.api) as http:
+                    shown = (await http.get(f"/tables/{t}")).content
+                assert shown == (await rebuilt.get(t, PUBLIC))[1], t
+                continue
             seats = len(fold(replay(await _stored(log, t))).seats)
             for key in [PUBLIC, *(seat_key(i) for i in range(seats))]:
                 assert await live.get(t, key) == await rebuilt.get(t, key), (t, key)

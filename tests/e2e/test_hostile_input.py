@@ -334,7 +334,7 @@ def test_games_started_are_rate_limited_per_address(own_stack):
     """Before: one address opened a table, took its four seats, started it and left every seat
     (the autopilot then plays it out at once): a game's whole log, kept for good, every four
     seconds. A start and a place asked in quick play count against its games started."""
-    s = own_stack(GCBC_RATE_START="1/minute")
+    s = own_stack(GCBC_RATE_START="1/hour")
     with httpx.Client(base_url=s.api, timeout=30) as http:
         started = []
         for _ in range(2):

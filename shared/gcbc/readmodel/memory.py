@@ -63,11 +63,14 @@ class MemoryReadModel(ViewWriter):
             elif current is not None and current[0] >= item.position:
                 out.append(False)
                 continue
-            self._write(item)
+            self._write(item, partial=base is not None)
             out.append(True)
         return out
 
-    def _write(self, item: Replacement) -> None:
+    def _write(self, item: Replacement, partial: bool = False) -> None:
+        """``partial``: over the views held (as Redis's put over its base, which keeps the hash's
+        time to live unless armed again); else in their place (a new hash: kept for good unless
+        armed)."""
         table, position, listing = item.table, item.position, item.listing
         self._tables[table] = (position, dict(item.views), dict(item.answers or {}))
         self._position = max(self._position, position)
@@ -75,9 +78,9 @@ class MemoryReadModel(ViewWriter):
             self._status[table] = item.status
         if item.seated is not None:
             self._seated[table] = item.seated
-        if item.status == "finished" and self.finished_ttl is not None:
+        if self.finished_ttl and item.status == "finished" and item.seated is not None:
             self._expires[table] = self._clock() + self.finished_ttl
-        elif item.status is not None:
+        elif not partial:
             self._expires.pop(table, None)
         if listing is None:
             self._lobby.pop(table, None)
@@ -148,6 +151,8 @@ class MemoryReadModel(ViewWriter):
                 changed = self._changed[table] = asyncio.Event()
             current = self._tables.get(table)
             got = None
+            if current is None and table in self._seated:
+                return None  # finished, its views expired: nothing will change them
             if current is not None and viewer in current[1]:
                 got = StoredView(current[0], current[1][viewer], current[2].get(viewer))
                 if got.position >= position and (after is None or got.version > after):

@@ -23,10 +23,10 @@ held for tables; ``tables()`` lists them; ``status()`` tells the epoch, the newe
 written and the tables per status (``put(..., status=)`` keeps that index).
 
 A finished table's views leave the read model ``finished_ttl`` seconds after its last write
-(an adapter's setting; None: never), what it keeps of it for good being its ``seated`` record (a
-few bytes: who held which seat at the end); its reader then writes its views again from the log
-when they are asked for, so the read model holds the tables in play and the recent games, not
-every game ever played.
+(an adapter's setting; None: never), what it keeps of it for good being its ``seated`` record
+(about a hundred bytes: who held which seat at the end); its readers then make its views from the
+log when they are asked for, so the read model holds the tables in play and the recent games, not
+every game ever played. ``wait`` has nothing to wait for at such a table: it answers None at once.
 
 Every method raises ModelUnavailable when the store cannot be reached.
 """
@@ -182,13 +182,15 @@ class ViewWriter(Protocol):
         listing: bytes | None = None,
         answers: dict[str, bytes] | None = None,
         status: str | None = None,
+        seated: bytes | None = None,
     ) -> bool:
         """``changed``: the viewers whose view differs from the last put (None: any), so a
         wake-up reaches only the watchers that have something new to read. ``listing``: the
         table's lobby summary (None: not listed), written in the same step, and ``status`` its
-        place in the index (lobby, playing, finished; None: left as it is). Every adapter's:
-        ``put_many`` of the one table."""
-        item = Replacement(table, views, position, listing, answers, status)
+        place in the index (lobby, playing, finished; None: left as it is); ``seated``: a
+        finished table's record (its views expire only when it is written with them). Every
+        adapter's: ``put_many`` of the one table."""
+        item = Replacement(table, views, position, listing, answers, status, seated)
         return (await self.put_many([Put(item, changed)]))[0]
 
     async def put_many(self, puts: list[Put]) -> list[bool]:

@@ -97,9 +97,11 @@ class RedisViews(ViewWriter):
 
     def _kept(self, item: Replacement) -> list[str | bytes]:
         """The put script's milliseconds the table's hash is kept ("0": for good: a table not
-        finished) and its seated record ("": none)."""
-        ttl = self.finished_ttl if item.status == "finished" else None
-        return [str(max(1, int(ttl * 1000))) if ttl else "0", item.seated or b""]
+        finished, or one whose seated record is not written with it, which then could never be
+        told from a table never projected) and its seated record ("": none)."""
+        armed = item.status == "finished" and item.seated is not None and self.finished_ttl
+        ms = str(max(1, int(self.finished_ttl * 1000))) if armed and self.finished_ttl else "0"
+        return [ms, item.seated or b""]
 
     async def close(self) -> None:
         await self.wakeups.stop()
@@ -297,6 +299,8 @@ class RedisViews(ViewWriter):
                     got = last  # no change of its view announced since the caller's: current
                 elif got is None:
                     got = await self._read(table, viewer)  # (a lost wake-up: read after waiting)
+                    if got is None and first and (await self.seated([table]))[0] is not None:
+                        return None  # finished, its views expired: nothing will change them
                 first = False
                 if got is not None and got.position >= position:
                     if after is None or got.version > after:

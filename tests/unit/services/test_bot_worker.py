@@ -265,6 +265,9 @@ def test_a_house_seat_whose_view_is_missing_looks_less_often_then_gives_up(monke
         async def wait(self, *args, **kwargs):  # noqa: ANN002, ANN003, ANN202
             self.reads += 1
 
+        async def seated(self, tables):  # noqa: ANN001, ANN202  (opened, not projected: none)
+            return [None for _ in tables]
+
     model = Model()
     seat = HouseSeat(model, type("Api", (), {"seat": 1, "table_id": TABLE})())  # type: ignore[arg-type]
 
@@ -366,3 +369,25 @@ def test_a_table_over_in_its_log_whose_views_stay_behind_loses_its_note(monkeypa
 
     assert asyncio.run(go())  # left, its note gone
     assert module.OVER_AFTER <= len(failed) <= 2 * module.OVER_AFTER  # till the log was read
+
+
+def test_a_house_seat_of_a_finished_table_whose_views_expired_asks_the_api_for_its_view():
+    """A bot worker down longer than finished views are kept (or reading an old log) finds no
+    view of a finished house table: its seated record says it is over, and the table service
+    makes its view from the log."""
+
+    class Model:
+        async def wait(self, *args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+            return None
+
+        async def seated(self, tables):  # noqa: ANN001, ANN202
+            return [b"{}" for _ in tables]
+
+    class Api:
+        seat, table_id = 1, TABLE
+
+        async def view(self):  # noqa: ANN202
+            return "the view the table service made"
+
+    seat = HouseSeat(Model(), Api())  # type: ignore[arg-type]
+    assert asyncio.run(asyncio.wait_for(seat.view(), 2)) == "the view the table service made"

@@ -662,6 +662,7 @@ def test_a_finished_tables_views_expire_and_are_made_from_its_log_when_asked_for
                 got = await service.finished_view(TABLE, seat, reading)
                 assert got is not None and (got.position, got.data) == written[viewer]
             assert folds.count == 1 and len(charged) == 1
+            assert await service.finished_view(TABLE, 0, reading) is got  # made once, kept
             assert await model.get(TABLE, PUBLIC) is None
             # a table in play or waiting has no record: no view is made of it here
             clock.now = time.time()  # (the entries' time: the new table's lobby stays open)
