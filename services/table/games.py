@@ -16,7 +16,8 @@ from gcbc.playermodel.port import PlayerModel
 from gcbc.readmodel.port import PUBLIC, ViewReader
 from gcbc_contract.players import PlayedGame, PlayedGames
 from services.table.problems import ApiError
-from services.table.service import TableService, player_at, player_at_end, shows_finished
+from services.table.service import TableService
+from services.table.shown import player_at, player_at_end, shows_finished
 
 Charge = Callable[[], Awaitable[None]]  # a game's fold counted against its client's budget
 SCAN = 4  # tables looked at per game asked for, at most (the others: left in the lobby, in play)

@@ -21,7 +21,8 @@ from services.common.folded import FoldedTable
 from services.table import tickets
 from services.table.identities import Identities, log_away
 from services.table.problems import ApiError, not_a_seat
-from services.table.service import TableService, shows_finished, token_hash
+from services.table.service import TableService, token_hash
+from services.table.shown import shows_finished
 
 PLAYER_RECHECK = 30.0  # seconds between looks at whether a stream's player token still holds
 FOLLOW_WAIT = 0.25  # seconds a check waits for this process to fold an entry, then reads it

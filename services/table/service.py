@@ -19,9 +19,7 @@ import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from typing import Any, NamedTuple
-
-import msgspec
+from typing import Any
 
 from gcbc.clock import now_ms
 from gcbc.eventlog.port import EventLog, Stored, Subscription, WrongExpectedSequence
@@ -41,6 +39,7 @@ from services.common.settings import CHAT_LIMIT, LOG_LIMIT
 from services.table.problems import ApiError, refusal, retry_later
 from services.table.replay_worker import Setup as ReplaySetup
 from services.table.replays import Replays
+from services.table.shown import PlayerAt, player_at, player_at_end, shows_finished
 
 log = logging.getLogger("gcbc.table")
 
@@ -53,59 +52,7 @@ def already_seated() -> ApiError:
     return ApiError(409, "already_seated", "this player holds a seat at this table already")
 
 
-class _Status(msgspec.Struct):
-    """A view's status alone (the rest of it is skipped, not decoded)."""
-
-    status: str
-
-
-_STATUS = msgspec.json.Decoder(_Status)
-
-
-def shows_finished(view: bytes) -> bool:
-    """Whether a view (its JSON) shows the game over, its other fields left undecoded."""
-    return b'"finished"' in view and _STATUS.decode(view).status == "finished"
-
-
 AT_ONCE = 32  # views read at once for one request
-
-
-class _Held(msgspec.Struct):
-    player: str | None = None
-
-
-class _Seats(msgspec.Struct):
-    """A view's status and who holds its seats (the rest of it is skipped, not decoded)."""
-
-    status: str
-    seats: list[_Held] = []
-
-
-_SEATS = msgspec.json.Decoder(_Seats)
-
-
-class PlayerAt(NamedTuple):
-    """A table as its public view shows it to one player: its status (waiting, playing,
-    finished) and the seat the player holds there (None: none)."""
-
-    status: str
-    seat: int | None
-
-
-def player_at(view: bytes, player_id: str) -> PlayerAt:
-    """What a public view (its JSON) shows of the player: no fold of the table's log."""
-    shown = _SEATS.decode(view)
-    seat = next((i for i, s in enumerate(shown.seats) if s.player == player_id), None)
-    return PlayerAt(shown.status, seat)
-
-
-_SEATED = msgspec.json.Decoder(dict[str, int])
-
-
-def player_at_end(seated: bytes, player_id: str) -> PlayerAt:
-    """What a finished table's seated record (the read model's, kept after its views) shows of
-    the player."""
-    return PlayerAt("finished", _SEATED.decode(seated).get(player_id))
 
 
 @functools.lru_cache(maxsize=16_384)

@@ -33,7 +33,8 @@ from services.rules.service import DURABLE as RULES
 from services.rules.service import run
 from services.rules.worker import RulesWorker
 from services.table.problems import ApiError
-from services.table.service import PlayerAt, TableService, token_hash
+from services.table.service import TableService, token_hash
+from services.table.shown import PlayerAt
 
 TABLE = "00000000000000ab"
 
