@@ -144,22 +144,24 @@ class TableService:
         return next((seat for seat, held in t.players.items() if held == player), None)
 
     async def players_at(self, tables: list[str], player_id: str) -> list[PlayerAt | None]:
-        """Each table as its public view shows it to the player, read together from the read
-        model, no log folded: a finished one's views expired, as its seated record does (None:
-        no view of it yet, not projected)."""
-        got: list[tuple[int, bytes] | None] = []
-        for start in range(0, len(tables), AT_ONCE):  # (within a pool's connections)
-            part = tables[start : start + AT_ONCE]
-            got += await asyncio.gather(*(self.model.get(t, viewer_key(None)) for t in part))
-        gone = [t for t, view in zip(tables, got, strict=True) if view is None]
-        ends = dict(zip(gone, await self.model.seated(gone), strict=True))
+        """Each table as the read model shows it to the player, read together, no log folded: a
+        finished one as its seated record does (a hundred bytes, where its public view may be
+        tens of kilobytes), the others as their public views (None: no view of it yet, not
+        projected)."""
+        ends = await self.model.seated(tables)
+        open_ = [t for t, seated in zip(tables, ends, strict=True) if seated is None]
+        views: list[tuple[int, bytes] | None] = []
+        for start in range(0, len(open_), AT_ONCE):  # (within a pool's connections)
+            part = open_[start : start + AT_ONCE]
+            views += await asyncio.gather(*(self.model.get(t, viewer_key(None)) for t in part))
+        shown = dict(zip(open_, views, strict=True))
         out: list[PlayerAt | None] = []
-        for t, view in zip(tables, got, strict=True):
-            seated = ends.get(t)
-            if view is not None:
-                out.append(player_at(view[1], player_id))
+        for t, seated in zip(tables, ends, strict=True):
+            view = shown.get(t)
+            if seated is not None:
+                out.append(player_at_end(seated, player_id))
             else:
-                out.append(player_at_end(seated, player_id) if seated is not None else None)
+                out.append(player_at(view[1], player_id) if view is not None else None)
         return out
 
     async def player_at_folded(self, table_id: str, player_id: str) -> PlayerAt | None:
