@@ -16,6 +16,7 @@ import nats
 from nats.js import api
 
 from gcbc.eventlog.jetstream import DIRECT_READS, STREAM, JetStreamEventLog
+from gcbc.players.log import STREAM_NAMES as PLAYERS_STREAM
 from tools import devservers
 
 TABLE = "00000000000000aa"  # in partition 0 (one partition: the default)
@@ -189,5 +190,30 @@ def test_a_consumer_aimed_at_a_workers_deliver_subject_hands_it_nothing(tmp_path
 
     try:
         asyncio.run(go())
+    finally:
+        server.stop()
+
+
+def test_the_projection_reads_the_whole_players_log_to_make_players_again(tmp_path: Path):
+    """After its store was wiped the projection makes the players again from their whole log
+    (services.projection.ratings.rebuild_players): before, its user could not name the reader
+    that scans it, and the players stayed missing (their games unlisted) after every wipe."""
+    server = devservers.start_nats(tmp_path)
+
+    async def go() -> None:
+        table = await JetStreamEventLog.connect(server.url_for("table"), **PLAYERS_STREAM)
+        await table.append("p0000000000000aa", b"an entry", expected=0)
+        projection = await JetStreamEventLog.connect(
+            server.url_for("projection"), **PLAYERS_STREAM
+        )
+        try:
+            read = [stored.data async for batch in projection.scan() for stored in batch]
+            assert read == [b"an entry"]
+        finally:
+            await projection.close()
+            await table.close()
+
+    try:
+        asyncio.run(asyncio.wait_for(go(), 30))
     finally:
         server.stop()

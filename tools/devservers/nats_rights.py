@@ -61,7 +61,8 @@ def _bucket_rights(bucket: str) -> list[str]:
 
 def _players_rights(user: str) -> list[str]:
     """The players' log: made by the first service up; the table service appends and reads a
-    player's entries; the projection reads them all through its durable consumer."""
+    player's entries; the projection reads them all through its durable consumer, and scans
+    the whole log to make the players again after a wipe."""
     api = "$JS.API"
     allow = [
         f"{api}.STREAM.INFO.{PLAYERS}",
@@ -70,15 +71,14 @@ def _players_rights(user: str) -> list[str]:
         f"{api}.DIRECT.GET.{PLAYERS}.>",
         f"{api}.STREAM.MSG.GET.{PLAYERS}",
         f"$JS.FC.{PLAYERS}.>",
+        f"{api}.CONSUMER.CREATE.{PLAYERS}.*.>",  # a reader of one player's entries
+        f"{api}.CONSUMER.DELETE.{PLAYERS}.*",
     ]
     if user == "table":
-        allow += [
-            PLAYER_ENTRIES,
-            f"{api}.CONSUMER.CREATE.{PLAYERS}.*.>",  # a reader of one player's entries
-            f"{api}.CONSUMER.DELETE.{PLAYERS}.*",
-        ]
+        allow += [PLAYER_ENTRIES]
     else:
         allow += [
+            f"{api}.CONSUMER.CREATE.{PLAYERS}.*",  # a reader of every entry (a scan)
             f"{api}.CONSUMER.DURABLE.CREATE.{PLAYERS}.{PLAYERS_DURABLE}",
             f"{api}.CONSUMER.INFO.{PLAYERS}.{PLAYERS_DURABLE}",
             f"$JS.ACK.{PLAYERS}.{PLAYERS_DURABLE}.>",
