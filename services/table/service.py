@@ -200,13 +200,19 @@ class TableService:
         (seated,) = await self.model.seated([table_id])
         if seated is None:
             return None
+        # (a later entry, a chat after the end, leaves its position in the read model)
+        stored = await self.model.position(table_id)
+        made = self._ended.get((table_id, seat))
+        if made is not None and stored <= made.position:
+            self._ended.move_to_end((table_id, seat))
+            return made
         t = self.cache.tables.get(table_id)
-        if t is None or view_writer.table_status(t) != "finished":  # (or folding: waited for)
+        # one being folded, or behind, is waited for
+        if t is None or view_writer.table_status(t) != "finished" or t.seq < stored:
             await reading()
             t = await self.table(table_id)
             if view_writer.table_status(t) != "finished":
                 return None
-        made = self._ended.get((table_id, seat))
         if made is None or made.position != t.seq:
             data = view_writer.render_view(t, seat, *self.view_limits)
             recent = t.recent.get(viewer_key(seat))

@@ -409,3 +409,30 @@ def test_waiting_at_a_finished_table_whose_views_expired_answers_at_once(model_f
         await m.close()
 
     run(go())
+
+
+def test_a_finished_tables_views_expire_from_its_end_and_a_late_put_never_brings_them_back(
+    model_factory,
+):
+    """A chat after the end rewrites a finished table: it must neither keep its views longer
+    (one address chatting at many tables would hold them all) nor write them again once they
+    went (a position alone, so its readers know something changed); a rebuild does."""
+
+    async def go():
+        m = model_factory(finished_ttl=0.6)
+        t = uuid.uuid4().hex
+        await m.put(t, {"public": b"v1"}, 3, status="finished", seated=b"{}")
+        await asyncio.sleep(0.35)
+        assert await m.put(t, {"public": b"v2"}, 4, status="finished", seated=b"{}")
+        assert await m.get(t, "public") == (4, b"v2")
+        await asyncio.sleep(0.45)  # 0.8 s after the end, 0.45 s after the late put
+        assert await m.get(t, "public") is None
+        assert await m.put(t, {"public": b"v3"}, 5, status="finished", seated=b"{}")
+        assert await m.get(t, "public") is None and await m.position(t) == 5
+        assert await m.seated([t]) == [b"{}"]
+        rebuilt = Replacement(t, {"public": b"v3"}, 5, status="finished", seated=b"{}")
+        assert (await m.replace([rebuilt]))[0]
+        assert await m.get(t, "public") == (5, b"v3")
+        await m.close()
+
+    run(go())

@@ -203,9 +203,7 @@ def test_the_projection_reads_the_whole_players_log_to_make_players_again(tmp_pa
     async def go() -> None:
         table = await JetStreamEventLog.connect(server.url_for("table"), **PLAYERS_STREAM)
         await table.append("p0000000000000aa", b"an entry", expected=0)
-        projection = await JetStreamEventLog.connect(
-            server.url_for("projection"), **PLAYERS_STREAM
-        )
+        projection = await JetStreamEventLog.connect(server.url_for("projection"), **PLAYERS_STREAM)
         try:
             read = [stored.data async for batch in projection.scan() for stored in batch]
             assert read == [b"an entry"]

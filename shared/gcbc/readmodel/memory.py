@@ -63,6 +63,8 @@ class MemoryReadModel(ViewWriter):
             elif current is not None and current[0] >= item.position:
                 out.append(False)
                 continue
+            elif current is None and self._armed(item) and item.table in self._seated:
+                item = item._replace(views={}, answers={})  # its views expired: they stay so
             self._write(item, partial=base is not None)
             out.append(True)
         return out
@@ -78,8 +80,8 @@ class MemoryReadModel(ViewWriter):
             self._status[table] = item.status
         if item.seated is not None:
             self._seated[table] = item.seated
-        if self.finished_ttl and item.status == "finished" and item.seated is not None:
-            self._expires[table] = self._clock() + self.finished_ttl
+        if self._armed(item):  # counted from the first write that asks it
+            self._expires.setdefault(table, self._clock() + self.finished_ttl)  # type: ignore[operator]
         elif not partial:
             self._expires.pop(table, None)
         if listing is None:
@@ -90,6 +92,10 @@ class MemoryReadModel(ViewWriter):
         event = self._changed.pop(table, None)
         if event is not None:
             event.set()
+
+    def _armed(self, item: Replacement) -> bool:
+        """Whether the write sets the table's views to expire (a finished one, with its record)."""
+        return bool(self.finished_ttl) and item.status == "finished" and item.seated is not None
 
     async def replace(self, items: list[Replacement], force: bool = False) -> list[bool]:
         done = []
