@@ -23,11 +23,12 @@ held for tables; ``tables()`` lists them; ``status()`` tells the epoch, the newe
 written and the tables per status (``put(..., status=)`` keeps that index).
 
 A finished table's views leave the read model ``finished_ttl`` seconds after its first write as
-finished (an adapter's setting; None: never; a later put neither keeps them longer nor, once they
-went, writes them again: its position alone), what it keeps of it for good being its ``seated`` record
-(about a hundred bytes: who held which seat at the end); its readers then make its views from the
-log when they are asked for, so the read model holds the tables in play and the recent games, not
-every game ever played. ``wait`` has nothing to wait for at such a table: it answers None at once.
+finished (an adapter's setting; None: never; a later put neither keeps them longer nor, once
+they went, writes them again: its position alone), what it keeps of it for good being its
+``seated`` record (about a hundred bytes: who held which seat at the end); its readers then make
+its views from the log when they are asked for, so the read model holds the tables in play and
+the recent games, not every game ever played. ``wait`` has nothing to wait for at such a table:
+it answers None at once.
 
 Every method raises ModelUnavailable when the store cannot be reached.
 """
