@@ -176,7 +176,7 @@ async def events(
                 version = got.version
                 frame = got.frame()  # the same bytes for every stream woken by this change
                 yield frame
-                if seat is None:
+                if seat is None and not shows_finished(got.data):  # (the end: at once)
                     await asyncio.sleep(max(SPECTATOR_GAP, len(frame) / SPECTATOR_BYTES))
             elif wait:
                 yield b": keep-alive\r\n\r\n"  # a comment, not an event

@@ -64,7 +64,7 @@ class Play(Controller):
     ) -> Response[bytes]:
         edge.check_command_id(data.command_id)
         await state.rates.hit("command", f"{table_id}:{my_seat}")
-        if not _house_seat(service, table_id, my_seat):  # the bot worker's seats: paced by it
+        if not service.house_seat(table_id, my_seat):  # the bot worker's seats: paced by it
             await state.rates.hit("client_command", client(request))
         command = to_engine(data, my_seat)
         if type(command) is C.SetAutoPass:
@@ -157,12 +157,6 @@ class Play(Controller):
         player = await state.identities.rejoining(player_id, new_id)
         await _claim(service, new_id, claim, token, player)
         return Rematch(table_id=new_id, seat=my_seat, token=token)
-
-
-def _house_seat(service: TableService, table_id: str, seat: int) -> bool:
-    t = service.cache.tables.get(table_id)
-    bots = t.state.house_bots if t is not None else None
-    return bots is not None and seat in bots.seats
 
 
 def rematch_id(table_id: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import secrets
 import time
@@ -165,7 +166,8 @@ class Seats(Controller):
         service: Service,
         my_seat: MySeat,
     ) -> Response[bytes]:
-        await state.rates.hit("start", client(request))
+        if not service.house_seat(table_id, my_seat):  # (the house's: paced by the bot worker)
+            await state.rates.hit("start", client(request))
         # the seed comes from the server's entropy and stays secret until the end (DESIGN
         # property 3)
         command = C.StartGame(seat=my_seat, random_seed=secrets.randbits(62))
@@ -199,6 +201,12 @@ class Seats(Controller):
                 got = await answers.while_connected(
                     request, service.view(table_id, seat, after, wait)
                 )
+                if got is None:  # finished, its views expired: made from the log
+                    got = await finished_view(service, state, request, table_id, seat)
+                    if got is not None and after is not None and got.version <= after:
+                        # nothing newer comes: the time asked, as for any view (a client
+                        # polling in a loop is not answered in one)
+                        await answers.while_connected(request, asyncio.sleep(wait))
             finally:
                 close()
         else:

@@ -25,7 +25,7 @@ from gcbc.clock import now_ms
 from gcbc.eventlog.port import EventLog, Stored, Subscription, WrongExpectedSequence
 from gcbc.eventlog.records import append_entry, entry_or_none
 from gcbc.keyvalue.port import KeyValue
-from gcbc.readmodel.port import Answer, StoredView, ViewReader, encode_answers, viewer_key
+from gcbc.readmodel.port import Answer, StoredView, ViewReader, viewer_key
 from gcbc.rules import RuleViolation
 from gcbc_contract.entries import CommandEntry
 from services.common import metrics, view_writer
@@ -36,6 +36,7 @@ from services.common.house_tables import encode as encode_house
 from services.common.house_tables import house_table
 from services.common.rules import ENGINE, Rules
 from services.common.settings import CHAT_LIMIT, LOG_LIMIT
+from services.table.ended import EndedViews
 from services.table.problems import ApiError, refusal, retry_later
 from services.table.replay_worker import Setup as ReplaySetup
 from services.table.replays import Replays
@@ -62,7 +63,6 @@ def token_hash(token: str) -> str:
 
 
 class TableService:
-    KEEP_ENDED = 1024  # views made of finished tables whose views expired, kept for their readers
     KEEP_HISTORIES = 256  # finished tables' histories kept encoded …
     KEEP_HISTORY_BYTES = 64 << 20  # … in this many bytes at most
 
@@ -83,8 +83,7 @@ class TableService:
         self.rules = rules  # what a command is checked with before it is appended
         self.events = events
         self.model = model
-        self.view_limits = view_limits
-        self._ended: OrderedDict[tuple[str, int | None], StoredView] = OrderedDict()
+        self.ended = EndedViews(view_limits)
         self.cache = FoldedCache(events)
         self._histories: dict[str, bytes] = {}
         self._history_bytes = 0
@@ -135,6 +134,13 @@ class TableService:
         if self.player_of is not None and t.players:
             return self.player_seat(t, self.player_of(token))
         return None
+
+    def house_seat(self, table_id: str, seat: int) -> bool:
+        """Whether the seat is one the house plays at the table (as this process holds it: a
+        seat's token was just checked on it)."""
+        t = self.cache.tables.get(table_id)
+        bots = t.state.house_bots if t is not None else None
+        return bots is not None and seat in bots.seats
 
     @staticmethod
     def player_seat(t: FoldedTable, player: str | None) -> int | None:
@@ -192,20 +198,17 @@ class TableService:
     async def finished_view(
         self, table_id: str, seat: int | None, reading: Callable[[], Awaitable[None]]
     ) -> StoredView | None:
-        """A finished table's view once its views have expired from the read model: made from its
-        log here, as the projection made it (the projection stays the one writer of views), and
-        kept a while for its next readers. None: not a table the read model knows as finished
-        (one not projected yet is the projection's to write). ``reading`` is awaited first if
-        its log must be read (a client's rate of such reads)."""
+        """A finished table's view once its views have expired from the read model, made from
+        its log (``EndedViews``). None: not a table the read model knows as finished (one not
+        projected yet is the projection's to write). ``reading`` is awaited first if its log must
+        be read (a client's rate of such reads)."""
         (seated,) = await self.model.seated([table_id])
         if seated is None:
             return None
-        # (a later entry, a chat after the end, leaves its position in the read model)
         stored = await self.model.position(table_id)
-        made = self._ended.get((table_id, seat))
-        if made is not None and stored <= made.position:
-            self._ended.move_to_end((table_id, seat))
-            return made
+        kept = self.ended.kept(table_id, seat, stored)
+        if kept is not None:
+            return kept
         t = self.cache.tables.get(table_id)
         # one being folded, or behind, is waited for
         if t is None or view_writer.table_status(t) != "finished" or t.seq < stored:
@@ -213,15 +216,7 @@ class TableService:
             t = await self.table(table_id)
             if view_writer.table_status(t) != "finished":
                 return None
-        if made is None or made.position != t.seq:
-            data = view_writer.render_view(t, seat, *self.view_limits)
-            recent = t.recent.get(viewer_key(seat))
-            made = StoredView(t.seq, data, encode_answers(recent) if recent else None)
-            self._ended[(table_id, seat)] = made
-            while len(self._ended) > self.KEEP_ENDED:
-                self._ended.popitem(last=False)
-        self._ended.move_to_end((table_id, seat))
-        return made
+        return self.ended.made(t, seat)
 
     async def answered(
         self, table_id: str, viewer: str, command: int, timeout: float

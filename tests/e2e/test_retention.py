@@ -67,6 +67,11 @@ def test_a_finished_tables_views_expire_and_come_back_from_the_log(kept: Stack) 
         assert http.get(f"/tables/{table_id}").json() == public
         assert http.get(f"/tables/{table_id}/view", headers=auth(player["token"])).json() == mine
         assert not store.exists(key)
+        # a long-poll after its last version waits the time asked, as at any table, then has it
+        began = time.monotonic()
+        poll = {"after": mine["version"], "timeout": 1}
+        r = http.get(f"/tables/{table_id}/view", params=poll, headers=auth(player["token"]))
+        assert r.json() == mine and time.monotonic() - began >= 0.9
         # a stream of it: the last view, then the end
         events = _stream_events(http, f"/tables/{table_id}/stream", auth(player["token"]))
         assert events[-1] == "event: end"

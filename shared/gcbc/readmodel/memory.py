@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import AsyncIterator, Callable
 
 from gcbc.readmodel.port import (
+    PUBLIC,
     LobbyPage,
     ModelStatus,
     Put,
@@ -63,16 +64,20 @@ class MemoryReadModel(ViewWriter):
             elif current is not None and current[0] >= item.position:
                 out.append(False)
                 continue
-            elif current is None and self._armed(item) and item.table in self._seated:
-                item = item._replace(views={}, answers={})  # its views expired: they stay so
+            elif self._viewless(item, current):
+                # no views (expired, or left to be made from the log): they stay so, its
+                # position kept for good
+                self._write(item._replace(views={}, answers={}), kept=True)
+                out.append(True)
+                continue
             self._write(item, partial=base is not None)
             out.append(True)
         return out
 
-    def _write(self, item: Replacement, partial: bool = False) -> None:
+    def _write(self, item: Replacement, partial: bool = False, kept: bool = False) -> None:
         """``partial``: over the views held (as Redis's put over its base, which keeps the hash's
         time to live unless armed again); else in their place (a new hash: kept for good unless
-        armed)."""
+        armed); ``kept``: for good."""
         table, position, listing = item.table, item.position, item.listing
         self._tables[table] = (position, dict(item.views), dict(item.answers or {}))
         self._position = max(self._position, position)
@@ -80,7 +85,9 @@ class MemoryReadModel(ViewWriter):
             self._status[table] = item.status
         if item.seated is not None:
             self._seated[table] = item.seated
-        if self._armed(item):  # counted from the first write that asks it
+        if kept:
+            self._expires.pop(table, None)
+        elif self._armed(item):  # counted from the first write that asks it
             self._expires.setdefault(table, self._clock() + self.finished_ttl)  # type: ignore[operator]
         elif not partial:
             self._expires.pop(table, None)
@@ -92,6 +99,13 @@ class MemoryReadModel(ViewWriter):
         event = self._changed.pop(table, None)
         if event is not None:
             event.set()
+
+    def _viewless(
+        self, item: Replacement, current: tuple[int, dict[str, bytes], dict[str, bytes]] | None
+    ) -> bool:
+        """Whether a put is of a finished table that holds no views (as Redis's script tells)."""
+        held = current[1] if current is not None else {}
+        return self._armed(item) and item.table in self._seated and PUBLIC not in held
 
     def _armed(self, item: Replacement) -> bool:
         """Whether the write sets the table's views to expire (a finished one, with its record)."""
@@ -157,7 +171,7 @@ class MemoryReadModel(ViewWriter):
                 changed = self._changed[table] = asyncio.Event()
             current = self._tables.get(table)
             got = None
-            if current is None and table in self._seated:
+            if (current is None or viewer not in current[1]) and table in self._seated:
                 return None  # finished, its views expired: nothing will change them
             if current is not None and viewer in current[1]:
                 got = StoredView(current[0], current[1][viewer], current[2].get(viewer))

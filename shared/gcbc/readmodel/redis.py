@@ -41,10 +41,11 @@ POSITION = "gcbc:position"  # the newest position written
 # changed since the writer's own put at position <base>: written only if that is still what the
 # hash holds, and only over those fields); ARGV[8] = milliseconds the hash is kept ("0": for
 # good), counted from the first write that asks it (a later write keeps what is left of it); a
-# put ("newer") of a finished table whose views expired writes its position alone, so that a
-# late entry (a chat after the end) never brings them back; ARGV[9] = the seated record ("":
-# none); ARGV[10..] = field, value, ... The views, the listing, the index and the wake-up: one
-# atomic step.
+# put ("newer") of a finished table that holds no views (they expired, or were left to be made
+# from the log) writes its position alone, kept for good, so that a late entry (a chat after the
+# end) never brings them back and its readers see the table moved; ARGV[9] = the seated record
+# ("": none); ARGV[10..] = field, value, ... The views, the listing, the index and the wake-up:
+# one atomic step.
 _PUT = """
 local stored = tonumber(redis.call('HGET', KEYS[1], 'position') or '0')
 local position = tonumber(ARGV[1])
@@ -52,17 +53,19 @@ if ARGV[7] == 'newer' and stored >= position then return 0 end
 if ARGV[7] == 'not older' and stored > position then return 0 end
 local base = string.match(ARGV[7], '^on (%d+)$')
 local left = redis.call('PTTL', KEYS[1])
+local viewless = ARGV[7] == 'newer' and ARGV[8] ~= '0' and redis.call('EXISTS', KEYS[7]) == 1
+  and redis.call('HEXISTS', KEYS[1], 'public') == 0
 if base then
   if stored ~= tonumber(base) or stored >= position then return 0 end
 else
   redis.call('DEL', KEYS[1])
 end
-if ARGV[7] == 'newer' and stored == 0 and ARGV[8] ~= '0' and redis.call('EXISTS', KEYS[7]) == 1 then
-  redis.call('HSET', KEYS[1], 'position', ARGV[1])
+if viewless then
+  redis.call('HSET', KEYS[1], 'position', ARGV[1])  -- kept: its readers see the table moved
 else
   redis.call('HSET', KEYS[1], 'position', ARGV[1], unpack(ARGV, 10))
+  if ARGV[8] ~= '0' then redis.call('PEXPIRE', KEYS[1], left > 0 and left or ARGV[8]) end
 end
-if ARGV[8] ~= '0' then redis.call('PEXPIRE', KEYS[1], left > 0 and left or ARGV[8]) end
 if ARGV[9] ~= '' then redis.call('SET', KEYS[7], ARGV[9]) end
 if ARGV[6] ~= '' then
   local old = redis.call('HGET', KEYS[4], ARGV[4])

@@ -83,8 +83,8 @@ EPOCH = "gcbc:epoch:{{{tag}}}"  # one per primary (a tag hashed into its slots) 
 # ARGV[3] = wake-up message, ARGV[4] = lobby listing ("": not listed), ARGV[5] = status ("": as it
 # is), ARGV[6] = when to write ("newer", "not older", "always", or "on <base>": only the fields
 # given, over the writer's own put at position <base> only, as in gcbc.readmodel.redis), ARGV[7] =
-# milliseconds the hash is kept ("0": for good; and a put of a finished table whose views expired
-# writes its position alone, as in gcbc.readmodel.redis), ARGV[8] = the seated record ("": none),
+# milliseconds the hash is kept ("0": for good; and a put of a finished table holding no views
+# writes its position alone, kept, as in gcbc.readmodel.redis), ARGV[8] = the seated record ("": none),
 # ARGV[9..] = field, value, ... Returns whether written and what the hash holds now for the index:
 # position, listed at ("": not listed), status (a finished table's index entry outlives its hash).
 _PUT = """
@@ -102,19 +102,23 @@ else
   if ARGV[5] ~= '' then status = ARGV[5] end
   if ARGV[4] == '' then listed = false elseif not listed then listed = ARGV[1] end
   local left = redis.call('PTTL', KEYS[1])
+  local viewless = ARGV[6] == 'newer' and ARGV[7] ~= '0' and redis.call('EXISTS', KEYS[2]) == 1
+    and redis.call('HEXISTS', KEYS[1], 'public') == 0
   if base then
     if not listed then redis.call('HDEL', KEYS[1], 'listing', 'listed') end
   else
     redis.call('DEL', KEYS[1])
   end
-  if ARGV[6] == 'newer' and stored == 0 and ARGV[7] ~= '0' and redis.call('EXISTS', KEYS[2]) == 1 then
+  if viewless then
     redis.call('HSET', KEYS[1], 'position', ARGV[1])
   else
     redis.call('HSET', KEYS[1], 'position', ARGV[1], unpack(ARGV, 9))
   end
   if listed then redis.call('HSET', KEYS[1], 'listing', ARGV[4], 'listed', listed) end
   if status then redis.call('HSET', KEYS[1], 'status', status) end
-  if ARGV[7] ~= '0' then redis.call('PEXPIRE', KEYS[1], left > 0 and left or ARGV[7]) end
+  if ARGV[7] ~= '0' and not viewless then
+    redis.call('PEXPIRE', KEYS[1], left > 0 and left or ARGV[7])
+  end
   if ARGV[8] ~= '' then redis.call('SET', KEYS[2], ARGV[8]) end
   redis.call('SPUBLISH', ARGV[2], ARGV[3])
 end

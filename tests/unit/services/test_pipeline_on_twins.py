@@ -672,6 +672,11 @@ def test_a_finished_tables_views_expire_and_are_made_from_its_log_when_asked_for
             assert await model.get(TABLE, PUBLIC) is None and await model.position(TABLE) > seq
             again = await service.finished_view(TABLE, 0, reading)
             assert again is not None and again is not got and b'"gg"' in again.data
+            seq = await service.append_command(TABLE, C.PostChat(seat=0, text="bye"))
+            await settled(events)  # a second one: still no views, the made one made again
+            assert await model.get(TABLE, PUBLIC) is None and await model.position(TABLE) > seq
+            again = await service.finished_view(TABLE, 0, reading)
+            assert again is not None and b'"bye"' in again.data
             # a table in play or waiting has no record: no view is made of it here
             clock.now = time.time()  # (the entries' time: the new table's lobby stays open)
             other = "00000000000000ac"
