@@ -160,6 +160,13 @@ class RateLimits:
         self._checking.add(task)  # (held until done: a task only weakly referenced may vanish)
         task.add_done_callback(self._checking.discard)
 
+    async def done(self, kind: str, who: str) -> None:
+        """Count a request of ``kind`` by ``who`` that ``check`` let through and that was then
+        accepted (a refused one costs nothing, and is not counted): its cost is spent, so a limit
+        it reaches refuses the next one, not this."""
+        with contextlib.suppress(ApiError):
+            await self.hit(kind, who)
+
     def check(self, kind: str, who: str) -> None:
         """429 if one more request of ``kind`` by ``who`` would be over the limit, counting
         nothing (a cost paid only by what fails: ``hit`` once it has)."""

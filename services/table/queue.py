@@ -82,20 +82,23 @@ class Queue(Controller):
         p = await state.identities.authenticate(bearer(request))
         who = client(request)
         await state.rates.hit("seat", who)  # a place in the queue leads to a seat …
-        await state.rates.hit("start", who)  # … at a game it starts
+        state.rates.check("start", who)  # … at a game it starts (counted once placed)
         held = held_or_queued(service, state)
         # one of the client's seats from now until its table is over (the queue seats it)
         await state.holdings.hold_seat(who, QUEUED + p.player_id, "", held)
         if data.bots_after is None:
-            return await state.matchmaker.join(p, data)
-        # its table may be the asker's and the house's bots, at the fewest seats asked (matching)
-        key, house_seats = QUEUED + p.player_id, min(accepted_seats(data)) - 1
-        before = await state.holdings.hold_house_seats(who, key, house_seats, held, "seats")
-        try:
-            return await state.matchmaker.join(p, data)
-        except ApiError:  # (already queued, or playing): what the place held stays as it was
-            state.holdings.give_back_house_seats(who, key, before)
-            raise
+            placed = await state.matchmaker.join(p, data)
+        else:
+            # its table may be the asker's and the house's bots, at the fewest seats asked
+            key, house_seats = QUEUED + p.player_id, min(accepted_seats(data)) - 1
+            before = await state.holdings.hold_house_seats(who, key, house_seats, held, "seats")
+            try:
+                placed = await state.matchmaker.join(p, data)
+            except ApiError:  # (already queued, or playing): what the place held stays as it was
+                state.holdings.give_back_house_seats(who, key, before)
+                raise
+        await state.rates.done("start", who)
+        return placed
 
     @get(
         "/queue",

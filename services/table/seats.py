@@ -166,12 +166,16 @@ class Seats(Controller):
         service: Service,
         my_seat: MySeat,
     ) -> Response[bytes]:
-        if not service.house_seat(table_id, my_seat):  # (the house's: paced by the bot worker)
-            await state.rates.hit("start", client(request))
+        # the house's starts are paced by the bot worker; a refused start costs nothing
+        counted = not service.house_seat(table_id, my_seat)
+        if counted:
+            state.rates.check("start", client(request))
         # the seed comes from the server's entropy and stays secret until the end (DESIGN
         # property 3)
         command = C.StartGame(seat=my_seat, random_seed=secrets.randbits(62))
         seq = await service.append_command(table_id, command)
+        if counted:
+            await state.rates.done("start", client(request))
         return await answers.view_once_answered(state, service, table_id, my_seat, seq)
 
     @get(

@@ -333,9 +333,14 @@ def test_creating_tables_taking_seats_and_commands_are_rate_limited(own_stack):
 def test_games_started_are_rate_limited_per_address(own_stack):
     """Before: one address opened a table, took its four seats, started it and left every seat
     (the autopilot then plays it out at once): a game's whole log, kept for good, every four
-    seconds. A start and a place asked in quick play count against its games started."""
+    seconds. A start and a place asked in quick play count against its games started; one
+    refused (the table not full) does not."""
     s = own_stack(GCBC_RATE_START="1/hour")
     with httpx.Client(base_url=s.api, timeout=30) as http:
+        table_id = http.post("/tables", json={"seats": 4}).json()["table_id"]
+        token = http.post(f"/tables/{table_id}/seats", json={"name": "early"}).json()["token"]
+        early = http.post(f"/tables/{table_id}/start", headers=auth(token))
+        assert early.status_code == 409, early.text
         started = []
         for _ in range(2):
             table_id = http.post("/tables", json={"seats": 4}).json()["table_id"]
