@@ -703,6 +703,35 @@ def test_a_finished_tables_views_expire_and_are_made_from_its_log_when_asked_for
     asyncio.run(go())
 
 
+def test_readers_of_an_expired_table_at_once_all_get_its_view_while_its_log_is_read():
+    """The first reader's fold of the log yields as it goes: a reader meanwhile found the table
+    half-folded, not finished yet, and got no view (a 404 for a finished table)."""
+
+    async def go():
+        async with pipeline(lobby_seconds=60, finished_ttl=3600) as (events, model, service, clock):
+            await opened(service, TABLE)
+            seq = await service.append_command(TABLE, C.TakeSeat(name="b"), token_hash_="y")
+            assert await service.answered(TABLE, PUBLIC, seq, 5)
+            clock.now = decode_entry((await events.read(TABLE))[0].data).at / 1000 + 61
+            await closed(events, TABLE)
+            await settled(events)
+            clock.now += 3601
+            assert await model.get(TABLE, PUBLIC) is None
+            service.cache.drop(TABLE)
+            service.cache.FOLD_SLICE = 1  # (the fold yields at every entry)
+
+            async def reading() -> None:
+                pass
+
+            readers = []
+            for _ in range(12):  # one after another, as the first one's fold goes on
+                readers.append(asyncio.ensure_future(service.finished_view(TABLE, None, reading)))
+                await asyncio.sleep(0)
+            assert all(got is not None for got in await asyncio.gather(*readers))
+
+    asyncio.run(go())
+
+
 class Folds:
     """Counts the tables the service's cache is asked for (each one it does not hold, a fold of
     its log): ``count``."""
