@@ -167,9 +167,8 @@ async def diff(ops: Ops, table: str | None, every: bool, as_json: bool) -> int:
         records = await model.seated([x.table for x in batch])
         for item, live, seated in zip(batch, lives, records, strict=True):
             compared += 1
-            if live is not None and live.position == item.position:
-                found.extend(compare(item, live, seated))
-            elif live is None and seated is not None:
+            settled = live.position == item.position if live is not None else seated is not None
+            if settled:  # (a finished table with no views: its record is what is compared)
                 found.extend(compare(item, live, seated))
             else:
                 found.extend(await settled_compare(log, model, item, live, ops))

@@ -215,8 +215,8 @@ class Seats(Controller):
                 close()
         else:
             got = await service.view(table_id, seat)
-        if got is None:
-            got = await finished_view(service, state, request, table_id, seat)
+            if got is None:  # finished, its views expired: made from the log
+                got = await finished_view(service, state, request, table_id, seat)
         if got is None:
             table = await service.table(table_id)
             if seat is not None and service.seat_of(table, bearer(request)) != seat:

@@ -202,10 +202,12 @@ class TableService:
         its log (``EndedViews``). None: not a table the read model knows as finished (one not
         projected yet is the projection's to write). ``reading`` is awaited first if its log must
         be read (a client's rate of such reads)."""
-        (seated,) = await self.model.seated([table_id])
+        # its record, and the position a later entry (a chat after the end) left, read together
+        (seated,), stored = await asyncio.gather(
+            self.model.seated([table_id]), self.model.position(table_id)
+        )
         if seated is None:
             return None
-        stored = await self.model.position(table_id)
         kept = self.ended.kept(table_id, seat, stored)
         if kept is not None:
             return kept
