@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import asyncio
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from nats.js import api
 
 from gcbc.eventlog.jetstream import JetStreamEventLog
+from gcbc.eventlog.jetstream.stream import stream_config, subject
 from gcbc.eventlog.port import LogUnavailable, WrongExpectedSequence
 from tools import devservers
 
@@ -178,3 +181,33 @@ async def _until(ready, seconds: float = 5) -> None:
     while not ready():
         assert time.monotonic() < deadline, "not in time"
         await asyncio.sleep(0.05)
+
+
+def test_the_log_is_stored_compressed_and_an_existing_stream_is_made_so(tmp_path: Path):
+    """A stream the log makes compresses its full blocks; one made before without compression
+    is updated once an operator connects."""
+    server = devservers.start_nats(tmp_path, auth=False)
+
+    async def go() -> None:
+        made = await JetStreamEventLog.connect(server.url, stream="MADE", prefix="made")
+        try:
+            info = await made.js.stream_info("MADE")
+            assert info.config.compression == api.StoreCompression.S2
+            older = replace(stream_config(1, "OLDER", "older"), compression=None)
+            await made.js.add_stream(older)
+            assert (await made.js.stream_info("OLDER")).config.compression in (None, "none")
+            await made.js.publish(f"{subject('00000000000000aa', 'older')}.c", b"kept")
+        finally:
+            await made.close()
+        again = await JetStreamEventLog.connect(server.url, stream="OLDER", prefix="older")
+        try:
+            info = await again.js.stream_info("OLDER")
+            assert info.config.compression == api.StoreCompression.S2
+            assert [s.data for s in await again.read("00000000000000aa")] == [b"kept"]
+        finally:
+            await again.close()
+
+    try:
+        asyncio.run(go())
+    finally:
+        server.stop()

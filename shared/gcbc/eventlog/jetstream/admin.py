@@ -60,16 +60,24 @@ class Admin(Connected):
             except APIError:  # another process created it meanwhile: take what it made
                 return await self.js.stream_info(self.stream)
         self.direct = info.config.num_replicas == 1 and replicas in (None, 1)
-        if replicas is not None and info.config.num_replicas != replicas:
+        wanted = replace(
+            info.config,
+            num_replicas=info.config.num_replicas if replicas is None else replicas,
+            compression=stream_config().compression,
+        )
+        if wanted != info.config:
             try:
-                await self.js.update_stream(replace(info.config, num_replicas=replicas))
+                await self.js.update_stream(wanted)
             except nats.errors.Error as e:
                 log.warning(
-                    "stream %s has %s replicas, %s configured; not updated (%s): an operator"
-                    " updates it (python -m tools.launcher does with the admin user)",
+                    "stream %s has %s replicas and %s compression, %s and %s configured; not"
+                    " updated (%s): an operator updates it (python -m tools.launcher does with"
+                    " the admin user)",
                     self.stream,
                     info.config.num_replicas,
-                    replicas,
+                    info.config.compression,
+                    wanted.num_replicas,
+                    wanted.compression,
                     e,
                 )
         return info

@@ -134,6 +134,8 @@ def stream_config(
         num_replicas=replicas,
         duplicate_window=120.0,
         allow_direct=True,
+        # the log is kept for good and is JSON: its full blocks are stored compressed
+        compression=api.StoreCompression.S2,
     )
 
 
