@@ -269,15 +269,17 @@ async def retrying(
 
 
 def wait_for_jetstream(url: str, replicas: int, partitions: int | None = None) -> None:
-    """A new cluster elects its JetStream leader first: hold the services until the stream is
-    there (created here, replicated) so none starts against a cluster not ready yet."""
+    """A new cluster elects its JetStream leader first: hold the services until the streams are
+    there (created here, or updated as configured: replicated, compressed) so none starts against
+    a cluster not ready yet."""
     from gcbc.eventlog.jetstream import JetStreamEventLog
+    from gcbc.players.log import STREAM_NAMES as PLAYERS_STREAM
 
     async def ready() -> None:
-        log = await JetStreamEventLog.connect(
-            url, replicas, **({"partitions": partitions} if partitions else {})
-        )
-        await log.close()
+        tables = {"partitions": partitions} if partitions else {}
+        for names in (tables, PLAYERS_STREAM):
+            log = await JetStreamEventLog.connect(url, replicas, configure=True, **names)
+            await log.close()
 
     asyncio.run(retrying(ready))
 

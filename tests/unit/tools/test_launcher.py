@@ -86,3 +86,47 @@ def test_a_process_that_ran_fine_is_started_again_at_once_whatever_came_before(s
     before = len(started)
     assert s.supervise() == ["projection"]  # at once
     assert len(started) == before + 1 and s.crashes_at_start["projection"] == 0
+
+
+def test_the_streams_made_before_compression_are_compressed_before_the_services_start(
+    tmp_path: Path,
+):
+    """The launcher connects as the operator: the tables' and the players' streams made
+    uncompressed (an earlier deployment's) are updated, with their entries kept."""
+    import asyncio
+    from dataclasses import replace
+
+    import nats
+    from nats.js import api
+
+    from gcbc.eventlog.jetstream.stream import stream_config
+    from gcbc.players.log import STREAM_NAMES as PLAYERS
+    from tools import devservers
+
+    server = devservers.start_nats(tmp_path)
+    admin = launcher._url_for(server, "admin")
+    names = [{}, PLAYERS]
+
+    async def streams(make: bool) -> list[tuple[object, int]]:
+        nc = await nats.connect(admin)
+        js = nc.jetstream()
+        try:
+            if make:
+                for n in names:
+                    config = stream_config(1, **n)
+                    await js.add_stream(replace(config, compression=None))
+                    await js.publish(config.subjects[0].replace("*", "0"), b"kept")
+            got = []
+            for n in names:
+                info = await js.stream_info(stream_config(1, **n).name)
+                got.append((info.config.compression, info.state.messages))
+            return got
+        finally:
+            await nc.close()
+
+    try:
+        assert [c for c, _ in asyncio.run(streams(True))] == [api.StoreCompression.NONE] * 2
+        launcher.wait_for_jetstream(admin, 1)
+        assert asyncio.run(streams(False)) == [(api.StoreCompression.S2, 1)] * 2
+    finally:
+        server.stop()

@@ -106,17 +106,20 @@ class JetStreamEventLog(Appends, Consumers, Scans, Admin, FullLog):
         patient: bool = True,
         create: bool = True,
         partitions: int = PARTITIONS,
+        configure: bool = False,
     ) -> JetStreamEventLog:
         """``patient``: a service waits for NATS as long as it takes; a tool (``patient=False``)
         gives up within seconds with LogUnavailable. ``create``: make the stream if missing,
         with ``partitions`` (an existing stream keeps its own, recorded in it). ``replicas``: the
         copies the stream is made or updated to; None keeps an existing stream's (one if new), so
-        that a tool connecting without the deployment's count never shrinks a cluster's stream."""
+        that a tool connecting without the deployment's count never shrinks a cluster's stream.
+        ``configure``: an operator's connection, which updates an existing stream to the
+        configured copies and compression (``ensure_stream``)."""
         log = cls(await _connected(url, patient), stream, prefix, partitions)
         log.owner = urlsplit(url.split(",")[0].strip()).username or log.owner
         try:
             if create:
-                info = await log.ensure_stream(replicas)
+                info = await log.ensure_stream(replicas, configure)
             else:
                 info = await log.js.stream_info(stream)
                 log.direct = info.config.num_replicas == 1

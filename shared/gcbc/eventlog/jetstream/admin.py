@@ -45,10 +45,13 @@ def _progress(info: api.ConsumerInfo) -> GroupStatus:
 class Admin(Connected):
     """The log's operators' methods (mixed into JetStreamEventLog, which provides its fields)."""
 
-    async def ensure_stream(self, replicas: int | None = None) -> api.StreamInfo:
-        """The stream exists, with ``replicas`` copies: created if missing (one copy if None); an
-        existing one with another count is updated where this user may (the operator's; services
-        may not change the stream, so they say so and go on with what is there); None keeps it."""
+    async def ensure_stream(
+        self, replicas: int | None = None, configure: bool = False
+    ) -> api.StreamInfo:
+        """The stream exists, with ``replicas`` copies: created if missing (one copy if None).
+        ``configure`` (an operator's connection): an existing one is updated to the configured
+        copies (None keeps its count) and compression. The services' users may not change a
+        stream (their request would wait out its timeout): they say how it differs and use it."""
         try:
             info = await self.js.stream_info(self.stream)
         except NotFoundError:
@@ -65,21 +68,25 @@ class Admin(Connected):
             num_replicas=info.config.num_replicas if replicas is None else replicas,
             compression=stream_config().compression,
         )
-        if wanted != info.config:
-            try:
+        if wanted == info.config:
+            return info
+        try:
+            if configure:
                 await self.js.update_stream(wanted)
-            except nats.errors.Error as e:
-                log.warning(
-                    "stream %s has %s replicas and %s compression, %s and %s configured; not"
-                    " updated (%s): an operator updates it (python -m tools.launcher does with"
-                    " the admin user)",
-                    self.stream,
-                    info.config.num_replicas,
-                    info.config.compression,
-                    wanted.num_replicas,
-                    wanted.compression,
-                    e,
-                )
+                return info
+            error = "this user does not configure streams"
+        except nats.errors.Error as e:
+            error = str(e)
+        log.warning(
+            "stream %s has %s replicas and %s compression, %s and %s configured; not updated"
+            " (%s): an operator updates it (python -m tools.launcher does with the admin user)",
+            self.stream,
+            info.config.num_replicas,
+            info.config.compression,
+            wanted.num_replicas,
+            wanted.compression,
+            error,
+        )
         return info
 
     async def stream_info(self) -> api.StreamInfo:
