@@ -257,9 +257,7 @@ def test_an_existing_stream_is_updated_to_the_configured_replicas(cluster_stack)
     async def go() -> int:
         first = await JetStreamEventLog.connect(cluster.url, 1, "GCBC_R", "gcbc.r")
         await first.close()
-        again = await JetStreamEventLog.connect(
-            cluster.url, 3, "GCBC_R", "gcbc.r", configure=True
-        )
+        again = await JetStreamEventLog.connect(cluster.url, 3, "GCBC_R", "gcbc.r", configure=True)
         try:
             return (await again.js.stream_info("GCBC_R")).config.num_replicas
         finally:
