@@ -156,3 +156,29 @@ def test_keys_the_store_does_not_allow_are_mapped_one_to_one():
         assert key_of(stored_key(key)) == key
     assert len({stored_key(k) for k in KEYS}) == len(KEYS)
     assert stored_key("abc-1_2") == "abc-1_2"
+
+
+def test_a_value_put_with_a_ttl_goes_after_it_unless_put_again(store_factory):
+    async def go():
+        store = await store_factory()
+        try:
+            await store.put("brief", b"1", ttl=1)
+            await store.put("kept again", b"1", ttl=1)
+            await store.put("kept again", b"2")  # put again without one: kept
+            await store.put("kept", b"1")
+            assert await store.get("brief") == b"1"
+            deadline = asyncio.get_running_loop().time() + 6
+            while await store.get("brief") is not None:
+                assert asyncio.get_running_loop().time() < deadline, "not gone"
+                await asyncio.sleep(0.1)
+            assert await store.get("kept again") == b"2" and await store.get("kept") == b"1"
+            seen: dict[str, bytes | None] = {}
+            watch = await store.watch(lambda key, value: seen.__setitem__(key, value))
+            await asyncio.wait_for(watch.ready.wait(), 5)
+            assert seen == {"kept again": b"2", "kept": b"1"}
+            await watch.close()
+        finally:
+            await store.close()
+            await store_factory.close()
+
+    run(go())

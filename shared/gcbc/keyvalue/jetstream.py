@@ -86,16 +86,18 @@ class JetStreamKeyValue:
             return None
         return msg.data or b""
 
-    async def put(self, key: str, value: bytes) -> None:
-        await self._publish(key, value, None)
+    async def put(self, key: str, value: bytes, ttl: float | None = None) -> None:
+        await self._publish(key, value, None, ttl)
 
     async def delete(self, key: str) -> None:
         await self._publish(key, b"", {KV_OPERATION: "DEL"})
 
-    async def _publish(self, key: str, value: bytes, headers: dict[str, str] | None) -> None:
+    async def _publish(
+        self, key: str, value: bytes, headers: dict[str, str] | None, ttl: float | None = None
+    ) -> None:
         try:
             await self.js.publish(
-                self.prefix + stored_key(key), value, headers=headers, timeout=TIMEOUT
+                self.prefix + stored_key(key), value, TIMEOUT, headers=headers, msg_ttl=ttl
             )
         except UNANSWERED as e:
             raise unavailable(e) from None

@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
+import time
+from collections.abc import Callable
 
 from gcbc.keyvalue.port import Change
 
@@ -40,20 +42,35 @@ class _Watch:
 
 
 class MemoryKeyValue:
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.values: dict[str, bytes] = {}
         self.watches: list[_Watch] = []
         self.puts = 0  # values stored (tests count the writes)
+        self.clock = clock
+        self._expires: dict[str, float] = {}  # key -> when its value goes (one put with a ttl)
 
     async def get(self, key: str) -> bytes | None:
+        self._expire()
         return self.values.get(key)
 
-    async def put(self, key: str, value: bytes) -> None:
+    def _expire(self) -> None:
+        """Values past their ttl go (as JetStream's do: with no deletion to watch)."""
+        now = self.clock()
+        for key in [k for k, when in self._expires.items() if when <= now]:
+            del self._expires[key]
+            self.values.pop(key, None)
+
+    async def put(self, key: str, value: bytes, ttl: float | None = None) -> None:
         self.values[key] = value
         self.puts += 1
+        if ttl is None:
+            self._expires.pop(key, None)
+        else:
+            self._expires[key] = self.clock() + max(ttl, 1.0)
         self._changed(key, value)
 
     async def delete(self, key: str) -> None:
+        self._expires.pop(key, None)
         if self.values.pop(key, None) is not None:
             self._changed(key, None)
 
@@ -65,6 +82,7 @@ class MemoryKeyValue:
             watch.queue.put_nowait((key, value))
 
     async def watch(self, handle: Change) -> _Watch:
+        self._expire()
         watch = _Watch(self, handle)
         self.watches.append(watch)
         return watch

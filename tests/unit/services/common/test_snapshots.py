@@ -109,3 +109,25 @@ def test_a_table_handed_over_is_owed_no_snapshot():
         assert await store.get(theirs.table_id) is None
 
     asyncio.run(go())
+
+
+def test_a_finished_tables_last_snapshot_is_kept_a_day_and_one_in_play_for_good():
+    playing, ended = logged("playing", 4, 7, 0).all(), logged("ended", 4, 9, 0).all()
+    now = [1000.0]
+
+    async def go():
+        store = MemoryKeyValue(clock=lambda: now[0])
+        kept = snapshots.Snapshots(store)
+        for table_id, stored in (("playing", playing[:30]), ("ended", ended)):
+            t = FoldedTable(table_id)
+            for one in stored:
+                t.apply(one)
+            kept.owe(t)
+        assert await kept.flush() == 2
+        now[0] += snapshots.FINISHED_KEPT - 1
+        assert (await kept.load("ended")).state.step == "finished"
+        now[0] += 2
+        assert await kept.load("ended") is None  # the log is read from the start instead
+        assert (await kept.load("playing")).seq == 30
+
+    asyncio.run(go())
