@@ -111,6 +111,14 @@ THRESHOLDS: tuple[tuple[str, str, tuple[str, ...], str, Callable[[float], bool]]
         "<= 1",
         lambda v: v <= 1.0,
     ),
+    (
+        # charged as 16 requests: it costs no more than 16 of the plainest reads
+        "the dearest 64 KiB body refused: CPU ms",
+        "edge",
+        ("refused_body", "dearest_ms"),
+        "<= 16",
+        lambda v: v <= 16,
+    ),
 )
 # reported beside the target, never instead of it: the same loop with no-op rules, and the
 # limit played as this game is (a read of the seat's view before each command: what the

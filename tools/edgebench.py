@@ -1,9 +1,14 @@
-"""``python -m tools.edgebench``: what the table service's connection guard
-(``services/table/connections.py``) costs per request. The same small app is served by uvicorn
-with its plain httptools protocol and with the guarded one, in turns; a client sends requests
-over kept-alive connections, then over a new connection each; the figure is the server's CPU time
-per request (user + system, from /proc), so the client's own cost and the machine's other work
-are left out.
+"""``python -m tools.edgebench``: what the table service's edge costs per request.
+
+- The connection guard (``services/table/connections.py``): the same small app is served by
+  uvicorn with its plain httptools protocol and with the guarded one, in turns; a client sends
+  requests over kept-alive connections, then over a new connection each; the figure is the
+  server's CPU time per request (user + system, from /proc), so the client's own cost and the
+  machine's other work are left out.
+- A refused body (``services/table/edge.py``): the CPU the edge spends refusing the largest body
+  it reads (64 KiB) of each of the dearest shapes found, the dearest of them the figure. Such a
+  body is charged to its client as 16 requests (one per 4 KiB), so its refusal must cost no more
+  than 16 of the plainest reads (about 1 ms each).
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import sys
 import time
 from pathlib import Path
 
+from services.table.app import MAX_BODY
 from tools import devservers
 from tools.bench.machine import cpu_seconds
 
@@ -85,6 +91,50 @@ def run(protocol: str, requests: int, keep_alive: bool) -> float:
         proc.wait(10)
 
 
+BODY = MAX_BODY  # the largest body the table service reads
+
+
+def _filled(head: bytes, item: bytes, tail: bytes) -> bytes:
+    """``head``, as many ``item`` (comma-separated) as fit in BODY, ``tail``."""
+    n = (BODY - len(head) - len(tail)) // (len(item) + 1)
+    return head + b",".join([item] * n) + tail
+
+
+# bodies that cost the edge the most, each refused: numbers near the largest exponent, long
+# floats, many small numbers, many keys, escaped characters, a deep nest
+BODIES = {
+    "exponents_near_308": _filled(b'{"text": [', b"1e308", b"]}"),
+    "long_floats": _filled(b"[", b"1.7976931348623157e308", b"]"),
+    "small_numbers": _filled(b"[", b"1", b"]"),
+    "keys": _filled(b'{"text": "x", "o": {', b'"k": 0', b"}}"),
+    "escapes": _filled(b'{"text": ["', b"\\u00e9\\n", b'"]}'),
+    "deep": b'{"text": ' + b"[" * 30_000 + b"]" * 30_000 + b"}",
+}
+
+
+def refusals(rounds: int = 20) -> dict[str, float]:
+    """The edge's CPU per refusal of each body, ms (the least of ``rounds``)."""
+    from gcbc_contract.http import Chat
+    from services.table.edge import strict
+    from services.table.problems import ApiError
+
+    out = {}
+    for name, body in BODIES.items():
+        assert len(body) <= BODY, name
+        runs = []
+        for _ in range(rounds):
+            started = time.process_time()
+            try:
+                strict(body, Chat)
+            except ApiError:
+                pass
+            else:
+                raise AssertionError(f"{name}: not refused")
+            runs.append(time.process_time() - started)
+        out[name] = round(min(runs) * 1000, 2)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m tools.edgebench", description=__doc__)
     p.add_argument("--requests", type=int, default=40_000)
@@ -105,8 +155,12 @@ def main(argv: list[str] | None = None) -> int:
             "runs": {n: [round(x, 1) for x in v] for n, v in runs.items()},
         }
         print(f"{mode}: {json.dumps(figures[mode])}", flush=True)
+    bodies = refusals()
+    refused = {"dearest_ms": max(bodies.values()), "ms": bodies}
+    print(f"refused bodies: {json.dumps(refused)}", flush=True)
     if a.out:
-        a.out.write_text(json.dumps({"server_cpu_per_request": figures}, indent=1))
+        out = {"server_cpu_per_request": figures, "refused_body": refused}
+        a.out.write_text(json.dumps(out, indent=1))
     return 0
 
 

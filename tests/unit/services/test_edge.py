@@ -3,10 +3,13 @@ twice), and what is right is decoded as its type."""
 
 from __future__ import annotations
 
+import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gcbc_contract.http import Chat, CreateTable
-from services.table.edge import strict
+from services.table.edge import _json_value, strict
 from services.table.problems import ApiError
 
 
@@ -53,3 +56,33 @@ def test_the_field_named_is_the_one_at_fault(body: bytes, field: str):
     with pytest.raises(ApiError) as refused:
         strict(body, CreateTable)
     assert refused.value.status == 422 and refused.value.field == field
+
+
+_NUMBER = st.one_of(
+    st.integers(-(10**30), 10**30).map(str),
+    st.floats(allow_nan=False, allow_infinity=False).map(repr),
+    st.builds(
+        "{}{}e{}".format,
+        st.integers(0, 10**25),
+        st.sampled_from(["", ".5", ".0001", ".17976931348623157"]),
+        st.integers(-400, 400),
+    ),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(numbers=st.lists(_NUMBER, max_size=6))
+def test_a_refused_body_s_numbers_are_read_as_msgspec_reads_them(numbers):
+    """A refused body is read once more to word its problem; its numbers are read by Python's
+    float (msgspec's own parser is slow near the largest exponent): the same values, and the same
+    refusal of one out of range."""
+    body = f"[{', '.join(numbers)}]".encode()
+    try:
+        expected = msgspec.json.decode(body)
+    except msgspec.DecodeError as e:
+        with pytest.raises(ApiError) as got:
+            _json_value(body)
+        assert (got.value.code, got.value.detail) == ("malformed_json", str(e))
+        return
+    got = _json_value(body)
+    assert [(type(x), repr(x)) for x in got] == [(type(x), repr(x)) for x in expected]
