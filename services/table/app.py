@@ -132,7 +132,7 @@ def _litestar(settings: Settings, lifespan: Any) -> Litestar:
         ],
         dependencies=DEPENDENCIES,
         lifespan=[lifespan],
-        middleware=[monitoring.HttpMetrics(), cors.PublicReads()],
+        middleware=[connections.charged_answers, monitoring.HttpMetrics(), cors.PublicReads()],
         exception_handlers={
             **monitoring.counted(HANDLERS),
             answers.ClientGone: answers.answer_gone,

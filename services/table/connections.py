@@ -22,6 +22,7 @@ import logging
 from typing import Any
 
 import msgspec
+from litestar.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from services.common.house_bots import HOUSE_HEADER
@@ -61,6 +62,12 @@ BODY_BYTES_PER_REQUEST = 4 * 1024
 # what a chunk of a body sent in chunks costs, in its bytes: parsing each is a call into Python,
 # so a body in tiny chunks costs the event loop far more than its bytes
 CHUNK_BYTES = 512
+# an answer counts one request more against its address's rate for each of these bytes sent: at
+# its rate of requests, one address asking again and again for large answers (the API's
+# documentation, a long history) would take the server's bandwidth from everyone
+ANSWER_BYTES_PER_REQUEST = 16 * 1024
+# where a counted request's scope names its address, for ``charged_answers``
+CHARGED = "gcbc.charged"
 # a client that reads none of its answers must not hold them (in this process and the kernel's
 # buffers) for nobody: its connection is closed once writing to it has stalled this long, or once
 # it has queued more requests behind the one being answered than any client pipelines
@@ -231,9 +238,11 @@ class GuardedHttp(HttpToolsProtocol):
             and self.limits.request_rate > 0
             and not self._from_the_house()
         )
-        if self._counted and not self.limits.request(self._address):
-            self._too_fast()
-            return
+        if self._counted:
+            if not self.limits.request(self._address):
+                self._too_fast()
+                return
+            self.scope["extensions"] = {CHARGED: self._address}
         super().on_headers_complete()
         if self.cycle is not None:
             self._cycles = [c for c in self._cycles if not c.response_complete]
@@ -399,3 +408,31 @@ class GuardedHttp(HttpToolsProtocol):
             transport.close()
 
         self.loop.call_later(DRAIN_SECONDS, close)
+
+
+def charged_answers(app: ASGIApp) -> ASGIApp:
+    """Litestar middleware: the bytes of a counted request's answer (``CHARGED``: its address)
+    count against its address's rate, as its body's do (``ANSWER_BYTES_PER_REQUEST``); a stream
+    as it sends them."""
+
+    async def charged(scope: Scope, receive: Receive, send: Send) -> None:
+        extensions = scope.get("extensions")
+        address = extensions.get(CHARGED) if extensions else None
+        if address is None:
+            await app(scope, receive, send)
+            return
+        sent = 0
+
+        async def sending(message: Message) -> None:
+            nonlocal sent
+            if message["type"] == "http.response.body":
+                before = sent // ANSWER_BYTES_PER_REQUEST
+                sent += len(message.get("body", b""))
+                more = sent // ANSWER_BYTES_PER_REQUEST - before
+                if more:
+                    limits().charge(address, more)
+            await send(message)
+
+        await app(scope, receive, sending)
+
+    return charged

@@ -17,6 +17,7 @@ import httpx
 import pytest
 
 from services.common.house_bots import HOUSE_HEADER, house_key
+from services.table.apidocs import SWAGGER
 from tests.e2e.conftest import auth
 from tools.launcher import Stack
 
@@ -323,6 +324,25 @@ def test_a_large_body_counts_as_several_requests_against_the_rate(edge):
     assert statuses[0] == 422 and statuses[-1] == 429, statuses
     assert len(statuses) <= 20, statuses  # (its burst, and what filled again meanwhile)
     with client(edge, 112) as other:  # another address goes on
+        assert other.get("/tables").status_code == 200
+
+
+def test_a_large_answer_counts_as_several_requests_against_the_rate(edge):
+    """Before: one address fetched the API documentation's 1.5 MB script 95 times a second,
+    within its rate, and took 143 MB/s of the server's bandwidth. Each 16 KiB of an answer counts
+    one request more: the address's burst of 200 is two such answers, not 200."""
+    path = f"/schema/{SWAGGER.name}/swagger-ui-bundle.js"
+    statuses = []
+    with client(edge, 115) as c:
+        for _ in range(20):
+            r = c.get(path)
+            statuses.append(r.status_code)
+            if r.status_code == 429:
+                break
+        assert len(r.content) < 1000 or len(r.content) > 1_000_000
+    assert statuses[0] == 200 and statuses[-1] == 429, statuses
+    assert len(statuses) <= 5, statuses
+    with client(edge, 116) as other:  # another address goes on
         assert other.get("/tables").status_code == 200
 
 
