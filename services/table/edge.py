@@ -134,8 +134,8 @@ def _field_of(message: str) -> str:
 
 def _float(text: str) -> float:
     """A JSON number with a fraction or an exponent, read as msgspec reads it (out of range:
-    refused) but by Python's own parser: msgspec's takes long enough over one near the largest
-    exponent that a body full of them held the event loop for a tenth of a second."""
+    refused) but by Python's own parser: msgspec's is slow enough over numbers near the largest
+    exponent that a body full of them held the event loop (docs/benchmarks.md)."""
     value = float(text)
     if math.isinf(value):
         raise ValueError("Number out of range")
