@@ -121,6 +121,10 @@ class Settings(Struct, frozen=True):
     # per client address for the lobby, per seat for chat and commands
     rate_create: str = "20/minute"
     rate_seat: str = "60/minute"
+    # seats taken at one table per client address: each take and each leave of a waiting table
+    # is an entry of its log, kept for good, so a few addresses coming and going at someone's
+    # table could lengthen its log past what its history and replays are made of
+    rate_table_seat: str = "20/hour"
     # games started per client address (a start, or a place asked in quick play, which may start
     # one): each game's log is kept for good, and one whose every seat left is played out by the
     # autopilot at once, so one address could otherwise write a game's log every few seconds

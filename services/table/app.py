@@ -260,6 +260,7 @@ async def _rates(settings: Settings, pool: Any) -> RateLimits:
     limits = {
         "create": settings.rate_create,
         "seat": settings.rate_seat,
+        "table_seat": settings.rate_table_seat,
         "start": settings.rate_start,
         "register": settings.rate_register,
         "token": settings.rate_token,

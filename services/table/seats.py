@@ -78,6 +78,8 @@ class Seats(Controller):
         service: Service,
     ) -> SeatGranted | Response[bytes]:
         who = client(request)
+        at_table = f"{who} {table_id}"
+        state.rates.check("table_seat", at_table)
         await state.rates.hit("seat", who)  # (before the fold of a table not held here)
         table = await service.table(table_id)
         token = secrets.token_urlsafe(24)
@@ -107,6 +109,7 @@ class Seats(Controller):
             service.check(table, claim)
             await state.identities.joined(player, table_id)
         seq = await _take(service, table_id, claim, token, player)
+        await state.rates.done("table_seat", at_table)  # (one refused before it is recorded: free)
         got = await answers.answer_or_pending(service, table_id, PUBLIC, seq, answers.LOBBY_WAIT)
         if got is answers.PENDING or got[1].seat is None:  # type: ignore[index]
             # recorded, not answered yet: the token is the client's only way to its seat, so it

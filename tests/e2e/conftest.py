@@ -18,6 +18,7 @@ from tools.launcher import Stack
 TEST_ENV = {
     "GCBC_RATE_CREATE": "100000/minute",
     "GCBC_RATE_SEAT": "100000/minute",
+    "GCBC_RATE_TABLE_SEAT": "100000/minute",
     "GCBC_RATE_START": "100000/minute",
     "GCBC_RATE_REGISTER": "100000/minute",
     "GCBC_RATE_CHAT": "100000/minute",

@@ -414,6 +414,30 @@ def test_one_address_holds_a_few_seats_at_once(edge):
         _seat(c, tables[3], "ann")
 
 
+def test_one_address_coming_and_going_at_a_table_is_refused_past_its_takes(edge):
+    """Before: eight addresses took and left seats at someone's waiting table (each take and
+    leave an entry of its log, kept for good) and in 11 minutes wrote 22,152 entries, past the
+    longest log a history or replay is made of: its game could never be replayed. An address
+    takes at most 20 seats an hour at one table; another address still sits down there."""
+    with client(edge, 117) as owner:
+        table_id = _table(owner)
+    codes = []
+    with client(edge, 118) as c:
+        for _ in range(25):
+            r = c.post(f"/tables/{table_id}/seats", json={"name": "churn"})
+            codes.append(r.status_code)
+            if r.status_code != 201:
+                break
+            seat = r.json()["seat"]
+            left = c.delete(f"/tables/{table_id}/seats/{seat}", headers=auth(r.json()["token"]))
+            assert left.status_code == 204, left.text
+        assert codes == [201] * 20 + [429], codes
+        assert r.json()["code"] == "rate_limited" and "table_seat" in r.json()["detail"], r.text
+        _seat(c, _table(c), "ann")  # (another table: its own budget)
+    with client(edge, 119) as other:
+        _seat(other, table_id, "bea")
+
+
 def test_commands_are_budgeted_per_address_across_its_seats(edge):
     """Before: one client with 40 seats sent 177 set_auto_pass toggles a second, no 429, and
     every other player's commands slowed 4x."""

@@ -17,6 +17,7 @@ from tools.launcher import Stack
 BENCH_LIMITS = {
     "GCBC_RATE_CREATE": "1000000/minute",
     "GCBC_RATE_SEAT": "1000000/minute",
+    "GCBC_RATE_TABLE_SEAT": "1000000/minute",
     "GCBC_RATE_START": "1000000/minute",
     "GCBC_RATE_COMMAND": "1000000/minute",
     "GCBC_RATE_PRESENCE": "1000000/minute",
