@@ -7,8 +7,8 @@
   machine's other work are left out.
 - A refused body (``services/table/edge.py``): the CPU the edge spends refusing the largest body
   it reads (64 KiB) of each of the dearest shapes found, the dearest of them the figure. Such a
-  body is charged to its client as 16 requests (one per 4 KiB), so its refusal must cost no more
-  than 16 of the plainest reads (about 1 ms each).
+  body is charged to its client as 16 requests (one per 4 KiB): docs/benchmarks.md sets the
+  figure beside what 16 of the cheapest requests cost.
 """
 
 from __future__ import annotations
@@ -101,10 +101,13 @@ def _filled(head: bytes, item: bytes, tail: bytes) -> bytes:
 
 
 # bodies that cost the edge the most, each refused: numbers near the largest exponent, long
-# floats, many small numbers, many keys, escaped characters, a deep nest
+# floats, plain floats, numbers that underflow, many small integers, many keys, escaped
+# characters, a deep nest
 BODIES = {
     "exponents_near_308": _filled(b'{"text": [', b"1e308", b"]}"),
     "long_floats": _filled(b"[", b"1.7976931348623157e308", b"]"),
+    "plain_floats": _filled(b"[", b"0.5", b"]"),
+    "underflows": _filled(b"[", b"1e-400", b"]"),
     "small_numbers": _filled(b"[", b"1", b"]"),
     "keys": _filled(b'{"text": "x", "o": {', b'"k": 0', b"}}"),
     "escapes": _filled(b'{"text": ["', b"\\u00e9\\n", b'"]}'),

@@ -9,7 +9,7 @@ lost or ignored snapshot costs a longer read, never a wrong state.
 Written in the background (``Snapshots.flush``), never on the way to a command's answer: every
 ``every`` entries of a table, when the table finishes, and for every table with entries since its
 last snapshot when the worker stops. A finished table's last snapshot is kept a day
-(``FINISHED_KEPT``): its late entries (a chat after the end) come soon, and the store would
+(``FINISHED_TTL``): its late entries (a chat after the end) come soon, and the store would
 otherwise grow by a snapshot for every game ever played.
 """
 
@@ -36,7 +36,7 @@ log = logging.getLogger("gcbc.snapshots")
 FOLD = 7
 BUCKET = "GCBC_SNAPSHOTS"
 TOO_BIG = 900_000  # bytes: past this a snapshot is not kept (NATS' default payload limit is 1 MB)
-FINISHED_KEPT = 24 * 3600.0  # seconds a finished table's last snapshot is kept
+FINISHED_TTL = 24 * 3600.0  # seconds a finished table's last snapshot is kept
 
 
 class Snapshot(msgspec.Struct, frozen=True):
@@ -173,11 +173,11 @@ class Snapshots:
     AT_ONCE = 64  # writes in flight at once
 
     def __init__(
-        self, store: KeyValue, every: int = EVERY, finished_kept: float = FINISHED_KEPT
+        self, store: KeyValue, every: int = EVERY, finished_ttl: float = FINISHED_TTL
     ) -> None:
         self.store = store
         self.every = every
-        self.finished_kept = finished_kept
+        self.finished_ttl = finished_ttl
         self._since: dict[str, int] = {}  # table -> entries folded since its last snapshot
         self._owed: dict[str, FoldedTable] = {}  # snapshots to write at the next flush
         self.written = 0
@@ -235,7 +235,7 @@ class Snapshots:
                     log.warning("table %s: snapshot of %d bytes not kept", table_id, len(data))
                     continue
                 finished = t.state.step == "finished"
-                ttl = self.finished_kept if finished else None
+                ttl = self.finished_ttl if finished else None
                 puts.append(self.store.put(table_id, data, ttl))
             for result in await asyncio.gather(*puts, return_exceptions=True):
                 if isinstance(result, Exception):  # a snapshot saves reading: none is needed

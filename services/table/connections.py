@@ -68,6 +68,7 @@ CHUNK_BYTES = 512
 ANSWER_BYTES_PER_REQUEST = 16 * 1024
 # where a counted request's scope names its address, for ``charged_answers``
 CHARGED = "gcbc.charged"
+EVENT_STREAM = b"text/event-stream"
 # a client that reads none of its answers must not hold them (in this process and the kernel's
 # buffers) for nobody: its connection is closed once writing to it has stalled this long, or once
 # it has queued more requests behind the one being answered than any client pipelines
@@ -412,8 +413,10 @@ class GuardedHttp(HttpToolsProtocol):
 
 def charged_answers(app: ASGIApp) -> ASGIApp:
     """Litestar middleware: the bytes of a counted request's answer (``CHARGED``: its address)
-    count against its address's rate, as its body's do (``ANSWER_BYTES_PER_REQUEST``); a stream
-    as it sends them."""
+    count against its address's rate, as its body's do (``ANSWER_BYTES_PER_REQUEST``), a long one
+    as it sends them. Not an event stream's: its bytes are bounded by the streams an address may
+    hold and a spectator's pace, and they follow what others do at its table (their chat makes a
+    seat's views large), which must not spend the address's requests."""
 
     async def charged(scope: Scope, receive: Receive, send: Send) -> None:
         extensions = scope.get("extensions")
@@ -424,8 +427,12 @@ def charged_answers(app: ASGIApp) -> ASGIApp:
         sent = 0
 
         async def sending(message: Message) -> None:
-            nonlocal sent
-            if message["type"] == "http.response.body":
+            nonlocal sent, address
+            if message["type"] == "http.response.start":
+                for name, value in message.get("headers", ()):
+                    if name.lower() == b"content-type" and value.startswith(EVENT_STREAM):
+                        address = None
+            elif message["type"] == "http.response.body" and address is not None:
                 before = sent // ANSWER_BYTES_PER_REQUEST
                 sent += len(message.get("body", b""))
                 more = sent // ANSWER_BYTES_PER_REQUEST - before

@@ -134,21 +134,27 @@ def _field_of(message: str) -> str:
 
 def _float(text: str) -> float:
     """A JSON number with a fraction or an exponent, read as msgspec reads it (out of range:
-    refused) but by Python's own parser: msgspec's is slow enough over numbers near the largest
-    exponent that a body full of them held the event loop (docs/benchmarks.md)."""
+    refused) but by Python's own parser."""
     value = float(text)
     if math.isinf(value):
         raise ValueError("Number out of range")
     return value
 
 
-_any = msgspec.json.Decoder(float_hook=_float)
+# msgspec's own parser is slow enough over numbers written with an exponent near the largest that
+# a body full of them held the event loop (docs/benchmarks.md): a body with a positive exponent
+# of three digits is read by Python's parser, any other by msgspec's (faster for the rest); a
+# pattern each for "e" and "E", as a pattern that begins with a letter is searched for quickly
+_LARGE_EXPONENTS = [re.compile(e + rb"\+?0*[1-9][0-9]{2}") for e in (b"e", b"E")]
+_any = msgspec.json.Decoder()
+_any_large = msgspec.json.Decoder(float_hook=_float)
 
 
 def _json_value(body: bytes) -> Any:
     """The body read as JSON of any type: 400 if it is not JSON, or nests too deeply."""
+    large = any(p.search(body) for p in _LARGE_EXPONENTS)
     try:
-        return _any.decode(body)
+        return (_any_large if large else _any).decode(body)
     except msgspec.DecodeError as e:
         raise ApiError(400, "malformed_json", str(e)) from None
     except RecursionError:

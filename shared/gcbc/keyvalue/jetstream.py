@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
+import math
 import re
 from datetime import UTC, datetime
 
@@ -87,7 +88,8 @@ class JetStreamKeyValue:
         return msg.data or b""
 
     async def put(self, key: str, value: bytes, ttl: float | None = None) -> None:
-        await self._publish(key, value, None, ttl)
+        # JetStream takes whole seconds, one at least
+        await self._publish(key, value, None, None if ttl is None else max(1, math.ceil(ttl)))
 
     async def delete(self, key: str) -> None:
         await self._publish(key, b"", {KV_OPERATION: "DEL"})

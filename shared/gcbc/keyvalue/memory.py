@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
+import math
 import time
 from collections.abc import Callable
 
@@ -66,7 +67,7 @@ class MemoryKeyValue:
         if ttl is None:
             self._expires.pop(key, None)
         else:
-            self._expires[key] = self.clock() + max(ttl, 1.0)
+            self._expires[key] = self.clock() + max(1, math.ceil(ttl))  # (as JetStream's)
         self._changed(key, value)
 
     async def delete(self, key: str) -> None:

@@ -1,7 +1,8 @@
 """The keyed-value port: the latest value of each key, and a watch over all of them.
 
 ``get(key)``: the value (None: no such key, or deleted). ``put(key, value, ttl)``: replaces it;
-with ``ttl``, the value goes that many seconds later (at least 1) unless put again (None: kept).
+with ``ttl``, the value goes that many seconds later (whole seconds, at least 1) unless put again
+(None: kept).
 ``delete(key)``: the key is gone (deleting a missing key is no error). ``watch(handle)``: every
 key's current value once, then every change as it is stored (``handle(key, value)``; a deleted
 key comes with None), in the order they were stored; the returned watch's ``ready`` is set once

@@ -127,3 +127,51 @@ def test_answers_pipelined_on_a_connection_dropped_are_not_written_to_it(monkeyp
     with caplog.at_level(logging.ERROR):
         assert serve_while(app, client) == 0
     assert not [r for r in caplog.records if "Exception in ASGI" in r.getMessage()]
+
+
+class _Charges:
+    def __init__(self) -> None:
+        self.charged: list[tuple[str, float]] = []
+
+    def charge(self, address: str, requests: float) -> None:
+        self.charged.append((address, requests))
+
+
+def _answering(media_type: bytes, chunks: list[bytes]):
+    async def app(scope, receive, send) -> None:
+        headers = [(b"content-type", media_type)]
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        for n, chunk in enumerate(chunks):
+            more = n < len(chunks) - 1
+            await send({"type": "http.response.body", "body": chunk, "more_body": more})
+
+    return app
+
+
+def _charged(monkeypatch, app, scope: dict) -> list[tuple[str, float]]:
+    charges = _Charges()
+    monkeypatch.setattr(connections, "limits", lambda: charges)
+
+    async def send(message) -> None:
+        pass
+
+    asyncio.run(connections.charged_answers(app)(scope, None, send))
+    return charges.charged
+
+
+def test_an_answers_bytes_are_charged_to_its_address_and_an_event_streams_are_not(monkeypatch):
+    """Each 16 KiB of an answer is one request more for the address the guard counted it under
+    (a long answer's as it is sent); an event stream's bytes (bounded by the streams an address
+    holds, and driven by others' chat at its table) and a request not counted cost nothing."""
+    per = connections.ANSWER_BYTES_PER_REQUEST
+    counted = {"type": "http", "extensions": {connections.CHARGED: "10.0.0.7"}}
+    big = _answering(b"application/json", [b"x" * (per * 3 + 5)])
+    assert _charged(monkeypatch, big, counted) == [("10.0.0.7", 3)]
+    long = _answering(b"application/x-ndjson", [b"x" * (per // 2)] * 5)
+    assert _charged(monkeypatch, long, counted) == [("10.0.0.7", 1), ("10.0.0.7", 1)]
+    small = _answering(b"application/json", [b"x" * (per - 1)])
+    assert _charged(monkeypatch, small, counted) == []
+    stream = _answering(b"text/event-stream; charset=utf-8", [b"x" * per * 4] * 3)
+    assert _charged(monkeypatch, stream, counted) == []
+    assert _charged(monkeypatch, big, {"type": "http", "extensions": {}}) == []  # the house's
+    assert _charged(monkeypatch, big, {"type": "http"}) == []

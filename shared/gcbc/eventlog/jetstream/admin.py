@@ -79,12 +79,13 @@ class Admin(Connected):
             error = str(e)
         log.warning(
             "stream %s has %s replicas and %s compression, %s and %s configured; not updated"
-            " (%s): an operator updates it (python -m tools.launcher does with the admin user)",
+            " (%s): an operator updates it (python -m tools.launcher does with the admin user;"
+            " elsewhere, NATS's own tool: nats stream edit)",
             self.stream,
             info.config.num_replicas,
-            info.config.compression,
+            getattr(info.config.compression, "value", info.config.compression),
             wanted.num_replicas,
-            wanted.compression,
+            getattr(wanted.compression, "value", wanted.compression),
             error,
         )
         return info

@@ -124,7 +124,7 @@ def test_a_finished_tables_last_snapshot_is_kept_a_day_and_one_in_play_for_good(
                 t.apply(one)
             kept.owe(t)
         assert await kept.flush() == 2
-        now[0] += snapshots.FINISHED_KEPT - 1
+        now[0] += snapshots.FINISHED_TTL - 1
         assert (await kept.load("ended")).state.step == "finished"
         now[0] += 2
         assert await kept.load("ended") is None  # the log is read from the start instead
