@@ -73,9 +73,9 @@ _NUMBER = st.one_of(
 @settings(max_examples=400, deadline=None)
 @given(numbers=st.lists(_NUMBER, max_size=6))
 def test_a_refused_body_s_numbers_are_read_as_msgspec_reads_them(numbers):
-    """A refused body is read once more to word its problem; its numbers are read by Python's
-    float (msgspec's own parser is slow near the largest exponent): the same values, and the same
-    refusal of one out of range."""
+    """A refused body is read once more to word its problem; one with a large positive exponent
+    is read by Python's float (msgspec's own parser is slow near the largest exponent), any other
+    by msgspec: either way the same values, and the same refusal of one out of range."""
     body = f"[{', '.join(numbers)}]".encode()
     try:
         expected = msgspec.json.decode(body)
