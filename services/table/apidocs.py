@@ -6,6 +6,7 @@ headers as the web client's pages, beside the document at ``/schema/openapi.json
 from __future__ import annotations
 
 import asyncio
+import gzip
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -33,9 +34,32 @@ ASSETS = {
 PAGE = (PAGES / "schema.html").read_text().replace("{swagger}", SWAGGER.name).encode()
 
 
+# the large files, also sent gzipped to a client that takes it (made as the app starts): each
+# answer's bytes count against its client's requests, and the script is 1.5 MB
+GZIPPED = ("swagger-ui-bundle.js", "swagger-ui.css")
+
+
 @cache
 def _asset(name: str) -> bytes:
     return (SWAGGER / name).read_bytes()
+
+
+@cache
+def _gzipped(name: str) -> bytes:
+    return gzip.compress(_asset(name), 9, mtime=0)
+
+
+def _takes_gzip(accept_encoding: str) -> bool:
+    """Whether an Accept-Encoding header takes gzip (RFC 9110: ``gzip;q=0`` refuses it)."""
+    for coding in accept_encoding.lower().split(","):
+        name, _, parameters = coding.partition(";")
+        if name.strip() in ("gzip", "x-gzip"):
+            q = parameters.strip().removeprefix("q=").strip() if parameters else "1"
+            try:
+                return float(q) > 0
+            except ValueError:
+                return False
+    return False
 
 
 # the version is in the path, so a browser keeps each file until the package changes
@@ -45,11 +69,17 @@ def _asset(name: str) -> bytes:
     sync_to_thread=False,
     cache_control=CacheControlHeader(max_age=31_536_000, public=True, immutable=True),
 )
-def swagger_asset(name: FromPath[str]) -> Response[bytes]:
+def swagger_asset(name: FromPath[str], request: Request) -> Response[bytes]:
     media_type = ASSETS.get(name)
     if media_type is None:
         raise ApiError(404, "not_found", "there is no such file")
-    return Response(_asset(name), media_type=media_type)
+    if name not in GZIPPED:
+        return Response(_asset(name), media_type=media_type)
+    headers = {"vary": "accept-encoding"}
+    if _takes_gzip(request.headers.get("accept-encoding", "")):
+        headers["content-encoding"] = "gzip"
+        return Response(_gzipped(name), media_type=media_type, headers=headers)
+    return Response(_asset(name), media_type=media_type, headers=headers)
 
 
 class SwaggerPage(OpenAPIRenderPlugin):
@@ -109,10 +139,13 @@ def plugins() -> list[OpenAPIRenderPlugin]:
 
 
 async def prepare(plugins: list[OpenAPIRenderPlugin], openapi_schema: dict[str, Any]) -> None:
-    """Render the app's documents before the first request asks for them."""
+    """Render the app's documents, and gzip the large assets, before the first request asks for
+    them (off the event loop)."""
     for plugin in plugins:
         if isinstance(plugin, _RenderedOnce):
             await plugin.prepare(openapi_schema)
+    for name in GZIPPED:
+        await asyncio.to_thread(_gzipped, name)
 
 
 def _unknown_is_a_problem(response: Response[Any]) -> Response[Any]:

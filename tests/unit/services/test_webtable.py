@@ -105,3 +105,21 @@ def test_an_asset_is_served_from_memory_and_not_sent_again_to_a_browser_that_has
     assert head.status_code == 200 and head.content == b""
     assert head.headers["content-type"] == "text/css; charset=utf-8"
     assert client.get("/web/i18n/it.json").headers["content-type"] == "application/json"
+
+
+def test_the_api_docs_large_files_are_sent_gzipped_to_a_client_that_takes_it(client):
+    """The documentation's 1.5 MB script counts against its reader's requests by its bytes: a
+    browser (which takes gzip) is sent a quarter of them; a client that does not take it, or
+    refuses it (q=0), the file itself; either way the answer says it varies on it."""
+    path = f"/schema/{SWAGGER}/swagger-ui-bundle.js"
+    plain = (Path(swagger_ui_path) / "swagger-ui-bundle.js").read_bytes()
+    for taken in ("gzip, deflate, br", "br;q=1.0, gzip;q=0.5", "GZIP"):
+        r = client.get(path, headers={"Accept-Encoding": taken})
+        assert r.headers["content-encoding"] == "gzip", taken
+        assert r.content == plain and r.num_bytes_downloaded < len(plain) / 3, taken
+        assert r.headers["vary"] == "accept-encoding"
+    for refused in ("identity", "gzip;q=0", "br"):
+        r = client.get(path, headers={"Accept-Encoding": refused})
+        assert "content-encoding" not in r.headers and r.content == plain, refused
+        assert r.num_bytes_downloaded == len(plain) and r.headers["vary"] == "accept-encoding"
+    assert "content-encoding" not in client.get(f"/schema/{SWAGGER}/favicon-32x32.png").headers
