@@ -20,7 +20,9 @@ import hashlib
 import logging
 import re
 import secrets
+import time
 from collections import OrderedDict
+from collections.abc import Callable
 
 import msgspec
 
@@ -136,10 +138,17 @@ class PlayerLog:
     process read, kept up to date with one read of each player's last entry)."""
 
     KEEP = 10_000  # players kept folded in memory
+    # how long a player read from the log answers ``authenticate`` without asking for its last
+    # entry again (an ask of NATS per request, each a client's to make): a token replaced by
+    # another process is refused here that much later at most; one replaced here, at once
+    FRESH = 1.0
 
-    def __init__(self, events: EventLog) -> None:
+    def __init__(self, events: EventLog, clock: Callable[[], float] = time.monotonic) -> None:
         self.events = events
+        self.clock = clock
         self.folded: OrderedDict[str, FoldedPlayer] = OrderedDict()
+        self._read_at: dict[str, float] = {}  # player -> when its last entry was last asked for
+        self._appended_at: dict[str, float] = {}  # key -> when an append to it was last answered
         self.withdrawing: set[asyncio.Task[None]] = set()
         self._joining: dict[str, _Turn] = {}  # the players whose tables are being noted
         self.snapshotting: set[asyncio.Task[None]] = set()
@@ -152,6 +161,7 @@ class PlayerLog:
     async def _folded(self, player_id: str) -> FoldedPlayer | None:
         """The player's entries folded as the log tells now, registered or not (None: none)."""
         p = self.folded.get(player_id)
+        asked = self.clock()
         last = await self.events.last(player_id)
         if last is None:
             return None
@@ -172,6 +182,8 @@ class PlayerLog:
             p.since_snapshot = 0
             self._snapshot(p)
         self._keep(p)
+        if asked > self._appended_at.get(player_id, float("-inf")):
+            self._read_at[player_id] = asked  # (a read begun before an append is not fresh)
         return p
 
     async def _restored(self, player_id: str, last: int) -> FoldedPlayer:
@@ -215,7 +227,8 @@ class PlayerLog:
         self.folded[p.player_id] = p
         self.folded.move_to_end(p.player_id)
         while len(self.folded) > self.KEEP:
-            self.folded.popitem(last=False)
+            gone, _ = self.folded.popitem(last=False)
+            self._read_at.pop(gone, None)
 
     async def authenticate(self, token: str) -> FoldedPlayer | None:
         """The player whose current token this is (None: none: not a player's, unknown, or
@@ -223,7 +236,12 @@ class PlayerLog:
         player_id = player_of_token(token)
         if player_id is None:
             return None
-        p = await self.player(player_id)
+        p = self.folded.get(player_id)
+        read_at = self._read_at.get(player_id)
+        if p is None or read_at is None or self.clock() - read_at > self.FRESH:
+            p = await self.player(player_id)
+        elif not p.registered:
+            return None
         return p if p is not None and p.holds(token) else None
 
     async def claim(self, name: str) -> NameClaimed | None:
@@ -413,5 +431,13 @@ class PlayerLog:
         if expected is None:
             last = await self.events.last(key)
             expected = last.seq if last is not None else 0
-        got = await self.events.append(key, encode_player_entry(entry), expected=expected)
+        try:
+            got = await self.events.append(key, encode_player_entry(entry), expected=expected)
+        finally:
+            # the key's next read asks the log, which holds this entry then (or may: unknown)
+            self._read_at.pop(key, None)
+            if len(self._appended_at) > self.KEEP:
+                since = self.clock() - self.FRESH
+                self._appended_at = {k: t for k, t in self._appended_at.items() if t > since}
+            self._appended_at[key] = self.clock()
         return got.seq

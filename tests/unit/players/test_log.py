@@ -349,3 +349,43 @@ def test_what_is_not_an_entry_is_stepped_over():
     p = FoldedPlayer("0" * 16)
     p.apply(Stored(seq=3, table="0" * 16, data=b"not json"))
     assert p.seq == 3 and not p.registered
+
+
+def test_a_token_is_checked_on_the_log_once_a_second_and_a_replacement_here_counts_at_once():
+    """Each request authenticated by a player's token asked NATS for the player's last entry:
+    a client's requests made as many asks. A player read within ``FRESH`` answers without one; a
+    token replaced in this process is refused at once, one replaced in another process once
+    ``FRESH`` has passed."""
+    now = [100.0]
+    events = MemoryEventLog()
+    asks = []
+    last = events.last
+
+    async def counted(key):
+        asks.append(key)
+        return await last(key)
+
+    events.last = counted  # type: ignore[method-assign]
+
+    async def go():
+        log = PlayerLog(events, clock=lambda: now[0])
+        p, old = await log.register("ann", bot=False)
+        now[0] += 0.01
+        assert (await log.authenticate(old)).player_id == p.player_id
+        before = len(asks)
+        for _ in range(5):
+            assert await log.authenticate(old) is not None
+        assert len(asks) == before  # none asked within FRESH
+        new = await log.reissue(await log.player(p.player_id))
+        now[0] += 0.01
+        assert await log.authenticate(old) is None  # replaced here: at once
+        assert await log.authenticate(new) is not None
+        other = PlayerLog(events, clock=lambda: now[0])  # another process
+        newer = await other.reissue(await other.player(p.player_id))
+        now[0] += 0.01
+        assert await log.authenticate(new) is not None  # within FRESH of its last ask
+        now[0] += PlayerLog.FRESH + 0.1
+        assert await log.authenticate(new) is None
+        assert await log.authenticate(newer) is not None
+
+    run(go())
