@@ -34,9 +34,11 @@ ASSETS = {
 PAGE = (PAGES / "schema.html").read_text().replace("{swagger}", SWAGGER.name).encode()
 
 
-# the large files, also sent gzipped to a client that takes it (made as the app starts): each
-# answer's bytes count against its client's requests, and the script is 1.5 MB
+# the large files, also sent gzipped to a client that takes it, once made off the event loop as
+# the app starts (until then sent as they are): each answer's bytes count against its client's
+# requests, and these are the largest answers the server gives
 GZIPPED = ("swagger-ui-bundle.js", "swagger-ui.css")
+_gzipped: dict[str, bytes] = {}
 
 
 @cache
@@ -44,9 +46,8 @@ def _asset(name: str) -> bytes:
     return (SWAGGER / name).read_bytes()
 
 
-@cache
-def _gzipped(name: str) -> bytes:
-    return gzip.compress(_asset(name), 9, mtime=0)
+def _gzip(name: str) -> None:
+    _gzipped[name] = gzip.compress(_asset(name), 9, mtime=0)
 
 
 def _takes_gzip(accept_encoding: str) -> bool:
@@ -76,9 +77,10 @@ def swagger_asset(name: FromPath[str], request: Request) -> Response[bytes]:
     if name not in GZIPPED:
         return Response(_asset(name), media_type=media_type)
     headers = {"vary": "accept-encoding"}
-    if _takes_gzip(request.headers.get("accept-encoding", "")):
+    gzipped = _gzipped.get(name)
+    if gzipped is not None and _takes_gzip(request.headers.get("accept-encoding", "")):
         headers["content-encoding"] = "gzip"
-        return Response(_gzipped(name), media_type=media_type, headers=headers)
+        return Response(gzipped, media_type=media_type, headers=headers)
     return Response(_asset(name), media_type=media_type, headers=headers)
 
 
@@ -145,7 +147,8 @@ async def prepare(plugins: list[OpenAPIRenderPlugin], openapi_schema: dict[str, 
         if isinstance(plugin, _RenderedOnce):
             await plugin.prepare(openapi_schema)
     for name in GZIPPED:
-        await asyncio.to_thread(_gzipped, name)
+        if name not in _gzipped:
+            await asyncio.to_thread(_gzip, name)
 
 
 def _unknown_is_a_problem(response: Response[Any]) -> Response[Any]:

@@ -14,6 +14,7 @@ from nats.js import api
 from nats.js.errors import APIError, NotFoundError
 
 from gcbc.eventlog.jetstream.stream import (
+    COMPRESSION,
     NOT_STORED,
     UNANSWERED,
     Connected,
@@ -66,7 +67,7 @@ class Admin(Connected):
         wanted = replace(
             info.config,
             num_replicas=info.config.num_replicas if replicas is None else replicas,
-            compression=stream_config().compression,
+            compression=COMPRESSION,
         )
         if wanted == info.config:
             return info

@@ -122,6 +122,10 @@ def table_of(subj: str, prefix: str = PREFIX) -> str:
     return subj[len(prefix) + 1 :].split(".", 2)[1]
 
 
+# the log is kept for good and is JSON: its full blocks are stored compressed
+COMPRESSION = api.StoreCompression.S2
+
+
 def stream_config(
     replicas: int = 1, stream: str = STREAM, prefix: str = PREFIX, partitions: int = PARTITIONS
 ) -> api.StreamConfig:
@@ -134,8 +138,7 @@ def stream_config(
         num_replicas=replicas,
         duplicate_window=120.0,
         allow_direct=True,
-        # the log is kept for good and is JSON: its full blocks are stored compressed
-        compression=api.StoreCompression.S2,
+        compression=COMPRESSION,
     )
 
 
