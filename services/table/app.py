@@ -138,12 +138,18 @@ def _litestar(settings: Settings, lifespan: Any) -> Litestar:
             answers.ClientGone: answers.answer_gone,
         },
         before_request=edge.before_request,
+        on_startup=[_learn_queries],
         cors_config=cors.operators(settings),
         request_max_body_size=MAX_BODY,
         openapi_config=_openapi(),
         plugins=[doc.VOCABULARIES],
         debug=False,
     )
+
+
+def _learn_queries(app: Litestar) -> None:
+    """The query parameters each operation takes, read from the API's document."""
+    app.state.query_parameters = edge.query_parameters(app.openapi_schema.to_schema())
 
 
 def _openapi() -> OpenAPIConfig:

@@ -34,6 +34,7 @@ T = TypeVar("T")
 
 COMMAND_ID = re.compile(r"[!-~]{1,64}")  # printable ASCII, no space: safe in logs and msg ids
 _AT = re.compile(r"at `\$\.?([^`]*)`")  # where a decoder says a body went wrong
+_DIGITS = re.compile(r"-?[0-9]+")  # a query's whole number, as JSON writes one
 _NAMED = re.compile(r"(?:missing required|unknown) field `([^`]*)`")
 _decoder = functools.cache(msgspec.json.Decoder)  # one decoder a type
 
@@ -43,6 +44,8 @@ async def before_request(request: Request) -> None:
     own format names no table (and never reaches a subject or a key), and a body is JSON. A
     before-request hook, not a guard: Litestar copies the handler for each guard call, and runs a
     sync guard in a thread, on every request."""
+    if request.scope["query_string"]:
+        _check_query(request)
     table_id = request.path_params.get("table_id")
     if table_id is not None and not is_table_id(table_id):
         raise ApiError(404, "no_table", "there is no such table")
@@ -52,6 +55,60 @@ async def before_request(request: Request) -> None:
     if _json_body_only(request) is None and request.route_handler.resolve_data_dto():
         # a route that takes a body: none at all is refused before anything else is looked at
         raise ApiError(422, "invalid_body", "'data'", "data")
+
+
+def query_parameters(schema: dict[str, Any]) -> dict[tuple[str, str], dict[str, bool]]:
+    """Each documented operation's query parameters, by method and path template, each with
+    whether it is a whole number: what ``before_request`` holds a query to."""
+    taken = {}
+    for path, item in schema.get("paths", {}).items():
+        for method, operation in item.items():
+            if isinstance(operation, dict) and "responses" in operation:
+                taken[(method.upper(), path)] = {
+                    p["name"]: _whole_number(p.get("schema", {}))
+                    for p in operation.get("parameters", ())
+                    if p.get("in") == "query"
+                }
+    return taken
+
+
+def _whole_number(schema: dict[str, Any]) -> bool:
+    return any(kind.get("type") == "integer" for kind in (schema, *schema.get("oneOf", ())))
+
+
+def _check_query(request: Request) -> None:
+    """A query names only its operation's parameters, each once, a whole number in digits:
+    Litestar would ignore a misspelt name, keep one of a repeated name's values, and read
+    ``1e5`` or ``+5`` as a number, and a client's mistake would pass unseen."""
+    operations = request.app.state.get("query_parameters", {})
+    taken = operations.get((request.method, request.scope.get("path_template")))
+    if taken is None:
+        return  # not an operation of the API's document (the web pages, the document itself)
+    query = request.query_params
+    for name in dict.fromkeys(query.keys()):
+        values = query.getall(name)
+        if name not in taken:
+            offered = ", ".join(sorted(taken)) or "none"
+            raise ApiError(
+                400,
+                "invalid_parameter",
+                f"{name[:40]!r} is not a query parameter of this operation (it takes: {offered})",
+                name[:40],
+            )
+        if len(values) > 1:
+            raise ApiError(
+                400,
+                "invalid_parameter",
+                f"{name!r} is given {len(values)} times: once at most",
+                name,
+            )
+        if taken[name] and not _DIGITS.fullmatch(values[0]):
+            raise ApiError(
+                400,
+                "invalid_parameter",
+                f"{name!r} is a whole number written in digits (not {values[0][:40]!r})",
+                name,
+            )
 
 
 def _json_body_only(request: Request) -> str | None:

@@ -33,8 +33,9 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "Give each key once.",
     ),
     "invalid_parameter": (
-        "A query or path parameter is out of its range (`field` names it).",
-        "Send a value in the range the API document gives.",
+        "A query or path parameter is out of its range, or the query names a parameter its"
+        " operation does not take, or one twice (`field` names it).",
+        "Send each parameter the API document gives once, in its range.",
     ),
     "invalid_body": (
         "A field of the body is missing, of the wrong type, out of its range or unknown (`field`"

@@ -396,6 +396,26 @@ def test_the_lobby_is_listed_in_pages(http):
         assert r.status_code == 400 and r.json()["code"] == "invalid_parameter", r.text
 
 
+@pytest.mark.parametrize(
+    ("query", "field", "said"),
+    [
+        ("limt=2", "limt", "it takes: after, limit"),  # a misspelt name is not ignored
+        ("=", "", "not a query parameter"),
+        ("limit=2&limit=3", "limit", "given 2 times"),  # nor is one of two values kept
+        ("after=1e5", "after", "whole number"),  # nor a float read as a whole number
+        ("limit=+5", "limit", "whole number"),
+        ("limit=", "limit", "whole number"),
+    ],
+)
+def test_a_query_names_its_operation_s_parameters_each_once_in_digits(http, query, field, said):
+    r = http.get(f"/tables?{query}")
+    assert r.status_code == 400, r.text
+    assert (r.json()["code"], r.json()["field"]) == ("invalid_parameter", field)
+    assert said in r.json()["detail"]
+    assert http.get("/tables?limit=2&after=0").status_code == 200
+    assert http.get("/?player=x").status_code == 200  # the web pages are not the API's
+
+
 # --- 6. honest answers when a dependency fails --------------------------------------------------
 def test_with_redis_away_reads_are_503_and_a_recorded_command_is_202(own_stack):
     """Before: 78 of 78 commands answered 500 during a Redis restart had been recorded."""

@@ -1,8 +1,8 @@
 """Schemathesis over the generated OpenAPI document (the bounded hostile-input run):
 every operation, with valid and invalid generated requests (a few hundred per operation under
-``make bench``, sixty in make test's short version), some
-aimed at real tables (in play, in the lobby, finished) and their seats' tokens. No answer is a server error, and every view any of
-them receives passes the leak audit.
+``make bench``, sixty in make test's short version), some aimed at real tables (in play, in the
+lobby, finished) and their seats' tokens. No answer is a server error, every request the document
+calls invalid is refused, and every view any of them receives passes the leak audit.
 
 Schemathesis' strategies are driven by Hypothesis directly (its pytest plugin does not run on
 pytest 9 yet)."""
@@ -25,13 +25,14 @@ from tests.e2e.conftest import auth, seated_table
 from tools.demo import play_table
 
 # what a response must be: no server error, a documented status, the documented media type and
-# headers, a body of the documented schema
+# headers, a body of the documented schema; and a request the document says is invalid is refused
 CHECKS = [
     checks.not_a_server_error,
     checks.status_code_conformance,
     checks.content_type_conformance,
     checks.response_headers_conformance,
     checks.response_schema_conformance,
+    checks.negative_data_rejection,
 ]
 EXAMPLES = 120  # per operation and generation mode: 240 requests per operation
 SHORT_EXAMPLES = 30  # make test's version: the same operations, modes, targets and checks
