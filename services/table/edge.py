@@ -34,8 +34,15 @@ T = TypeVar("T")
 
 COMMAND_ID = re.compile(r"[!-~]{1,64}")  # printable ASCII, no space: safe in logs and msg ids
 _AT = re.compile(r"at `\$\.?([^`]*)`")  # where a decoder says a body went wrong
-_DIGITS = re.compile(r"-?[0-9]+")  # a query's whole number, as JSON writes one
 _NAMED = re.compile(r"(?:missing required|unknown) field `([^`]*)`")
+# a query's numbers as JSON writes them (not ``1e5`` for a whole number, nor ``+5``, ``inf``)
+_WRITTEN = {
+    "integer": (re.compile(r"-?[0-9]+"), "a whole number written in digits"),
+    "number": (
+        re.compile(r"-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?"),
+        "a number as JSON writes one",
+    ),
+}
 _decoder = functools.cache(msgspec.json.Decoder)  # one decoder a type
 
 
@@ -57,29 +64,30 @@ async def before_request(request: Request) -> None:
         raise ApiError(422, "invalid_body", "'data'", "data")
 
 
-def query_parameters(schema: dict[str, Any]) -> dict[tuple[str, str], dict[str, bool]]:
-    """Each documented operation's query parameters, by method and path template, each with
-    whether it is a whole number: what ``before_request`` holds a query to."""
+def query_parameters(schema: dict[str, Any]) -> dict[tuple[str, str], dict[str, str | None]]:
+    """Each documented operation's query parameters, by method and path template, each with its
+    kind of number (None: not a number): what ``before_request`` holds a query to."""
     taken = {}
     for path, item in schema.get("paths", {}).items():
         for method, operation in item.items():
             if isinstance(operation, dict) and "responses" in operation:
                 taken[(method.upper(), path)] = {
-                    p["name"]: _whole_number(p.get("schema", {}))
+                    p["name"]: _number_kind(p.get("schema", {}))
                     for p in operation.get("parameters", ())
                     if p.get("in") == "query"
                 }
     return taken
 
 
-def _whole_number(schema: dict[str, Any]) -> bool:
-    return any(kind.get("type") == "integer" for kind in (schema, *schema.get("oneOf", ())))
+def _number_kind(schema: dict[str, Any]) -> str | None:
+    kinds = {kind.get("type") for kind in (schema, *schema.get("oneOf", ()))}
+    return next((kind for kind in _WRITTEN if kind in kinds), None)
 
 
 def _check_query(request: Request) -> None:
-    """A query names only its operation's parameters, each once, a whole number in digits:
+    """A query names only its operation's parameters, each once, a number as JSON writes it:
     Litestar would ignore a misspelt name, keep one of a repeated name's values, and read
-    ``1e5`` or ``+5`` as a number, and a client's mistake would pass unseen."""
+    ``1e5`` as a whole number or ``inf`` as a number, and a client's mistake would pass unseen."""
     operations = request.app.state.get("query_parameters", {})
     taken = operations.get((request.method, request.scope.get("path_template")))
     if taken is None:
@@ -102,12 +110,11 @@ def _check_query(request: Request) -> None:
                 f"{name!r} is given {len(values)} times: once at most",
                 name,
             )
-        if taken[name] and not _DIGITS.fullmatch(values[0]):
+        kind = taken[name]
+        if kind is not None and not _WRITTEN[kind][0].fullmatch(values[0]):
+            said = _WRITTEN[kind][1]
             raise ApiError(
-                400,
-                "invalid_parameter",
-                f"{name!r} is a whole number written in digits (not {values[0][:40]!r})",
-                name,
+                400, "invalid_parameter", f"{name!r} is {said} (not {values[0][:40]!r})", name
             )
 
 

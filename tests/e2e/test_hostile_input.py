@@ -416,6 +416,20 @@ def test_a_query_names_its_operation_s_parameters_each_once_in_digits(http, quer
     assert http.get("/?player=x").status_code == 200  # the web pages are not the API's
 
 
+@pytest.mark.parametrize(
+    ("timeout", "status"), [("inf", 400), ("0x1", 400), ("0.5", 200), ("5e-1", 200)]
+)
+def test_a_query_s_number_is_written_as_json_writes_one(http, timeout, status):
+    table_id = http.post("/tables", json={"seats": 5}).json()["table_id"]
+    r = http.get(f"/tables/{table_id}/view?after=1&timeout={timeout}")
+    assert r.status_code == status, r.text
+    if status == 400:
+        assert (r.json()["field"], r.json()["detail"]) == (
+            "timeout",
+            f"'timeout' is a number as JSON writes one (not {timeout!r})",
+        )
+
+
 # --- 6. honest answers when a dependency fails --------------------------------------------------
 def test_with_redis_away_reads_are_503_and_a_recorded_command_is_202(own_stack):
     """Before: 78 of 78 commands answered 500 during a Redis restart had been recorded."""
