@@ -332,7 +332,8 @@ class _Common:
             DeclaredView(
                 seat=s.turn_seat,
                 action=d.action,
-                target=d.target,
+                # where the shot or bite goes: a card that forced it sent it elsewhere
+                target=d.target if d.forced_target is None else d.forced_target,
                 position=d.position,
                 forced=d.forced_target is not None,
             )

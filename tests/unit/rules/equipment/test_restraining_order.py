@@ -46,7 +46,8 @@ def test_prompts_the_shooter_and_forces_the_shot_at_its_new_target():
         E.ShotRedirected(target=3),
     ]
     assert s.seat(0).aim == 3 and s.declared.forced_target == 3
-    assert view(s, None, log=False).declared.forced
+    declared = view(s, None, log=False).declared
+    assert (declared.forced, declared.target) == (True, 3)  # the view says where it now goes
     assert one(events, E.WindowReopened).asked == (3,)
     # then when the window closes the shot is fired at seat 3, without a new choice
     s, events = act(s, C.Pass(seat=3))
