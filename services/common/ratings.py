@@ -27,7 +27,7 @@ from openskill.models import PlackettLuce
 from gcbc.eventlog.port import LogAdmin, Stored
 from gcbc.eventlog.records import entry_of
 from gcbc.playermodel.memory import MemoryPlayerModel
-from gcbc.playermodel.port import PlayerModel, Rating, RatingsHeld
+from gcbc.playermodel.port import Rating, RatingBoard, RatingsHeld
 from gcbc.readmodel.port import ModelUnavailable
 from gcbc.rules.teams import true_team
 from gcbc_contract import commands as C
@@ -123,7 +123,7 @@ def rate(current: dict[str, Rating], seats: list[RatedSeat]) -> dict[str, Rating
     return out
 
 
-async def rate_table(model: PlayerModel, t: FoldedTable, position: int) -> bool:
+async def rate_table(model: RatingBoard, t: FoldedTable, position: int) -> bool:
     """Rate a table that ended at ``position`` (the answer that ended it), if it is a rated one:
     whether ratings were written (never twice: the read model keeps the last position rated)."""
     rated = rated_seats(t)
@@ -160,7 +160,7 @@ def _opening(first: Stored) -> CommandEntry | None:
     return None
 
 
-async def rate_log(log: LogAdmin, model: PlayerModel) -> int:
+async def rate_log(log: LogAdmin, model: RatingBoard) -> int:
     """Every rated table of the whole log rated, in the order the tables ended, into ``model``
     (one with no rating yet: a rebuild's or a check's, apart from the ratings in use): how many
     tables were rated."""
@@ -186,7 +186,7 @@ async def rate_log(log: LogAdmin, model: PlayerModel) -> int:
     return rated
 
 
-async def rebuild_ratings(log: LogAdmin, model: PlayerModel) -> int:
+async def rebuild_ratings(log: LogAdmin, model: RatingBoard) -> int:
     """Every rating made again from the whole tables' log while the projection runs: rated
     apart, under a hold that the projection's ratings wait for, then put in place of every
     rating in one step (one that stops leaves them as they were). How many tables were rated;
@@ -207,7 +207,7 @@ async def rebuild_ratings(log: LogAdmin, model: PlayerModel) -> int:
         await model.release_ratings(holder)
 
 
-async def _keep_hold(model: PlayerModel, holder: str) -> None:
+async def _keep_hold(model: RatingBoard, holder: str) -> None:
     """Renew the rebuild's hold on the ratings till it is done (if it stops, the hold expires)."""
     while True:
         await asyncio.sleep(HOLD / 3)

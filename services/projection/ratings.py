@@ -14,7 +14,7 @@ from typing import Any
 
 from gcbc.eventlog.leases import Leases
 from gcbc.eventlog.port import EventLog, LogAdmin, LogUnavailable, Stored, Subscription
-from gcbc.playermodel.port import PlayerModel, RatingsHeld
+from gcbc.playermodel.port import PlayerDirectory, PlayerModel, RatingBoard, RatingsHeld
 from gcbc.players import projection as players_projection
 from gcbc.readmodel.port import ModelUnavailable
 from services.common.folded import FoldedTable
@@ -27,7 +27,7 @@ RETRY = 1.0  # seconds before an entry that could not be rated is tried again
 
 
 class RatingProjection:
-    def __init__(self, events: EventLog, model: PlayerModel) -> None:
+    def __init__(self, events: EventLog, model: RatingBoard) -> None:
         self.events = events
         self.model = model
 
@@ -83,7 +83,7 @@ async def consume_alone(
 
 async def consume_players(
     players: EventLog,
-    model: PlayerModel,
+    model: PlayerDirectory,
     stop: asyncio.Event,
     leases: Leases,
     instance: str | None = None,

@@ -60,7 +60,9 @@ class RatingsMade(msgspec.Struct, frozen=True):
     changes: dict[str, dict[str, float]] = msgspec.field(default_factory=dict)
 
 
-class PlayerModel(Protocol):
+class PlayerDirectory(Protocol):
+    """The players, as the projection folds them from the players' log."""
+
     async def put_player(self, record: PlayerRecord) -> None: ...
 
     async def remove_player(self, player_id: str) -> None:
@@ -96,7 +98,11 @@ class PlayerModel(Protocol):
 
     async def count(self) -> int: ...
 
-    # --- ratings (services.common.ratings): a projection of the tables' log ------------------
+
+class RatingBoard(Protocol):
+    """The ratings (``services.common.ratings``), as the projection folds them from the tables'
+    log: each pool's raters, the rated tables' changes, the leaderboards."""
+
     async def ratings(self, pool: str, raters: list[str]) -> dict[str, Rating]:
         """The raters' ratings in the pool (those never rated there are missing)."""
         ...
@@ -139,3 +145,7 @@ class PlayerModel(Protocol):
     async def changes(self, table_id: str) -> dict[str, float]:
         """Each rater's rating change (its ordinal's) at a rated table (empty: not rated)."""
         ...
+
+
+class PlayerModel(PlayerDirectory, RatingBoard, Protocol):
+    """Both, as one store keeps them."""

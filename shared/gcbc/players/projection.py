@@ -6,7 +6,7 @@ from __future__ import annotations
 import msgspec
 
 from gcbc.eventlog.port import LogAdmin, Stored
-from gcbc.playermodel.port import PlayerModel, PlayerRecord
+from gcbc.playermodel.port import PlayerDirectory, PlayerRecord
 from gcbc_contract.players import (
     NameClaimed,
     RegistrationWithdrawn,
@@ -18,7 +18,7 @@ DURABLE = "players"  # the projection's consumer of the players' log
 PAGE = 1000  # players read at once when a rebuild looks for those the log does not hold
 
 
-async def project(model: PlayerModel, stored: Stored) -> object:
+async def project(model: PlayerDirectory, stored: Stored) -> object:
     """One entry of the players' log into the read model (again: the same writes): the entry
     (None: not one). A player shows once its name's claim is its, and no more once its
     registration is withdrawn (one that never handed out its token: its claim holds nothing)."""
@@ -40,7 +40,7 @@ async def project(model: PlayerModel, stored: Stored) -> object:
     return entry
 
 
-async def rebuild(log: LogAdmin, model: PlayerModel) -> int:
+async def rebuild(log: LogAdmin, model: PlayerDirectory) -> int:
     """The read model made again from the whole players' log, over the one in use: every entry
     projected again (the same writes), then each player the log never registered removed. One
     that stops half-way leaves every player as it was or as the log has it, never missing (a
@@ -58,7 +58,7 @@ async def rebuild(log: LogAdmin, model: PlayerModel) -> int:
     return count
 
 
-async def _forget_unclaimed(model: PlayerModel, claimed: set[str], last: int) -> None:
+async def _forget_unclaimed(model: PlayerDirectory, claimed: set[str], last: int) -> None:
     """Remove the players registered up to ``last`` that the log never claimed a name for (one
     registered past it is the live projection's, from entries the rebuild did not read)."""
     after, unclaimed = 0, []
