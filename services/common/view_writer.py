@@ -8,7 +8,14 @@ from __future__ import annotations
 import msgspec
 
 from gcbc.eventlog.port import EventLog
-from gcbc.readmodel.port import Put, Replacement, ViewWriter, encode_answers, viewer_key
+from gcbc.readmodel.port import (
+    HOLDERS,
+    Put,
+    Replacement,
+    ViewWriter,
+    encode_answers,
+    viewer_key,
+)
 from gcbc.rules import view
 from gcbc.rules.views import LogMemo, views
 from services.common.folded import FoldedTable
@@ -96,10 +103,22 @@ def seated_record(t: FoldedTable) -> bytes | None:
     model keeps of it once its views expire; None for a table not finished."""
     if table_status(t) != "finished":
         return None
+    return _encode(_seats_of(t))
+
+
+def holders_record(t: FoldedTable) -> bytes:
+    """The table's status, as its views say it (waiting, playing, finished), and its players'
+    seats (player id -> seat), kept beside its views (``HOLDERS``)."""
+    status = table_status(t)
+    shown = "waiting" if status == "lobby" else status
+    return _encode({"status": shown, "players": _seats_of(t)})
+
+
+def _seats_of(t: FoldedTable) -> dict[str, int]:
     seats: dict[str, int] = {}
     for seat, player in sorted(t.players.items()):
         seats.setdefault(player, seat)  # (its first seat, as a public view is read)
-    return _encode(seats)
+    return seats
 
 
 def answers(t: FoldedTable, viewers: list[str] | None = None) -> dict[str, bytes]:
@@ -118,6 +137,7 @@ def replacement_of(
     every viewer's) and status, at its position."""
     if answered is None:
         answered = answers(t)
+    views = {**views, HOLDERS: holders_record(t)}
     return Replacement(
         t.table_id, views, t.seq, lobby_summary(t), answered, table_status(t), seated_record(t)
     )

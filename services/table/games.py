@@ -13,11 +13,11 @@ import msgspec
 
 from gcbc.eventlog.port import LogUnavailable
 from gcbc.playermodel.port import PlayerModel
-from gcbc.readmodel.port import PUBLIC, ViewReader
+from gcbc.readmodel.port import HOLDERS, ViewReader
 from gcbc_contract.players import PlayedGame, PlayedGames
 from services.table.problems import ApiError
 from services.table.service import TableService
-from services.table.shown import player_at, player_at_end, shows_finished
+from services.table.shown import player_at, player_at_end
 
 Charge = Callable[[], Awaitable[None]]  # a game's fold counted against its client's budget
 SCAN = 4  # tables looked at per game asked for, at most (the others: left in the lobby, in play)
@@ -126,17 +126,17 @@ class Games:
         if table_id in self._games:
             self._games.move_to_end(table_id)
             return self._games[table_id]
-        public = await self.views.get(table_id, PUBLIC)
-        if public is not None:
-            if not shows_finished(public[1]):
+        held = await self.views.get(table_id, HOLDERS)
+        if held is not None:
+            at = player_at(held[1], player_id or "")
+            if at.status != "finished":
                 return None  # in play or waiting: nothing of it is told
-            at = player_at(public[1], player_id) if player_id is not None else None
         else:  # finished and its views expired (its seated record kept), or not projected
             (seated,) = await self.views.seated([table_id])
             if seated is None:
                 return None
-            at = player_at_end(seated, player_id) if player_id is not None else None
-        if at is not None and at.seat is None:
+            at = player_at_end(seated, player_id or "")
+        if player_id is not None and at.seat is None:
             return None  # not the player's game (a seat left in the lobby): not folded for it
         if fold is not None:
             await fold()

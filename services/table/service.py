@@ -25,7 +25,7 @@ from gcbc.clock import now_ms
 from gcbc.eventlog.port import EventLog, Stored, Subscription, WrongExpectedSequence
 from gcbc.eventlog.records import append_entry, entry_or_none
 from gcbc.keyvalue.port import KeyValue
-from gcbc.readmodel.port import Answer, StoredView, ViewReader, viewer_key
+from gcbc.readmodel.port import HOLDERS, Answer, StoredView, ViewReader, viewer_key
 from gcbc.rules import RuleViolation
 from gcbc_contract.entries import CommandEntry
 from services.common import metrics, view_writer
@@ -151,23 +151,22 @@ class TableService:
 
     async def players_at(self, tables: list[str], player_id: str) -> list[PlayerAt | None]:
         """Each table as the read model shows it to the player, read together, no log folded: a
-        finished one as its seated record does (a hundred bytes, where its public view may be
-        tens of kilobytes), the others as their public views (None: no view of it yet, not
-        projected)."""
+        finished one as its seated record does, the others as their holders records (a hundred
+        bytes each, where a view grows with its table's chat; None: not projected yet)."""
         ends = await self.model.seated(tables)
         open_ = [t for t, seated in zip(tables, ends, strict=True) if seated is None]
-        views: list[tuple[int, bytes] | None] = []
+        records: list[tuple[int, bytes] | None] = []
         for start in range(0, len(open_), AT_ONCE):  # (within a pool's connections)
             part = open_[start : start + AT_ONCE]
-            views += await asyncio.gather(*(self.model.get(t, viewer_key(None)) for t in part))
-        shown = dict(zip(open_, views, strict=True))
+            records += await asyncio.gather(*(self.model.get(t, HOLDERS) for t in part))
+        held = dict(zip(open_, records, strict=True))
         out: list[PlayerAt | None] = []
         for t, seated in zip(tables, ends, strict=True):
-            view = shown.get(t)
+            record = held.get(t)
             if seated is not None:
                 out.append(player_at_end(seated, player_id))
             else:
-                out.append(player_at(view[1], player_id) if view is not None else None)
+                out.append(player_at(record[1], player_id) if record is not None else None)
         return out
 
     async def player_at_folded(self, table_id: str, player_id: str) -> PlayerAt | None:

@@ -1,5 +1,5 @@
-"""What a table's public view, or a finished table's seated record, shows of it: its status and
-where a player sits, read without decoding the rest (a list of a player's tables reads many)."""
+"""What a table's holders record, or a finished table's seated record, shows of it: its status and
+where a player sits, with no view read (a list of a player's tables reads many)."""
 
 from __future__ import annotations
 
@@ -22,33 +22,28 @@ def shows_finished(view: bytes) -> bool:
     return b'"finished"' in view and _STATUS.decode(view).status == "finished"
 
 
-class _Held(msgspec.Struct):
-    player: str | None = None
-
-
-class _Seats(msgspec.Struct):
-    """A view's status and who holds its seats (the rest of it is skipped, not decoded)."""
+class _Holders(msgspec.Struct):
+    """A table's holders record (``gcbc.readmodel.port.HOLDERS``)."""
 
     status: str
-    seats: list[_Held] = []
+    players: dict[str, int] = {}
 
 
-_SEATS = msgspec.json.Decoder(_Seats)
+_HOLDERS = msgspec.json.Decoder(_Holders)
 
 
 class PlayerAt(NamedTuple):
-    """A table as its public view shows it to one player: its status (waiting, playing,
+    """A table as the read model shows it to one player: its status (waiting, playing,
     finished) and the seat the player holds there (None: none)."""
 
     status: str
     seat: int | None
 
 
-def player_at(view: bytes, player_id: str) -> PlayerAt:
-    """What a public view (its JSON) shows of the player: no fold of the table's log."""
-    shown = _SEATS.decode(view)
-    seat = next((i for i, s in enumerate(shown.seats) if s.player == player_id), None)
-    return PlayerAt(shown.status, seat)
+def player_at(holders: bytes, player_id: str) -> PlayerAt:
+    """What a table's holders record shows of the player: no view read, no log folded."""
+    shown = _HOLDERS.decode(holders)
+    return PlayerAt(shown.status, shown.players.get(player_id))
 
 
 _SEATED = msgspec.json.Decoder(dict[str, int])

@@ -75,6 +75,11 @@ _answers_encoder = msgspec.json.Encoder()
 _answers = msgspec.json.Decoder(list[Answer])
 
 
+# beside its views, a table's holders record: its status and who holds which seat, what a reader
+# that needs only that (a player's list of tables) reads instead of a view that grows with the chat
+HOLDERS = "holders"
+
+
 def answers_field(viewer: str) -> str:
     """The field a viewer's recent answers are stored under, beside the views."""
     return "answers:" + viewer

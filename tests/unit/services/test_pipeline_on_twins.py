@@ -16,7 +16,7 @@ from msgspec.structs import replace
 from gcbc.eventlog.memory import MemoryEventLog
 from gcbc.eventlog.port import Later
 from gcbc.readmodel.memory import MemoryReadModel
-from gcbc.readmodel.port import PUBLIC, ModelUnavailable, seat_key
+from gcbc.readmodel.port import HOLDERS, PUBLIC, ModelUnavailable, seat_key
 from gcbc_contract import commands as C
 from gcbc_contract.entries import (
     SCHEMA,
@@ -612,9 +612,12 @@ def test_an_entry_the_log_read_stops_short_of_is_delivered_again_not_acknowledge
     asyncio.run(go())
 
 
-def test_where_a_player_sits_is_read_from_the_public_views_without_a_fold():
+def test_where_a_player_sits_is_read_from_the_holders_records_without_a_view_or_a_fold():
+    """Before: each table's public view was read and decoded, and a view grows with its chat (a
+    player's list of 200 tables with long chats read 20 MB for one request)."""
+
     async def go():
-        async with pipeline() as (_events, _model, service, _):
+        async with pipeline() as (_events, model, service, _):
             seq = await service.append_command(
                 TABLE, C.OpenTable(table_id=TABLE, seats=4), new_table=True
             )
@@ -624,10 +627,19 @@ def test_where_a_player_sits_is_read_from_the_public_views_without_a_fold():
             )
             assert await service.answered(TABLE, PUBLIC, seq, 5)
             service.cache.drop(TABLE)
+            asked: list[str] = []
+            get = model.get
+
+            async def recorded(table: str, viewer: str):  # noqa: ANN202
+                asked.append(viewer)
+                return await get(table, viewer)
+
+            model.get = recorded  # type: ignore[method-assign]
             got = await service.players_at([TABLE, "00000000000000ff"], "pl-b")
-            assert got == [PlayerAt("waiting", 1), None]  # (a table with no view: None)
+            assert got == [PlayerAt("waiting", 1), None]  # (a table not projected: None)
             assert (await service.players_at([TABLE], "pl-c")) == [PlayerAt("waiting", None)]
             assert TABLE not in service.cache.tables  # nothing folded
+            assert set(asked) == {HOLDERS}  # no view read
 
     asyncio.run(go())
 

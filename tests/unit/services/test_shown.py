@@ -1,4 +1,4 @@
-"""What a public view or a seated record shows of a table, read without the rest of it."""
+"""What a view, a holders record or a seated record shows of a table."""
 
 from __future__ import annotations
 
@@ -17,9 +17,9 @@ def test_a_view_shows_the_game_over_by_its_status_alone():
     assert not shows_finished(_view("playing", []))  # ("finished" in its log: not its status)
 
 
-def test_where_a_player_sits_by_a_public_view_and_by_a_seated_record():
-    view = _view("playing", [None, "pl-a", "pl-b"])
-    assert player_at(view, "pl-b") == PlayerAt("playing", 2)
-    assert player_at(view, "pl-c") == PlayerAt("playing", None)
+def test_where_a_player_sits_by_a_holders_record_and_by_a_seated_record():
+    record = b'{"status":"playing","players":{"pl-a":1,"pl-b":2}}'
+    assert player_at(record, "pl-b") == PlayerAt("playing", 2)
+    assert player_at(record, "pl-c") == PlayerAt("playing", None)
     assert player_at_end(b'{"pl-a":1}', "pl-a") == PlayerAt("finished", 1)
     assert player_at_end(b"{}", "pl-a") == PlayerAt("finished", None)
