@@ -42,9 +42,14 @@ class LocalCounts:
     memory storage sweeps every key at each hit: too costly with thousands of seats playing)."""
 
     SWEEP_EVERY = 30.0  # seconds between two sweeps of the windows gone by
+    # windows kept at most (about 250 bytes each): past them the least recently counted goes
+    # (its client starts afresh), so clients coming from ever new addresses (an IPv6 network's
+    # /64s) cannot grow this process's memory without bound within the windows' hours
+    MOST = 200_000
 
-    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, clock: Callable[[], float] = time.time, most: int = MOST) -> None:
         self.clock = clock
+        self.most = most
         # (kind, who) -> [its current window's start, the previous window's count, this one's,
         # the window's length]
         self._windows: dict[tuple[str, str], list[float]] = {}
@@ -76,6 +81,10 @@ class LocalCounts:
         if math.floor(weighted) + 1 > item.amount:
             return start + length
         if count:
+            if window is not None:
+                del self._windows[(kind, who)]  # (put back last: the most recently counted)
+            elif len(self._windows) >= self.most:
+                del self._windows[next(iter(self._windows))]
             self._windows[(kind, who)] = [start, previous, current + 1, length]
         return None
 

@@ -162,6 +162,21 @@ def test_windows_gone_by_are_swept() -> None:
     assert len(counts) == 2  # that seat's new window and the client's minute
 
 
+def test_past_the_most_windows_the_least_recently_counted_goes() -> None:
+    """Before: a window was kept for two of its lengths whatever the count, and clients coming
+    from ever new addresses (20,000 addresses' registrations, about 200 bytes each for two hours)
+    grew the process without bound."""
+    clock = Clock(3_000_000.0)
+    counts = LocalCounts(clock, most=3)
+    hour = parse("10/hour")
+    for who in ("a", "b", "c"):
+        counts.hit(hour, "register", who)
+    counts.hit(hour, "register", "a")  # counted again: the most recent now
+    counts.hit(hour, "register", "d")  # one too many: b, the least recently counted, goes
+    assert len(counts) == 3
+    assert [counts.current("register", w) for w in "abcd"] == [2, 0, 1, 1]
+
+
 def test_a_client_far_from_its_budget_costs_redis_nothing() -> None:
     """Redis counts a client once it has used a quarter of its budget in this process: the first
     request over the share brings the count so far, then each one; a client spread over
