@@ -25,7 +25,7 @@ from gcbc.clock import now_ms
 from gcbc.eventlog.port import EventLog, Stored, Subscription, WrongExpectedSequence
 from gcbc.eventlog.records import append_entry, entry_or_none
 from gcbc.keyvalue.port import KeyValue
-from gcbc.readmodel.port import HOLDERS, Answer, StoredView, ViewReader, viewer_key
+from gcbc.readmodel.port import Answer, StoredView, ViewReader, viewer_key
 from gcbc.rules import RuleViolation
 from gcbc_contract.entries import CommandEntry
 from services.common import metrics, view_writer
@@ -51,9 +51,6 @@ REFUSALS_KEPT = 10_000  # refusals of commands sent with a command_id, kept for 
 
 def already_seated() -> ApiError:
     return ApiError(409, "already_seated", "this player holds a seat at this table already")
-
-
-AT_ONCE = 32  # views read at once for one request
 
 
 @functools.lru_cache(maxsize=16_384)
@@ -155,18 +152,14 @@ class TableService:
         bytes each, where a view grows with its table's chat; None: not projected yet)."""
         ends = await self.model.seated(tables)
         open_ = [t for t, seated in zip(tables, ends, strict=True) if seated is None]
-        records: list[tuple[int, bytes] | None] = []
-        for start in range(0, len(open_), AT_ONCE):  # (within a pool's connections)
-            part = open_[start : start + AT_ONCE]
-            records += await asyncio.gather(*(self.model.get(t, HOLDERS) for t in part))
-        held = dict(zip(open_, records, strict=True))
+        held = dict(zip(open_, await self.model.holders(open_), strict=True))
         out: list[PlayerAt | None] = []
         for t, seated in zip(tables, ends, strict=True):
             record = held.get(t)
             if seated is not None:
                 out.append(player_at_end(seated, player_id))
             else:
-                out.append(player_at(record[1], player_id) if record is not None else None)
+                out.append(player_at(record, player_id) if record is not None else None)
         return out
 
     async def player_at_folded(self, table_id: str, player_id: str) -> PlayerAt | None:

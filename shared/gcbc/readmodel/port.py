@@ -254,6 +254,11 @@ class ViewReader(Protocol):
         projected), there whether or not its views have expired."""
         ...
 
+    async def holders(self, tables: list[str]) -> list[bytes | None]:
+        """Each table's ``HOLDERS`` record, read at once (None: not projected, or finished and
+        its views expired: its ``seated`` record then)."""
+        ...
+
     async def open_tables(self, limit: int = 50, after: int = 0) -> LobbyPage:
         """The lobby listings first listed after cursor ``after`` (0: from the start)."""
         ...

@@ -18,6 +18,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from gcbc.readmodel.pipelined import PipelinedRedis
 from gcbc.readmodel.port import (
+    HOLDERS,
     ModelStatus,
     ModelUnavailable,
     Put,
@@ -253,6 +254,15 @@ class RedisViews(ViewWriter):
         pipe = self._pipeline()
         for table in tables:
             pipe.get(self._seated_key(table))
+        return await pipe.execute()  # type: ignore[no-any-return]
+
+    @unavailable
+    async def holders(self, tables: list[str]) -> list[bytes | None]:
+        if not tables:
+            return []
+        pipe = self._pipeline()
+        for table in tables:
+            pipe.hget(self._key(table), HOLDERS)
         return await pipe.execute()  # type: ignore[no-any-return]
 
     @unavailable
