@@ -9,7 +9,7 @@ import msgspec
 
 from gcbc.eventlog.port import EventLog
 from gcbc.readmodel.port import (
-    HOLDERS,
+    ROSTER,
     Put,
     Replacement,
     ViewWriter,
@@ -106,9 +106,9 @@ def seated_record(t: FoldedTable) -> bytes | None:
     return _encode(_seats_of(t))
 
 
-def holders_record(t: FoldedTable) -> bytes:
+def roster_record(t: FoldedTable) -> bytes:
     """The table's status, as its views say it (waiting, playing, finished), and its players'
-    seats (player id -> seat), kept beside its views (``HOLDERS``)."""
+    seats (player id -> seat), kept beside its views (``ROSTER``)."""
     status = table_status(t)
     shown = "waiting" if status == "lobby" else status
     return _encode({"status": shown, "players": _seats_of(t)})
@@ -137,7 +137,7 @@ def replacement_of(
     every viewer's) and status, at its position."""
     if answered is None:
         answered = answers(t)
-    views = {**views, HOLDERS: holders_record(t)}
+    views = {**views, ROSTER: roster_record(t)}
     return Replacement(
         t.table_id, views, t.seq, lobby_summary(t), answered, table_status(t), seated_record(t)
     )

@@ -13,7 +13,7 @@ import click
 import msgspec
 
 from gcbc.playermodel.memory import MemoryPlayerModel
-from gcbc.playermodel.port import POOLS, PlayerModel, Rating, RatingsHeld
+from gcbc.playermodel.port import POOLS, Rating, RatingBoard, RatingsHeld
 from gcbc.players.folded import FoldedPlayer
 from gcbc.players.log import InUse, PlayerLog
 from gcbc.players.projection import DURABLE
@@ -172,7 +172,7 @@ async def rebuild(ops: Ops, yes: bool) -> int:
     return 0
 
 
-async def _boards(model: PlayerModel) -> dict[str, list[tuple[str, Rating]]]:
+async def _boards(model: RatingBoard) -> dict[str, list[tuple[str, Rating]]]:
     return {pool: await model.leaderboard(pool, 10**9) for pool in POOLS}
 
 

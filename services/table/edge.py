@@ -69,18 +69,26 @@ def query_parameters(schema: dict[str, Any]) -> dict[tuple[str, str], dict[str, 
     kind of number (None: not a number): what ``before_request`` holds a query to."""
     taken = {}
     for path, item in schema.get("paths", {}).items():
+        if path.startswith("/problems"):
+            continue  # pages a person follows a link to, whatever a link adds to it
         for method, operation in item.items():
             if isinstance(operation, dict) and "responses" in operation:
+                parameters = operation.get("parameters", ())
+                if any("in" not in p for p in parameters):  # (a reference: not read here)
+                    raise ValueError(f"{method} {path}: a parameter is not written out")
                 taken[(method.upper(), path)] = {
                     p["name"]: _number_kind(p.get("schema", {}))
-                    for p in operation.get("parameters", ())
-                    if p.get("in") == "query"
+                    for p in parameters
+                    if p["in"] == "query"
                 }
     return taken
 
 
 def _number_kind(schema: dict[str, Any]) -> str | None:
-    kinds = {kind.get("type") for kind in (schema, *schema.get("oneOf", ()))}
+    kinds = set()
+    for kind in (schema, *schema.get("oneOf", ()), *schema.get("anyOf", ())):
+        named = kind.get("type")
+        kinds.update(named if isinstance(named, list) else [named])
     return next((kind for kind in _WRITTEN if kind in kinds), None)
 
 
@@ -88,10 +96,10 @@ def _check_query(request: Request) -> None:
     """A query names only its operation's parameters, each once, a number as JSON writes it:
     Litestar would ignore a misspelt name, keep one of a repeated name's values, and read
     ``1e5`` as a whole number or ``inf`` as a number, and a client's mistake would pass unseen."""
-    operations = request.app.state.get("query_parameters", {})
+    operations = request.app.state.query_parameters  # (read from the document at startup)
     taken = operations.get((request.method, request.scope.get("path_template")))
     if taken is None:
-        return  # not an operation of the API's document (the web pages, the document itself)
+        return  # not an operation the document names (the web pages, the problems' pages)
     query = request.query_params
     for name in dict.fromkeys(query.keys()):
         values = query.getall(name)

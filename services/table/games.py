@@ -1,7 +1,7 @@
 """A player's history: its finished games, newest first, each as its end revealed it. A finished
 table never changes, so each is folded once (by the replay worker, off this process's event loop)
 and kept; a table still waiting or in play is never folded for it, never listed, and nothing of it
-is told (its status is read from the public view in the read model first)."""
+is told (its status is read from its roster in the read model first)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import msgspec
 
 from gcbc.eventlog.port import LogUnavailable
 from gcbc.playermodel.port import PlayerModel
-from gcbc.readmodel.port import HOLDERS, ViewReader
+from gcbc.readmodel.port import ROSTER, ViewReader
 from gcbc_contract.players import PlayedGame, PlayedGames
 from services.table.problems import ApiError
 from services.table.service import TableService
@@ -126,7 +126,7 @@ class Games:
         if table_id in self._games:
             self._games.move_to_end(table_id)
             return self._games[table_id]
-        held = await self.views.get(table_id, HOLDERS)
+        held = await self.views.get(table_id, ROSTER)
         if held is not None:
             at = player_at(held[1], player_id or "")
             if at.status != "finished":

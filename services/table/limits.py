@@ -18,7 +18,7 @@ import contextlib
 import logging
 import math
 import time
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -42,9 +42,9 @@ class LocalCounts:
     memory storage sweeps every key at each hit: too costly with thousands of seats playing)."""
 
     SWEEP_EVERY = 30.0  # seconds between two sweeps of the windows gone by
-    # windows kept at most (about 250 bytes each): past them the least recently counted goes
-    # (its client starts afresh), so clients coming from ever new addresses (an IPv6 network's
-    # /64s) cannot grow this process's memory without bound within the windows' hours
+    # windows kept at most: past them the least recently asked about goes (its client starts
+    # afresh), so clients coming from ever new addresses (an IPv6 network's /64s) cannot grow
+    # this process's memory without bound within the windows' hours
     MOST = 200_000
 
     def __init__(self, clock: Callable[[], float] = time.time, most: int = MOST) -> None:
@@ -52,7 +52,7 @@ class LocalCounts:
         self.most = most
         # (kind, who) -> [its current window's start, the previous window's count, this one's,
         # the window's length]
-        self._windows: dict[tuple[str, str], list[float]] = {}
+        self._windows: OrderedDict[tuple[str, str], list[float]] = OrderedDict()
         self._swept = clock()
 
     def current(self, kind: str, who: str) -> int:
@@ -70,6 +70,8 @@ class LocalCounts:
         length = item.get_expiry()
         start = now - now % length  # windows aligned on the clock, as the library's
         window = self._windows.get((kind, who))
+        if window is not None:
+            self._windows.move_to_end((kind, who))  # (a client refused is still one asking)
         if window is None or window[0] < start - length:
             previous = current = 0.0
         elif window[0] < start:  # the window it counted in is now the previous one
@@ -81,10 +83,8 @@ class LocalCounts:
         if math.floor(weighted) + 1 > item.amount:
             return start + length
         if count:
-            if window is not None:
-                del self._windows[(kind, who)]  # (put back last: the most recently counted)
-            elif len(self._windows) >= self.most:
-                del self._windows[next(iter(self._windows))]
+            if window is None and len(self._windows) >= self.most:
+                self._windows.popitem(last=False)
             self._windows[(kind, who)] = [start, previous, current + 1, length]
         return None
 

@@ -249,8 +249,8 @@ class Matchmaker:
 
     async def _not_playing(self, p: FoldedPlayer) -> None:
         """409 already_playing if the player holds a seat at one of its latest tables not over,
-        as their public views show it (read together: no log is folded for it, but a table's
-        not projected yet)."""
+        as their rosters show it (read together: no log is folded for it, but a table's not
+        projected yet)."""
         tables = list(p.tables)[-RECENT_TABLES:]
         for table_id, at in zip(
             tables, await self.service.players_at(tables, p.player_id), strict=True

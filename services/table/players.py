@@ -168,8 +168,8 @@ class Players(Controller):
         await state.rates.hit("player_tables", f"player {p.player_id}")
         looked = list(itertools.islice(reversed(p.tables), LOOKED_AT))
         out: list[MyTable] = []
-        # as the tables' public views show them (read together): a table not projected yet
-        # is read from the log, a budget's worth
+        # as the tables' rosters show them (read together): a table not projected yet is read
+        # from the log, a budget's worth
         shown = await service.players_at(looked, p.player_id)
         if any(
             at is None and t not in service.cache.tables

@@ -148,11 +148,11 @@ class TableService:
 
     async def players_at(self, tables: list[str], player_id: str) -> list[PlayerAt | None]:
         """Each table as the read model shows it to the player, read together, no log folded: a
-        finished one as its seated record does, the others as their holders records (a hundred
+        finished one as its seated record does, the others as their rosters (a hundred
         bytes each, where a view grows with its table's chat; None: not projected yet)."""
         ends = await self.model.seated(tables)
         open_ = [t for t, seated in zip(tables, ends, strict=True) if seated is None]
-        held = dict(zip(open_, await self.model.holders(open_), strict=True))
+        held = dict(zip(open_, await self.model.rosters(open_), strict=True))
         out: list[PlayerAt | None] = []
         for t, seated in zip(tables, ends, strict=True):
             record = held.get(t)

@@ -1,5 +1,6 @@
-"""What a table's holders record, or a finished table's seated record, shows of it: its status and
-where a player sits, with no view read (a list of a player's tables reads many)."""
+"""What the read model shows of a table without its views being decoded: whether a view shows the
+game over, and, from a table's roster or a finished table's seated record, its status and where a
+player sits (a list of a player's tables reads many)."""
 
 from __future__ import annotations
 
@@ -22,14 +23,14 @@ def shows_finished(view: bytes) -> bool:
     return b'"finished"' in view and _STATUS.decode(view).status == "finished"
 
 
-class _Holders(msgspec.Struct):
-    """A table's holders record (``gcbc.readmodel.port.HOLDERS``)."""
+class _Roster(msgspec.Struct):
+    """A table's roster (``gcbc.readmodel.port.ROSTER``)."""
 
     status: str
     players: dict[str, int] = {}
 
 
-_HOLDERS = msgspec.json.Decoder(_Holders)
+_ROSTER = msgspec.json.Decoder(_Roster)
 
 
 class PlayerAt(NamedTuple):
@@ -40,9 +41,9 @@ class PlayerAt(NamedTuple):
     seat: int | None
 
 
-def player_at(holders: bytes, player_id: str) -> PlayerAt:
-    """What a table's holders record shows of the player: no view read, no log folded."""
-    shown = _HOLDERS.decode(holders)
+def player_at(roster: bytes, player_id: str) -> PlayerAt:
+    """What a table's roster shows of the player: no view read, no log folded."""
+    shown = _ROSTER.decode(roster)
     return PlayerAt(shown.status, shown.players.get(player_id))
 
 

@@ -10,7 +10,7 @@ import uuid
 import pytest
 
 from gcbc.readmodel.memory import MemoryReadModel
-from gcbc.readmodel.port import HOLDERS, Put, Replacement
+from gcbc.readmodel.port import ROSTER, Put, Replacement
 from gcbc.readmodel.redis import RedisReadModel
 from gcbc.readmodel.rediscluster import RedisClusterReadModel
 
@@ -367,7 +367,7 @@ def test_a_finished_tables_views_expire_and_its_seated_record_stays(model_factor
     run(go())
 
 
-def test_the_holders_records_of_many_tables_are_read_at_once(model_factory):
+def test_the_rosters_of_many_tables_are_read_at_once(model_factory):
     async def go():
         m = model_factory(finished_ttl=0.4)
         waiting, done, never = (uuid.uuid4().hex for _ in range(3))
@@ -375,16 +375,14 @@ def test_the_holders_records_of_many_tables_are_read_at_once(model_factory):
         over = b'{"status":"finished","players":{}}'
         await m.replace(
             [
-                Replacement(waiting, {"public": b"v", HOLDERS: held}, 3, status="lobby"),
-                Replacement(
-                    done, {"public": b"v", HOLDERS: over}, 7, None, None, "finished", b"{}"
-                ),
+                Replacement(waiting, {"public": b"v", ROSTER: held}, 3, status="lobby"),
+                Replacement(done, {"public": b"v", ROSTER: over}, 7, None, None, "finished", b"{}"),
             ]
         )
-        assert await m.holders([waiting, done, never]) == [held, over, None]
-        assert await m.holders([]) == []
-        await asyncio.sleep(0.7)  # the finished table's views, and its holders record, expire
-        assert await m.holders([done, waiting]) == [None, held]
+        assert await m.rosters([waiting, done, never]) == [held, over, None]
+        assert await m.rosters([]) == []
+        await asyncio.sleep(0.7)  # the finished table's views, and its roster, expire
+        assert await m.rosters([done, waiting]) == [None, held]
         await m.close()
 
     run(go())

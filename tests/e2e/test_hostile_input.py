@@ -414,6 +414,7 @@ def test_a_query_names_its_operation_s_parameters_each_once_in_digits(http, quer
     assert said in r.json()["detail"]
     assert http.get("/tables?limit=2&after=0").status_code == 200
     assert http.get("/?player=x").status_code == 200  # the web pages are not the API's
+    assert http.get("/problems/no_table?utm_source=x").status_code == 200  # nor its problems' pages
 
 
 @pytest.mark.parametrize(

@@ -122,7 +122,7 @@ class HeuristicBot(Bot):
         threatened = (
             d is not None
             and d.action == "shoot"
-            and (d.target == me.seat or b.get(d.target or -1, 0) >= SURE)
+            and (d.target == me.seat or b.get(d.target if d.target is not None else -1, 0) >= SURE)
         )
         for c in plays:
             card = c["card"]

@@ -11,8 +11,8 @@ from collections import Counter
 from collections.abc import AsyncIterator, Callable
 
 from gcbc.readmodel.port import (
-    HOLDERS,
     PUBLIC,
+    ROSTER,
     LobbyPage,
     ModelStatus,
     Put,
@@ -198,9 +198,9 @@ class MemoryReadModel(ViewWriter):
     async def seated(self, tables: list[str]) -> list[bytes | None]:
         return [self._seated.get(checked(table)) for table in tables]
 
-    async def holders(self, tables: list[str]) -> list[bytes | None]:
+    async def rosters(self, tables: list[str]) -> list[bytes | None]:
         held = [self._tables.get(checked(table)) for table in tables]
-        return [h[1].get(HOLDERS) if h is not None else None for h in held]
+        return [h[1].get(ROSTER) if h is not None else None for h in held]
 
     async def open_tables(self, limit: int = 50, after: int = 0) -> LobbyPage:
         found = sorted((at, table, x) for table, (at, x) in self._lobby.items() if at > after)

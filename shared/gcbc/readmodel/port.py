@@ -75,9 +75,9 @@ _answers_encoder = msgspec.json.Encoder()
 _answers = msgspec.json.Decoder(list[Answer])
 
 
-# beside its views, a table's holders record: its status and who holds which seat, what a reader
+# beside its views, a table's roster: its status and who holds which seat, what a reader
 # that needs only that (a player's list of tables) reads instead of a view that grows with the chat
-HOLDERS = "holders"
+ROSTER = "roster"
 
 
 def answers_field(viewer: str) -> str:
@@ -146,10 +146,10 @@ class Replacement(NamedTuple):
 
 class Put(NamedTuple):
     """One table's ``put`` among several (``put_many``). ``base``: the position this writer last
-    wrote for the table; ``item.views`` then holds only the views that changed since, the others
-    left as they are, and nothing is written unless the stored position is still ``base`` (a read
-    model wiped, or written by someone else meanwhile: the writer sends every view). None:
-    ``item.views`` is every view."""
+    wrote for the table; ``item.views`` then holds only the views that changed since (and the
+    ``ROSTER``), the others left as they are, and nothing is written unless the stored position
+    is still ``base`` (a read model wiped, or written by someone else meanwhile: the writer sends
+    every view). None: ``item.views`` is every view."""
 
     item: Replacement
     changed: list[str] | None = None  # the viewers whose view differs (None: any)
@@ -254,9 +254,10 @@ class ViewReader(Protocol):
         projected), there whether or not its views have expired."""
         ...
 
-    async def holders(self, tables: list[str]) -> list[bytes | None]:
-        """Each table's ``HOLDERS`` record, read at once (None: not projected, or finished and
-        its views expired: its ``seated`` record then)."""
+    async def rosters(self, tables: list[str]) -> list[bytes | None]:
+        """Each table's ``ROSTER``, read at once (None: not projected, or projected by a writer
+        that kept none, which ``gcbc-ops rebuild`` mends; or finished and its views expired: its
+        ``seated`` record then)."""
         ...
 
     async def open_tables(self, limit: int = 50, after: int = 0) -> LobbyPage:

@@ -18,7 +18,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from gcbc.readmodel.pipelined import PipelinedRedis
 from gcbc.readmodel.port import (
-    HOLDERS,
+    ROSTER,
     ModelStatus,
     ModelUnavailable,
     Put,
@@ -257,12 +257,12 @@ class RedisViews(ViewWriter):
         return await pipe.execute()  # type: ignore[no-any-return]
 
     @unavailable
-    async def holders(self, tables: list[str]) -> list[bytes | None]:
+    async def rosters(self, tables: list[str]) -> list[bytes | None]:
         if not tables:
             return []
         pipe = self._pipeline()
         for table in tables:
-            pipe.hget(self._key(table), HOLDERS)
+            pipe.hget(self._key(table), ROSTER)
         return await pipe.execute()  # type: ignore[no-any-return]
 
     @unavailable

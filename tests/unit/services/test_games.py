@@ -11,7 +11,7 @@ import pytest
 
 from gcbc.playermodel.memory import MemoryPlayerModel
 from gcbc.readmodel.memory import MemoryReadModel
-from gcbc.readmodel.port import HOLDERS
+from gcbc.readmodel.port import ROSTER
 from gcbc_contract.options import TableOptions
 from gcbc_contract.players import GameSeat, PlayedGame
 from services.table.games import Games
@@ -100,7 +100,7 @@ def test_an_export_under_way_waits_for_a_busy_replay_worker_rather_than_breaking
 
 def test_a_page_folds_only_the_finished_tables_the_player_held_a_seat_of_at_the_end() -> None:
     """Before: every finished table in the player's list was folded for a page (tables it left
-    in the lobby too: 200 whole logs for one page of none). Now its holders record says first."""
+    in the lobby too: 200 whole logs for one page of none). Now its roster says first."""
     asked: list[str] = []
 
     class Replays:
@@ -117,7 +117,7 @@ def test_a_page_folds_only_the_finished_tables_the_player_held_a_seat_of_at_the_
         }
         for n, (table_id, record) in enumerate(shown.items()):
             await players.joined("p1", table_id, n + 1)
-            await views.put(table_id, {HOLDERS: record}, n + 1)
+            await views.put(table_id, {ROSTER: record}, n + 1)
         service = types.SimpleNamespace(replays=Replays())
         page = await Games(service, views, players).page("p1", 10, None)  # type: ignore[arg-type]
         return [g.table_id for g in page.games]
@@ -143,7 +143,7 @@ def test_each_game_folded_for_a_history_is_charged_and_a_game_kept_folded_is_not
         record = b'{"status":"finished","players":{"p1":0}}'
         for n in range(5):
             await players.joined("p1", f"t{n}", n + 1)
-            await views.put(f"t{n}", {HOLDERS: record}, n + 1)
+            await views.put(f"t{n}", {ROSTER: record}, n + 1)
         service = types.SimpleNamespace(replays=Replays())
         games = Games(service, views, players)  # type: ignore[arg-type]
         charged = 0

@@ -162,19 +162,23 @@ def test_windows_gone_by_are_swept() -> None:
     assert len(counts) == 2  # that seat's new window and the client's minute
 
 
-def test_past_the_most_windows_the_least_recently_counted_goes() -> None:
+def test_past_the_most_windows_the_least_recently_asked_about_goes() -> None:
     """Before: a window was kept for two of its lengths whatever the count, and clients coming
-    from ever new addresses (20,000 addresses' registrations, about 200 bytes each for two hours)
-    grew the process without bound."""
+    from ever new addresses (an IPv6 network's /64s) grew the process without bound."""
     clock = Clock(3_000_000.0)
     counts = LocalCounts(clock, most=3)
     hour = parse("10/hour")
     for who in ("a", "b", "c"):
         counts.hit(hour, "register", who)
-    counts.hit(hour, "register", "a")  # counted again: the most recent now
-    counts.hit(hour, "register", "d")  # one too many: b, the least recently counted, goes
+    counts.hit(hour, "register", "a")  # asked about again: the most recent now
+    counts.hit(hour, "register", "d")  # one too many: b, the least recently asked about, goes
     assert len(counts) == 3
     assert [counts.current("register", w) for w in "abcd"] == [2, 0, 1, 1]
+    two = parse("2/hour")
+    counts.hit(two, "register", "c")  # c at its budget, then refused: still asking
+    assert counts.hit(two, "register", "c") is not None
+    counts.hit(hour, "register", "e")  # a, the least recently asked about, goes; c stays
+    assert [counts.current("register", w) for w in "acde"] == [0, 2, 1, 1]
 
 
 def test_a_client_far_from_its_budget_costs_redis_nothing() -> None:

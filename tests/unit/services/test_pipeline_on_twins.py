@@ -612,7 +612,7 @@ def test_an_entry_the_log_read_stops_short_of_is_delivered_again_not_acknowledge
     asyncio.run(go())
 
 
-def test_where_a_player_sits_is_read_from_the_holders_records_without_a_view_or_a_fold():
+def test_where_a_player_sits_is_read_from_the_rosters_without_a_view_or_a_fold():
     """Before: each table's public view was read and decoded, and a view grows with its chat (a
     player's list of 200 tables with long chats read 20 MB for one request)."""
 
@@ -639,7 +639,7 @@ def test_where_a_player_sits_is_read_from_the_holders_records_without_a_view_or_
             assert got == [PlayerAt("waiting", 1), None]  # (a table not projected: None)
             assert (await service.players_at([TABLE], "pl-c")) == [PlayerAt("waiting", None)]
             assert TABLE not in service.cache.tables  # nothing folded
-            assert asked == []  # no view read: the holders records, at once
+            assert asked == []  # no view read: the rosters, at once
 
     asyncio.run(go())
 

@@ -12,7 +12,7 @@ import pytest
 
 from gcbc.eventlog.memory import MemoryEventLog
 from gcbc.readmodel.memory import MemoryReadModel
-from gcbc.readmodel.port import HOLDERS, Put, answers_field
+from gcbc.readmodel.port import ROSTER, Put, answers_field
 from services.common.folded import FoldedTable
 from services.common.view_writer import replacement
 from services.projection.service import Projection
@@ -72,7 +72,7 @@ def test_the_read_model_is_a_full_render_after_every_batch(name: str, batch: int
                 t.apply(s)
             assert held == _full(t), f"at {t.seq}"
             put = model.sent[-1]
-            partial += put.base is not None and len(put.item.views.keys() - {HOLDERS}) == 1
+            partial += put.base is not None and len(put.item.views.keys() - {ROSTER}) == 1
         assert wiped and partial > 10  # most passes and arrangements wrote one view
 
     asyncio.run(go())

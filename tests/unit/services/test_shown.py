@@ -1,4 +1,4 @@
-"""What a view, a holders record or a seated record shows of a table."""
+"""What a view, a roster or a seated record shows of a table."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ def test_a_view_shows_the_game_over_by_its_status_alone():
     assert not shows_finished(_view("playing", []))  # ("finished" in its log: not its status)
 
 
-def test_where_a_player_sits_by_a_holders_record_and_by_a_seated_record():
+def test_where_a_player_sits_by_a_roster_and_by_a_seated_record():
     record = b'{"status":"playing","players":{"pl-a":1,"pl-b":2}}'
     assert player_at(record, "pl-b") == PlayerAt("playing", 2)
     assert player_at(record, "pl-c") == PlayerAt("playing", None)
