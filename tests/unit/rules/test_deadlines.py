@@ -282,6 +282,20 @@ def test_an_absent_seat_comes_back_with_resume() -> None:
     assert w.seats == (0,) and w.kind in ("turn", "aim", "prompt")
 
 
+def test_an_absent_seat_comes_back_with_any_command_accepted_not_with_one_refused() -> None:
+    """RULES §10: any command it sends brings it back. Decision (docs/rules.md §10): nothing waits
+    on an absent seat, so a game move it sends is refused, and a refusal changes nothing; an
+    accepted command (auto-pass turned on or off) brings it back as resume does."""
+    s, _ = absent_seat0()
+    t = s.turn_seat
+    assert t != 0  # (its own turns are played at once)
+    assert refused(s, C.Investigate(seat=0, target=t, position=1)) is not None
+    assert s.seat(0).absent
+    s, events = run(s, C.SetAutoPass(seat=0, enabled=True))
+    assert events[0] == E.SeatReturned(seat=0)
+    assert not s.seat(0).absent and not public_view(s).seats[0].absent
+
+
 # --- deadlines per table -------------------------------------------------------------------------
 def test_deadlines_are_set_per_table() -> None:
     """RULES §10: every wait has a deadline set per table (defaults 90 s turn, 20 s reaction or
