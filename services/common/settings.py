@@ -158,8 +158,8 @@ class Settings(Struct, frozen=True):
     # process did not hold, so past the budget a token for such a table is not looked at
     rate_refused_token: str = "10/minute"
     # replays and histories are folded in a worker process of each table-service process: the
-    # longest log they are made of, the log entries it keeps folded (about 0.5 KB each), and the
-    # requests that may wait for it
+    # longest log they are made of, the log entries' worth it keeps folded (``replay_worker``'s
+    # ``ENTRY_BYTES`` each), and the requests that may wait for it
     replay_max_entries: int = 20_000
     replay_keep_entries: int = 200_000
     replay_queue: int = 16

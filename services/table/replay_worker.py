@@ -5,8 +5,9 @@ players choose: here it never holds the table service's event loop (nor its GIL)
 
 The worker reads the log through its own connection, on an event loop of its own in a thread
 (the connection stays answered while a fold runs). It keeps folded tables while their logs add
-up to at most ``keep_entries`` entries (the least recently asked for leaves first), and only
-finished ones: a finished log never changes."""
+up to at most ``keep_entries`` entries' worth (``weight``: a log of long chat messages weighs more
+than its count; the least recently asked for leaves first), and only finished ones: a finished
+log never changes."""
 
 from __future__ import annotations
 
@@ -39,6 +40,9 @@ NOT_FINISHED = "not_finished_yet"
 NO_SUCH_SEAT = "no_such_seat"
 TOO_LONG = "log_too_long"
 GAME_FACTOR = 5  # a game's summary (no state kept per step) folds a log this many times longer
+# what keeping a folded entry costs, about; an entry whose record is larger weighs as that many
+# (a long chat message's text is held once, and a state made for it)
+ENTRY_BYTES = 500
 LOG_UNAVAILABLE = "log_unavailable"
 
 CONNECT_SECONDS = 10.0  # the log's connection, at most, before a request is answered 503
@@ -67,12 +71,13 @@ class Setup(msgspec.Struct, frozen=True):
 
 
 class _Kept:
-    __slots__ = ("entries", "players", "states")
+    __slots__ = ("entries", "players", "states", "weight")
 
-    def __init__(self, states: list[State], players: list[dict[int, str]], entries: int) -> None:
+    def __init__(self, states: list[State], players: list[dict[int, str]], stored: list[Stored]):
         self.states = states  # the state after each answered command that changed it
         self.players = players  # the registered players holding the seats at each state
-        self.entries = entries  # its log's entries (what keeping it costs)
+        self.entries = len(stored)  # its log's entries
+        self.weight = weight(stored)  # what keeping it costs, in entries
 
 
 _setup = Setup()
@@ -246,19 +251,25 @@ def _fold(table_id: str) -> tuple[_Kept, list[Any]] | Answer:
         return Answer(problem=NO_TABLE, entries=len(stored))
     if t.state.step != "finished":
         return Answer(problem=NOT_FINISHED, entries=len(stored))
-    return _Kept(states, players, len(stored)), events
+    return _Kept(states, players, stored), events
+
+
+def weight(stored: list[Stored]) -> int:
+    """What keeping a log folded costs, in entries of ``ENTRY_BYTES``: its entries, or its
+    records' bytes over that when they are larger (a chat-heavy log)."""
+    return max(len(stored), sum(len(s.data) for s in stored) // ENTRY_BYTES)
 
 
 def _keep(table_id: str, kept: _Kept) -> tuple[str, ...]:
     """Keep the table (the most recent), letting the least recent go past the entries kept;
     the ones let go."""
     _kept[table_id] = kept
-    total = sum(k.entries for k in _kept.values())
+    total = sum(k.weight for k in _kept.values())
     dropped = []
     for old in list(_kept):
         if total <= _setup.keep_entries or old == table_id:
             break
-        total -= _kept.pop(old).entries
+        total -= _kept.pop(old).weight
         dropped.append(old)
     if total > _setup.keep_entries:  # more than the whole budget alone: not kept
         del _kept[table_id]

@@ -136,6 +136,17 @@ def test_the_least_recently_asked_leave_past_the_entries_kept_and_long_logs_are_
     assert got.body and not got.kept and got.dropped == (third,)
 
 
+def test_a_log_of_long_records_weighs_its_bytes_not_its_count():
+    """Before: a table's log weighed its entries alone, and a chat-heavy one (500 emoji a message)
+    kept 1.3-1.6 KB of live memory an entry, three times the budget's reckoning."""
+    short = [Stored(i, "t", b"x" * 200) for i in range(1, 11)]
+    long = [Stored(i, "t", b"x" * 2_000) for i in range(1, 11)]
+    assert worker.weight(short) == 10
+    assert worker.weight(long) == 10 * 2_000 // worker.ENTRY_BYTES == 40
+    logs, (table_id,) = _logs("fourth_4")
+    assert worker.weight(logs[table_id]) == len(logs[table_id])  # a game's records are short
+
+
 _SERVICE_DIES_AT_ONCE = """
 import multiprocessing, os, time
 from services.table import replay_worker
