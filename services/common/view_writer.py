@@ -106,12 +106,16 @@ def seated_record(t: FoldedTable) -> bytes | None:
     return _encode(_seats_of(t))
 
 
-def roster_record(t: FoldedTable) -> bytes:
-    """The table's status, as its views say it (waiting, playing, finished), and its players'
-    seats (player id -> seat), kept beside its views (``ROSTER``)."""
+def shown_status(t: FoldedTable) -> str:
+    """The table's status as its views say it: waiting, playing or finished."""
     status = table_status(t)
-    shown = "waiting" if status == "lobby" else status
-    return _encode({"status": shown, "players": _seats_of(t)})
+    return "waiting" if status == "lobby" else status
+
+
+def roster_record(t: FoldedTable) -> bytes:
+    """The table's status, as its views say it, and its players' seats (player id -> seat),
+    kept beside its views (``ROSTER``)."""
+    return _encode({"status": shown_status(t), "players": _seats_of(t)})
 
 
 def _seats_of(t: FoldedTable) -> dict[str, int]:

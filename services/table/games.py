@@ -13,7 +13,7 @@ import msgspec
 
 from gcbc.eventlog.port import LogUnavailable
 from gcbc.playermodel.port import PlayerModel
-from gcbc.readmodel.port import ROSTER, ViewReader
+from gcbc.readmodel.port import ViewReader
 from gcbc_contract.players import PlayedGame, PlayedGames
 from services.table.problems import ApiError
 from services.table.service import TableService
@@ -126,9 +126,9 @@ class Games:
         if table_id in self._games:
             self._games.move_to_end(table_id)
             return self._games[table_id]
-        held = await self.views.get(table_id, ROSTER)
-        if held is not None:
-            at = player_at(held[1], player_id or "")
+        (roster,) = await self.views.rosters([table_id])
+        if roster is not None:
+            at = player_at(roster, player_id or "")
             if at.status != "finished":
                 return None  # in play or waiting: nothing of it is told
         else:  # finished and its views expired (its seated record kept), or not projected

@@ -169,9 +169,7 @@ class TableService:
             t = await self.table(table_id, held=True)
         except ApiError:
             return None  # not opened after all
-        step = t.state.step
-        status = "waiting" if step == "lobby" else "finished" if step == "finished" else "playing"
-        return PlayerAt(status, self.player_seat(t, player_id))
+        return PlayerAt(view_writer.shown_status(t), self.player_seat(t, player_id))
 
     async def view(
         self,

@@ -249,20 +249,19 @@ class RedisViews(ViewWriter):
 
     @unavailable
     async def seated(self, tables: list[str]) -> list[bytes | None]:
-        if not tables:
-            return []
-        pipe = self._pipeline()
-        for table in tables:
-            pipe.get(self._seated_key(table))
-        return await pipe.execute()  # type: ignore[no-any-return]
+        return await self._each(tables, lambda pipe, table: pipe.get(self._seated_key(table)))
 
     @unavailable
     async def rosters(self, tables: list[str]) -> list[bytes | None]:
+        return await self._each(tables, lambda pipe, table: pipe.hget(self._key(table), ROSTER))
+
+    async def _each(self, tables: list[str], read: Callable[[Any, str], Any]) -> list[Any]:
+        """``read`` of each table, in one pipeline (one round trip)."""
         if not tables:
             return []
         pipe = self._pipeline()
         for table in tables:
-            pipe.hget(self._key(table), ROSTER)
+            read(pipe, table)
         return await pipe.execute()  # type: ignore[no-any-return]
 
     @unavailable
