@@ -224,6 +224,8 @@ class Projection:
                 base = position  # the same viewers: the others' views are as written
             else:
                 todo = seats  # a viewer left or came: every view (a left one's goes)
+                # a left viewer's waiters are woken too: its view is gone, not unchanged
+                changed += [viewer_key(seat) for seat in seen.keys() - versions.keys()]
         memo = self._memos.pop(t.table_id, None) or LogMemo()
         views = render_views(t, self.log_limit, self.chat_limit, memo, todo) if todo else {}
         # each viewer's newest answer: its answers are sent again only once it has a new one

@@ -466,3 +466,24 @@ def test_a_finished_tables_views_expire_from_its_end_and_a_late_put_never_brings
         await m.close()
 
     run(go())
+
+
+def test_a_waiter_on_a_view_that_goes_is_answered_none_at_once(model_factory):
+    """A left seat's view goes with it: its long-poll ends then, with no view, rather than
+    holding its connection until its timeout for a view that will never change."""
+
+    async def go():
+        m = model_factory()
+        t = uuid.uuid4().hex
+        await m.put(t, {"public": _view(1), "seat:0": _view(1), "seat:1": _view(1)}, 5)
+        leaving = asyncio.create_task(m.wait(t, "seat:1", after=1, timeout=60))
+        staying = asyncio.create_task(m.wait(t, "seat:0", after=1, timeout=60))
+        await asyncio.sleep(0.3)
+        assert not leaving.done()
+        await m.put(t, {"public": _view(2), "seat:0": _view(1)}, 6, changed=["public", "seat:1"])
+        assert await asyncio.wait_for(leaving, 10) is None
+        assert not staying.done()  # its view is there, unchanged: it goes on waiting
+        staying.cancel()
+        await m.close()
+
+    run(go())

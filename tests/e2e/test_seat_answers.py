@@ -56,7 +56,8 @@ def test_a_left_seats_token_is_403_forbidden_on_every_endpoint(http):
 
 
 def test_a_left_seats_long_poll_waiting_as_it_leaves_is_403_forbidden(http):
-    """Its view goes with the seat: the long-poll waiting on it is refused like the rest."""
+    """Its view goes with the seat: the long-poll waiting on it is refused like the rest, as
+    the seat leaves (not when its minute runs out)."""
     r = http.post("/tables", json={"seats": 4})
     table_id = r.json()["table_id"]
     token = http.post(f"/tables/{table_id}/seats", json={"name": "leaves"}).json()["token"]
@@ -65,7 +66,9 @@ def test_a_left_seats_long_poll_waiting_as_it_leaves_is_403_forbidden(http):
 
     def wait() -> None:
         got["poll"] = http.get(
-            f"/tables/{table_id}/view?after={version}&timeout=20", headers=auth(token)
+            f"/tables/{table_id}/view?after={version}&timeout=60",
+            headers=auth(token),
+            timeout=90,
         )
 
     poll = threading.Thread(target=wait)
@@ -73,5 +76,6 @@ def test_a_left_seats_long_poll_waiting_as_it_leaves_is_403_forbidden(http):
     time.sleep(0.5)
     assert http.delete(f"/tables/{table_id}/seats/0", headers=auth(token)).status_code == 204
     poll.join(30)
+    assert not poll.is_alive(), "the long-poll outlived its seat"
     r = got["poll"]
     assert (r.status_code, r.json()["code"]) == (403, "forbidden"), r.text

@@ -166,6 +166,7 @@ class MemoryReadModel(ViewWriter):
     ) -> StoredView | None:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
+        had_view = last is not None
         while True:
             changed = self._changed.get(checked(table))
             if changed is None:
@@ -178,6 +179,9 @@ class MemoryReadModel(ViewWriter):
                 got = StoredView(current[0], current[1][viewer], current[2].get(viewer))
                 if got.position >= position and (after is None or got.version > after):
                     return got
+            elif had_view:
+                return None  # its view went (its seat was left): nothing will change it
+            had_view = had_view or got is not None
             left = deadline - loop.time()
             if left <= 0:
                 return got

@@ -291,6 +291,7 @@ class RedisViews(ViewWriter):
         deadline = loop.time() + timeout
         got: StoredView | None = None
         first = True
+        had_view = last is not None
         while True:
             # waiting for a position (a command's answer): any announcement may be it, even one
             # that left this view as it was; else only a change of this view wakes the waiter
@@ -310,6 +311,9 @@ class RedisViews(ViewWriter):
                     got = await self._read(table, viewer)  # (a lost wake-up: read after waiting)
                     if got is None and first and (await self.seated([table]))[0] is not None:
                         return None  # finished, its views expired: nothing will change them
+                if got is None and had_view:
+                    return None  # its view went (its seat was left): nothing will change it
+                had_view = had_view or got is not None
                 first = False
                 if got is not None and got.position >= position:
                     if after is None or got.version > after:

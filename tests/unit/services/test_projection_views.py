@@ -12,11 +12,14 @@ import pytest
 
 from gcbc.eventlog.memory import MemoryEventLog
 from gcbc.readmodel.memory import MemoryReadModel
-from gcbc.readmodel.port import ROSTER, Put, answers_field
+from gcbc.readmodel.port import PUBLIC, ROSTER, Put, answers_field
+from gcbc_contract import commands as C
 from services.common.folded import FoldedTable
 from services.common.view_writer import replacement
 from services.projection.service import Projection
+from services.table.service import token_hash
 from tests.unit.services.test_golden_logs import NAMES, _imported
+from tests.unit.services.test_pipeline_on_twins import TABLE, pipeline
 
 
 class Recording(MemoryReadModel):
@@ -74,5 +77,36 @@ def test_the_read_model_is_a_full_render_after_every_batch(name: str, batch: int
             put = model.sent[-1]
             partial += put.base is not None and len(put.item.views.keys() - {ROSTER}) == 1
         assert wiped and partial > 10  # most passes and arrangements wrote one view
+
+    asyncio.run(go())
+
+
+def test_a_seat_left_is_named_among_the_views_changed_so_its_waiters_wake():
+    """A lobby seat left: its view goes, and the put names it, so a long-poll waiting on it
+    ends then (with no view) rather than when its timeout runs out."""
+    async def go() -> None:
+        async with pipeline() as (_events, model, service, _clock):
+            sent: list[Put] = []
+            put_many = model.put_many
+
+            async def recording(puts: list[Put]) -> list[bool]:
+                sent.extend(puts)
+                return await put_many(puts)
+
+            model.put_many = recording  # type: ignore[method-assign]
+            seq = await service.append_command(
+                TABLE, C.OpenTable(table_id=TABLE, seats=4), new_table=True
+            )
+            assert await service.answered(TABLE, PUBLIC, seq, 5)
+            for i in range(2):
+                seq = await service.append_command(
+                    TABLE, C.TakeSeat(name=f"p{i}"), token_hash_=token_hash(f"t{i}")
+                )
+                assert await service.answered(TABLE, PUBLIC, seq, 5)
+            seq = await service.append_command(TABLE, C.LeaveSeat(seat=1))
+            assert await service.answered(TABLE, PUBLIC, seq, 5)
+            left = sent[-1]
+            assert "seat:1" not in left.item.views
+            assert left.changed is not None and "seat:1" in left.changed
 
     asyncio.run(go())
