@@ -84,6 +84,7 @@ def test_the_read_model_is_a_full_render_after_every_batch(name: str, batch: int
 def test_a_seat_left_is_named_among_the_views_changed_so_its_waiters_wake():
     """A lobby seat left: its view goes, and the put names it, so a long-poll waiting on it
     ends then (with no view) rather than when its timeout runs out."""
+
     async def go() -> None:
         async with pipeline() as (_events, model, service, _clock):
             sent: list[Put] = []
