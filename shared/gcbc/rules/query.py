@@ -123,6 +123,13 @@ def neighbours(s: State, seat: int) -> tuple[int, int]:
     return left, right
 
 
+def turn_order(s: State, seat: int) -> list[int]:
+    """Every seat in the order turns go round the table now (a Smoke Grenade's reversal once
+    it took effect), starting at ``seat``."""
+    n = len(s.seats)
+    return [(seat + s.marks.direction * k) % n for k in range(n)]
+
+
 def next_living(s: State, seat: int, direction: int) -> int:
     n = len(s.seats)
     for step in range(1, n + 1):

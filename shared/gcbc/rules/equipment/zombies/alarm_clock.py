@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from gcbc.rules.equipment.base import Card
 from gcbc.rules.equipment.registry import register
+from gcbc.rules.query import turn_order
 from gcbc.rules.targets import living_seat
 from gcbc.rules.timing import ANY
 from gcbc_contract.events import AlarmRang, AlarmSet, GunAimed, GunTaken
@@ -19,9 +20,9 @@ from gcbc_contract.events import AlarmRang, AlarmSet, GunAimed, GunTaken
 
 def ring(s, seat):
     """The alarm on ``seat`` rings: the guns taken, then the aims turned to it."""
-    n = len(s.seats)
-    order = [(seat + s.marks.direction * k) % n for k in range(1, n)]
-    others = [i for i in order if not s.seat(i).eliminated and not s.seat(i).zombie]
+    others = [
+        i for i in turn_order(s, seat)[1:] if not s.seat(i).eliminated and not s.seat(i).zombie
+    ]
     events: list = [AlarmRang(seat=seat)]
     free = s.guns_in_centre
     taking = []

@@ -3,13 +3,15 @@ gun (if it holds none and one is in the centre) and aim it, or change its gun's 
 cannot shoot this turn. A zombie (§8: cards on guns act on Arms; zombies cannot take a gun) may
 turn its Arms instead.
 
-Each such seat is asked in turn, in seat order from you (you first), by a "weapon_crate" prompt
+Each such seat is asked in turn, in turn order from you (you first), by a "weapon_crate" prompt
 whose options are the seats it may aim at: ``Choose(target=t)`` takes a gun aimed at ``t`` (or
 turns its gun to ``t``), ``Choose()`` declines. A seat is asked only if it holds a gun or one is
 left in the centre when its turn to answer comes (the next prompt opens once the previous one is
 answered). Needs at least one such seat.
 
-Decisions: the order and the one-at-a-time prompts above; an armed seat naming its current aim
+Decisions: the order and the one-at-a-time prompts above (turn order, as the Alarm Clock's guns
+go: the way turns go round the table now, so a Smoke Grenade's reversal counts once it took
+effect); an armed seat naming its current aim
 keeps it (as declining); the turn seat may take a gun on its own turn (and may not shoot it),
 but not once a classic K-9 Unit took its gun this turn (§7.2: then it is not asked)."""
 
@@ -19,7 +21,7 @@ from gcbc.rules.equipment.base import Answer, Card
 from gcbc.rules.equipment.registry import register
 from gcbc.rules.evolve import peek
 from gcbc.rules.moves import Rule
-from gcbc.rules.query import alive, face_down, others_alive
+from gcbc.rules.query import alive, face_down, others_alive, turn_order
 from gcbc.rules.timing import ANY
 from gcbc_contract.events import ArmsAimed, GunAimed, GunTaken, PromptAnswered, PromptOpened
 
@@ -35,10 +37,9 @@ def may_act(s, seat):
 
 
 def asked_after(s, player, after=None):
-    """The seats, in seat order from ``player``, after ``after`` (None: from the start), that may
+    """The seats, in turn order from ``player``, after ``after`` (None: from the start), that may
     act now."""
-    n = len(s.seats)
-    order = [(player + k) % n for k in range(n)]
+    order = turn_order(s, player)
     if after is not None:
         order = order[order.index(after) + 1 :]
     return [i for i in order if may_act(s, i)]

@@ -1,6 +1,6 @@
 """Report Audit (RULES §7.2, classic only, 6+ players): your own turn, not your action. Every seat
 with no face-up integrity card turns one of its own cards face up, its choice: a prompt to each
-(§7.3), queued in seat order starting from you."""
+(§7.3), queued in turn order starting from you."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from tests.unit.rules.equipment.scenario import (
     accept_all_prompt,
     cid,
     deal,
+    end_turn,
     legal_plays,
     of,
     open_window,
@@ -59,6 +60,17 @@ def test_every_seat_showing_no_card_turns_one_face_up_in_seat_order_from_you():
     assert s.seat(0).face_up == (True, False, False)  # the Agent, its holder's choice
     assert s.deck[-1] == "report_audit"
     assert any(isinstance(c, C.Investigate) for c in legal_commands(s, 2))
+
+
+def test_seats_are_asked_in_turn_order_once_a_smoke_grenade_reversed_it():
+    """RULES §7.2 Report Audit (decision: in turn order from you, as the Alarm Clock's guns),
+    §7.1 Smoke Grenade: seat 0's grenade turned the table counter-clockwise; seat 5 plays the
+    audit in its turn, next after seat 0's: seats 5, 4, 3, 2, 1 and 0 are asked, in that order."""
+    s = six({5: "report_audit", 0: "smoke_grenade"}, setup=[play(0, "smoke_grenade")])
+    s = end_turn(s)
+    assert s.turn_seat == 5 and s.marks.direction == -1
+    s, events = act(s, play(5, "report_audit"))
+    assert [e.seat for e in of(events, E.PromptOpened)] == [5, 4, 3, 2, 1, 0]
 
 
 def test_you_are_not_asked_when_you_show_a_card():

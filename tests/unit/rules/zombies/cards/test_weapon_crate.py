@@ -1,6 +1,6 @@
 """Weapon Crate (RULES §8.1): every living seat with no face-down integrity card may
 take a gun (a zombie: turn its Arms, §8) (if it holds none and one is in the centre) and/or change its aim; a gun so taken cannot
-shoot this turn. A "weapon_crate" prompt to each such seat in turn, in seat order from you:
+shoot this turn. A "weapon_crate" prompt to each such seat in turn, in turn order from you:
 ``Choose(target=t)`` takes a gun aimed at ``t`` (or turns its gun to ``t``), ``Choose()``
 declines. Needs at least one such seat."""
 
@@ -125,6 +125,25 @@ def test_asked_in_seat_order_from_the_player():
         s, events = act(s, C.Choose(seat=s.prompts[0].seat))
         asked += [e.seat for e in of(events, E.PromptOpened)]
     assert asked == [3, 1, 2]
+
+
+def test_asked_in_turn_order_once_a_smoke_grenade_reversed_it():
+    """RULES §8.1 Weapon Crate (decision: in turn order from you, as the Alarm Clock's guns),
+    §7.1 Smoke Grenade: seat 1's grenade turned the table counter-clockwise; seat 3 plays the
+    crate in its turn, next after seat 0's: seats 3, 2 and 1 qualify, asked 3, then 2, then 1."""
+    s = crate(
+        hands={3: "weapon_crate", 1: "smoke_grenade"},
+        setup=[play(1, "smoke_grenade")],
+        up=(1, 2, 3),
+    )
+    s = end_turn(s)
+    assert s.turn_seat == 3 and s.marks.direction == -1
+    s, events = act(s, play(3, "weapon_crate"))
+    asked = [one(events, E.PromptOpened).seat]
+    while s.prompts:
+        s, events = act(s, C.Choose(seat=s.prompts[0].seat))
+        asked += [e.seat for e in of(events, E.PromptOpened)]
+    assert asked == [3, 2, 1]
 
 
 def test_a_seat_is_skipped_once_no_gun_is_free():
