@@ -16,7 +16,7 @@ from services.common.folded import FoldedTable
 from services.table.client_limits import client_of
 from services.table.holdings import StillHeld
 from services.table.problems import ApiError, not_a_seat
-from services.table.service import TableService
+from services.table.service import TableService, token_hash
 
 
 def client(request: Request) -> str:
@@ -33,6 +33,14 @@ async def finished_view(
     return await service.finished_view(
         table_id, seat, lambda: state.rates.hit("log_read", client(request))
     )
+
+
+def holding(request: Request, table_id: str, seat: int) -> str:
+    """Who a per-seat limit counts: the seat as its holder holds it (a registered player by its
+    id, a seat's token by its hash), so a seat left and taken again is a new taker's afresh, not
+    spent by the one before."""
+    token = bearer(request) or ""
+    return f"{table_id}:{seat}:{player_of_token(token) or token_hash(token)}"
 
 
 def bearer(request: Request) -> str | None:

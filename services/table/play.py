@@ -26,6 +26,7 @@ from services.table.dependencies import (
     Service,
     client,
     held_or_queued,
+    holding,
     in_lobby,
     room_in_the_house,
 )
@@ -63,12 +64,13 @@ class Play(Controller):
         my_seat: MySeat,
     ) -> Response[bytes]:
         edge.check_command_id(data.command_id)
-        await state.rates.hit("command", f"{table_id}:{my_seat}")
+        holder = holding(request, table_id, my_seat)
+        await state.rates.hit("command", holder)
         if not service.house_seat(table_id, my_seat):  # the bot worker's seats: paced by it
             await state.rates.hit("client_command", client(request))
         command = to_engine(data, my_seat)
         if type(command) is C.SetAutoPass:
-            await state.rates.hit("presence", f"{table_id}:{my_seat}")
+            await state.rates.hit("presence", holder)
         seq = await service.append_command(table_id, command)
         return await answers.view_once_answered(state, service, table_id, my_seat, seq)
 
@@ -94,7 +96,7 @@ class Play(Controller):
         service: Service,
         my_seat: MySeat,
     ) -> Position:
-        await state.rates.hit("chat", f"{table_id}:{my_seat}")
+        await state.rates.hit("chat", holding(request, table_id, my_seat))
         await state.rates.hit("client_chat", client(request))
         seq = await service.append_command(table_id, C.PostChat(seat=my_seat, text=data.text))
         return Position(position=answers.position_of(state, table_id, seq))

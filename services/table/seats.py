@@ -31,6 +31,7 @@ from services.table.dependencies import (
     client,
     finished_view,
     held_or_queued,
+    holding,
     seat_of,
 )
 from services.table.openapi import TableId
@@ -132,6 +133,7 @@ class Seats(Controller):
         self,
         table_id: TableId,
         seat: Annotated[int, PathParameter(description="your seat (from 0)")],
+        request: Request,
         state: AppState,
         service: Service,
         my_seat: MySeat,
@@ -141,7 +143,7 @@ class Seats(Controller):
             raise ApiError(403, "forbidden", "you can only leave your own seat")
         started = (await service.table(table_id)).state.step != "lobby"
         if started:  # away, and back with any command: counted as auto-pass changes are
-            await state.rates.hit("presence", f"{table_id}:{seat}")
+            await state.rates.hit("presence", holding(request, table_id, seat))
         seq = await service.append_command(table_id, C.LeaveSeat(seat=seat))
         # a lobby seat is free again (its answer is public); a player stays seated, away
         viewer = seat_key(seat) if started else PUBLIC

@@ -328,6 +328,25 @@ def test_creating_tables_taking_seats_and_commands_are_rate_limited(own_stack):
         assert toggles == [200, 200, 429], toggles
         r = http.delete(f"/tables/{table_id}/seats/3", headers=auth(tokens[3]))
         assert r.status_code == 429 and r.json()["code"] == "rate_limited", r.text
+    # a seat's budgets are its holder's: a seat left and taken again is not the next taker's
+    # spent (a stranger spent the seat's hour of auto-pass changes in the lobby, then left it)
+    lobby = ids[1].json()["table_id"]
+    for n, expected in ((2, [409, 409, 429]), (3, [409])):
+        transport = httpx.HTTPTransport(local_address=f"127.0.0.{n}")
+        with httpx.Client(base_url=s.api, transport=transport, timeout=30) as taker:
+            r = taker.post(f"/tables/{lobby}/seats", json={"name": f"taker{n}"})
+            assert r.json()["seat"] == 0, r.text
+            token = r.json()["token"]
+            toggles = [
+                taker.post(
+                    f"/tables/{lobby}/commands",
+                    headers=auth(token),
+                    json={"type": "set_auto_pass", "enabled": True},
+                ).status_code
+                for _ in expected
+            ]
+            assert toggles == expected, toggles
+            assert taker.delete(f"/tables/{lobby}/seats/0", headers=auth(token)).status_code == 204
 
 
 def test_games_started_are_rate_limited_per_address(own_stack):
