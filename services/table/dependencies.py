@@ -16,7 +16,7 @@ from services.common.folded import FoldedTable
 from services.table.client_limits import client_of
 from services.table.holdings import StillHeld
 from services.table.problems import ApiError, not_a_seat
-from services.table.service import TableService, token_hash
+from services.table.service import TableService
 
 
 def client(request: Request) -> str:
@@ -35,12 +35,13 @@ async def finished_view(
     )
 
 
-def holding(request: Request, table_id: str, seat: int) -> str:
-    """Who a per-seat limit counts: the seat as its holder holds it (a registered player by its
-    id, a seat's token by its hash), so a seat left and taken again is a new taker's afresh, not
-    spent by the one before."""
-    token = bearer(request) or ""
-    return f"{table_id}:{seat}:{player_of_token(token) or token_hash(token)}"
+def holding(service: TableService, table_id: str, seat: int) -> str:
+    """Who a per-seat limit counts: the seat as this taking of it holds it (the hash of the token
+    it was taken with, whichever of its player's tokens acts for it), so a seat left and taken
+    again is a new taker's afresh, not spent by the one before."""
+    t = service.cache.tables.get(table_id)  # (held: the seat's token was just checked on it)
+    taking = t.tokens.get(seat, "")[:16] if t is not None else ""
+    return f"{table_id}:{seat}:{taking}"
 
 
 def bearer(request: Request) -> str | None:

@@ -64,7 +64,7 @@ class Play(Controller):
         my_seat: MySeat,
     ) -> Response[bytes]:
         edge.check_command_id(data.command_id)
-        holder = holding(request, table_id, my_seat)
+        holder = holding(service, table_id, my_seat)
         await state.rates.hit("command", holder)
         if not service.house_seat(table_id, my_seat):  # the bot worker's seats: paced by it
             await state.rates.hit("client_command", client(request))
@@ -96,7 +96,7 @@ class Play(Controller):
         service: Service,
         my_seat: MySeat,
     ) -> Position:
-        await state.rates.hit("chat", holding(request, table_id, my_seat))
+        await state.rates.hit("chat", holding(service, table_id, my_seat))
         await state.rates.hit("client_chat", client(request))
         seq = await service.append_command(table_id, C.PostChat(seat=my_seat, text=data.text))
         return Position(position=answers.position_of(state, table_id, seq))

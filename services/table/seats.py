@@ -133,7 +133,6 @@ class Seats(Controller):
         self,
         table_id: TableId,
         seat: Annotated[int, PathParameter(description="your seat (from 0)")],
-        request: Request,
         state: AppState,
         service: Service,
         my_seat: MySeat,
@@ -143,7 +142,7 @@ class Seats(Controller):
             raise ApiError(403, "forbidden", "you can only leave your own seat")
         started = (await service.table(table_id)).state.step != "lobby"
         if started:  # away, and back with any command: counted as auto-pass changes are
-            await state.rates.hit("presence", holding(request, table_id, seat))
+            await state.rates.hit("presence", holding(service, table_id, seat))
         seq = await service.append_command(table_id, C.LeaveSeat(seat=seat))
         # a lobby seat is free again (its answer is public); a player stays seated, away
         viewer = seat_key(seat) if started else PUBLIC

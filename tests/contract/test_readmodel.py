@@ -487,3 +487,28 @@ def test_a_waiter_on_a_view_that_goes_is_answered_none_at_once(model_factory):
         await m.close()
 
     run(go())
+
+
+def test_a_waiter_whose_table_is_wiped_waits_for_it_to_be_projected_again(model_factory):
+    """A table gone whole (Redis restarted empty, a wipe) is not a seat left: its waiters, woken
+    (the wake-ups' reconnection wakes every one), wait on and get its views once written again."""
+
+    async def go():
+        m = model_factory()
+        t = uuid.uuid4().hex
+        await m.put(t, {"public": _view(1), "seat:0": _view(1)}, 5)
+        waiting = asyncio.create_task(m.wait(t, "seat:0", after=1, timeout=60))
+        await asyncio.sleep(0.3)
+        await m.delete(t)
+        if isinstance(m, MemoryReadModel):
+            m._changed[t].set()
+        else:
+            m.wakeups.wake(t)
+        await asyncio.sleep(0.3)
+        assert not waiting.done()
+        await m.put(t, {"public": _view(2), "seat:0": _view(2)}, 5)
+        got = await asyncio.wait_for(waiting, 10)
+        assert got is not None and got.data == _view(2)
+        await m.close()
+
+    run(go())

@@ -347,6 +347,24 @@ def test_creating_tables_taking_seats_and_commands_are_rate_limited(own_stack):
             ]
             assert toggles == expected, toggles
             assert taker.delete(f"/tables/{lobby}/seats/0", headers=auth(token)).status_code == 204
+    # ... and one budget, whichever of its player's tokens acts for it
+    player_token = other.json()["token"]
+    lobby = ids[2].json()["table_id"]
+    transport = httpx.HTTPTransport(local_address="127.0.0.4")
+    with httpx.Client(base_url=s.api, transport=transport, timeout=30) as taker:
+        r = taker.post(
+            f"/tables/{lobby}/seats", json={"name": "rated1"}, headers=auth(player_token)
+        )
+        assert r.status_code == 201, r.text
+        toggles = [
+            taker.post(
+                f"/tables/{lobby}/commands",
+                headers=auth(token),
+                json={"type": "set_auto_pass", "enabled": True},
+            ).status_code
+            for token in (r.json()["token"], player_token, r.json()["token"])
+        ]
+        assert toggles == [409, 409, 429], toggles
 
 
 def test_games_started_are_rate_limited_per_address(own_stack):

@@ -179,8 +179,8 @@ class MemoryReadModel(ViewWriter):
                 got = StoredView(current[0], current[1][viewer], current[2].get(viewer))
                 if got.position >= position and (after is None or got.version > after):
                     return got
-            elif had_view:
-                return None  # its view went (its seat was left): nothing will change it
+            elif current is not None and had_view:
+                return None  # the table is there without the view: its seat was left
             had_view = had_view or got is not None
             left = deadline - loop.time()
             if left <= 0:

@@ -265,12 +265,13 @@ class RedisViews(ViewWriter):
         return await pipe.execute()  # type: ignore[no-any-return]
 
     @unavailable
-    async def _read(self, table: str, viewer: str) -> StoredView | None:
+    async def _read(self, table: str, viewer: str) -> tuple[bool, StoredView | None]:
+        """Whether the table's hash is there, and the viewer's view in it."""
         fields = ["position", viewer, answers_field(viewer)]
         position, data, answers = await self._fields(table, fields)
         if position is None or data is None:
-            return None
-        return StoredView(int(position), data, answers)
+            return position is not None, None
+        return True, StoredView(int(position), data, answers)
 
     async def wait(
         self,
@@ -285,7 +286,7 @@ class RedisViews(ViewWriter):
         if timeout <= 0:
             # no wait: no waiter is left behind either (the next change of the table would
             # read the view again for it, for nobody)
-            return await self._read(table, viewer)
+            return (await self._read(table, viewer))[1]
         self.wakeups.start()
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
@@ -308,11 +309,12 @@ class RedisViews(ViewWriter):
                 ):
                     got = last  # no change of its view announced since the caller's: current
                 elif got is None:
-                    got = await self._read(table, viewer)  # (a lost wake-up: read after waiting)
+                    # (a lost wake-up: read after waiting)
+                    held, got = await self._read(table, viewer)
+                    if got is None and held and had_view:
+                        return None  # the table is there without the view: its seat was left
                     if got is None and first and (await self.seated([table]))[0] is not None:
                         return None  # finished, its views expired: nothing will change them
-                if got is None and had_view:
-                    return None  # its view went (its seat was left): nothing will change it
                 had_view = had_view or got is not None
                 first = False
                 if got is not None and got.position >= position:

@@ -146,6 +146,24 @@ def test_asked_in_turn_order_once_a_smoke_grenade_reversed_it():
     assert asked == [3, 2, 1]
 
 
+def test_a_smoke_grenade_played_earlier_in_the_turn_does_not_turn_the_order_yet():
+    """RULES §8.1 Weapon Crate (decision: turn order), §7.1 Smoke Grenade ('from the end of the
+    current turn'): seat 3's grenade in its turn, then seat 1's crate in the window its
+    investigation opens: still clockwise from seat 1 (1, 2, 3; reversed it would be 1, 3, 2)."""
+    s = crate(hands={1: "weapon_crate", 3: "smoke_grenade"}, up=(1, 2, 3))
+    s = end_turn(end_turn(end_turn(s)))
+    assert s.turn_seat == 3
+    s, _ = act(s, play(3, "smoke_grenade"))
+    s = open_window(s, "investigate")
+    s, events = act(s, play(1, "weapon_crate"))
+    asked = [one(events, E.PromptOpened).seat]
+    while s.prompts:
+        s, events = act(s, C.Choose(seat=s.prompts[0].seat))
+        asked += [e.seat for e in of(events, E.PromptOpened)]
+    assert asked == [1, 2, 3]
+    assert s.marks.direction == 1
+
+
 def test_a_seat_is_skipped_once_no_gun_is_free():
     """RULES §8.1 Weapon Crate (a seat takes a gun only while one is left in the centre). Classic
     with extra equipment: 2 guns; seat 0 holds one, so one is free: seat 2 takes it, and unarmed
