@@ -89,3 +89,9 @@ def seated_table(http: httpx.Client, seats: int = 4, **body) -> tuple[str, list[
 
 def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
+
+
+def from_address(stack: Stack, n: int, timeout: float = 15) -> httpx.Client:
+    """A client from the address 127.0.0.``n`` (the service counts its budgets per address)."""
+    transport = httpx.HTTPTransport(local_address=f"127.0.0.{n}")
+    return httpx.Client(base_url=stack.api, transport=transport, timeout=timeout)

@@ -18,7 +18,7 @@ import pytest
 
 from services.common.house_bots import HOUSE_HEADER, house_key
 from services.table.apidocs import SWAGGER
-from tests.e2e.conftest import auth
+from tests.e2e.conftest import auth, from_address
 from tools.launcher import Stack
 
 HEAD_TIMEOUT = 1.0
@@ -44,12 +44,6 @@ def edge(tmp_path_factory) -> Iterator[Stack]:
     s = Stack(Path(tmp_path_factory.mktemp("edges")), env=LIMITS).start()
     yield s
     s.stop()
-
-
-def client(stack: Stack, n: int) -> httpx.Client:
-    """A client from the address 127.0.0.``n``."""
-    transport = httpx.HTTPTransport(local_address=f"127.0.0.{n}")
-    return httpx.Client(base_url=stack.api, transport=transport, timeout=15)
 
 
 def raw(stack: Stack, n: int) -> socket.socket:
@@ -92,7 +86,7 @@ def test_idle_connections_are_capped_per_address_and_closed_when_their_head_is_l
         said = answer_of(s)
         assert said.startswith(b"HTTP/1.1 429 "), said[:100]
         assert b'"code":"too_many_connections"' in said and b"retry-after" in said.lower()
-    with client(edge, 3) as other:  # another address is served throughout
+    with from_address(edge, 3) as other:  # another address is served throughout
         assert other.get("/healthz").status_code == 200
         assert other.post("/tables", json={"seats": 4}).status_code == 201
     started = time.monotonic()
@@ -102,7 +96,7 @@ def test_idle_connections_are_capped_per_address_and_closed_when_their_head_is_l
     assert time.monotonic() - started < HEAD_TIMEOUT + 5
     for s in idle:
         s.close()
-    with client(edge, 2) as again:  # its places are given back
+    with from_address(edge, 2) as again:  # its places are given back
         assert again.get("/healthz").status_code == 200
 
 
@@ -126,14 +120,14 @@ def test_a_body_that_does_not_arrive_in_time_is_408_and_its_connection_closed(ed
     assert said.startswith(b"HTTP/1.1 408 "), said[:100]
     assert b'"code":"request_timeout"' in said and b"body" in said
     assert time.monotonic() - started < BODY_TIMEOUT + 5
-    with client(edge, 30) as again:  # a body sent at once is served, on the same address
+    with from_address(edge, 30) as again:  # a body sent at once is served, on the same address
         assert again.post("/tables", json={"seats": 4}).status_code == 201
 
 
 def test_a_pipelined_body_the_server_holds_back_is_not_late(edge):
     """A request pipelined behind a slow one: the server reads its body only once the first is
     answered, so the body's deadline does not run meanwhile (a 408 would answer the first)."""
-    with client(edge, 31) as c:
+    with from_address(edge, 31) as c:
         table_id = _table(c)
     s = raw(edge, 31)
     body = b'{"seats": 4}'
@@ -158,7 +152,7 @@ def test_a_pipelined_body_the_server_holds_back_is_not_late(edge):
 def test_a_request_head_is_capped_and_an_oversize_one_is_not_buffered(edge):
     """Before: a 10 MiB header was answered 200, and 20 connections each sending 10 MiB of one
     unfinished header took 174 MB of the table service's memory."""
-    with client(edge, 4) as c:
+    with from_address(edge, 4) as c:
         r = c.get("/healthz", headers={"X-Big": "a" * (1 << 20)})
         assert r.status_code == 431 and r.json()["code"] == "headers_too_large", r.text[:200]
         assert c.get("/healthz").status_code == 200
@@ -189,7 +183,7 @@ def test_a_request_head_is_capped_and_an_oversize_one_is_not_buffered(edge):
 def test_a_body_is_json_only(edge, content_type):
     """Before: text/plain and form bodies were taken from any origin, so a web page could make
     its visitors' browsers open tables and take seats without CORS's consent."""
-    with client(edge, 30) as c:
+    with from_address(edge, 30) as c:
         before = len(c.get("/tables", params={"limit": 200}).json())
         headers = {"content-type": content_type} if content_type else {}
         r = c.post("/tables", content=b'{"seats": 4}', headers=headers)
@@ -203,7 +197,7 @@ def test_a_body_is_json_only(edge, content_type):
 def test_a_body_said_to_be_in_another_encoding_than_utf8_is_refused(edge):
     """Before: `application/json; charset=utf-16` was taken and its body read as UTF-8 (a body
     in that encoding misread). JSON is UTF-8 (RFC 8259): another charset is refused, naming it."""
-    with client(edge, 31) as c:
+    with from_address(edge, 31) as c:
         before = len(c.get("/tables", params={"limit": 200}).json())
         for charset in ("utf-16", "latin-1"):
             headers = {"content-type": f"application/json; charset={charset}"}
@@ -226,7 +220,7 @@ def test_a_request_the_http_parser_refuses_is_answered_as_a_problem(edge):
 
 
 def test_a_key_twice_is_refused(edge):
-    with client(edge, 31) as c:
+    with from_address(edge, 31) as c:
         r = c.post(
             "/tables",
             content=b'{"seats": 4, "seats": 8}',
@@ -255,7 +249,7 @@ def _flood(stack: Stack, n: int, headers: dict[str, str], each: int = 150) -> li
     answers: list[httpx.Response] = []
 
     def one() -> None:
-        with client(stack, n) as c:
+        with from_address(stack, n) as c:
             for _ in range(each):
                 answers.append(r := c.get("/tables/0000000000000000", headers=headers))
                 if r.status_code == 429:
@@ -278,10 +272,10 @@ def test_one_address_sending_requests_fast_is_refused_past_its_rate_and_no_other
     assert refused and {r.status_code for r in answers} == {404, 429}
     assert len(answers) - len(refused) >= 200  # its burst at least
     assert refused[0].json()["code"] == "rate_limited" and refused[0].headers["retry-after"] == "1"
-    with client(edge, 71) as other:
+    with from_address(edge, 71) as other:
         assert other.get("/tables").status_code == 200  # another address goes on
     time.sleep(1.0)  # its bucket fills again
-    with client(edge, 70) as again:
+    with from_address(edge, 70) as again:
         assert again.get("/tables").status_code == 200
 
 
@@ -300,7 +294,7 @@ def test_a_query_of_many_parameters_is_refused(edge):
     """Before: ``GET /tables?a0=1&…&a1099=1`` (under the target's 8 KiB) cost 2.1 ms of parsing,
     five times a plain request, and four addresses at their rate slowed everyone's commands
     threefold. A query has at most 32 parameters (400 at the 33rd, before Litestar parses it)."""
-    with client(edge, 110) as c:
+    with from_address(edge, 110) as c:
         query = "&".join(f"a{i}=1" for i in range(32))
         r = c.get(f"/tables?{query}")  # past the guard: the operation names what it does not take
         assert (r.status_code, r.json()["field"]) == (400, "a0"), r.text
@@ -316,7 +310,7 @@ def test_a_large_body_counts_as_several_requests_against_the_rate(edge):
     body = b"{" + b",".join(b'"k%d":0' % i for i in range(6500)) + b"}"
     assert 60_000 < len(body) < 64 * 1024
     statuses = []
-    with client(edge, 111) as c:
+    with from_address(edge, 111) as c:
         for _ in range(60):
             r = c.post("/tables", content=body, headers={"Content-Type": "application/json"})
             statuses.append(r.status_code)
@@ -324,7 +318,7 @@ def test_a_large_body_counts_as_several_requests_against_the_rate(edge):
                 break
     assert statuses[0] == 422 and statuses[-1] == 429, statuses
     assert len(statuses) <= 20, statuses  # (its burst, and what filled again meanwhile)
-    with client(edge, 112) as other:  # another address goes on
+    with from_address(edge, 112) as other:  # another address goes on
         assert other.get("/tables").status_code == 200
 
 
@@ -335,7 +329,7 @@ def test_a_large_answer_counts_as_several_requests_against_the_rate(edge):
     not 200."""
     path = f"/schema/{SWAGGER.name}/swagger-ui-bundle.js"
     statuses, sizes = [], []
-    with client(edge, 115) as c:
+    with from_address(edge, 115) as c:
         for _ in range(20):
             r = c.get(path, headers={"Accept-Encoding": "identity"})  # (not gzipped: 1.5 MB)
             statuses.append(r.status_code)
@@ -345,7 +339,7 @@ def test_a_large_answer_counts_as_several_requests_against_the_rate(edge):
     assert sizes[0] > 1_000_000  # (sent whole)
     assert statuses[0] == 200 and statuses[-1] == 429, statuses
     assert len(statuses) <= 5, statuses
-    with client(edge, 116) as other:  # another address goes on
+    with from_address(edge, 116) as other:  # another address goes on
         assert other.get("/tables").status_code == 200
 
 
@@ -363,10 +357,10 @@ def test_a_body_sent_in_many_chunks_costs_its_chunks(edge):
     )
     assert answer_of(s)[9:12] == b"422"
     s.close()
-    with client(edge, 113) as c:
+    with from_address(edge, 113) as c:
         r = c.get("/tables")
         assert r.status_code == 429 and r.json()["code"] == "rate_limited", r.text
-    with client(edge, 114) as other:  # another address goes on
+    with from_address(edge, 114) as other:  # another address goes on
         assert other.get("/tables").status_code == 200
 
 
@@ -393,7 +387,7 @@ def test_a_head_of_many_headers_is_refused_and_refusals_count_against_the_rate(e
                 assert b'"code":"rate_limited"' in got, got[:300]
                 return
 
-    with client(edge, 77) as c:
+    with from_address(edge, 77) as c:
         assert c.get("/tables", headers={f"h{i}": "v" for i in range(90)}).status_code == 200
     threads = [threading.Thread(target=one) for _ in range(8)]
     for t in threads:
@@ -405,7 +399,7 @@ def test_a_head_of_many_headers_is_refused_and_refusals_count_against_the_rate(e
 
 
 def test_one_address_holds_a_few_seats_at_once(edge):
-    with client(edge, 40) as c:
+    with from_address(edge, 40) as c:
         tables = [_table(c) for _ in range(4)]
         tokens = [_seat(c, t, "ann") for t in tables[:3]]
         r = c.post(f"/tables/{tables[3]}/seats", json={"name": "ann"})
@@ -422,10 +416,10 @@ def test_one_address_coming_and_going_at_a_table_is_refused_past_its_takes(edge)
     leave an entry of its log, kept for good) and in 11 minutes wrote 22,152 entries, past the
     longest log a history or replay is made of: its game could never be replayed. An address
     takes at most 20 seats an hour at one table; another address still sits down there."""
-    with client(edge, 117) as owner:
+    with from_address(edge, 117) as owner:
         table_id = _table(owner)
     codes = []
-    with client(edge, 118) as c:
+    with from_address(edge, 118) as c:
         for _ in range(25):
             r = c.post(f"/tables/{table_id}/seats", json={"name": "churn"})
             codes.append(r.status_code)
@@ -437,7 +431,7 @@ def test_one_address_coming_and_going_at_a_table_is_refused_past_its_takes(edge)
         assert codes == [201] * 20 + [429], codes
         assert r.json()["code"] == "rate_limited" and "table_seat" in r.json()["detail"], r.text
         _seat(c, _table(c), "ann")  # (another table: its own budget)
-    with client(edge, 119) as other:
+    with from_address(edge, 119) as other:
         _seat(other, table_id, "bea")
 
 
@@ -445,12 +439,12 @@ def test_commands_are_budgeted_per_address_across_its_seats(edge):
     """Before: one client with 40 seats sent 177 set_auto_pass toggles a second, no 429, and
     every other player's commands slowed 4x."""
     mine: list[tuple[str, str]] = []
-    with client(edge, 50) as me:
+    with from_address(edge, 50) as me:
         for _ in range(3):
             table_id = _table(me)
             token = _seat(me, table_id, "me")
             for j in range(1, 4):
-                with client(edge, 51 + j) as other:
+                with from_address(edge, 51 + j) as other:
                     _seat(other, table_id, f"p{j}")
             assert me.post(f"/tables/{table_id}/start", headers=auth(token)).status_code == 200
             mine.append((table_id, token))
@@ -483,13 +477,13 @@ def test_one_address_has_a_few_house_seats_in_play_at_once(edge):
     """Before: an address's cap was of tables with house bots (three), whatever their size:
     six addresses' tables of seven bots held every one of the house's 120 seats for a game's
     length. The cap counts the house's seats now."""
-    with client(edge, 60) as c:
+    with from_address(edge, 60) as c:
         _table(c, bots={"seats": [1, 2, 3], "kind": "random"})  # 3 of the address's 4
         r = c.post("/tables", json={"seats": 4, "bots": {"seats": [1, 2], "kind": "random"}})
         assert r.status_code == 429 and r.json()["code"] == "too_many_held", r.text
         assert "4 house seats in play and has 3 (asked 2)" in r.json()["detail"]
         _table(c, bots={"seats": [1], "kind": "random"})  # the fourth
-        with client(edge, 61) as other:  # another address is not held back
+        with from_address(edge, 61) as other:  # another address is not held back
             _table(other, bots={"seats": [1, 2, 3], "kind": "random"})
 
 
@@ -504,7 +498,7 @@ def test_a_place_in_the_queue_with_house_bots_holds_its_addresses_house_seats(ed
         return r.json()["token"]
 
     body = {"seats": [4], "bots_after": 0}
-    with client(edge, 64) as c:
+    with from_address(edge, 64) as c:
         first, second = player(c), player(c)
         r = c.post("/queue", json=body, headers=auth(first))
         assert r.status_code == 201, r.text
@@ -514,7 +508,7 @@ def test_a_place_in_the_queue_with_house_bots_holds_its_addresses_house_seats(ed
         assert r.status_code == 429 and r.json()["code"] == "too_many_held", r.text
         # without house bots a place holds none
         assert c.post("/queue", json={"seats": [4]}, headers=auth(second)).status_code == 201
-        with client(edge, 65) as other:  # another address is not held back
+        with from_address(edge, 65) as other:  # another address is not held back
             r = other.post("/queue", json=body, headers=auth(player(other)))
             assert r.status_code == 201, r.text
 
@@ -523,7 +517,7 @@ def test_a_place_in_the_queue_is_one_of_its_addresses_seats(edge):
     """Before: quick play seated an address's players past its cap of seats (24 players of one
     address queued and seated at six tables, then 16 lobby seats more: 40 against 16). A place
     in the queue counts as a seat from the moment it is asked until its table is over."""
-    with client(edge, 66) as c:
+    with from_address(edge, 66) as c:
         players = []
         for _ in range(4):
             r = c.post("/players", json={"name": f"edge{secrets.token_hex(4)}"})
@@ -547,16 +541,16 @@ def test_a_place_in_the_queue_is_one_of_its_addresses_seats(edge):
 def test_one_address_has_a_few_tables_waiting_for_players(edge):
     """Before: one address kept 600 tables in the lobby (20 a minute, each open half an hour),
     and two such addresses filled the lobby's feed, which reads the oldest 1,000."""
-    with client(edge, 80) as c:
+    with from_address(edge, 80) as c:
         waiting = [_table(c) for _ in range(5)]
         r = c.post("/tables", json={"seats": 4})
         assert r.status_code == 429 and r.json()["code"] == "too_many_held", r.text
-        with client(edge, 81) as other:  # another address is not held back
+        with from_address(edge, 81) as other:  # another address is not held back
             _table(other)
         # a table that starts leaves the lobby: its place is given back
         tokens = []
         for j in range(4):
-            with client(edge, 82 + j) as player:
+            with from_address(edge, 82 + j) as player:
                 tokens.append(_seat(player, waiting[0], f"p{j}"))
         assert c.post(f"/tables/{waiting[0]}/start", headers=auth(tokens[0])).status_code == 200
         _table(c)
@@ -565,10 +559,10 @@ def test_one_address_has_a_few_tables_waiting_for_players(edge):
 def test_leaderboard_pages_are_budgeted_per_address(edge):
     """Before: a leaderboard page (its ratings and every player's record read, 13x a view's
     cost) had no budget: one address with eight connections took a core."""
-    with client(edge, 90) as c:
+    with from_address(edge, 90) as c:
         codes = [c.get("/leaderboards/base", params={"limit": 200}).status_code for _ in range(61)]
         assert codes[:60] == [200] * 60 and codes[60] == 429
-        with client(edge, 91) as other:  # another address is not held back
+        with from_address(edge, 91) as other:  # another address is not held back
             assert other.get("/leaderboards/base").status_code == 200
 
 
@@ -576,7 +570,7 @@ def test_a_players_table_list_is_budgeted_per_address_and_per_player(edge):
     """Before: GET /players/me/tables (up to 200 tables' public views read and decoded, 13x a
     lobby page) had no budget: eight connections of one address took most of a core; then it
     was budgeted per address only, and ten addresses sharing one player's token had ten."""
-    with client(edge, 92) as c:
+    with from_address(edge, 92) as c:
         r = c.post("/players", json={"name": f"lister{secrets.token_hex(3)}"})
         assert r.status_code == 201, r.text
         mine = auth(r.json()["token"])
@@ -585,7 +579,7 @@ def test_a_players_table_list_is_budgeted_per_address_and_per_player(edge):
             for _ in range(61)
         ]
         assert codes[:60] == [200] * 60 and codes[60] == 429
-        with client(edge, 93) as other:
+        with from_address(edge, 93) as other:
             r = other.get("/players/me/tables", headers=mine)  # the same player elsewhere
             assert r.status_code == 429 and r.json()["code"] == "rate_limited", r.text
             r = other.post("/players", json={"name": f"lister{secrets.token_hex(3)}"})
@@ -596,11 +590,11 @@ def test_a_players_table_list_is_budgeted_per_address_and_per_player(edge):
 def test_a_long_request_target_is_refused_before_its_query_is_parsed(edge):
     """Before: a 32 KB query of empty fields on any public read (its ticket looked for in every
     field, then Litestar's own parse) cost 21 ms of the event loop a request."""
-    with client(edge, 94) as c:
+    with from_address(edge, 94) as c:
         r = c.get("/tables?" + "a&" * 4_500)
         assert r.status_code == 414 and r.json()["code"] == "uri_too_long", r.text[:200]
         assert r.headers["content-type"].startswith("application/problem+json")
-    with client(edge, 94) as c:  # (the refused connection closed) a long query under the cap
+    with from_address(edge, 94) as c:  # (the refused connection closed) a long query under the cap
         r = c.get("/tables?after=" + "9" * 7_000)  # is parsed, and its value found out of range
         assert (r.status_code, r.json()["field"]) == (400, "after"), r.text[:200]
 
@@ -609,7 +603,7 @@ def test_the_lobbys_stream_has_places_of_its_own(edge):
     """Before: the lobby's stream counted as one table's spectators (100 places a process), so
     ten addresses holding ten each shut every other client out of it. Here a table has 5
     spectator places: the lobby has many more, an address still 2 of them."""
-    with client(edge, 95) as a, client(edge, 96) as b, client(edge, 97) as c:
+    with from_address(edge, 95) as a, from_address(edge, 96) as b, from_address(edge, 97) as c:
         with contextlib.ExitStack() as held:
             for watcher in (a, a, b, b):
                 r = held.enter_context(watcher.stream("GET", "/lobby/stream"))
@@ -625,7 +619,7 @@ def test_the_lobbys_stream_has_places_of_its_own(edge):
 def test_one_addresss_chat_is_budgeted_over_all_its_seats(edge):
     """Before: chat was counted per seat only, and each message is sent again to every stream
     of its table (3 MB a message to 140 streams): one address's many seats multiplied it."""
-    with client(edge, 98) as c, client(edge, 99) as other:
+    with from_address(edge, 98) as c, from_address(edge, 99) as other:
         table_id = _table(c)
         tokens = [_seat(c, table_id, f"talker{i}") for i in range(3)]
         codes = [
@@ -643,7 +637,7 @@ def test_one_addresss_chat_is_budgeted_over_all_its_seats(edge):
 def test_a_long_polls_place_is_given_back_when_its_client_goes(edge):
     """Before: a long-poll held its place (a seat has 5) and its wait until its timeout, though
     its client had gone: a page reloaded a few times was refused its seat's view for a minute."""
-    with client(edge, 100) as c:
+    with from_address(edge, 100) as c:
         table_id = _table(c)
         token = _seat(c, table_id, "reloader")
         version = c.get(f"/tables/{table_id}/view", headers=auth(token)).json()["version"]
@@ -668,7 +662,7 @@ def test_a_long_polls_place_is_given_back_when_its_client_goes(edge):
 def test_a_connection_queueing_requests_it_never_reads_is_closed(edge):
     """Before: 400 requests pipelined in one write, their answers never read, were each answered
     into the connection's buffers: 100 such connections held 375 MB of the host's memory."""
-    with client(edge, 101) as c:
+    with from_address(edge, 101) as c:
         table_id = _table(c)
     s = raw(edge, 101)
     s.sendall(f"GET /tables/{table_id} HTTP/1.1\r\nHost: x\r\n\r\n".encode() * 40)
@@ -690,20 +684,20 @@ def test_a_connection_queueing_requests_it_never_reads_is_closed(edge):
 
 def test_a_tables_spectator_places_are_shared_among_addresses(edge):
     """Before: two addresses took all 100 spectator places of a table."""
-    with client(edge, 70) as c:
+    with from_address(edge, 70) as c:
         table_id = _table(c)
     streams = []
     try:
         for n in (71, 71):
-            one = client(edge, n)
+            one = from_address(edge, n)
             streams.append(one)
             r = one.send(one.build_request("GET", f"/tables/{table_id}/stream"), stream=True)
             assert r.status_code == 200
             streams.append(r)
-        with client(edge, 71) as more:
+        with from_address(edge, 71) as more:
             r = more.get(f"/tables/{table_id}/stream")
             assert r.status_code == 429 and r.json()["code"] == "too_many_streams", r.text
-        with client(edge, 72) as other:
+        with from_address(edge, 72) as other:
             r = other.send(other.build_request("GET", f"/tables/{table_id}/stream"), stream=True)
             assert r.status_code == 200
             r.close()
@@ -715,7 +709,7 @@ def test_a_tables_spectator_places_are_shared_among_addresses(edge):
 # --- the operators' endpoints --------------------------------------------------------------------
 def test_metrics_and_readiness_are_on_the_operators_port_only(edge):
     """Before: /metrics and /readyz answered anyone on the API port (consumer names, lag)."""
-    with client(edge, 80) as c:
+    with from_address(edge, 80) as c:
         assert c.get("/healthz").status_code == 200  # a load balancer's probe stays
         assert c.get("/metrics").status_code == 404
         assert c.get("/readyz").status_code == 404

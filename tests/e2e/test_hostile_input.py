@@ -22,7 +22,7 @@ from gcbc_contract.entries import decode_entry
 from gcbc_contract.events import GameStarted
 from services.table.positions import Positions
 from tests.e2e.audit import check_response, log_events, seat_of
-from tests.e2e.conftest import TEST_ENV, auth, seated_table
+from tests.e2e.conftest import TEST_ENV, auth, from_address, seated_table
 from tools.demo import play_table
 from tools.launcher import Stack
 
@@ -332,39 +332,31 @@ def test_creating_tables_taking_seats_and_commands_are_rate_limited(own_stack):
     # spent (a stranger spent the seat's hour of auto-pass changes in the lobby, then left it)
     lobby = ids[1].json()["table_id"]
     for n, expected in ((2, [409, 409, 429]), (3, [409])):
-        transport = httpx.HTTPTransport(local_address=f"127.0.0.{n}")
-        with httpx.Client(base_url=s.api, transport=transport, timeout=30) as taker:
-            r = taker.post(f"/tables/{lobby}/seats", json={"name": f"taker{n}"})
-            assert r.json()["seat"] == 0, r.text
-            token = r.json()["token"]
-            toggles = [
-                taker.post(
-                    f"/tables/{lobby}/commands",
-                    headers=auth(token),
-                    json={"type": "set_auto_pass", "enabled": True},
-                ).status_code
-                for _ in expected
-            ]
-            assert toggles == expected, toggles
+        with from_address(s, n) as taker:
+            token = taker.post(f"/tables/{lobby}/seats", json={"name": f"taker{n}"}).json()["token"]
+            assert _auto_pass_turned(taker, lobby, [token] * len(expected)) == expected
             assert taker.delete(f"/tables/{lobby}/seats/0", headers=auth(token)).status_code == 204
     # ... and one budget, whichever of its player's tokens acts for it
     player_token = other.json()["token"]
     lobby = ids[2].json()["table_id"]
-    transport = httpx.HTTPTransport(local_address="127.0.0.4")
-    with httpx.Client(base_url=s.api, transport=transport, timeout=30) as taker:
+    with from_address(s, 4) as taker:
         r = taker.post(
             f"/tables/{lobby}/seats", json={"name": "rated1"}, headers=auth(player_token)
         )
-        assert r.status_code == 201, r.text
-        toggles = [
-            taker.post(
-                f"/tables/{lobby}/commands",
-                headers=auth(token),
-                json={"type": "set_auto_pass", "enabled": True},
-            ).status_code
-            for token in (r.json()["token"], player_token, r.json()["token"])
-        ]
-        assert toggles == [409, 409, 429], toggles
+        tokens = [r.json()["token"], player_token, r.json()["token"]]
+        assert _auto_pass_turned(taker, lobby, tokens) == [409, 409, 429]
+
+
+def _auto_pass_turned(http: httpx.Client, table_id: str, tokens: list[str]) -> list[int]:
+    """Each token asks to turn its seat's auto-pass on: the statuses."""
+    return [
+        http.post(
+            f"/tables/{table_id}/commands",
+            headers=auth(token),
+            json={"type": "set_auto_pass", "enabled": True},
+        ).status_code
+        for token in tokens
+    ]
 
 
 def test_games_started_are_rate_limited_per_address(own_stack):

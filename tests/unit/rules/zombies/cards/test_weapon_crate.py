@@ -113,18 +113,23 @@ def test_a_gun_taken_in_the_shooters_own_shoot_window_cannot_be_made_to_fire():
     assert refused_unchanged(s, play(3, "restraining_order")) == "no_effect"
 
 
+def asked(s, crate_played):
+    """The seats the crate asks, in order, each declining."""
+    s, events = act(s, crate_played)
+    seats = [one(events, E.PromptOpened).seat]
+    while s.prompts:
+        s, events = act(s, C.Choose(seat=s.prompts[0].seat))
+        seats += [e.seat for e in of(events, E.PromptOpened)]
+    return seats
+
+
 def test_asked_in_seat_order_from_the_player():
     """RULES §8.1 Weapon Crate (decision: in seat order from you, you first): seat 3 plays it;
     seats 3, 1 and 2 qualify: asked 3, then 1, then 2."""
     s = crate(hands={3: "weapon_crate"}, up=(1, 2, 3))
     s = end_turn(end_turn(end_turn(s)))
     assert s.turn_seat == 3
-    s, events = act(s, play(3, "weapon_crate"))
-    asked = [one(events, E.PromptOpened).seat]
-    while s.prompts:
-        s, events = act(s, C.Choose(seat=s.prompts[0].seat))
-        asked += [e.seat for e in of(events, E.PromptOpened)]
-    assert asked == [3, 1, 2]
+    assert asked(s, play(3, "weapon_crate")) == [3, 1, 2]
 
 
 def test_asked_in_turn_order_once_a_smoke_grenade_reversed_it():
@@ -138,12 +143,7 @@ def test_asked_in_turn_order_once_a_smoke_grenade_reversed_it():
     )
     s = end_turn(s)
     assert s.turn_seat == 3 and s.marks.direction == -1
-    s, events = act(s, play(3, "weapon_crate"))
-    asked = [one(events, E.PromptOpened).seat]
-    while s.prompts:
-        s, events = act(s, C.Choose(seat=s.prompts[0].seat))
-        asked += [e.seat for e in of(events, E.PromptOpened)]
-    assert asked == [3, 2, 1]
+    assert asked(s, play(3, "weapon_crate")) == [3, 2, 1]
 
 
 def test_a_smoke_grenade_played_earlier_in_the_turn_does_not_turn_the_order_yet():
@@ -155,13 +155,7 @@ def test_a_smoke_grenade_played_earlier_in_the_turn_does_not_turn_the_order_yet(
     assert s.turn_seat == 3
     s, _ = act(s, play(3, "smoke_grenade"))
     s = open_window(s, "investigate")
-    s, events = act(s, play(1, "weapon_crate"))
-    asked = [one(events, E.PromptOpened).seat]
-    while s.prompts:
-        s, events = act(s, C.Choose(seat=s.prompts[0].seat))
-        asked += [e.seat for e in of(events, E.PromptOpened)]
-    assert asked == [1, 2, 3]
-    assert s.marks.direction == 1
+    assert asked(s, play(1, "weapon_crate")) == [1, 2, 3]
 
 
 def test_a_seat_is_skipped_once_no_gun_is_free():
