@@ -359,6 +359,31 @@ def _auto_pass_turned(http: httpx.Client, table_id: str, tokens: list[str]) -> l
     ]
 
 
+def test_chat_at_a_finished_table_counts_as_a_read_of_its_log(own_stack):
+    """Before: the rules worker keeps no finished table, so each message posted there had it
+    read the table's log again (past a snapshot's size, the whole log): 56 addresses chatting at
+    their budget at finished tables made it 25 times slower for everyone, and NATS grew by
+    gigabytes. A message at a finished table now counts against the address's log reads."""
+    s = own_stack(GCBC_RATE_LOG_READ="2/hour")
+    with httpx.Client(base_url=s.api, timeout=30) as http:
+        table_id, tokens = seated_table(http)
+        chat = f"/tables/{table_id}/chat"
+        assert http.post(chat, headers=auth(tokens[0]), json={"text": "gl"}).status_code == 202
+        assert http.post(f"/tables/{table_id}/start", headers=auth(tokens[0])).status_code == 200
+        assert http.post(chat, headers=auth(tokens[1]), json={"text": "hf"}).status_code == 202
+        for seat, token in enumerate(tokens):  # the autopilot plays the game out at once
+            http.delete(f"/tables/{table_id}/seats/{seat}", headers=auth(token))
+        for _ in range(200):
+            if http.get(f"/tables/{table_id}/view").json()["status"] == "finished":
+                break
+            time.sleep(0.1)
+        posted = [
+            http.post(chat, headers=auth(tokens[i]), json={"text": "gg"}).status_code
+            for i in range(3)
+        ]
+        assert posted == [202, 202, 429], posted
+
+
 def test_games_started_are_rate_limited_per_address(own_stack):
     """Before: one address opened a table, took its four seats, started it and left every seat
     (the autopilot then plays it out at once): a game's whole log, kept for good, every four
