@@ -6,6 +6,12 @@ and the fold's own version (``FOLD``): one made by code that read entries or fol
 otherwise is ignored, and the table is folded from its log instead. The log stays the truth: a
 lost or ignored snapshot costs a longer read, never a wrong state.
 
+A snapshot holds what the rules decide with, and a chat message's text is not that (the views are
+made from the log, by the projection): each chat line and each ``ChatPosted`` event is held with its
+seat and an empty text (``without_talk``). A table's talk (up to 200 messages of 500 characters a
+seat) would otherwise make its snapshot too big to keep, and every late message at such a finished
+table would have the rules worker read its whole log again.
+
 Written in the background (``Snapshots.flush``), never on the way to a command's answer: every
 ``every`` entries of a table, when the table finishes, and for every table with entries since its
 last snapshot when the worker stops. A finished table's last snapshot is kept a day
@@ -27,13 +33,13 @@ from gcbc.keyvalue.port import KeyValue
 from gcbc.readmodel.port import ANSWERS_KEPT, Answer
 from gcbc.rules.state import State, Trail
 from gcbc_contract.entries import SCHEMA, CommandEntry
-from gcbc_contract.events import AnyEvent
+from gcbc_contract.events import AnyEvent, ChatPosted
 from services.common.folded import FoldedTable
 
 log = logging.getLogger("gcbc.snapshots")
 # the fold's version: bump it when FoldedTable or the engine folds the same entries into another
 # state (a snapshot of another version is ignored)
-FOLD = 7
+FOLD = 8
 BUCKET = "GCBC_SNAPSHOTS"
 TOO_BIG = 900_000  # bytes: past this a snapshot is not kept (NATS' default payload limit is 1 MB)
 FINISHED_TTL = 24 * 3600.0  # seconds a finished table's last snapshot is kept
@@ -112,8 +118,22 @@ _AS_THEY_ARE = (
 )
 
 
+def without_talk(state: State) -> State:
+    """The state with its chat messages' texts left out (as a snapshot holds it)."""
+    if not state.chat:
+        return state
+    chat = [(seat, "") for seat, _ in state.chat]
+    events = [
+        msgspec.structs.replace(e, text="") if type(e) is ChatPosted else e for e in state.log
+    ]
+    return msgspec.structs.replace(
+        state, chat=Trail(chat, len(chat)), log=Trail(events, len(events))
+    )
+
+
 def _held(state: State) -> State:
     """The state with its trails as the lists of their items (how a snapshot holds them)."""
+    state = without_talk(state)
     return msgspec.structs.replace(state, chat=list(state.chat), log=list(state.log))
 
 
