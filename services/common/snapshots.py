@@ -39,7 +39,7 @@ from services.common.folded import FoldedTable
 log = logging.getLogger("gcbc.snapshots")
 # the fold's version: bump it when FoldedTable or the engine folds the same entries into another
 # state (a snapshot of another version is ignored)
-FOLD = 8
+FOLD = 7
 BUCKET = "GCBC_SNAPSHOTS"
 TOO_BIG = 900_000  # bytes: past this a snapshot is not kept (NATS' default payload limit is 1 MB)
 FINISHED_TTL = 24 * 3600.0  # seconds a finished table's last snapshot is kept
