@@ -100,7 +100,8 @@ class Play(Controller):
         await state.rates.hit("client_chat", client(request))
         t = service.cache.tables.get(table_id)  # (held: the seat's token was just checked on it)
         if t is not None and t.state.step == "finished":
-            # the rules worker keeps no finished table: each message there reads its log again
+            # the rules worker keeps no finished table: each message there reads it back (its
+            # snapshot and the entries after it) and writes its snapshot again
             await state.rates.hit("log_read", client(request))
         seq = await service.append_command(table_id, C.PostChat(seat=my_seat, text=data.text))
         return Position(position=answers.position_of(state, table_id, seq))

@@ -243,9 +243,9 @@ class ViewReader(Protocol):
     ) -> StoredView | None:
         """The view once its position is >= ``position`` and its version > ``after`` (None:
         any), or the current one after ``timeout`` seconds (None: no view, or the view went
-        while waited on: its seat was left). ``last``: the view
-        this caller got last (a stream going on): an adapter that knows nothing changed since
-        may take it as the current one instead of reading it again."""
+        while waited on, its table still there: its seat was left). ``last``: the view this
+        caller got last (a stream going on): an adapter that knows nothing changed since may
+        take it as the current one instead of reading it again."""
         ...
 
     async def position(self, table: str) -> int: ...

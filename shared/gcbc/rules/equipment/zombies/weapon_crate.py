@@ -11,9 +11,9 @@ answered). Needs at least one such seat.
 
 Decisions: the order and the one-at-a-time prompts above (turn order, as the Alarm Clock's guns
 go: the way turns go round the table now, so a Smoke Grenade's reversal counts once it took
-effect); an armed seat naming its current aim
-keeps it (as declining); the turn seat may take a gun on its own turn (and may not shoot it),
-but not once a classic K-9 Unit took its gun this turn (§7.2: then it is not asked)."""
+effect); an armed seat naming its current aim keeps it (as declining); the turn seat may take a
+gun on its own turn (and may not shoot it), but not once a classic K-9 Unit took its gun this turn
+(§7.2: then it is not asked)."""
 
 from __future__ import annotations
 
