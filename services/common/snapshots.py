@@ -6,11 +6,14 @@ and the fold's own version (``FOLD``): one made by code that read entries or fol
 otherwise is ignored, and the table is folded from its log instead. The log stays the truth: a
 lost or ignored snapshot costs a longer read, never a wrong state.
 
-A snapshot holds what the rules decide with, and a chat message's text is not that (the views are
-made from the log, by the projection): each chat line and each ``ChatPosted`` event is held with its
-seat and an empty text (``without_talk``). A table's talk (up to 200 messages of 500 characters a
-seat) would otherwise make its snapshot too big to keep, and every late message at such a finished
-table would have the rules worker read its whole log again.
+A snapshot holds what the rules decide with (``for_deciding``), and the rules worker alone reads
+it: not the state's event log (the views are made from the log, by the projection), nor a chat
+message's text (each chat line is held with its seat: a seat's count of messages is what the rules
+decide with), nor the command ids seen (the table service's follower checks retries). A long game's
+events and a table's talk (up to 200 messages of 500 characters a seat) would otherwise make its
+snapshot grow with every entry, be written whole every ``every`` entries, and pass the size kept, so
+that a late message at a finished table, or a restart, would have the rules worker read its whole
+log again.
 
 Written in the background (``Snapshots.flush``), never on the way to a command's answer: every
 ``every`` entries of a table, when the table finishes, and for every table with entries since its
@@ -33,13 +36,12 @@ from gcbc.keyvalue.port import KeyValue
 from gcbc.readmodel.port import ANSWERS_KEPT, Answer
 from gcbc.rules.state import State, Trail
 from gcbc_contract.entries import SCHEMA, CommandEntry
-from gcbc_contract.events import AnyEvent, ChatPosted
 from services.common.folded import FoldedTable
 
 log = logging.getLogger("gcbc.snapshots")
 # the fold's version: bump it when FoldedTable or the engine folds the same entries into another
 # state (a snapshot of another version is ignored)
-FOLD = 7
+FOLD = 8
 BUCKET = "GCBC_SNAPSHOTS"
 TOO_BIG = 900_000  # bytes: past this a snapshot is not kept (NATS' default payload limit is 1 MB)
 FINISHED_TTL = 24 * 3600.0  # seconds a finished table's last snapshot is kept
@@ -56,7 +58,6 @@ class Snapshot(msgspec.Struct, frozen=True):
     tokens: dict[int, str] = {}
     invitations: dict[int, str] = {}
     players: dict[int, str] = {}
-    command_ids: list[tuple[int, str, int]] = []  # (seat, command id, its sequence)
     recent: dict[str, list[Answer]] = {}
     wait_id: int | None = None
     wait_started: float = 0.0
@@ -70,21 +71,22 @@ class _Versions(msgspec.Struct):
     fold: int = 0
 
 
-# A snapshot holds the state's trails (its chat and event log) as the lists of their items, in
-# order; the state is decoded as this twin of State with lists there, then made a State again
-_TRAILS = ("chat", "log")
+# A snapshot holds the state as this twin of State: no event log, and its chat as the seat of each
+# line, in order; decoded, it is made a State again
 _STATE_FIELDS = msgspec.structs.fields(State)
+_TRAILS = ("chat", "log")
 _StateHeld = msgspec.defstruct(
     "State",
     [
         (
             f.name,
-            list if f.name in _TRAILS else f.type,
+            list[int] if f.name == "chat" else f.type,
             msgspec.field(default_factory=f.default_factory)
             if f.default is msgspec.NODEFAULT
             else f.default,
         )
         for f in _STATE_FIELDS
+        if f.name != "log"
     ],
     frozen=True,
     gc=False,
@@ -102,7 +104,6 @@ _SnapshotHeld = msgspec.defstruct(
 _encoder = msgspec.msgpack.Encoder()
 _decoder = msgspec.msgpack.Decoder(_SnapshotHeld)
 _versions = msgspec.msgpack.Decoder(_Versions)
-_EVENTS = list[AnyEvent]
 # the FoldedTable's attributes a snapshot holds as they are
 _AS_THEY_ARE = (
     "pending",
@@ -118,33 +119,24 @@ _AS_THEY_ARE = (
 )
 
 
-def without_talk(state: State) -> State:
-    """The state with its chat messages' texts left out (as a snapshot holds it)."""
-    if not state.chat:
-        return state
+def for_deciding(state: State) -> State:
+    """The state as a snapshot holds it: its event log left out, its chat lines' texts too."""
     chat = [(seat, "") for seat, _ in state.chat]
-    events = [
-        msgspec.structs.replace(e, text="") if type(e) is ChatPosted else e for e in state.log
-    ]
-    return msgspec.structs.replace(
-        state, chat=Trail(chat, len(chat)), log=Trail(events, len(events))
+    return msgspec.structs.replace(state, chat=Trail(chat, len(chat)), log=Trail())
+
+
+def _held(state: State) -> Any:
+    return _StateHeld(
+        **{f.name: getattr(state, f.name) for f in _STATE_FIELDS if f.name not in _TRAILS},
+        chat=[seat for seat, _ in state.chat],
     )
 
 
-def _held(state: State) -> State:
-    """The state with its trails as the lists of their items (how a snapshot holds them)."""
-    state = without_talk(state)
-    return msgspec.structs.replace(state, chat=list(state.chat), log=list(state.log))
-
-
 def _typed(held: Any) -> State:
-    """The state of a snapshot, its trails' items as the fold makes them: chat lines as
-    (seat, text), events as events."""
-    chat = [tuple(line) for line in held.chat]
-    events = msgspec.convert(held.log, _EVENTS)
-    fields = {f.name: getattr(held, f.name) for f in _STATE_FIELDS}
-    fields.update(chat=Trail(chat, len(chat)), log=Trail(events, len(events)))
-    return State(**fields)
+    """The state of a snapshot: ``for_deciding`` of the state it was made of."""
+    chat = [(seat, "") for seat in held.chat]
+    fields = {f.name: getattr(held, f.name) for f in _STATE_FIELDS if f.name not in _TRAILS}
+    return State(**fields, chat=Trail(chat, len(chat)))
 
 
 def encode(t: FoldedTable) -> bytes:
@@ -155,7 +147,6 @@ def encode(t: FoldedTable) -> bytes:
             table=t.table_id,
             seq=t.seq,
             state=_held(t.state),
-            command_ids=[(seat, cid, seq) for (seat, cid), seq in t.command_ids.items()],
             recent={viewer: list(kept) for viewer, kept in t.recent.items()},
             **{name: getattr(t, name) for name in _AS_THEY_ARE},
         )
@@ -178,7 +169,6 @@ def decode(data: bytes, table_id: str) -> FoldedTable | None:
     t = FoldedTable(table_id)
     t.seq = s.seq
     t.state = _typed(s.state)
-    t.command_ids = {(seat, cid): seq for seat, cid, seq in s.command_ids}
     t.recent = {v: deque(kept, maxlen=ANSWERS_KEPT) for v, kept in s.recent.items()}
     for name in _AS_THEY_ARE:
         setattr(t, name, getattr(s, name))  # (decoded afresh: nothing else holds them)
