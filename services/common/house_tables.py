@@ -3,7 +3,8 @@ worker learns of them without following the whole log (that follow cost a delive
 every entry to one more process, for one entry in hundreds it needed).
 
 The table service notes a table (its house seats and its size) before it appends the table's
-opening command, and the bot worker removes the note once the table is finished. A note whose
+opening command, marks the note started before it appends its start, and the bot worker removes
+the note once the table is finished. A note whose
 table never opened (its opening refused, or lost with the table service) is found so by the
 worker, which removes it: a note always comes first, so no opened house table goes unseen.
 
@@ -32,6 +33,8 @@ class HouseTable(msgspec.Struct, array_like=True, frozen=True):
     # it for: no address is kept in the store): the bot worker's actions go to owners in turn,
     # then to each owner's tables in turn
     owner: str = ""
+    # its start was appended: its bots play now, and count against the house's cap from then on
+    started: bool = False
 
 
 encode = msgspec.msgpack.encode
@@ -49,10 +52,16 @@ def _digest(owner: str) -> str:
     return hashlib.sha256(owner.encode()).hexdigest()[:16]
 
 
+def started(noted: HouseTable) -> HouseTable:
+    return msgspec.structs.replace(noted, started=True)
+
+
 class InPlay:
-    """The house seats of every table noted (in play), over the whole server, kept by a watch of
-    the house's tables (``noted`` is its handler): the table service opens no house table past
-    the house's cap, as its bot worker's actions a second are shared by all of them."""
+    """The house seats of every table started (in play), over the whole server, kept by a watch
+    of the house's tables (``noted`` is its handler): the table service starts no house table past
+    the house's cap, as its bot worker's actions a second are shared by all of them. A table
+    waiting for players holds no house seat here (its bots do nothing yet): tables opened and
+    never started must not keep everyone else's from being played."""
 
     def __init__(self) -> None:
         self._seats: dict[str, int] = {}  # table -> its house seats
@@ -65,12 +74,15 @@ class InPlay:
         if value is None:
             return
         try:
-            seats = len(decode(value).bots.seats)
+            noted = decode(value)
         except msgspec.DecodeError:
             return  # not the house's: the bot worker ignores it too
+        if not noted.started:
+            return
+        seats = len(noted.bots.seats)
         self._seats[table] = seats
         self.seats += seats
 
     def room(self, cap: int) -> int | None:
-        """House seats that may still be opened under ``cap`` (0: no cap, None)."""
+        """House seats that may still be started under ``cap`` (0: no cap, None)."""
         return max(0, cap - self.seats) if cap else None

@@ -270,8 +270,10 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "views_unavailable": ("The views cannot be read right now.", "Retry after Retry-After."),
     "replays_busy": ("The replays' queue is full.", "Retry after Retry-After."),
     "house_full": (
-        "The house plays as many seats as it may over the whole server (`field: bots.seats`).",
-        "Open the table with fewer house seats, or retry after Retry-After.",
+        "The house plays as many seats as it may over the whole server: a table's opening"
+        " (`field: bots.seats`) or its start.",
+        "Open the table with fewer house seats, or retry after Retry-After (a table refused its"
+        " start waits on).",
     ),
     "internal_error": (
         "The server failed.",

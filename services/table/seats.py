@@ -32,6 +32,7 @@ from services.table.dependencies import (
     finished_view,
     held_or_queued,
     holding,
+    room_in_the_house,
     seat_of,
 )
 from services.table.openapi import TableId
@@ -174,6 +175,9 @@ class Seats(Controller):
         counted = not service.house_seat(table_id, my_seat)
         if counted:
             state.rates.check("start", client(request))
+        bots = service.house_bots(table_id)
+        if bots is not None:  # its house seats count against the house's cap from its start
+            room_in_the_house(state, len(bots.seats), starting=True)
         # the seed comes from the server's entropy and stays secret until the end (DESIGN
         # property 3)
         command = C.StartGame(seat=my_seat, random_seed=secrets.randbits(62))

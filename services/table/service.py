@@ -27,13 +27,13 @@ from gcbc.eventlog.records import append_entry, entry_or_none
 from gcbc.keyvalue.port import KeyValue
 from gcbc.readmodel.port import Answer, StoredView, ViewReader, viewer_key
 from gcbc.rules import RuleViolation
+from gcbc_contract import commands as C
 from gcbc_contract.entries import CommandEntry
-from services.common import metrics, view_writer
+from gcbc_contract.options import HouseBots
+from services.common import house_tables, metrics, view_writer
 from services.common.cache import IDLE_SECONDS, FoldedCache
 from services.common.folded import FoldedTable
 from services.common.house_bots import bot_seat
-from services.common.house_tables import encode as encode_house
-from services.common.house_tables import house_table
 from services.common.rules import ENGINE, Rules
 from services.common.settings import CHAT_LIMIT, LOG_LIMIT
 from services.table.ended import EndedViews
@@ -132,11 +132,15 @@ class TableService:
             return self.player_seat(t, self.player_of(token))
         return None
 
-    def house_seat(self, table_id: str, seat: int) -> bool:
-        """Whether the seat is one the house plays at the table (as this process holds it: a
-        seat's token was just checked on it)."""
+    def house_bots(self, table_id: str) -> HouseBots | None:
+        """The seats the house plays at the table (as this process holds it: a seat's token was
+        just checked on it)."""
         t = self.cache.tables.get(table_id)
-        bots = t.state.house_bots if t is not None else None
+        return t.state.house_bots if t is not None else None
+
+    def house_seat(self, table_id: str, seat: int) -> bool:
+        """Whether the seat is one the house plays at the table (``house_bots``)."""
+        bots = self.house_bots(table_id)
         return bots is not None and seat in bots.seats
 
     @staticmethod
@@ -325,8 +329,8 @@ class TableService:
                 checked = stale = True  # the cached state may lag the log: refuse on the latest
                 tries += 1
                 continue
-            if new_table and not noted:
-                await self._note_house_table(table_id, command, owner)
+            if not noted:
+                await self._note_house_table(t, command, owner)
                 noted = True
             seq = await self._append(t, command, token_hash_, new_table, player)
             if seq is None:
@@ -399,14 +403,28 @@ class TableService:
             raise _reused(command)
         return seq
 
-    async def _note_house_table(self, table_id: str, command: Any, owner: str) -> None:
-        """A table opened with house bots is noted first (with whose it is: ``owner``): the bot
-        worker never misses one."""
-        if self.house is None:
+    async def _note_house_table(self, t: FoldedTable, command: Any, owner: str) -> None:
+        """A table opened with house bots is noted first (with whose it is: ``owner``), and its
+        note marked started before its start: the bot worker never misses one, and the house's
+        seats in play (``house_tables.InPlay``) never miss a started one."""
+        if self.house is None or type(command) not in (C.OpenTable, C.StartGame):
             return
-        house = house_table(command, owner)
+        if type(command) is C.StartGame:
+            bots = t.state.house_bots
+            if bots is None:
+                return
+            data = await self.house.get(t.table_id)
+            house = (
+                house_tables.decode(data)
+                if data is not None
+                else house_tables.HouseTable(bots, len(t.state.seats))
+            )
+            if not house.started:
+                await self.house.put(t.table_id, house_tables.encode(house_tables.started(house)))
+            return
+        house = house_tables.house_table(command, owner)
         if house is not None:
-            await self.house.put(table_id, encode_house(house))
+            await self.house.put(t.table_id, house_tables.encode(house))
 
     async def _append(
         self,

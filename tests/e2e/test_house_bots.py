@@ -296,8 +296,10 @@ def _cores(before: dict[str, float], after: dict[str, float], seconds: float) ->
 
 @pytest.fixture(scope="module")
 def small_house(tmp_path_factory) -> Iterator[Stack]:
-    """A house of six seats, its bots at machine speed (its own NATS and Redis)."""
+    """A house of six seats, its bots at machine speed (its own NATS and Redis); the loopback is
+    its proxy, so each client names its own address."""
     env = {
+        "GCBC_FORWARDED_ALLOW_IPS": "127.0.0.1",
         "GCBC_HOUSE_SEATS": "6",
         "GCBC_HOUSE_SEATS_PER_CLIENT": "0",
         "GCBC_MIN_DEADLINE": "0.1",
@@ -314,22 +316,51 @@ def test_the_house_plays_so_many_seats_at_once_and_quick_play_waits_for_room(sma
     """Before: every address could open its three house tables, however many addresses there
     were: past about 25 busy tables the bot worker's actions a second no longer answered their
     reaction windows in time, everyone's house tables alike. The house's seats in play over
-    the whole server are capped: a table past it is refused (503 house_full), quick play makes
-    no table with house bots meanwhile, and a finished table gives its seats back."""
-    fast = {"turn": 0.2, "reaction": 0.2, "prompt": 0.2, "arrange": 0.2}
+    the whole server are capped: a table is not started past it (503 house_full), one asking for
+    more house seats than are free is refused at its opening, quick play makes no table with
+    house bots meanwhile, and a finished table gives its seats back. A table waiting for players
+    holds none of them: counted from the opening, 15 addresses opening tables with house bots
+    and never starting them held a server's 120, at no cost, renewed as each closed."""
     with httpx.Client(base_url=small_house.api, timeout=30) as http:
-        short = http.post(
-            "/tables", json={"seats": 4, "bots": {"seats": [1, 2, 3]}, "deadlines": fast}
-        )
-        assert short.status_code == 201, short.text
-        r = http.post("/tables", json={"seats": 4, "bots": {"seats": [1, 2]}})
-        assert r.status_code == 201, r.text
-        r = http.post("/tables", json={"seats": 4, "bots": {"seats": [1, 2]}})
+
+        def opened(bots: list[int], address: str) -> httpx.Response:
+            table = {"seats": 4, "bots": {"seats": bots}, "deadlines": LONG}
+            return http.post("/tables", json=table, headers={"X-Forwarded-For": address})
+
+        def seated(r: httpx.Response, address: str, people: int = 1) -> tuple[str, dict]:
+            """The table's free seats taken, each from an address of its own: the first's
+            headers (its token, its address)."""
+            assert r.status_code == 201, r.text
+            table_id, first = r.json()["table_id"], None
+            for n in range(people):
+                took = http.post(
+                    f"/tables/{table_id}/seats",
+                    json={"name": f"me{n}"},
+                    headers={"X-Forwarded-For": f"{address}{n}"},
+                )
+                assert took.status_code == 201, took.text
+                first = first or {**auth(took.json()["token"]), "X-Forwarded-For": f"{address}0"}
+            return table_id, first
+
+        # twice the house's seats wait in tables not started: they hold none of them
+        waiting = [seated(opened([1, 2, 3], f"10.0.1.{n}"), f"10.0.1.{n}") for n in range(4)]
+        played = []  # five of the six house seats play: three at one table, two at another
+        for n, bots in enumerate(([1, 2, 3], [1, 2])):
+            table_id, me = seated(opened(bots, f"10.0.2.{n}"), f"10.0.2.{n}", 4 - len(bots))
+            r = http.post(f"/tables/{table_id}/start", headers=me)
+            assert r.status_code == 200, r.text
+            played.append((table_id, me))
+
+        table_id, me = waiting[0]
+        r = http.post(f"/tables/{table_id}/start", headers=me)
+        assert r.status_code == 503, r.text
+        assert r.json()["code"] == "house_full" and int(r.headers["retry-after"]) > 1
+        assert http.get(f"/tables/{table_id}").json()["status"] == "waiting"
+        r = opened([1, 2, 3], "10.0.3.1")
         assert r.status_code == 503, r.text
         problem = r.json()
         assert problem["code"] == "house_full" and problem["field"] == "bots.seats"
-        assert int(r.headers["retry-after"]) > 1
-        assert http.post("/tables", json={"seats": 4, "bots": {"seats": [1]}}).status_code == 201
+        assert opened([1], "10.0.3.2").status_code == 201
         assert http.post("/tables", json={"seats": 4}).status_code == 201  # no house seat
 
         player = http.post("/players", json={"name": "quick"}).json()["token"]
@@ -338,10 +369,11 @@ def test_the_house_plays_so_many_seats_at_once_and_quick_play_waits_for_room(sma
         time.sleep(3)  # three looks at the queue
         assert http.get("/queue", headers=auth(player)).json()["status"] == "waiting"
 
-        # the short table played to its end (my seat by the autopilot) gives its seats back
-        table_id = short.json()["table_id"]
-        me = http.post(f"/tables/{table_id}/seats", json={"name": "idle"}).json()["token"]
-        assert http.post(f"/tables/{table_id}/start", headers=auth(me)).status_code == 200
+        # a started table's player leaves: the autopilot plays its seat at once, and the
+        # game's end gives its three house seats back
+        table_id, me = played[0]
+        r = http.delete(f"/tables/{table_id}/seats/0", headers=me)
+        assert r.status_code in (202, 204), r.text
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             if http.get("/queue", headers=auth(player)).json()["status"] == "seated":

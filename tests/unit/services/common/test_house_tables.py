@@ -11,8 +11,10 @@ from services.common import house_tables
 from services.common.house_tables import InPlay, encode, house_table
 
 
-def _note(*seats: int) -> bytes:
-    return encode(house_tables.HouseTable(HouseBots(seats=seats, kind="random"), 4))
+def _note(*seats: int, started: bool = True) -> bytes:
+    return encode(
+        house_tables.HouseTable(HouseBots(seats=seats, kind="random"), 4, started=started)
+    )
 
 
 def test_an_opening_with_house_bots_is_noted_and_one_without_is_not():
@@ -47,3 +49,20 @@ def test_a_note_names_whose_table_it_is_and_one_without_is_nobodys():
     assert house_table(opening, "10.0.0.2").owner != noted.owner
     unowned = house_tables.decode(encode([msgspec.to_builtins(opening.bots), 4]))
     assert unowned.owner == "" and unowned.bots == opening.bots
+
+
+def test_a_table_holds_its_house_seats_from_its_start_not_while_it_waits_for_players():
+    """A table waiting for players holds no house seat (its bots do nothing yet): tables opened
+    and never started must not keep everyone else's from being played."""
+    in_play = InPlay()
+    opening = C.OpenTable(table_id="00000000000000aa", seats=4, bots=HouseBots(seats=(1, 2, 3)))
+    noted = house_table(opening, "10.0.0.1")
+    assert not noted.started
+    in_play.noted("a", encode(noted))
+    in_play.noted("b", _note(1, 2, started=False))
+    assert in_play.seats == 0 and in_play.room(6) == 6
+    in_play.noted("a", encode(house_tables.started(noted)))  # its start: marked
+    assert in_play.seats == 3 and in_play.room(6) == 3
+    in_play.noted("a", encode(house_tables.started(noted)))  # seen again: counted once
+    in_play.noted("a", None)  # over
+    assert in_play.seats == 0
