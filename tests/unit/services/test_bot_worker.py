@@ -171,7 +171,9 @@ def test_the_table_service_notes_a_house_table_before_its_opening_and_only_then(
     asyncio.run(go())
 
 
-def _play_table_for(monkeypatch, bots: HouseBots, seat: type, seconds: float) -> None:
+def _play_table_for(
+    monkeypatch, bots: HouseBots, seat: type, seconds: float, house: MemoryKeyValue | None = None
+) -> None:
     """The worker plays TABLE's house seats (each a ``seat(n)``) for ``seconds``, a failure
     looked at again after a pause drawn below RETRY = 0.01 s (doubling), then is stopped."""
     monkeypatch.setattr(module, "RETRY", 0.01)
@@ -179,7 +181,8 @@ def _play_table_for(monkeypatch, bots: HouseBots, seat: type, seconds: float) ->
     async def go() -> None:
         events = MemoryEventLog()
         await events.append(TABLE, opening(bots=bots), expected=0)
-        worker = BotWorker(events, MemoryReadModel(), None, "secret", MemoryKeyValue())  # type: ignore[arg-type]
+        store = house if house is not None else MemoryKeyValue()
+        worker = BotWorker(events, MemoryReadModel(), None, "secret", store)  # type: ignore[arg-type]
         monkeypatch.setattr(worker, "seat", lambda table, n: seat(n))
         playing = asyncio.create_task(worker.play_table(TABLE, bots, 4))
         await asyncio.sleep(seconds)
@@ -434,3 +437,28 @@ def test_the_table_service_marks_a_house_tables_note_started_before_its_start() 
             await follower.close()
 
     asyncio.run(go())
+
+
+def test_the_worker_marks_a_note_started_once_it_sees_its_table_playing(monkeypatch) -> None:
+    """A note written again from the log (``build``: the house's store lost) is not marked
+    started; the worker marks it once it finds the table in play, so its seats count."""
+    from types import SimpleNamespace
+
+    bots = HouseBots(seats=(1, 2), kind="random")
+    house = MemoryKeyValue()
+    asyncio.run(house.put(TABLE, house_tables.encode(house_tables.HouseTable(bots, 4))))
+
+    async def play_seat(seat, kind, seed, pace) -> None:
+        await asyncio.sleep(3600)
+
+    class Seat:
+        def __init__(self, n: int) -> None:
+            self.seat = n
+
+        async def view(self, after=None, timeout=0):  # noqa: ANN001, ANN202
+            return SimpleNamespace(status="playing", version=1)
+
+    monkeypatch.setattr(module, "play_seat", play_seat)
+    _play_table_for(monkeypatch, bots, Seat, 0.2, house)
+    noted = house_tables.decode(house.values[TABLE])
+    assert noted == house_tables.started(house_tables.HouseTable(bots, 4))
