@@ -40,7 +40,7 @@ from services.table.ended import EndedViews
 from services.table.problems import ApiError, refusal, retry_later
 from services.table.replay_worker import Setup as ReplaySetup
 from services.table.replays import Replays
-from services.table.shown import PlayerAt, player_at, player_at_end, shows_finished
+from services.table.shown import PlayerAt, player_at, player_at_end, status_of
 
 log = logging.getLogger("gcbc.table")
 
@@ -258,21 +258,22 @@ class TableService:
 
     async def _over(self, table_id: str, why: str) -> None:
         """409 for a table still in play: as this process holds it (its tail read, never its
-        whole log), else as its public view says. Not left to the replays, which read the whole
-        log first: a refusal for its length would tell something of a game in play."""
+        whole log), else as its roster says (a hundred bytes, never its views, which grow with
+        its chat). Not left to the replays, which read the whole log first: a refusal for its
+        length would tell something of a game in play."""
         t = self.cache.tables.get(table_id)
         if t is None:
-            got = await self.view(table_id, None)
-            if got is None and (await self.model.seated([table_id]))[0] is not None:
+            (roster,) = await self.model.rosters([table_id])
+            if roster is None and (await self.model.seated([table_id]))[0] is not None:
                 return  # finished, its views expired
-            if got is None:
+            if roster is None:
                 await self.exists(table_id)
                 # a table whose views are not written (yet, or again after a wipe): nothing
                 # says it is over, and its log is not read to find out
                 raise retry_later(
                     "views_unavailable", "this table's views are not ready: try again"
                 )
-            if not shows_finished(got.data):
+            if status_of(roster) != "finished":
                 raise ApiError(409, "not_finished_yet", why)
         elif t.state.step != "finished":
             t = await self.table(table_id)

@@ -41,6 +41,11 @@ class PlayerAt(NamedTuple):
     seat: int | None
 
 
+def status_of(roster: bytes) -> str:
+    """A table's status as its roster shows it: waiting, playing or finished."""
+    return _ROSTER.decode(roster).status
+
+
 def player_at(roster: bytes, player_id: str) -> PlayerAt:
     """What a table's roster shows of the player: no view read, no log folded."""
     shown = _ROSTER.decode(roster)

@@ -89,6 +89,35 @@ def test_a_table_in_play_without_views_tells_nothing_of_its_log():
     asyncio.run(go())
 
 
+def test_a_table_not_held_here_is_known_over_by_its_roster_never_its_views():
+    """A replay or history of a table this process does not hold reads the table's roster (a
+    hundred bytes) to learn whether its game is over, never its public view (which grows with
+    its chat: each replay step would read it again)."""
+    from gcbc.eventlog.memory import MemoryEventLog
+    from gcbc.readmodel.memory import MemoryReadModel
+    from services.table.service import TableService
+
+    class Model(MemoryReadModel):
+        status = "playing"
+
+        async def rosters(self, tables):  # noqa: ANN001, ANN202
+            return [b'{"status":"%s","players":{}}' % self.status.encode() for _ in tables]
+
+        async def wait(self, *args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+            raise AssertionError("a view was read")
+
+    async def go() -> None:
+        model = Model()
+        service = TableService(MemoryEventLog(), model)
+        with pytest.raises(ApiError) as told:
+            await service._over("00c3000000000002", "over first")  # noqa: SLF001
+        assert (told.value.status, told.value.code) == (409, "not_finished_yet")
+        model.status = "finished"
+        await service._over("00c3000000000002", "over first")  # noqa: SLF001
+
+    asyncio.run(go())
+
+
 def test_a_view_is_kept_by_no_cache_on_the_way():
     from services.table import answers
 
