@@ -6,6 +6,7 @@ whatever the options, and nothing else carries it."""
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace
 from typing import Any, ClassVar
 
 import pytest
@@ -171,6 +172,16 @@ def test_the_table_service_notes_a_house_table_before_its_opening_and_only_then(
     asyncio.run(go())
 
 
+class SeatInPlay:
+    """A house seat whose view shows its table in play."""
+
+    def __init__(self, n: int) -> None:
+        self.seat = n
+
+    async def view(self, after=None, timeout=0):  # noqa: ANN001, ANN202
+        return SimpleNamespace(status="playing", version=1)
+
+
 def _play_table_for(
     monkeypatch, bots: HouseBots, seat: type, seconds: float, house: MemoryKeyValue | None = None
 ) -> None:
@@ -198,7 +209,6 @@ def test_one_house_seat_failing_stops_its_table_mates_before_they_all_play_again
 ) -> None:
     """Each seat of a table is played once at a time: a seat failing (the API away, a view too
     stale) stops the others before the table is looked at again."""
-    from types import SimpleNamespace
 
     bots = HouseBots(seats=(1, 2), kind="random")
     running: dict[int, int] = {1: 0, 2: 0}
@@ -217,15 +227,8 @@ def test_one_house_seat_failing_stops_its_table_mates_before_they_all_play_again
         finally:
             running[seat.seat] -= 1
 
-    class Seat:
-        def __init__(self, n: int) -> None:
-            self.seat = n
-
-        async def view(self, after=None, timeout=0):  # noqa: ANN001, ANN202
-            return SimpleNamespace(status="playing", version=1)
-
     monkeypatch.setattr(module, "play_seat", play_seat)
-    _play_table_for(monkeypatch, bots, Seat, 0.3)
+    _play_table_for(monkeypatch, bots, SeatInPlay, 0.3)
     assert sorted(started) == [1, 1, 2, 2]  # played again together, once
     assert most == {1: 1, 2: 1}  # never twice at once
 
@@ -442,7 +445,6 @@ def test_the_table_service_marks_a_house_tables_note_started_before_its_start() 
 def test_the_worker_marks_a_note_started_once_it_sees_its_table_playing(monkeypatch) -> None:
     """A note written again from the log (``build``: the house's store lost) is not marked
     started; the worker marks it once it finds the table in play, so its seats count."""
-    from types import SimpleNamespace
 
     bots = HouseBots(seats=(1, 2), kind="random")
     house = MemoryKeyValue()
@@ -451,14 +453,7 @@ def test_the_worker_marks_a_note_started_once_it_sees_its_table_playing(monkeypa
     async def play_seat(seat, kind, seed, pace) -> None:
         await asyncio.sleep(3600)
 
-    class Seat:
-        def __init__(self, n: int) -> None:
-            self.seat = n
-
-        async def view(self, after=None, timeout=0):  # noqa: ANN001, ANN202
-            return SimpleNamespace(status="playing", version=1)
-
     monkeypatch.setattr(module, "play_seat", play_seat)
-    _play_table_for(monkeypatch, bots, Seat, 0.2, house)
+    _play_table_for(monkeypatch, bots, SeatInPlay, 0.2, house)
     noted = house_tables.decode(house.values[TABLE])
     assert noted == house_tables.started(house_tables.HouseTable(bots, 4))
