@@ -121,13 +121,16 @@ class ConnectionLimits:
         bucket[0] = tokens - 1
         return True
 
-    def charge(self, address: str, requests: float) -> None:
+    def charge(self, address: str, requests: float) -> bool:
         """Count ``requests`` more against ``address``'s rate (what a large body costs): its
-        bucket may go below empty, its next requests then waiting for it to fill again."""
+        bucket may go below empty, its next requests then waiting for it to fill again, down to
+        owing a burst; False once it owes that (the request is not worth going on with)."""
         if self.request_rate <= 0 or self._is_proxy(address):
-            return
+            return True
         bucket, tokens = self._bucket(address)
-        bucket[0] = max(tokens - requests, -float(self.request_burst))
+        floor = -float(self.request_burst)
+        bucket[0] = max(tokens - requests, floor)
+        return tokens - requests > floor
 
     def _bucket(self, address: str) -> tuple[list[float], float]:
         """``address``'s bucket (made full if new), stamped now, and the tokens it holds now."""

@@ -135,6 +135,10 @@ def _answer(status: int, code: str, detail: str, headers: dict[str, str] | None 
     return ("\r\n".join(lines) + "\r\n\r\n").encode() + body
 
 
+class _Closing(Exception):  # noqa: N818  (not an error: the parser stopped on purpose)
+    """Stops the HTTP parser of a connection that is closing."""
+
+
 class GuardedHttp(HttpToolsProtocol):
     """uvicorn's httptools protocol with the connection limits (``ConnectionLimits``)."""
 
@@ -197,6 +201,7 @@ class GuardedHttp(HttpToolsProtocol):
     def data_received(self, data: bytes) -> None:
         if self._closing:
             return  # a refused connection's request: read and dropped
+        # (a callback that finds the connection closing stops the parser: ``_stopped``)
         if self._in_head:
             self._head_bytes += len(data)
         super().data_received(data)
@@ -204,12 +209,22 @@ class GuardedHttp(HttpToolsProtocol):
             self._too_large()
 
     # --- a request's head ---------------------------------------------------------------------
+    def _stopped(self) -> None:
+        """Raised out of the parser once the connection is closing (refused, dropped): the
+        rest of what one read brought (thousands of requests pipelined, a body in one-byte
+        chunks) is not parsed, each a call into Python, after the connection's end. uvicorn
+        hands the parser's error to ``send_400_response``, which answers nothing then."""
+        if self._closing:
+            raise _Closing
+
     def on_message_begin(self) -> None:
+        self._stopped()
         super().on_message_begin()
         if self._head_timer is None:
             self._start_head_timer()
 
     def on_header(self, name: bytes, value: bytes) -> None:
+        self._stopped()
         if len(self.headers) >= MAX_HEADERS:
             # raised out of the parser, which stops at once: uvicorn answers its errors with
             # ``send_400_response``, which answers this one 431
@@ -258,23 +273,37 @@ class GuardedHttp(HttpToolsProtocol):
             self._body_timer = self.loop.call_later(self.limits.body_timeout, self._body_late)
 
     def on_body(self, body: bytes) -> None:
+        self._stopped()
+        self._charge_body(len(body))
         if not self._closing:
-            self._charge_body(len(body))
             super().on_body(body)
 
     def on_chunk_header(self) -> None:
         """A chunk of a body sent in chunks (httptools calls it): each costs as its bytes do."""
+        self._stopped()
         self._charge_body(CHUNK_BYTES)
 
     def _charge_body(self, size: int) -> None:
-        """A large body costs its address as several requests."""
+        """A large body costs its address as several requests; one whose address comes to owe
+        all it may (its rate's burst) is refused where it is, as its next request would be:
+        otherwise a body sent on and on (in chunks, after its answer) would cost the event loop
+        for as long as its client kept sending."""
         if not self._counted or self._address is None:
             return
         before = self._body_bytes // BODY_BYTES_PER_REQUEST
         self._body_bytes += size
         more = self._body_bytes // BODY_BYTES_PER_REQUEST - before
-        if more:
-            self.limits.charge(self._address, more)
+        if more and not self.limits.charge(self._address, more):
+            self._body_too_costly()
+
+    def _body_too_costly(self) -> None:
+        """429 and closed where the body is (dropped if an answer is on its way already)."""
+        why = self.limits.too_fast()
+        if self.pipeline or (self.cycle is not None and self.cycle.response_started):
+            self._drop("rate_limited", why)
+            return
+        self.limits.refused(self._address or "unknown", "rate_limited", why)
+        self._refuse(429, "rate_limited", why, {"retry-after": "1"})
 
     def on_message_complete(self) -> None:
         self._body_timer = _cancelled(self._body_timer)
@@ -323,6 +352,23 @@ class GuardedHttp(HttpToolsProtocol):
         super().resume_writing()
         self._send_timer = _cancelled(self._send_timer)
 
+    def timeout_keep_alive_handler(self) -> None:
+        super().timeout_keep_alive_handler()
+        self._closed_unread()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        self._closed_unread()
+
+    def _closed_unread(self) -> None:
+        """A connection closed with answers still queued here (less than the buffer's high
+        mark: writing never paused) waits for its client to read them before it ends, and may
+        never end: it is dropped once ``SEND_TIMEOUT`` has passed, as one paused."""
+        transport = self.transport
+        if transport.is_closing() and transport.get_write_buffer_size() and not self._closing:
+            if self._send_timer is None:
+                self._send_timer = self.loop.call_later(SEND_TIMEOUT, self._send_late)
+
     def _send_late(self) -> None:
         self._send_timer = None
         self._drop("send_timeout", f"its answers unread for {SEND_TIMEOUT:g} s")
@@ -340,7 +386,10 @@ class GuardedHttp(HttpToolsProtocol):
 
     def send_400_response(self, msg: str) -> None:
         """A request the HTTP parser refuses (a malformed head): answered as a problem, as every
-        other answer, not in uvicorn's plain text; then the connection closes."""
+        other answer, not in uvicorn's plain text; then the connection closes. Nothing for a
+        connection already closing (the parser stopped by ``_stopped``)."""
+        if self._closing:
+            return
         address = self.client[0] if self.client else "unknown"
         if self._too_many_headers:
             why = f"a request has at most {MAX_HEADERS} headers"

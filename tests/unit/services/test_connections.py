@@ -12,7 +12,7 @@ import msgspec
 from uvicorn.config import Config
 from uvicorn.server import ServerState
 
-from services.table import client_limits, connections
+from services.table import client_limits, connections, lingering
 from services.table.client_limits import ConnectionLimits
 from services.table.connections import _answer
 from services.table.lingering import Lingering
@@ -175,3 +175,135 @@ def test_an_answers_bytes_are_charged_to_its_address_and_an_event_streams_are_no
     assert _charged(monkeypatch, stream, counted) == []
     assert _charged(monkeypatch, big, {"type": "http", "extensions": {}}) == []  # the house's
     assert _charged(monkeypatch, big, {"type": "http"}) == []
+
+
+def _counting(limits_: ConnectionLimits, monkeypatch) -> list[int]:
+    """The requests the guard counted (each a head parsed and handled in Python)."""
+    counted = [0]
+    request = limits_.request
+
+    def counting(address: str) -> bool:
+        counted[0] += 1
+        return request(address)
+
+    monkeypatch.setattr(limits_, "request", counting)
+    return counted
+
+
+async def _nothing(scope, receive, send) -> None:  # noqa: ANN001
+    if scope["type"] == "http":
+        await send({"type": "http.response.start", "status": 204, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+
+def _sent_then_read(port: int, data: bytes) -> bytes:
+    """``data`` sent at once on a new connection, then its answers read until it closes."""
+    with socket.create_connection(("127.0.0.1", port)) as c:
+        c.settimeout(5)
+        try:
+            c.sendall(data)
+        except OSError:
+            pass  # dropped while sending
+        got = b""
+        try:
+            while chunk := c.recv(65536):
+                got += chunk
+        except OSError:
+            pass
+        return got
+
+
+def test_requests_pipelined_past_a_refusal_are_not_parsed(monkeypatch):
+    """Before: a connection dropped over its address's rate went on parsing everything one read
+    had brought: 256 KiB of pipelined requests made some 3,750 heads handled in Python, a 35-75
+    ms block of the event loop each, from one connection at a time. Parsing stops where the
+    connection is dropped."""
+    limits_ = ConnectionLimits(0, 0, 5, 8192, request_rate=10, request_burst=10)
+    monkeypatch.setattr(client_limits, "_limits", limits_)
+    counted = _counting(limits_, monkeypatch)
+    flood = b"GET / HTTP/1.1\r\nhost: t\r\n\r\n" * 2000
+
+    def client(port: int) -> int:
+        _sent_then_read(port, flood)
+        return counted[0]
+
+    assert serve_while(_nothing, client) <= 2 * connections.MAX_PIPELINED + 10
+
+
+def test_a_body_in_tiny_chunks_is_dropped_once_its_address_owes_its_burst(monkeypatch):
+    """Before: each chunk of a body cost its address 512 bytes, but what an address may owe
+    stopped at its burst and nothing closed the connection, so a body of one-byte chunks was
+    parsed (two calls into Python a chunk) for as long as its client sent it: about 8 MB a
+    second of them filled a core. The connection is dropped once its address owes its burst."""
+    limits_ = ConnectionLimits(0, 0, 5, 8192, body_timeout=10, request_rate=10, request_burst=10)
+    monkeypatch.setattr(client_limits, "_limits", limits_)
+    chunks = []
+    on_chunk_header = connections.GuardedHttp.on_chunk_header
+
+    def counting(self) -> None:  # noqa: ANN001
+        chunks.append(1)
+        on_chunk_header(self)
+
+    monkeypatch.setattr(connections.GuardedHttp, "on_chunk_header", counting)
+    head = b"POST / HTTP/1.1\r\nhost: t\r\ntransfer-encoding: chunked\r\n\r\n"
+
+    def client(port: int) -> int:
+        _sent_then_read(port, head + b"1\r\nx\r\n" * 50_000)
+        return len(chunks)
+
+    # the burst owed twice over: 20 requests of 4 KiB, 8 chunks each
+    per_request = connections.BODY_BYTES_PER_REQUEST // connections.CHUNK_BYTES
+    assert serve_while(_nothing, client) <= 2 * 10 * per_request + 8
+
+
+def _kernel_holds() -> int:
+    """The bytes a server's socket (its send buffer bound as the guard bounds it) queues in the
+    kernel for a client of a small receive buffer that reads nothing."""
+    with socket.create_server(("127.0.0.1", 0)) as listening:
+        with socket.socket() as c:
+            c.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            c.connect(listening.getsockname())
+            s, _ = listening.accept()
+            with s:
+                s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, lingering.SEND_BUFFER)
+                s.setblocking(False)
+                held = 0
+                try:
+                    while True:
+                        held += s.send(b"x" * 4096)
+                except BlockingIOError:
+                    return held
+
+
+def test_a_connection_closed_with_its_answers_unread_ends_within_the_send_timeout(monkeypatch):
+    """Before: a connection closed (its keep-alive over) with a few answers still queued in
+    the process, under the mark at which writing pauses, waited for its client to read them for
+    ever: nor was its address's place given back. It is dropped once ``SEND_TIMEOUT`` passes."""
+    limits_ = ConnectionLimits(0, 0, 5, 8192)
+    monkeypatch.setattr(client_limits, "_limits", limits_)
+    monkeypatch.setattr(connections, "SEND_TIMEOUT", 0.5)
+    monkeypatch.setattr(connections, "_lingering", Lingering(limits_.release, 0.5))
+    # what the kernel holds for a client reading nothing, and 32 KiB more queued in the process
+    answer = b"x" * (_kernel_holds() + 32 * 1024)
+
+    async def app(scope, receive, send) -> None:  # noqa: ANN001
+        if scope["type"] != "http":
+            return
+        headers = [(b"content-length", str(len(answer)).encode())]
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        await send({"type": "http.response.body", "body": answer})
+
+    def client(port: int) -> tuple[int, int]:
+        c = socket.socket()
+        c.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        c.connect(("127.0.0.1", port))
+        # answers unread; each closes its connection once sent ("connection: close")
+        c.sendall(b"GET / HTTP/1.1\r\nhost: t\r\nconnection: close\r\n\r\n")
+        time.sleep(0.2)
+        held = limits_.count
+        time.sleep(2.0)
+        c.close()
+        return held, limits_.count
+
+    held, after = serve_while(app, client)
+    assert held == 1 and after == 0
