@@ -463,9 +463,11 @@ class GuardedHttp(HttpToolsProtocol):
 def charged_answers(app: ASGIApp) -> ASGIApp:
     """Litestar middleware: the bytes of a counted request's answer (``CHARGED``: its address)
     count against its address's rate, as its body's do (``ANSWER_BYTES_PER_REQUEST``), a long one
-    as it sends them. Not an event stream's: its bytes are bounded by the streams an address may
-    hold and a spectator's pace, and they follow what others do at its table (their chat makes a
-    seat's views large), which must not spend the address's requests."""
+    as it sends them. An event stream's first frame only (the view it was asked for): the rest
+    are bounded by the streams an address may hold and a spectator's pace, and they follow what
+    others do at its table (their chat makes a seat's views large), which must not spend the
+    address's requests; a stream opened and closed again for its first frame is a request for
+    a view like any other."""
 
     async def charged(scope: Scope, receive: Receive, send: Send) -> None:
         extensions = scope.get("extensions")
@@ -474,19 +476,23 @@ def charged_answers(app: ASGIApp) -> ASGIApp:
             await app(scope, receive, send)
             return
         sent = 0
+        stream = False
 
         async def sending(message: Message) -> None:
-            nonlocal sent, address
+            nonlocal sent, address, stream
             if message["type"] == "http.response.start":
                 for name, value in message.get("headers", ()):
                     if name.lower() == b"content-type" and value.startswith(EVENT_STREAM):
-                        address = None
+                        stream = True
             elif message["type"] == "http.response.body" and address is not None:
+                body = message.get("body", b"")
                 before = sent // ANSWER_BYTES_PER_REQUEST
-                sent += len(message.get("body", b""))
+                sent += len(body)
                 more = sent // ANSWER_BYTES_PER_REQUEST - before
                 if more:
                     limits().charge(address, more)
+                if stream and body:
+                    address = None  # its first frame charged: the others follow the table
             await send(message)
 
         await app(scope, receive, sending)
