@@ -143,6 +143,11 @@ class Matchmaker:
                 "this player waits in the queue: leave it (DELETE /queue) before taking a seat",
             )
 
+    async def starting(self, table_id: str) -> bool:
+        """Whether the table is one the queue matched and is opening, seating and starting: its
+        players may not leave it in the lobby (a seat left there would never be started)."""
+        return table_id in (await self._current()).pending
+
     async def holds_place(self, player_id: str) -> bool:
         """Whether the player waits in the queue, or was placed at a table not over yet: what a
         place holds of its client's seats (and, asked with house bots, of its house seats)."""
@@ -411,6 +416,8 @@ class Matchmaker:
         gone = False  # a player no more: its seat stays empty, the table never starts
         for player_id, seat in zip(m.players, m.seats_of, strict=True):
             t = await self.service.table(m.table_id)
+            if t.state.step != "lobby":
+                break  # started, or closed (its lobby's time over): nothing more to seat
             if t.players.get(seat) == player_id or t.state.seats[seat] is not None:
                 continue
             p = await self.identities.log.player(player_id)

@@ -69,6 +69,7 @@ PROBLEM_CODES: dict[int, list[str]] = {
             "already_playing",
             "not_queued",
             "queue_busy",
+            "table_starting",
         }
     ),
     413: ["body_too_large"],

@@ -110,6 +110,11 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "This player is not waiting in the queue (it never joined, left, or was seated).",
         "GET /queue says where the queue seated it, if it did.",
     ),
+    "table_starting": (
+        "Quick play matched this table's players and starts it as soon as they are seated: a"
+        " seat left before then would keep it from starting.",
+        "Play it: once it has started, leaving makes your seat away (the autopilot plays it).",
+    ),
     "queue_busy": (
         "The queue changed under this request too many times in a row.",
         "Try again.",

@@ -144,6 +144,8 @@ class Seats(Controller):
         started = (await service.table(table_id)).state.step != "lobby"
         if started:  # away, and back with any command: counted as auto-pass changes are
             await state.rates.hit("presence", holding(service, table_id, seat))
+        else:
+            await not_starting(state, table_id)
         seq = await service.append_command(table_id, C.LeaveSeat(seat=seat))
         # a lobby seat is free again (its answer is public); a player stays seated, away
         viewer = seat_key(seat) if started else PUBLIC
@@ -334,6 +336,19 @@ class Seats(Controller):
         )
         frames = holders.events(service, table_id, seat, holder, after, close, ended)
         return answers.event_stream(frames, close)
+
+
+async def not_starting(state: AppState, table_id: str) -> None:
+    """409 table_starting at a table quick play matched and is seating and starting: a seat
+    left in its lobby would never be taken again, and the table never started."""
+    matchmaker = getattr(state, "matchmaker", None)
+    if matchmaker is not None and await matchmaker.starting(table_id):
+        raise ApiError(
+            409,
+            "table_starting",
+            "quick play starts this table as soon as its players are seated: leave it once it"
+            " has started (you are then away, and the autopilot plays)",
+        )
 
 
 async def _take(

@@ -6,6 +6,7 @@ matchmaker that stopped before opening it is finished by another."""
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace
 
 import pytest
 
@@ -21,6 +22,7 @@ from services.common.settings import Settings
 from services.table.identities import Identities
 from services.table.matchmaker import Matchmaker
 from services.table.problems import ApiError
+from services.table.seats import not_starting
 from services.table.service import TableService
 from tests.unit.services.test_pipeline_on_twins import Folds, pipeline
 
@@ -236,6 +238,56 @@ def test_a_join_waits_for_no_look_and_a_table_not_started_yet_stays_to_be_starte
             await maker.match(finish_stale=True)
             assert tries == [table_id, table_id]
             await _seated_everywhere(service, [q.pending[table_id][0]])  # and started
+
+    asyncio.run(go())
+
+
+def test_a_matched_table_closed_before_its_start_lets_its_players_go():
+    """Before: a table the queue matched whose lobby closed before it started (a seat left
+    empty: its player left it) was looked at again for ever, each look refused, and its players stayed "matched":
+    they could neither leave the queue, nor join it again, nor take a seat anywhere as
+    players. The next look finds it closed and records it, and its players are free."""
+
+    async def go():
+        async with pipeline() as (events, _model, service, _clock):
+            player_events = MemoryEventLog()
+            players = PlayerLog(player_events)
+            ids = await _players(players, 4)
+            maker = Matchmaker(
+                QueueLog(player_events), service, Identities(PlayerLog(player_events)), Settings()
+            )
+
+            async def never(m: Matched) -> bool:  # a seat stayed empty: no start
+                return False
+
+            maker._start = never  # type: ignore[method-assign]
+            for p in ids:
+                await maker.join(await players.player(p), JoinQueue(seats=[4]))
+            await maker.match()
+            q = await maker.queue.current()
+            (table_id,) = q.pending
+            assert await maker.starting(table_id)
+            with pytest.raises(ApiError) as refused:  # its players may not leave it now
+                await not_starting(SimpleNamespace(matchmaker=maker), table_id)
+            assert (refused.value.status, refused.value.code) == (409, "table_starting")
+            left = q.pending[table_id][0].seats_of[1]  # (as one could before it was refused)
+            await service.append_command(table_id, C.LeaveSeat(seat=left))
+            await service.append_command(table_id, C.CloseTable())  # its lobby's time over
+            for _ in range(100):
+                if (await service.table(table_id)).state.step == "finished":
+                    break
+                await asyncio.sleep(0.02)
+            del maker._start  # the real one again
+            stale = {t: (m, a, at - 10_000) for t, (m, a, at) in q.pending.items()}
+            maker.queue.current = _returning(q, stale)  # type: ignore[method-assign]
+            await maker.match(finish_stale=True)
+            del maker.queue.current
+            q = await maker.queue.current()
+            assert not q.pending and not await maker.starting(table_id)
+            await not_starting(SimpleNamespace(matchmaker=maker), table_id)
+            for p in ids:
+                await maker.not_queued(p)  # free to take a seat, or to join again
+            await maker.join(await players.player(ids[0]), JoinQueue(seats=[4]))
 
     asyncio.run(go())
 
