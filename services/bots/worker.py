@@ -193,7 +193,7 @@ class BotWorker:
                         await house[0].api.start()
                     v = await house[0].view(after=v.version, timeout=10)
                 if v.status != "finished":
-                    await self._started(table)
+                    await self._mark_started(table)
                     # one seat failing stops the others, so that they start again together (a
                     # seat left playing would be played twice once the table is looked at again)
                     async with asyncio.TaskGroup() as playing:
@@ -222,7 +222,7 @@ class BotWorker:
                 )
                 await asyncio.sleep(pause)
 
-    async def _started(self, table: str) -> None:
+    async def _mark_started(self, table: str) -> None:
         """The table's note marked started, if the table service's mark is missing (a note
         written again from the log, the house's store lost): its seats count from now on."""
         data = await self.house.get(table)
@@ -231,7 +231,7 @@ class BotWorker:
         except msgspec.DecodeError:
             return  # not the house's: left as it is
         if noted is not None and not noted.started:
-            await self.house.put(table, house_tables.encode(house_tables.started(noted)))
+            await self.house.put(table, house_tables.encode(house_tables.marked_started(noted)))
 
     async def _over(self, table: str) -> bool:
         """Whether the table's log says its game is over (folded whole: only after failures)."""

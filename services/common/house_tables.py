@@ -3,8 +3,8 @@ worker learns of them without following the whole log (that follow cost a delive
 every entry to one more process, for one entry in hundreds it needed).
 
 The table service notes a table (its house seats and its size) before it appends the table's
-opening command, marks the note started before it appends its start (the bot worker marks one it
-finds in play unmarked), and the bot worker removes the note once the table is finished. A note whose
+opening command, marks the note started once it has appended its start (the bot worker marks one
+it finds in play unmarked), and the bot worker removes the note once the table is finished. A note whose
 table never opened (its opening refused, or lost with the table service) is found so by the
 worker, which removes it: a note always comes first, so no opened house table goes unseen.
 
@@ -52,7 +52,7 @@ def _digest(owner: str) -> str:
     return hashlib.sha256(owner.encode()).hexdigest()[:16]
 
 
-def started(noted: HouseTable) -> HouseTable:
+def marked_started(noted: HouseTable) -> HouseTable:
     return msgspec.structs.replace(noted, started=True)
 
 
@@ -83,6 +83,7 @@ class InPlay:
         self._seats[table] = seats
         self.seats += seats
 
-    def room(self, cap: int) -> int | None:
-        """House seats that may still be started under ``cap`` (0: no cap, None)."""
-        return max(0, cap - self.seats) if cap else None
+    def room(self, cap: int, table: str = "") -> int | None:
+        """House seats that may still be started under ``cap`` (0: no cap, None), ``table``'s
+        own left out (a start asked again)."""
+        return max(0, cap - self.seats + self._seats.get(table, 0)) if cap else None

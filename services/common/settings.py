@@ -113,9 +113,10 @@ class Settings(Struct, frozen=True):
     # the most actions a second the bot worker sends over all its tables, taken by the tables
     # in turn (0: no cap), so the house's load stays bounded however many tables it plays
     bot_actions: float = 10.0
-    # house seats in play over the whole server (0: no cap): past it a table with house bots is
-    # refused (503 house_full), as every one of them shares those actions a second (at 10 a
-    # second, a reaction window that asks all of them at once is answered in 12 of its 20 s)
+    # house seats in play over the whole server, counted from each table's start (0: no cap):
+    # past it a table's start is refused (503 house_full), and an opening that asks for more
+    # than are free, as every one of them shares those actions a second (at 10 a second, a
+    # reaction window that asks all of them at once is answered in 12 of its 20 s)
     house_seats: int = 120
     # rate limits in the limits library's syntax ("20/minute", "10 per 10 seconds"; "": none),
     # per client address for the lobby, per seat for chat and commands

@@ -303,7 +303,15 @@ class GuardedHttp(HttpToolsProtocol):
             self._drop("rate_limited", why)
             return
         self.limits.refused(self._address or "unknown", "rate_limited", why)
+        self._answered_here()
         self._refuse(429, "rate_limited", why, {"retry-after": "1"})
+
+    def _answered_here(self) -> None:
+        """The request in hand is answered by the guard: its handler, which may answer without
+        reading the body, is told its client left (its answer would follow the guard's)."""
+        if self.cycle is not None and not self.cycle.response_complete:
+            self.cycle.disconnected = True
+            self.cycle.message_event.set()
 
     def on_message_complete(self) -> None:
         self._body_timer = _cancelled(self._body_timer)
@@ -340,6 +348,7 @@ class GuardedHttp(HttpToolsProtocol):
             self._closing = True  # an answer is on its way on this connection: no 408 over it
             self.transport.close()
             return
+        self._answered_here()
         self._refuse(408, "request_timeout", why)
 
     # --- answers the client does not read ------------------------------------------------------
@@ -351,6 +360,7 @@ class GuardedHttp(HttpToolsProtocol):
     def resume_writing(self) -> None:
         super().resume_writing()
         self._send_timer = _cancelled(self._send_timer)
+        self._closed_unread()  # closed meanwhile: what is left must still be read in time
 
     def timeout_keep_alive_handler(self) -> None:
         super().timeout_keep_alive_handler()

@@ -161,15 +161,15 @@ def held_or_queued(service: TableService, state: AppState) -> StillHeld:
 HOUSE_FULL_RETRY = 30  # seconds a table refused for the house's cap waits (games last minutes)
 
 
-def room_in_the_house(state: AppState, seats: int, starting: bool = False) -> None:
+def room_in_the_house(state: AppState, seats: int, starting: str = "") -> None:
     """503 house_full if ``seats`` more house seats would pass the house's cap (its seats in
-    play over the whole server, ``GCBC_HOUSE_SEATS``), at a table's opening or, ``starting``, at
-    its start: each process counts the tables started, so processes starting tables at the same
-    moment may pass it by a table or two."""
+    play over the whole server, ``GCBC_HOUSE_SEATS``), at a table's opening or at the start of
+    table ``starting``: each process counts the tables started, so processes starting tables at
+    the same moment may pass it by a table or two."""
     in_play = getattr(state, "house_in_play", None)
-    room = in_play.room(state.settings.house_seats) if in_play is not None else None
+    cap = state.settings.house_seats
+    room = in_play.room(cap, starting) if in_play is not None else None
     if room is not None and seats > room:
-        cap = state.settings.house_seats
         raise ApiError(
             503,
             "house_full",

@@ -412,6 +412,8 @@ class Matchmaker:
             if e.code != "table_exists":
                 raise
         await self._opened(m.table_id)
+        if m.bots:  # it starts by itself: its house seats count from now (``_start`` is later)
+            await self.service.mark_started(await self.service.table(m.table_id))
         by_player = {q.player_id: q for q in asked}
         gone = False  # a player no more: its seat stays empty, the table never starts
         for player_id, seat in zip(m.players, m.seats_of, strict=True):

@@ -141,10 +141,11 @@ class Seats(Controller):
         """204 once left; 202 and the position if that takes longer (a Response, not None)."""
         if my_seat != seat:
             raise ApiError(403, "forbidden", "you can only leave your own seat")
-        started = (await service.table(table_id)).state.step != "lobby"
+        t = await service.table(table_id)
+        started = t.state.step != "lobby"
         if started:  # away, and back with any command: counted as auto-pass changes are
             await state.rates.hit("presence", holding(service, table_id, seat))
-        else:
+        elif t.players:  # (quick play seats registered players only)
             await not_starting(state, table_id)
         seq = await service.append_command(table_id, C.LeaveSeat(seat=seat))
         # a lobby seat is free again (its answer is public); a player stays seated, away
@@ -177,12 +178,13 @@ class Seats(Controller):
         counted = not service.house_seat(table_id, my_seat)
         if counted:
             state.rates.check("start", client(request))
-        bots = service.house_bots(table_id)
-        if bots is not None:  # its house seats count against the house's cap from its start
-            room_in_the_house(state, len(bots.seats), starting=True)
         # the seed comes from the server's entropy and stays secret until the end (DESIGN
         # property 3)
         command = C.StartGame(seat=my_seat, random_seed=secrets.randbits(62))
+        bots = service.house_bots(table_id)
+        if bots is not None:  # its house seats count against the house's cap from its start
+            service.check(await service.table(table_id), command)  # (the rules' refusal first)
+            room_in_the_house(state, len(bots.seats), starting=table_id)
         seq = await service.append_command(table_id, command)
         if counted:
             await state.rates.done("start", client(request))

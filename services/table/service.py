@@ -330,14 +330,16 @@ class TableService:
                 checked = stale = True  # the cached state may lag the log: refuse on the latest
                 tries += 1
                 continue
-            if not noted:
-                await self._note_house_table(t, command, owner)
+            if new_table and not noted:
+                await self._note_house_table(table_id, command, owner)
                 noted = True
             seq = await self._append(t, command, token_hash_, new_table, player)
             if seq is None:
                 stale = True  # someone else got there first: re-read, re-check
                 tries += 1
                 continue
+            if type(command) is C.StartGame:
+                await self.mark_started(t)
             return seq
         raise ApiError(409, "table_busy", "the table is busy: try again")
 
@@ -404,16 +406,24 @@ class TableService:
             raise _reused(command)
         return seq
 
-    async def _note_house_table(self, t: FoldedTable, command: Any, owner: str) -> None:
-        """A table opened with house bots is noted first (with whose it is: ``owner``), and its
-        note marked started before its start: the bot worker never misses one, and the house's
-        seats in play (``house_tables.InPlay``) never miss a started one."""
-        if self.house is None or type(command) not in (C.OpenTable, C.StartGame):
+    async def _note_house_table(self, table_id: str, command: Any, owner: str) -> None:
+        """A table opened with house bots is noted first (with whose it is: ``owner``): the bot
+        worker never misses one."""
+        if self.house is None:
             return
-        if type(command) is C.StartGame:
-            bots = t.state.house_bots
-            if bots is None:
-                return
+        house = house_tables.house_table(command, owner)
+        if house is not None:
+            await self.house.put(table_id, house_tables.encode(house))
+
+    async def mark_started(self, t: FoldedTable) -> None:
+        """A table with house bots whose start was just appended (or that quick play starts by
+        itself): its note marked started, so its house seats count against the house's cap
+        (``house_tables.InPlay``). Not failed for (the start is recorded): the bot worker marks
+        a note it finds in play unmarked."""
+        bots = t.state.house_bots
+        if self.house is None or bots is None:
+            return
+        try:
             data = await self.house.get(t.table_id)
             house = (
                 house_tables.decode(data)
@@ -421,11 +431,11 @@ class TableService:
                 else house_tables.HouseTable(bots, len(t.state.seats))
             )
             if not house.started:
-                await self.house.put(t.table_id, house_tables.encode(house_tables.started(house)))
-            return
-        house = house_tables.house_table(command, owner)
-        if house is not None:
-            await self.house.put(t.table_id, house_tables.encode(house))
+                await self.house.put(
+                    t.table_id, house_tables.encode(house_tables.marked_started(house))
+                )
+        except Exception as e:  # noqa: BLE001  (the bot worker mends it)
+            log.warning("table %s: its house note not marked started: %s", t.table_id, e)
 
     async def _append(
         self,

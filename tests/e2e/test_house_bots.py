@@ -319,8 +319,8 @@ def test_the_house_plays_so_many_seats_at_once_and_quick_play_waits_for_room(sma
     the whole server are capped: a table is not started past it (503 house_full), one asking for
     more house seats than are free is refused at its opening, quick play makes no table with
     house bots meanwhile, and a finished table gives its seats back. A table waiting for players
-    holds none of them: counted from the opening, 15 addresses opening tables with house bots
-    and never starting them held a server's 120, at no cost, renewed as each closed."""
+    holds none of them: counted from the opening, a few addresses opening tables with house
+    bots and never starting them held them all, at no cost, renewed as each closed."""
     with httpx.Client(base_url=small_house.api, timeout=30) as http:
 
         def opened(bots: list[int], address: str) -> httpx.Response:

@@ -44,8 +44,8 @@ class Trail(Struct, gc=False):
 
     Each state sees the first ``_n`` items of a list that later states may extend. A struct
     without garbage collection (its items, events and chat lines, hold no cycles): one is made
-    for every event folded. A snapshot holds a trail as the list of its items
-    (``services.common.snapshots``).
+    for every event folded. (The rules worker's snapshots hold no event log, and the chat as
+    the seat of each line: ``services.common.snapshots``.)
     """
 
     _items: list = field(default_factory=list)

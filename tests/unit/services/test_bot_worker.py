@@ -399,9 +399,9 @@ def test_a_house_seat_of_a_finished_table_whose_views_expired_asks_the_api_for_i
     assert asyncio.run(asyncio.wait_for(seat.view(), 2)) == "the view the table service made"
 
 
-def test_the_table_service_marks_a_house_tables_note_started_before_its_start() -> None:
+def test_the_table_service_marks_a_house_tables_note_started_with_its_start() -> None:
     """The house's seats count against its cap from a table's start (``InPlay`` counts started
-    notes): the mark comes before the start is appended, so no started table goes uncounted."""
+    notes): a table waiting for players holds none, and its start marks its note."""
     from services.rules.service import run
     from services.rules.worker import RulesWorker
 
@@ -413,15 +413,6 @@ def test_the_table_service_marks_a_house_tables_note_started_before_its_start() 
         rules = asyncio.create_task(run(RulesWorker(events), stop))
         service = TableService(events, MemoryReadModel(), bot_secret="secret", house=house)
         follower = await service.follow()
-        started_when_appended: list[bool] = []
-        append = events.append
-
-        async def watched(table, data, expected, msg_id=None, answer=False):  # noqa: ANN001, ANN202
-            if b'"type":"start"' in data and not answer:
-                started_when_appended.append(house_tables.decode(house.values[table]).started)
-            return await append(table, data, expected, msg_id, answer)
-
-        events.append = watched  # type: ignore[method-assign]
         try:
             opening = C.OpenTable(table_id=TABLE, seats=4, bots=bots)
             await service.append_command(TABLE, opening, new_table=True)
@@ -431,9 +422,8 @@ def test_the_table_service_marks_a_house_tables_note_started_before_its_start() 
                 )
             assert not house_tables.decode(house.values[TABLE]).started  # waiting: holds none
             await service.append_command(TABLE, C.StartGame(seat=0, random_seed=7))
-            assert started_when_appended == [True]
             noted = house_tables.decode(house.values[TABLE])
-            assert noted == house_tables.started(house_tables.HouseTable(bots, 4))
+            assert noted == house_tables.marked_started(house_tables.HouseTable(bots, 4))
         finally:
             stop.set()
             await rules
@@ -456,4 +446,4 @@ def test_the_worker_marks_a_note_started_once_it_sees_its_table_playing(monkeypa
     monkeypatch.setattr(module, "play_seat", play_seat)
     _play_table_for(monkeypatch, bots, SeatInPlay, 0.2, house)
     noted = house_tables.decode(house.values[TABLE])
-    assert noted == house_tables.started(house_tables.HouseTable(bots, 4))
+    assert noted == house_tables.marked_started(house_tables.HouseTable(bots, 4))

@@ -61,8 +61,9 @@ def test_a_table_holds_its_house_seats_from_its_start_not_while_it_waits_for_pla
     in_play.noted("a", encode(noted))
     in_play.noted("b", _note(1, 2, started=False))
     assert in_play.seats == 0 and in_play.room(6) == 6
-    in_play.noted("a", encode(house_tables.started(noted)))  # its start: marked
+    in_play.noted("a", encode(house_tables.marked_started(noted)))  # its start: marked
     assert in_play.seats == 3 and in_play.room(6) == 3
-    in_play.noted("a", encode(house_tables.started(noted)))  # seen again: counted once
+    assert in_play.room(6, "a") == 6  # its start asked again: its own seats left out
+    in_play.noted("a", encode(house_tables.marked_started(noted)))  # seen again: counted once
     in_play.noted("a", None)  # over
     assert in_play.seats == 0
