@@ -193,7 +193,9 @@ class BotWorker:
                         await house[0].api.start()
                     v = await house[0].view(after=v.version, timeout=10)
                 if v.status != "finished":
-                    await self._mark_started(table)
+                    # marked if the table service's mark is missing (a note written again
+                    # from the log): its seats count
+                    await house_tables.mark_started(self.house, table)
                     # one seat failing stops the others, so that they start again together (a
                     # seat left playing would be played twice once the table is looked at again)
                     async with asyncio.TaskGroup() as playing:
@@ -221,17 +223,6 @@ class BotWorker:
                     "table %s: bots paused %.1f s (%s: %s)", table, pause, type(e).__name__, e
                 )
                 await asyncio.sleep(pause)
-
-    async def _mark_started(self, table: str) -> None:
-        """The table's note marked started, if the table service's mark is missing (a note
-        written again from the log, the house's store lost): its seats count from now on."""
-        data = await self.house.get(table)
-        try:
-            noted = house_tables.decode(data) if data is not None else None
-        except msgspec.DecodeError:
-            return  # not the house's: left as it is
-        if noted is not None and not noted.started:
-            await self.house.put(table, house_tables.encode(house_tables.marked_started(noted)))
 
     async def _over(self, table: str) -> bool:
         """Whether the table's log says its game is over (folded whole: only after failures)."""

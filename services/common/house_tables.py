@@ -3,8 +3,8 @@ worker learns of them without following the whole log (that follow cost a delive
 every entry to one more process, for one entry in hundreds it needed).
 
 The table service notes a table (its house seats and its size) before it appends the table's
-opening command, marks the note started once it has appended its start (the bot worker marks one
-it finds in play unmarked), and the bot worker removes the note once the table is finished. A note whose
+opening command, marks the note started once it has appended its start (the bot worker marks
+one it finds in play unmarked), and the bot worker removes the note once the table is finished. A note whose
 table never opened (its opening refused, or lost with the table service) is found so by the
 worker, which removes it: a note always comes first, so no opened house table goes unseen.
 
@@ -19,6 +19,7 @@ from typing import Any
 
 import msgspec
 
+from gcbc.keyvalue.port import KeyValue
 from gcbc_contract import commands as C
 from gcbc_contract.options import HouseBots
 
@@ -54,6 +55,22 @@ def _digest(owner: str) -> str:
 
 def marked_started(noted: HouseTable) -> HouseTable:
     return msgspec.structs.replace(noted, started=True)
+
+
+async def mark_started(
+    store: KeyValue, table_id: str, bots: HouseBots | None = None, seats: int = 0
+) -> None:
+    """The table's note marked started: its house seats count from now on (a note missing is
+    written anew from ``bots`` and ``seats``, if given; one not the house's is left alone)."""
+    data = await store.get(table_id)
+    try:
+        noted = decode(data) if data is not None else None
+    except msgspec.DecodeError:
+        return
+    if noted is None and bots is not None:
+        noted = HouseTable(bots, seats)
+    if noted is not None and not noted.started:
+        await store.put(table_id, encode(marked_started(noted)))
 
 
 class InPlay:

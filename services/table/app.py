@@ -29,6 +29,7 @@ from services.common.settings import DURABLES, Settings
 from services.table import (
     answers,
     apidocs,
+    charged,
     connections,
     cors,
     edge,
@@ -132,7 +133,7 @@ def _litestar(settings: Settings, lifespan: Any) -> Litestar:
         ],
         dependencies=DEPENDENCIES,
         lifespan=[lifespan],
-        middleware=[connections.charged_answers, monitoring.HttpMetrics(), cors.PublicReads()],
+        middleware=[charged.charged_answers, monitoring.HttpMetrics(), cors.PublicReads()],
         exception_handlers={
             **monitoring.counted(HANDLERS),
             answers.ClientGone: answers.answer_gone,

@@ -390,30 +390,7 @@ class Matchmaker:
         record it seated; each step skipped once the table's log tells it done."""
         if not asked:
             return
-        first = asked[0]
-        bots = None
-        if m.bots:
-            bots = HouseBots(seats=m.bots, kind="heuristic", think=self.settings.bot_think)
-        opening = C.OpenTable(
-            table_id=m.table_id,
-            seats=m.seats,
-            options=first.options,
-            deadlines=Deadlines(),
-            chat_per_seat=self.settings.chat_per_seat,
-            bots=bots,
-            held=m.seats_of,
-            rated=first.rated,
-        )
-        try:
-            await self.service.append_command(
-                m.table_id, opening, new_table=True, owner=f"player {first.player_id}"
-            )
-        except ApiError as e:
-            if e.code != "table_exists":
-                raise
-        await self._opened(m.table_id)
-        if m.bots:  # it starts by itself: its house seats count from now (``_start`` is later)
-            await self.service.mark_started(await self.service.table(m.table_id))
+        await self._open(m, asked[0])
         by_player = {q.player_id: q for q in asked}
         gone = False  # a player no more: its seat stays empty, the table never starts
         for player_id, seat in zip(m.players, m.seats_of, strict=True):
@@ -446,6 +423,32 @@ class Matchmaker:
                 return
             if await self._append(TableSeated(table_id=m.table_id, at=now_ms()), q.seq):
                 return
+
+    async def _open(self, m: Matched, first: Queued) -> None:
+        """Open the matched table as its first player asked (unless it is open already)."""
+        bots = None
+        if m.bots:
+            bots = HouseBots(seats=m.bots, kind="heuristic", think=self.settings.bot_think)
+        opening = C.OpenTable(
+            table_id=m.table_id,
+            seats=m.seats,
+            options=first.options,
+            deadlines=Deadlines(),
+            chat_per_seat=self.settings.chat_per_seat,
+            bots=bots,
+            held=m.seats_of,
+            rated=first.rated,
+        )
+        try:
+            await self.service.append_command(
+                m.table_id, opening, new_table=True, owner=f"player {first.player_id}"
+            )
+        except ApiError as e:
+            if e.code != "table_exists":
+                raise
+        await self._opened(m.table_id)
+        if m.bots:  # it starts by itself: its house seats count from now (``_start`` is later)
+            await self.service.mark_started(await self.service.table(m.table_id))
 
     async def _opened(self, table_id: str) -> None:
         """Wait for the rules worker to answer the table's opening (the next look goes on if

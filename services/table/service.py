@@ -338,8 +338,6 @@ class TableService:
                 stale = True  # someone else got there first: re-read, re-check
                 tries += 1
                 continue
-            if type(command) is C.StartGame:
-                await self.mark_started(t)
             return seq
         raise ApiError(409, "table_busy", "the table is busy: try again")
 
@@ -417,25 +415,14 @@ class TableService:
 
     async def mark_started(self, t: FoldedTable) -> None:
         """A table with house bots whose start was just appended (or that quick play starts by
-        itself): its note marked started, so its house seats count against the house's cap
-        (``house_tables.InPlay``). Not failed for (the start is recorded): the bot worker marks
-        a note it finds in play unmarked."""
-        bots = t.state.house_bots
-        if self.house is None or bots is None:
-            return
-        try:
-            data = await self.house.get(t.table_id)
-            house = (
-                house_tables.decode(data)
-                if data is not None
-                else house_tables.HouseTable(bots, len(t.state.seats))
-            )
-            if not house.started:
-                await self.house.put(
-                    t.table_id, house_tables.encode(house_tables.marked_started(house))
-                )
-        except Exception as e:  # noqa: BLE001  (the bot worker mends it)
-            log.warning("table %s: its house note not marked started: %s", t.table_id, e)
+        itself): its note marked started (``house_tables.InPlay`` counts its seats). Not failed
+        for (the start is recorded): the bot worker marks a note it finds in play unmarked."""
+        if self.house is not None and t.state.house_bots is not None:
+            bots, seats = t.state.house_bots, len(t.state.seats)
+            try:
+                await house_tables.mark_started(self.house, t.table_id, bots, seats)
+            except Exception as e:  # noqa: BLE001  (the bot worker mends it)
+                log.warning("table %s: its house note not marked started: %s", t.table_id, e)
 
     async def _append(
         self,
@@ -461,6 +448,8 @@ class TableService:
             await self._retried(table_id, command, result.seq)
         if not result.duplicate and t.seq == expected:
             t.apply(result.stored)
+        if type(command) is C.StartGame:
+            await self.mark_started(t)
         if new_table and t.seq and table_id not in self.cache.tables:
             self.cache.tables[table_id] = t  # followed from now on
         if log.isEnabledFor(logging.DEBUG):

@@ -12,7 +12,7 @@ import msgspec
 from uvicorn.config import Config
 from uvicorn.server import ServerState
 
-from services.table import client_limits, connections, lingering
+from services.table import charged, client_limits, connections, lingering
 from services.table.client_limits import ConnectionLimits
 from services.table.connections import _answer
 from services.table.lingering import Lingering
@@ -164,12 +164,12 @@ def _answering(media_type: bytes, chunks: list[bytes]):
 
 def _charged(monkeypatch, app, scope: dict) -> list[tuple[str, float]]:
     charges = _Charges()
-    monkeypatch.setattr(connections, "limits", lambda: charges)
+    monkeypatch.setattr(charged, "limits", lambda: charges)
 
     async def send(message) -> None:
         pass
 
-    asyncio.run(connections.charged_answers(app)(scope, None, send))
+    asyncio.run(charged.charged_answers(app)(scope, None, send))
     return charges.charged
 
 
@@ -181,7 +181,7 @@ def test_an_answers_bytes_are_charged_to_its_address_and_an_event_streams_first_
     for: before, streams opened and closed again for it fetched views uncharged), not its later
     ones (bounded by the streams an address holds, and driven by others' chat at
     its table); a request not counted costs nothing."""
-    per = connections.ANSWER_BYTES_PER_REQUEST
+    per = charged.ANSWER_BYTES_PER_REQUEST
     counted = {"type": "http", "extensions": {connections.CHARGED: "10.0.0.7"}}
     big = _answering(b"application/json", [b"x" * (per * 3 + 5)])
     assert _charged(monkeypatch, big, counted) == [("10.0.0.7", 3)]
