@@ -66,6 +66,19 @@ class _Transport(asyncio.Transport):
         pass
 
 
+def _sending(answer: bytes):
+    """An app answering every request ``answer``."""
+
+    async def app(scope, receive, send) -> None:  # noqa: ANN001
+        if scope["type"] != "http":
+            return
+        headers = [(b"content-length", str(len(answer)).encode())]
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        await send({"type": "http.response.body", "body": answer})
+
+    return app
+
+
 def test_a_connection_whose_answers_stay_unread_is_closed(monkeypatch):
     """Before: writing to a client that reads nothing stalled for ever, its answers held in the
     process and the kernel. Past ``SEND_TIMEOUT`` of stalled writing the connection is aborted;
@@ -122,12 +135,7 @@ def test_answers_pipelined_on_a_connection_dropped_are_not_written_to_it(monkeyp
     monkeypatch.setattr(connections, "_lingering", Lingering(limits_.release, 0.3))
     answer = b"x" * (2 * 1024 * 1024)
 
-    async def app(scope, receive, send) -> None:  # noqa: ANN001
-        if scope["type"] != "http":
-            return
-        headers = [(b"content-length", str(len(answer)).encode())]
-        await send({"type": "http.response.start", "status": 200, "headers": headers})
-        await send({"type": "http.response.body", "body": answer})
+    app = _sending(answer)
 
     def client(port: int) -> int:
         c = socket.socket()
@@ -310,12 +318,7 @@ def test_a_connection_closed_with_its_answers_unread_ends_within_the_send_timeou
     # what the kernel holds for a client reading nothing, and 32 KiB more queued in the process
     answer = b"x" * (_kernel_holds() + 32 * 1024)
 
-    async def app(scope, receive, send) -> None:  # noqa: ANN001
-        if scope["type"] != "http":
-            return
-        headers = [(b"content-length", str(len(answer)).encode())]
-        await send({"type": "http.response.start", "status": 200, "headers": headers})
-        await send({"type": "http.response.body", "body": answer})
+    app = _sending(answer)
 
     def client(port: int) -> tuple[int, int]:
         c = socket.socket()

@@ -44,6 +44,12 @@ def _queued(player_id: str, at: int, name: str, rated: bool = False) -> Queued:
     )
 
 
+def _maker(player_events: MemoryEventLog, service: TableService) -> Matchmaker:
+    return Matchmaker(
+        QueueLog(player_events), service, Identities(PlayerLog(player_events)), Settings()
+    )
+
+
 async def _seated_everywhere(
     service: TableService, matched: list[Matched], rated: bool = False
 ) -> None:
@@ -114,9 +120,7 @@ def test_a_table_matched_and_never_opened_is_finished_by_the_next_look():
                 at=0,
             )
             await log.append(stopped, seq)
-            maker = Matchmaker(
-                QueueLog(player_events), service, Identities(PlayerLog(player_events)), Settings()
-            )
+            maker = _maker(player_events, service)
             await maker.match(finish_stale=True)
             await _seated_everywhere(service, [stopped])
             state = maker.state_of(await maker.queue.current(), ids[2])
@@ -147,9 +151,7 @@ def test_a_player_matched_or_waiting_may_not_join_again_nor_leave_and_is_told_wh
                 at=0,
             )
             await log.append(matched, seq)  # recorded, its table not opened yet
-            maker = Matchmaker(
-                QueueLog(player_events), service, Identities(PlayerLog(player_events)), Settings()
-            )
+            maker = _maker(player_events, service)
             first, last = await players.player(ids[0]), await players.player(ids[4])
             assert maker.state_of(await maker.queue.current(), ids[0]).status == "waiting"
             for p in (first, last):  # matched, and still waiting
@@ -212,9 +214,7 @@ def test_a_join_waits_for_no_look_and_a_table_not_started_yet_stays_to_be_starte
             player_events = MemoryEventLog()
             players = PlayerLog(player_events)
             ids = await _players(players, 4)
-            maker = Matchmaker(
-                QueueLog(player_events), service, Identities(PlayerLog(player_events)), Settings()
-            )
+            maker = _maker(player_events, service)
             async with maker._busy:  # a look opening tables: a join does not queue behind it
                 for p in ids:
                     got = await asyncio.wait_for(
@@ -253,9 +253,7 @@ def test_a_matched_table_closed_before_its_start_lets_its_players_go():
             player_events = MemoryEventLog()
             players = PlayerLog(player_events)
             ids = await _players(players, 4)
-            maker = Matchmaker(
-                QueueLog(player_events), service, Identities(PlayerLog(player_events)), Settings()
-            )
+            maker = _maker(player_events, service)
 
             async def never(m: Matched) -> bool:  # a seat stayed empty: no start
                 return False
