@@ -77,6 +77,9 @@ MAX_HEADERS = 100
 # refusal rather than a reset; at most MOST_DRAINING at once (past them, closed at once)
 DRAIN_SECONDS = 1.0
 MOST_DRAINING = 1024
+# what is read and dropped of a refused connection's request, at most (a request's rest is less:
+# past it, a client sending on and on is read no more, a second of it would cost a core)
+MOST_DROPPED = 256 * 1024
 
 
 # how uvicorn serves the table service: this protocol; and no WebSocket (no route speaks it, and an
@@ -150,6 +153,7 @@ class GuardedHttp(HttpToolsProtocol):
         self._reset = False  # closed with what was queued dropped (nothing lingers)
         self._cycles: list[Any] = []  # the requests' answers not complete, oldest first
         self._too_many_headers = False
+        self._dropped = 0  # bytes read and dropped since the connection began closing
 
     # --- the connection ---------------------------------------------------------------------
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
@@ -193,8 +197,11 @@ class GuardedHttp(HttpToolsProtocol):
         return super().eof_received()
 
     def data_received(self, data: bytes) -> None:
-        if self._closing:
-            return  # a refused connection's request: read and dropped
+        if self._closing:  # a refused connection's request: read and dropped, up to a point
+            self._dropped += len(data)
+            if self._dropped > MOST_DROPPED:
+                self.transport.pause_reading()
+            return
         # (a callback that finds the connection closing stops the parser: ``_stopped``)
         if self._in_head:
             self._head_bytes += len(data)

@@ -40,6 +40,7 @@ class _Transport(asyncio.Transport):
         super().__init__()
         self.aborted = self.closed = False
         self.buffered = 0  # bytes queued in the process, not written to the socket yet
+        self.paused = False
 
     def get_extra_info(self, name, default=None):  # noqa: ANN001, ANN201
         return {"peername": ("10.0.0.7", 5000), "sockname": ("127.0.0.1", 80)}.get(name, default)
@@ -60,7 +61,7 @@ class _Transport(asyncio.Transport):
         return self.buffered
 
     def pause_reading(self) -> None:
-        pass
+        self.paused = True
 
     def resume_reading(self) -> None:
         pass
@@ -334,3 +335,25 @@ def test_a_connection_closed_with_its_answers_unread_ends_within_the_send_timeou
 
     held, after = serve_while(app, client)
     assert held == 1 and after == 0
+
+
+def test_a_refused_connection_is_read_no_more_past_a_requests_rest(monkeypatch):
+    """Before: a refused connection's bytes were read and dropped for its whole second of
+    draining, and a client sending on and on at loopback speed cost the table service a third
+    of a core per connection. Past ``MOST_DROPPED`` the connection is read no more."""
+    monkeypatch.setattr(client_limits, "_limits", limits(per_client=0, total=0))
+
+    async def go() -> None:
+        config = Config(app=_nothing, http=connections.GuardedHttp)
+        config.load()
+        protocol = connections.GuardedHttp(config=config, server_state=ServerState(), app_state={})
+        transport = _Transport()
+        protocol.connection_made(transport)
+        protocol._refuse(429, "rate_limited", "too fast")  # noqa: SLF001
+        protocol.data_received(b"x" * (connections.MOST_DROPPED // 2))
+        assert not transport.paused  # a request's rest: read, so its client reads the refusal
+        protocol.data_received(b"x" * connections.MOST_DROPPED)
+        assert transport.paused
+        protocol.connection_lost(None)
+
+    asyncio.run(go())
