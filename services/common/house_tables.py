@@ -4,9 +4,9 @@ every entry to one more process, for one entry in hundreds it needed).
 
 The table service notes a table (its house seats and its size) before it appends the table's
 opening command, marks the note started once it has appended its start (the bot worker marks
-one it finds in play unmarked), and the bot worker removes the note once the table is finished. A note whose
-table never opened (its opening refused, or lost with the table service) is found so by the
-worker, which removes it: a note always comes first, so no opened house table goes unseen.
+one it finds in play unmarked), and the bot worker removes the note once the table is finished.
+A note whose table never opened (its opening refused, or lost with the table service) is found so
+by the worker, which removes it: a note always comes first, so no opened house table goes unseen.
 
 ``BUILT``: the store holds every house table of the log (a log from before the store: the worker
 scans it once for openings, then marks it).

@@ -44,6 +44,13 @@ def _queued(player_id: str, at: int, name: str, rated: bool = False) -> Queued:
     )
 
 
+async def _four_players(service: TableService) -> tuple[PlayerLog, list[str], Matchmaker]:
+    """Four registered players, and a matchmaker of their queue."""
+    player_events = MemoryEventLog()
+    players = PlayerLog(player_events)
+    return players, await _players(players, 4), _maker(player_events, service)
+
+
 def _maker(player_events: MemoryEventLog, service: TableService) -> Matchmaker:
     return Matchmaker(
         QueueLog(player_events), service, Identities(PlayerLog(player_events)), Settings()
@@ -211,10 +218,7 @@ def test_a_place_waited_past_the_queue_wait_is_given_up_the_longest_first(wait):
 def test_a_join_waits_for_no_look_and_a_table_not_started_yet_stays_to_be_started():
     async def go():
         async with pipeline() as (events, _model, service, _clock):
-            player_events = MemoryEventLog()
-            players = PlayerLog(player_events)
-            ids = await _players(players, 4)
-            maker = _maker(player_events, service)
+            players, ids, maker = await _four_players(service)
             async with maker._busy:  # a look opening tables: a join does not queue behind it
                 for p in ids:
                     got = await asyncio.wait_for(
@@ -250,10 +254,7 @@ def test_a_matched_table_closed_before_its_start_lets_its_players_go():
 
     async def go():
         async with pipeline() as (events, _model, service, _clock):
-            player_events = MemoryEventLog()
-            players = PlayerLog(player_events)
-            ids = await _players(players, 4)
-            maker = _maker(player_events, service)
+            players, ids, maker = await _four_players(service)
 
             async def never(m: Matched) -> bool:  # a seat stayed empty: no start
                 return False
